@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore.
+// Receipts, AppStore, AppStoreSimulator, Terminal and Console join as their issues land.
+let package = Package(
+    name: "iapdesk",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "iapdesk", targets: ["iapdesk"]),
+        .executable(name: "iapdesk-bench", targets: ["iapdesk-bench"]),
+        .library(name: "OrderStore", targets: ["OrderStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "OrderStore",
+            dependencies: [
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "IAPDeskCLI",
+            dependencies: [
+                "OrderStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(name: "iapdesk", dependencies: ["IAPDeskCLI"]),
+        .executableTarget(
+            name: "iapdesk-bench",
+            dependencies: [
+                "OrderStore", "IAPDeskCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
+        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Milliseconds since 1970 in UTC: the one time representation in the store. Both
+/// backends store it as a 64-bit integer, so comparisons and indexes behave the same.
+public typealias Millis = Int64
+
+public extension Millis {
+    static func now() -> Millis { Millis((Date().timeIntervalSince1970 * 1000).rounded()) }
+    static func seconds(_ s: Int64) -> Millis { s * 1000 }
+    static func minutes(_ m: Int64) -> Millis { m * 60_000 }
+    static func hours(_ h: Int64) -> Millis { h * 3_600_000 }
+
+    /// ISO 8601 in UTC, for text output.
+    var iso8601: String {
+        Date(timeIntervalSince1970: Double(self) / 1000).formatted(.iso8601)
+    }
+}

@@ -1,0 +1,66 @@
+/// How a receipt or transaction was checked with Apple.
+public enum VerificationMethod: String, Sendable, Codable {
+    case verifyReceipt = "verify_receipt"
+    case serverAPI = "server_api"
+}
+
+/// The decoded content of a valid Apple answer: what the R5 checks and R6–R9 read.
+public struct AppleReceiptContent: Sendable, Equatable, Codable {
+    public var bundleId: String
+    /// `receipt.in_app`.
+    public var inApp: [AppleTransaction]
+    /// `latest_receipt_info` (empty for receipts without auto-renewables).
+    public var latestReceiptInfo: [AppleTransaction]
+    public var pendingRenewals: [AppleRenewalInfo]
+
+    public init(bundleId: String, inApp: [AppleTransaction], latestReceiptInfo: [AppleTransaction] = [], pendingRenewals: [AppleRenewalInfo] = []) {
+        self.bundleId = bundleId
+        self.inApp = inApp
+        self.latestReceiptInfo = latestReceiptInfo
+        self.pendingRenewals = pendingRenewals
+    }
+}
+
+/// Everything one call to Apple produced, as the AppStore client hands it to the store.
+/// The store classifies it (R3), keeps it as a verification attempt, and applies the rules.
+public struct VerificationReport: Sendable, Equatable {
+    public var method: VerificationMethod
+    /// The environment that gave the final answer (after any R2 resend).
+    public var environment: AppleEnvironment?
+    /// Apple's `status` field, when a JSON body was read.
+    public var appleStatus: Int?
+    public var httpStatus: Int?
+    /// `is_retryable` / `is-retryable`, for 211xx.
+    public var isRetryable: Bool?
+    /// Set when no HTTP answer came: a time-out, a refused connection, a malformed body.
+    public var transportError: String?
+    public var latencyMs: Int
+    /// The raw response body, kept verbatim for the console's receipt screen.
+    public var body: String
+    public var content: AppleReceiptContent?
+
+    public init(
+        method: VerificationMethod = .verifyReceipt, environment: AppleEnvironment?, appleStatus: Int?,
+        httpStatus: Int? = 200, isRetryable: Bool? = nil, transportError: String? = nil,
+        latencyMs: Int = 0, body: String = "", content: AppleReceiptContent? = nil
+    ) {
+        self.method = method
+        self.environment = environment
+        self.appleStatus = appleStatus
+        self.httpStatus = httpStatus
+        self.isRetryable = isRetryable
+        self.transportError = transportError
+        self.latencyMs = latencyMs
+        self.body = body
+        self.content = content
+    }
+}
+
+/// What OrderStore needs from Apple (DESIGN.md §1). The AppStore module implements it
+/// over HTTP; tests implement it with prepared reports. A verifier never throws for
+/// Apple's own failures: a time-out is a report with `transportError`, so that R1/R4 can
+/// keep the receipt and schedule a retry.
+public protocol ReceiptVerifier: Sendable {
+    /// Verify a stored receipt submission for an order.
+    func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport
+}

@@ -1,0 +1,34 @@
+extension OrderStore {
+    /// Gives an operator a role. The first operator of a new store may be added by anyone
+    /// (bootstrap) and must be an admin; after that only admins add operators.
+    public func addOperator(name: String, role: Role, by actor: Actor, at now: Millis = .now()) async throws {
+        guard !name.isEmpty else { throw StoreError.invalid("operator name is empty") }
+        try await write(as: actor, now: now) { tx in
+            let count = try await tx.sql.row("SELECT COUNT(*) AS n FROM operators")?.int("n") ?? 0
+            if count == 0 {
+                guard role == .admin else { throw StoreError.invalid("the first operator of a store must be an admin") }
+            } else {
+                let actingRole = try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self)
+                guard actingRole == .admin else { throw StoreError.forbidden(action: "add operators", role: actingRole ?? .viewer) }
+            }
+            try await tx.sql.raw("""
+                INSERT INTO operators (name, role, added_at, added_by) VALUES (\(bind: name), \(bind: role.rawValue), \(bind: now), \(bind: actor.name))
+                ON CONFLICT (name) DO UPDATE SET role = excluded.role
+                """).run()
+            tx.audit("operator.set_role", target: "operator:\(name)", detail: role.rawValue)
+        }
+    }
+
+    /// The role the store gives `name`; viewers are everyone else.
+    public func role(of name: String) async throws -> Role {
+        try await read { sql in
+            try await sql.row("SELECT role FROM operators WHERE name = \(bind: name)")?.value("role", as: Role.self) ?? .viewer
+        }
+    }
+
+    /// The acting identity for an OS user, optionally lowered by `--readonly`.
+    public func actor(forUser name: String, readOnly: Bool = false) async throws -> Actor {
+        let role = try await role(of: name)
+        return Actor(name: name, role: readOnly ? .viewer : role)
+    }
+}

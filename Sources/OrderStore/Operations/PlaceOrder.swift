@@ -1,0 +1,35 @@
+extension OrderStore {
+    /// Adds or updates a product in the catalogue.
+    public func upsertProduct(_ product: Product, by actor: Actor = .system) async throws {
+        try await write(as: actor) { tx in
+            try await tx.sql.raw("""
+                INSERT INTO products (product_id, type, display_name, price_minor, currency)
+                VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName),
+                        \(bind: product.priceMinor), \(bind: product.currency))
+                ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
+                  price_minor = excluded.price_minor, currency = excluded.currency
+                """).run()
+            tx.audit("product.upsert", target: "product:\(product.productId)", detail: "\(product.type.rawValue) \(product.displayName)")
+        }
+    }
+
+    /// A new order, waiting for payment. Its id is what the app sends Apple as
+    /// `applicationUsername` / `appAccountToken`.
+    @discardableResult
+    public func placeOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> Order {
+        guard !orderId.isEmpty, !accountId.isEmpty else { throw StoreError.invalid("an order needs an order id and an account id") }
+        guard quantity > 0 else { throw StoreError.invalid("quantity must be positive, got \(quantity)") }
+        return try await write(as: .system, now: at) { tx in
+            guard try await tx.sql.productTypes()[productId] != nil else { throw StoreError.notFound(kind: "product", id: productId) }
+            let inserted = try await tx.sql.row("""
+                INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by)
+                VALUES (\(bind: orderId), \(bind: accountId), \(bind: productId), \(bind: quantity), \(bind: at),
+                        \(bind: OrderState.pendingPayment.rawValue), \(bind: at), 1, 'system')
+                ON CONFLICT (order_id) DO NOTHING RETURNING order_id
+                """)
+            guard inserted != nil else { throw StoreError.invalid("order \(orderId) already exists") }
+            tx.countNew(.pendingPayment)
+            return try await tx.sql.requireOrder(orderId)
+        }
+    }
+}

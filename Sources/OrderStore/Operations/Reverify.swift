@@ -1,0 +1,30 @@
+extension OrderStore {
+    /// Re-verifies an order end to end: its latest stored submission goes to Apple through
+    /// `verifier` (outside any transaction, since Apple takes seconds), then the answer is
+    /// stored and the rules applied.
+    @discardableResult
+    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Actor = .system) async throws -> VerificationOutcome {
+        let submission = try await read { sql in
+            try await sql.row("""
+                SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
+                WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
+                """)
+        }
+        guard let submission else { throw StoreError.invalid("order \(orderId) has no stored receipt to verify") }
+        let report = await verifier.verify(receiptData: try submission.string("receipt_data"), claimedTransactionId: try submission.optionalString("claimed_transaction_id"))
+        if !actor.isSystem {
+            try await write(as: actor) { tx in tx.audit("reverify", target: "order:\(orderId)") }
+        }
+        return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report)
+    }
+
+    /// Orders whose R4 retry time has come, oldest first.
+    public func ordersDueForRetry(now: Millis = .now(), limit: Int = 100) async throws -> [String] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT order_id FROM orders WHERE next_retry_at IS NOT NULL AND next_retry_at <= \(bind: now)
+                ORDER BY next_retry_at, order_id LIMIT \(bind: limit)
+                """).map { try $0.string("order_id") }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import SQLKit
+
+/// The order store: one API over SQLite or PostgreSQL (DESIGN.md §5).
+///
+/// Every operation is one database transaction that writes its audit entries (R10);
+/// operator actions use optimistic concurrency on the order's version. Queries page by
+/// key and are each served by an index.
+public final class OrderStore: Sendable {
+    public let location: StoreLocation
+    public let settings: StoreSettings
+    let db: Database
+
+    public var dialect: Dialect { db.dialect }
+
+    private init(location: StoreLocation, settings: StoreSettings, db: Database) {
+        self.location = location
+        self.settings = settings
+        self.db = db
+    }
+
+    /// Opens (creating if needed) and migrates the store.
+    public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
+        let db = try await Database.open(location)
+        do {
+            try await Migrations.run(on: db)
+        } catch {
+            await db.close()
+            throw error
+        }
+        return OrderStore(location: location, settings: settings, db: db)
+    }
+
+    public func close() async {
+        await db.close()
+    }
+
+    /// Runs `body` as one write transaction, then flushes the state counters and the audit
+    /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
+    func write<T>(as actor: Actor, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
+        try await db.lock.run {
+            try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
+            do {
+                let tx = WriteTransaction(sql: db.sql, actor: actor, now: now)
+                let result = try await body(tx)
+                try await tx.flush()
+                try await db.sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.sql.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Runs read queries on the store's connection, between write transactions.
+    func read<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await db.lock.run { try await body(db.sql) }
+    }
+}

@@ -1,0 +1,125 @@
+import SQLKit
+
+/// Everything the order detail screen shows: the order and its timeline.
+public struct OrderDetail: Sendable {
+    public var order: Order
+    public var product: Product?
+    public var submissions: [Submission]
+    public var attempts: [VerificationAttempt]
+    public var grants: [Grant]
+    public var transactions: [StoredTransaction]
+    public var audit: [AuditEntry]
+}
+
+/// A subscription by original transaction id: the chain, who submitted each transaction,
+/// the owner history and the R8 decisions.
+public struct SubscriptionDetail: Sendable {
+    public var subscription: Subscription?
+    public var chain: [StoredTransaction]
+    public var orders: [Order]
+    public var ownership: [OwnershipEvent]
+}
+
+/// An account: its orders, grants, subscriptions and flags.
+public struct AccountDetail: Sendable {
+    public var accountId: String
+    public var orders: [Order]
+    public var grants: [Grant]
+    public var subscriptions: [Subscription]
+    public var flags: [AccountFlag]
+}
+
+extension OrderStore {
+    public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
+        try await read { sql in
+            let order = try await sql.requireOrder(orderId)
+            let product = try await sql.row("SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: order.productId)")
+                .map { row in
+                    Product(productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
+                            displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
+                }
+            return OrderDetail(
+                order: order, product: product,
+                submissions: try await sql.rows("""
+                    SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at
+                    FROM receipt_submissions WHERE order_id = \(bind: orderId) ORDER BY id
+                    """).map(Submission.init(row:)),
+                attempts: try await sql.rows("""
+                    SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body
+                    FROM verification_attempts WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT \(bind: attemptLimit)
+                    """).map(VerificationAttempt.init(row:)).reversed(),
+                grants: try await sql.rows("SELECT * FROM grants WHERE order_id = \(bind: orderId) ORDER BY id").map(Grant.init(row:)),
+                transactions: try await sql.rows("""
+                    SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE order_id = \(bind: orderId)
+                    """).map(StoredTransaction.init(row:)),
+                audit: try await sql.rows("""
+                    SELECT * FROM audit_log WHERE target = \(bind: "order:\(orderId)") ORDER BY seq
+                    """).map(AuditEntry.init(row:)))
+        }
+    }
+
+    public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
+        try await read { sql in
+            SubscriptionDetail(
+                subscription: try await sql.row("SELECT * FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(Subscription.init(row:)),
+                chain: try await sql.rows("""
+                    SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid)
+                    ORDER BY purchase_date, transaction_id LIMIT \(bind: limit)
+                    """).map(StoredTransaction.init(row:)),
+                orders: try await sql.rows("""
+                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) ORDER BY created_at LIMIT \(bind: limit)
+                    """).map(Order.init(row:)),
+                ownership: try await sql.rows("""
+                    SELECT * FROM ownership_events WHERE original_transaction_id = \(bind: otid) ORDER BY id LIMIT \(bind: limit)
+                    """).map(OwnershipEvent.init(row:)))
+        }
+    }
+
+    public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
+        try await read { sql in
+            AccountDetail(
+                accountId: accountId,
+                orders: try await sql.rows("""
+                    SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: accountId)
+                    ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
+                    """).map(Order.init(row:)),
+                grants: try await sql.rows("""
+                    SELECT * FROM grants WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
+                    """).map(Grant.init(row:)),
+                subscriptions: try await sql.rows("""
+                    SELECT * FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
+                    """).map(Subscription.init(row:)),
+                flags: try await sql.rows("""
+                    SELECT * FROM account_flags WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
+                    """).map(AccountFlag.init(row:)))
+        }
+    }
+
+    /// R8 decisions waiting for an operator's look, newest first.
+    public func disputes(limit: Int = 100) async throws -> [OwnershipEvent] {
+        try await read { sql in
+            try await sql.rows("SELECT * FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)").map(OwnershipEvent.init(row:))
+        }
+    }
+
+    /// Transactions Apple reported that no order claims, oldest first.
+    public func orphans(after: (firstSeenAt: Millis, transactionId: String)? = nil, limit: Int = 50) async throws -> [StoredTransaction] {
+        let from = after ?? (Int64.min, "")
+        return try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions
+                WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
+                ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
+                """).map(StoredTransaction.init(row:))
+        }
+    }
+
+    /// The audit log, newest first, before `seq` (exclusive).
+    public func auditLog(before seq: Int64? = nil, limit: Int = 100) async throws -> [AuditEntry] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT * FROM audit_log WHERE seq < \(bind: seq ?? Int64.max) ORDER BY seq DESC LIMIT \(bind: limit)
+                """).map(AuditEntry.init(row:))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import SQLKit
+
+/// Which orders a list shows. At most one of the narrowing fields is used, in this
+/// order, so that each list is served by one index.
+public struct OrderFilter: Sendable, Equatable {
+    public var state: OrderState?
+    public var accountId: String?
+    public var productId: String?
+    public var environment: AppleEnvironment?
+
+    public init(state: OrderState? = nil, accountId: String? = nil, productId: String? = nil, environment: AppleEnvironment? = nil) {
+        self.state = state
+        self.accountId = accountId
+        self.productId = productId
+        self.environment = environment
+    }
+}
+
+/// A position in a newest-first list: the last row's key. Pages never use OFFSET, so
+/// page 1000 costs what page 1 costs.
+public struct OrderCursor: Sendable, Equatable, Hashable {
+    public var createdAt: Millis
+    public var orderId: String
+}
+
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    /// Where the next page starts; nil on the last page.
+    public var next: OrderCursor?
+}
+
+extension OrderStore {
+    /// Orders newest first, narrowed by `filter`, starting after `cursor`.
+    public func orders(_ filter: OrderFilter = OrderFilter(), after cursor: OrderCursor? = nil, limit: Int = 50) async throws -> Page<Order> {
+        var query: SQLQueryString = "SELECT \(Order.columns) FROM orders WHERE 1 = 1"
+        if let state = filter.state {
+            query = query + " AND state = \(bind: state.rawValue)"
+        } else if let account = filter.accountId {
+            query = query + " AND account_id = \(bind: account)"
+        } else if let product = filter.productId {
+            query = query + " AND product_id = \(bind: product)"
+        } else if let environment = filter.environment {
+            query = query + " AND environment = \(bind: environment.rawValue)"
+        }
+        if let cursor {
+            query = query + " AND (created_at, order_id) < (\(bind: cursor.createdAt), \(bind: cursor.orderId))"
+        }
+        query = query + " ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)"
+        let finalQuery = query
+        let items = try await read { sql in try await sql.rows(finalQuery).map(Order.init(row:)) }
+        let next = items.count == limit ? items.last.map { OrderCursor(createdAt: $0.createdAt, orderId: $0.orderId) } : nil
+        return Page(items: items, next: next)
+    }
+
+    public func order(_ orderId: String) async throws -> Order? {
+        try await read { sql in try await sql.order(orderId) }
+    }
+
+    /// Exact lookup by any id an operator may be handed: order id, account id, transaction
+    /// id or original transaction id. Each probe is an index seek.
+    public func lookup(_ id: String, limit: Int = 50) async throws -> [Order] {
+        try await read { sql in
+            var found: [Order] = []
+            var seen = Set<String>()
+            func add(_ orders: [Order]) {
+                for order in orders where seen.insert(order.orderId).inserted { found.append(order) }
+            }
+            if let order = try await sql.order(id) { add([order]) }
+            add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
+            // A transaction an order claimed but that is not its own (a restore, a renewal).
+            if let claimed = try await sql.row("SELECT order_id FROM transactions WHERE transaction_id = \(bind: id)")?.optionalString("order_id"),
+               let order = try await sql.order(claimed) {
+                add([order])
+            }
+            add(try await sql.rows("""
+                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
+                ORDER BY created_at DESC LIMIT \(bind: limit)
+                """).map(Order.init(row:)))
+            add(try await sql.rows("""
+                SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
+                ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
+                """).map(Order.init(row:)))
+            return Array(found.prefix(limit))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Crypto
+import Foundation
+
+/// R10: the audit log is a hash chain. Each entry's hash covers its own fields and the
+/// previous entry's hash, so changing, inserting or deleting any entry breaks every hash
+/// after it, and `iapdesk audit verify` names the first one that no longer matches.
+public enum AuditChain {
+    public static let genesis = String(repeating: "0", count: 64)
+
+    public static func hash(previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String) -> String {
+        // Length-prefixed fields: no choice of field contents can make two entries collide.
+        var data = Data()
+        for field in [previous, String(seq), String(at), actor, role, action, target, reason ?? "\u{0}", detail] {
+            let bytes = Data(field.utf8)
+            data.append(contentsOf: String(bytes.count).utf8)
+            data.append(0x3A)
+            data.append(bytes)
+        }
+        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,65 @@
+/// One R5 check on a valid receipt, with what it saw, for the console's ✓/✗ list.
+public struct ReceiptCheck: Sendable, Equatable, Codable {
+    public enum Name: String, Sendable, Codable, CaseIterable {
+        case bundleId = "bundle id"
+        case transactionPresent = "transaction present"
+        case productId = "product id"
+        case quantity
+        case purchaseAfterOrder = "purchased after order"
+        case notCancelled = "not cancelled"
+        case accountToken = "account token"
+    }
+    public var name: Name
+    public var passed: Bool
+    public var detail: String
+}
+
+/// R5: a receipt with status 0 is legitimate only when every check passes [S0 §4, S4].
+public enum ReceiptChecks {
+    /// Clock skew allowed between our order clock and Apple's purchase date.
+    public static let defaultClockSkew: Millis = .minutes(5)
+
+    public static func run(
+        order: Order, expectedBundleId: String, content: AppleReceiptContent,
+        picked: AppleTransaction?, clockSkew: Millis = defaultClockSkew
+    ) -> [ReceiptCheck] {
+        var checks: [ReceiptCheck] = [
+            ReceiptCheck(
+                name: .bundleId, passed: content.bundleId == expectedBundleId,
+                detail: content.bundleId == expectedBundleId ? content.bundleId : "\(content.bundleId) ≠ \(expectedBundleId) (re-signed app?)"),
+        ]
+        guard let transaction = picked else {
+            checks.append(ReceiptCheck(name: .transactionPresent, passed: false, detail: "no transaction for this order in the receipt"))
+            return checks
+        }
+        checks.append(ReceiptCheck(name: .transactionPresent, passed: true, detail: transaction.transactionId))
+        checks.append(ReceiptCheck(
+            name: .productId, passed: transaction.productId == order.productId,
+            detail: transaction.productId == order.productId ? transaction.productId : "\(transaction.productId) ≠ \(order.productId)"))
+        checks.append(ReceiptCheck(
+            name: .quantity, passed: transaction.quantity == order.quantity,
+            detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
+        let earliest = order.createdAt - clockSkew
+        checks.append(ReceiptCheck(
+            name: .purchaseAfterOrder, passed: transaction.purchaseDate >= earliest,
+            detail: transaction.purchaseDate >= earliest
+                ? transaction.purchaseDate.iso8601
+                : "purchased \(transaction.purchaseDate.iso8601), order created \(order.createdAt.iso8601)"))
+        checks.append(ReceiptCheck(
+            name: .notCancelled, passed: transaction.cancellationDate == nil,
+            detail: transaction.cancellationDate.map { "cancelled \($0.iso8601)" } ?? "not cancelled"))
+        // A receipt can carry other users' transactions [S3]; when the app sent our order
+        // id as its account token, a different token means it pays for another order.
+        if let token = transaction.appAccountToken, !token.isEmpty {
+            checks.append(ReceiptCheck(
+                name: .accountToken, passed: token == order.orderId,
+                detail: token == order.orderId ? token : "token \(token) belongs to another order"))
+        }
+        return checks
+    }
+
+    /// The first failing check, which becomes the rejection reason.
+    public static func firstFailure(_ checks: [ReceiptCheck]) -> ReceiptCheck? {
+        checks.first { !$0.passed }
+    }
+}

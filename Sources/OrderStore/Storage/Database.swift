@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// The two SQL dialects. Almost all SQL is shared; the few differences are named here.
+public enum Dialect: String, Sendable {
+    case sqlite, postgres
+
+    /// An auto-numbered primary key column.
+    var serialPrimaryKey: String {
+        self == .sqlite ? "INTEGER PRIMARY KEY" : "BIGSERIAL PRIMARY KEY"
+    }
+
+    /// Starting a write transaction. SQLite takes the write lock up front so two writers
+    /// queue on `busy_timeout` instead of failing half-way with SQLITE_BUSY.
+    var beginWrite: String { self == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN" }
+}
+
+/// One connection to a store, SQLite or PostgreSQL, behind SQLKit's `SQLDatabase`.
+/// All queries go through ``sql``; transactions are serialized by ``lock``.
+final class Database: Sendable {
+    let sql: any SQLDatabase
+    let dialect: Dialect
+    let lock = AsyncLock()
+    private let closer: @Sendable () async throws -> Void
+
+    private init(sql: any SQLDatabase, dialect: Dialect, closer: @escaping @Sendable () async throws -> Void) {
+        self.sql = sql
+        self.dialect = dialect
+        self.closer = closer
+    }
+
+    static func open(_ location: StoreLocation) async throws -> Database {
+        var logger = Logger(label: "iapdesk.store")
+        logger.logLevel = .warning  // SQL text may carry ids; never log it by default
+        switch location {
+        case .sqlite(let path):
+            let connection: SQLiteConnection
+            do {
+                connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            } catch {
+                throw StoreError.cannotOpen(location.description, String(describing: error))
+            }
+            let db = Database(sql: connection.sql(queryLogLevel: nil), dialect: .sqlite) { try await connection.close() }
+            // WAL lets readers (other consoles) work while one writer writes; busy_timeout
+            // makes a second writer wait instead of failing.
+            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
+                try await db.sql.raw(SQLQueryString(pragma)).run()
+            }
+            return db
+        case .postgres(let url):
+            let configuration = try postgresConfiguration(url)
+            let connection: PostgresConnection
+            do {
+                connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
+            } catch {
+                throw StoreError.cannotOpen(location.description, String(reflecting: error))
+            }
+            return Database(sql: connection.sql(queryLogLevel: nil), dialect: .postgres) { try await connection.close() }
+        }
+    }
+
+    func close() async {
+        try? await closer()
+    }
+
+    private static func postgresConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
+            throw StoreError.cannotOpen(StoreLocation.postgres(url: url).description, "expected postgres://user[:password]@host[:port]/database")
+        }
+        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
+        let sslMode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case "require", "verify-full":
+            tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        default:
+            tls = .disable
+        }
+        return PostgresConnection.Configuration(
+            host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres",
+            password: parts.password, database: database.isEmpty ? nil : database, tls: tls)
+    }
+}

@@ -1,0 +1,134 @@
+import SQLKit
+
+/// Versioned schema migrations, run on open. Each migration is a list of statements
+/// applied in one transaction; `schema_migrations` records what was applied.
+///
+/// Every console query has an index here (DESIGN.md §5): lists page by
+/// `(created_at, order_id)` keys, never OFFSET.
+enum Migrations {
+    static func all(_ dialect: Dialect) -> [[String]] {
+        [v1(dialect)]
+    }
+
+    static func run(on db: Database) async throws {
+        try await db.sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
+        let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+        let migrations = all(db.dialect)
+        if applied > migrations.count { throw StoreError.newerSchema(found: applied, known: migrations.count) }
+        for (index, statements) in migrations.enumerated() where index + 1 > applied {
+            let version = index + 1
+            try await db.lock.run {
+                try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
+                do {
+                    // Another process may have migrated while we waited for the write lock.
+                    let now = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+                    if now < version {
+                        for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
+                        try await db.sql.raw("INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), \(bind: Millis.now()))").run()
+                    }
+                    try await db.sql.raw("COMMIT").run()
+                } catch {
+                    try? await db.sql.raw("ROLLBACK").run()
+                    throw error
+                }
+            }
+        }
+    }
+
+    private static func v1(_ d: Dialect) -> [String] {
+        let serial = d.serialPrimaryKey
+        var statements = [
+            "CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """
+            CREATE TABLE products (product_id TEXT PRIMARY KEY, type TEXT NOT NULL, display_name TEXT NOT NULL,
+              price_minor BIGINT NOT NULL, currency TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE orders (order_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, product_id TEXT NOT NULL,
+              quantity BIGINT NOT NULL, created_at BIGINT NOT NULL, state TEXT NOT NULL, state_changed_at BIGINT NOT NULL,
+              version BIGINT NOT NULL, updated_by TEXT NOT NULL, stuck_since BIGINT, environment TEXT,
+              transaction_id TEXT, original_transaction_id TEXT, attempts BIGINT NOT NULL DEFAULT 0,
+              first_failure_at BIGINT, next_retry_at BIGINT, last_error TEXT,
+              needs_operator BIGINT NOT NULL DEFAULT 0, replay_flag BIGINT NOT NULL DEFAULT 0)
+            """,
+            "CREATE INDEX orders_by_time ON orders (created_at, order_id)",
+            "CREATE INDEX orders_by_state ON orders (state, created_at, order_id)",
+            "CREATE INDEX orders_by_account ON orders (account_id, created_at, order_id)",
+            "CREATE INDEX orders_by_product ON orders (product_id, created_at, order_id)",
+            "CREATE INDEX orders_by_environment ON orders (environment, created_at, order_id)",
+            "CREATE INDEX orders_by_transaction ON orders (transaction_id) WHERE transaction_id IS NOT NULL",
+            "CREATE INDEX orders_by_original_transaction ON orders (original_transaction_id, created_at) WHERE original_transaction_id IS NOT NULL",
+            "CREATE INDEX orders_stuck ON orders (stuck_since, order_id) WHERE stuck_since IS NOT NULL",
+            "CREATE INDEX orders_retry_due ON orders (next_retry_at, order_id) WHERE next_retry_at IS NOT NULL",
+            "CREATE TABLE state_counts (state TEXT PRIMARY KEY, n BIGINT NOT NULL)",
+            """
+            CREATE TABLE receipt_submissions (id \(serial), order_id TEXT, account_id TEXT NOT NULL,
+              claimed_transaction_id TEXT, source TEXT NOT NULL, receipt_data TEXT NOT NULL, received_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX submissions_by_order ON receipt_submissions (order_id, id)",
+            """
+            CREATE TABLE verification_attempts (id \(serial), order_id TEXT NOT NULL, submission_id BIGINT,
+              at BIGINT NOT NULL, method TEXT NOT NULL, environment TEXT, outcome TEXT NOT NULL, apple_status BIGINT,
+              http_status BIGINT, latency_ms BIGINT NOT NULL, reason TEXT, body TEXT)
+            """,
+            "CREATE INDEX attempts_by_order ON verification_attempts (order_id, id)",
+            """
+            CREATE TABLE transactions (transaction_id TEXT PRIMARY KEY, original_transaction_id TEXT NOT NULL,
+              product_id TEXT NOT NULL, quantity BIGINT NOT NULL, purchase_date BIGINT NOT NULL,
+              original_purchase_date BIGINT, expires_date BIGINT, cancellation_date BIGINT, cancellation_reason BIGINT,
+              web_order_line_item_id TEXT, ownership_type TEXT, environment TEXT, order_id TEXT, submitted_by TEXT,
+              first_seen_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX transactions_by_original ON transactions (original_transaction_id, purchase_date, transaction_id)",
+            "CREATE INDEX transactions_by_order ON transactions (order_id) WHERE order_id IS NOT NULL",
+            "CREATE INDEX transactions_orphans ON transactions (first_seen_at, transaction_id) WHERE order_id IS NULL",
+            // R7: a purchase key can be claimed once; the primary key is the guard.
+            """
+            CREATE TABLE claims (claim_key TEXT PRIMARY KEY, order_id TEXT NOT NULL, account_id TEXT NOT NULL,
+              transaction_id TEXT NOT NULL, at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE grants (id \(serial), order_id TEXT NOT NULL, account_id TEXT NOT NULL, transaction_id TEXT,
+              kind TEXT NOT NULL, operator TEXT NOT NULL, reason TEXT, granted_at BIGINT NOT NULL,
+              revoked_at BIGINT, revoked_by TEXT, revoke_reason TEXT)
+            """,
+            // R11: at most one live grant per order, enforced by the database.
+            "CREATE UNIQUE INDEX grants_once ON grants (order_id) WHERE revoked_at IS NULL",
+            "CREATE INDEX grants_by_order ON grants (order_id, id)",
+            "CREATE INDEX grants_by_account ON grants (account_id, id)",
+            """
+            CREATE TABLE subscriptions (original_transaction_id TEXT PRIMARY KEY, owner_account TEXT NOT NULL,
+              product_id TEXT NOT NULL, status TEXT NOT NULL, auto_renew BIGINT NOT NULL, expires_at BIGINT,
+              owner_since BIGINT NOT NULL, decided_by TEXT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX subscriptions_by_owner ON subscriptions (owner_account, original_transaction_id)",
+            """
+            CREATE TABLE ownership_events (id \(serial), original_transaction_id TEXT NOT NULL, order_id TEXT,
+              submitted_by TEXT NOT NULL, from_account TEXT, to_account TEXT NOT NULL, at BIGINT NOT NULL,
+              decided_by TEXT NOT NULL, verdict TEXT NOT NULL, reason TEXT NOT NULL, needs_review BIGINT NOT NULL)
+            """,
+            "CREATE INDEX ownership_by_subscription ON ownership_events (original_transaction_id, id)",
+            "CREATE INDEX ownership_to_review ON ownership_events (id) WHERE needs_review = 1",
+            """
+            CREATE TABLE account_flags (id \(serial), account_id TEXT NOT NULL, flag TEXT NOT NULL, order_id TEXT,
+              detail TEXT NOT NULL, at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX flags_by_account ON account_flags (account_id, id)",
+            "CREATE TABLE operators (name TEXT PRIMARY KEY, role TEXT NOT NULL, added_at BIGINT NOT NULL, added_by TEXT NOT NULL)",
+            """
+            CREATE TABLE audit_log (seq BIGINT PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL,
+              action TEXT NOT NULL, target TEXT NOT NULL, reason TEXT, detail TEXT NOT NULL, prev_hash TEXT NOT NULL,
+              hash TEXT NOT NULL)
+            """,
+            "CREATE INDEX audit_by_target ON audit_log (target, seq)",
+            // One row that every audit append updates first: in PostgreSQL the row lock
+            // serializes appenders, so the chain never forks.
+            "CREATE TABLE audit_head (id BIGINT PRIMARY KEY, seq BIGINT NOT NULL, hash TEXT NOT NULL)",
+            "INSERT INTO audit_head (id, seq, hash) VALUES (1, 0, '\(AuditChain.genesis)')",
+        ]
+        for state in OrderState.allCases {
+            statements.append("INSERT INTO state_counts (state, n) VALUES ('\(state.rawValue)', 0)")
+        }
+        return statements
+    }
+}

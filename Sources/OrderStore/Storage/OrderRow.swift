@@ -1,0 +1,44 @@
+import SQLKit
+
+extension Order {
+    /// The column list every order query selects, in one place.
+    static let columns: SQLQueryString = """
+        order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by,
+        stuck_since, environment, transaction_id, original_transaction_id, attempts, first_failure_at,
+        next_retry_at, last_error, needs_operator, replay_flag
+        """
+
+    init(row: Row) throws {
+        self.init(
+            orderId: try row.string("order_id"), accountId: try row.string("account_id"),
+            productId: try row.string("product_id"), quantity: try row.int("quantity"),
+            createdAt: try row.int64("created_at"), state: try row.value("state", as: OrderState.self),
+            stateChangedAt: try row.int64("state_changed_at"), version: try row.int64("version"),
+            updatedBy: try row.string("updated_by"), stuckSince: try row.optionalInt64("stuck_since"),
+            environment: try row.optionalValue("environment", as: AppleEnvironment.self),
+            transactionId: try row.optionalString("transaction_id"),
+            originalTransactionId: try row.optionalString("original_transaction_id"),
+            attempts: try row.int("attempts"), firstFailureAt: try row.optionalInt64("first_failure_at"),
+            nextRetryAt: try row.optionalInt64("next_retry_at"), lastError: try row.optionalString("last_error"),
+            needsOperator: try row.bool("needs_operator"), replayFlag: try row.bool("replay_flag"))
+    }
+}
+
+extension SQLDatabase {
+    func order(_ orderId: String) async throws -> Order? {
+        try await row("SELECT \(Order.columns) FROM orders WHERE order_id = \(bind: orderId)").map(Order.init(row:))
+    }
+
+    func requireOrder(_ orderId: String) async throws -> Order {
+        guard let order = try await order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
+        return order
+    }
+
+    func productTypes() async throws -> [String: ProductType] {
+        var types: [String: ProductType] = [:]
+        for row in try await rows("SELECT product_id, type FROM products") {
+            types[try row.string("product_id")] = try row.value("type", as: ProductType.self)
+        }
+        return types
+    }
+}

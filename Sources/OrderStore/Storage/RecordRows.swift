@@ -1,0 +1,116 @@
+/// Row decoding for the records in Queries/Records.swift.
+
+extension StoredTransaction {
+    static let columns = """
+        transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
+        cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at
+        """
+    init(row: Row) throws {
+        transaction = AppleTransaction(
+            transactionId: try row.string("transaction_id"), originalTransactionId: try row.string("original_transaction_id"),
+            productId: try row.string("product_id"), quantity: try row.int("quantity"), purchaseDate: try row.int64("purchase_date"),
+            originalPurchaseDate: try row.optionalInt64("original_purchase_date"), expiresDate: try row.optionalInt64("expires_date"),
+            cancellationDate: try row.optionalInt64("cancellation_date"), cancellationReason: try row.optionalInt("cancellation_reason"),
+            webOrderLineItemId: try row.optionalString("web_order_line_item_id"), ownershipType: try row.optionalString("ownership_type"))
+        environment = try row.optionalValue("environment", as: AppleEnvironment.self)
+        orderId = try row.optionalString("order_id")
+        submittedBy = try row.optionalString("submitted_by")
+        firstSeenAt = try row.int64("first_seen_at")
+    }
+}
+
+extension Submission {
+    init(row: Row) throws {
+        id = try row.int64("id")
+        orderId = try row.optionalString("order_id")
+        accountId = try row.string("account_id")
+        claimedTransactionId = try row.optionalString("claimed_transaction_id")
+        source = try row.string("source")
+        receiptData = try row.string("receipt_data")
+        receivedAt = try row.int64("received_at")
+    }
+}
+
+extension VerificationAttempt {
+    init(row: Row) throws {
+        id = try row.int64("id")
+        at = try row.int64("at")
+        method = try row.string("method")
+        environment = try row.optionalString("environment")
+        outcome = try row.string("outcome")
+        appleStatus = try row.optionalInt("apple_status")
+        httpStatus = try row.optionalInt("http_status")
+        latencyMs = try row.int("latency_ms")
+        reason = try row.optionalString("reason")
+        body = try row.optionalString("body")
+    }
+}
+
+extension Grant {
+    init(row: Row) throws {
+        id = try row.int64("id")
+        orderId = try row.string("order_id")
+        accountId = try row.string("account_id")
+        transactionId = try row.optionalString("transaction_id")
+        kind = try row.string("kind")
+        operatorName = try row.string("operator")
+        reason = try row.optionalString("reason")
+        grantedAt = try row.int64("granted_at")
+        revokedAt = try row.optionalInt64("revoked_at")
+        revokedBy = try row.optionalString("revoked_by")
+        revokeReason = try row.optionalString("revoke_reason")
+    }
+}
+
+extension Subscription {
+    init(row: Row) throws {
+        originalTransactionId = try row.string("original_transaction_id")
+        ownerAccount = try row.string("owner_account")
+        productId = try row.string("product_id")
+        status = try row.string("status")
+        autoRenew = try row.bool("auto_renew")
+        expiresAt = try row.optionalInt64("expires_at")
+        ownerSince = try row.int64("owner_since")
+        decidedBy = try row.string("decided_by")
+    }
+}
+
+extension OwnershipEvent {
+    init(row: Row) throws {
+        id = try row.int64("id")
+        originalTransactionId = try row.string("original_transaction_id")
+        orderId = try row.optionalString("order_id")
+        submittedBy = try row.string("submitted_by")
+        fromAccount = try row.optionalString("from_account")
+        toAccount = try row.string("to_account")
+        at = try row.int64("at")
+        decidedBy = try row.string("decided_by")
+        verdict = try row.string("verdict")
+        reason = try row.string("reason")
+        needsReview = try row.bool("needs_review")
+    }
+}
+
+extension AuditEntry {
+    init(row: Row) throws {
+        seq = try row.int64("seq")
+        at = try row.int64("at")
+        actor = try row.string("actor")
+        role = try row.string("role")
+        action = try row.string("action")
+        target = try row.string("target")
+        reason = try row.optionalString("reason")
+        detail = try row.string("detail")
+        hash = try row.string("hash")
+    }
+}
+
+extension AccountFlag {
+    init(row: Row) throws {
+        accountId = try row.string("account_id")
+        flag = try row.string("flag")
+        orderId = try row.optionalString("order_id")
+        detail = try row.string("detail")
+        at = try row.int64("at")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where a store lives: a SQLite file or a PostgreSQL server (`--db`, `IAPDESK_DB`).
+public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    public static let defaultSQLitePath = "./iapdesk.sqlite"
+
+    public init(_ text: String) {
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            self = .postgres(url: text)
+        } else if text.hasPrefix("sqlite://") {
+            self = .sqlite(path: String(text.dropFirst("sqlite://".count)))
+        } else {
+            self = .sqlite(path: text)
+        }
+    }
+
+    /// For the header and logs: a PostgreSQL URL loses its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let url):
+            guard var parts = URLComponents(string: url) else { return "postgres:(unparseable url)" }
+            if parts.password != nil { parts.password = "***" }
+            return parts.string ?? "postgres"
+        }
+    }
+}

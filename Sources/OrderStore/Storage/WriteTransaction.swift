@@ -1,0 +1,116 @@
+import SQLKit
+
+/// The context of one write transaction: who acts, when, and what it still has to flush
+/// at commit (state counters, audit entries).
+final class WriteTransaction {
+    let sql: any SQLDatabase
+    let actor: Actor
+    let now: Millis
+    private var countDeltas: [OrderState: Int64] = [:]
+    private var audits: [PendingAudit] = []
+
+    init(sql: any SQLDatabase, actor: Actor, now: Millis) {
+        self.sql = sql
+        self.actor = actor
+        self.now = now
+    }
+
+    struct PendingAudit {
+        var actor: Actor
+        var action: String
+        var target: String
+        var reason: String?
+        var detail: String
+    }
+
+    /// R10: every operator action and automatic state change is recorded.
+    func audit(_ action: String, target: String, reason: String? = nil, detail: String = "", as who: Actor? = nil) {
+        audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail))
+    }
+
+    func countNew(_ state: OrderState) {
+        countDeltas[state, default: 0] += 1
+    }
+
+    /// Writes a changed order: checks the transition, bumps the version only if nobody
+    /// changed the order since `previous` was read, keeps counters, and audits a state change.
+    @discardableResult
+    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", by who: Actor? = nil) async throws -> Order {
+        let actingAs = who ?? actor
+        var next = order
+        if next.state != previous.state {
+            guard previous.state.canMove(to: next.state) else {
+                throw StoreError.illegalTransition(orderId: order.orderId, from: previous.state, to: next.state)
+            }
+            next.stateChangedAt = now
+        }
+        if next.state.isPaidUndelivered {
+            next.stuckSince = previous.state.isPaidUndelivered ? (previous.stuckSince ?? now) : now
+        } else {
+            next.stuckSince = nil
+            next.nextRetryAt = nil
+        }
+        next.updatedBy = actingAs.name
+        let updated = try await sql.row("""
+            UPDATE orders SET state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
+              version = version + 1, updated_by = \(bind: next.updatedBy), stuck_since = \(bind: next.stuckSince),
+              environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
+              original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
+              first_failure_at = \(bind: next.firstFailureAt), next_retry_at = \(bind: next.nextRetryAt),
+              last_error = \(bind: next.lastError), needs_operator = \(bind: next.needsOperator ? 1 : 0),
+              replay_flag = \(bind: next.replayFlag ? 1 : 0)
+            WHERE order_id = \(bind: order.orderId) AND version = \(bind: previous.version)
+            RETURNING version
+            """)
+        guard let version = try updated?.int64("version") else {
+            throw try await conflict(orderId: order.orderId)
+        }
+        next.version = version
+        if next.state != previous.state {
+            countDeltas[previous.state, default: 0] -= 1
+            countDeltas[next.state, default: 0] += 1
+            audit(action, target: "order:\(order.orderId)", reason: reason,
+                  detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"), as: actingAs)
+        } else if !action.isEmpty {
+            audit(action, target: "order:\(order.orderId)", reason: reason, detail: detail, as: actingAs)
+        }
+        return next
+    }
+
+    /// The error for a stale version: who changed the order and when.
+    func conflict(orderId: String) async throws -> StoreError {
+        guard let current = try await sql.row("SELECT updated_by, state_changed_at, version FROM orders WHERE order_id = \(bind: orderId)") else {
+            return .notFound(kind: "order", id: orderId)
+        }
+        return .conflict(orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))
+    }
+
+    /// Commit-time writes, in a fixed lock order: counters by state name, then the audit head.
+    func flush() async throws {
+        for (state, delta) in countDeltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where delta != 0 {
+            try await sql.raw("UPDATE state_counts SET n = n + \(bind: delta) WHERE state = \(bind: state.rawValue)").run()
+        }
+        countDeltas = [:]
+        guard !audits.isEmpty else { return }
+        let count = Int64(audits.count)
+        guard let head = try await sql.row("UPDATE audit_head SET seq = seq + \(bind: count) WHERE id = 1 RETURNING seq, hash") else {
+            throw StoreError.corrupt("audit_head row is missing")
+        }
+        var seq = try head.int64("seq") - count
+        var previous = try head.string("hash")
+        for entry in audits {
+            seq += 1
+            let role = entry.actor.auditRole
+            let hash = AuditChain.hash(previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
+                                       action: entry.action, target: entry.target, reason: entry.reason, detail: entry.detail)
+            try await sql.raw("""
+                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash)
+                VALUES (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
+                        \(bind: entry.target), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash))
+                """).run()
+            previous = hash
+        }
+        try await sql.raw("UPDATE audit_head SET hash = \(bind: previous) WHERE id = 1").run()
+        audits = []
+    }
+}

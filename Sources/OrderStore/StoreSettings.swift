@@ -1,0 +1,18 @@
+/// What the rules need to know about the app the store serves.
+public struct StoreSettings: Sendable, Equatable {
+    /// R5: receipts must carry this bundle id.
+    public var bundleId: String
+    /// R2: a production store flags sandbox purchases and keeps them apart in totals.
+    public var isProduction: Bool
+    /// How long a paid order may stay undelivered before it counts as stuck.
+    public var stuckThreshold: Millis
+    /// R5: allowed skew between our clock and Apple's purchase date.
+    public var clockSkew: Millis
+
+    public init(bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew) {
+        self.bundleId = bundleId
+        self.isProduction = isProduction
+        self.stuckThreshold = stuckThreshold
+        self.clockSkew = clockSkew
+    }
+}
