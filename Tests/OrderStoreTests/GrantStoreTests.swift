@@ -1,0 +1,149 @@
+import Testing
+@testable import OrderStore
+
+/// R11, roles, optimistic concurrency, orphans.
+@Suite("Grants, roles and concurrency (R11)")
+struct GrantStoreTests {
+    private func stuck(_ store: OrderStore, _ id: String) async throws -> Order {
+        let submission = try await store.paidOrder(id, account: "a1")
+        return try await store.applyVerification(orderId: id, submissionId: submission, report: outage, at: t0 + 2000).order
+    }
+
+    @Test("An operator grants a stuck order with a reason; the audit names them", arguments: Backend.all)
+    func manualGrant(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let order = try await stuck(store, "o1")
+            let granted = try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ticket 123: paid, Apple down")
+            #expect(granted.state == .delivered)
+            let entry = try #require(try await store.auditLog().first)
+            #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", "support", "grant", "ticket 123: paid, Apple down"))
+        }
+    }
+
+    @Test("R11: granting a delivered order fails with who delivered it and when", arguments: Backend.all)
+    func grantTwice(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let order = try await stuck(store, "o1")
+            _ = try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "first", at: t0 + 5000)
+            await #expect(throws: StoreError.alreadyDelivered(orderId: "o1", by: "alice", at: t0 + 5000)) {
+                try await store.grant(orderId: "o1", expectedVersion: order.version, by: root, reason: "second")
+            }
+            #expect(try await store.orderDetail("o1").grants.count == 1)
+        }
+    }
+
+    @Test("R11: two operators on two connections grant at once → exactly one grant", arguments: Backend.all)
+    func concurrentGrants(backend: Backend) async throws {
+        try await withTwoConnections(backend) { first, second in
+            for round in 0..<5 {
+                let id = "race-\(round)"
+                let order = try await stuck(first, id)
+                async let a = outcome { try await first.grant(orderId: id, expectedVersion: order.version, by: alice, reason: "race") }
+                async let b = outcome { try await second.grant(orderId: id, expectedVersion: order.version, by: root, reason: "race") }
+                let results = await [a, b]
+                let successes = results.filter { if case .success = $0 { true } else { false } }
+                #expect(successes.count == 1, "round \(round): \(results)")
+                for case .failure(let error) in results {
+                    switch error as? StoreError {
+                    case .alreadyDelivered, .conflict: break
+                    default: Issue.record("unexpected error \(error)")
+                    }
+                }
+                #expect(try await first.orderDetail(id).grants.count == 1)
+            }
+        }
+    }
+
+    @Test("Acting on an order changed since it was read fails and names who changed it", arguments: Backend.all)
+    func staleVersion(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let order = try await stuck(store, "o1")
+            let submission = try #require(try await store.orderDetail("o1").submissions.first?.id)
+            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + 60_000)
+            do {
+                try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "stale screen")
+                Issue.record("a stale grant went through")
+            } catch let StoreError.conflict(orderId, changedBy, _, version) {
+                #expect(orderId == "o1" && changedBy == "system" && version == order.version + 1)
+            }
+            #expect(try await store.orderDetail("o1").grants.isEmpty)
+        }
+    }
+
+    @Test("Roles: viewers can't grant; support can't grant a rejected order; an admin can", arguments: Backend.all)
+    func roles(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("o1", account: "a1")
+            let rejected = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 2000).order
+            await #expect(throws: StoreError.forbidden(action: "grant orders", role: .viewer)) {
+                try await store.grant(orderId: "o1", expectedVersion: rejected.version, by: viewer, reason: "x")
+            }
+            await #expect(throws: StoreError.forbidden(action: "grant a rejected order", role: .support)) {
+                try await store.grant(orderId: "o1", expectedVersion: rejected.version, by: alice, reason: "x")
+            }
+            await #expect(throws: StoreError.reasonRequired(action: "grant orders")) {
+                try await store.grant(orderId: "o1", expectedVersion: rejected.version, by: root, reason: "")
+            }
+            #expect(try await store.grant(orderId: "o1", expectedVersion: rejected.version, by: root, reason: "Apple support confirmed").state == .delivered)
+        }
+    }
+
+    @Test("An unpaid order can't be granted; revoke takes a delivery back and an admin can grant again", arguments: Backend.all)
+    func revoke(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let unpaid = try await store.placeOrder(orderId: "o0", accountId: "a1", productId: "coins_60", at: t0)
+            await #expect(throws: StoreError.illegalTransition(orderId: "o0", from: .pendingPayment, to: .delivered)) {
+                try await store.grant(orderId: "o0", expectedVersion: unpaid.version, by: root, reason: "please")
+            }
+            let order = try await stuck(store, "o1")
+            let granted = try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ok")
+            let revoked = try await store.revoke(orderId: "o1", expectedVersion: granted.version, by: alice, reason: "granted the wrong order")
+            #expect(revoked.state == .rejected)
+            let again = try await store.grant(orderId: "o1", expectedVersion: revoked.version, by: root, reason: "it was right after all")
+            #expect(again.state == .delivered)
+            let grants = try await store.orderDetail("o1").grants
+            #expect(grants.count == 2 && grants[0].revokedBy == "alice" && grants[1].revokedAt == nil)
+        }
+    }
+
+    @Test("Operators: the first must be an admin; later only admins add; --readonly lowers", arguments: Backend.all)
+    func operators(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let someone = Actor(name: "boot", role: .viewer)
+            await #expect(throws: StoreError.invalid("the first operator of a store must be an admin")) {
+                try await store.addOperator(name: "boot", role: .support, by: someone)
+            }
+            try await store.addOperator(name: "boot", role: .admin, by: someone)
+            try await store.addOperator(name: "alice", role: .support, by: Actor(name: "boot", role: .admin))
+            await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
+                try await store.addOperator(name: "mallory", role: .admin, by: Actor(name: "alice", role: .support))
+            }
+            #expect(try await store.role(of: "alice") == .support)
+            #expect(try await store.role(of: "stranger") == .viewer)
+            #expect(try await store.actor(forUser: "boot", readOnly: true).role == .viewer)
+        }
+    }
+
+    @Test("An orphan transaction is attached to the order it paid for, once", arguments: Backend.all)
+    func attachOrphan(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("paid", account: "a1")
+            _ = try await store.applyVerification(orderId: "paid", submissionId: submission,
+                                                  report: validReport([tx("1", at: t0 + 100), tx("2", at: t0 - 50)]), at: t0 + 3000)
+            #expect(try await store.orphans().map(\.transaction.transactionId) == ["2"])
+            let lost = try await store.placeOrder(orderId: "lost", accountId: "a1", productId: "coins_60", at: t0 - 100)
+            let attached = try await store.attachOrphan(transactionId: "2", to: "lost", expectedVersion: lost.version, by: alice, reason: "ticket 9")
+            #expect(attached.transactionId == "2" && attached.state == .receiptReceived)
+            #expect(try await store.orphans().isEmpty)
+            let other = try await store.placeOrder(orderId: "other", accountId: "a2", productId: "coins_60", at: t0)
+            await #expect(throws: StoreError.invalid("transaction 2 already belongs to order lost")) {
+                try await store.attachOrphan(transactionId: "2", to: "other", expectedVersion: other.version, by: alice, reason: "again")
+            }
+        }
+    }
+}
+
+/// `Result` for async work.
+private func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import OrderStore
+
+@Suite("Queries, paging and storage")
+struct QueryStoreTests {
+    @Test("Paging by key visits every order exactly once, newest first, under every filter", arguments: Backend.all)
+    func paging(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            for i in 0..<53 {
+                // Two orders share each timestamp, so the order id must break ties.
+                try await store.placeOrder(orderId: String(format: "o%03d", i), accountId: i % 2 == 0 ? "even" : "odd",
+                                           productId: i % 3 == 0 ? "no_ads" : "coins_60", at: t0 + Millis(i / 2))
+            }
+            var seen: [String] = []
+            var cursor: OrderCursor?
+            repeat {
+                let page = try await store.orders(after: cursor, limit: 10)
+                seen += page.items.map(\.orderId)
+                cursor = page.next
+            } while cursor != nil
+            #expect(seen.count == 53 && Set(seen).count == 53)
+            #expect(seen.first == "o052" && seen.last == "o000")
+
+            #expect(try await store.orders(OrderFilter(accountId: "even"), limit: 100).items.count == 27)
+            #expect(try await store.orders(OrderFilter(productId: "no_ads"), limit: 100).items.count == 18)
+            #expect(try await store.orders(OrderFilter(state: .pendingPayment), limit: 100).items.count == 53)
+            let second = try await store.orders(OrderFilter(accountId: "odd"), after: try await store.orders(OrderFilter(accountId: "odd"), limit: 20).next, limit: 20)
+            #expect(second.items.count == 6 && second.next == nil)
+        }
+    }
+
+    @Test("Exact lookup finds an order by order id, account id, transaction id and original transaction id", arguments: Backend.all)
+    func lookup(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
+            _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
+                                                  report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
+                                                  at: t0 + 3000)
+            for id in ["ord-77", "player-9", "2000000111", "2000000100"] {
+                #expect(try await store.lookup(id).map(\.orderId) == ["ord-77"], "lookup \(id)")
+            }
+            #expect(try await store.lookup("nothing").isEmpty)
+        }
+    }
+
+    @Test("The stuck queue lists paid, undelivered orders past the threshold, oldest first", arguments: Backend.all)
+    func stuckQueue(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("old", account: "a", at: t0)
+            try await store.paidOrder("newer", account: "a", at: t0 + .minutes(10))
+            try await store.paidOrder("fresh", account: "a", at: t0 + .minutes(29))
+            try await store.placeOrder(orderId: "unpaid", accountId: "a", productId: "coins_60", at: t0)
+            let now = t0 + .minutes(30)
+            let stuck = try await store.stuckOrders(now: now)
+            #expect(stuck.items.map(\.order.orderId) == ["old", "newer"])
+            #expect(stuck.items.first?.age == .minutes(30) - 1000)
+            let counts = try await store.counts(now: now)
+            #expect(counts.stuck == 2)
+            #expect(counts.oldestStuckAge == .minutes(30) - 1000)
+            #expect(counts.byState[.receiptReceived] == 3 && counts.byState[.pendingPayment] == 1 && counts.total == 4)
+            let firstPage = try await store.stuckOrders(now: now, limit: 1)
+            #expect(try await store.stuckOrders(now: now, after: firstPage.next, limit: 1).items.map(\.order.orderId) == ["newer"])
+        }
+    }
+
+    @Test("Hostile strings are stored and returned byte for byte", arguments: Backend.all)
+    func hostileStrings(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let hostile = "acct\u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}evil\u{7F}玩家'; DROP TABLE orders;--"
+            try await store.placeOrder(orderId: "o1", accountId: hostile, productId: "coins_60", at: t0)
+            #expect(try await store.order("o1")?.accountId == hostile)
+            #expect(try await store.lookup(hostile).map(\.orderId) == ["o1"])
+            #expect(try await store.counts().total == 1)
+        }
+    }
+
+    @Test("Unknown orders and products give clear errors", arguments: Backend.all)
+    func notFound(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            await #expect(throws: StoreError.notFound(kind: "product", id: "gems")) {
+                try await store.placeOrder(orderId: "o1", accountId: "a", productId: "gems")
+            }
+            await #expect(throws: StoreError.notFound(kind: "order", id: "nope")) {
+                try await store.submitReceipt(orderId: "nope", receiptData: "x")
+            }
+            await #expect(throws: StoreError.invalid("order o2 already exists")) {
+                try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
+                try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
+            }
+        }
+    }
+
+    @Test("Reopening a store keeps its data and does not migrate twice", arguments: Backend.all)
+    func reopen(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        let first = try await OrderStore.open(location, settings: .test)
+        try await TestCatalogue.install(in: first)
+        try await first.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+        await first.close()
+        let second = try await OrderStore.open(location, settings: .test)
+        #expect(try await second.order("kept")?.state == .pendingPayment)
+        let versions = try await second.db.sql.rows("SELECT version FROM schema_migrations").map { try $0.int("version") }
+        #expect(versions == [1])
+        await second.close()
+    }
+
+    @Test("A store location hides a PostgreSQL password")
+    func locationHidesPassword() {
+        #expect(StoreLocation("postgres://ops:s3cret@db.internal:5432/iap").description == "postgres://ops:***@db.internal:5432/iap")
+        #expect(StoreLocation("./x.sqlite") == .sqlite(path: "./x.sqlite"))
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import OrderStore
+
+@Suite("Refunds (R9) and the audit chain (R10)")
+struct RefundAuditStoreTests {
+    private func delivered(_ store: OrderStore, _ id: String, tid: String) async throws {
+        let submission = try await store.paidOrder(id, account: "a1")
+        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, at: t0 + 100)]), at: t0 + 3000)
+    }
+
+    @Test("R9: a refund notification refunds the order and revokes its grant", arguments: Backend.all)
+    func refundNotification(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "800")
+            let refunded = try await store.recordRefund(transactionId: "800", cancelledAt: t0 + .hours(5), at: t0 + .hours(6))
+            #expect(refunded?.state == .refunded)
+            let grant = try #require(try await store.orderDetail("o1").grants.first)
+            #expect(grant.revokedAt == t0 + .hours(6))
+            #expect(grant.revokedBy == "apple")
+            #expect(try await store.counts().byState[.refunded] == 1)
+            #expect(try await store.counts().byState[.delivered] == 0)
+        }
+    }
+
+    @Test("R9: a re-verification showing cancellation_date refunds a delivered order", arguments: Backend.all)
+    func refundOnReverify(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "801")
+            let outcome = try await store.applyVerification(orderId: "o1", submissionId: nil,
+                                                            report: validReport([tx("801", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
+            #expect(outcome.order.state == .refunded)
+        }
+    }
+
+    @Test("R9: a refund of a transaction no order claimed is kept and audited, nothing else changes", arguments: Backend.all)
+    func refundOrphan(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let refunded = try await store.recordRefund(transactionId: "nobody", cancelledAt: t0)
+            #expect(refunded == nil)
+            let newest = try await store.auditLog().first
+            #expect(newest?.action == "refund.unclaimed")
+        }
+    }
+
+    @Test("R10: every change is audited, and the chain verifies", arguments: Backend.all)
+    func chainVerifies(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "900")
+            let log = try await store.auditLog()
+            #expect(log.map(\.seq) == Array((1...Int64(log.count)).reversed()))
+            #expect(try await store.verifyAuditLog() == .intact(entries: Int64(log.count)))
+        }
+    }
+
+    @Test("R10: changing an entry is found at that entry", arguments: Backend.all)
+    func tamperedContent(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "901")
+            try await store.db.sql.raw("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 3").run()
+            #expect(try await store.verifyAuditLog() == .broken(seq: 3, why: "its content was changed after it was written"))
+        }
+    }
+
+    @Test("R10: deleting an entry, or the newest ones, is found", arguments: Backend.all)
+    func tamperedDeletion(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "902")
+            let count = try await store.auditLog().count
+            try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = \(bind: count)").run()
+            #expect(try await store.verifyAuditLog() == .broken(seq: Int64(count), why: "entries after \(count - 1) were removed"))
+            try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = 2").run()
+            #expect(try await store.verifyAuditLog() == .broken(seq: 2, why: "entry 2 is missing"))
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+@testable import OrderStore
+
+/// R7 through the store: one Apple purchase delivers once.
+@Suite("Replay (R7)")
+struct ReplayStoreTests {
+    private func verify(_ store: OrderStore, _ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws -> Order {
+        let submission = try await store.paidOrder(id, account: account, product: product)
+        return try await store.applyVerification(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000).order
+    }
+
+    @Test("The same transaction on a second order of the same account is a replay", arguments: Backend.all)
+    func sameAccount(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            #expect(try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)]).state == .delivered)
+            let second = try await verify(store, "o2", account: "a1", [tx("500", at: t0 + 100)])
+            #expect(second.state == .rejected)
+            #expect(second.replayFlag)
+            #expect(second.lastError == "replay: tid:500 already claimed by order o1 of same account")
+            #expect(try await store.account("a1").flags.map(\.flag) == ["replay"])
+        }
+    }
+
+    @Test("The same receipt submitted by another account is a replay, flagged on that account", arguments: Backend.all)
+    func otherAccount(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
+            let stolen = try await verify(store, "o2", account: "thief", [tx("500", at: t0 + 100)])
+            #expect(stolen.lastError == "replay: tid:500 already claimed by order o1 of another account (a1)")
+            #expect(try await store.account("thief").flags.count == 1)
+            #expect(try await store.account("a1").flags.isEmpty)
+            #expect(try await store.orderDetail("o1").grants.count == 1)
+        }
+    }
+
+    @Test("A restored non-consumable (new transaction id, same original) does not deliver twice", arguments: Backend.all)
+    func restore(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await verify(store, "o1", account: "a1", product: "no_ads", [tx("600", product: "no_ads", at: t0 + 100)])
+            let restored = try await verify(store, "o2", account: "a2", product: "no_ads", [tx("601", product: "no_ads", original: "600", at: t0 + 200)])
+            #expect(restored.state == .rejected)
+            #expect(restored.lastError?.contains("otid:600") == true)
+            // The restore's own key was given back: nothing half-claimed remains.
+            #expect(try await store.lookup("601").isEmpty)
+        }
+    }
+
+    @Test("A restored subscription period (same web order line item) does not deliver twice", arguments: Backend.all)
+    func subscriptionPeriod(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await verify(store, "o1", account: "a1", product: "vip_monthly",
+                                 [tx("700", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), line: "9001")])
+            let again = try await verify(store, "o2", account: "a1", product: "vip_monthly",
+                                         [tx("701", product: "vip_monthly", original: "700", at: t0 + 200, expires: t0 + .days(30), line: "9001")])
+            #expect(again.lastError?.contains("wol:9001") == true)
+        }
+    }
+
+    @Test("Re-verifying the order that owns the claim is not a replay", arguments: Backend.all)
+    func ownClaim(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("o1", account: "a1")
+            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + 2000)
+            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
+            #expect(outcome.order.state == .delivered)
+            let again = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 9000)
+            #expect(again.order.state == .delivered)
+            #expect(try await store.orderDetail("o1").grants.count == 1)
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import Testing
+@testable import OrderStore
+
+@Suite("Rules as pure functions")
+struct RuleTests {
+    // MARK: R2
+
+    @Test("R2: 21007 at production resends to sandbox; 21008 at sandbox resends to production")
+    func environmentSwitch() {
+        #expect(EnvironmentRule.first == .production)
+        #expect(EnvironmentRule.resend(afterStatus: 21007, from: .production) == .sandbox)
+        #expect(EnvironmentRule.resend(afterStatus: 21008, from: .sandbox) == .production)
+        #expect(EnvironmentRule.resend(afterStatus: 21007, from: .sandbox) == nil)  // no ping-pong
+        #expect(EnvironmentRule.resend(afterStatus: 21008, from: .production) == nil)
+        #expect(EnvironmentRule.resend(afterStatus: 0, from: .production) == nil)
+        #expect(EnvironmentRule.isFlaggedSandbox(.sandbox, storeIsProduction: true))
+        #expect(!EnvironmentRule.isFlaggedSandbox(.sandbox, storeIsProduction: false))
+        #expect(!EnvironmentRule.isFlaggedSandbox(.production, storeIsProduction: true))
+    }
+
+    // MARK: R3
+
+    @Test("R3: every documented status code has its class", arguments: [
+        (0, "valid"), (21006, "validExpired"),
+        (21002, "retryable"), (21005, "retryable"), (21009, "retryable"),
+        (21000, "final"), (21003, "final"), (21004, "final"), (21010, "final"),
+    ])
+    func statusClasses(status: Int, expected: String) {
+        let result = StatusCodeRule.classify(statusReport(status))
+        switch (result, expected) {
+        case (.valid, "valid"), (.validExpired, "validExpired"), (.retryable, "retryable"), (.final, "final"): break
+        default: Issue.record("status \(status) classified as \(result), expected \(expected)")
+        }
+    }
+
+    @Test("R3: 211xx retries only when is_retryable is true")
+    func internalErrors() {
+        #expect(isRetryable(StatusCodeRule.classify(statusReport(21104, retryable: true))))
+        #expect(!isRetryable(StatusCodeRule.classify(statusReport(21104, retryable: false))))
+        #expect(!isRetryable(StatusCodeRule.classify(statusReport(21199))))
+    }
+
+    @Test("R3: time-outs, HTTP 5xx, 429 and unreadable bodies are retryable, never final")
+    func transportFailures() {
+        #expect(isRetryable(StatusCodeRule.classify(outage)))
+        #expect(isRetryable(StatusCodeRule.classify(VerificationReport(environment: .production, appleStatus: nil, httpStatus: 503))))
+        #expect(isRetryable(StatusCodeRule.classify(VerificationReport(environment: .production, appleStatus: nil, httpStatus: 429))))
+        #expect(isRetryable(StatusCodeRule.classify(VerificationReport(environment: .production, appleStatus: nil, httpStatus: 200, body: "<html>"))))
+    }
+
+    @Test("R3: every code shows its meaning; final reasons carry it")
+    func meanings() {
+        for code in [0, 21000, 21002, 21003, 21004, 21005, 21006, 21007, 21008, 21009, 21010, 21100, 21199] {
+            #expect(!StatusCodeRule.meaning(of: code).hasPrefix("unknown"), "code \(code)")
+        }
+        #expect(StatusCodeRule.meaning(of: 12345).hasPrefix("unknown"))
+        guard case .final(let reason) = StatusCodeRule.classify(statusReport(21004)) else { Issue.record("21004 not final"); return }
+        #expect(reason.contains("shared secret"))
+    }
+
+    // MARK: R4
+
+    @Test("R4: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, then hourly")
+    func retrySteps() {
+        let expected: [Millis] = [.seconds(10), .seconds(30), .minutes(2), .minutes(10), .minutes(30), .hours(1), .hours(1), .hours(1)]
+        #expect((1...8).map(RetrySchedule.delay(afterFailure:)) == expected)
+    }
+
+    @Test("R4: the schedule runs out 72 h after the first failure")
+    func retryExhaustion() {
+        #expect(RetrySchedule.nextAttempt(afterFailure: 1, firstFailureAt: t0, now: t0) == t0 + .seconds(10))
+        #expect(RetrySchedule.nextAttempt(afterFailure: 70, firstFailureAt: t0, now: t0 + .hours(70)) == t0 + .hours(71))
+        #expect(RetrySchedule.nextAttempt(afterFailure: 72, firstFailureAt: t0, now: t0 + .hours(72)) == nil)
+    }
+
+    // MARK: R5
+
+    private func order(product: String = "coins_60", quantity: Int = 1, created: Millis = t0) -> Order {
+        Order(orderId: "o1", accountId: "a1", productId: product, quantity: quantity, createdAt: created, state: .receiptReceived,
+              stateChangedAt: created, version: 1, updatedBy: "system", stuckSince: created, environment: nil, transactionId: nil,
+              originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
+    }
+
+    private func failures(_ picked: AppleTransaction?, order: Order? = nil, bundle: String = "com.example.game") -> [ReceiptCheck.Name] {
+        let content = AppleReceiptContent(bundleId: bundle, inApp: picked.map { [$0] } ?? [])
+        return ReceiptChecks.run(order: order ?? self.order(), expectedBundleId: "com.example.game", content: content, picked: picked)
+            .filter { !$0.passed }.map(\.name)
+    }
+
+    @Test("R5: a matching transaction passes every check")
+    func allPass() {
+        #expect(failures(tx("1", at: t0 + 1000)).isEmpty)
+    }
+
+    @Test("R5: each failing check is reported", arguments: [
+        ("bundle", ReceiptCheck.Name.bundleId),
+        ("product", .productId),
+        ("quantity", .quantity),
+        ("early", .purchaseAfterOrder),
+        ("cancelled", .notCancelled),
+        ("token", .accountToken),
+        ("missing", .transactionPresent),
+    ])
+    func failingCheck(kind: String, expected: ReceiptCheck.Name) {
+        let got: [ReceiptCheck.Name] = switch kind {
+        case "bundle": failures(tx("1", at: t0 + 1000), bundle: "com.resigned.game")
+        case "product": failures(tx("1", product: "coins_600", at: t0 + 1000))
+        case "quantity": failures(tx("1", at: t0 + 1000, quantity: 5))
+        case "early": failures(tx("1", at: t0 - .minutes(30)))
+        case "cancelled": failures(tx("1", at: t0 + 1000, cancelled: t0 + 5000))
+        case "token": failures(tx("1", at: t0 + 1000, token: "someone-elses-order"))
+        default: failures(nil)
+        }
+        #expect(got == [expected])
+    }
+
+    @Test("R5: a purchase a little before the order passes within the clock skew")
+    func clockSkew() {
+        #expect(failures(tx("1", at: t0 - .minutes(2))).isEmpty)
+    }
+
+    // MARK: R6
+
+    @Test("R6: picks the latest purchase of the order's type whatever the array order")
+    func picksLatest() {
+        let old = tx("100", at: t0), newest = tx("300", at: t0 + 3000), middle = tx("200", at: t0 + 2000)
+        for arrangement in [[old, newest, middle], [newest, middle, old], [middle, old, newest]] {
+            let content = AppleReceiptContent(bundleId: "b", inApp: arrangement)
+            #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: nil, in: content, types: TestCatalogue.types) == newest)
+        }
+    }
+
+    @Test("R6: merges in_app with latest_receipt_info and drops duplicates")
+    func mergesAndDeduplicates() {
+        let a = tx("1", at: t0), b = tx("2", product: "vip_monthly", at: t0 + 10, expires: t0 + .hours(720))
+        let content = AppleReceiptContent(bundleId: "b", inApp: [a, b], latestReceiptInfo: [b, a, b])
+        #expect(TransactionPicking.merged(content).map(\.transactionId) == ["2", "1"])
+    }
+
+    @Test("R6: groups by product type: a newer subscription does not hide the consumable")
+    func groupsByType() {
+        let coins = tx("1", at: t0), vip = tx("2", product: "vip_monthly", at: t0 + 5000)
+        let content = AppleReceiptContent(bundleId: "b", inApp: [coins], latestReceiptInfo: [vip])
+        let latest = TransactionPicking.latestPerType(content, types: TestCatalogue.types)
+        #expect(latest[.consumable] == coins)
+        #expect(latest[.autoRenewable] == vip)
+        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: nil, in: content, types: TestCatalogue.types) == coins)
+    }
+
+    @Test("R6: a transaction id sent by the client wins over picking")
+    func claimedWins() {
+        let older = tx("1", at: t0), newer = tx("2", at: t0 + 10)
+        let content = AppleReceiptContent(bundleId: "b", inApp: [older, newer])
+        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: "1", in: content, types: TestCatalogue.types) == older)
+        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: "9", in: content, types: TestCatalogue.types) == nil)
+    }
+
+    // MARK: R7
+
+    @Test("R7: keys: non-consumables by original id, subscription periods by line item, consumables by id only")
+    func replayKeys() {
+        #expect(ReplayKeys.keys(for: tx("5", original: "1", at: t0), type: .consumable) == ["tid:5"])
+        #expect(ReplayKeys.keys(for: tx("5", original: "1", at: t0), type: .nonConsumable) == ["tid:5", "otid:1"])
+        #expect(ReplayKeys.keys(for: tx("5", original: "1", at: t0, line: "99"), type: .autoRenewable) == ["tid:5", "wol:99"])
+    }
+
+    // MARK: R8
+
+    @Test("R8: no owner → the submitter owns; same owner → nothing to decide")
+    func ownershipSimple() {
+        #expect(OwnershipRule.decide(current: nil, submitter: "B") == .firstOwner("B"))
+        #expect(OwnershipRule.decide(current: .init(accountId: "B", autoRenewing: true), submitter: "B") == .sameOwner)
+    }
+
+    @Test("R8 seed 003 case 1: A still auto-renews, B submits the renewal → it is A's")
+    func ownerKeeps() {
+        let decision = OwnershipRule.decide(current: .init(accountId: "A", autoRenewing: true), submitter: "B")
+        #expect(decision == .ownerKeeps(owner: "A"))
+        #expect(decision.needsReview)
+    }
+
+    @Test("R8 seed 003 case 2: A turned auto-renew off → ownership moves to B")
+    func transfer() {
+        let decision = OwnershipRule.decide(current: .init(accountId: "A", autoRenewing: false), submitter: "B")
+        #expect(decision == .transfer(from: "A", to: "B"))
+        #expect(decision.needsReview)
+    }
+
+    // MARK: R9
+
+    @Test("R9: a cancellation date means refunded; only delivered orders are refunded")
+    func refunds() {
+        #expect(RefundRule.isRefunded(tx("1", at: t0, cancelled: t0 + 1)))
+        #expect(!RefundRule.isRefunded(tx("1", at: t0)))
+        #expect(RefundRule.refundApplies(to: .delivered))
+        #expect(!RefundRule.refundApplies(to: .rejected))
+    }
+
+    // MARK: R10
+
+    @Test("R10: any changed field or link changes the hash")
+    func auditHash() {
+        let base = AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d")
+        #expect(base.count == 64)
+        #expect(base != AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r2", detail: "d"))
+        #expect(base != AuditChain.hash(previous: base, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d"))
+        #expect(base != AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: nil, detail: "d"))
+        // Moving text between fields must not collide.
+        #expect(AuditChain.hash(previous: "", seq: 1, at: 0, actor: "ab", role: "c", action: "", target: "", reason: nil, detail: "")
+            != AuditChain.hash(previous: "", seq: 1, at: 0, actor: "a", role: "bc", action: "", target: "", reason: nil, detail: ""))
+    }
+
+    // MARK: State machine
+
+    @Test("The state machine allows the designed moves and nothing else")
+    func stateMachine() {
+        #expect(OrderState.pendingPayment.canMove(to: .receiptReceived))
+        #expect(!OrderState.pendingPayment.canMove(to: .delivered))  // nobody delivers an unpaid order
+        #expect(!OrderState.refunded.canMove(to: .delivered))
+        #expect(!OrderState.delivered.canMove(to: .verified))
+        #expect(OrderState.disputed.canMove(to: .delivered) && OrderState.disputed.canMove(to: .rejected))
+        #expect(OrderState.rejected.canMove(to: .delivered))
+        let stuck = OrderState.allCases.filter(\.isPaidUndelivered)
+        #expect(stuck == [.receiptReceived, .verifyRetry, .verified, .disputed])
+    }
+
+    private func isRetryable(_ c: VerificationClass) -> Bool {
+        if case .retryable = c { return true }
+        return false
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A throwaway PostgreSQL server for the test run: `initdb` and `pg_ctl` on a free
+/// loopback port in a temp dir, stopped by a watchdog when the test process ends.
+/// `IAPDESK_TEST_POSTGRES_URL` points the tests at an existing server instead.
+///
+/// In CI (`CI=true`) a missing server is a failure; elsewhere PostgreSQL tests are
+/// skipped with a loud note.
+enum PostgresServer {
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Whether PostgreSQL cases should run at all.
+    static let shouldRun: Bool = {
+        if isCI || externalURL != nil || binDirectory != nil { return true }
+        FileHandle.standardError.write(Data("""
+            ⚠️  SKIPPING PostgreSQL store tests: no PostgreSQL server binaries found and IAPDESK_TEST_POSTGRES_URL is not set.
+               Install postgresql (apt-get install postgresql) to run the full conformance suite.\n
+            """.utf8))
+        return false
+    }()
+
+    static var externalURL: String? { ProcessInfo.processInfo.environment["IAPDESK_TEST_POSTGRES_URL"] }
+
+    static var binDirectory: String? {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+            .map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }
+
+    /// The server's base URL (no database), started once per test process.
+    static func baseURL() async throws -> String {
+        try await shared.baseURL()
+    }
+
+    /// A new, empty database on the server, so each test starts clean.
+    static func freshDatabaseURL() async throws -> String {
+        let base = try await baseURL()
+        let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+        try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+        return "\(base)/\(name)"
+    }
+
+    private static let shared = Starter()
+
+    private actor Starter {
+        var url: String?
+
+        func baseURL() throws -> String {
+            if let url { return url }
+            if let external = PostgresServer.externalURL {
+                // Strip a database path: tests create their own databases.
+                let base = external.split(separator: "/").prefix(3).joined(separator: "/")
+                url = base
+                return base
+            }
+            let started = try PostgresServer.start()
+            url = started
+            return started
+        }
+    }
+
+    private static func psqlPath() throws -> String {
+        if let bin = binDirectory, FileManager.default.isExecutableFile(atPath: "\(bin)/psql") { return "\(bin)/psql" }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/psql") { return "/usr/bin/psql" }
+        throw Unavailable(description: "psql not found: install postgresql-client")
+    }
+
+    private static func start() throws -> String {
+        guard let bin = binDirectory else {
+            throw Unavailable(description: "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-pg-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let port = try freePort()
+        // initdb refuses to run as root: run the server binaries as the postgres user.
+        let asRoot = getuid() == 0
+        if asRoot { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
+        func server(_ tool: String, _ args: [String]) throws {
+            if asRoot {
+                try run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + args)
+            } else {
+                try run("\(bin)/\(tool)", args)
+            }
+        }
+        try server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+        try server("pg_ctl", ["-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
+                              "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200", "start"])
+        // Stop the server when this process ends, however it ends.
+        let stop = asRoot
+            ? "runuser -u postgres -- \(bin)/pg_ctl -D \(dir)/data -m immediate stop"
+            : "\(bin)/pg_ctl -D \(dir)/data -m immediate stop"
+        try run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop) >/dev/null 2>&1; rm -rf \(dir)"], wait: false)
+        return "postgres://postgres@127.0.0.1:\(port)"
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Unavailable(description: "no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a tool to completion with posix_spawn and waitpid. Foundation's `Process` is
+    /// avoided: from a concurrency thread on Linux its `waitUntilExit` can miss the child's
+    /// exit. Output goes to a file: `pg_ctl start` leaves the server holding its descriptors.
+    @discardableResult
+    static func run(_ path: String, _ args: [String], wait: Bool = true) throws -> String {
+        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-run-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: logPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, wait ? logPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Unavailable(description: "cannot start \(path): errno \(spawned)") }
+        guard wait else { return "" }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        // WIFEXITED && WEXITSTATUS == 0, spelled out: the C macros don't import into Swift.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Unavailable(description: "\(path) \(args.joined(separator: " ")) failed (status \(status)): \(text)")
+        }
+        return text
+    }
+}
