@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore.
-// Receipts, AppStore, AppStoreSimulator, Terminal and Console join as their issues land.
+// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore and
+// Terminal. Receipts, AppStore, AppStoreSimulator and Console join as their issues land.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -29,10 +29,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Terminal: text safety and layout for screens; the ncurses driver joins with the console.
+        .target(name: "Terminal"),
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore",
+                "OrderStore", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -46,6 +48,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore"]),
     ],
     swiftLanguageModes: [.v6]

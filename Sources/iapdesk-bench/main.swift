@@ -1,1 +1,20 @@
-print("x")
+import ArgumentParser
+
+/// Benchmarks for DESIGN.md §7's budgets. Run release builds:
+/// `swift run -c release iapdesk-bench store --orders 1000000`.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "iapdesk-bench", abstract: "Measure iapdesk against its budgets.",
+                                                    subcommands: [StoreBenchmark.self])
+
+    /// Parses and runs, awaiting async subcommands (top-level code picks the sync overloads).
+    static func runFromCommandLine() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+await Bench.runFromCommandLine()

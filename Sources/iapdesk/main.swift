@@ -1,1 +1,3 @@
-print("x")
+import IAPDeskCLI
+
+await IAPDesk.runFromCommandLine()

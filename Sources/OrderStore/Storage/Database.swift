@@ -26,15 +26,24 @@ public enum Dialect: String, Sendable {
 /// One connection to a store, SQLite or PostgreSQL, behind SQLKit's `SQLDatabase`.
 /// All queries go through ``sql``; transactions are serialized by ``lock``.
 final class Database: Sendable {
-    let sql: any SQLDatabase
-    let dialect: Dialect
-    let lock = AsyncLock()
-    private let closer: @Sendable () async throws -> Void
+    /// The driver connection under SQLKit, for the seeder's bulk path only.
+    enum Driver: Sendable {
+        case sqlite(SQLiteConnection)
+        case postgres(PostgresConnection)
+    }
 
-    private init(sql: any SQLDatabase, dialect: Dialect, closer: @escaping @Sendable () async throws -> Void) {
+    let sql: any SQLDatabase
+    let driver: Driver
+    let lock = AsyncLock()
+
+    var dialect: Dialect {
+        if case .sqlite = driver { return .sqlite }
+        return .postgres
+    }
+
+    private init(sql: any SQLDatabase, driver: Driver) {
         self.sql = sql
-        self.dialect = dialect
-        self.closer = closer
+        self.driver = driver
     }
 
     static func open(_ location: StoreLocation) async throws -> Database {
@@ -48,7 +57,7 @@ final class Database: Sendable {
             } catch {
                 throw StoreError.cannotOpen(location.description, String(describing: error))
             }
-            let db = Database(sql: connection.sql(queryLogLevel: nil), dialect: .sqlite) { try await connection.close() }
+            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection))
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
             // makes a second writer wait instead of failing.
             for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
@@ -64,12 +73,15 @@ final class Database: Sendable {
             } catch {
                 throw StoreError.cannotOpen(location.description, String(reflecting: error))
             }
-            return Database(sql: connection.sql(queryLogLevel: nil), dialect: .postgres) { try await connection.close() }
+            return Database(sql: connection.sql(queryLogLevel: nil), driver: .postgres(connection))
         }
     }
 
     func close() async {
-        try? await closer()
+        switch driver {
+        case .sqlite(let connection): try? await connection.close()
+        case .postgres(let connection): try? await connection.close()
+        }
     }
 
     private static func postgresConfiguration(_ url: String) throws -> PostgresConnection.Configuration {

@@ -1,0 +1,132 @@
+import ArgumentParser
+import OrderStore
+
+struct OrderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "order", abstract: "Find, read and act on orders.",
+        subcommands: [List.self, Find.self, Show.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Orders newest first, optionally narrowed.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this state (\(OrderState.allCases.map(\.rawValue).joined(separator: ", "))).") var state: String?
+        @Option(help: "Only this account.") var account: String?
+        @Option(help: "Only this product.") var product: String?
+        @Option(help: "How many.") var limit: Int = 50
+
+        func run() async throws {
+            var filter = OrderFilter(accountId: account, productId: product)
+            if let state {
+                guard let parsed = OrderState(rawValue: state) else { throw ValidationError("unknown state \(state)") }
+                filter.state = parsed
+            }
+            let page = try await store.withStore { store, _ in try await store.orders(filter, limit: limit) }
+            print(Output.orders(page.items))
+        }
+    }
+
+    struct Find: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Exact lookup by order, account, transaction or original transaction id.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let found = try await store.withStore { store, _ in try await store.lookup(id) }
+            if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
+            print(Output.orders(found))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An order and its timeline.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let detail = try await store.withStore { store, _ in try await store.orderDetail(id) }
+            print(OrderReport.render(detail))
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deliver an order by hand, with a reason (exactly once).")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+        @Option(help: "Why (goes into the audit log).") var reason: String
+        @Option(help: "The version you looked at; defaults to the current one.") var expectVersion: Int64?
+
+        func run() async throws {
+            let order = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+                let version: Int64
+                if let expectVersion { version = expectVersion } else { version = try await requireOrder(store, id).version }
+                return try await store.grant(orderId: id, expectedVersion: version, by: actor, reason: reason)
+            }
+            print("granted \(Output.safe(order.orderId)): now \(order.state.rawValue) (version \(order.version))")
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take back a delivery, with a reason.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+        @Option var reason: String
+        @Option var expectVersion: Int64?
+
+        func run() async throws {
+            let order = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+                let version: Int64
+                if let expectVersion { version = expectVersion } else { version = try await requireOrder(store, id).version }
+                return try await store.revoke(orderId: id, expectedVersion: version, by: actor, reason: reason)
+            }
+            print("revoked \(Output.safe(order.orderId)): now \(order.state.rawValue)")
+        }
+    }
+
+    struct Attach: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Attach an orphan transaction to the order it paid for.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The orphan transaction id.") var transaction: String
+        @Option(help: "The order it paid for.") var order: String
+        @Option var reason: String
+
+        func run() async throws {
+            let attached = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+                let current = try await requireOrder(store, order)
+                return try await store.attachOrphan(transactionId: transaction, to: order, expectedVersion: current.version, by: actor, reason: reason)
+            }
+            print("attached \(Output.safe(transaction)) to \(Output.safe(attached.orderId)): now \(attached.state.rawValue)")
+        }
+    }
+
+    struct ResolveDispute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Settle a disputed subscription renewal (R8).")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+        @Option(help: "owner (the rule's verdict stands) or submitter (the submitting account gets it).") var favor: String
+        @Option var reason: String
+
+        func run() async throws {
+            guard favor == "owner" || favor == "submitter" else { throw ValidationError("--favor is owner or submitter") }
+            let order = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+                let current = try await requireOrder(store, id)
+                return try await store.resolveDispute(orderId: id, expectedVersion: current.version, favorSubmitter: favor == "submitter", by: actor, reason: reason)
+            }
+            print("dispute on \(Output.safe(order.orderId)) settled: now \(order.state.rawValue)")
+        }
+    }
+}
+
+func requireOrder(_ store: OrderStore, _ id: String) async throws -> Order {
+    guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
+    return order
+}
+
+/// A plain error message for the command line.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import OrderStore
+import Terminal
+
+/// Text output for the command line. Every value that came from data goes through the
+/// sanitizer, because an account id can carry escape sequences.
+enum Output {
+    static func safe(_ text: String?) -> String { Sanitizer.sanitize(text ?? "-") }
+
+    static func time(_ millis: Millis?) -> String { millis.map(\.iso8601) ?? "-" }
+
+    static func age(_ millis: Millis) -> String {
+        let seconds = millis / 1000
+        switch seconds {
+        case ..<120: return "\(seconds)s"
+        case ..<7200: return "\(seconds / 60)m"
+        case ..<172_800: return "\(seconds / 3600)h"
+        default: return "\(seconds / 86_400)d"
+        }
+    }
+
+    /// A plain aligned table; columns are padded by character count, cut at `width`.
+    static func table(_ header: [String], _ rows: [[String]], width: Int = 40) -> String {
+        let cells = ([header] + rows).map { $0.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 } }
+        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        return cells.map { row in
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+
+    static func orders(_ orders: [Order]) -> String {
+        table(["ORDER", "ACCOUNT", "PRODUCT", "STATE", "ENV", "TRANSACTION", "CREATED"], orders.map {
+            [safe($0.orderId), safe($0.accountId), safe($0.productId), $0.state.rawValue, $0.environment?.rawValue ?? "-",
+             safe($0.transactionId), time($0.createdAt)]
+        })
+    }
+
+    static func keyValues(_ pairs: [(String, String)]) -> String {
+        let width = pairs.map(\.0.count).max() ?? 0
+        return pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import OrderStore
+import TOMLKit
+
+/// iapdesk's configuration: `iapdesk.toml`, overridden by environment variables, which
+/// flags override in turn. Secrets come only from files or environment variables: a
+/// secret written into the TOML file is refused.
+///
+/// ```toml
+/// [store]
+/// db = "./iapdesk.sqlite"          # or postgres://user@host/db
+/// bundle_id = "com.example.game"
+/// environment = "production"       # or "sandbox"
+/// stuck_threshold_seconds = 300
+///
+/// [apple]
+/// shared_secret_file = "/etc/iapdesk/shared-secret"
+/// key_file = "/etc/iapdesk/AuthKey_ABC123.p8"
+/// key_id = "ABC123"
+/// issuer_id = "57246542-96fe-1a63-e053-0824d011072a"
+///
+/// [console]
+/// theme = "default"
+/// ```
+public struct Configuration: Sendable, Equatable {
+    public var db: String = StoreLocation.defaultSQLitePath
+    public var bundleId: String = "com.example.game"
+    public var isProduction = true
+    public var stuckThresholdSeconds: Int64 = 300
+    public var sharedSecret: Secret?
+    public var privateKey: Secret?
+    public var keyId: String?
+    public var issuerId: String?
+    public var theme: String = "default"
+    /// The file that was read, if any.
+    public var source: String?
+
+    public init() {}
+
+    public var storeLocation: StoreLocation { StoreLocation(db) }
+
+    public var storeSettings: StoreSettings {
+        StoreSettings(bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds))
+    }
+
+    /// Loads the configuration: explicit path, else `IAPDESK_CONFIG`, else
+    /// `$XDG_CONFIG_HOME/iapdesk/iapdesk.toml` (or `~/.config/...`), else `./iapdesk.toml`;
+    /// a missing default file is fine, a missing explicit one is an error. Then applies
+    /// the environment.
+    public static func load(path explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Configuration {
+        var config = Configuration()
+        if let path = explicit ?? environment["IAPDESK_CONFIG"] {
+            guard FileManager.default.fileExists(atPath: path) else { throw ConfigError(file: path, "no such configuration file") }
+            try config.read(file: path)
+        } else {
+            let base = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+            for candidate in ["\(base)/iapdesk/iapdesk.toml", "./iapdesk.toml"] where FileManager.default.fileExists(atPath: candidate) {
+                try config.read(file: candidate)
+                break
+            }
+        }
+        try config.apply(environment: environment)
+        return config
+    }
+
+    mutating func read(file path: String) throws {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError(file: path, "cannot read: \(error.localizedDescription)")
+        }
+        try read(toml: text, file: path)
+    }
+
+    mutating func read(toml text: String, file: String) throws {
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, error.description)
+        }
+        let reader = TOMLReader(table: table, text: text, file: file)
+        try reader.onlyKeys([], tables: ["store", "apple", "console"], in: nil)
+        try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
+        try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id"], in: "apple",
+                            refusing: ["shared_secret", "key", "private_key", "password"])
+        try reader.onlyKeys(["theme"], in: "console")
+        if let db = try reader.string("store", "db") { self.db = db }
+        if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
+        if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
+        if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
+        if let path = try reader.string("apple", "shared_secret_file") { sharedSecret = try Self.secret(file: path) }
+        if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path) }
+        if let id = try reader.string("apple", "key_id") { keyId = id }
+        if let id = try reader.string("apple", "issuer_id") { issuerId = id }
+        if let theme = try reader.string("console", "theme") { self.theme = theme }
+        source = file
+    }
+
+    mutating func apply(environment env: [String: String]) throws {
+        if let db = env["IAPDESK_DB"] { self.db = db }
+        if let bundle = env["IAPDESK_BUNDLE_ID"] { bundleId = bundle }
+        if let value = env["IAPDESK_ENVIRONMENT"] { isProduction = try Self.environment(value, file: nil, key: "IAPDESK_ENVIRONMENT") }
+        if let theme = env["IAPDESK_THEME"] { self.theme = theme }
+        if let secret = env["IAPDESK_SHARED_SECRET"] { sharedSecret = Secret(value: secret, origin: "env IAPDESK_SHARED_SECRET") }
+        if let path = env["IAPDESK_SHARED_SECRET_FILE"] { sharedSecret = try Self.secret(file: path) }
+        if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path) }
+        if let id = env["IAPDESK_KEY_ID"] { keyId = id }
+        if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
+    }
+
+    static func environment(_ value: String, file: String?, key: String) throws -> Bool {
+        switch value.lowercased() {
+        case "production": return true
+        case "sandbox": return false
+        default: throw ConfigError(file: file, key: key, "expected \"production\" or \"sandbox\", got \"\(value)\"")
+        }
+    }
+
+    static func secret(file path: String) throws -> Secret {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError(file: path, "cannot read secret file") }
+        return Secret(value: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), origin: "file \(path)")
+    }
+
+    /// For `iapdesk config`: every setting, secrets shown only by origin.
+    public var summary: [(String, String)] {
+        [
+            ("config file", source ?? "(none; defaults)"),
+            ("store", storeLocation.description),
+            ("bundle id", bundleId),
+            ("environment", isProduction ? "production" : "sandbox"),
+            ("stuck after", "\(stuckThresholdSeconds) s"),
+            ("shared secret", sharedSecret?.description ?? "(not set)"),
+            ("App Store Server API key", privateKey?.description ?? "(not set)"),
+            ("key id", keyId ?? "(not set)"),
+            ("issuer id", issuerId ?? "(not set)"),
+            ("theme", theme),
+        ]
+    }
+}

@@ -1,0 +1,64 @@
+import TOMLKit
+
+/// Typed reads from a parsed TOML table with errors that name the file, line and key.
+/// TOMLKit keeps no positions for values, so the line is found in the text.
+struct TOMLReader {
+    let table: TOMLTable
+    let text: String
+    let file: String
+
+    func string(_ section: String, _ key: String) throws -> String? {
+        guard let value = table[section]?.table?[key] else { return nil }
+        guard let string = value.string else { throw error(section, key, "expected a string") }
+        return string
+    }
+
+    func int(_ section: String, _ key: String) throws -> Int? {
+        guard let value = table[section]?.table?[key] else { return nil }
+        guard let int = value.int, int >= 0 else { throw error(section, key, "expected a non-negative integer") }
+        return int
+    }
+
+    /// Unknown keys are typos that would silently do nothing: refuse them. Keys in
+    /// `refusing` are secrets, which never belong in the file.
+    func onlyKeys(_ keys: Set<String>, tables: Set<String> = [], in section: String?, refusing secrets: Set<String> = []) throws {
+        let scope: TOMLTable
+        if let section {
+            guard let value = table[section] else { return }
+            guard let sub = value.table else { throw error(nil, section, "expected a table [\(section)]") }
+            scope = sub
+        } else {
+            scope = table
+        }
+        for key in scope.keys {
+            if secrets.contains(key) {
+                throw error(section, key, "secrets are read from files or environment variables, never from the configuration file; use \(key)_file or IAPDESK_\(key.uppercased())")
+            }
+            if tables.contains(key) { continue }
+            guard keys.contains(key) else { throw error(section, key, "unknown setting") }
+        }
+    }
+
+    private func error(_ section: String?, _ key: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line(of: key, in: section), key: section.map { "\($0).\(key)" } ?? key, message)
+    }
+
+    /// The line where `key` is set inside `[section]` (1-based), if it can be found.
+    func line(of key: String, in section: String?) -> Int? {
+        var current: String?
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                current = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                if section == nil, current == key { return number + 1 }
+                continue
+            }
+            if current == section, line.hasPrefix(key), line.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                return number + 1
+            }
+        }
+        return nil
+    }
+}
+
+import Foundation

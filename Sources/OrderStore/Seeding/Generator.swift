@@ -1,0 +1,280 @@
+import SQLKit
+
+/// A typed SQL NULL for row literals.
+private let NULL: String? = nil
+/// A typed NULL for integer columns (PostgreSQL checks the bind type).
+private let NONE: Int64? = nil
+
+/// Walks through the synthetic history order by order, keeping what later orders depend
+/// on (who owns which subscription, which accounts own the non-consumable, the audit chain).
+struct Generator {
+    let plan: SyntheticStore
+    var random: SeededRandom
+    let accountCount: Int
+    var index = 0
+    var submissionId: Int64 = 0
+    var stateCounts: [OrderState: Int64] = [:]
+    var transactionCount = 0
+    var orphanCount = 0
+    var disputeCount = 0
+    /// Original transaction id → its subscription as the rules left it.
+    var subscriptions: [String: (owner: String, product: String, expires: Millis, autoRenew: Bool, since: Millis)] = [:]
+    var noAdsOwners: [Int: String] = [:]  // account index → the order that bought it
+    var recentConsumables: [(tid: String, orderId: String, account: String)] = []
+    var auditSeq: Int64 = 0
+    var auditHash = AuditChain.genesis
+
+    init(plan: SyntheticStore) {
+        self.plan = plan
+        random = SeededRandom(seed: plan.seed)
+        accountCount = max(10, plan.orders / 5)
+    }
+
+    private static let productWeights: [(String, Double)] = [
+        ("coins_60", 0.34), ("coins_300", 0.20), ("coins_980", 0.08), ("no_ads", 0.04), ("pass_30d", 0.08), ("vip_monthly", 0.21), ("gift_pack", 0.05),
+    ]
+
+    private mutating func pickProduct() -> String {
+        var r = Double(random.next() >> 11) / Double(1 << 53)
+        for (product, weight) in Self.productWeights {
+            if r < weight { return product }
+            r -= weight
+        }
+        return "coins_60"
+    }
+
+    private func account(_ index: Int) -> String {
+        index < DemoCatalogue.hostileAccounts.count ? DemoCatalogue.hostileAccounts[index] : "p\(1_000_000 + index)"
+    }
+
+    private func padded(_ n: Int, _ width: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    mutating func rows(count: Int) -> SyntheticRows {
+        var rows = SyntheticRows()
+        for _ in 0..<count {
+            order(into: &rows)
+            index += 1
+        }
+        return rows
+    }
+
+    // swiftlint:disable:next function_body_length
+    private mutating func order(into rows: inout SyntheticRows) {
+        let i = index
+        let created = plan.anchor - plan.span + plan.span * Millis(i) / Millis(max(plan.orders, 1)) + random.millis(0...59_000)
+        let age = plan.anchor - created
+        let product = pickProduct()
+        var accountIndex = random.int(0...(accountCount - 1))
+        if product == "vip_monthly" { accountIndex -= accountIndex % 8 }  // subscribers are one account in eight
+        let accountId = account(accountIndex)
+        let orderId = "ord_" + padded(i + 1, 9)
+        let tid = String(200_000_000_000_000 + i)
+        let environment: AppleEnvironment = random.chance(0.005) ? .sandbox : .production
+        let paidAt = created + random.millis(5_000...90_000)
+        let settledAt = paidAt + random.millis(3_000...6_000)  // Apple takes 3–6 s [S2]
+
+        var state = OrderState.delivered
+        var lastError: String?
+        var replay = false
+        var manual = false
+        var otid = tid
+        var line: String?
+        var shared = false
+        let r = Double(random.next() >> 11) / Double(1 << 53)
+        let recent = age < .hours(96)
+        // 4 % never paid; recent orders 6 % still paid-but-undelivered, older ones 0.05 %
+        // (Apple never answered: past the R4 window); then 2.5 % rejected, 1 % refunded.
+        let undelivered = recent ? 0.10 : 0.0405
+        switch r {
+        case ..<0.04: state = .pendingPayment
+        case ..<undelivered:
+            state = recent ? [OrderState.receiptReceived, .verifyRetry, .verifyRetry, .verifyRetry, .verified][random.int(0...4)] : .verifyRetry
+        case ..<(undelivered + 0.025):
+            state = .rejected
+            lastError = ["21003 receipt could not be authenticated", "21010 user account not found or deleted",
+                         "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)",
+                         "21004 shared secret does not match"][random.int(0...3)]
+        case ..<(undelivered + 0.035): state = .refunded
+        default: manual = random.chance(0.03)
+        }
+
+        switch product {
+        case "vip_monthly":
+            shared = random.chance(0.03)
+            otid = String(300_000_000_000_000 + (shared ? accountIndex ^ 8 : accountIndex))
+            line = String(400_000_000_000_000 + i)
+        case "pass_30d":
+            line = String(400_000_000_000_000 + i)
+        case "no_ads":
+            otid = String(500_000_000_000_000 + accountIndex)
+            if [.delivered, .refunded, .verified].contains(state), let first = noAdsOwners[accountIndex] {
+                state = .rejected
+                replay = true
+                lastError = "replay: otid:\(otid) already claimed by order \(first) of same account"
+            }
+        default:
+            if state == .delivered, random.chance(0.004), let victim = recentConsumables.last, victim.orderId != orderId {
+                state = .rejected
+                replay = true
+                let across = victim.account == accountId ? "same account" : "another account (\(victim.account))"
+                lastError = "replay: tid:\(victim.tid) already claimed by order \(victim.orderId) of \(across)"
+            }
+        }
+
+        // R8 for a receipt of someone else's subscription.
+        var disputed = false
+        if product == "vip_monthly", state == .delivered || state == .verified, let sub = subscriptions[otid], sub.owner != accountId {
+            if sub.autoRenew {
+                if recent { state = .disputed; disputed = true } else { state = .rejected; lastError = "dispute settled for the owner: shared Apple ID" }
+                rows.ownership.append([otid, orderId, accountId, sub.owner, sub.owner, settledAt, "rule", "owner_keeps",
+                                       "owner \(sub.owner) is still auto-renewing, so the renewal is theirs", disputed ? 1 : 0])
+                disputeCount += disputed ? 1 : 0
+            } else {
+                subscriptions[otid]?.owner = accountId
+                subscriptions[otid]?.since = settledAt
+                rows.ownership.append([otid, orderId, accountId, sub.owner, accountId, settledAt, "rule", "transfer",
+                                       "owner \(sub.owner) no longer auto-renews; ownership moves to \(accountId)", 1])
+            }
+        }
+
+        let paid = state != .pendingPayment
+        let claimsPurchase: Bool = switch state {
+        case .delivered, .refunded, .verified, .disputed: true
+        default: false
+        }
+        var stuckSince: Millis?
+        var attempts = 0
+        var firstFailure: Millis?
+        var nextRetry: Millis?
+        var needsOperator = false
+        var changedAt = paid ? settledAt : created
+        if state.isPaidUndelivered {
+            stuckSince = paidAt
+            changedAt = paidAt
+        }
+        if state == .verifyRetry {
+            firstFailure = settledAt
+            var at = settledAt
+            attempts = 1
+            while at + RetrySchedule.delay(afterFailure: attempts) < plan.anchor, at - settledAt < RetrySchedule.window {
+                at += RetrySchedule.delay(afterFailure: attempts)
+                attempts += 1
+            }
+            changedAt = at
+            nextRetry = RetrySchedule.nextAttempt(afterFailure: attempts, firstFailureAt: settledAt, now: at)
+            needsOperator = nextRetry == nil
+            lastError = ["21005 receipt server temporarily unavailable", "no answer from Apple: timed out after 30 s",
+                         "Apple HTTP 503", "21009 internal data access error"][random.int(0...3)]
+        }
+
+        let version: Int64 = paid ? (state == .delivered ? 4 : 3) : 1
+        let purchaseOrderTid = claimsPurchase ? tid : nil
+        rows.orders.append([orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
+                            manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
+                            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
+                            needsOperator ? 1 : 0, replay ? 1 : 0])
+        stateCounts[state, default: 0] += 1
+        guard paid else { return }
+
+        submissionId += 1
+        let claimed: String? = random.chance(0.7) ? tid : nil
+        rows.submissions.append([submissionId, orderId, accountId, claimed, "client", "MIIT" + padded(i * 7919 % 1_000_003, 12) + "AAAA", paidAt])
+        let body = "{\"status\":0,\"environment\":\"\(environment.rawValue)\"}"
+        switch state {
+        case .verifyRetry:
+            for n in max(1, attempts - 2)...attempts {
+                rows.attempts.append([orderId, submissionId, settledAt + Millis(n) * 10_000, "verify_receipt", NULL, "retryable", NONE,
+                                      NONE, 30_000, lastError, NULL])
+            }
+        case .receiptReceived:
+            break
+        case .rejected where !replay && lastError?.hasPrefix("check") == false && lastError?.hasPrefix("dispute") == false:
+            let status = Int(lastError?.prefix(5) ?? "") ?? 21003
+            rows.attempts.append([orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
+                                  random.int(2_800...6_200), lastError, "{\"status\":\(status)}"])
+        default:
+            rows.attempts.append([orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "valid", 0, 200,
+                                  random.int(2_800...6_200), NULL, body])
+        }
+
+        if claimsPurchase {
+            let expires: Millis? = product == "vip_monthly" ? paidAt + .hours(24 * 30) : nil
+            let cancelled: Millis? = state == .refunded ? settledAt + random.millis(.hours(1)...(.hours(24 * 10))) : nil
+            rows.transactions.append([tid, otid, product, 1, paidAt, paidAt, expires, cancelled, cancelled == nil ? NONE : 0, line,
+                                      "PURCHASED", environment.rawValue, orderId, accountId, settledAt])
+            transactionCount += 1
+            var keys = ["tid:\(tid)"]
+            if product == "no_ads" { keys.append("otid:\(otid)"); noAdsOwners[accountIndex] = orderId }
+            if let line { keys.append("wol:\(line)") }
+            for key in keys { rows.claims.append([key, orderId, accountId, tid, settledAt]) }
+            if product.hasPrefix("coins") { recentConsumables = [(tid, orderId, accountId)] }
+            if product == "vip_monthly", subscriptions[otid] == nil {
+                subscriptions[otid] = (accountId, product, expires ?? paidAt, random.chance(0.8), settledAt)
+                rows.ownership.append([otid, orderId, accountId, NULL, accountId, settledAt, "rule", "first_owner",
+                                       "no owner yet; \(accountId) becomes owner", 0])
+            } else if product == "vip_monthly", let expires, !disputed {
+                let known = subscriptions[otid]?.expires ?? expires
+                subscriptions[otid]?.expires = max(known, expires)
+            }
+        }
+        switch state {
+        case .delivered:
+            let grantedAt = manual ? settledAt + random.millis(.minutes(10)...(.hours(20))) : settledAt
+            let reason: String? = manual ? "ticket #\(10_000 + i % 90_000): paid, Apple timed out; receipt checked by hand" : nil
+            rows.grants.append([orderId, accountId, tid, manual ? "manual" : "automatic", manual ? "ops-lin" : "system", reason,
+                                grantedAt, NONE, NULL, NULL])
+            if manual { audit(&rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: orderId, reason: reason, detail: "verify_retry → delivered") }
+        case .refunded:
+            let refundedAt = settledAt + .hours(30)
+            rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
+            audit(&rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: orderId, reason: "Apple refunded transaction \(tid)", detail: "delivered → refunded")
+        case .rejected:
+            if replay {
+                rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
+                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: orderId, reason: lastError, detail: "receipt_received → rejected")
+            } else {
+                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: orderId, reason: lastError, detail: "receipt_received → rejected")
+            }
+        case .disputed:
+            audit(&rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: orderId, reason: lastError, detail: "verified → disputed")
+        default:
+            break
+        }
+        if random.chance(0.003) {  // a purchase Apple knows that the client never reported
+            let orphan = String(600_000_000_000_000 + i)
+            rows.transactions.append([orphan, orphan, "coins_300", 1, paidAt, paidAt, NONE, NONE, NONE, NULL, "PURCHASED",
+                                      environment.rawValue, NULL, NULL, settledAt])
+            orphanCount += 1
+        }
+    }
+
+    private mutating func audit(_ rows: inout SyntheticRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String) {
+        auditSeq += 1
+        let target = "order:\(target)"
+        let hash = AuditChain.hash(previous: auditHash, seq: auditSeq, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
+        rows.audit.append([auditSeq, at, actor, role, action, target, reason, detail, auditHash, hash])
+        auditHash = hash
+    }
+
+    /// Subscriptions, counters, the audit head and sequences, once all orders are written.
+    mutating func finish(sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect) async throws {
+        var subscriptionRows: [[any BulkConvertible]] = []
+        for (otid, sub) in subscriptions.sorted(by: { $0.key < $1.key }) {
+            subscriptionRows.append([otid, sub.owner, sub.product, sub.expires > plan.anchor ? "active" : "expired", sub.autoRenew ? 1 : 0,
+                                     sub.expires, sub.since, "rule", sub.since])
+        }
+        try await writer.insert(into: "subscriptions", columns: [
+            "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
+            "decided_by", "updated_at"], rows: subscriptionRows)
+        for (state, n) in stateCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try await sql.raw("UPDATE state_counts SET n = n + \(bind: n) WHERE state = \(bind: state.rawValue)").run()
+        }
+        try await sql.raw("UPDATE audit_head SET seq = \(bind: auditSeq), hash = \(bind: auditHash) WHERE id = 1").run()
+        if dialect == .postgres {  // explicit ids leave the sequence behind
+            try await sql.raw("SELECT setval(pg_get_serial_sequence('receipt_submissions', 'id'), GREATEST(\(bind: submissionId), 1))").run()
+        }
+    }
+}

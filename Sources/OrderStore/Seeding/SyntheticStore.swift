@@ -1,0 +1,95 @@
+import Foundation
+import SQLKit
+
+/// Deterministic, realistic synthetic data for a game's order store (`iapdesk seed`).
+///
+/// The same `seed` and `anchor` always give the same store. Proportions follow a live
+/// game: most orders delivered, some abandoned before payment, a few rejected (final
+/// Apple codes, failed checks, replays), refunds, sandbox purchases by App Review, stuck
+/// orders of every age (some past the R4 window, needing an operator), subscription
+/// chains with renewals, Apple IDs shared between accounts with the R8 decisions that
+/// produced, and orphan transactions.
+///
+/// Rows are written in bulk, bypassing the operations: history is generated already
+/// consistent with the rules. The audit log records the exceptional events (manual
+/// grants, refunds, replays, rejections, ownership decisions); routine automatic
+/// deliveries of seeded history are not audited one by one.
+public struct SyntheticStore {
+    public var orders: Int
+    public var seed: UInt64
+    /// "Now" for the generated history; the newest orders are minutes old at this time.
+    public var anchor: Millis
+    /// How far back the history reaches.
+    public var span: Millis = .hours(24 * 180)
+
+    public init(orders: Int, seed: UInt64 = 1, anchor: Millis = .now()) {
+        self.orders = orders
+        self.seed = seed
+        self.anchor = anchor
+    }
+
+    public struct Summary: Sendable {
+        public var orders: Int
+        public var byState: [OrderState: Int64]
+        public var transactions: Int
+        public var orphans: Int
+        public var subscriptions: Int
+        public var disputes: Int
+    }
+
+    /// Writes the catalogue and `orders` orders into an empty store.
+    @discardableResult
+    public func write(into store: OrderStore, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Summary {
+        if try await store.counts().total > 0 {
+            throw StoreError.invalid("the store at \(store.location) already has orders; seed an empty store")
+        }
+        for product in DemoCatalogue.products { try await store.upsertProduct(product, at: anchor - span) }
+        var generator = Generator(plan: self)
+        try await store.db.lock.run {
+            let sql = store.db.sql
+            if store.dialect == .sqlite { try await sql.raw("PRAGMA cache_size = -262144").run() }
+            // The seeded history continues the audit chain the catalogue entries started.
+            if let head = try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") {
+                generator.auditSeq = try head.int64("seq")
+                generator.auditHash = try head.string("hash")
+            }
+            let indexes = try await SecondaryIndexes.read(sql, dialect: store.dialect)
+            try await indexes.drop(sql)
+            do {
+                try await load(&generator, sql: sql, writer: BulkWriter(driver: store.db.driver), dialect: store.dialect, progress: progress)
+                try await indexes.create(sql)
+            } catch {
+                try? await indexes.create(sql)  // a failed seed must not leave the store without its indexes
+                throw error
+            }
+            if store.dialect == .postgres { try await sql.raw("ANALYZE").run() } else { try await sql.raw("PRAGMA optimize").run() }
+        }
+        return Summary(orders: orders, byState: generator.stateCounts, transactions: generator.transactionCount,
+                       orphans: generator.orphanCount, subscriptions: generator.subscriptions.count, disputes: generator.disputeCount)
+    }
+
+    /// Writes the orders in batches of one transaction each, then what depends on all of them.
+    private func load(_ generator: inout Generator, sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect, progress: (@Sendable (Int) -> Void)?) async throws {
+        let batch = 20_000
+        var done = 0
+        while done < orders {
+            let count = min(batch, orders - done)
+            let rows = generator.rows(count: count)
+            try await transaction(sql, dialect) { try await rows.write(to: writer) }
+            done += count
+            progress?(done)
+        }
+        try await transaction(sql, dialect) { try await generator.finish(sql: sql, writer: writer, dialect: dialect) }
+    }
+
+    private func transaction(_ sql: any SQLDatabase, _ dialect: Dialect, _ body: () async throws -> Void) async throws {
+        try await sql.raw(SQLQueryString(dialect.beginWrite)).run()
+        do {
+            try await body()
+            try await sql.raw("COMMIT").run()
+        } catch {
+            try? await sql.raw("ROLLBACK").run()
+            throw error
+        }
+    }
+}

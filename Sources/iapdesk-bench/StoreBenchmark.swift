@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import OrderStore
+
+/// `iapdesk-bench store`: DESIGN.md §7's store budgets on a seeded store, plus the same
+/// lookups as raw SQL on their own connection, so the store's overhead shows as a ratio.
+struct StoreBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "store", abstract: "Measure the store budgets (release build).")
+
+    @Option(help: "Orders to seed.") var orders: Int = 1_000_000
+    @Option(help: "sqlite or postgres.") var backend: String = "sqlite"
+    @Option(help: "Store location: a SQLite path (default: a temp file) or, for postgres, a postgres:// URL of an empty database.") var db: String?
+    @Flag(help: "Reuse an already seeded store at --db instead of seeding.") var reuse = false
+    @Option(help: "Samples per latency figure.") var samples: Int = 2000
+    @Flag(help: "Print one JSON object instead of a table.") var json = false
+
+    func run() async throws {
+        let location: StoreLocation
+        switch (backend, db) {
+        case ("sqlite", let path): location = .sqlite(path: path ?? NSTemporaryDirectory() + "iapdesk-bench-\(UUID().uuidString.prefix(8)).sqlite")
+        case ("postgres", let url?): location = .postgres(url: url)
+        case ("postgres", nil): throw ValidationError("--backend postgres needs --db postgres://user@host:port/emptydb")
+        default: throw ValidationError("--backend is sqlite or postgres")
+        }
+        let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
+        var figures: [Figure] = []
+        let anchor = Millis.now() / 60_000 * 60_000
+
+        if !reuse {
+            let store = try await OrderStore.open(location, settings: settings)
+            let start = ContinuousClock.now
+            try await SyntheticStore(orders: orders, seed: 1, anchor: anchor).write(into: store)
+            figures.append(Figure(key: "seed_s", label: "seed \(orders) orders (s)", value: (ContinuousClock.now - start).milliseconds / 1000, budget: orders >= 1_000_000 ? 60 : nil))
+            await store.close()
+        }
+
+        // Open and first page: what the console does before its first frame.
+        var openSamples = Samples()
+        for _ in 0..<5 {
+            try await openSamples.time {
+                let store = try await OrderStore.open(location, settings: settings)
+                _ = try await store.orders(limit: 50)
+                _ = try await store.counts()
+                await store.close()
+            }
+        }
+        figures.append(Figure(key: "open_first_page_ms", label: "open + first page + counts (ms, median of 5)", value: openSamples.p50, budget: 100))
+
+        let store = try await OrderStore.open(location, settings: settings)
+        let raw = try await RawSQL.open(location)
+        var random = SystemRandomNumberGenerator()
+        let total = Int(try await store.counts().total)
+
+        // Ids of every kind, sampled from random orders (untimed).
+        var probes: [(order: String, account: String, tid: String?, otid: String?)] = []
+        while probes.count < samples {
+            let id = "ord_" + String(format: "%09d", Int.random(in: 1...max(total, 1), using: &random))
+            if let order = try await store.order(id) { probes.append((order.orderId, order.accountId, order.transactionId, order.originalTransactionId)) }
+        }
+
+        var byOrder = Samples(), rawByOrder = Samples(), anyId = Samples()
+        for probe in probes {
+            _ = try await byOrder.time { try await store.order(probe.order) }
+            _ = try await rawByOrder.time { try await raw.orderById(probe.order) }
+        }
+        for (n, probe) in probes.enumerated() {
+            let id = [probe.order, probe.account, probe.tid ?? probe.order, probe.otid ?? probe.order][n % 4]
+            _ = try await anyId.time { try await store.lookup(id) }
+        }
+        figures.append(Figure(key: "lookup_order_id_p99_ms", label: "lookup by order id p99 (ms)", value: byOrder.p99, budget: 1))
+        figures.append(Figure(key: "lookup_any_id_p99_ms", label: "lookup by any id (order/account/tid/otid) p99 (ms)", value: anyId.p99, budget: 1))
+        figures.append(Figure(key: "raw_lookup_order_id_p99_ms", label: "raw SQL lookup by order id p99 (ms)", value: rawByOrder.p99, budget: nil))
+        figures.append(Figure(key: "lookup_overhead_ratio", label: "store / raw SQL, lookup p50 (×)", value: byOrder.p50 / rawByOrder.p50, budget: 10))
+
+        var firstPage = Samples(), rawFirstPage = Samples(), nextPage = Samples(), statePage = Samples(), stuckPage = Samples(), chain = Samples(), counts = Samples()
+        for _ in 0..<max(samples / 10, 50) {
+            _ = try await firstPage.time { try await store.orders(limit: 50) }
+            _ = try await rawFirstPage.time { try await raw.firstPage(limit: 50) }
+        }
+        var cursor: OrderCursor?
+        for _ in 0..<max(samples / 4, 100) {
+            let page = try await nextPage.time { try await store.orders(after: cursor, limit: 50) }
+            cursor = page.next
+        }
+        var stateCursor: OrderCursor?
+        for _ in 0..<max(samples / 4, 100) {
+            let page = try await statePage.time { try await store.orders(OrderFilter(state: .delivered), after: stateCursor, limit: 50) }
+            stateCursor = page.next
+        }
+        for _ in 0..<max(samples / 10, 50) {
+            _ = try await stuckPage.time { try await store.stuckOrders(limit: 50) }
+            _ = try await counts.time { try await store.counts() }
+        }
+        for probe in probes.filter({ $0.otid != nil }).prefix(samples / 4) {
+            _ = try await chain.time { try await store.subscription(probe.otid ?? "") }
+        }
+        figures.append(Figure(key: "next_page_p99_ms", label: "next page (50, by key) p99 (ms)", value: nextPage.p99, budget: 5))
+        figures.append(Figure(key: "state_page_p99_ms", label: "next page filtered by state p99 (ms)", value: statePage.p99, budget: 5))
+        figures.append(Figure(key: "stuck_page_p99_ms", label: "stuck queue page p99 (ms)", value: stuckPage.p99, budget: 5))
+        figures.append(Figure(key: "subscription_chain_p99_ms", label: "subscription chain p99 (ms)", value: chain.p99, budget: 5))
+        figures.append(Figure(key: "counts_p99_ms", label: "header counts p99 (ms)", value: counts.p99, budget: 5))
+        figures.append(Figure(key: "page_overhead_ratio", label: "store / raw SQL, first page p50 (×)", value: firstPage.p50 / rawFirstPage.p50, budget: 10))
+        await raw.close()
+        await store.close()
+        report(figures, json: json, context: ["backend": backend, "orders": "\(total)"])
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Latency samples and their percentiles, in milliseconds.
+struct Samples {
+    private(set) var values: [Double] = []
+
+    mutating func time<T>(_ body: () async throws -> T) async rethrows -> T {
+        let start = ContinuousClock.now
+        let result = try await body()
+        values.append((ContinuousClock.now - start).milliseconds)
+        return result
+    }
+
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+    }
+
+    var p50: Double { percentile(0.50) }
+    var p99: Double { percentile(0.99) }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+/// One measured figure: a name with its unit, the value, and the budget it answers to.
+struct Figure {
+    var key: String
+    var label: String
+    var value: Double
+    var budget: Double?
+
+    var verdict: String {
+        guard let budget else { return "" }
+        return value <= budget ? "ok (≤ \(format(budget)))" : "MISS (> \(format(budget)))"
+    }
+}
+
+func format(_ value: Double) -> String {
+    value >= 100 ? String(format: "%.0f", value) : value >= 1 ? String(format: "%.2f", value) : String(format: "%.3f", value)
+}
+
+func report(_ figures: [Figure], json: Bool, context: [String: String]) {
+    if json {
+        var object: [String: Any] = context
+        for figure in figures { object[figure.key] = (figure.value * 1000).rounded() / 1000 }
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), let text = String(data: data, encoding: .utf8) {
+            print(text)
+        }
+        return
+    }
+    for (key, value) in context.sorted(by: { $0.key < $1.key }) { print("\(key): \(value)") }
+    let width = figures.map(\.label.count).max() ?? 0
+    for figure in figures {
+        print(figure.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + format(figure.value).padding(toLength: 10, withPad: " ", startingAt: 0) + figure.verdict)
+    }
+}

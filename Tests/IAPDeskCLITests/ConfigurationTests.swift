@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import IAPDeskCLI
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    private func file(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-\(UUID().uuidString).toml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("Defaults without a file: ./iapdesk.sqlite, production, 5 min")
+    func defaults() throws {
+        let config = try Configuration.load(path: nil, environment: ["XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"])
+        #expect(config.db == "./iapdesk.sqlite")
+        #expect(config.isProduction)
+        #expect(config.storeSettings.stuckThreshold == 300_000)
+    }
+
+    @Test("The file is read; the environment overrides it")
+    func precedence() throws {
+        let secret = try file("  s3cr3t-shared\n")
+        let path = try file("""
+            [store]
+            db = "/srv/iap.sqlite"
+            bundle_id = "com.game.one"
+            environment = "sandbox"
+            stuck_threshold_seconds = 120
+
+            [apple]
+            shared_secret_file = "\(secret)"
+            """)
+        let fromFile = try Configuration.load(path: path, environment: [:])
+        #expect(fromFile.db == "/srv/iap.sqlite" && fromFile.bundleId == "com.game.one" && !fromFile.isProduction)
+        #expect(fromFile.stuckThresholdSeconds == 120)
+        #expect(fromFile.sharedSecret?.value == "s3cr3t-shared")
+        let overridden = try Configuration.load(path: path, environment: ["IAPDESK_DB": "postgres://ops@db/iap", "IAPDESK_ENVIRONMENT": "production"])
+        #expect(overridden.db == "postgres://ops@db/iap" && overridden.isProduction)
+        #expect(try Configuration.load(path: nil, environment: ["IAPDESK_CONFIG": path]).bundleId == "com.game.one")
+    }
+
+    @Test("A secret written into the file is refused, naming file, line and key")
+    func secretInFile() throws {
+        let path = try file("[store]\ndb = \"x\"\n\n[apple]\nshared_secret = \"abc\"\n")
+        #expect(throws: ConfigError.self) { try Configuration.load(path: path, environment: [:]) }
+        do { _ = try Configuration.load(path: path, environment: [:]) } catch let error as ConfigError {
+            #expect(error.file == path && error.line == 5 && error.key == "apple.shared_secret")
+            #expect(!error.description.contains("abc"))
+        }
+    }
+
+    @Test("Typos and wrong types are errors with their line; broken TOML names its line")
+    func badFiles() throws {
+        let typo = try file("[store]\nbundle = \"x\"\n")
+        #expect(throws: ConfigError(file: typo, line: 2, key: "store.bundle", "unknown setting")) { try Configuration.load(path: typo, environment: [:]) }
+        let wrongType = try file("[store]\n\nstuck_threshold_seconds = \"five\"\n")
+        #expect(throws: ConfigError(file: wrongType, line: 3, key: "store.stuck_threshold_seconds", "expected a non-negative integer")) {
+            try Configuration.load(path: wrongType, environment: [:])
+        }
+        let broken = try file("[store]\ndb = \"unterminated\n")
+        do { _ = try Configuration.load(path: broken, environment: [:]); Issue.record("broken TOML accepted") } catch let error as ConfigError {
+            #expect(error.line == 2)
+        }
+        #expect(throws: ConfigError(file: "/no/such.toml", "no such configuration file")) { try Configuration.load(path: "/no/such.toml", environment: [:]) }
+    }
+
+    @Test("Secrets never appear in descriptions or the summary")
+    func secretsHidden() throws {
+        let config = try Configuration.load(path: nil, environment: ["IAPDESK_SHARED_SECRET": "hunter2-shared", "XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"])
+        #expect(config.sharedSecret?.value == "hunter2-shared")
+        let shown = "\(config.sharedSecret!) \(String(reflecting: config.sharedSecret!)) " + config.summary.map { "\($0.0) \($0.1)" }.joined()
+        #expect(!shown.contains("hunter2"))
+        #expect(shown.contains("env IAPDESK_SHARED_SECRET"))
+    }
+}
