@@ -56,11 +56,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Option(help: "The version you looked at; defaults to the current one.") var expectVersion: Int64?
 
         func run() async throws {
-            let order = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
-                let version: Int64
-                if let expectVersion { version = expectVersion } else { version = try await requireOrder(store, id).version }
-                return try await store.grant(orderId: id, expectedVersion: version, by: actor, reason: reason)
+            let order = try await store.act(on: id, expecting: expectVersion) { store, actor, version in
+                try await store.grant(orderId: id, expectedVersion: version, by: actor, reason: reason)
             }
             print("granted \(Output.safe(order.orderId)): now \(order.state.rawValue) (version \(order.version))")
         }
@@ -74,11 +71,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Option var expectVersion: Int64?
 
         func run() async throws {
-            let order = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
-                let version: Int64
-                if let expectVersion { version = expectVersion } else { version = try await requireOrder(store, id).version }
-                return try await store.revoke(orderId: id, expectedVersion: version, by: actor, reason: reason)
+            let order = try await store.act(on: id, expecting: expectVersion) { store, actor, version in
+                try await store.revoke(orderId: id, expectedVersion: version, by: actor, reason: reason)
             }
             print("revoked \(Output.safe(order.orderId)): now \(order.state.rawValue)")
         }
@@ -92,10 +86,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Option var reason: String
 
         func run() async throws {
-            let attached = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
-                let current = try await requireOrder(store, order)
-                return try await store.attachOrphan(transactionId: transaction, to: order, expectedVersion: current.version, by: actor, reason: reason)
+            let attached = try await store.act(on: order, expecting: nil) { store, actor, version in
+                try await store.attachOrphan(transactionId: transaction, to: order, expectedVersion: version, by: actor, reason: reason)
             }
             print("attached \(Output.safe(transaction)) to \(Output.safe(attached.orderId)): now \(attached.state.rawValue)")
         }
@@ -110,19 +102,25 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard favor == "owner" || favor == "submitter" else { throw ValidationError("--favor is owner or submitter") }
-            let order = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
-                let current = try await requireOrder(store, id)
-                return try await store.resolveDispute(orderId: id, expectedVersion: current.version, favorSubmitter: favor == "submitter", by: actor, reason: reason)
+            let order = try await store.act(on: id, expecting: nil) { store, actor, version in
+                try await store.resolveDispute(orderId: id, expectedVersion: version, favorSubmitter: favor == "submitter", by: actor, reason: reason)
             }
             print("dispute on \(Output.safe(order.orderId)) settled: now \(order.state.rawValue)")
         }
     }
 }
 
-func requireOrder(_ store: OrderStore, _ id: String) async throws -> Order {
-    guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
-    return order
+extension StoreOptions {
+    /// An operator action on one order: the OS user's role from the store, and the version
+    /// the operator saw (`--expect-version`), else the current one.
+    func act(on orderId: String, expecting version: Int64?, _ body: (OrderStore, Actor, Int64) async throws -> Order) async throws -> Order {
+        try await withStore { store, _ in
+            let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            if let version { return try await body(store, actor, version) }
+            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
+            return try await body(store, actor, order.version)
+        }
+    }
 }
 
 /// A plain error message for the command line.

@@ -16,6 +16,19 @@ public enum AuditChain {
             data.append(0x3A)
             data.append(bytes)
         }
-        return SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return hex(SHA256.hash(data: data))
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex; `String(format:)` per byte was a tenth of seeding time.
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for byte in digest {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -26,7 +26,7 @@ extension Optional: BulkConvertible where Wrapped: BulkConvertible {
 /// general path encodes every value through `Encodable`, which dominated a profile of
 /// seeding; this path is what makes a million orders fit in a minute. Operations never
 /// use it.
-struct BulkWriter {
+struct BulkWriter: Sendable {
     let driver: Database.Driver
     /// SQLite allows 32,766 bound values per statement; PostgreSQL 65,535.
     let maxBinds = 30_000

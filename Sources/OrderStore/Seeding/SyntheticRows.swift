@@ -1,7 +1,7 @@
 import SQLKit
 
 /// Rows for one batch of synthetic orders, table by table.
-struct SyntheticRows {
+struct SyntheticRows: Sendable {
     typealias Values = [any BulkConvertible]
     var orders: [Values] = []
     var submissions: [Values] = []

@@ -14,7 +14,7 @@ import SQLKit
 /// consistent with the rules. The audit log records the exceptional events (manual
 /// grants, refunds, replays, rejections, ownership decisions); routine automatic
 /// deliveries of seeded history are not audited one by one.
-public struct SyntheticStore {
+public struct SyntheticStore: Sendable {
     public var orders: Int
     public var seed: UInt64
     /// "Now" for the generated history; the newest orders are minutes old at this time.
@@ -70,16 +70,27 @@ public struct SyntheticStore {
 
     /// Writes the orders in batches of one transaction each, then what depends on all of them.
     private func load(_ generator: inout Generator, sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect, progress: (@Sendable (Int) -> Void)?) async throws {
+        // Generating batch k+1 overlaps writing batch k: SQLite works on its own thread, so
+        // both cores are busy.
         let batch = 20_000
         var done = 0
-        while done < orders {
+        var pending = generator.rows(count: min(batch, orders))
+        while true {
+            let rows = pending
             let count = min(batch, orders - done)
-            let rows = generator.rows(count: count)
-            try await transaction(sql, dialect) { try await rows.write(to: writer) }
+            async let written: Void = write(rows, sql: sql, dialect: dialect, writer: writer)
+            let remaining = orders - done - count
+            if remaining > 0 { pending = generator.rows(count: min(batch, remaining)) }
+            try await written
             done += count
             progress?(done)
+            if remaining <= 0 { break }
         }
         try await transaction(sql, dialect) { try await generator.finish(sql: sql, writer: writer, dialect: dialect) }
+    }
+
+    private func write(_ rows: SyntheticRows, sql: any SQLDatabase, dialect: Dialect, writer: BulkWriter) async throws {
+        try await transaction(sql, dialect) { try await rows.write(to: writer) }
     }
 
     private func transaction(_ sql: any SQLDatabase, _ dialect: Dialect, _ body: () async throws -> Void) async throws {
