@@ -56,25 +56,31 @@ extension OrderStore {
         try await read { sql in try await sql.order(orderId) }
     }
 
-    /// Exact lookup by any id an operator may be handed: order id, transaction id (the
-    /// order's own, or one it claimed, such as a renewal), original transaction id, account
-    /// id. Each branch is an index seek; all run as one query, one round trip, and the
-    /// most specific match comes first.
+    /// Exact lookup by any id an operator may be handed: order id, account id, transaction
+    /// id or original transaction id. Each probe is an index seek.
     public func lookup(_ id: String, limit: Int = 50) async throws -> [Order] {
-        let query: SQLQueryString = """
-            SELECT * FROM (
-              SELECT \(Order.columns), 0 AS rank FROM orders WHERE order_id = \(bind: id)
-              UNION ALL SELECT \(Order.columns), 1 AS rank FROM orders WHERE transaction_id = \(bind: id)
-              UNION ALL SELECT \(Order.columns), 2 AS rank FROM orders
-                WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(bind: id))
-              UNION ALL SELECT * FROM (SELECT \(Order.columns), 3 AS rank FROM orders WHERE original_transaction_id = \(bind: id)
-                ORDER BY created_at DESC LIMIT \(bind: limit)) AS by_original
-              UNION ALL SELECT * FROM (SELECT \(Order.columns), 4 AS rank FROM orders WHERE account_id = \(bind: id)
-                ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)) AS by_account
-            ) AS found ORDER BY rank, created_at DESC, order_id DESC
-            """
-        let orders = try await read { sql in try await sql.rows(query).map(Order.init(row:)) }
-        var seen = Set<String>()
-        return Array(orders.filter { seen.insert($0.orderId).inserted }.prefix(limit))
+        try await read { sql in
+            var found: [Order] = []
+            var seen = Set<String>()
+            func add(_ orders: [Order]) {
+                for order in orders where seen.insert(order.orderId).inserted { found.append(order) }
+            }
+            if let order = try await sql.order(id) { add([order]) }
+            add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
+            // A transaction an order claimed but that is not its own (a restore, a renewal).
+            if let claimed = try await sql.row("SELECT order_id FROM transactions WHERE transaction_id = \(bind: id)")?.optionalString("order_id"),
+               let order = try await sql.order(claimed) {
+                add([order])
+            }
+            add(try await sql.rows("""
+                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
+                ORDER BY created_at DESC LIMIT \(bind: limit)
+                """).map(Order.init(row:)))
+            add(try await sql.rows("""
+                SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
+                ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
+                """).map(Order.init(row:)))
+            return Array(found.prefix(limit))
+        }
     }
 }
