@@ -16,16 +16,21 @@ public struct IAPDesk: AsyncParsableCommand {
 extension IAPDesk {
     /// Parses the process arguments and runs the chosen command, awaiting async ones.
     /// (From a `main.swift`, `main()` resolves to ArgumentParser's synchronous overload.)
-    public static func runFromCommandLine(_ arguments: [String]? = nil) async {
+    public static func runFromCommandLine() async {
         do {
-            var command = try parseAsRoot(arguments)
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try await run(nil)
         } catch {
             exit(withError: error)
+        }
+    }
+
+    /// Parses `arguments` (the process's when nil) and runs the command; errors are thrown.
+    public static func run(_ arguments: [String]?) async throws {
+        var command = try parseAsRoot(arguments)
+        if var asyncCommand = command as? AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
         }
     }
 }

@@ -36,7 +36,7 @@ public final class OrderStore: Sendable {
 
     /// Runs `body` as one write transaction, then flushes the state counters and the audit
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
-    func write<T>(as actor: Actor, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
+    func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
         try await db.lock.run {
             try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
             do {

@@ -73,10 +73,6 @@ struct SeedAndCommandTests {
     }
 
     private func run(_ arguments: [String]) async throws {
-        var command = try IAPDesk.parseAsRoot(arguments)
-        if var asyncCommand = command as? AsyncParsableCommandRunner { try await asyncCommand.run() } else { try command.run() }
+        try await IAPDesk.run(arguments)
     }
 }
-
-import ArgumentParser
-typealias AsyncParsableCommandRunner = AsyncParsableCommand

@@ -109,14 +109,14 @@ struct GrantStoreTests {
     @Test("Operators: the first must be an admin; later only admins add; --readonly lowers", arguments: Backend.all)
     func operators(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let someone = Actor(name: "boot", role: .viewer)
+            let someone = Operator(name: "boot", role: .viewer)
             await #expect(throws: StoreError.invalid("the first operator of a store must be an admin")) {
                 try await store.addOperator(name: "boot", role: .support, by: someone)
             }
             try await store.addOperator(name: "boot", role: .admin, by: someone)
-            try await store.addOperator(name: "alice", role: .support, by: Actor(name: "boot", role: .admin))
+            try await store.addOperator(name: "alice", role: .support, by: Operator(name: "boot", role: .admin))
             await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
-                try await store.addOperator(name: "mallory", role: .admin, by: Actor(name: "alice", role: .support))
+                try await store.addOperator(name: "mallory", role: .admin, by: Operator(name: "alice", role: .support))
             }
             #expect(try await store.role(of: "alice") == .support)
             #expect(try await store.role(of: "stranger") == .viewer)

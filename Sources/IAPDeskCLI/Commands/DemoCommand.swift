@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             let summary = try await SyntheticStore(orders: orders, seed: seed).write(into: store)
             let user = OperatorIdentity.osUser
-            if try await store.role(of: user) == .viewer { try await store.addOperator(name: user, role: .admin, by: Actor(name: user, role: .admin)) }
+            if try await store.role(of: user) == .viewer { try await store.addOperator(name: user, role: .admin, by: Operator(name: user, role: .admin)) }
             let stuck = try await store.stuckOrders(limit: 1).items.first?.order.orderId ?? "ord_000000001"
             await store.close()
             print("""

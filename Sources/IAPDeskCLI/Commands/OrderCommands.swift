@@ -113,7 +113,7 @@ struct OrderCommand: AsyncParsableCommand {
 extension StoreOptions {
     /// An operator action on one order: the OS user's role from the store, and the version
     /// the operator saw (`--expect-version`), else the current one.
-    func act(on orderId: String, expecting version: Int64?, _ body: (OrderStore, Actor, Int64) async throws -> Order) async throws -> Order {
+    func act(on orderId: String, expecting version: Int64?, _ body: (OrderStore, Operator, Int64) async throws -> Order) async throws -> Order {
         try await withStore { store, _ in
             let actor = try await store.actor(forUser: OperatorIdentity.osUser)
             if let version { return try await body(store, actor, version) }

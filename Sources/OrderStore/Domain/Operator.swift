@@ -9,7 +9,7 @@ public enum Role: String, Sendable, CaseIterable, Codable, Comparable {
 
 /// Who is acting: an operator (the OS user) with the role the store gave them, or the
 /// rules themselves (`system`) when a state changes automatically.
-public struct Actor: Sendable, Equatable, Codable {
+public struct Operator: Sendable, Equatable, Codable {
     public var name: String
     public var role: Role
     public var isSystem: Bool
@@ -21,7 +21,7 @@ public struct Actor: Sendable, Equatable, Codable {
     }
 
     /// The rules: automatic state changes are audited under this name.
-    public static let system = Actor(systemNamed: "system")
+    public static let system = Operator(systemNamed: "system")
 
     private init(systemNamed name: String) {
         self.name = name

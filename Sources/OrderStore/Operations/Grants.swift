@@ -5,7 +5,7 @@ extension OrderStore {
     /// changed since `expectedVersion` fails with who changed it. A `rejected` order can
     /// be granted by an admin only.
     @discardableResult
-    public func grant(orderId: String, expectedVersion: Int64, by actor: Actor, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "grant orders", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
@@ -24,7 +24,7 @@ extension OrderStore {
     /// Takes back a delivery (an operator's mistake, a fraud finding). The grant stays on
     /// record as revoked; the order becomes `rejected`, from where an admin can grant again.
     @discardableResult
-    public func revoke(orderId: String, expectedVersion: Int64, by actor: Actor, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "revoke deliveries", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)

@@ -1,7 +1,7 @@
 extension OrderStore {
     /// Gives an operator a role. The first operator of a new store may be added by anyone
     /// (bootstrap) and must be an admin; after that only admins add operators.
-    public func addOperator(name: String, role: Role, by actor: Actor, at now: Millis = .now()) async throws {
+    public func addOperator(name: String, role: Role, by actor: Operator, at now: Millis = .now()) async throws {
         guard !name.isEmpty else { throw StoreError.invalid("operator name is empty") }
         try await write(as: actor, now: now) { tx in
             let count = try await tx.sql.row("SELECT COUNT(*) AS n FROM operators")?.int("n") ?? 0
@@ -27,8 +27,8 @@ extension OrderStore {
     }
 
     /// The acting identity for an OS user, optionally lowered by `--readonly`.
-    public func actor(forUser name: String, readOnly: Bool = false) async throws -> Actor {
+    public func actor(forUser name: String, readOnly: Bool = false) async throws -> Operator {
         let role = try await role(of: name)
-        return Actor(name: name, role: readOnly ? .viewer : role)
+        return Operator(name: name, role: readOnly ? .viewer : role)
     }
 }

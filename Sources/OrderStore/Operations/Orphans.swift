@@ -3,7 +3,7 @@ extension OrderStore {
     /// to the order it paid for. The purchase keys are claimed as in R7, so an orphan can't
     /// be attached twice; an order still waiting for payment now has its evidence.
     @discardableResult
-    public func attachOrphan(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Actor, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func attachOrphan(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "attach orphan transactions", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)

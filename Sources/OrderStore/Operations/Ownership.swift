@@ -56,7 +56,7 @@ extension OrderStore {
     }
 
     /// An operator moves a subscription to another account, with a reason (DESIGN.md §3 R8).
-    public func transferOwnership(originalTransactionId otid: String, to account: String, by actor: Actor, reason: String, at now: Millis = .now()) async throws {
+    public func transferOwnership(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
         try requireOperator(actor, may: "transfer subscription ownership", reason: reason)
         try await write(as: actor, now: now) { tx in
             guard let row = try await tx.sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)") else {
@@ -86,7 +86,7 @@ extension OrderStore {
     /// Settles a disputed order (R8): either the rule's verdict stands (the order is
     /// rejected; the renewal stays with the owner), or the submitter gets the subscription
     /// and the order is delivered. Either way the decision leaves the review list.
-    public func resolveDispute(orderId: String, expectedVersion: Int64, favorSubmitter: Bool, by actor: Actor, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func resolveDispute(orderId: String, expectedVersion: Int64, favorSubmitter: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "resolve disputes", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
@@ -122,7 +122,7 @@ extension OrderStore {
     }
 
     /// Operator actions need a role that may act and a reason for the audit log.
-    func requireOperator(_ actor: Actor, may action: String, reason: String, minimum: Role = .support) throws {
+    func requireOperator(_ actor: Operator, may action: String, reason: String, minimum: Role = .support) throws {
         guard actor.role >= minimum, actor.role.mayAct else { throw StoreError.forbidden(action: action, role: actor.role) }
         guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw StoreError.reasonRequired(action: action) }
     }

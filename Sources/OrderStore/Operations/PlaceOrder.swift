@@ -1,6 +1,6 @@
 extension OrderStore {
     /// Adds or updates a product in the catalogue.
-    public func upsertProduct(_ product: Product, by actor: Actor = .system, at now: Millis = .now()) async throws {
+    public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
         try await write(as: actor, now: now) { tx in
             try await tx.sql.raw("""
                 INSERT INTO products (product_id, type, display_name, price_minor, currency)

@@ -3,7 +3,7 @@ extension OrderStore {
     /// `verifier` (outside any transaction, since Apple takes seconds), then the answer is
     /// stored and the rules applied.
     @discardableResult
-    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Actor = .system) async throws -> VerificationOutcome {
+    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system) async throws -> VerificationOutcome {
         let submission = try await read { sql in
             try await sql.row("""
                 SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions

@@ -4,19 +4,19 @@ import SQLKit
 /// at commit (state counters, audit entries).
 final class WriteTransaction {
     let sql: any SQLDatabase
-    let actor: Actor
+    let actor: Operator
     let now: Millis
     private var countDeltas: [OrderState: Int64] = [:]
     private var audits: [PendingAudit] = []
 
-    init(sql: any SQLDatabase, actor: Actor, now: Millis) {
+    init(sql: any SQLDatabase, actor: Operator, now: Millis) {
         self.sql = sql
         self.actor = actor
         self.now = now
     }
 
     struct PendingAudit {
-        var actor: Actor
+        var actor: Operator
         var action: String
         var target: String
         var reason: String?
@@ -24,7 +24,7 @@ final class WriteTransaction {
     }
 
     /// R10: every operator action and automatic state change is recorded.
-    func audit(_ action: String, target: String, reason: String? = nil, detail: String = "", as who: Actor? = nil) {
+    func audit(_ action: String, target: String, reason: String? = nil, detail: String = "", as who: Operator? = nil) {
         audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail))
     }
 
@@ -35,7 +35,7 @@ final class WriteTransaction {
     /// Writes a changed order: checks the transition, bumps the version only if nobody
     /// changed the order since `previous` was read, keeps counters, and audits a state change.
     @discardableResult
-    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", by who: Actor? = nil) async throws -> Order {
+    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", by who: Operator? = nil) async throws -> Order {
         let actingAs = who ?? actor
         var next = order
         if next.state != previous.state {

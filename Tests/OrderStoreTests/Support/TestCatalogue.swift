@@ -24,9 +24,9 @@ enum TestCatalogue {
 let t0: Millis = 1_793_491_200_000
 
 /// Operators used by the tests.
-let alice = Actor(name: "alice", role: .support)
-let root = Actor(name: "root", role: .admin)
-let viewer = Actor(name: "vic", role: .viewer)
+let alice = Operator(name: "alice", role: .support)
+let root = Operator(name: "root", role: .admin)
+let viewer = Operator(name: "vic", role: .viewer)
 
 func tx(_ id: String, product: String = "coins_60", original: String? = nil, at: Millis, expires: Millis? = nil,
         cancelled: Millis? = nil, quantity: Int = 1, line: String? = nil, token: String? = nil) -> AppleTransaction {
