@@ -19,12 +19,13 @@ enum Output {
         }
     }
 
-    /// A plain aligned table; columns are padded by character count, cut at `width`.
+    /// A plain aligned table, measured in terminal cells (CJK is two wide), columns cut
+    /// at `width` cells.
     static func table(_ header: [String], _ rows: [[String]], width: Int = 40) -> String {
-        let cells = ([header] + rows).map { $0.map { $0.count > width ? String($0.prefix(width - 1)) + "…" : $0 } }
-        let widths = header.indices.map { column in cells.map { $0[column].count }.max() ?? 0 }
+        let cells = ([header] + rows).map { $0.map { TextWidth.truncate($0, to: width) } }
+        let widths = header.indices.map { column in cells.map { TextWidth.of($0[column]) }.max() ?? 0 }
         return cells.map { row in
-            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            row.enumerated().map { TextWidth.fit($1, to: widths[$0]) }.joined(separator: "  ")
                 .trimmingCharacters(in: .whitespaces)
         }.joined(separator: "\n")
     }
@@ -37,7 +38,7 @@ enum Output {
     }
 
     static func keyValues(_ pairs: [(String, String)]) -> String {
-        let width = pairs.map(\.0.count).max() ?? 0
-        return pairs.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+        let width = pairs.map { TextWidth.of($0.0) }.max() ?? 0
+        return pairs.map { TextWidth.fit($0.0, to: width) + "  " + $0.1 }.joined(separator: "\n")
     }
 }

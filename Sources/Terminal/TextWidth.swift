@@ -1,0 +1,55 @@
+/// Text measured in terminal cells: CJK and emoji take two, combining marks none
+/// (DESIGN.md §6). Sanitize first; control characters are not measured here.
+public enum TextWidth {
+    /// Cells one extended grapheme cluster takes.
+    public static func of(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }  // emoji presentation
+        return width(of: first)
+    }
+
+    /// Cells a string takes.
+    public static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The longest prefix that fits in `cells`, with `…` when cut. A wide character that
+    /// would straddle the edge is left out rather than split.
+    public static func truncate(_ text: String, to cells: Int) -> String {
+        guard cells > 0 else { return "" }
+        if of(text) <= cells { return text }
+        var out = ""
+        var used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > cells - 1 { break }
+            out.append(character)
+            used += w
+        }
+        return out + "…"
+    }
+
+    /// `text` cut to `cells` and padded with spaces to exactly `cells`.
+    public static func fit(_ text: String, to cells: Int) -> String {
+        let cut = truncate(text, to: cells)
+        return cut + String(repeating: " ", count: max(0, cells - of(cut)))
+    }
+
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if v == 0x200B { return 0 }
+        // East Asian Wide and Fullwidth blocks, and the emoji planes.
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x1F680...0x1F6FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+}
