@@ -4,6 +4,8 @@ import Foundation
 struct Samples {
     private(set) var values: [Double] = []
 
+    mutating func record(_ milliseconds: Double) { values.append(milliseconds) }
+
     mutating func time<T>(_ body: () async throws -> T) async rethrows -> T {
         let start = ContinuousClock.now
         let result = try await body()

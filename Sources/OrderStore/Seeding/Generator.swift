@@ -61,7 +61,6 @@ struct Generator {
         return rows
     }
 
-    // swiftlint:disable:next function_body_length
     private mutating func order(into rows: inout SyntheticRows) {
         let i = index
         let created = plan.anchor - plan.span + plan.span * Millis(i) / Millis(max(plan.orders, 1)) + random.millis(0...59_000)
