@@ -56,30 +56,44 @@ extension OrderStore {
         try await read { sql in try await sql.order(orderId) }
     }
 
-    /// Exact lookup by any id an operator may be handed: order id, account id, transaction
-    /// id or original transaction id. Each probe is an index seek.
+    /// Exact lookup by any id an operator may be handed: order id, transaction id (the
+    /// order's own, or one it claimed, such as a renewal), original transaction id, account
+    /// id. One query first asks which kinds of id match (index probes, no rows decoded);
+    /// only those are fetched, most specific first. Each query is a round trip, so this
+    /// usually costs two instead of six.
     public func lookup(_ id: String, limit: Int = 50) async throws -> [Order] {
         try await read { sql in
+            guard let kinds = try await sql.row("""
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM orders WHERE order_id = \(bind: id)) THEN 1 ELSE 0 END AS by_order,
+                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE transaction_id = \(bind: id)) THEN 1 ELSE 0 END AS by_transaction,
+                       (SELECT order_id FROM transactions WHERE transaction_id = \(bind: id)) AS claimed_by,
+                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE original_transaction_id = \(bind: id)) THEN 1 ELSE 0 END AS by_original,
+                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE account_id = \(bind: id)) THEN 1 ELSE 0 END AS by_account
+                """) else { return [] }
             var found: [Order] = []
             var seen = Set<String>()
             func add(_ orders: [Order]) {
                 for order in orders where seen.insert(order.orderId).inserted { found.append(order) }
             }
-            if let order = try await sql.order(id) { add([order]) }
-            add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
-            // A transaction an order claimed but that is not its own (a restore, a renewal).
-            if let claimed = try await sql.row("SELECT order_id FROM transactions WHERE transaction_id = \(bind: id)")?.optionalString("order_id"),
-               let order = try await sql.order(claimed) {
+            if try kinds.bool("by_order"), let order = try await sql.order(id) { add([order]) }
+            if try kinds.bool("by_transaction") {
+                add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
+            }
+            if let claimed = try kinds.optionalString("claimed_by"), !seen.contains(claimed), let order = try await sql.order(claimed) {
                 add([order])
             }
-            add(try await sql.rows("""
-                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
-                ORDER BY created_at DESC LIMIT \(bind: limit)
-                """).map(Order.init(row:)))
-            add(try await sql.rows("""
-                SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
-                ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
-                """).map(Order.init(row:)))
+            if try kinds.bool("by_original") {
+                add(try await sql.rows("""
+                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
+                    ORDER BY created_at DESC LIMIT \(bind: limit)
+                    """).map(Order.init(row:)))
+            }
+            if try kinds.bool("by_account") {
+                add(try await sql.rows("""
+                    SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
+                    ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
+                    """).map(Order.init(row:)))
+            }
             return Array(found.prefix(limit))
         }
     }
