@@ -15,13 +15,10 @@ enum RawSQL {
         switch location {
         case .sqlite(let path):
             return .sqlite(try await SQLiteConnection.open(storage: .file(path: path)))
-        case .postgres(let url):
-            guard let parts = URLComponents(string: url), let host = parts.host else { throw BenchError("bad url") }
-            let configuration = PostgresConnection.Configuration(
-                host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-                database: String(parts.path.dropFirst()), tls: .disable)
+        case .postgres:
             return .postgres(try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 99, logger: Logger(label: "bench")))
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try location.postgresConfiguration(), id: 99,
+                logger: Logger(label: "bench")))
         }
     }
 

@@ -22,7 +22,7 @@ enum OrderReport {
             events.append((s.receivedAt, "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \(Output.safe($0))" } ?? "")))
         }
         for a in d.attempts {
-            let status = a.appleStatus.map { "status \($0) (\(StatusCodeRule.meaning(of: $0)))" } ?? "no status"
+            let status = a.appleStatus.map { "status \($0) (\(a.statusMeaning ?? ""))" } ?? "no status"
             events.append((a.at, "verify \(a.method) \(a.environment ?? "-"): \(a.outcome), \(status), HTTP \(a.httpStatus.map(String.init) ?? "-"), \(a.latencyMs) ms" + (a.reason.map { " — \(Output.safe($0))" } ?? "")))
         }
         for g in d.grants {

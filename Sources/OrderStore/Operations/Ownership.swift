@@ -28,12 +28,13 @@ extension OrderStore {
                         \(bind: expiresAt), \(bind: tx.now), 'rule', \(bind: tx.now))
                 """).run()
         } else {
-            let ownerChanged = owner != current?.accountId
+            // A new owner starts a new tenure; the same owner keeps theirs.
             try await tx.sql.raw("""
-                UPDATE subscriptions SET owner_account = \(bind: owner), product_id = \(bind: transaction.productId),
-                  status = 'active', auto_renew = \(bind: renewing ? 1 : 0),
-                  expires_at = \(bind: expiresAt), updated_at = \(bind: tx.now)
-                  \(unsafeRaw: ownerChanged ? ", owner_since = \(tx.now), decided_by = 'rule'" : "")
+                UPDATE subscriptions SET product_id = \(bind: transaction.productId), status = 'active',
+                  auto_renew = \(bind: renewing ? 1 : 0), expires_at = \(bind: expiresAt), updated_at = \(bind: tx.now),
+                  owner_since = CASE WHEN owner_account = \(bind: owner) THEN owner_since ELSE \(bind: tx.now) END,
+                  decided_by = CASE WHEN owner_account = \(bind: owner) THEN decided_by ELSE 'rule' END,
+                  owner_account = \(bind: owner)
                 WHERE original_transaction_id = \(bind: otid)
                 """).run()
         }

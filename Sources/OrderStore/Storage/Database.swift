@@ -60,12 +60,17 @@ final class Database: Sendable {
             let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection))
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
             // makes a second writer wait instead of failing.
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
-                try await db.sql.raw(SQLQueryString(pragma)).run()
+            do {
+                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
+                    try await db.sql.raw(SQLQueryString(pragma)).run()
+                }
+            } catch {
+                await db.close()
+                throw StoreError.cannotOpen(location.description, String(describing: error))
             }
             return db
-        case .postgres(let url):
-            let configuration = try postgresConfiguration(url)
+        case .postgres:
+            let configuration = try location.postgresConfiguration()
             let connection: PostgresConnection
             do {
                 connection = try await PostgresConnection.connect(
@@ -83,10 +88,15 @@ final class Database: Sendable {
         case .postgres(let connection): try? await connection.close()
         }
     }
+}
 
-    private static func postgresConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+extension StoreLocation {
+    /// Connection settings for a `postgres://` location. Package-visible so the benchmark's
+    /// raw connection reads URLs exactly as the store does.
+    package func postgresConfiguration() throws -> PostgresConnection.Configuration {
+        guard case .postgres(let url) = self else { throw StoreError.invalid("\(self) is not a PostgreSQL location") }
         guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
-            throw StoreError.cannotOpen(StoreLocation.postgres(url: url).description, "expected postgres://user[:password]@host[:port]/database")
+            throw StoreError.cannotOpen(description, "expected postgres://user[:password]@host[:port]/database")
         }
         let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
         let sslMode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"

@@ -35,8 +35,7 @@ final class WriteTransaction {
     /// Writes a changed order: checks the transition, bumps the version only if nobody
     /// changed the order since `previous` was read, keeps counters, and audits a state change.
     @discardableResult
-    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", by who: Operator? = nil) async throws -> Order {
-        let actingAs = who ?? actor
+    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "") async throws -> Order {
         var next = order
         if next.state != previous.state {
             guard previous.state.canMove(to: next.state) else {
@@ -50,7 +49,7 @@ final class WriteTransaction {
             next.stuckSince = nil
             next.nextRetryAt = nil
         }
-        next.updatedBy = actingAs.name
+        next.updatedBy = actor.name
         let updated = try await sql.row("""
             UPDATE orders SET state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
               version = version + 1, updated_by = \(bind: next.updatedBy), stuck_since = \(bind: next.stuckSince),
@@ -70,9 +69,9 @@ final class WriteTransaction {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1
             audit(action, target: "order:\(order.orderId)", reason: reason,
-                  detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"), as: actingAs)
+                  detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"))
         } else if !action.isEmpty {
-            audit(action, target: "order:\(order.orderId)", reason: reason, detail: detail, as: actingAs)
+            audit(action, target: "order:\(order.orderId)", reason: reason, detail: detail)
         }
         return next
     }
