@@ -19,6 +19,10 @@ import TOMLKit
 /// key_id = "ABC123"
 /// issuer_id = "57246542-96fe-1a63-e053-0824d011072a"
 ///
+/// [receipts]
+/// trust_roots = "/etc/iapdesk/roots"   # Apple's root certificates (self-signed only)
+/// xcode_root = "/etc/iapdesk/StoreKitTestCertificate.cer"   # only for StoreKit testing
+///
 /// [console]
 /// theme = "default"
 /// ```
@@ -32,6 +36,10 @@ public struct Configuration: Sendable, Equatable {
     public var keyId: String?
     public var issuerId: String?
     public var theme: String = "default"
+    /// A directory of trusted root certificates for receipts and JWS.
+    public var trustRoots: String?
+    /// The StoreKit test certificate, trusted for Xcode receipts only when set.
+    public var xcodeRoot: String?
     /// The file that was read, if any.
     public var source: String?
 
@@ -77,10 +85,11 @@ public struct Configuration: Sendable, Equatable {
             throw ConfigError(file: file, line: error.source.begin.line, error.description)
         }
         let reader = TOMLReader(table: table, text: text, file: file)
-        try reader.onlyKeys([], tables: ["store", "apple", "console"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console"], in: nil)
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
         try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id"], in: "apple",
                             refusing: ["shared_secret", "key", "private_key", "password"])
+        try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
         try reader.onlyKeys(["theme"], in: "console")
         if let db = try reader.string("store", "db") { self.db = db }
         if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
@@ -91,6 +100,8 @@ public struct Configuration: Sendable, Equatable {
         if let id = try reader.string("apple", "key_id") { keyId = id }
         if let id = try reader.string("apple", "issuer_id") { issuerId = id }
         if let theme = try reader.string("console", "theme") { self.theme = theme }
+        if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
+        if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
         source = file
     }
 
@@ -99,6 +110,8 @@ public struct Configuration: Sendable, Equatable {
         if let bundle = env["IAPDESK_BUNDLE_ID"] { bundleId = bundle }
         if let value = env["IAPDESK_ENVIRONMENT"] { isProduction = try Self.environment(value, file: nil, key: "IAPDESK_ENVIRONMENT") }
         if let theme = env["IAPDESK_THEME"] { self.theme = theme }
+        if let dir = env["IAPDESK_TRUST_ROOTS"] { trustRoots = dir }
+        if let path = env["IAPDESK_XCODE_ROOT"] { xcodeRoot = path }
         if let secret = env["IAPDESK_SHARED_SECRET"] { sharedSecret = Secret(value: secret, origin: "env IAPDESK_SHARED_SECRET") }
         if let path = env["IAPDESK_SHARED_SECRET_FILE"] { sharedSecret = try Self.secret(file: path) }
         if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path) }
@@ -131,6 +144,8 @@ public struct Configuration: Sendable, Equatable {
             ("App Store Server API key", privateKey?.description ?? "(not set)"),
             ("key id", keyId ?? "(not set)"),
             ("issuer id", issuerId ?? "(not set)"),
+            ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
+            ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
             ("theme", theme),
         ]
     }

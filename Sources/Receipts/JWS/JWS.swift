@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import X509
+
+/// A compact JWS as Apple signs them (transactions, renewal info, app transactions,
+/// server notifications): ES256 with the signer's chain in the `x5c` header.
+public struct JWS: Sendable {
+    public struct Header: Sendable, Decodable {
+        public var alg: String?
+        public var kid: String?
+        public var x5c: [String]?
+    }
+
+    public let header: Header
+    /// The payload's JSON bytes.
+    public let payload: [UInt8]
+    let signingInput: [UInt8]
+    let signature: [UInt8]
+
+    /// Splits and decodes a compact JWS. Only the shape is checked here; `verify` checks trust.
+    public init(compact: String) throws(ReceiptError) {
+        let text = compact.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("JWS: expected 3 dot-separated parts, found \(parts.count)") }
+        let headerBytes = try Base64.decodeURL(parts[0], what: "JWS header")
+        do {
+            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+        } catch {
+            throw .malformed("JWS header is not JSON")
+        }
+        payload = try Base64.decodeURL(parts[1], what: "JWS payload")
+        guard (try? JSONSerialization.jsonObject(with: Data(payload))) is [String: Any] else {
+            throw .malformed("JWS payload is not a JSON object")
+        }
+        signature = try Base64.decodeURL(parts[2], what: "JWS signature")
+        signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+    }
+
+    /// The payload decoded as `T`.
+    public func decodePayload<T: Decodable>(_ type: T.Type) throws(ReceiptError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(payload))
+        } catch {
+            throw .malformed("JWS payload does not match \(T.self): \(JSONErrors.describe(error))")
+        }
+    }
+
+    /// What every Apple payload carries: when it was signed, for which app and environment.
+    struct Envelope: Decodable {
+        var signedDate: AppleDate?
+        var bundleId: String?
+        var environment: String?
+        var data: Inner?
+        var summary: Inner?
+        struct Inner: Decodable {
+            var bundleId: String?
+            var environment: String?
+        }
+        var effectiveBundleId: String? { bundleId ?? data?.bundleId ?? summary?.bundleId }
+        var effectiveEnvironment: String? { environment ?? data?.environment ?? summary?.environment }
+    }
+
+    var envelope: Envelope { (try? decodePayload(Envelope.self)) ?? Envelope() }
+
+    /// The instant the chain is checked at: the payload's `signedDate` (Apple's library does
+    /// the same when online checks are off), else now.
+    public func validationTime(now: Date = Date()) -> Date { envelope.signedDate?.date ?? now }
+
+    /// Checks the ES256 signature and the x5c chain to the configured roots.
+    public func verify(trust: TrustRoots, now: Date = Date()) async -> SignatureVerdict {
+        let time = validationTime(now: now)
+        guard header.alg == "ES256" else {
+            return .unverified("algorithm \(header.alg ?? "none") is not ES256", at: time)
+        }
+        guard let x5c = header.x5c, !x5c.isEmpty else {
+            return .unverified("the header has no x5c certificate chain", at: time)
+        }
+        var certificates: [Certificate] = []
+        for (index, encoded) in x5c.enumerated() {
+            guard let der = Data(base64Encoded: encoded), let certificate = try? Certificate(derEncoded: Array(der)) else {
+                return .unverified("x5c certificate \(index + 1) does not parse", at: time)
+            }
+            certificates.append(certificate)
+        }
+        let leaf = certificates[0]
+        guard let key = P256.Signing.PublicKey(leaf.publicKey),
+              let rawSignature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+              key.isValidSignature(rawSignature, for: signingInput)
+        else {
+            return .unverified("the ES256 signature does not match the leaf certificate: altered or forged", chain: certificates, digest: "SHA-256", at: time)
+        }
+        let outcome: ChainCheck.Outcome
+        if certificates.count == 1 && leaf.subject == leaf.issuer {
+            // StoreKit testing in Xcode signs with one self-signed certificate.
+            outcome = ChainCheck.checkPinned(signer: leaf, pinned: trust.xcode, at: time)
+        } else {
+            outcome = await ChainCheck.check(
+                leaf: leaf, intermediates: Array(certificates.dropFirst()), anchors: trust.apple, at: time)
+        }
+        switch outcome {
+        case .trusted(let chain):
+            return SignatureVerdict(status: .verified, chain: chain.map(CertificateSummary.init), digest: "SHA-256", validationTime: time)
+        case .untrusted(let reason):
+            return .unverified(reason, chain: certificates, digest: "SHA-256", at: time)
+        }
+    }
+
+    /// Strict use for data iapdesk acts on: the payload only if the signature, the chain and
+    /// the bundle id all check out; otherwise an error that says which failed.
+    public func verified<T: Decodable>(
+        as type: T.Type, trust: TrustRoots, bundleId: String?, now: Date = Date()
+    ) async throws(ReceiptError) -> T {
+        let verdict = await verify(trust: trust, now: now)
+        if let reason = verdict.reason { throw .jwsRejected(reason) }
+        if let bundleId, let actual = envelope.effectiveBundleId, actual != bundleId {
+            throw .jwsRejected("bundle id \(actual) does not match the configured \(bundleId)")
+        }
+        return try decodePayload(type)
+    }
+}

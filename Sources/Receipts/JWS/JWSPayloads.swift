@@ -1,0 +1,105 @@
+import Foundation
+
+/// `JWSTransactionDecodedPayload` (App Store Server API).
+public struct JWSTransaction: Sendable, Decodable, Equatable {
+    public var transactionId: String?
+    public var originalTransactionId: String?
+    public var webOrderLineItemId: String?
+    public var bundleId: String?
+    public var productId: String?
+    public var subscriptionGroupIdentifier: String?
+    public var purchaseDate: AppleDate?
+    public var originalPurchaseDate: AppleDate?
+    public var expiresDate: AppleDate?
+    public var quantity: Int?
+    /// `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`.
+    public var type: String?
+    public var appAccountToken: String?
+    /// `PURCHASED` or `FAMILY_SHARED`.
+    public var inAppOwnershipType: String?
+    public var signedDate: AppleDate?
+    public var revocationReason: Int?
+    public var revocationDate: AppleDate?
+    public var isUpgraded: Bool?
+    public var offerType: Int?
+    public var offerIdentifier: String?
+    public var environment: String?
+    public var storefront: String?
+    public var storefrontId: String?
+    public var transactionReason: String?
+    public var currency: String?
+    public var price: Int64?
+    public var appTransactionId: String?
+}
+
+/// `JWSRenewalInfoDecodedPayload`.
+public struct JWSRenewalInfo: Sendable, Decodable, Equatable {
+    public var originalTransactionId: String?
+    public var autoRenewProductId: String?
+    public var productId: String?
+    /// 1 = will renew, 0 = turned off.
+    public var autoRenewStatus: Int?
+    public var expirationIntent: Int?
+    public var gracePeriodExpiresDate: AppleDate?
+    public var isInBillingRetryPeriod: Bool?
+    public var offerIdentifier: String?
+    public var offerType: Int?
+    public var priceIncreaseStatus: Int?
+    public var signedDate: AppleDate?
+    public var environment: String?
+    public var recentSubscriptionStartDate: AppleDate?
+    public var renewalDate: AppleDate?
+    public var currency: String?
+    public var renewalPrice: Int64?
+}
+
+/// `AppTransaction`: the app-level purchase (StoreKit 2's replacement for the app receipt).
+public struct JWSAppTransaction: Sendable, Decodable, Equatable {
+    public var receiptType: String?
+    public var appAppleId: Int64?
+    public var bundleId: String?
+    public var applicationVersion: String?
+    public var versionExternalIdentifier: Int64?
+    public var receiptCreationDate: AppleDate?
+    public var originalPurchaseDate: AppleDate?
+    public var originalApplicationVersion: String?
+    public var deviceVerification: String?
+    public var deviceVerificationNonce: String?
+    public var preorderDate: AppleDate?
+    public var appTransactionId: String?
+    public var originalPlatform: String?
+    public var signedDate: AppleDate?
+}
+
+/// `ResponseBodyV2DecodedPayload`: an App Store Server Notification V2. The transaction
+/// and renewal info inside are JWS of their own.
+public struct ServerNotification: Sendable, Decodable, Equatable {
+    public var notificationType: String?
+    public var subtype: String?
+    public var notificationUUID: String?
+    public var version: String?
+    public var signedDate: AppleDate?
+    public var data: NotificationData?
+    public var summary: Summary?
+
+    public struct NotificationData: Sendable, Decodable, Equatable {
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        public var bundleVersion: String?
+        public var environment: String?
+        public var signedTransactionInfo: String?
+        public var signedRenewalInfo: String?
+        public var status: Int?
+        public var consumptionRequestReason: String?
+    }
+
+    public struct Summary: Sendable, Decodable, Equatable {
+        public var requestIdentifier: String?
+        public var environment: String?
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        public var productId: String?
+        public var succeededCount: Int64?
+        public var failedCount: Int64?
+    }
+}
