@@ -35,7 +35,8 @@ public struct VerifyReceiptResponse: Sendable, Equatable, Decodable {
     private static func oneOrMany<T: Decodable>(_ c: KeyedDecodingContainer<AnyKey>, _ name: String) throws -> [T] {
         let key = AnyKey(name)
         guard c.contains(key), !(try c.decodeNil(forKey: key)) else { return [] }
-        if let many = try? c.decode([T].self, forKey: key) { return many }
+        // An array's own errors must surface (they name the bad field), so ask its shape first.
+        if (try? c.nestedUnkeyedContainer(forKey: key)) != nil { return try c.decode([T].self, forKey: key) }
         return [try c.decode(T.self, forKey: key)]
     }
 
