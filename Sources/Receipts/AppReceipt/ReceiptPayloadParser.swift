@@ -7,77 +7,66 @@ import Foundation
 /// the same shape for one in-app purchase (Apple's "Receipt Fields").
 enum ReceiptPayloadParser {
     static func parse(_ payload: [UInt8]) throws(ReceiptError) -> AppReceipt {
-        let reader = BERReader(payload)
-        var receipt = AppReceipt()
         do {
-            let root = try reader.root()
-            try reader.expect(root, .set, "the receipt payload's SET of attributes")
-            try forEachAttribute(in: root, reader: reader) { type, version, value in
-                try apply(type: type, version: version, value: value, reader: reader, to: &receipt)
+            return try payload.withUnsafeBufferPointer { buffer in
+                let tlv = FastTLV(bytes: buffer)
+                let root = try tlv.element(at: 0, limit: buffer.count, depth: 0)
+                guard root.tag == 0x31 else { throw ReceiptError.malformed("receipt payload: expected a SET of attributes") }
+                var receipt = AppReceipt()
+                try forEachAttribute(in: root, tlv, depth: 1) { type, version, value in
+                    let field = AttributeValue(tlv: tlv, octets: value, type: type)
+                    switch type {
+                    case 0: receipt.receiptType = try field.string()
+                    case 1: receipt.appItemId = try field.integer()
+                    case 2: receipt.bundleId = try field.string()
+                    case 3: receipt.appVersion = try field.string()
+                    case 4: receipt.opaqueValue = Array(buffer[value.content])
+                    case 5: receipt.sha1Hash = Array(buffer[value.content])
+                    case 8: receipt.requestDate = try field.date()
+                    case 12: receipt.receiptCreationDate = try field.date()
+                    case 17: receipt.inAppPurchases.append(try inAppPurchase(value, tlv))
+                    case 18: receipt.originalPurchaseDate = try field.date()
+                    case 19: receipt.originalApplicationVersion = try field.string()
+                    case 21: receipt.expirationDate = try field.date()
+                    default: receipt.otherAttributes.append(field.unknown(version: version))
+                    }
+                }
+                return receipt
             }
         } catch let error as ReceiptError {
             throw error
-        } catch let error as BERError {
-            throw .malformed("receipt payload: \(error)")
         } catch {
             throw .malformed("receipt payload: \(error)")
         }
-        return receipt
     }
 
     private static func forEachAttribute(
-        in set: BERElement, reader: BERReader, depth: Int = 1,
-        _ body: (Int64, Int64, BERElement) throws -> Void
+        in set: FastTLV.Element, _ tlv: FastTLV, depth: Int, _ body: (Int64, Int64, FastTLV.Element) throws -> Void
     ) throws {
-        try reader.forEachChild(of: set, depth: depth) { attribute in
-            try reader.expect(attribute, .sequence, "an attribute SEQUENCE")
-            var fields: (BERElement?, BERElement?, BERElement?) = (nil, nil, nil)
-            var index = 0
-            try reader.forEachChild(of: attribute, depth: depth + 1) { field in
-                switch index {
-                case 0: fields.0 = field
-                case 1: fields.1 = field
-                case 2: fields.2 = field
-                default: break
-                }
-                index += 1
+        var i = set.content.lowerBound
+        while i < set.content.upperBound {
+            let attribute = try tlv.element(at: i, limit: set.content.upperBound, depth: depth)
+            i = attribute.end
+            guard attribute.tag == 0x30 else {
+                throw ReceiptError.malformed("receipt attribute at byte \(attribute.content.lowerBound): expected a SEQUENCE")
             }
-            guard let typeElement = fields.0, let versionElement = fields.1, let value = fields.2 else {
-                throw ReceiptError.malformed("receipt attribute at byte \(attribute.encoded.lowerBound) has \(index) fields, expected 3")
+            let limit = attribute.content.upperBound
+            let type = try tlv.element(at: attribute.content.lowerBound, limit: limit, depth: depth + 1)
+            let version = try tlv.element(at: type.end, limit: limit, depth: depth + 1)
+            let value = try tlv.element(at: version.end, limit: limit, depth: depth + 1)
+            guard type.tag == 0x02, version.tag == 0x02, value.tag == 0x04 else {
+                throw ReceiptError.malformed("receipt attribute at byte \(attribute.content.lowerBound): expected INTEGER, INTEGER, OCTET STRING")
             }
-            try reader.expect(typeElement, .integer, "an attribute type INTEGER")
-            try reader.expect(value, .octetString, "an attribute value OCTET STRING")
-            try body(try reader.int64(typeElement), try reader.int64(versionElement), value)
+            try body(try tlv.int64(type), try tlv.int64(version), value)
         }
     }
 
-    private static func apply(
-        type: Int64, version: Int64, value: BERElement, reader: BERReader, to receipt: inout AppReceipt
-    ) throws {
-        let field = AttributeValue(reader: reader, octets: value, type: type)
-        switch type {
-        case 0: receipt.receiptType = try field.string()
-        case 1: receipt.appItemId = try field.integer()
-        case 2: receipt.bundleId = try field.string()
-        case 3: receipt.appVersion = try field.string()
-        case 4: receipt.opaqueValue = Array(reader.bytes[value.content])
-        case 5: receipt.sha1Hash = Array(reader.bytes[value.content])
-        case 8: receipt.requestDate = try field.date()
-        case 12: receipt.receiptCreationDate = try field.date()
-        case 17: receipt.inAppPurchases.append(try inAppPurchase(value, reader: reader))
-        case 18: receipt.originalPurchaseDate = try field.date()
-        case 19: receipt.originalApplicationVersion = try field.string()
-        case 21: receipt.expirationDate = try field.date()
-        default: receipt.otherAttributes.append(field.unknown(version: version))
-        }
-    }
-
-    private static func inAppPurchase(_ value: BERElement, reader: BERReader) throws -> InAppPurchase {
-        let set = try reader.element(at: value.content.lowerBound, limit: value.content.upperBound, depth: 3)
-        try reader.expect(set, .set, "an in-app purchase SET")
+    private static func inAppPurchase(_ value: FastTLV.Element, _ tlv: FastTLV) throws -> InAppPurchase {
+        let set = try tlv.element(at: value.content.lowerBound, limit: value.content.upperBound, depth: 3)
+        guard set.tag == 0x31 else { throw ReceiptError.malformed("in-app purchase at byte \(value.content.lowerBound): expected a SET") }
         var purchase = InAppPurchase()
-        try forEachAttribute(in: set, reader: reader, depth: 4) { type, version, value in
-            let field = AttributeValue(reader: reader, octets: value, type: type)
+        try forEachAttribute(in: set, tlv, depth: 4) { type, version, value in
+            let field = AttributeValue(tlv: tlv, octets: value, type: type)
             switch type {
             case 1701: purchase.quantity = try field.integer()
             case 1702: purchase.productId = try field.string()
@@ -101,14 +90,16 @@ enum ReceiptPayloadParser {
 
 /// The DER value inside an attribute's OCTET STRING, read as the field's type demands.
 private struct AttributeValue {
-    let reader: BERReader
-    let octets: BERElement
+    let tlv: FastTLV
+    let octets: FastTLV.Element
     let type: Int64
 
-    private func inner() throws -> BERElement {
+    private static let utf8String: UInt8 = 0x0C, ia5String: UInt8 = 0x16, integer: UInt8 = 0x02
+
+    private func inner() throws -> FastTLV.Element {
         do {
-            let element = try reader.element(at: octets.content.lowerBound, limit: octets.content.upperBound, depth: 6)
-            guard element.encoded.upperBound == octets.content.upperBound else {
+            let element = try tlv.element(at: octets.content.lowerBound, limit: octets.content.upperBound, depth: 6)
+            guard element.end == octets.content.upperBound else {
                 throw ReceiptError.malformed("attribute \(type): trailing bytes after its value")
             }
             return element
@@ -119,26 +110,26 @@ private struct AttributeValue {
 
     func string() throws -> String {
         let element = try inner()
-        guard element.tag == .utf8String || element.tag == .ia5String else {
+        guard element.tag == Self.utf8String || element.tag == Self.ia5String else {
             throw ReceiptError.malformed("attribute \(type): expected a string")
         }
-        return String(decoding: reader.bytes[element.content], as: UTF8.self)
+        return tlv.string(element)
     }
 
     func integer() throws -> Int64 {
         let element = try inner()
-        guard element.tag == .integer else { throw ReceiptError.malformed("attribute \(type): expected an INTEGER") }
-        return try reader.int64(element)
+        guard element.tag == Self.integer else { throw ReceiptError.malformed("attribute \(type): expected an INTEGER") }
+        return try tlv.int64(element)
     }
 
     /// Nil for an empty string: Apple's way of saying "no date" (e.g. not cancelled).
     func date() throws -> Date? {
         let element = try inner()
-        guard element.tag == .ia5String || element.tag == .utf8String else {
+        guard element.tag == Self.ia5String || element.tag == Self.utf8String else {
             throw ReceiptError.malformed("attribute \(type): expected a date string")
         }
-        let text = reader.bytes[element.content]
-        if text.isEmpty { return nil }
+        if element.content.isEmpty { return nil }
+        let text = UnsafeBufferPointer(rebasing: tlv.bytes[element.content])
         guard let date = RFC3339.parse(text) else {
             throw ReceiptError.malformed("attribute \(type): not an RFC 3339 date: \(String(decoding: text.prefix(40), as: UTF8.self))")
         }
@@ -146,15 +137,14 @@ private struct AttributeValue {
     }
 
     func unknown(version: Int64) -> ReceiptAttribute {
-        let content = reader.bytes[octets.content]
         var text: String?
         if let element = try? inner() {
-            if element.tag == .utf8String || element.tag == .ia5String {
-                text = String(decoding: reader.bytes[element.content], as: UTF8.self)
-            } else if element.tag == .integer, let value = try? reader.int64(element) {
+            if element.tag == Self.utf8String || element.tag == Self.ia5String {
+                text = tlv.string(element)
+            } else if element.tag == Self.integer, let value = try? tlv.int64(element) {
                 text = String(value)
             }
         }
-        return ReceiptAttribute(type: type, version: version, text: text, byteCount: content.count)
+        return ReceiptAttribute(type: type, version: version, text: text, byteCount: octets.content.count)
     }
 }
