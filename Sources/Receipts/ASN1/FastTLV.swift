@@ -46,7 +46,12 @@ struct FastTLV {
     }
 
     func int64(_ element: Element) throws(BERError) -> Int64 {
-        try BERReader.int64(ArraySlice(bytes[element.content]), offset: element.content.lowerBound)
+        let range = element.content
+        guard !range.isEmpty else { throw BERError(message: "empty INTEGER", offset: range.lowerBound) }
+        guard range.count <= 8 else { throw BERError(message: "INTEGER wider than 64 bits", offset: range.lowerBound) }
+        var value: Int64 = bytes[range.lowerBound] & 0x80 != 0 ? -1 : 0
+        for index in range { value = value << 8 | Int64(bytes[index]) }
+        return value
     }
 
     func string(_ element: Element) -> String {
