@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore"]),
+        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts"]),
     ],
     swiftLanguageModes: [.v6]
 )

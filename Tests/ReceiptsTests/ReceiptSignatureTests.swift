@@ -87,7 +87,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-roots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("leaf.pem").path, contents: leaf)
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("leaf.pem").path, contents: leaf))
         #expect(throws: TrustRootError.self) { try TrustRoots.load(directory: directory.path) }
         do {
             _ = try TrustRoots.load(directory: directory.path)

@@ -20,7 +20,7 @@ public enum ReceiptSignatureCheck {
         var certificates: [Certificate] = []
         for (index, der) in signedData.certificates.enumerated() {
             do {
-                certificates.append(try Certificate(derEncoded: der))
+                certificates.append(try CertificateCache.shared.certificate(der: der))
             } catch {
                 return .unverified("embedded certificate \(index + 1) does not parse: \(error)", digest: digest)
             }

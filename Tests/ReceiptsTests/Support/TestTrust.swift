@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import X509
 @testable import Receipts
 
@@ -7,7 +8,7 @@ enum TestTrust {
     static func certificates(_ name: String) throws -> [Certificate]? {
         guard let data = try Fixtures.data("certs/\(name)") else { return nil }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-cert-\(UUID().uuidString)-\(name)").path
-        FileManager.default.createFile(atPath: path, contents: data)
+        #expect(FileManager.default.createFile(atPath: path, contents: data))
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try TrustRoots.certificates(inFile: path)
     }
