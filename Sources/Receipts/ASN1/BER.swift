@@ -1,5 +1,5 @@
-/// A minimal, zero-copy BER reader for the parts of PKCS#7 and receipt payloads iapdesk
-/// reads. It accepts what Apple produces (DER, and the indefinite-length BER that Xcode
+/// A minimal, zero-copy BER reader for the PKCS#7 container (the payload's hot path is
+/// `FastTLV`). It accepts what Apple produces (DER, and the indefinite-length BER that Xcode
 /// writes) and refuses everything else with an error instead of trapping: lengths are
 /// checked against the bytes that remain, nesting is bounded, and no length is trusted
 /// before it is checked. Elements are index ranges into one shared buffer.
@@ -20,8 +20,6 @@ public struct BERTag: Sendable, Equatable {
 
     public static let integer = BERTag(cls: 0, constructed: false, number: 2)
     public static let octetString = BERTag(cls: 0, constructed: false, number: 4)
-    public static let constructedOctetString = BERTag(cls: 0, constructed: true, number: 4)
-    public static let null = BERTag(cls: 0, constructed: false, number: 5)
     public static let oid = BERTag(cls: 0, constructed: false, number: 6)
     public static let utf8String = BERTag(cls: 0, constructed: false, number: 12)
     public static let sequence = BERTag(cls: 0, constructed: true, number: 16)
@@ -121,19 +119,6 @@ public struct BERReader: Sendable {
             i = child.encoded.upperBound
         }
         return result
-    }
-
-    /// Calls `body` for each child without building an array (the hot path of payload parsing).
-    public func forEachChild(
-        of parent: BERElement, depth: Int = 1, _ body: (BERElement) throws -> Void
-    ) throws {
-        guard parent.tag.constructed else { throw BERError(message: "expected a constructed element", offset: parent.encoded.lowerBound) }
-        var i = parent.content.lowerBound
-        while i < parent.content.upperBound {
-            let child = try element(at: i, limit: parent.content.upperBound, depth: depth)
-            try body(child)
-            i = child.encoded.upperBound
-        }
     }
 
     /// Asserts a tag, naming what was expected in the error.
