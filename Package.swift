@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore and
-// Terminal, and Receipts. AppStore, AppStoreSimulator and Console join as their issues land.
+// Terminal, and Receipts; AppStoreSimulator stands in for Apple. AppStore and Console join as
+// their issues land.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -41,6 +42,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // AppStoreSimulator: a stand-in for Apple with its own certificate authority.
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                "Receipts",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Terminal: text safety and layout for screens; the ncurses driver joins with the console.
         .target(name: "Terminal"),
         .target(
@@ -61,6 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts"]),
+        .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts"]),
     ],

@@ -61,7 +61,9 @@ public enum ReceiptSignatureCheck {
     }
 
     private static func matches(_ certificate: Certificate, _ signer: SignedData.SignerInfo) -> Bool {
-        guard Array(certificate.serialNumber.bytes) == signer.serialNumber else { return false }
+        // Compare magnitudes: DER adds a 0x00 before a serial whose first bit is set.
+        func magnitude(_ bytes: some Collection<UInt8>) -> [UInt8] { Array(bytes.drop { $0 == 0 }) }
+        guard magnitude(certificate.serialNumber.bytes) == magnitude(signer.serialNumber) else { return false }
         // Compare the issuer Name as encoded: a DER re-serialisation of the certificate's issuer.
         var serializer = DER.Serializer()
         guard (try? serializer.serialize(certificate.issuer)) != nil else { return false }
