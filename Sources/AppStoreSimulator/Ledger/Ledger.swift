@@ -1,0 +1,131 @@
+import Foundation
+import Receipts
+
+/// One purchase as the simulated App Store remembers it.
+public struct SimulatedPurchase: Sendable, Equatable {
+    public enum Kind: Int64, Sendable {
+        // Apple's undocumented receipt field 1707 numbering.
+        case nonConsumable = 0, consumable = 1, nonRenewing = 2, autoRenewable = 3
+    }
+
+    public var appleId: String
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var productId: String
+    public var kind: Kind
+    public var isSandbox: Bool
+    public var purchaseDate: Date
+    public var expiresDate: Date?
+    public var cancellationDate: Date?
+    /// 0 = other, 1 = an app issue (Apple's cancellation_reason).
+    public var cancellationReason: Int?
+    public var webOrderLineItemId: Int64?
+    public var autoRenew: Bool
+}
+
+/// The simulated App Store's memory: purchases per Apple ID, renewals, refunds and
+/// auto-renew switches. Receipts minted from it are real signed PKCS#7.
+public actor Ledger {
+    private var purchases: [SimulatedPurchase] = []
+    private var nextId: Int64
+    private let minter: ReceiptMinter
+    public let bundleId: String
+
+    public init(bundleId: String, minter: ReceiptMinter, firstTransactionId: Int64 = 2_000_000_000_000_001) {
+        self.bundleId = bundleId
+        self.minter = minter
+        nextId = firstTransactionId
+    }
+
+    private func newId() -> Int64 {
+        defer { nextId += 1 }
+        return nextId
+    }
+
+    /// Buys `productId` on `appleId`; subscriptions last `period` (one month by default).
+    @discardableResult
+    public func purchase(
+        appleId: String, productId: String, kind: SimulatedPurchase.Kind, sandbox: Bool = false,
+        at date: Date = Date(), period: TimeInterval = 30 * 86_400
+    ) -> SimulatedPurchase {
+        let id = newId()
+        let subscription = kind == .autoRenewable || kind == .nonRenewing
+        let purchase = SimulatedPurchase(
+            appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: kind,
+            isSandbox: sandbox, purchaseDate: date, expiresDate: subscription ? date.addingTimeInterval(period) : nil,
+            webOrderLineItemId: kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: kind == .autoRenewable)
+        purchases.append(purchase)
+        return purchase
+    }
+
+    /// The next period of an auto-renewable subscription: a new transaction, same original id.
+    @discardableResult
+    public func renew(originalTransactionId: String, period: TimeInterval = 30 * 86_400) throws -> SimulatedPurchase {
+        guard let last = purchases.last(where: { $0.originalTransactionId == originalTransactionId }), last.kind == .autoRenewable else {
+            throw SimulatorError.unknown("auto-renewable subscription \(originalTransactionId)")
+        }
+        let start = last.expiresDate ?? Date()
+        let id = newId()
+        var renewal = last
+        renewal.transactionId = String(id)
+        renewal.purchaseDate = start
+        renewal.expiresDate = start.addingTimeInterval(period)
+        renewal.webOrderLineItemId = id + 340_000_000_000_000
+        renewal.cancellationDate = nil
+        purchases.append(renewal)
+        return renewal
+    }
+
+    /// Apple refunded (or revoked) the transaction.
+    public func refund(transactionId: String, reason: Int = 0, at date: Date = Date()) throws {
+        guard let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) else {
+            throw SimulatorError.unknown("transaction \(transactionId)")
+        }
+        purchases[index].cancellationDate = date
+        purchases[index].cancellationReason = reason
+    }
+
+    public func setAutoRenew(originalTransactionId: String, _ on: Bool) {
+        for index in purchases.indices where purchases[index].originalTransactionId == originalTransactionId {
+            purchases[index].autoRenew = on
+        }
+    }
+
+    public func purchases(appleId: String) -> [SimulatedPurchase] { purchases.filter { $0.appleId == appleId } }
+
+    public func purchase(transactionId: String) -> SimulatedPurchase? { purchases.first { $0.transactionId == transactionId } }
+
+    /// Every period of a subscription, oldest first.
+    public func chain(originalTransactionId: String) -> [SimulatedPurchase] {
+        purchases.filter { $0.originalTransactionId == originalTransactionId }
+    }
+
+    /// The app receipt a device signed in with `appleId` would hold now: every purchase of
+    /// that Apple ID in one environment. Two game accounts on one Apple ID send the same one.
+    public func receipt(appleId: String, sandbox: Bool = false, at date: Date = Date()) throws -> String {
+        let mine = purchases.filter { $0.appleId == appleId && $0.isSandbox == sandbox }
+        return try minter.mint(AppReceipt(
+            receiptType: sandbox ? "ProductionSandbox" : "Production", appItemId: 1_000_000_001, bundleId: bundleId, appVersion: "1.0",
+            receiptCreationDate: date, originalApplicationVersion: "1.0",
+            inAppPurchases: mine.map(\.inAppPurchase)))
+    }
+}
+
+extension SimulatedPurchase {
+    var inAppPurchase: InAppPurchase {
+        InAppPurchase(
+            quantity: 1, productId: productId, transactionId: transactionId, originalTransactionId: originalTransactionId,
+            purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate, productType: kind.rawValue, expiresDate: expiresDate,
+            webOrderLineItemId: webOrderLineItemId, cancellationDate: cancellationDate,
+            isTrialPeriod: kind == .autoRenewable ? false : nil, isInIntroOfferPeriod: kind == .autoRenewable ? false : nil)
+    }
+}
+
+public enum SimulatorError: Error, Sendable, CustomStringConvertible {
+    case unknown(String)
+    public var description: String {
+        switch self {
+        case .unknown(let what): "the simulator knows no \(what)"
+        }
+    }
+}
