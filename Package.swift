@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore and
-// Terminal, and Receipts; AppStoreSimulator stands in for Apple. AppStore and Console join as
-// their issues land.
+// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore,
+// AppStore (over Receipts) and Terminal; AppStoreSimulator stands in for Apple. Console joins
+// with its issue.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -22,6 +22,12 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already under hummingbird and async-http-client; named for their types (HTTPField, Channel).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -42,11 +48,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // AppStoreSimulator: a stand-in for Apple with its own certificate authority.
+        // AppStore: the clients for Apple (verifyReceipt, App Store Server API) behind
+        // OrderStore's `ReceiptVerifier`.
+        .target(
+            name: "AppStore",
+            dependencies: [
+                "OrderStore", "Receipts",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // AppStoreSimulator: a stand-in for Apple on loopback with its own certificate authority.
         .target(
             name: "AppStoreSimulator",
             dependencies: [
                 "Receipts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -57,7 +79,7 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -73,6 +95,7 @@ let package = Package(
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
+        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts"]),
     ],

@@ -27,7 +27,7 @@ import Receipts
     @Test func decodesARealReceiptWithItsVerdict() async throws {
         guard let path = try fixture("receipts/tpinappreceipt__receipt-sandbox-g5.b64"), let trust = try trustDirectory() else { return }
         let data = try AppleDataDetector.detect(Array(try #require(FileManager.default.contents(atPath: path))))
-        let document = await ReceiptDocumentBuilder.build(data, trust: try ReceiptDecodeCommand.trust(directory: trust, xcode: nil))
+        let document = await ReceiptDocumentBuilder.build(data, trust: try TrustRoots.load(directory: trust))
         let text = ReceiptOutput.text(document)
         #expect(text.contains("signature   receipt: VERIFIED Apple Root CA → Apple Worldwide Developer Relations Certification Authority → Mac App Store and iTunes Store Receipt Signing (SHA-256"))
         #expect(text.contains("bundle id             dev.bonzer.weeka.app"))

@@ -21,6 +21,12 @@ public struct SimulatedPurchase: Sendable, Equatable {
     public var cancellationReason: Int?
     public var webOrderLineItemId: Int64?
     public var autoRenew: Bool
+    /// The `appAccountToken` the game passed with the purchase: its order id.
+    public var appAccountToken: String?
+    /// The order id on the customer's emailed invoice (Look Up Order ID), e.g. `MK5TTTVW01`.
+    public var appleOrderId: String
+    /// Family Sharing access revoked (Apple's REVOKE): the purchase stops counting, like a refund.
+    public var isRevoked: Bool = false
 }
 
 /// The simulated App Store's memory: purchases per Apple ID, renewals, refunds and
@@ -46,14 +52,15 @@ public actor Ledger {
     @discardableResult
     public func purchase(
         appleId: String, productId: String, kind: SimulatedPurchase.Kind, sandbox: Bool = false,
-        at date: Date = Date(), period: TimeInterval = 30 * 86_400
+        at date: Date = Date(), period: TimeInterval = 30 * 86_400, appAccountToken: String? = nil
     ) -> SimulatedPurchase {
         let id = newId()
         let subscription = kind == .autoRenewable || kind == .nonRenewing
         let purchase = SimulatedPurchase(
             appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: kind,
             isSandbox: sandbox, purchaseDate: date, expiresDate: subscription ? date.addingTimeInterval(period) : nil,
-            webOrderLineItemId: kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: kind == .autoRenewable)
+            webOrderLineItemId: kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: kind == .autoRenewable,
+            appAccountToken: appAccountToken, appleOrderId: Self.invoiceOrderId(id))
         purchases.append(purchase)
         return purchase
     }
@@ -72,6 +79,7 @@ public actor Ledger {
         renewal.expiresDate = start.addingTimeInterval(period)
         renewal.webOrderLineItemId = id + 340_000_000_000_000
         renewal.cancellationDate = nil
+        renewal.appleOrderId = Self.invoiceOrderId(id)
         purchases.append(renewal)
         return renewal
     }
@@ -85,6 +93,12 @@ public actor Ledger {
         purchases[index].cancellationReason = reason
     }
 
+    /// Family Sharing access taken back: Apple revokes with a date, reason 0.
+    public func revoke(transactionId: String, at date: Date = Date()) throws {
+        try refund(transactionId: transactionId, reason: 0, at: date)
+        if let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) { purchases[index].isRevoked = true }
+    }
+
     public func setAutoRenew(originalTransactionId: String, _ on: Bool) {
         for index in purchases.indices where purchases[index].originalTransactionId == originalTransactionId {
             purchases[index].autoRenew = on
@@ -94,6 +108,22 @@ public actor Ledger {
     public func purchases(appleId: String) -> [SimulatedPurchase] { purchases.filter { $0.appleId == appleId } }
 
     public func purchase(transactionId: String) -> SimulatedPurchase? { purchases.first { $0.transactionId == transactionId } }
+
+    /// The purchases on one emailed invoice.
+    public func purchases(appleOrderId: String) -> [SimulatedPurchase] { purchases.filter { $0.appleOrderId == appleOrderId } }
+
+    /// Every purchase of the customer who made `transactionId` (Get Transaction History
+    /// accepts any of their transaction ids), oldest first.
+    public func history(anyTransactionId: String) -> [SimulatedPurchase] {
+        guard let known = purchase(transactionId: anyTransactionId) else { return [] }
+        return purchases.filter { $0.appleId == known.appleId && $0.isSandbox == known.isSandbox }
+    }
+
+    /// Apple's invoice order ids are ten characters; the simulator's end in the transaction's digits.
+    static func invoiceOrderId(_ id: Int64) -> String {
+        let digits = String(id)
+        return "MK" + digits.suffix(8)
+    }
 
     /// Every period of a subscription, oldest first.
     public func chain(originalTransactionId: String) -> [SimulatedPurchase] {

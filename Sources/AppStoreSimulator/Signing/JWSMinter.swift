@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Receipts
 
 /// Signs JSON payloads as Apple's JWS: ES256, the simulator's chain in `x5c`.
 public struct JWSMinter: Sendable {
@@ -14,14 +15,8 @@ public struct JWSMinter: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(payload)
-        let signingInput = "\(Self.base64URL(header)).\(Self.base64URL(body))"
+        let signingInput = "\(Base64.encodeURL(header)).\(Base64.encodeURL(body))"
         let signature = try authority.leafKey.signature(for: Data(signingInput.utf8))
-        return "\(signingInput).\(Self.base64URL(signature.rawRepresentation))"
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return "\(signingInput).\(Base64.encodeURL(signature.rawRepresentation))"
     }
 }

@@ -91,10 +91,11 @@ public struct VerifyReceiptService: Sendable {
             row["cancellation_reason"] = String(p.cancellationReason ?? 0)
         }
         if let line = p.webOrderLineItemId { row["web_order_line_item_id"] = String(line) }
+        if let token = p.appAccountToken { row["app_account_token"] = token }
         return row
     }
 
-    static func milliseconds(_ date: Date) -> String { String(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    static func milliseconds(_ date: Date) -> String { String(date.milliseconds) }
 
     /// `2020-07-14 19:36:40 Etc/GMT`.
     static func appleDate(_ date: Date) -> String {

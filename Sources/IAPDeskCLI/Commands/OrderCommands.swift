@@ -4,7 +4,7 @@ import OrderStore
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "order", abstract: "Find, read and act on orders.",
-        subcommands: [List.self, Find.self, Show.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
+        subcommands: [List.self, Find.self, Show.self, ReverifyCommand.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Orders newest first, optionally narrowed.")

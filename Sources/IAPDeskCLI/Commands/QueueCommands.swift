@@ -2,7 +2,12 @@ import ArgumentParser
 import OrderStore
 
 struct StuckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stuck", abstract: "Paid, undelivered orders past the threshold, oldest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "stuck", abstract: "Paid, undelivered orders past the threshold, oldest first.",
+        subcommands: [List.self, ReverifyStuckCommand.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The stuck queue (the default).")
     @OptionGroup var store: StoreOptions
     @Option var limit: Int = 50
 
@@ -13,6 +18,7 @@ struct StuckCommand: AsyncParsableCommand {
             [Output.safe($0.order.orderId), Output.safe($0.order.accountId), $0.order.state.rawValue, Output.age($0.age), "\($0.attempts)",
              $0.order.needsOperator ? "needs operator" : Output.time($0.nextRetryAt), Output.safe($0.lastError)]
         }))
+    }
     }
 }
 

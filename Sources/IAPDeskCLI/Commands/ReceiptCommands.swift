@@ -37,8 +37,10 @@ struct ReceiptDecodeCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let configuration = try Configuration.load(path: config)
-        let trust = try Self.trust(directory: trustRoots ?? configuration.trustRoots, xcode: xcodeRoot ?? configuration.xcodeRoot)
+        var configuration = try Configuration.load(path: config)
+        if let trustRoots { configuration.trustRoots = trustRoots }
+        if let xcodeRoot { configuration.xcodeRoot = xcodeRoot }
+        let trust = try configuration.trust()
         let input: [UInt8]
         if file == "-" {
             input = Array(FileHandle.standardInput.readDataToEndOfFile())
@@ -56,13 +58,6 @@ struct ReceiptDecodeCommand: AsyncParsableCommand {
         }
         let document = await ReceiptDocumentBuilder.build(data, trust: trust)
         print(json ? try ReceiptOutput.json(document) : ReceiptOutput.text(document))
-    }
-
-    static func trust(directory: String?, xcode: String?) throws -> TrustRoots {
-        var trust = TrustRoots()
-        if let directory { trust = try TrustRoots.load(directory: directory) }
-        if let xcode { trust.xcode = try TrustRoots.certificates(inFile: xcode) }
-        return trust
     }
 }
 

@@ -1,5 +1,7 @@
+import AppStore
 import Foundation
 import OrderStore
+import Receipts
 import TOMLKit
 
 /// iapdesk's configuration: `iapdesk.toml`, overridden by environment variables, which
@@ -18,6 +20,10 @@ import TOMLKit
 /// key_file = "/etc/iapdesk/AuthKey_ABC123.p8"
 /// key_id = "ABC123"
 /// issuer_id = "57246542-96fe-1a63-e053-0824d011072a"
+/// timeout_seconds = 30
+/// # Apple's URLs are the default; `simulator` points all of them at `iapdesk simulator`:
+/// # simulator = "http://127.0.0.1:9090"
+/// # verify_receipt_url, verify_receipt_sandbox_url, server_api_url, server_api_sandbox_url
 ///
 /// [receipts]
 /// trust_roots = "/etc/iapdesk/roots"   # Apple's root certificates (self-signed only)
@@ -35,6 +41,10 @@ public struct Configuration: Sendable, Equatable {
     public var privateKey: Secret?
     public var keyId: String?
     public var issuerId: String?
+    public var timeoutSeconds: Int = 30
+    public var verifyReceipt = VerifyReceiptEndpoints.apple
+    public var serverAPIURL = ServerAPICredentials.appleProductionURL
+    public var serverAPISandboxURL = ServerAPICredentials.appleSandboxURL
     public var theme: String = "default"
     /// A directory of trusted root certificates for receipts and JWS.
     public var trustRoots: String?
@@ -87,7 +97,8 @@ public struct Configuration: Sendable, Equatable {
         let reader = TOMLReader(table: table, text: text, file: file)
         try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console"], in: nil)
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
-        try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id"], in: "apple",
+        try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
+                             "verify_receipt_sandbox_url", "server_api_url", "server_api_sandbox_url"], in: "apple",
                             refusing: ["shared_secret", "key", "private_key", "password"])
         try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
         try reader.onlyKeys(["theme"], in: "console")
@@ -99,6 +110,12 @@ public struct Configuration: Sendable, Equatable {
         if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path) }
         if let id = try reader.string("apple", "key_id") { keyId = id }
         if let id = try reader.string("apple", "issuer_id") { issuerId = id }
+        if let seconds = try reader.int("apple", "timeout_seconds") { timeoutSeconds = seconds }
+        if let base = try reader.string("apple", "simulator") { useSimulator(base) }
+        if let url = try reader.string("apple", "verify_receipt_url") { verifyReceipt.productionURL = url }
+        if let url = try reader.string("apple", "verify_receipt_sandbox_url") { verifyReceipt.sandboxURL = url }
+        if let url = try reader.string("apple", "server_api_url") { serverAPIURL = url }
+        if let url = try reader.string("apple", "server_api_sandbox_url") { serverAPISandboxURL = url }
         if let theme = try reader.string("console", "theme") { self.theme = theme }
         if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
         if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
@@ -117,6 +134,42 @@ public struct Configuration: Sendable, Equatable {
         if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path) }
         if let id = env["IAPDESK_KEY_ID"] { keyId = id }
         if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
+        if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
+    }
+
+    /// Every Apple URL at an `iapdesk simulator` (`http://127.0.0.1:9090`).
+    public mutating func useSimulator(_ base: String) {
+        let base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        verifyReceipt = .simulator(base, sharedSecret: sharedSecret)
+        serverAPIURL = base
+        serverAPISandboxURL = "\(base)/sandbox"
+    }
+
+    /// The trust roots for signatures: `receipts.trust_roots` and `receipts.xcode_root`.
+    public func trust() throws -> TrustRoots {
+        var trust = TrustRoots()
+        if let trustRoots { trust = try TrustRoots.load(directory: trustRoots) }
+        if let xcodeRoot { trust.xcode = try TrustRoots.certificates(inFile: xcodeRoot) }
+        return trust
+    }
+
+    /// What the AppStore clients need. The Server API is used only when the key file, key
+    /// id and issuer id are all set; some but not all of them is an error naming the rest.
+    public func appStoreSettings() throws -> AppStoreSettings {
+        var endpoints = verifyReceipt
+        endpoints.sharedSecret = sharedSecret
+        endpoints.first = isProduction ? .production : .sandbox
+        let parts: [(String, Bool)] = [("apple.key_file", privateKey != nil), ("apple.key_id", keyId != nil), ("apple.issuer_id", issuerId != nil)]
+        var credentials: ServerAPICredentials?
+        if let privateKey, let keyId, let issuerId {
+            credentials = try ServerAPICredentials(issuerId: issuerId, keyId: keyId, p8: privateKey, productionURL: serverAPIURL, sandboxURL: serverAPISandboxURL)
+        } else if parts.contains(where: \.1) {
+            let missing = parts.filter { !$0.1 }.map(\.0).joined(separator: ", ")
+            throw ConfigError(file: source, "the App Store Server API needs apple.key_file, apple.key_id and apple.issuer_id together; missing \(missing)")
+        }
+        var settings = AppStoreSettings(bundleId: bundleId, verifyReceipt: endpoints, serverAPI: credentials, trust: try trust())
+        settings.requestTimeout = .seconds(timeoutSeconds)
+        return settings
     }
 
     static func environment(_ value: String, file: String?, key: String) throws -> Bool {
@@ -144,6 +197,9 @@ public struct Configuration: Sendable, Equatable {
             ("App Store Server API key", privateKey?.description ?? "(not set)"),
             ("key id", keyId ?? "(not set)"),
             ("issuer id", issuerId ?? "(not set)"),
+            ("verifyReceipt", "\(verifyReceipt.productionURL), sandbox \(verifyReceipt.sandboxURL)"),
+            ("App Store Server API", "\(serverAPIURL), sandbox \(serverAPISandboxURL)"),
+            ("Apple time-out", "\(timeoutSeconds) s"),
             ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
             ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
             ("theme", theme),

@@ -12,6 +12,8 @@ public struct VerificationOutcome: Sendable {
     public var ownership: OwnershipRule.Decision?
     /// R2: a sandbox purchase in a production store.
     public var flaggedSandbox: Bool
+    /// Apple's answer as the verifier reported it (status, environment, latency).
+    public var report: VerificationReport
 }
 
 extension OrderStore {
@@ -27,7 +29,7 @@ extension OrderStore {
             try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
             var outcome = VerificationOutcome(
                 order: order, classification: classification, picked: nil, checks: [], ownership: nil,
-                flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction))
+                flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction), report: report)
             switch order.state {
             case .receiptReceived, .verifyRetry:
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)

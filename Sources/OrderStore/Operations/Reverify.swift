@@ -4,8 +4,12 @@ extension OrderStore {
     /// stored and the rules applied.
     @discardableResult
     public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system) async throws -> VerificationOutcome {
+        guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
         let submission = try await read { sql in
-            try await sql.row("""
+            guard try await sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
+                throw StoreError.notFound(kind: "order", id: orderId)
+            }
+            return try await sql.row("""
                 SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
                 WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
                 """)

@@ -27,6 +27,15 @@ public enum StatusCodeRule {
         case 21009: "internal data access error"
         case 21010: "user account not found or deleted"
         case 21100...21199: "internal data access error (\(status))"
+        // The App Store Server API's error codes (reference/apple-iap.md §3.5).
+        case 4_000_006: "invalid transaction id"
+        case 4_000_000...4_009_999: "bad request"
+        case 4_040_001, 4_040_002: "account not found"
+        case 4_040_003, 4_040_004: "app not found"
+        case 4_040_005, 4_040_006: "original transaction id not found"
+        case 4_040_010: "transaction id not found"
+        case 4_290_000: "rate limit exceeded"
+        case 5_000_000, 5_000_001: "Apple internal error"
         default: "unknown status \(status)"
         }
     }
@@ -36,11 +45,18 @@ public enum StatusCodeRule {
         if let error = report.transportError {
             return .retryable(reason: "no answer from Apple: \(error)")
         }
+        if let code = report.appleStatus, code >= 4_000_000 {
+            return serverAPI(code)
+        }
         if let http = report.httpStatus, http >= 500 {
             return .retryable(reason: "Apple HTTP \(http)")
         }
         if let http = report.httpStatus, http == 429 {
             return .retryable(reason: "Apple rate limit (HTTP 429)")
+        }
+        if let http = report.httpStatus, http == 401 || http == 403 {
+            // Our key or secret is wrong: an operator fixes the configuration, the player keeps the order.
+            return .retryable(reason: "Apple refused iapdesk's credentials (HTTP \(http)): check the configuration")
         }
         guard let status = report.appleStatus else {
             // An HTTP answer we could not read is Apple's fault, not the player's: retry.
@@ -59,6 +75,16 @@ public enum StatusCodeRule {
             return .retryable(reason: "\(described) (environment switch did not settle)")
         default:
             return .final(reason: described)
+        }
+    }
+
+    /// Server API codes: Apple's `…Retryable` variants, rate limits and Apple's own errors
+    /// come back later; a transaction Apple does not know (in either environment) is final.
+    private static func serverAPI(_ code: Int) -> VerificationClass {
+        let described = "\(code) \(meaning(of: code))"
+        switch code {
+        case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(reason: described)
+        default: return .final(reason: described)
         }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import OrderStore
+import Receipts
+
+/// OrderStore's `ReceiptVerifier` over Apple (or the simulator): the App Store Server API
+/// when the client named a transaction and a key is configured, verifyReceipt otherwise.
+public final class AppleVerifier: ReceiptVerifier {
+    public let settings: AppStoreSettings
+    let http: AppleHTTP
+    public let verifyReceipt: VerifyReceiptClient
+    public let serverAPI: ServerAPIClient?
+
+    public init(settings: AppStoreSettings) {
+        self.settings = settings
+        let http = AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections)
+        self.http = http
+        verifyReceipt = VerifyReceiptClient(http: http, endpoints: settings.verifyReceipt)
+        serverAPI = settings.serverAPI.map { ServerAPIClient(http: http, credentials: $0, bundleId: settings.bundleId, trust: settings.trust) }
+    }
+
+    /// Closes the connection pool; call once when done.
+    public func shutdown() async { await http.shutdown() }
+
+    /// A verifier for the duration of `body`, shut down afterwards whatever happens.
+    public static func using<T>(_ settings: AppStoreSettings, _ body: (AppleVerifier) async throws -> T) async throws -> T {
+        let verifier = AppleVerifier(settings: settings)
+        do {
+            let result = try await body(verifier)
+            await verifier.shutdown()
+            return result
+        } catch {
+            await verifier.shutdown()
+            throw error
+        }
+    }
+
+    public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
+        if let claimedTransactionId, let serverAPI {
+            return await ServerAPIVerification(client: serverAPI, first: settings.verifyReceipt.first).report(transactionId: claimedTransactionId)
+        }
+        return await verifyReceipt.verify(receiptData: receiptData)
+    }
+}
+
+/// Re-verification of one transaction through the Server API, in the shape of a
+/// verifyReceipt report so that the same rules apply: Get Transaction Info (production,
+/// then sandbox when production does not know it: R2's counterpart), and for
+/// auto-renewables Get All Subscription Statuses for the renewal intent R8 needs.
+struct ServerAPIVerification {
+    let client: ServerAPIClient
+    let first: AppleEnvironment
+
+    func report(transactionId: String) async -> VerificationReport {
+        var environment = first
+        var latency = 0
+        var info = await client.transactionInfo(transactionId, in: environment)
+        if case .failure(let failure) = info, failure.isNotFound {
+            latency += failure.latencyMs
+            environment = first == .production ? .sandbox : .production
+            info = await client.transactionInfo(transactionId, in: environment)
+        }
+        let answer: ServerAPIClient.Answer<JWSTransaction>
+        switch info {
+        case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
+        case .success(let success): answer = success
+        }
+        latency += answer.latencyMs
+        let transaction = answer.value
+        if let reported = transaction.environment.flatMap(AppleEnvironment.init(rawValue:)) { environment = reported }
+        var content = AppleReceiptContent(bundleId: transaction.bundleId ?? "", inApp: [AppleTransaction(transaction)].compactMap { $0 })
+        var body = "{\"getTransactionInfo\":\(answer.body)"
+
+        if transaction.type == "Auto-Renewable Subscription" {
+            switch await client.subscriptionStatuses(transactionId, in: environment) {
+            case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
+            case .success(let statuses):
+                latency += statuses.latencyMs
+                body += ",\"getAllSubscriptionStatuses\":\(statuses.body)"
+                let mine = statuses.value.filter { $0.originalTransactionId == transaction.originalTransactionId }
+                content.latestReceiptInfo = mine.compactMap { $0.transaction.flatMap(AppleTransaction.init) }
+                content.pendingRenewals = mine.compactMap { $0.renewal.flatMap(AppleRenewalInfo.init) }
+            }
+        }
+        return VerificationReport(
+            method: .serverAPI, environment: environment, appleStatus: 0, httpStatus: 200, latencyMs: latency,
+            body: body + "}", content: content)
+    }
+
+    static func report(_ failure: ServerAPIFailure, environment: AppleEnvironment, latency: Int) -> VerificationReport {
+        VerificationReport(
+            method: .serverAPI, environment: environment, appleStatus: failure.errorCode, httpStatus: failure.httpStatus,
+            transportError: failure.transportError, latencyMs: latency + failure.latencyMs, body: failure.body)
+    }
+}

@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What one exchange with Apple gave: an HTTP answer, or why none came. Never thrown:
+/// Apple failing is an outcome to record (R1, R3), not an exception.
+struct Exchange: Sendable {
+    var httpStatus: Int?
+    var body: [UInt8]
+    /// A time-out, a refused connection, a body too large…
+    var transportError: String?
+    var latencyMs: Int
+    /// A 429's `Retry-After`, in seconds.
+    var retryAfter: Int?
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// The HTTP client for Apple's endpoints: one connection pool, a deadline per request,
+/// bodies capped, and 429 `Retry-After` honoured up to a limit.
+public final class AppleHTTP: Sendable {
+    let client: HTTPClient
+    let timeout: Duration
+    let maxRetryAfter: Duration
+    /// Apple's largest answers (verifyReceipt with years of renewals) are a few MB.
+    static let maxBody = 16 << 20
+
+    public init(timeout: Duration, maxRetryAfter: Duration, maxConnections: Int) {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnections)
+        configuration.timeout = .init(connect: .seconds(10))
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.timeout = timeout
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Sends the request; on a 429 whose `Retry-After` is short enough, waits it out and
+    /// sends once more. The latency covers the whole exchange.
+    func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async -> Exchange {
+        let start = ContinuousClock.now
+        var exchange = await sendOnce(method, url, headers: headers, body: body)
+        if exchange.httpStatus == 429, let wait = exchange.retryAfter, Duration.seconds(wait) <= maxRetryAfter {
+            try? await Task.sleep(for: .seconds(wait))
+            exchange = await sendOnce(method, url, headers: headers, body: body)
+        }
+        exchange.latencyMs = Self.milliseconds(ContinuousClock.now - start)
+        return exchange
+    }
+
+    private func sendOnce(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]?) async -> Exchange {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+            let response = try await client.execute(request, deadline: deadline)
+            let collected = try await response.body.collect(upTo: Self.maxBody)
+            return Exchange(
+                httpStatus: Int(response.status.code), body: Array(buffer: collected), latencyMs: 0,
+                retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        } catch {
+            return Exchange(httpStatus: nil, body: [], transportError: describe(error), latencyMs: 0)
+        }
+    }
+
+    /// Short, operator-readable reasons; the URL's host is named, never a secret.
+    private func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded: return "timed out after \(timeout.formatted(.units(allowed: [.seconds])))"
+            case .connectTimeout: return "connection timed out"
+            case .remoteConnectionClosed: return "Apple closed the connection"
+            case .bodyLengthMismatch: return "the answer ended before its declared length"
+            default: break
+            }
+        }
+        if error is NIOTooManyBytesError { return "the answer is larger than \(Self.maxBody >> 20) MB" }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

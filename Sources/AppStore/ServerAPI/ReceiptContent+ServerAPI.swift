@@ -1,0 +1,24 @@
+import OrderStore
+import Receipts
+
+extension AppleTransaction {
+    /// A verified JWS transaction in the store's terms; nil without the ids rules key on.
+    init?(_ jws: JWSTransaction) {
+        guard let id = jws.transactionId, let product = jws.productId, let purchased = jws.purchaseDate else { return nil }
+        self.init(
+            transactionId: id, originalTransactionId: jws.originalTransactionId ?? id, productId: product,
+            quantity: jws.quantity ?? 1, purchaseDate: purchased.milliseconds, originalPurchaseDate: jws.originalPurchaseDate?.milliseconds,
+            expiresDate: jws.expiresDate?.milliseconds, cancellationDate: jws.revocationDate?.milliseconds,
+            cancellationReason: jws.revocationReason, webOrderLineItemId: jws.webOrderLineItemId,
+            ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken)
+    }
+}
+
+extension AppleRenewalInfo {
+    init?(_ jws: JWSRenewalInfo) {
+        guard let original = jws.originalTransactionId else { return nil }
+        self.init(
+            originalTransactionId: original, productId: jws.autoRenewProductId ?? jws.productId ?? "",
+            autoRenewEnabled: jws.autoRenewStatus == 1, expirationIntent: jws.expirationIntent)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import OrderStore
+import Receipts
+
+/// The App Store Server API endpoints iapdesk uses (reference/apple-iap.md §3.2). Every
+/// request carries a fresh ES256 token; every `signed…` value in an answer is verified
+/// (signature, chain to the configured roots at its `signedDate`, Apple's marker OIDs)
+/// before it is read. Failures come back as values, never thrown.
+public struct ServerAPIClient: Sendable {
+    let http: AppleHTTP
+    let credentials: ServerAPICredentials
+    let bundleId: String
+    let trust: TrustRoots
+
+    public init(http: AppleHTTP, credentials: ServerAPICredentials, bundleId: String, trust: TrustRoots) {
+        self.http = http
+        self.credentials = credentials
+        self.bundleId = bundleId
+        self.trust = trust
+    }
+
+    /// A verified answer and the exchange it came from.
+    public struct Answer<Value: Sendable>: Sendable {
+        public var value: Value
+        public var body: String
+        public var latencyMs: Int
+    }
+
+    /// A subscription's last transaction and renewal intent (Get All Subscription Statuses).
+    public struct SubscriptionState: Sendable {
+        /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+        public var status: Int?
+        public var originalTransactionId: String?
+        public var transaction: JWSTransaction?
+        public var renewal: JWSRenewalInfo?
+    }
+
+    /// Get Transaction Info: `GET /inApps/v1/transactions/{transactionId}`.
+    public func transactionInfo(_ transactionId: String, in environment: AppleEnvironment) async -> Result<Answer<JWSTransaction>, ServerAPIFailure> {
+        await get("/inApps/v1/transactions/\(escaped(transactionId))", environment, as: TransactionInfoResponse.self) { response in
+            try await verify(response.signedTransactionInfo, as: JWSTransaction.self)
+        }
+    }
+
+    /// Get Transaction History v2, one page: `GET /inApps/v2/history/{id}?revision=`.
+    public func transactionHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+        await page("/inApps/v2/history/\(escaped(transactionId))", environment, revision: revision)
+    }
+
+    /// Get Refund History, one page: `GET /inApps/v2/refund/lookup/{id}?revision=`.
+    public func refundHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+        await page("/inApps/v2/refund/lookup/\(escaped(transactionId))", environment, revision: revision)
+    }
+
+    /// Every page of a paged endpoint, following `revision` while `hasMore` (at most `maxPages`).
+    public func allPages(
+        maxPages: Int = 50,
+        _ fetch: (String?) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure>
+    ) async -> Result<[JWSTransaction], ServerAPIFailure> {
+        var all: [JWSTransaction] = []
+        var revision: String?
+        for _ in 0..<maxPages {
+            switch await fetch(revision) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let answer):
+                all += answer.value.transactions
+                guard answer.value.page.hasMore == true, let next = answer.value.page.revision else { return .success(all) }
+                revision = next
+            }
+        }
+        return .success(all)
+    }
+
+    /// Get All Subscription Statuses: `GET /inApps/v1/subscriptions/{id}`.
+    public func subscriptionStatuses(_ transactionId: String, in environment: AppleEnvironment) async -> Result<Answer<[SubscriptionState]>, ServerAPIFailure> {
+        await get("/inApps/v1/subscriptions/\(escaped(transactionId))", environment, as: StatusResponse.self) { response in
+            var states: [SubscriptionState] = []
+            for last in response.data.flatMap(\.lastTransactions) {
+                states.append(SubscriptionState(
+                    status: last.status, originalTransactionId: last.originalTransactionId,
+                    transaction: try await last.signedTransactionInfo.asyncMap { try await verify($0, as: JWSTransaction.self) },
+                    renewal: try await last.signedRenewalInfo.asyncMap { try await verify($0, as: JWSRenewalInfo.self) }))
+            }
+            return states
+        }
+    }
+
+    /// Look Up Order ID: `GET /inApps/v1/lookup/{orderId}`, the id on the customer's Apple
+    /// invoice. An id Apple does not know is a failure that says so.
+    public func lookUpOrder(_ orderId: String, in environment: AppleEnvironment) async -> Result<Answer<[JWSTransaction]>, ServerAPIFailure> {
+        await get("/inApps/v1/lookup/\(escaped(orderId))", environment, as: OrderLookupResponse.self) { response in
+            guard response.status == 0 else { throw LookupInvalid() }
+            var transactions: [JWSTransaction] = []
+            for signed in response.signedTransactions { transactions.append(try await verify(signed, as: JWSTransaction.self)) }
+            return transactions
+        }
+    }
+
+    private func page(_ path: String, _ environment: AppleEnvironment, revision: String?) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+        let query = revision.map { "?revision=\(escaped($0))" } ?? ""
+        return await get(path + query, environment, as: TransactionPage.self) { page in
+            var transactions: [JWSTransaction] = []
+            for signed in page.signedTransactions { transactions.append(try await verify(signed, as: JWSTransaction.self)) }
+            return (page, transactions)
+        }
+    }
+
+    private struct LookupInvalid: Error {}
+
+    /// One GET: the token, the exchange, Apple's error body when not 200, then `read`
+    /// over the decoded answer (where the JWS checks happen).
+    private func get<Response: Decodable, Value: Sendable>(
+        _ path: String, _ environment: AppleEnvironment, as type: Response.Type, read: (Response) async throws -> Value
+    ) async -> Result<Answer<Value>, ServerAPIFailure> {
+        let token: String
+        do { token = try ServerAPIToken.make(credentials, bundleId: bundleId) } catch {
+            return .failure(ServerAPIFailure(transportError: "could not sign the API token: \(error)", latencyMs: 0, body: ""))
+        }
+        let exchange = await http.send(.GET, credentials.baseURL(environment) + path, headers: [
+            ("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "iapdesk"),
+        ])
+        var failure = ServerAPIFailure(httpStatus: exchange.httpStatus, transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
+        guard exchange.transportError == nil else { return .failure(failure) }
+        guard exchange.httpStatus == 200 else {
+            let payload = try? JSONDecoder().decode(ErrorPayload.self, from: Data(exchange.body))
+            failure.errorCode = payload?.errorCode
+            failure.message = payload?.errorMessage
+            if exchange.httpStatus == 401 { failure.message = "Apple refused the API key (check issuer id, key id and the .p8)" }
+            return .failure(failure)
+        }
+        do {
+            let response = try JSONDecoder().decode(Response.self, from: Data(exchange.body))
+            return .success(Answer(value: try await read(response), body: exchange.text, latencyMs: exchange.latencyMs))
+        } catch is LookupInvalid {
+            failure.message = "Apple knows no such order id"
+            failure.errorCode = 4_040_010
+            return .failure(failure)
+        } catch let error as ReceiptError {
+            failure.transportError = "Apple's answer did not verify: \(error)"
+            return .failure(failure)
+        } catch {
+            failure.transportError = "unreadable answer from Apple: \(error)"
+            return .failure(failure)
+        }
+    }
+
+    private func verify<T: Decodable>(_ compact: String, as type: T.Type) async throws(ReceiptError) -> T {
+        try await JWS(compact: compact).verified(as: type, trust: trust, bundleId: nil)
+    }
+
+    private func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}

@@ -1,0 +1,42 @@
+/// The Server API's answers, as Apple documents them; the `signed…` strings are JWS that
+/// `ServerAPIClient` verifies before anything reads them.
+struct TransactionInfoResponse: Decodable {
+    var signedTransactionInfo: String
+}
+
+/// Get Transaction History v2 and Get Refund History: pages of signed transactions.
+public struct TransactionPage: Decodable, Sendable {
+    public var revision: String?
+    public var hasMore: Bool?
+    public var environment: String?
+    public var signedTransactions: [String]
+}
+
+struct StatusResponse: Decodable {
+    var environment: String?
+    var data: [Group]
+
+    struct Group: Decodable {
+        var subscriptionGroupIdentifier: String?
+        var lastTransactions: [LastTransaction]
+    }
+
+    struct LastTransaction: Decodable {
+        /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
+        var status: Int?
+        var originalTransactionId: String?
+        var signedTransactionInfo: String?
+        var signedRenewalInfo: String?
+    }
+}
+
+struct OrderLookupResponse: Decodable {
+    /// 0 valid, 1 invalid.
+    var status: Int
+    var signedTransactions: [String]
+}
+
+struct ErrorPayload: Decodable {
+    var errorCode: Int?
+    var errorMessage: String?
+}

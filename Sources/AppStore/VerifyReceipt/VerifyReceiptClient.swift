@@ -1,0 +1,68 @@
+import Foundation
+import OrderStore
+import Receipts
+
+/// Apple's verifyReceipt with the environment rule (R2): the first call goes to production
+/// (or sandbox for a sandbox store); 21007 resends to sandbox, 21008 to production, at most
+/// once each way. The report names the environment that answered last and keeps its body
+/// verbatim; the store classifies it (R3).
+public struct VerifyReceiptClient: Sendable {
+    let http: AppleHTTP
+    let endpoints: VerifyReceiptEndpoints
+
+    public init(http: AppleHTTP, endpoints: VerifyReceiptEndpoints) {
+        self.http = http
+        self.endpoints = endpoints
+    }
+
+    public func verify(receiptData: String) async -> VerificationReport {
+        var environment = endpoints.first
+        var totalLatency = 0
+        var visited: Set<AppleEnvironment> = []
+        while true {
+            visited.insert(environment)
+            let exchange = await http.send(.POST, endpoints.url(environment), body: requestBody(receiptData))
+            totalLatency += exchange.latencyMs
+            var report = Self.report(exchange, environment: environment)
+            report.latencyMs = totalLatency
+            let next: AppleEnvironment? = switch report.appleStatus {
+            case 21007: .sandbox
+            case 21008: .production
+            default: nil
+            }
+            guard let next, !visited.contains(next) else { return report }
+            environment = next
+        }
+    }
+
+    private func requestBody(_ receiptData: String) -> [UInt8] {
+        var request: [String: Any] = ["receipt-data": receiptData, "exclude-old-transactions": false]
+        if let secret = endpoints.sharedSecret { request["password"] = secret.value }
+        return Array((try? JSONSerialization.data(withJSONObject: request)) ?? Data())
+    }
+
+    /// Reads one answer. A body that is not Apple's JSON leaves `appleStatus` nil, which R3
+    /// treats as retryable: a proxy's error page is not the player's fault.
+    static func report(_ exchange: Exchange, environment: AppleEnvironment) -> VerificationReport {
+        var report = VerificationReport(
+            method: .verifyReceipt, environment: environment, appleStatus: nil, httpStatus: exchange.httpStatus,
+            transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
+        guard exchange.transportError == nil, exchange.httpStatus == 200 else { return report }
+        do {
+            let answer = try VerifyReceiptResponse.decode(exchange.body)
+            report.appleStatus = answer.status
+            report.isRetryable = answer.isRetryable
+            if let reported = answer.environment.flatMap(AppleEnvironment.init(rawValue:)) { report.environment = reported }
+            if answer.status == 0 || answer.status == 21006 { report.content = AppleReceiptContent(answer) }
+        } catch {
+            // Status readable but a field is not (Apple's or a proxy's mangling): keep the status,
+            // no content, so the store retries rather than acting on half an answer.
+            report.appleStatus = Self.statusOnly(exchange.body)
+        }
+        return report
+    }
+
+    private static func statusOnly(_ body: [UInt8]) -> Int? {
+        (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["status"] as? Int
+    }
+}

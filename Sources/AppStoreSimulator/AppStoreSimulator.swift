@@ -1,0 +1,34 @@
+import Foundation
+import Receipts
+
+/// The simulated App Store: one certificate authority, one ledger, the verifyReceipt and
+/// Server API services over it, the API key it accepts and the faults in force. Serve it
+/// over loopback HTTP with `SimulatorServer`, or drive its ledger directly in tests.
+public final class AppStoreSimulator: Sendable {
+    public let bundleId: String
+    public let authority: CertificateAuthority
+    public let ledger: Ledger
+    public let apiKey: SimulatorAPIKey
+    public let sharedSecret: String?
+    public let faults: FaultSwitch
+    let verifyReceipt: VerifyReceiptService
+    let serverAPI: ServerAPIService
+    let keyCheck: APIKeyCheck
+
+    public init(bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
+                faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C) throws {
+        self.bundleId = bundleId
+        authority = try CertificateAuthority()
+        ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority))
+        self.apiKey = apiKey
+        self.sharedSecret = sharedSecret
+        self.faults = FaultSwitch(faults, seed: seed)
+        verifyReceipt = VerifyReceiptService(ledger: ledger, authority: authority, sharedSecret: sharedSecret)
+        serverAPI = ServerAPIService(ledger: ledger, authority: authority)
+        keyCheck = APIKeyCheck(key: apiKey, bundleId: bundleId)
+    }
+
+    /// The root to configure as a trust root: receipts and JWS from this simulator verify
+    /// with it and with nothing else.
+    public var trustRoots: TrustRoots { TrustRoots(apple: [authority.root]) }
+}

@@ -1,0 +1,81 @@
+import AppStore
+import ArgumentParser
+import Foundation
+import OrderStore
+
+/// `iapdesk order reverify ID`: the order's latest stored receipt goes to Apple (the Server
+/// API when the client named a transaction and a key is configured, verifyReceipt
+/// otherwise); the attempt and the resulting state are stored and audited.
+struct ReverifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Re-verify an order's stored receipt with Apple now.")
+    @OptionGroup var store: StoreOptions
+    @Argument var id: String
+
+    func run() async throws {
+        let outcome = try await store.withStore { store, configuration in
+            let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                try await store.reverify(orderId: id, using: verifier, by: actor)
+            }
+        }
+        print(Output.verification(outcome))
+    }
+}
+
+/// `iapdesk stuck reverify`: every order due for its R4 retry (or the whole stuck queue with
+/// `--all`), with bounded concurrency and a progress line.
+struct ReverifyStuckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Re-verify stuck orders with Apple, many at once.")
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "The whole stuck queue, not only orders whose retry time has come.") var all = false
+    @Option(help: "At most this many orders.") var limit: Int = 1000
+    @Option(help: "Calls to Apple in flight at once.") var concurrency: Int = 32
+
+    func run() async throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
+        let result = try await store.withStore { store, configuration in
+            let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            let ids = all ? try await store.stuckOrders(limit: limit).items.map(\.order.orderId) : try await store.ordersDueForRetry(limit: limit)
+            return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                await store.reverifyAll(ids, using: verifier, by: actor, concurrency: concurrency) { progress in
+                    FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) re-verified, \(progress.delivered) delivered, \(progress.retrying) waiting on Apple".utf8))
+                }
+            }
+        }
+        FileHandle.standardError.write(Data("\n".utf8))
+        print("\(result.done) re-verified: \(result.delivered) delivered, \(result.retrying) still waiting on Apple, \(result.failed.count) failed")
+        for failure in result.failed { print("  \(Output.safe(failure.orderId)): \(Output.safe(failure.error))") }
+    }
+}
+
+extension Output {
+    /// One re-verification: what Apple said, what it means and where the order is now.
+    static func verification(_ outcome: VerificationOutcome) -> String {
+        let report = outcome.report
+        var lines: [String] = []
+        let via = report.method == .serverAPI ? "App Store Server API" : "verifyReceipt"
+        let environment = report.environment?.rawValue ?? "no environment"
+        let apple: String = if let error = report.transportError {
+            "no answer (\(safe(error)))"
+        } else if let status = report.appleStatus {
+            "status \(status) (\(StatusCodeRule.meaning(of: status)))"
+        } else {
+            "HTTP \(report.httpStatus.map(String.init) ?? "?") without a readable body"
+        }
+        lines.append("\(safe(outcome.order.orderId)): \(via), \(environment), \(report.latencyMs) ms: \(apple)")
+        switch outcome.classification {
+        case .valid, .validExpired: break
+        case .retryable(let reason): lines.append("  retryable: \(safe(reason))")
+        case .final(let reason): lines.append("  final: \(safe(reason))")
+        }
+        for check in outcome.checks { lines.append("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(safe(check.detail))") }
+        if outcome.flaggedSandbox { lines.append("  flagged: a sandbox purchase in a production store (R2)") }
+        if let ownership = outcome.ownership { lines.append("  ownership (R8): \(safe(ownership.explanation))") }
+        var state = "  now \(outcome.order.state.rawValue)"
+        if let next = outcome.order.nextRetryAt { state += ", next try \(time(next))" }
+        if outcome.order.needsOperator { state += ", needs operator" }
+        if let error = outcome.order.lastError, outcome.order.state != .delivered { state += ": \(safe(error))" }
+        lines.append(state)
+        return lines.joined(separator: "\n")
+    }
+}
