@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "Receipts", "IAPDeskCLI",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

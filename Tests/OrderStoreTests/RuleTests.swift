@@ -114,6 +114,11 @@ struct RuleTests {
         #expect(got == [expected])
     }
 
+    @Test("R5: a renewal carries its first purchase's token, so the token check leaves it to R8")
+    func renewalToken() {
+        #expect(failures(tx("2", original: "1", at: t0 + 1000, token: "the-first-order")).isEmpty)
+    }
+
     @Test("R5: a purchase a little before the order passes within the clock skew")
     func clockSkew() {
         #expect(failures(tx("1", at: t0 - .minutes(2))).isEmpty)

@@ -18,9 +18,12 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
     public struct Entry: Sendable, Equatable {
         public var fault: Fault
         public var probability: Double
-        public init(_ fault: Fault, _ probability: Double = 1) {
+        /// Fires at most this many times (`http429*1`: the next request only), then never.
+        public var remaining: Int?
+        public init(_ fault: Fault, _ probability: Double = 1, times: Int? = nil) {
             self.fault = fault
             self.probability = probability
+            remaining = times
         }
     }
 
@@ -58,7 +61,8 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
     /// `:probability` (default 1):
     /// `latency=0.5` or `latency=3-6` (seconds), `21005`, `21105r` (211xx with
     /// `is_retryable: true`), `http503`, `http429`, `timeout`, `malformed`, `truncated`,
-    /// and a name as the first item to start from (`flaky,latency=1`).
+    /// and a name as the first item to start from (`flaky,latency=1`). A fault followed by
+    /// `*N` fires for the next N requests it is drawn for only (`http429*1`).
     public static func parse(_ text: String) throws(FaultSpecError) -> FaultProfile {
         var profile = FaultProfile()
         for (index, raw) in text.split(separator: ",").enumerated() {
@@ -66,8 +70,10 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
             if index == 0, let named = named(item) {
                 profile = named
             } else if item.hasPrefix("latency=") {
-                let bounds = item.dropFirst("latency=".count).split(separator: "-").compactMap { Double($0) }
-                guard (1...2).contains(bounds.count), let low = bounds.first, let high = bounds.last, low >= 0, low <= high else {
+                let parts = item.dropFirst("latency=".count).split(separator: "-", omittingEmptySubsequences: false)
+                let bounds = parts.compactMap { Double($0) }
+                guard (1...2).contains(parts.count), bounds.count == parts.count, let low = bounds.first, let high = bounds.last,
+                      low >= 0, low <= high else {
                     throw FaultSpecError(item: item)
                 }
                 profile.latency = low...high
@@ -85,7 +91,13 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
             guard let p = Double(parts[1]), (0...1).contains(p) else { throw FaultSpecError(item: item) }
             probability = p
         }
-        let name = parts.first ?? ""
+        let counted = (parts.first ?? "").split(separator: "*", maxSplits: 1).map(String.init)
+        var times: Int?
+        if counted.count == 2 {
+            guard let n = Int(counted[1]), n > 0 else { throw FaultSpecError(item: item) }
+            times = n
+        }
+        let name = counted.first ?? ""
         let fault: Fault
         switch name {
         case "timeout": fault = .timeout
@@ -101,13 +113,14 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
             guard let code = Int(name), (21000...21199).contains(code) else { throw FaultSpecError(item: item) }
             fault = .status(code, retryable: nil)
         }
-        return Entry(fault, probability)
+        return Entry(fault, probability, times: times)
     }
 
-    /// Draws this request's fault, if any.
-    func draw(_ random: inout some RandomNumberGenerator) -> Fault? {
-        for entry in faults where Double.random(in: 0..<1, using: &random) < entry.probability {
-            return entry.fault
+    /// Draws this request's fault, if any, using up one of a counted fault's times.
+    mutating func draw(_ random: inout some RandomNumberGenerator) -> Fault? {
+        for index in faults.indices where faults[index].remaining != 0 && Double.random(in: 0..<1, using: &random) < faults[index].probability {
+            if let left = faults[index].remaining { faults[index].remaining = left - 1 }
+            return faults[index].fault
         }
         return nil
     }
@@ -129,7 +142,8 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
             case .malformed: "malformed"
             case .truncated: "truncated"
             }
-            items.append(entry.probability == 1 ? name : "\(name):\(entry.probability)")
+            let counted = entry.remaining.map { "\(name)*\($0)" } ?? name
+            items.append(entry.probability == 1 ? counted : "\(counted):\(entry.probability)")
         }
         return items.isEmpty ? "none" : items.joined(separator: ",")
     }

@@ -13,7 +13,8 @@ public actor FaultSwitch {
 
     /// This request's latency (seconds) and fault.
     func draw() -> (latency: Double, fault: FaultProfile.Fault?, hang: Double) {
-        (profile.drawLatency(&random), profile.draw(&random), profile.hang)
+        let latency = profile.drawLatency(&random)
+        return (latency, profile.draw(&random), profile.hang)
     }
 }
 

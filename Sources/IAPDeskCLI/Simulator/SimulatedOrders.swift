@@ -8,7 +8,7 @@ import OrderStore
 /// re-verification benchmark start from these.
 public enum SimulatedOrders {
     /// One product of each type from the demo catalogue, in turn.
-    static let rotation = ["coins_60", "no_ads", "pass_30d", "vip_monthly", "coins_300"]
+    public static let rotation = ["coins_60", "no_ads", "pass_30d", "vip_monthly", "coins_300"]
 
     /// Seeds `count` orders (`sim_000001`…); every `sandboxEvery`-th is a sandbox purchase
     /// (App Review pays in sandbox [S2]). With `claimTransaction` the client named its

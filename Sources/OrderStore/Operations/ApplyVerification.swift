@@ -40,6 +40,7 @@ extension OrderStore {
                     if let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }), RefundRule.isRefunded(mine) {
                         outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(mine.cancellationDate?.iso8601 ?? "")")
                     }
+                    try await refreshRenewalStatus(tx, order: order, content: content)
                 }
             default:
                 break  // the attempt is recorded; the state is the operator's business now
@@ -115,6 +116,21 @@ extension OrderStore {
         }
         current = try await deliver(tx, order: current, transactionId: transaction.transactionId, kind: "automatic", reason: nil)
         outcome.order = current
+    }
+
+    /// What Apple now says about the order's subscription renewing is what R8 weighs when
+    /// another account submits its next renewal.
+    private func refreshRenewalStatus(_ tx: WriteTransaction, order: Order, content: AppleReceiptContent) async throws {
+        guard let otid = order.originalTransactionId,
+              let renewal = content.pendingRenewals.first(where: { $0.originalTransactionId == otid }) else { return }
+        let changed = try await tx.sql.row("""
+            UPDATE subscriptions SET auto_renew = \(bind: renewal.autoRenewEnabled ? 1 : 0), updated_at = \(bind: tx.now)
+            WHERE original_transaction_id = \(bind: otid) AND auto_renew <> \(bind: renewal.autoRenewEnabled ? 1 : 0)
+            RETURNING owner_account
+            """)
+        if changed != nil {
+            tx.audit("subscription.renewal_status", target: "otid:\(otid)", detail: renewal.autoRenewEnabled ? "auto-renew on (Apple)" : "auto-renew off (Apple)")
+        }
     }
 
     private func scheduleRetry(_ tx: WriteTransaction, order: Order, reason: String, outcome: inout VerificationOutcome) async throws {

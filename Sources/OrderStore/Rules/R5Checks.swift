@@ -50,7 +50,9 @@ public enum ReceiptChecks {
             detail: transaction.cancellationDate.map { "cancelled \($0.iso8601)" } ?? "not cancelled"))
         // A receipt can carry other users' transactions [S3]; when the app sent our order
         // id as its account token, a different token means it pays for another order.
-        if let token = transaction.appAccountToken, !token.isEmpty {
+        // Renewals carry the token of the subscription's first purchase, so for them the
+        // token says nothing about this order: who gets a renewal is R8's question.
+        if let token = transaction.appAccountToken, !token.isEmpty, transaction.transactionId == transaction.originalTransactionId {
             checks.append(ReceiptCheck(
                 name: .accountToken, passed: token == order.orderId,
                 detail: token == order.orderId ? token : "token \(token) belongs to another order"))

@@ -1,0 +1,67 @@
+import AppStore
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import IAPDeskCLI
+import OrderStore
+
+/// DESIGN.md §7: bulk re-verification of 1,000 orders against the simulator at 500 ms per
+/// call with 32 in flight; the ideal is calls × latency / concurrency (15.6 s for one
+/// verifyReceipt call per order), the budget 1.25 × that. Real HTTP on loopback, real
+/// signed receipts, a real SQLite store, the same `reverifyAll` the CLI and console use.
+struct ReverifyBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Bulk re-verification against the simulator.")
+
+    @Option(help: "Orders to re-verify.") var orders: Int = 1000
+    @Option(help: "Simulated Apple latency per call, in seconds.") var latency: Double = 0.5
+    @Option(help: "Calls in flight at once.") var concurrency: Int = 32
+    @Option(help: "verify-receipt (one call per order) or server-api (two for subscriptions).") var api: String = "verify-receipt"
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        guard api == "verify-receipt" || api == "server-api" else { throw ValidationError("--api is verify-receipt or server-api") }
+        let serverAPI = api == "server-api"
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "bench-secret")
+        let server = try await SimulatorServer.start(simulator)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-reverify-\(UUID().uuidString).sqlite").path
+        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+
+        // Production purchases only: a sandbox one costs a second call (R2) and would blur the ideal.
+        let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: orders, sandboxEvery: 0, claimTransaction: serverAPI)
+        let subscriptions = ids.indices.filter { SimulatedOrders.rotation[($0 + 1) % SimulatedOrders.rotation.count] == "vip_monthly" }.count
+        let calls = serverAPI ? ids.count + subscriptions : ids.count
+        await simulator.faults.set(FaultProfile(latency: latency...latency))
+
+        var settings = AppStoreSettings(
+            bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
+            serverAPI: serverAPI
+                ? try ServerAPICredentials(issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId, p8: Secret(value: simulator.apiKey.p8PEM, origin: "bench"),
+                                           productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
+                : nil,
+            trust: simulator.trustRoots)
+        settings.maxConnections = max(64, concurrency)
+        let verifier = AppleVerifier(settings: settings)
+
+        let start = ContinuousClock.now
+        let result = await store.reverifyAll(ids, using: verifier, concurrency: concurrency)
+        let elapsed = (ContinuousClock.now - start).milliseconds / 1000
+        await verifier.shutdown()
+        await server.stop()
+        await store.close()
+
+        let ideal = Double(calls) * latency / Double(concurrency)
+        report([
+            Figure(key: "elapsed_s", label: "bulk re-verify (s)", value: elapsed, budget: ideal * 1.25),
+            Figure(key: "ideal_s", label: "ideal: calls × latency / concurrency (s)", value: ideal, budget: nil),
+            Figure(key: "ratio", label: "elapsed / ideal", value: elapsed / ideal, budget: 1.25),
+            Figure(key: "delivered", label: "delivered", value: Double(result.delivered), budget: nil),
+            Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
+        ], json: json, context: [
+            "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "concurrency": "\(concurrency)",
+        ])
+        if result.delivered != ids.count {
+            throw ValidationError("only \(result.delivered) of \(ids.count) delivered: \(result.failed.prefix(3).map { "\($0.orderId): \($0.error)" })")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AppStore
+import AppStoreSimulator
+import Foundation
+import OrderStore
+import Testing
+
+/// Refunds (R9) and ownership of a subscription shared by two game accounts (R8), driven
+/// by what Apple (the simulator) reports on re-verification.
+@Suite("End to end: refunds and ownership")
+struct SubscriptionFlowTests {
+    @Test("R9: Apple's refund revokes the grant on the next re-verification", arguments: [false, true])
+    func refund(serverAPI: Bool) async throws {
+        try await Harness.run(serverAPI: serverAPI) { h in
+            let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300")
+            #expect(try await h.reverify("o1").order.state == .delivered)
+            try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
+            let outcome = try await h.reverify("o1")
+            #expect(outcome.order.state == .refunded)
+            let grant = try #require(try await h.store.orderDetail("o1").grants.first)
+            #expect(grant.revokedAt != nil && grant.revokedBy == "apple")
+        }
+    }
+
+    @Test("R9: a Family Sharing revoke takes the delivery back too")
+    func revoke() async throws {
+        try await Harness.run { h in
+            let purchase = try await h.buy("o1", account: "a1", appleId: "family@icloud", productId: "no_ads")
+            #expect(try await h.reverify("o1").order.state == .delivered)
+            try await h.ledger.revoke(transactionId: purchase.transactionId)
+            #expect(try await h.reverify("o1").order.state == .refunded)
+        }
+    }
+
+    @Test("R8: a renewal submitted by a second account on the same Apple ID is decided by the rule", arguments: [false, true])
+    func sharedAppleId(serverAPI: Bool) async throws {
+        try await Harness.run(serverAPI: serverAPI) { h in
+            // Account A subscribes on the shared Apple ID and owns the subscription.
+            let first = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly")
+            #expect(try await h.reverify("a-1").order.state == .delivered)
+
+            // The subscription renews; account B, logged in on the same device, submits it.
+            let renewal = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
+            try await h.store.placeOrder(orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Millis(renewal.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
+            try await h.submit("b-1", appleId: "shared@icloud", claim: renewal.transactionId)
+            let disputed = try await h.reverify("b-1")
+            // A's subscription still auto-renews: the renewal is A's, B's order is disputed.
+            #expect(disputed.order.state == .disputed)
+            #expect(disputed.ownership?.explanation.contains("A") == true)
+            #expect(try await h.store.subscription(first.originalTransactionId).subscription?.ownerAccount == "A")
+
+            // A turns auto-renew off; re-verifying A's order tells the store, and the next
+            // renewal B submits moves ownership to B.
+            await h.ledger.setAutoRenew(originalTransactionId: first.originalTransactionId, false)
+            #expect(try await h.reverify("a-1").order.state == .delivered)
+            #expect(try await h.store.subscription(first.originalTransactionId).subscription?.autoRenew == false)
+            let next = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
+            try await h.store.placeOrder(orderId: "b-2", accountId: "B", productId: "vip_monthly", at: Millis(next.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
+            try await h.submit("b-2", appleId: "shared@icloud", claim: next.transactionId)
+            let moved = try await h.reverify("b-2")
+            #expect(moved.order.state == .delivered, "\(moved.order.lastError ?? "")")
+            let detail = try await h.store.subscription(first.originalTransactionId)
+            #expect(detail.subscription?.ownerAccount == "B")
+            #expect(detail.ownership.last?.toAccount == "B")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import AppStore
+import AppStoreSimulator
+import Foundation
+import OrderStore
+import Receipts
+
+/// A real simulator on a loopback port, a real SQLite store and the real AppStore clients
+/// between them: what `iapdesk order reverify` runs, with the test in Apple's seat.
+struct Harness {
+    let simulator: AppStoreSimulator
+    let server: SimulatorServer
+    let store: OrderStore
+    let verifier: AppleVerifier
+    static let bundleId = DemoCatalogue.bundleId
+    static let secret = "test-shared-secret"
+
+    var ledger: Ledger { simulator.ledger }
+
+    /// Settings pointing at `server`; `serverAPI: false` leaves verifyReceipt only.
+    static func settings(for server: SimulatorServer, serverAPI: Bool = true, trust: TrustRoots? = nil, key: SimulatorAPIKey? = nil,
+                         timeout: Duration = .seconds(10)) throws -> AppStoreSettings {
+        let simulator = server.simulator
+        let key = key ?? simulator.apiKey
+        var settings = AppStoreSettings(
+            bundleId: bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: secret, origin: "test")),
+            serverAPI: serverAPI
+                ? try ServerAPICredentials(issuerId: key.issuerId, keyId: key.keyId, p8: Secret(value: key.p8PEM, origin: "test"),
+                                           productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
+                : nil,
+            trust: trust ?? simulator.trustRoots)
+        settings.requestTimeout = timeout
+        return settings
+    }
+
+    /// Runs `body` against a fresh simulator and store, tearing everything down after.
+    static func run(
+        faults: FaultProfile = .none, serverAPI: Bool = true, timeout: Duration = .seconds(10),
+        _ body: (Harness) async throws -> Void
+    ) async throws {
+        let simulator = try AppStoreSimulator(bundleId: bundleId, sharedSecret: secret, faults: faults)
+        let server = try await SimulatorServer.start(simulator)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-appstore-\(UUID().uuidString).sqlite").path
+        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: bundleId))
+        let verifier = AppleVerifier(settings: try settings(for: server, serverAPI: serverAPI, timeout: timeout))
+        let harness = Harness(simulator: simulator, server: server, store: store, verifier: verifier)
+        do {
+            for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+            try await body(harness)
+        } catch {
+            await harness.tearDown(path)
+            throw error
+        }
+        await harness.tearDown(path)
+    }
+
+    private func tearDown(_ path: String) async {
+        await verifier.shutdown()
+        await server.stop()
+        await store.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A player on `appleId` buys `productId` for game account `account`: the order is
+    /// placed, Apple records the purchase, and the device's receipt is stored (R1).
+    @discardableResult
+    func buy(
+        _ orderId: String, account: String, appleId: String, productId: String, sandbox: Bool = false, claim: Bool = true,
+        token: Bool = true, at date: Date = Date()
+    ) async throws -> SimulatedPurchase {
+        let type = try #require(DemoCatalogue.products.first { $0.productId == productId }?.type)
+        let kind = try #require(SimulatedPurchase.Kind(name: type.rawValue))
+        try await store.placeOrder(orderId: orderId, accountId: account, productId: productId, at: Millis(date.timeIntervalSince1970 * 1000) - 60_000)
+        let purchase = await ledger.purchase(appleId: appleId, productId: productId, kind: kind, sandbox: sandbox, at: date, appAccountToken: token ? orderId : nil)
+        try await submit(orderId, appleId: appleId, sandbox: sandbox, claim: claim ? purchase.transactionId : nil)
+        return purchase
+    }
+
+    /// The device's current receipt for `appleId`, stored for `orderId`.
+    func submit(_ orderId: String, appleId: String, sandbox: Bool = false, claim: String?) async throws {
+        let receipt = try await ledger.receipt(appleId: appleId, sandbox: sandbox)
+        try await store.submitReceipt(orderId: orderId, receiptData: receipt, claimedTransactionId: claim)
+    }
+
+    func reverify(_ orderId: String) async throws -> VerificationOutcome {
+        try await store.reverify(orderId: orderId, using: verifier)
+    }
+
+    func setFaults(_ spec: String) async throws {
+        await simulator.faults.set(try FaultProfile.parse(spec))
+    }
+}
+
+import Testing
