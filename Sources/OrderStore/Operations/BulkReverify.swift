@@ -20,30 +20,41 @@ extension OrderStore {
         progress: @Sendable (BulkProgress) async -> Void = { _ in }
     ) async -> BulkProgress {
         var state = BulkProgress(done: 0, total: orderIds.count, delivered: 0, retrying: 0, failed: [])
-        await withTaskGroup(of: (String, Result<OrderState, any Error>).self) { group in
+        await withTaskGroup(of: Finished.self) { group in
             var pending = orderIds.makeIterator()
-            func startNext() -> Bool {
-                guard !Task.isCancelled, let id = pending.next() else { return false }
-                group.addTask {
-                    do { return (id, .success(try await self.reverify(orderId: id, using: verifier, by: actor).order.state)) } catch {
-                        return (id, .failure(error))
-                    }
-                }
-                return true
+            var started = 0
+            while started < max(1, concurrency), let id = pending.next() {
+                group.addTask { await self.reverifyOne(id, using: verifier, by: actor) }
+                started += 1
             }
-            for _ in 0..<max(1, concurrency) where !startNext() { break }
-            for await (id, result) in group {
+            while let finished = await group.next() {
                 state.done += 1
-                switch result {
-                case .success(.delivered): state.delivered += 1
-                case .success(.verifyRetry): state.retrying += 1
-                case .success: break
-                case .failure(let error): state.failed.append((id, "\(error)"))
+                switch finished.state {
+                case .delivered: state.delivered += 1
+                case .verifyRetry: state.retrying += 1
+                default: break
                 }
+                if let error = finished.error { state.failed.append((finished.orderId, error)) }
                 await progress(state)
-                _ = startNext()
+                if !Task.isCancelled, let id = pending.next() {
+                    group.addTask { await self.reverifyOne(id, using: verifier, by: actor) }
+                }
             }
         }
         return state
+    }
+
+    private struct Finished: Sendable {
+        var orderId: String
+        var state: OrderState?
+        var error: String?
+    }
+
+    private func reverifyOne(_ orderId: String, using verifier: any ReceiptVerifier, by actor: Operator) async -> Finished {
+        do {
+            return Finished(orderId: orderId, state: try await reverify(orderId: orderId, using: verifier, by: actor).order.state)
+        } catch {
+            return Finished(orderId: orderId, error: "\(error)")
+        }
     }
 }
