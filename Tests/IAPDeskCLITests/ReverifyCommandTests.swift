@@ -1,0 +1,64 @@
+import AppStoreSimulator
+import Foundation
+import OrderStore
+import Testing
+@testable import IAPDeskCLI
+
+/// `iapdesk order reverify` and `iapdesk stuck reverify` as an operator runs them: a
+/// configuration file pointing at a simulator (the files `iapdesk simulator` writes), a
+/// store seeded with receipts the simulator signed.
+@Suite("Re-verify commands against the simulator")
+struct ReverifyCommandTests {
+    @Test("order reverify delivers through the Server API; stuck reverify clears the rest; a misconfigured key is refused by name")
+    func reverifyCommands() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-cli-sim-\(UUID().uuidString)").path
+        let files = try SimulatorFiles.write(simulator, into: folder)
+        let db = folder + "/store.sqlite"
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SimulatorFiles.makeAdminIfNew(store)
+        let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 3)
+        await store.close()
+
+        let config = folder + "/iapdesk.toml"
+        try """
+            [store]
+            db = "\(db)"
+            bundle_id = "\(DemoCatalogue.bundleId)"
+            [apple]
+            simulator = "\(server.baseURL)"
+            shared_secret_file = "\(files.secret)"
+            key_file = "\(files.key)"
+            key_id = "\(simulator.apiKey.keyId)"
+            issuer_id = "\(simulator.apiKey.issuerId)"
+            timeout_seconds = 5
+            [receipts]
+            trust_roots = "\(files.roots)"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        try await IAPDesk.run(["order", "reverify", ids[0], "--config", config])
+        try await IAPDesk.run(["stuck", "reverify", "--all", "--config", config])
+        let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        for id in ids {
+            let detail = try await after.orderDetail(id)
+            #expect(detail.order.state == .delivered, "\(id): \(detail.order.lastError ?? "")")
+            #expect(detail.attempts.last?.method == "server_api")
+        }
+        // The operator's re-verify is audited under their name.
+        let audit = try await after.orderDetail(ids[0]).audit
+        #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.osUser })
+        await after.close()
+
+        // Half a Server API configuration is an error that names what is missing.
+        try """
+            [store]
+            db = "\(db)"
+            [apple]
+            key_id = "ABC"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        await #expect(throws: ConfigError.self) { try await IAPDesk.run(["order", "reverify", ids[0], "--config", config]) }
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
