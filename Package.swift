@@ -74,8 +74,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Terminal: text safety and layout for screens; the ncurses driver joins with the console.
-        .target(name: "Terminal"),
+        // CNcurses: ncursesw with the wide-character API and accessors Swift 6 can call.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+        // Terminal: cells, styles, keys, text safety and width, and the ncurses driver;
+        // knows nothing of orders.
+        .target(name: "Terminal", dependencies: ["CNcurses"]),
         .target(
             name: "IAPDeskCLI",
             dependencies: [

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal: a detached tmux session on its own socket, driven
+/// with send-keys and read with capture-pane (reference/terminal-ui.md §3.1).
+struct Tmux {
+    let socket: String
+    let session = "iapdesk"
+
+    /// The `iapdesk` executable beside the test bundle (`swift build --build-tests` puts it
+    /// there; CI does that first). Missing in CI is a failure, elsewhere a loud skip.
+    static func binary() throws -> String? {
+        let folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/.build/debug")]
+            .map { $0.appendingPathComponent("iapdesk").path }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+           system("command -v tmux >/dev/null 2>&1") == 0 {
+            return found
+        }
+        let why = "the tmux tests need tmux and the iapdesk binary (run `swift build --build-tests` first)"
+        if ProcessInfo.processInfo.environment["CI"] == "true" { throw TmuxUnavailable(description: why) }
+        print("⚠️  SKIPPED: \(why)")
+        return nil
+    }
+
+    /// Starts `command` in a `cols`×`rows` terminal with a UTF-8 locale and 256 colours.
+    static func start(_ command: String, cols: Int = 80, rows: Int = 24) throws -> Tmux {
+        let tmux = Tmux(socket: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-tmux-\(UUID().uuidString.prefix(8))").path)
+        try tmux.run("new-session -d -s \(tmux.session) -x \(cols) -y \(rows) -e LANG=C.UTF-8 -e TERM=xterm-256color '\(command)'")
+        return tmux
+    }
+
+    func run(_ arguments: String) throws {
+        guard system("tmux -S \(socket) \(arguments) >/dev/null 2>&1") == 0 else { throw TmuxUnavailable(description: "tmux \(arguments) failed") }
+    }
+
+    func send(_ keys: String...) throws {
+        for key in keys { try run("send-keys -t \(session) \(key)") }
+    }
+
+    func resize(cols: Int, rows: Int) throws { try run("resize-window -t \(session) -x \(cols) -y \(rows)") }
+
+    /// The screen as text, once `condition` holds or after `timeout` seconds.
+    func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var text = ""
+        repeat {
+            let file = socket + ".capture"
+            _ = system("tmux -S \(socket) capture-pane -p -t \(session) > \(file) 2>/dev/null")
+            text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            if condition(text) { return text }
+            usleep(50_000)
+        } while Date() < deadline
+        return text
+    }
+
+    var isRunning: Bool { system("tmux -S \(socket) has-session -t \(session) >/dev/null 2>&1") == 0 }
+
+    func stop() {
+        _ = system("tmux -S \(socket) kill-server >/dev/null 2>&1")
+        try? FileManager.default.removeItem(atPath: socket)
+        try? FileManager.default.removeItem(atPath: socket + ".capture")
+    }
+}
+
+struct TmuxUnavailable: Error, CustomStringConvertible { var description: String }
