@@ -79,12 +79,13 @@ let package = Package(
         // Terminal: cells, styles, keys, text safety and width, and the ncurses driver;
         // knows nothing of orders.
         .target(name: "Terminal", dependencies: ["CNcurses"]),
+        // ConfigFiles: TOML files read with errors that name the file, line and key.
+        .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "ConfigFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(name: "iapdesk", dependencies: ["IAPDeskCLI"]),
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator"]),
+        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import ConfigFiles
 import Foundation
 import OrderStore
 import Testing

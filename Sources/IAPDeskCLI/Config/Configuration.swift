@@ -1,8 +1,8 @@
 import AppStore
+import ConfigFiles
 import Foundation
 import OrderStore
 import Receipts
-import TOMLKit
 
 /// iapdesk's configuration: `iapdesk.toml`, overridden by environment variables, which
 /// flags override in turn. Secrets come only from files or environment variables: a
@@ -82,19 +82,15 @@ public struct Configuration: Sendable, Equatable {
     }
 
     mutating func read(file path: String) throws {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ConfigError(file: path, "cannot read: \(error.localizedDescription)")
-        }
-        try read(toml: text, file: path)
+        try read(TOMLReader(contentsOf: path))
     }
 
     mutating func read(toml text: String, file: String) throws {
-        let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
-            throw ConfigError(file: file, line: error.source.begin.line, error.description)
-        }
-        let reader = TOMLReader(table: table, text: text, file: file)
+        try read(TOMLReader(parsing: text, file: file))
+    }
+
+    private mutating func read(_ reader: TOMLReader) throws {
+        let file = reader.file
         try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console"], in: nil)
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
         try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",

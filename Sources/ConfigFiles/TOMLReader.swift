@@ -2,18 +2,39 @@ import TOMLKit
 
 /// Typed reads from a parsed TOML table with errors that name the file, line and key.
 /// TOMLKit keeps no positions for values, so the line is found in the text.
-struct TOMLReader {
-    let table: TOMLTable
-    let text: String
-    let file: String
+public struct TOMLReader {
+    public let table: TOMLTable
+    public let text: String
+    public let file: String
 
-    func string(_ section: String, _ key: String) throws -> String? {
+    /// Parses `text`; a syntax error names the file and line.
+    public init(parsing text: String, file: String) throws {
+        do { table = try TOMLTable(string: text) } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, error.description)
+        }
+        self.text = text
+        self.file = file
+    }
+
+    /// Reads and parses the file at `path`.
+    public init(contentsOf path: String) throws {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError(file: path, "cannot read: \(error.localizedDescription)")
+        }
+        try self.init(parsing: text, file: path)
+    }
+
+    /// The tables at the top level, in file order is not kept by TOML; sorted by name.
+    public var tableNames: [String] { table.keys.filter { table[$0]?.table != nil }.sorted() }
+
+    public func string(_ section: String, _ key: String) throws -> String? {
         guard let value = table[section]?.table?[key] else { return nil }
         guard let string = value.string else { throw error(section, key, "expected a string") }
         return string
     }
 
-    func int(_ section: String, _ key: String) throws -> Int? {
+    public func int(_ section: String, _ key: String) throws -> Int? {
         guard let value = table[section]?.table?[key] else { return nil }
         guard let int = value.int, int >= 0 else { throw error(section, key, "expected a non-negative integer") }
         return int
@@ -21,7 +42,19 @@ struct TOMLReader {
 
     /// Unknown keys are typos that would silently do nothing: refuse them. Keys in
     /// `refusing` are secrets, which never belong in the file.
-    func onlyKeys(_ keys: Set<String>, tables: Set<String> = [], in section: String?, refusing secrets: Set<String> = []) throws {
+    /// An array of strings (`attrs = ["bold", "underline"]`).
+    public func strings(_ section: String, _ key: String) throws -> [String]? {
+        guard let value = table[section]?.table?[key] else { return nil }
+        guard let array = value.array else { throw error(section, key, "expected an array of strings") }
+        var strings: [String] = []
+        for element in array {
+            guard let string = element.string else { throw error(section, key, "expected an array of strings") }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    public func onlyKeys(_ keys: Set<String>, tables: Set<String> = [], in section: String?, refusing secrets: Set<String> = []) throws {
         let scope: TOMLTable
         if let section {
             guard let value = table[section] else { return }
@@ -39,12 +72,13 @@ struct TOMLReader {
         }
     }
 
-    private func error(_ section: String?, _ key: String, _ message: String) -> ConfigError {
+    /// An error at `section.key`, with the line it is set on.
+    public func error(_ section: String?, _ key: String, _ message: String) -> ConfigError {
         ConfigError(file: file, line: line(of: key, in: section), key: section.map { "\($0).\(key)" } ?? key, message)
     }
 
     /// The line where `key` is set inside `[section]` (1-based), if it can be found.
-    func line(of key: String, in section: String?) -> Int? {
+    public func line(of key: String, in section: String?) -> Int? {
         var current: String?
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
