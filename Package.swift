@@ -81,10 +81,12 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses"]),
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
+        .target(name: "Console", dependencies: ["OrderStore", "Terminal", "ConfigFiles"]),
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "ConfigFiles",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,6 +103,7 @@ let package = Package(
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,14 +1,20 @@
 import ArgumentParser
+import Console
 import Foundation
 import Terminal
 
 /// `iapdesk terminal-check`: what the console will see of this terminal (size, colours,
-/// UTF-8, wide characters, keys), for an operator whose SSH session draws oddly. Keys are
-/// echoed by name; q or Ctrl-C leaves.
+/// UTF-8, wide characters, keys) and a theme's styles, for an operator whose SSH session
+/// draws oddly or who is choosing a theme. Keys are echoed by name; q or Ctrl-C leaves.
 struct TerminalCheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "terminal-check", abstract: "Show what iapdesk sees of this terminal; q quits.")
+    static let configuration = CommandConfiguration(commandName: "terminal-check", abstract: "Show what iapdesk sees of this terminal and a theme's styles; q quits.")
+
+    @Option(help: "Theme name or .toml path (default: console.theme / IAPDESK_THEME).") var theme: String?
+    @Option(help: "Configuration file.") var config: String?
 
     func run() throws {
+        let name = try theme ?? Configuration.load(path: config).theme
+        let (palette, themeError) = ThemeLoader.loadOrFallback(name)
         let terminal = try NcursesTerminal.start()
         defer { terminal.stop() }
         var lastKey = "(press a key)"
@@ -24,8 +30,14 @@ struct TerminalCheckCommand: ParsableCommand {
                 "key: \(lastKey)",
             ]
             for (index, line) in lines.enumerated() { screen.write(line, row: index + 2, col: 1) }
-            for (index, color) in (0..<8).enumerated() {
-                screen.write("  ", row: 7, col: 1 + index * 3, style: Style(background: .indexed(color)))
+            screen.write("theme: \(palette.name)" + (themeError.map { " (fallback: \($0))" } ?? ""), row: 7, col: 1)
+            var col = 1, row = 8
+            for role in ThemeRole.allCases where row < rows - 1 {
+                let width = TextWidth.of(role.name) + 1
+                if col + width >= cols { (col, row) = (1, row + 1) }
+                guard row < rows - 1 else { break }
+                screen.write(role.name, row: row, col: col, style: palette[role])
+                col += width
             }
             screen.fill(row: rows - 1, style: Style(attributes: .reverse))
             screen.write(" q quit", row: rows - 1, col: 0, style: Style(attributes: .reverse))
