@@ -35,6 +35,37 @@ public enum TextWidth {
         return cut + String(repeating: " ", count: max(0, cells - of(cut)))
     }
 
+    /// `text` broken into lines of at most `cells`, at spaces where it can, inside a word
+    /// where it must; wide characters are never split.
+    public static func wrap(_ text: String, to cells: Int) -> [String] {
+        guard cells > 0 else { return [] }
+        var lines: [String] = []
+        var line = "", used = 0
+        var lastSpace: String.Index?
+        for character in text {
+            let w = of(character)
+            if used + w > cells {
+                if let space = lastSpace, space > line.startIndex {
+                    let rest = String(line[line.index(after: space)...])
+                    lines.append(String(line[..<space]))
+                    line = rest
+                    used = of(rest)
+                } else {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                lastSpace = nil
+                if character == " " && line.isEmpty { continue }
+            }
+            if character == " " { lastSpace = line.endIndex }
+            line.append(character)
+            used += w
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
     static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         switch scalar.properties.generalCategory {

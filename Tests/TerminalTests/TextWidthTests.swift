@@ -21,3 +21,17 @@ struct TextWidthTests {
         #expect(TextWidth.of(TextWidth.fit("玩家_小明_🐉", to: 8)) == 8)
     }
 }
+
+@Suite struct WrapTests {
+    @Test func wrapsAtSpacesAndInsideLongWords() {
+        #expect(TextWidth.wrap("verify verify_receipt Production: valid", to: 16) == ["verify", "verify_receipt", "Production:", "valid"])
+        #expect(TextWidth.wrap("2000000000000001", to: 6) == ["200000", "000000", "0001"])
+        #expect(TextWidth.wrap("", to: 5) == [""])
+    }
+
+    @Test func neverSplitsAWideCharacter() {
+        let lines = TextWidth.wrap("月度会员订阅", to: 5)
+        #expect(lines == ["月度", "会员", "订阅"])
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 5 })
+    }
+}

@@ -1,41 +1,63 @@
+import AppStore
+import AppStoreSimulator
 import ArgumentParser
 import Foundation
 import OrderStore
 
-/// `iapdesk demo`: a seeded store to explore. The console (issue 5) will open on it; until
-/// it lands, this seeds the store and prints the commands that work on it today.
+/// `iapdesk demo`: a seeded store, the App Store simulator in-process with its root trusted,
+/// and the console on top as admin, so that every screen works on a fresh machine.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Seed a demo store and show how to explore it.")
+    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store.")
 
     @Option(help: "Where to put the demo store (default: a new temp file).") var db: String?
-    @Option(help: "How many orders.") var orders: Int = 20_000
+    @Option(help: "How many synthetic orders.") var orders: Int = 20_000
     @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Option(help: "Simulator faults: none, slow, flaky, storm, down, or items (see `iapdesk simulator --help`).") var faults: String = "none"
+    @Option(help: "Theme name or .toml path.") var theme: String = "default"
+    @Flag(help: "Seed and print where the store is, without opening the console.") var noConsole = false
 
     func run() async throws {
+        let profile: FaultProfile
+        do { profile = try FaultProfile.parse(faults) } catch { throw ValidationError("\(error)") }
         let path = db ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
-        let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
-        let store = try await OrderStore.open(StoreLocation(path), settings: settings)
+        let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
+        let server = try await SimulatorServer.start(simulator)
         do {
-            let summary = try await SyntheticStore(orders: orders, seed: seed).write(into: store)
-            let user = OperatorIdentity.osUser
-            if try await store.role(of: user) == .viewer { try await store.addOperator(name: user, role: .admin, by: Operator(name: user, role: .admin)) }
-            let stuck = try await store.stuckOrders(limit: 1).items.first?.order.orderId ?? "ord_000000001"
-            await store.close()
-            print("""
-                demo store: \(path) (\(summary.orders) orders, \(summary.disputes) open disputes, \(summary.orphans) orphans; you are admin)
-
-                The ncurses console is not built yet (issue 5). Meanwhile every console action works here:
-                  export IAPDESK_DB=\(path) IAPDESK_BUNDLE_ID=\(DemoCatalogue.bundleId)
-                  swift run iapdesk stuck
-                  swift run iapdesk order show \(stuck)
-                  swift run iapdesk order grant \(stuck) --reason "ticket 1: paid, Apple timed out"
-                  swift run iapdesk subscription disputes
-                  swift run iapdesk orphans
-                  swift run iapdesk audit verify
-                """)
+            if try await store.counts().total == 0 {
+                try await SyntheticStore(orders: orders, seed: seed).write(into: store)
+                // Paid orders whose receipts the simulator signed: re-verify works on these.
+                try await SimulatedOrders.seed(store, simulator: simulator, count: 40, prefix: "demo")
+            }
+            try await SimulatorFiles.makeAdminIfNew(store)
+            let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            let settings = try AppStoreSettings.forSimulator(server, secret: "demo-shared-secret")
+            if noConsole {
+                print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")
+            } else {
+                try await AppleVerifier.using(settings) { verifier in
+                    try await ConsoleRunner.run(store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier)
+                }
+            }
         } catch {
+            await server.stop()
             await store.close()
             throw error
         }
+        await server.stop()
+        await store.close()
+    }
+}
+
+extension AppStoreSettings {
+    /// Settings for an in-process simulator: its URLs, its key and its root as the only trust.
+    static func forSimulator(_ server: SimulatorServer, secret: String) throws -> AppStoreSettings {
+        let simulator = server.simulator
+        return AppStoreSettings(
+            bundleId: simulator.bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: secret, origin: "demo")),
+            serverAPI: try ServerAPICredentials(
+                issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId, p8: Secret(value: simulator.apiKey.p8PEM, origin: "demo"),
+                productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox"),
+            trust: simulator.trustRoots)
     }
 }

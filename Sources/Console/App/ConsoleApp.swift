@@ -1,0 +1,207 @@
+import Foundation
+import OrderStore
+import Terminal
+
+/// The console: a stack of screens over one session, drawn into a screen buffer each
+/// frame. Keys go to the prompt when `/` or `:` is open, then to the global keys, then to
+/// the screen on top. Tests drive it key by key on a `MemoryTerminal`; `run` does the same
+/// on the real terminal, polling for keys and refreshing from the store so that changes
+/// made by other operators show without a restart.
+public final class ConsoleApp {
+    public let session: ConsoleSession
+    public private(set) var stack: [any ConsoleScreen]
+    private let device: any TerminalDevice
+    private var counts: StoreCounts?
+    private var message: (text: String, isError: Bool)?
+    private var prompt: (kind: PromptKind, editor: LineEditor)?
+    public private(set) var finished = false
+
+    enum PromptKind { case filter, command }
+
+    public static let globalBindings = [
+        KeyBinding(.up, .down, .character("k"), .character("j"), action: "move"),
+        KeyBinding(.pageUp, .pageDown, .home, .end, action: "page, first, last"),
+        KeyBinding(.enter, action: "open"),
+        KeyBinding(.character("/"), action: "filter (state: product: acct: env: tid: otid: or an id)"),
+        KeyBinding(.character(":"), action: "command"),
+        KeyBinding(.character("?"), action: "help"),
+        KeyBinding(.escape, .character("q"), action: "back (q on the home screen quits)"),
+        KeyBinding(.control("c"), action: "quit"),
+    ]
+
+    public init(session: ConsoleSession, device: any TerminalDevice, home: any ConsoleScreen = OrdersScreen()) {
+        self.session = session
+        self.device = device
+        stack = [home]
+    }
+
+    var top: any ConsoleScreen { stack[stack.count - 1] }
+
+    var contentArea: Area { Chrome.content(rows: device.size.rows, cols: device.size.cols) }
+
+    /// A message for the line above the footer (shown until the next key).
+    public func show(_ text: String, isError: Bool = false) {
+        message = (text, isError)
+    }
+
+    /// Loads the home screen and draws the first frame.
+    public func open() async {
+        await refresh()
+    }
+
+    /// Reloads the header counts and the current screen, then draws.
+    public func refresh() async {
+        do {
+            counts = try await session.store.counts()
+            try await top.load(session)
+        } catch {
+            message = ("\(error)", true)
+        }
+        draw()
+    }
+
+    /// Handles one key and draws the resulting frame.
+    public func press(_ key: Key) async {
+        if key == .control("c") {
+            finished = true
+            return
+        }
+        if key == .resize {
+            device.invalidate()
+            draw()
+            return
+        }
+        if prompt != nil {
+            await promptKey(key)
+            draw()
+            return
+        }
+        message = nil
+        do {
+            switch key {
+            case .character("/") where top.filter != nil:
+                prompt = (.filter, LineEditor(text: top.filter ?? ""))
+            case .character(":"):
+                prompt = (.command, LineEditor())
+            case .character("?"):
+                if !(top is HelpScreen) { try await push(HelpScreen(for: top)) }
+            case .escape:
+                if stack.count > 1 { stack.removeLast() } else if top.filter?.isEmpty == false { try await top.apply(filter: "", session: session) }
+            case .character("q") where stack.count == 1:
+                finished = true
+                return
+            default:
+                try await perform(try await top.handle(key, session: session, area: contentArea))
+            }
+        } catch {
+            message = ("\(error)", true)
+        }
+        draw()
+    }
+
+    private func perform(_ action: ScreenAction) async throws {
+        switch action {
+        case .none: break
+        case .push(let screen): try await push(screen)
+        case .pop: if stack.count > 1 { stack.removeLast() }
+        case .quit: finished = true
+        case .flash(let text, let isError): message = (text, isError)
+        }
+    }
+
+    private func push(_ screen: any ConsoleScreen) async throws {
+        try await screen.load(session)
+        stack.append(screen)
+    }
+
+    private func promptKey(_ key: Key) async {
+        guard var (kind, editor) = prompt else { return }
+        switch key {
+        case .escape:
+            prompt = nil
+            return
+        case .enter:
+            prompt = nil
+            do {
+                switch kind {
+                case .filter: try await top.apply(filter: editor.text, session: session)
+                case .command: try await run(command: editor.text)
+                }
+            } catch {
+                message = ("\(error)", true)
+            }
+            return
+        default:
+            guard editor.edit(key) else { return }
+            prompt = (kind, editor)
+            // Filters narrow as you type; a lookup by id runs on Enter, once the id is whole.
+            if kind == .filter, FilterQuery(editor.text).lookup == nil {
+                do { try await top.apply(filter: editor.text, session: session) } catch { message = ("\(error)", true) }
+            }
+        }
+    }
+
+    private func run(command text: String) async throws {
+        switch ConsoleCommand.parse(text) {
+        case .failure(let error):
+            message = (error.description, true)
+        case .success(.quit):
+            finished = true
+        case .success(.orders):
+            stack.removeSubrange(1...)
+            try await top.apply(filter: "", session: session)
+        case .success(.order(let id)):
+            let found = try await session.store.lookup(id)
+            switch found.count {
+            case 0: message = ("nothing matches \(id)", true)
+            case 1: try await push(OrderDetailScreen(orderId: found[0].orderId))
+            default:
+                stack.removeSubrange(1...)
+                try await top.apply(filter: id, session: session)
+                message = ("\(found.count) orders match \(id)", false)
+            }
+        case .success(.theme(let name)):
+            let (theme, error) = ThemeLoader.loadOrFallback(name)
+            if let error {
+                message = ("\(error)", true)
+            } else {
+                session.theme = theme
+                message = ("theme \(theme.name)", false)
+            }
+        }
+    }
+
+    /// Renders the whole frame and hands it to the device.
+    func draw() {
+        let (rows, cols) = device.size
+        var screen = ScreenBuffer(rows: rows, cols: cols)
+        guard rows >= 6, cols >= 20 else {
+            screen.write(cols >= 18 ? "iapdesk: too small" : "too small", row: 0, col: 0)
+            device.present(screen)
+            return
+        }
+        Chrome.header(&screen, session: session, counts: counts, title: top.title)
+        top.render(into: &screen, area: contentArea, theme: session.theme)
+        let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
+        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings, message: message, prompt: promptText)
+        device.present(screen)
+    }
+
+    /// The real loop: keys as they come, a refresh every `refreshEvery` so that other
+    /// operators' changes appear, until q or Ctrl-C.
+    public func run(refreshEvery: Duration = .seconds(2)) async {
+        await open()
+        var lastRefresh = ContinuousClock.now
+        while !finished {
+            if let key = device.pollKey() {
+                await press(key)
+                continue
+            }
+            if ContinuousClock.now - lastRefresh >= refreshEvery, prompt == nil {
+                await refresh()
+                lastRefresh = ContinuousClock.now
+            }
+            try? await Task.sleep(for: .milliseconds(4))
+        }
+    }
+}

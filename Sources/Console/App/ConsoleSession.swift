@@ -1,0 +1,21 @@
+import OrderStore
+
+/// What every screen works with: the store, who is at the keyboard, and how to draw.
+public final class ConsoleSession {
+    public let store: OrderStore
+    public let actor: Operator
+    /// `--readonly`, or a viewer: no action that changes anything is offered.
+    public var readOnly: Bool { !actor.role.mayAct }
+    public var theme: Theme
+    /// How the header names the store (the password never shows).
+    public let storeLabel: String
+    public let verifier: (any ReceiptVerifier)?
+
+    public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil) {
+        self.store = store
+        self.actor = actor
+        self.theme = theme
+        self.storeLabel = storeLabel
+        self.verifier = verifier
+    }
+}

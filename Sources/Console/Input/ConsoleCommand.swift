@@ -1,0 +1,36 @@
+/// The `:` commands, parsed.
+public enum ConsoleCommand: Equatable, Sendable {
+    case orders
+    case order(String)
+    case theme(String)
+    case quit
+
+    /// For help: every command with its usage and what it does.
+    public static let all: [(usage: String, summary: String)] = [
+        (":orders", "the order list (home)"),
+        (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
+        (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
+        (":q", "quit"),
+    ]
+
+    /// Nil with a message when the text is not a command.
+    public static func parse(_ text: String) -> Result<ConsoleCommand, CommandError> {
+        let words = text.split(separator: " ").map(String.init)
+        guard let name = words.first else { return .failure(CommandError("type a command; ? lists them")) }
+        let argument = words.dropFirst().joined(separator: " ")
+        switch name {
+        case "orders", "o": return .success(.orders)
+        case "order":
+            return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
+        case "theme":
+            return argument.isEmpty ? .failure(CommandError(":theme needs a name")) : .success(.theme(argument))
+        case "q", "quit": return .success(.quit)
+        default: return .failure(CommandError("no command :\(name); ? lists them"))
+        }
+    }
+}
+
+public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

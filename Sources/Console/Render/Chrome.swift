@@ -1,0 +1,88 @@
+import Foundation
+import OrderStore
+import Terminal
+
+/// The frame around every screen, as k9s has it: two header rows (store, operator and role,
+/// READ-ONLY, counts per state, oldest stuck age), the screen's title bar, a message or
+/// prompt line, and a footer naming the keys that work here.
+enum Chrome {
+    static let headerRows = 3
+    static let footerRows = 2
+
+    static func content(rows: Int, cols: Int) -> Area {
+        Area(top: headerRows, left: 0, rows: max(0, rows - headerRows - footerRows), cols: cols)
+    }
+
+    static func header(_ screen: inout ScreenBuffer, session: ConsoleSession, counts: StoreCounts?, title: String) {
+        let theme = session.theme
+        screen.fill(row: 0, style: theme[.header])
+        var col = screen.write(" iapdesk  \(session.storeLabel)  \(session.actor.name) (\(session.actor.role.rawValue))", row: 0, col: 0, style: theme[.header])
+        if session.readOnly {
+            col += 2
+            screen.write(" READ-ONLY ", row: 0, col: col, style: theme[.headerBadge])
+        }
+        if let counts {
+            // Stuck first: it is what support opens the console for.
+            let stuck = "stuck \(counts.stuck)" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
+            var col = 1 + screen.write(stuck, row: 1, col: 1, style: counts.stuck > 0 ? theme[.flashError] : theme[.muted]) + 2
+            for state in OrderState.allCases {
+                let n = counts.byState[state, default: 0]
+                guard n > 0 else { continue }
+                col += screen.write("\(shortName(state)) \(compact(n))", row: 1, col: col, style: theme[.state(state)]) + 2
+            }
+        }
+        screen.fill(row: 2, style: theme[.tableHeader])
+        screen.write(" \(title)", row: 2, col: 0, style: theme[.tableHeader])
+    }
+
+    static func footer(_ screen: inout ScreenBuffer, theme: Theme, bindings: [KeyBinding], message: (text: String, isError: Bool)?, prompt: (String, String)?) {
+        let promptRow = screen.rows - 2, footerRow = screen.rows - 1
+        if let (sigil, text) = prompt {
+            let used = screen.write("\(sigil)\(text)", row: promptRow, col: 0, style: theme[.row])
+            screen.write("█", row: promptRow, col: used, style: theme[.muted])
+        } else if let message {
+            screen.write(message.text, row: promptRow, col: 1, style: message.isError ? theme[.flashError] : theme[.flashInfo])
+        }
+        var col = 0
+        for binding in bindings {
+            let key = " \(binding.label) "
+            guard col + TextWidth.of(key) + TextWidth.of(binding.action) + 1 < screen.cols else { break }
+            col += screen.write(key, row: footerRow, col: col, style: theme[.footerKey])
+            col += screen.write(" \(binding.action) ", row: footerRow, col: col, style: theme[.footerText])
+        }
+    }
+
+    /// State names short enough for all eight counts to fit 80 columns.
+    static func shortName(_ state: OrderState) -> String {
+        switch state {
+        case .pendingPayment: "pending"
+        case .receiptReceived: "received"
+        case .verifyRetry: "retry"
+        default: state.rawValue
+        }
+    }
+
+    /// 1234567 → 1.2M, for counts that must fit the header.
+    static func compact(_ n: Int64) -> String {
+        switch n {
+        case ..<10_000: "\(n)"
+        case ..<1_000_000: "\(n / 1000)k"
+        default: String(format: "%.1fM", Double(n) / 1_000_000)
+        }
+    }
+
+    static func age(_ millis: Millis) -> String {
+        let seconds = millis / 1000
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3600)h\(seconds % 3600 / 60)m"
+        default: return "\(seconds / 86_400)d\(seconds % 86_400 / 3600)h"
+        }
+    }
+
+    static func time(_ millis: Millis?) -> String {
+        guard let millis else { return "-" }
+        return String(millis.iso8601.replacingOccurrences(of: "T", with: " ").dropLast())
+    }
+}

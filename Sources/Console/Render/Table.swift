@@ -1,0 +1,53 @@
+import Terminal
+
+/// A table column: a fixed width, or flexible (sharing what is left, at least `width`).
+struct Column {
+    var title: String
+    var width: Int
+    var flexible = false
+}
+
+/// Draws a table with a header row in `area`: rows from `top`, the selected one highlighted,
+/// each cell cut by display width.
+enum Table {
+    static func widths(_ columns: [Column], cols: Int) -> [Int] {
+        let gaps = columns.count - 1
+        let fixed = columns.reduce(0) { $0 + $1.width } + gaps
+        let flexible = columns.filter(\.flexible).count
+        let spare = max(0, cols - fixed)
+        return columns.map { $0.flexible && flexible > 0 ? $0.width + spare / flexible : $0.width }
+    }
+
+    static func draw(
+        _ screen: inout ScreenBuffer, area: Area, columns: [Column], rows: [[(String, Style?)]],
+        selected: Int?, top: Int, theme: Theme
+    ) {
+        let widths = widths(columns, cols: area.cols - 1)
+        var col = area.left + 1
+        for (column, width) in zip(columns, widths) {
+            screen.write(column.title, row: area.top, col: col, maxWidth: width, style: theme[.tableHeader])
+            col += width + 1
+        }
+        for line in 0..<max(0, area.rows - 1) {
+            let index = top + line
+            guard index < rows.count else { break }
+            let row = area.top + 1 + line
+            let isSelected = index == selected
+            if isSelected { screen.fill(row: row, col: area.left, width: area.cols, style: theme[.selectedRow]) }
+            var col = area.left + 1
+            for (cell, width) in zip(rows[index], widths) {
+                let style = isSelected ? theme[.selectedRow] : (cell.1 ?? theme[.row])
+                screen.write(cell.0, row: row, col: col, maxWidth: width, style: style)
+                col += width + 1
+            }
+        }
+    }
+
+    /// The first row to show so that `selected` is visible in `visible` rows.
+    static func scroll(top: Int, selected: Int, visible: Int) -> Int {
+        guard visible > 0 else { return selected }
+        if selected < top { return selected }
+        if selected >= top + visible { return selected - visible + 1 }
+        return top
+    }
+}

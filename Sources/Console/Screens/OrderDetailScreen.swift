@@ -1,0 +1,80 @@
+import OrderStore
+import Terminal
+
+/// One order: its fields, then its timeline (receipts, calls to Apple with the status and
+/// its meaning, state changes, grants, audit entries). Scrolls with the arrows.
+public final class OrderDetailScreen: ConsoleScreen {
+    public let orderId: String
+    private(set) var detail: OrderDetail?
+    private var scroll = 0
+
+    public init(orderId: String) { self.orderId = orderId }
+
+    public var title: String { "Order \(orderId)" + (detail.map { " · \($0.order.state.rawValue)" } ?? "") }
+
+    public var bindings: [KeyBinding] {
+        [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    public func load(_ session: ConsoleSession) async throws {
+        detail = try await session.store.orderDetail(orderId)
+    }
+
+    /// The lines of the screen, each with its style.
+    func lines(theme: Theme) -> [(String, Style)] {
+        guard let d = detail else { return [] }
+        let o = d.order
+        var lines: [(String, Style)] = []
+        func field(_ name: String, _ value: String, _ style: Style? = nil) {
+            lines.append((name.padding(toLength: 13, withPad: " ", startingAt: 0) + value, style ?? theme[.row]))
+        }
+        field("order", o.orderId)
+        field("account", o.accountId)
+        field("product", o.productId + (d.product.map { " — \($0.displayName)" } ?? ""))
+        field("state", o.state.rawValue + (o.needsOperator ? "  needs operator: retry schedule exhausted" : "") + (o.replayFlag ? "  REPLAY" : ""),
+              theme[.state(o.state)])
+        field("environment", o.environment?.rawValue ?? "-")
+        field("transaction", (o.transactionId ?? "-") + "  original " + (o.originalTransactionId ?? "-"))
+        field("attempts", "\(o.attempts), next retry \(Chrome.time(o.nextRetryAt))")
+        if let error = o.lastError { field("last error", error, theme[.flashError]) }
+        field("version", "\(o.version) by \(o.updatedBy) at \(Chrome.time(o.stateChangedAt))", theme[.muted])
+        lines.append(("", theme[.row]))
+        lines.append(("Timeline", theme[.tableHeader]))
+        for event in d.timeline {
+            let style: Style = switch event.kind {
+            case .attempt(outcome: "valid"), .grant: theme[.checkPassed]
+            case .attempt(outcome: "final"), .revoke: theme[.checkFailed]
+            case .attempt(outcome: "retryable"): theme[.state(.verifyRetry)]
+            case .audit: theme[.muted]
+            default: theme[.row]
+            }
+            lines.append(("\(Chrome.time(event.at))  \(event.text)", style))
+        }
+        return lines
+    }
+
+    public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        // Long lines wrap, so nothing needs a wider terminal; continuation lines are the
+        // ones without a timestamp.
+        let width = max(10, area.cols - 2)
+        let all: [(String, Style)] = lines(theme: theme).flatMap { text, style in
+            TextWidth.wrap(Sanitizer.sanitize(text), to: width).map { ($0, style) }
+        }
+        scroll = max(0, min(scroll, all.count - area.rows))
+        for (offset, line) in all.dropFirst(scroll).prefix(area.rows).enumerated() {
+            screen.write(line.0, row: area.top + offset, col: 1, maxWidth: area.cols - 2, style: line.1)
+        }
+    }
+
+    public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        switch key {
+        case .down, .character("j"): scroll += 1
+        case .up, .character("k"): scroll = max(0, scroll - 1)
+        case .pageDown: scroll += max(1, area.rows - 1)
+        case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
+        case .home, .character("g"): scroll = 0
+        default: break
+        }
+        return .none
+    }
+}

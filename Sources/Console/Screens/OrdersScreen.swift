@@ -1,0 +1,98 @@
+import OrderStore
+import Terminal
+
+/// The home screen: orders newest first, paged by key as the selection moves down, narrowed
+/// by `/` (`state:`, `product:`, `acct:`, `env:`, or an id looked up exactly).
+public final class OrdersScreen: ConsoleScreen {
+    private(set) var orders: [Order] = []
+    private var next: OrderCursor?
+    private var query = FilterQuery("")
+    private(set) var filterText = ""
+    private(set) var selected = 0
+    private var top = 0
+    static let pageSize = 100
+
+    public init() {}
+
+    public var title: String {
+        let shown = filterText.isEmpty ? "all" : filterText
+        return "Orders [\(shown)] \(orders.count)\(next == nil ? "" : "+")"
+    }
+
+    public var filter: String? { filterText }
+
+    public var bindings: [KeyBinding] {
+        [KeyBinding(.enter, action: "open"), KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
+         KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit")]
+    }
+
+    public var selectedOrder: Order? { orders.indices.contains(selected) ? orders[selected] : nil }
+
+    public func load(_ session: ConsoleSession) async throws {
+        let keep = selectedOrder?.orderId
+        if let lookup = query.lookup {
+            orders = try await session.store.lookup(lookup)
+            next = nil
+        } else {
+            let page = try await session.store.orders(query.filter, limit: max(Self.pageSize, orders.count))
+            orders = page.items
+            next = page.next
+        }
+        if let keep, let index = orders.firstIndex(where: { $0.orderId == keep }) { selected = index }
+        selected = min(selected, max(0, orders.count - 1))
+    }
+
+    public func apply(filter: String, session: ConsoleSession) async throws {
+        filterText = filter
+        query = FilterQuery(filter)
+        selected = 0
+        top = 0
+        orders = []
+        try await load(session)
+    }
+
+    var problems: [String] { query.problems }
+
+    public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        let columns = [
+            Column(title: "ORDER", width: 14), Column(title: "ACCOUNT", width: 12, flexible: true),
+            Column(title: "PRODUCT", width: 11), Column(title: "STATE", width: 16), Column(title: "CREATED", width: 16),
+        ]
+        let rows: [[(String, Style?)]] = orders.map { order in
+            [(order.orderId, nil), (order.accountId, nil), (order.productId, nil),
+             (order.state.rawValue + (order.needsOperator ? "!" : ""), theme[.state(order.state)]),
+             (String(Chrome.time(order.createdAt).prefix(16)), theme[.muted])]
+        }
+        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+        if orders.isEmpty {
+            screen.write(filterText.isEmpty ? "No orders." : "Nothing matches \(filterText).", row: area.top + 1, col: 2, style: theme[.muted])
+            return
+        }
+        Table.draw(&screen, area: area, columns: columns, rows: rows, selected: selected, top: top, theme: theme)
+    }
+
+    public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        let page = max(1, area.rows - 2)
+        switch key {
+        case .down, .character("j"): selected += 1
+        case .up, .character("k"): selected -= 1
+        case .pageDown: selected += page
+        case .pageUp: selected -= page
+        case .home, .character("g"): selected = 0
+        case .end, .character("G"): selected = orders.count - 1
+        case .enter:
+            guard let order = selectedOrder else { return .none }
+            return .push(OrderDetailScreen(orderId: order.orderId))
+        default:
+            return .none
+        }
+        // Paging by key: the next page comes when the selection reaches the loaded end.
+        if selected >= orders.count - 1, let cursor = next {
+            let more = try await session.store.orders(query.filter, after: cursor, limit: Self.pageSize)
+            orders += more.items
+            next = more.next
+        }
+        selected = max(0, min(selected, orders.count - 1))
+        return .none
+    }
+}

@@ -1,0 +1,38 @@
+import AppStore
+import ArgumentParser
+import Console
+import Foundation
+import OrderStore
+import Terminal
+
+/// `iapdesk console`: the ncurses console on the configured store, as the OS user with the
+/// role the store gives them (`--readonly` can only lower it).
+struct OpenConsoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "console", abstract: "Open the console on the configured store.")
+    @OptionGroup var store: StoreOptions
+    @Flag(help: "Offer no action that changes anything, whatever your role.") var readonly = false
+    @Option(help: "Theme name or .toml path (default: console.theme / IAPDESK_THEME).") var theme: String?
+
+    func run() async throws {
+        try await store.withStore { store, configuration in
+            let actor = try await store.actor(forUser: OperatorIdentity.osUser, readOnly: readonly)
+            try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                try await ConsoleRunner.run(store: store, actor: actor, theme: theme ?? configuration.theme,
+                                            storeLabel: configuration.storeLocation.description, verifier: verifier)
+            }
+        }
+    }
+}
+
+/// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
+enum ConsoleRunner {
+    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?) async throws {
+        let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
+        let terminal = try NcursesTerminal.start()
+        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier)
+        let app = ConsoleApp(session: session, device: terminal)
+        if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
+        await app.run()
+        terminal.stop()
+    }
+}

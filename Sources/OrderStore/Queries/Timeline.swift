@@ -1,0 +1,44 @@
+/// One line of an order's history, for `order show` and the console's detail screen. The
+/// text holds data as stored: whoever displays it sanitizes it.
+public struct TimelineEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case placed, submission, grant, revoke, audit
+        /// A call to Apple, with its outcome (`valid`, `retryable`, `final`, `valid_expired`).
+        case attempt(outcome: String)
+    }
+
+    public var at: Millis
+    public var kind: Kind
+    public var text: String
+}
+
+extension OrderDetail {
+    /// Everything that happened to the order, oldest first: placed, receipts submitted,
+    /// calls to Apple with the status and its meaning, grants and revocations, audit entries.
+    public var timeline: [TimelineEvent] {
+        var events = [TimelineEvent(at: order.createdAt, kind: .placed, text: "order placed")]
+        for s in submissions {
+            events.append(TimelineEvent(at: s.receivedAt, kind: .submission,
+                                        text: "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
+        }
+        for a in attempts {
+            let status = a.appleStatus.map { "status \($0) (\(a.statusMeaning ?? ""))" } ?? "no status"
+            events.append(TimelineEvent(
+                at: a.at, kind: .attempt(outcome: a.outcome),
+                text: "verify \(a.method) \(a.environment ?? "-"): \(a.outcome), \(status), HTTP \(a.httpStatus.map(String.init) ?? "-"), \(a.latencyMs) ms"
+                    + (a.reason.map { " — \($0)" } ?? "")))
+        }
+        for g in grants {
+            events.append(TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
+            if let revoked = g.revokedAt {
+                events.append(TimelineEvent(at: revoked, kind: .revoke, text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeReason ?? "")"))
+            }
+        }
+        for e in audit {
+            events.append(TimelineEvent(at: e.at, kind: .audit,
+                                        text: "audit #\(e.seq) \(e.action) by \(e.actor) (\(e.role)): \(e.detail)" + (e.reason.map { " — \($0)" } ?? "")))
+        }
+        // Stable: events at the same millisecond keep the order above.
+        return events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+}

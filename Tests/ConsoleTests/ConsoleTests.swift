@@ -1,0 +1,214 @@
+import Foundation
+import OrderStore
+import Terminal
+import Testing
+@testable import Console
+
+/// The console on the in-memory terminal over a real SQLite store: what an operator sees
+/// after each key, at 80×24 and at a narrow size, with hostile and CJK data in it.
+@Suite("Console screens")
+struct ConsoleTests {
+    static let hostileAccount = "acct\u{1B}[2J\u{202E}nimda"
+
+    /// A small seeded store plus a few hand-made orders, one of them hostile.
+    static func withConsole(rows: Int = 24, cols: Int = 80, role: Role = .admin, _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-console-\(UUID().uuidString).sqlite").path
+        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        do {
+            try await SyntheticStore(orders: 400, seed: 5).write(into: store)
+            try await store.placeOrder(orderId: "ord_hostile", accountId: hostileAccount, productId: "vip_monthly")
+            try await store.placeOrder(orderId: "ord_中文订单", accountId: "玩家_小明_🐉", productId: "coins_980")
+            let terminal = MemoryTerminal(rows: rows, cols: cols)
+            let session = ConsoleSession(store: store, actor: Operator(name: "alice", role: role), storeLabel: "test.sqlite")
+            let app = ConsoleApp(session: session, device: terminal)
+            await app.open()
+            try await body(app, terminal, store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func screen(_ terminal: MemoryTerminal) throws -> ScreenBuffer { try #require(terminal.lastFrame) }
+
+    /// Every line fits the terminal and carries no control or bidi character.
+    static func expectSafe(_ frame: ScreenBuffer) {
+        for row in 0..<frame.rows {
+            let line = frame.line(row)
+            #expect(TextWidth.of(line) <= frame.cols, "row \(row) is wider than the screen: \(line)")
+            #expect(Sanitizer.isClean(line), "row \(row) carries a control character")
+        }
+    }
+
+    @Test("The home screen: header with store, operator, role and counts; the order table; the footer's keys")
+    func home() async throws {
+        try await Self.withConsole { _, terminal, store in
+            let frame = try Self.screen(terminal)
+            #expect(frame.line(0).contains("test.sqlite") && frame.line(0).contains("alice (admin)"))
+            #expect(frame.line(1).contains("stuck "))
+            #expect(frame.line(2).contains("Orders [all]"))
+            #expect(frame.line(3).contains("ORDER") && frame.line(3).contains("STATE"))
+            let newest = try #require(try await store.orders(limit: 1).items.first)
+            #expect(frame.line(4).contains(String(newest.orderId.prefix(13))))
+            #expect(frame.line(23).contains("Enter") && frame.line(23).contains("filter"))
+            Self.expectSafe(frame)
+        }
+    }
+
+    @Test("Arrows move the selection, Enter opens the order with its timeline, Esc comes back")
+    func navigate() async throws {
+        try await Self.withConsole { app, terminal, store in
+            let third = try await store.orders(limit: 3).items[2]
+            await app.press(.down)
+            await app.press(.character("j"))
+            let frame1 = try Self.screen(terminal)
+            #expect(frame1[6, 0].style == app.session.theme[.selectedRow])
+            await app.press(.enter)
+            let detail = try Self.screen(terminal)
+            #expect(detail.line(2).contains("Order \(third.orderId)"))
+            #expect(detail.text.contains("Timeline"))
+            #expect(detail.text.contains("order placed"))
+            await app.press(.escape)
+            let frame2 = try Self.screen(terminal)
+            #expect(frame2.line(2).contains("Orders"))
+            let frame3 = try Self.screen(terminal)
+            #expect(frame3[6, 0].style == app.session.theme[.selectedRow])
+        }
+    }
+
+    @Test("/ filters as you type by state; an id is looked up on Enter; Esc clears the filter")
+    func filter() async throws {
+        try await Self.withConsole { app, terminal, store in
+            await app.press(.character("/"))
+            for c in "state:disputed" { await app.press(.character(c)) }
+            var frame = try Self.screen(terminal)
+            #expect(frame.line(22).hasPrefix("/state:disputed"))
+            let rows = (4..<21).map { frame.line($0) }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("disputed") })
+            await app.press(.enter)
+
+            // A transaction id finds its order exactly.
+            let delivered = try #require(try await store.orders(OrderFilter(state: .delivered), limit: 1).items.first)
+            let tid = try #require(delivered.transactionId)
+            await app.press(.character("/"))
+            for _ in 0..<20 { await app.press(.backspace) }
+            for c in tid { await app.press(.character(c)) }
+            await app.press(.enter)
+            frame = try Self.screen(terminal)
+            #expect(frame.line(2).contains("Orders [\(tid)] 1"))
+            #expect(frame.line(4).contains(delivered.orderId))
+
+            await app.press(.escape)
+            let frame4 = try Self.screen(terminal)
+            #expect(frame4.line(2).contains("Orders [all]"))
+        }
+    }
+
+    @Test(":order with any id opens it; an unknown command says so; ? lists keys and commands")
+    func commands() async throws {
+        try await Self.withConsole { app, terminal, store in
+            let delivered = try #require(try await store.orders(OrderFilter(state: .delivered), limit: 1).items.first)
+            await app.press(.character(":"))
+            for c in "order \(delivered.transactionId ?? "")" { await app.press(.character(c)) }
+            await app.press(.enter)
+            let frame5 = try Self.screen(terminal)
+            #expect(frame5.line(2).contains("Order \(delivered.orderId)"))
+
+            await app.press(.character(":"))
+            for c in "nonsense" { await app.press(.character(c)) }
+            await app.press(.enter)
+            let frame6 = try Self.screen(terminal)
+            #expect(frame6.line(22).contains("no command :nonsense"))
+
+            await app.press(.character("?"))
+            let help = try Self.screen(terminal).text
+            #expect(help.contains("Ctrl-C") && help.contains(":order ID") && help.contains("scroll"))
+            await app.press(.escape)
+            let frame7 = try Self.screen(terminal)
+            #expect(frame7.line(2).contains("Order \(delivered.orderId)"))
+        }
+    }
+
+    @Test("Hostile and CJK data render escaped and cut by width, at 80×24 and at 40×12", arguments: [(24, 80), (12, 40)])
+    func hostileData(rows: Int, cols: Int) async throws {
+        try await Self.withConsole(rows: rows, cols: cols) { app, terminal, _ in
+            Self.expectSafe(try Self.screen(terminal))
+            let frame8 = try Self.screen(terminal)
+            #expect(frame8.text.contains("acct\\x1B[2J") || cols < 60)
+            await app.press(.character(":"))
+            for c in "order ord_hostile" { await app.press(.character(c)) }
+            await app.press(.enter)
+            let detail = try Self.screen(terminal)
+            Self.expectSafe(detail)
+            #expect(detail.text.contains("\\x1B[2J"))
+            #expect(detail.text.contains("月度 VIP"))
+            await app.press(.escape)
+            await app.press(.character(":"))
+            for c in "order ord_中文订单" { await app.press(.character(c)) }
+            await app.press(.enter)
+            Self.expectSafe(try Self.screen(terminal))
+            let frame9 = try Self.screen(terminal)
+            #expect(frame9.text.contains("玩家_小明"))
+        }
+    }
+
+    @Test("A resize redraws at the new size; a tiny terminal gets a message, not a crash")
+    func resize() async throws {
+        try await Self.withConsole { app, terminal, _ in
+            terminal.resize(rows: 12, cols: 40)
+            await app.press(.resize)
+            let frame = try Self.screen(terminal)
+            #expect(frame.rows == 12 && frame.cols == 40)
+            #expect(frame.line(11).contains("Enter"))
+            terminal.resize(rows: 3, cols: 10)
+            await app.press(.resize)
+            let frame10 = try Self.screen(terminal)
+            #expect(frame10.text.contains("too small"))
+        }
+    }
+
+    @Test("A viewer sees READ-ONLY; q quits on the home screen, Ctrl-C anywhere")
+    func readOnlyAndQuit() async throws {
+        try await Self.withConsole(role: .viewer) { app, terminal, _ in
+            let frame11 = try Self.screen(terminal)
+            #expect(frame11.line(0).contains("READ-ONLY"))
+            await app.press(.enter)
+            await app.press(.character("q"))
+            #expect(!app.finished)  // q on a pushed screen is not quit
+            await app.press(.escape)
+            await app.press(.character("q"))
+            #expect(app.finished)
+        }
+        try await Self.withConsole { app, _, _ in
+            await app.press(.enter)
+            await app.press(.control("c"))
+            #expect(app.finished)
+        }
+    }
+
+    @Test("Changes another operator makes appear on the next refresh, without a restart")
+    func liveRefresh() async throws {
+        try await Self.withConsole { app, terminal, store in
+            try await store.placeOrder(orderId: "ord_zz_new", accountId: "late", productId: "coins_60", at: .now() + 60_000)
+            let frame12 = try Self.screen(terminal)
+            #expect(!(frame12.text.contains("ord_zz_new")))
+            await app.refresh()
+            let frame13 = try Self.screen(terminal)
+            #expect(frame13.line(4).contains("ord_zz_new"))
+        }
+    }
+
+    @Test(":theme switches live; an unknown theme keeps the current one and says why")
+    func theme() async throws {
+        try await Self.withConsole { app, terminal, _ in
+            await app.press(.character(":"))
+            for c in "theme nosuch" { await app.press(.character(c)) }
+            await app.press(.enter)
+            let frame14 = try Self.screen(terminal)
+            #expect(frame14.line(22).contains("no theme named"))
+            #expect(app.session.theme == Theme.builtIn)
+        }
+    }
+}
