@@ -16,11 +16,14 @@ enum Chrome {
     static func header(_ screen: inout ScreenBuffer, session: ConsoleSession, counts: StoreCounts?, title: String) {
         let theme = session.theme
         screen.fill(row: 0, style: theme[.header])
-        var col = screen.write(" iapdesk  \(session.storeLabel)  \(session.actor.name) (\(session.actor.role.rawValue))", row: 0, col: 0, style: theme[.header])
-        if session.readOnly {
-            col += 2
-            screen.write(" READ-ONLY ", row: 0, col: col, style: theme[.headerBadge])
-        }
+        // Who is at the keyboard is right-aligned and never cut; the store name gets the rest.
+        let who = "\(session.actor.name) (\(session.actor.role.rawValue)) "
+        let badge = session.readOnly ? " READ-ONLY " : ""
+        let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
+        screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
+        let col = screen.cols - right
+        let used = screen.write(badge, row: 0, col: col, style: theme[.headerBadge])
+        screen.write(who, row: 0, col: col + used, style: theme[.header])
         if let counts {
             // Stuck first: it is what support opens the console for.
             let stuck = "stuck \(counts.stuck)" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
