@@ -124,7 +124,10 @@ struct ConsoleTests {
 
             await app.press(.character("?"))
             let help = try Self.screen(terminal).text
-            #expect(help.contains("Ctrl-C") && help.contains(":order ID") && help.contains("scroll"))
+            #expect(help.contains("This screen") && help.contains("scroll") && help.contains("Everywhere"))
+            await app.press(.pageDown)
+            let more = try Self.screen(terminal).text
+            #expect(more.contains("Ctrl-C") && more.contains(":order ID"))
             await app.press(.escape)
             let frame7 = try Self.screen(terminal)
             #expect(frame7.line(2).contains("Order \(delivered.orderId)"))

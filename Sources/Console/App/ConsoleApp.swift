@@ -14,6 +14,9 @@ public final class ConsoleApp {
     private var counts: StoreCounts?
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
+    private var dialog: Dialog?
+    public private(set) var job: BackgroundJob?
+    private var spinner = 0
     public private(set) var finished = false
 
     enum PromptKind { case filter, command }
@@ -25,7 +28,7 @@ public final class ConsoleApp {
         KeyBinding(.character("/"), action: "filter (state: product: acct: env: tid: otid: or an id)"),
         KeyBinding(.character(":"), action: "command"),
         KeyBinding(.character("?"), action: "help"),
-        KeyBinding(.escape, .character("q"), action: "back (q on the home screen quits)"),
+        KeyBinding(.escape, .character("q"), action: "back (q on the home screen quits); Esc also cancels bulk work"),
         KeyBinding(.control("c"), action: "quit"),
     ]
 
@@ -71,8 +74,19 @@ public final class ConsoleApp {
             draw()
             return
         }
+        if let dialog {
+            await dialogKey(key, dialog)
+            draw()
+            return
+        }
         if prompt != nil {
             await promptKey(key)
+            draw()
+            return
+        }
+        if key == .escape, let job, job.progress != nil {
+            job.stop()
+            message = ("stopping \(job.title): calls in flight finish and are recorded", false)
             draw()
             return
         }
@@ -84,12 +98,21 @@ public final class ConsoleApp {
             case .character(":"):
                 prompt = (.command, LineEditor())
             case .character("?"):
-                if !(top is HelpScreen) { try await push(HelpScreen(for: top)) }
+                if !(top is HelpScreen) { try await push(HelpScreen(for: top, session: session)) }
             case .escape:
-                if stack.count > 1 { stack.removeLast() } else if top.filter?.isEmpty == false { try await top.apply(filter: "", session: session) }
-            case .character("q") where stack.count == 1:
-                finished = true
-                return
+                if stack.count > 1 {
+                    stack.removeLast()
+                    try await top.load(session)  // what it shows may have changed meanwhile
+                } else if top.filter?.isEmpty == false {
+                    try await top.apply(filter: "", session: session)
+                }
+            case .character("q"):
+                if stack.count == 1 {
+                    finished = true
+                    return
+                }
+                stack.removeLast()
+                try await top.load(session)
             default:
                 try await perform(try await top.handle(key, session: session, area: contentArea))
             }
@@ -106,7 +129,56 @@ public final class ConsoleApp {
         case .pop: if stack.count > 1 { stack.removeLast() }
         case .quit: finished = true
         case .flash(let text, let isError): message = (text, isError)
+        case .dialog(let dialog): self.dialog = dialog
+        case .job(let job):
+            guard self.job == nil else {
+                message = ("\(self.job?.title ?? "a job") is still running", true)
+                return
+            }
+            self.job = job
         }
+    }
+
+    private func dialogKey(_ key: Key, _ dialog: Dialog) async {
+        switch key {
+        case .escape:
+            self.dialog = nil
+        case .enter:
+            guard !dialog.reason.text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                dialog.error = "a reason is required: it goes into the audit log"
+                return
+            }
+            do {
+                let done = try await dialog.perform(dialog.reason.text)
+                self.dialog = nil
+                message = (done, false)
+                await refresh()
+            } catch {
+                // The store refused (a conflict, already delivered, forbidden): say so, change nothing.
+                dialog.error = "\(error)"
+            }
+        default:
+            _ = dialog.reason.edit(key)
+        }
+    }
+
+    /// Picks up a finished background job: its result becomes the message and the screen
+    /// reloads. Called by the loop on every turn; cheap when nothing finished.
+    public func tick() async {
+        spinner += 1
+        guard let job else { return }
+        if let result = job.result {
+            self.job = nil
+            await refresh()
+            message = result
+        }
+        draw()
+    }
+
+    /// Waits for the running job and picks up its result (tests).
+    public func settle() async {
+        await job?.wait()
+        await tick()
     }
 
     private func push(_ screen: any ConsoleScreen) async throws {
@@ -150,6 +222,9 @@ public final class ConsoleApp {
         case .success(.orders):
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
+        case .success(.stuck):
+            stack.removeSubrange(1...)
+            try await push(StuckScreen())
         case .success(.order(let id)):
             let found = try await session.store.lookup(id)
             switch found.count {
@@ -183,8 +258,19 @@ public final class ConsoleApp {
         Chrome.header(&screen, session: session, counts: counts, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
         let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
-        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings, message: message, prompt: promptText)
+        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: jobStatus ?? message, prompt: promptText)
+        dialog?.render(into: &screen, theme: session.theme)
         device.present(screen)
+    }
+
+    /// A spinner, or a progress bar for bulk work, while a job runs.
+    private var jobStatus: (text: String, isError: Bool)? {
+        guard let job, job.result == nil else { return nil }
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        let spin = frames[spinner % frames.count]
+        guard let (done, total) = job.progress, total > 0 else { return ("\(spin) \(job.title)…", false) }
+        let width = 20, filled = done * width / total
+        return ("\(spin) \(job.title) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) · Esc cancels", false)
     }
 
     /// The real loop: keys as they come, a refresh every `refreshEvery` so that other
@@ -192,14 +278,19 @@ public final class ConsoleApp {
     public func run(refreshEvery: Duration = .seconds(2)) async {
         await open()
         var lastRefresh = ContinuousClock.now
+        var lastSpin = ContinuousClock.now
         while !finished {
             if let key = device.pollKey() {
                 await press(key)
                 continue
             }
-            if ContinuousClock.now - lastRefresh >= refreshEvery, prompt == nil {
+            if ContinuousClock.now - lastRefresh >= refreshEvery, prompt == nil, dialog == nil {
                 await refresh()
                 lastRefresh = ContinuousClock.now
+            }
+            if job != nil, ContinuousClock.now - lastSpin >= .milliseconds(100) {
+                await tick()
+                lastSpin = ContinuousClock.now
             }
             try? await Task.sleep(for: .milliseconds(4))
         }

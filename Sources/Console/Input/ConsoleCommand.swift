@@ -1,6 +1,7 @@
 /// The `:` commands, parsed.
 public enum ConsoleCommand: Equatable, Sendable {
     case orders
+    case stuck
     case order(String)
     case theme(String)
     case quit
@@ -8,6 +9,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     /// For help: every command with its usage and what it does.
     public static let all: [(usage: String, summary: String)] = [
         (":orders", "the order list (home)"),
+        (":stuck", "paid, undelivered orders past the threshold, oldest first"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
         (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
         (":q", "quit"),
@@ -20,6 +22,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         let argument = words.dropFirst().joined(separator: " ")
         switch name {
         case "orders", "o": return .success(.orders)
+        case "stuck", "s": return .success(.stuck)
         case "order":
             return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
         case "theme":

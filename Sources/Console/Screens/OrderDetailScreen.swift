@@ -12,8 +12,9 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     public var title: String { "Order \(orderId)" + (detail.map { " · \($0.order.state.rawValue)" } ?? "") }
 
-    public var bindings: [KeyBinding] {
-        [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session)
+            + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -67,12 +68,14 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        // Actions are offered (and taken) only as the footer lists them for this operator.
+        if let action = OrderActions.handle(key, order: detail?.order, session: session) { return action }
         switch key {
         case .down, .character("j"): scroll += 1
         case .up, .character("k"): scroll = max(0, scroll - 1)
         case .pageDown: scroll += max(1, area.rows - 1)
         case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
-        case .home, .character("g"): scroll = 0
+        case .home: scroll = 0
         default: break
         }
         return .none

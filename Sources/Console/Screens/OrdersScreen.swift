@@ -21,9 +21,10 @@ public final class OrdersScreen: ConsoleScreen {
 
     public var filter: String? { filterText }
 
-    public var bindings: [KeyBinding] {
-        [KeyBinding(.enter, action: "open"), KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
-         KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit")]
+    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        [KeyBinding(.enter, action: "open")] + OrderActions.bindings(for: selectedOrder, session: session)
+            + [KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
+               KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit")]
     }
 
     public var selectedOrder: Order? { orders.indices.contains(selected) ? orders[selected] : nil }
@@ -72,14 +73,15 @@ public final class OrdersScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if let action = OrderActions.handle(key, order: selectedOrder, session: session) { return action }
         let page = max(1, area.rows - 2)
         switch key {
         case .down, .character("j"): selected += 1
         case .up, .character("k"): selected -= 1
         case .pageDown: selected += page
         case .pageUp: selected -= page
-        case .home, .character("g"): selected = 0
-        case .end, .character("G"): selected = orders.count - 1
+        case .home: selected = 0
+        case .end: selected = orders.count - 1
         case .enter:
             guard let order = selectedOrder else { return .none }
             return .push(OrderDetailScreen(orderId: order.orderId))

@@ -19,13 +19,18 @@ public enum ScreenAction {
     case pop
     case quit
     case flash(String, isError: Bool)
+    /// Open a dialog for a dangerous action.
+    case dialog(Dialog)
+    /// Run slow work in the background; its result becomes the message.
+    case job(BackgroundJob)
 }
 
 /// One screen of the console. Rendering is pure: it turns the screen's state into cells.
 /// Loading and key handling may query the store.
 public protocol ConsoleScreen: AnyObject {
     var title: String { get }
-    var bindings: [KeyBinding] { get }
+    /// The keys that work here for this operator (actions their role may not use are left out).
+    func bindings(_ session: ConsoleSession) -> [KeyBinding]
     /// Fetches what the screen shows; called when it is first shown and on refresh.
     func load(_ session: ConsoleSession) async throws
     func render(into screen: inout ScreenBuffer, area: Area, theme: Theme)

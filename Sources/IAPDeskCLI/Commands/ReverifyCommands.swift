@@ -37,9 +37,9 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
             let actor = try await store.actor(forUser: OperatorIdentity.osUser)
             let ids = all ? try await store.stuckOrders(limit: limit).items.map(\.order.orderId) : try await store.ordersDueForRetry(limit: limit)
             return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                await store.reverifyAll(ids, using: verifier, by: actor, concurrency: concurrency) { progress in
+                await store.reverifyAll(ids, using: verifier, by: actor, concurrency: concurrency, progress: { progress in
                     FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) re-verified, \(progress.delivered) delivered, \(progress.retrying) waiting on Apple".utf8))
-                }
+                })
             }
         }
         FileHandle.standardError.write(Data("\n".utf8))

@@ -12,11 +12,12 @@ public struct BulkProgress: Sendable {
 extension OrderStore {
     /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight. Apple's
     /// seconds are spent outside the store's lock, so the calls overlap while the writes stay
-    /// serialized. Cancelling the calling task stops new calls; those in flight finish and
-    /// are recorded, so nothing is half-done. An order that fails (gone, forbidden) is
-    /// listed and the rest go on.
+    /// serialized. When `shouldContinue` turns false no new call starts; those in flight
+    /// finish and are recorded, so nothing is half-done (the console's Esc). An order that
+    /// fails (gone, forbidden) is listed and the rest go on.
     public func reverifyAll(
         _ orderIds: [String], using verifier: any ReceiptVerifier, by actor: Operator = .system, concurrency: Int = 32,
+        shouldContinue: @Sendable () -> Bool = { true },
         progress: @Sendable (BulkProgress) async -> Void = { _ in }
     ) async -> BulkProgress {
         var state = BulkProgress(done: 0, total: orderIds.count, delivered: 0, retrying: 0, failed: [])
@@ -36,7 +37,7 @@ extension OrderStore {
                 }
                 if let error = finished.error { state.failed.append((finished.orderId, error)) }
                 await progress(state)
-                if !Task.isCancelled, let id = pending.next() {
+                if !Task.isCancelled, shouldContinue(), let id = pending.next() {
                     group.addTask { await self.reverifyOne(id, using: verifier, by: actor) }
                 }
             }

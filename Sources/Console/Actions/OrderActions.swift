@@ -1,0 +1,115 @@
+import OrderStore
+import Terminal
+
+/// The actions the console offers on an order. Each is the same OrderStore operation the
+/// command line runs (`iapdesk order grant …`), so the rules, the audit and exactly-once
+/// delivery are the store's, never the screen's.
+enum OrderActions {
+    /// The action keys on `order` for this operator: none for a viewer or read-only session.
+    static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
+        guard !session.readOnly, let order else { return [] }
+        var keys = [KeyBinding(.character("r"), action: "re-verify")]
+        if order.state != .delivered && order.state != .refunded { keys.append(KeyBinding(.character("g"), action: "grant")) }
+        if order.state == .delivered { keys.append(KeyBinding(.character("x"), action: "revoke")) }
+        return keys
+    }
+
+    /// The action `key` asks for on `order`, if it is one this operator is offered.
+    static func handle(_ key: Key, order: Order?, session: ConsoleSession) -> ScreenAction? {
+        guard let order, bindings(for: order, session: session).contains(where: { $0.keys.contains(key) }) else { return nil }
+        switch key {
+        case .character("r"): return reverify(order.orderId, session: session)
+        case .character("g"): return grant(order, session: session)
+        case .character("x"): return revoke(order, session: session)
+        default: return nil
+        }
+    }
+
+    /// `r`: re-verify with Apple in the background; the outcome becomes the message.
+    static func reverify(_ orderId: String, session: ConsoleSession) -> ScreenAction {
+        guard let verifier = session.verifier else {
+            return .flash("re-verify needs Apple (or the simulator) configured: see [apple] in iapdesk.toml", isError: true)
+        }
+        let (store, actor) = (session.store, session.actor)
+        let job = BackgroundJob(title: "re-verifying \(orderId)")
+        job.start { _ in
+            do {
+                return (summary(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
+            } catch {
+                return ("\(orderId): \(error)", true)
+            }
+        }
+        return .job(job)
+    }
+
+    /// `R` on a queue: re-verify every listed order, 8 at a time, with a progress bar; Esc
+    /// stops new calls (those in flight finish and are recorded).
+    static func reverifyAll(_ orderIds: [String], session: ConsoleSession) -> ScreenAction {
+        guard let verifier = session.verifier else {
+            return .flash("re-verify needs Apple (or the simulator) configured: see [apple] in iapdesk.toml", isError: true)
+        }
+        guard !orderIds.isEmpty else { return .flash("nothing to re-verify", isError: false) }
+        let (store, actor) = (session.store, session.actor)
+        let job = BackgroundJob(title: "re-verifying \(orderIds.count) orders")
+        job.start { job in
+            job.report(done: 0, total: orderIds.count)
+            let result = await store.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) { progress in
+                job.report(done: progress.done, total: progress.total)
+            }
+            let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
+            let failed = result.failed.first.map { ", \(result.failed.count) failed: \($0.orderId): \($0.error)" } ?? ""
+            return ("re-verified \(result.done): \(result.delivered) delivered, \(result.retrying) still waiting on Apple\(failed)\(stopped)", !result.failed.isEmpty)
+        }
+        return .job(job)
+    }
+
+    /// `g`: deliver by hand, with a reason, against the version on screen.
+    static func grant(_ order: Order, session: ConsoleSession) -> ScreenAction {
+        let (store, actor) = (session.store, session.actor)
+        return .dialog(Dialog(
+            title: "Grant \(order.orderId)",
+            lines: [
+                "Deliver \(order.productId) to account \(order.accountId) now, by hand.",
+                "The order is \(order.state.rawValue); it becomes delivered. It is delivered exactly once: if someone delivered it meanwhile, nothing is granted.",
+                "Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.",
+            ],
+            confirm: "grant"
+        ) { reason in
+            let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: reason)
+            return "granted \(granted.orderId): now \(granted.state.rawValue)"
+        })
+    }
+
+    /// `x`: take a delivery back, with a reason.
+    static func revoke(_ order: Order, session: ConsoleSession) -> ScreenAction {
+        let (store, actor) = (session.store, session.actor)
+        return .dialog(Dialog(
+            title: "Revoke \(order.orderId)",
+            lines: [
+                "Take back the delivery of \(order.productId) from account \(order.accountId).",
+                "The grant is marked revoked (it stays in the history). Recorded in the audit log as \(actor.name) with your reason.",
+            ],
+            confirm: "revoke"
+        ) { reason in
+            let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: reason)
+            return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
+        })
+    }
+
+    /// One line for a re-verification: how Apple was asked, what it said and what it means,
+    /// and where the order is now.
+    static func summary(_ outcome: VerificationOutcome) -> String {
+        let r = outcome.report
+        let apple: String = if let error = r.transportError {
+            "no answer (\(error))"
+        } else if let status = r.appleStatus {
+            "status \(status) \(StatusCodeRule.meaning(of: status))"
+        } else {
+            "HTTP \(r.httpStatus.map(String.init) ?? "?")"
+        }
+        var text = "\(outcome.order.orderId): \(r.method.rawValue) \(r.environment?.rawValue ?? "-") \(r.latencyMs) ms, \(apple) → \(outcome.order.state.rawValue)"
+        if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(failed.detail))" }
+        if outcome.order.state == .verifyRetry, let next = outcome.order.nextRetryAt { text += ", next try \(Chrome.time(next))" }
+        return text
+    }
+}

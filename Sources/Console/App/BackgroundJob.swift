@@ -1,0 +1,32 @@
+import Foundation
+
+/// Slow work (re-verification) off the key loop: the screen keeps drawing and Esc keeps
+/// working while it runs. The loop reads progress and the result under a lock.
+public final class BackgroundJob: @unchecked Sendable {
+    public let title: String
+    private let lock = NSLock()
+    private var progressValue: (done: Int, total: Int)?
+    private var resultValue: (text: String, isError: Bool)?
+    private var stopRequested = false
+    private var task: Task<Void, Never>?
+
+    public init(title: String) { self.title = title }
+
+    /// Starts `work`; what it returns becomes the console's message.
+    public func start(_ work: @escaping @Sendable (BackgroundJob) async -> (text: String, isError: Bool)) {
+        task = Task { [self] in
+            let result = await work(self)
+            lock.withLock { resultValue = result }
+        }
+    }
+
+    public func report(done: Int, total: Int) { lock.withLock { progressValue = (done, total) } }
+    public var progress: (done: Int, total: Int)? { lock.withLock { progressValue } }
+    public var result: (text: String, isError: Bool)? { lock.withLock { resultValue } }
+    /// Asks the work to start nothing new. It is never cancelled outright: a call to Apple
+    /// or a store write cut off half-way is exactly what must not happen.
+    public func stop() { lock.withLock { stopRequested = true } }
+    public var isStopping: Bool { lock.withLock { stopRequested } }
+    /// Waits for the work to end (tests; the console itself never waits).
+    public func wait() async { await task?.value }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import OrderStore
+import Terminal
+import Testing
+@testable import Console
+
+/// Grant, revoke and re-verify from the console: dialogs with a required reason, the store
+/// refusing what changed meanwhile, background work that never freezes the screen.
+@Suite("Console actions")
+struct ActionTests {
+    /// Apple as a test plays it: answers after `delay`, valid for the orders it knows.
+    struct ScriptedApple: ReceiptVerifier {
+        var delay: Duration = .zero
+        var valid = true
+
+        func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
+            try? await Task.sleep(for: delay)
+            guard valid, let id = claimedTransactionId else {
+                return VerificationReport(environment: .production, appleStatus: 21005, latencyMs: 5)
+            }
+            let productId = receiptData  // the tests store the product id as the "receipt"
+            let transaction = AppleTransaction(transactionId: id, originalTransactionId: id, productId: productId, purchaseDate: .now())
+            return VerificationReport(environment: .production, appleStatus: 0, latencyMs: 5,
+                                      content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [transaction]))
+        }
+    }
+
+    static func withApp(role: Role = .support, apple: ScriptedApple = ScriptedApple(), paid: Int = 3,
+                        _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-actions-\(UUID().uuidString).sqlite").path
+        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        do {
+            for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+            for i in 1...paid {
+                try await store.placeOrder(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
+                try await store.submitReceipt(orderId: "paid_\(i)", receiptData: "coins_60", claimedTransactionId: "\(9_000_000 + i)", at: .now() - .minutes(29))
+            }
+            let terminal = MemoryTerminal()
+            let session = ConsoleSession(store: store, actor: Operator(name: "alice", role: role), storeLabel: "t", verifier: apple)
+            let app = ConsoleApp(session: session, device: terminal)
+            await app.open()
+            try await body(app, terminal, store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    static func type(_ app: ConsoleApp, _ text: String) async {
+        for c in text { await app.press(.character(c)) }
+    }
+
+    static func frame(_ terminal: MemoryTerminal) throws -> String { try #require(terminal.lastFrame).text }
+
+    @Test("Grant opens a dialog that needs a reason, then delivers once and audits it")
+    func grant() async throws {
+        try await Self.withApp { app, terminal, store in
+            await app.press(.character(":"))
+            await Self.type(app, "order paid_1")
+            await app.press(.enter)
+            #expect(try Self.frame(terminal).contains(" g  grant"))
+            await app.press(.character("g"))
+            #expect(try Self.frame(terminal).contains("Grant paid_1"))
+            await app.press(.enter)
+            #expect(try Self.frame(terminal).contains("a reason is required"))
+            await Self.type(app, "ticket 42: paid, Apple timed out")
+            await app.press(.enter)
+            let after = try Self.frame(terminal)
+            #expect(after.contains("granted paid_1: now delivered"))
+            #expect(after.contains("Order paid_1 · delivered"))
+            let detail = try await store.orderDetail("paid_1")
+            #expect(detail.grants.count == 1)
+            #expect(detail.audit.contains { $0.action == "grant" && $0.actor == "alice" && $0.reason == "ticket 42: paid, Apple timed out" })
+        }
+    }
+
+    @Test("If someone delivered the order while the dialog was open, the dialog says who, and nothing is granted twice")
+    func conflict() async throws {
+        try await Self.withApp { app, terminal, store in
+            await app.press(.character(":"))
+            await Self.type(app, "order paid_2")
+            await app.press(.enter)
+            await app.press(.character("g"))
+            await Self.type(app, "ticket 7")
+            let order = try #require(try await store.order("paid_2"))
+            try await store.grant(orderId: "paid_2", expectedVersion: order.version, by: Operator(name: "bob", role: .support), reason: "same ticket")
+            await app.press(.enter)
+            let frame = try Self.frame(terminal)
+            #expect(frame.contains("Grant paid_2"))  // still open, showing the refusal
+            #expect(frame.contains("bob"))
+            #expect(try await store.orderDetail("paid_2").grants.count == 1)
+            await app.press(.escape)
+            #expect(!(try Self.frame(terminal)).contains("Grant paid_2"))
+        }
+    }
+
+    @Test("A viewer is offered no actions, and the keys do nothing")
+    func viewer() async throws {
+        try await Self.withApp(role: .viewer) { app, terminal, store in
+            await app.press(.character(":"))
+            await Self.type(app, "order paid_1")
+            await app.press(.enter)
+            let frame = try Self.frame(terminal)
+            #expect(!frame.contains("grant") && !frame.contains("re-verify"))
+            await app.press(.character("g"))
+            await app.press(.character("r"))
+            #expect(!(try Self.frame(terminal)).contains("Grant paid_1"))
+            #expect(app.job == nil)
+            #expect(try await store.orderDetail("paid_1").grants.isEmpty)
+        }
+    }
+
+    @Test("Re-verify runs in the background with a spinner; keys keep working; the outcome is shown")
+    func reverifyInBackground() async throws {
+        try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(300))) { app, terminal, _ in
+            await app.press(.character("r"))  // on the selected (newest) order of the home list
+            #expect(try Self.frame(terminal).contains("re-verifying paid_"))
+            await app.press(.down)  // the screen still answers
+            #expect(app.job != nil)
+            await app.settle()
+            let frame = try Self.frame(terminal)
+            #expect(frame.contains("status 0 valid → delivered"), "\(frame)")
+        }
+    }
+
+    @Test(":stuck lists the queue; R re-verifies it with a progress bar; Esc stops new calls")
+    func bulk() async throws {
+        try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(200), valid: false), paid: 20) { app, terminal, store in
+            await app.press(.character(":"))
+            await Self.type(app, "stuck")
+            await app.press(.enter)
+            #expect(try Self.frame(terminal).contains("Stuck [20]"))
+            await app.press(.character("R"))
+            try await Task.sleep(for: .milliseconds(250))
+            await app.tick()
+            #expect(try Self.frame(terminal).contains("/20 · Esc cancels"))
+            await app.press(.escape)
+            await app.settle()
+            let frame = try Self.frame(terminal)
+            #expect(frame.contains("stopped at"), "\(frame)")
+            let retrying = try await store.orders(OrderFilter(state: .verifyRetry), limit: 100).items.count
+            #expect(retrying >= 8 && retrying < 20)
+        }
+    }
+}
