@@ -82,7 +82,7 @@ let package = Package(
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
-        .target(name: "Console", dependencies: ["OrderStore", "Terminal", "ConfigFiles"]),
+        .target(name: "Console", dependencies: ["OrderStore", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
         .target(
             name: "IAPDeskCLI",
             dependencies: [
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore"]),
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),
     ],
     swiftLanguageModes: [.v6]

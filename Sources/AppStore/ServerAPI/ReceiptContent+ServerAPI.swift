@@ -3,7 +3,7 @@ import Receipts
 
 extension AppleTransaction {
     /// A verified JWS transaction in the store's terms; nil without the ids rules key on.
-    init?(_ jws: JWSTransaction) {
+    public init?(_ jws: JWSTransaction) {
         guard let id = jws.transactionId, let product = jws.productId, let purchased = jws.purchaseDate else { return nil }
         self.init(
             transactionId: id, originalTransactionId: jws.originalTransactionId ?? id, productId: product,
@@ -15,7 +15,7 @@ extension AppleTransaction {
 }
 
 extension AppleRenewalInfo {
-    init?(_ jws: JWSRenewalInfo) {
+    public init?(_ jws: JWSRenewalInfo) {
         guard let original = jws.originalTransactionId else { return nil }
         self.init(
             originalTransactionId: original, productId: jws.autoRenewProductId ?? jws.productId ?? "",

@@ -5,7 +5,7 @@ import Receipts
 extension AppleReceiptContent {
     /// The parts of a verifyReceipt answer the rules read. iOS 6 answers carry their one
     /// transaction in `receipt` itself; 21006 answers carry `latest_expired_receipt_info`.
-    init(_ answer: VerifyReceiptResponse) {
+    public init(_ answer: VerifyReceiptResponse) {
         let receipt = answer.receipt
         var inApp = receipt?.inApp.compactMap(AppleTransaction.init) ?? []
         if let legacy = receipt?.legacyTransaction.flatMap(AppleTransaction.init) { inApp.append(legacy) }
@@ -24,7 +24,7 @@ extension AppleReceiptContent {
 
 extension AppleTransaction {
     /// Nil for a row without the ids every rule keys on.
-    init?(_ row: ReceiptTransaction) {
+    public init?(_ row: ReceiptTransaction) {
         guard let id = row.transactionId, let product = row.productId, let purchased = row.purchaseDate else { return nil }
         self.init(
             transactionId: id, originalTransactionId: row.originalTransactionId ?? id, productId: product,

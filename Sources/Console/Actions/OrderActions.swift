@@ -7,8 +7,10 @@ import Terminal
 enum OrderActions {
     /// The action keys on `order` for this operator: none for a viewer or read-only session.
     static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
-        guard !session.readOnly, let order else { return [] }
-        var keys = [KeyBinding(.character("r"), action: "re-verify")]
+        guard let order else { return [] }
+        let reading = [KeyBinding(.character("v"), action: "receipt")]
+        guard !session.readOnly else { return reading }
+        var keys = reading + [KeyBinding(.character("r"), action: "re-verify")]
         if order.state != .delivered && order.state != .refunded { keys.append(KeyBinding(.character("g"), action: "grant")) }
         if order.state == .delivered { keys.append(KeyBinding(.character("x"), action: "revoke")) }
         return keys
@@ -18,6 +20,7 @@ enum OrderActions {
     static func handle(_ key: Key, order: Order?, session: ConsoleSession) -> ScreenAction? {
         guard let order, bindings(for: order, session: session).contains(where: { $0.keys.contains(key) }) else { return nil }
         switch key {
+        case .character("v"): return .push(ReceiptScreen(orderId: order.orderId))
         case .character("r"): return reverify(order.orderId, session: session)
         case .character("g"): return grant(order, session: session)
         case .character("x"): return revoke(order, session: session)

@@ -1,4 +1,5 @@
 import OrderStore
+import Receipts
 
 /// What every screen works with: the store, who is at the keyboard, and how to draw.
 public final class ConsoleSession {
@@ -10,8 +11,12 @@ public final class ConsoleSession {
     /// How the header names the store (the password never shows).
     public let storeLabel: String
     public let verifier: (any ReceiptVerifier)?
+    /// Roots for the receipt screen's signature verdicts.
+    public let trust: TrustRoots
 
-    public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil) {
+    public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
+                trust: TrustRoots = TrustRoots()) {
+        self.trust = trust
         self.store = store
         self.actor = actor
         self.theme = theme

@@ -36,7 +36,8 @@ struct DemoCommand: AsyncParsableCommand {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")
             } else {
                 try await AppleVerifier.using(settings) { verifier in
-                    try await ConsoleRunner.run(store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier)
+                    try await ConsoleRunner.run(store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier,
+                                                trust: simulator.trustRoots)
                 }
             }
         } catch {

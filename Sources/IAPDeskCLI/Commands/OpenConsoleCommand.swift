@@ -3,6 +3,7 @@ import ArgumentParser
 import Console
 import Foundation
 import OrderStore
+import Receipts
 import Terminal
 
 /// `iapdesk console`: the ncurses console on the configured store, as the OS user with the
@@ -18,7 +19,7 @@ struct OpenConsoleCommand: AsyncParsableCommand {
             let actor = try await store.actor(forUser: OperatorIdentity.osUser, readOnly: readonly)
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await ConsoleRunner.run(store: store, actor: actor, theme: theme ?? configuration.theme,
-                                            storeLabel: configuration.storeLocation.description, verifier: verifier)
+                                            storeLabel: configuration.storeLocation.description, verifier: verifier, trust: try configuration.trust())
             }
         }
     }
@@ -26,10 +27,10 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
 enum ConsoleRunner {
-    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?) async throws {
+    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
-        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier)
+        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust)
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         await app.run()

@@ -1,0 +1,125 @@
+import AppStore
+import Foundation
+import OrderStore
+import Receipts
+import Terminal
+
+/// `v`: what Apple said about an order, decoded: the stored answer of the latest call (or,
+/// before any call, the submitted receipt decoded locally), its signature verdicts, every R5
+/// check as the rules see that answer, the merged transactions newest first with the order's
+/// own marked, pending renewal info, and every decoded field. `t` shows the raw text.
+public final class ReceiptScreen: ConsoleScreen {
+    let orderId: String
+    private var lines: [(String, ThemeRole)] = []
+    private var raw = ""
+    private var showRaw = false
+    private var scroll = 0
+
+    public init(orderId: String) { self.orderId = orderId }
+
+    public var title: String { "Receipt · \(orderId)" + (showRaw ? " · raw" : "") }
+
+    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        [KeyBinding(.escape, action: "back"), KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw"),
+         KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    public func load(_ session: ConsoleSession) async throws {
+        let detail = try await session.store.orderDetail(orderId)
+        var lines: [(String, ThemeRole)] = []
+        let source: String
+        let input: String
+        if let attempt = detail.attempts.last(where: { !($0.body ?? "").isEmpty }), let body = attempt.body {
+            source = "Apple's answer to the latest call: \(attempt.method) \(attempt.environment ?? "-") at \(Chrome.time(attempt.at)), "
+                + (attempt.appleStatus.map { "status \($0) \(StatusCodeRule.meaning(of: $0))" } ?? "no status")
+            input = body
+        } else if let submission = detail.submissions.last {
+            source = "the receipt submitted at \(Chrome.time(submission.receivedAt)), decoded here (Apple not asked yet)"
+            input = submission.receiptData
+        } else {
+            self.lines = [("No receipt was submitted for this order.", .muted)]
+            return
+        }
+        raw = input
+        lines.append(("Source  " + source, .row))
+
+        let data = try? AppleDataDetector.detect(Array(input.utf8))
+        var document: ReceiptDocument?
+        if let data { document = await ReceiptDocumentBuilder.build(data, trust: session.trust) }
+        if let document {
+            lines.append(("", .row))
+            lines.append(("Signatures", .tableHeader))
+            if document.signatures.isEmpty { lines.append(("  none in this data (verifyReceipt answers are Apple's word over TLS)", .muted)) }
+            for s in document.signatures {
+                lines.append(("  \(s.verified ? "✓" : "✗") \(s.subject): \(s.summary)", s.verified ? .checkPassed : .checkFailed))
+            }
+        } else {
+            lines.append(("Not Apple data iapdesk can decode.", .flashError))
+        }
+
+        let content = await StoredAnswer.content(input, trust: session.trust)
+        if let content {
+            let order = detail.order
+            let claimed = order.transactionId ?? detail.submissions.last?.claimedTransactionId
+            let types = detail.product.map { [order.productId: $0.type] } ?? [:]
+            let picked = detail.product.flatMap { TransactionPicking.pick(for: $0.type, claimedTransactionId: claimed, in: content, types: types) }
+            lines.append(("", .row))
+            lines.append(("R5 checks on this answer", .tableHeader))
+            for check in ReceiptChecks.run(order: order, expectedBundleId: session.store.settings.bundleId, content: content, picked: picked) {
+                lines.append(("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(check.detail)", check.passed ? .checkPassed : .checkFailed))
+            }
+            lines.append(("", .row))
+            lines.append(("Transactions, in_app and latest_receipt_info merged, newest first (▶ this order's)", .tableHeader))
+            for t in TransactionPicking.merged(content) {
+                let mark = t.transactionId == picked?.transactionId ? "▶" : " "
+                var line = "\(mark) \(t.transactionId)  \(t.productId)  \(Chrome.time(t.purchaseDate))  original \(t.originalTransactionId)"
+                if let expires = t.expiresDate { line += "  expires \(Chrome.time(expires))" }
+                if let cancelled = t.cancellationDate { line += "  CANCELLED \(Chrome.time(cancelled))" }
+                lines.append((line, t.cancellationDate == nil ? (mark == "▶" ? .flashInfo : .row) : .checkFailed))
+            }
+            if !content.pendingRenewals.isEmpty {
+                lines.append(("", .row))
+                lines.append(("Pending renewal", .tableHeader))
+                for r in content.pendingRenewals {
+                    lines.append(("  \(r.originalTransactionId)  \(r.productId)  auto-renew \(r.autoRenewEnabled ? "on" : "off")", .row))
+                }
+            }
+        }
+        for section in document?.sections ?? [] {
+            lines.append(("", .row))
+            lines.append((section.title, .tableHeader))
+            for field in section.fields { lines.append(("  " + field.name.padding(toLength: 26, withPad: " ", startingAt: 0) + field.value, .row)) }
+            if let table = section.table {
+                lines.append(("  " + table.columns.joined(separator: " | "), .muted))
+                for row in table.rows { lines.append(("  " + row.joined(separator: " | "), .row)) }
+            }
+        }
+        self.lines = lines
+    }
+
+    public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        let width = max(10, area.cols - 2)
+        let all: [(String, ThemeRole)] = showRaw
+            ? TextWidth.wrap(Sanitizer.sanitize(raw), to: width).map { ($0, .row) }
+            : lines.flatMap { text, role in TextWidth.wrap(Sanitizer.sanitize(text), to: width).map { ($0, role) } }
+        scroll = max(0, min(scroll, all.count - area.rows))
+        for (offset, line) in all.dropFirst(scroll).prefix(area.rows).enumerated() {
+            screen.write(line.0, row: area.top + offset, col: 1, style: theme[line.1])
+        }
+    }
+
+    public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        switch key {
+        case .character("t"):
+            showRaw.toggle()
+            scroll = 0
+        case .down, .character("j"): scroll += 1
+        case .up, .character("k"): scroll = max(0, scroll - 1)
+        case .pageDown: scroll += max(1, area.rows - 1)
+        case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
+        case .home: scroll = 0
+        default: break
+        }
+        return .none
+    }
+}
