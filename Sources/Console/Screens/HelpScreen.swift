@@ -5,7 +5,7 @@ import Terminal
 public final class HelpScreen: ConsoleScreen {
     let screenTitle: String
     let screenBindings: [KeyBinding]
-    private var scroll = 0
+    private var text = ScrollingText()
 
     init(for screen: any ConsoleScreen, session: ConsoleSession) {
         screenTitle = screen.title
@@ -35,27 +35,14 @@ public final class HelpScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        let all = lines
-        scroll = max(0, min(scroll, all.count - area.rows))
-        for (offset, (left, right, isTitle)) in all.dropFirst(scroll).prefix(area.rows).enumerated() {
-            let row = area.top + offset
-            if isTitle {
-                screen.write(left, row: row, col: 1, style: theme[.tableHeader])
-            } else {
-                screen.write(left, row: row, col: 3, maxWidth: 16, style: theme[.footerKey])
-                screen.write(right, row: row, col: 20, style: theme[.row])
-            }
-        }
+        // Key column padded so the descriptions line up; titles in the header style.
+        text.draw(lines.map { left, right, isTitle in
+            isTitle ? (left, theme[.tableHeader]) : ("  " + left.padding(toLength: 18, withPad: " ", startingAt: 0) + right, theme[.row])
+        }, into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        switch key {
-        case .down, .character("j"): scroll += 1
-        case .up, .character("k"): scroll = max(0, scroll - 1)
-        case .pageDown: scroll += max(1, area.rows - 1)
-        case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
-        default: break
-        }
+        _ = text.handle(key, area: area)
         return .none
     }
 }

@@ -6,7 +6,7 @@ import Terminal
 public final class OrderDetailScreen: ConsoleScreen {
     public let orderId: String
     private(set) var detail: OrderDetail?
-    private var scroll = 0
+    private var text = ScrollingText()
 
     public init(orderId: String) { self.orderId = orderId }
 
@@ -55,29 +55,13 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        // Long lines wrap, so nothing needs a wider terminal; continuation lines are the
-        // ones without a timestamp.
-        let width = max(10, area.cols - 2)
-        let all: [(String, Style)] = lines(theme: theme).flatMap { text, style in
-            TextWidth.wrap(Sanitizer.sanitize(text), to: width).map { ($0, style) }
-        }
-        scroll = max(0, min(scroll, all.count - area.rows))
-        for (offset, line) in all.dropFirst(scroll).prefix(area.rows).enumerated() {
-            screen.write(line.0, row: area.top + offset, col: 1, maxWidth: area.cols - 2, style: line.1)
-        }
+        text.draw(lines(theme: theme), into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         // Actions are offered (and taken) only as the footer lists them for this operator.
         if let action = OrderActions.handle(key, order: detail?.order, session: session) { return action }
-        switch key {
-        case .down, .character("j"): scroll += 1
-        case .up, .character("k"): scroll = max(0, scroll - 1)
-        case .pageDown: scroll += max(1, area.rows - 1)
-        case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
-        case .home: scroll = 0
-        default: break
-        }
+        _ = text.handle(key, area: area)
         return .none
     }
 }

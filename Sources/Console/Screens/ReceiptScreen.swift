@@ -13,7 +13,7 @@ public final class ReceiptScreen: ConsoleScreen {
     private var lines: [(String, ThemeRole)] = []
     private var raw = ""
     private var showRaw = false
-    private var scroll = 0
+    private var text = ScrollingText()
 
     public init(orderId: String) { self.orderId = orderId }
 
@@ -98,27 +98,15 @@ public final class ReceiptScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        let width = max(10, area.cols - 2)
-        let all: [(String, ThemeRole)] = showRaw
-            ? TextWidth.wrap(Sanitizer.sanitize(raw), to: width).map { ($0, .row) }
-            : lines.flatMap { text, role in TextWidth.wrap(Sanitizer.sanitize(text), to: width).map { ($0, role) } }
-        scroll = max(0, min(scroll, all.count - area.rows))
-        for (offset, line) in all.dropFirst(scroll).prefix(area.rows).enumerated() {
-            screen.write(line.0, row: area.top + offset, col: 1, style: theme[line.1])
-        }
+        text.draw(showRaw ? [(raw, theme[.row])] : lines.map { ($0.0, theme[$0.1]) }, into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        switch key {
-        case .character("t"):
+        if key == .character("t") {
             showRaw.toggle()
-            scroll = 0
-        case .down, .character("j"): scroll += 1
-        case .up, .character("k"): scroll = max(0, scroll - 1)
-        case .pageDown: scroll += max(1, area.rows - 1)
-        case .pageUp: scroll = max(0, scroll - max(1, area.rows - 1))
-        case .home: scroll = 0
-        default: break
+            text.reset()
+        } else {
+            _ = text.handle(key, area: area)
         }
         return .none
     }

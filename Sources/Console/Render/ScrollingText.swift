@@ -1,0 +1,32 @@
+import Terminal
+
+/// Lines of text that wrap to the screen and scroll: the detail, receipt, subscription,
+/// account and help screens all read this way.
+struct ScrollingText {
+    private(set) var offset = 0
+
+    /// Draws `lines` wrapped to `area`, from the current offset.
+    mutating func draw(_ lines: [(String, Style)], into screen: inout ScreenBuffer, area: Area) {
+        let width = max(10, area.cols - 2)
+        let all = lines.flatMap { text, style in TextWidth.wrap(Sanitizer.sanitize(text), to: width).map { ($0, style) } }
+        offset = max(0, min(offset, all.count - area.rows))
+        for (index, line) in all.dropFirst(offset).prefix(area.rows).enumerated() {
+            screen.write(line.0, row: area.top + index, col: 1, style: line.1)
+        }
+    }
+
+    /// Scrolls for the arrows, PgUp/PgDn and Home; false for any other key.
+    mutating func handle(_ key: Key, area: Area) -> Bool {
+        switch key {
+        case .down, .character("j"): offset += 1
+        case .up, .character("k"): offset = max(0, offset - 1)
+        case .pageDown: offset += max(1, area.rows - 1)
+        case .pageUp: offset = max(0, offset - max(1, area.rows - 1))
+        case .home: offset = 0
+        default: return false
+        }
+        return true
+    }
+
+    mutating func reset() { offset = 0 }
+}
