@@ -8,9 +8,12 @@ enum OrderActions {
     /// The action keys on `order` for this operator: none for a viewer or read-only session.
     static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
         guard let order else { return [] }
-        let reading = [KeyBinding(.character("v"), action: "receipt")]
+        var reading = [KeyBinding(.character("v"), action: "receipt")]
+        if order.originalTransactionId != nil { reading.append(KeyBinding(.character("o"), action: "subscription")) }
+        reading.append(KeyBinding(.character("a"), action: "account"))
         guard !session.readOnly else { return reading }
         var keys = reading + [KeyBinding(.character("r"), action: "re-verify")]
+        if order.state == .disputed { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
         if order.state != .delivered && order.state != .refunded { keys.append(KeyBinding(.character("g"), action: "grant")) }
         if order.state == .delivered { keys.append(KeyBinding(.character("x"), action: "revoke")) }
         return keys
@@ -21,6 +24,9 @@ enum OrderActions {
         guard let order, bindings(for: order, session: session).contains(where: { $0.keys.contains(key) }) else { return nil }
         switch key {
         case .character("v"): return .push(ReceiptScreen(orderId: order.orderId))
+        case .character("o"): return order.originalTransactionId.map { .push(SubscriptionScreen(originalTransactionId: $0)) }
+        case .character("a"): return .push(AccountScreen(accountId: order.accountId))
+        case .character("d"): return settleDispute(order, session: session)
         case .character("r"): return reverify(order.orderId, session: session)
         case .character("g"): return grant(order, session: session)
         case .character("x"): return revoke(order, session: session)
@@ -77,8 +83,8 @@ enum OrderActions {
                 "Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.",
             ],
             confirm: "grant"
-        ) { reason in
-            let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: reason)
+        ) { values in
+            let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
             return "granted \(granted.orderId): now \(granted.state.rawValue)"
         })
     }
@@ -93,9 +99,29 @@ enum OrderActions {
                 "The grant is marked revoked (it stays in the history). Recorded in the audit log as \(actor.name) with your reason.",
             ],
             confirm: "revoke"
-        ) { reason in
-            let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: reason)
+        ) { values in
+            let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
             return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
+        })
+    }
+
+    /// `d` on a disputed renewal (R8): the rule's verdict stands (owner) or the submitting
+    /// account gets it (submitter), with a reason.
+    static func settleDispute(_ order: Order, session: ConsoleSession) -> ScreenAction {
+        let (store, actor) = (session.store, session.actor)
+        return .dialog(Dialog(
+            title: "Settle dispute on \(order.orderId)",
+            lines: [
+                "Account \(order.accountId) submitted a renewal of subscription \(order.originalTransactionId ?? "-"), which R8 gave to its owner.",
+                "Type owner to let the verdict stand (the order is rejected), or submitter to give this account the renewal (delivered, ownership moves).",
+                order.lastError.map { "The rule said: \($0)" } ?? "",
+            ],
+            inputs: ["Favor (owner or submitter)"], confirm: "settle"
+        ) { values in
+            guard values[0] == "owner" || values[0] == "submitter" else { throw StoreError.invalid("favor is owner or submitter") }
+            let settled = try await store.resolveDispute(orderId: order.orderId, expectedVersion: order.version,
+                                                         favorSubmitter: values[0] == "submitter", by: actor, reason: values[1])
+            return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
         })
     }
 

@@ -144,12 +144,14 @@ public final class ConsoleApp {
         case .escape:
             self.dialog = nil
         case .enter:
-            guard !dialog.reason.text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                dialog.error = "a reason is required: it goes into the audit log"
+            if let empty = dialog.fields.firstIndex(where: { $0.editor.text.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                dialog.focus = empty
+                dialog.error = empty == dialog.fields.count - 1
+                    ? "a reason is required: it goes into the audit log" : "\(dialog.fields[empty].label) is required"
                 return
             }
             do {
-                let done = try await dialog.perform(dialog.reason.text)
+                let done = try await dialog.perform(dialog.values)
                 self.dialog = nil
                 message = (done, false)
                 await refresh()
@@ -158,7 +160,7 @@ public final class ConsoleApp {
                 dialog.error = "\(error)"
             }
         default:
-            _ = dialog.reason.edit(key)
+            dialog.edit(key)
         }
     }
 
@@ -225,6 +227,19 @@ public final class ConsoleApp {
         case .success(.stuck):
             stack.removeSubrange(1...)
             try await push(StuckScreen())
+        case .success(.disputes):
+            stack.removeSubrange(1...)
+            try await push(Lists.disputes())
+        case .success(.orphans):
+            stack.removeSubrange(1...)
+            try await push(Lists.orphans())
+        case .success(.audit):
+            stack.removeSubrange(1...)
+            try await push(Lists.audit())
+        case .success(.account(let id)):
+            try await push(AccountScreen(accountId: id))
+        case .success(.subscription(let otid)):
+            try await push(SubscriptionScreen(originalTransactionId: otid))
         case .success(.order(let id)):
             let found = try await session.store.lookup(id)
             switch found.count {

@@ -1,28 +1,45 @@
 import Terminal
 
-/// A dangerous action's dialog: what will happen, a required reason, Enter to confirm, Esc
-/// to cancel. When the store refuses (someone else changed the order, it is already
-/// delivered), the refusal is shown in the dialog and nothing is overwritten.
+/// A dangerous action's dialog: what will happen, any input it needs (a target account), a
+/// required reason, Enter to confirm, Esc to cancel, Tab between fields. When the store
+/// refuses (someone else changed the order, it is already delivered), the refusal is shown
+/// in the dialog and nothing is overwritten.
 public final class Dialog {
     public let title: String
     public let lines: [String]
     public let confirm: String
-    var reason = LineEditor()
+    /// Labels and editors; the reason is always last.
+    var fields: [(label: String, editor: LineEditor)]
+    var focus: Int
     var error: String?
-    let perform: (String) async throws -> String
+    let perform: ([String]) async throws -> String
 
-    /// `perform` gets the reason and returns the message to show once it is done.
-    public init(title: String, lines: [String], confirm: String, perform: @escaping (String) async throws -> String) {
+    /// `perform` gets the fields' values (the reason last) and returns the message to show
+    /// once it is done.
+    public init(title: String, lines: [String], inputs: [String] = [], confirm: String, perform: @escaping ([String]) async throws -> String) {
         self.title = title
         self.lines = lines
         self.confirm = confirm
+        fields = (inputs + ["Reason"]).map { ($0, LineEditor()) }
+        focus = 0
         self.perform = perform
+    }
+
+    var values: [String] { fields.map { $0.editor.text.trimmingCharacters(in: .whitespaces) } }
+
+    /// Tab moves between fields; other keys edit the focused one.
+    func edit(_ key: Key) {
+        switch key {
+        case .tab, .down: focus = (focus + 1) % fields.count
+        case .backTab, .up: focus = (focus + fields.count - 1) % fields.count
+        default: _ = fields[focus].editor.edit(key)
+        }
     }
 
     func render(into screen: inout ScreenBuffer, theme: Theme) {
         let width = min(screen.cols - 2, 70)
         let body = lines.flatMap { TextWidth.wrap(Sanitizer.sanitize($0), to: width - 4) }
-        let height = min(screen.rows - 2, body.count + 6 + (error == nil ? 0 : 2))
+        let height = min(screen.rows - 2, body.count + 5 + fields.count + (error == nil ? 0 : 2))
         let top = max(0, (screen.rows - height) / 2), left = max(0, (screen.cols - width) / 2)
         for row in top..<(top + height) { screen.fill(row: row, col: left, width: width, style: theme[.dialog]) }
         screen.write(" \(title) ", row: top, col: left + 1, maxWidth: width - 2, style: theme[.dialogTitle])
@@ -36,9 +53,11 @@ public final class Dialog {
             screen.write(error, row: row, col: left + 2, maxWidth: width - 4, style: theme[.flashError])
             row += 1
         }
-        let input = top + height - 2
-        let used = screen.write("Reason: \(reason.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
-        screen.write("█", row: input, col: left + 2 + used, style: theme[.dialog])
-        screen.write("Enter \(confirm) · Esc cancel", row: top + height - 1, col: left + 2, maxWidth: width - 4, style: theme[.muted])
+        for (index, field) in fields.enumerated() {
+            let input = top + height - 1 - fields.count + index
+            let used = screen.write("\(field.label): \(field.editor.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
+            if index == focus { screen.write("█", row: input, col: left + 2 + used, style: theme[.dialog]) }
+        }
+        screen.write(" Enter \(confirm) · Tab next field · Esc cancel ", row: top + height - 1 - fields.count - 1, col: left + 2, maxWidth: width - 4, style: theme[.muted])
     }
 }

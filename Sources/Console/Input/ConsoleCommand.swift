@@ -2,7 +2,12 @@
 public enum ConsoleCommand: Equatable, Sendable {
     case orders
     case stuck
+    case disputes
+    case orphans
+    case audit
     case order(String)
+    case account(String)
+    case subscription(String)
     case theme(String)
     case quit
 
@@ -10,6 +15,11 @@ public enum ConsoleCommand: Equatable, Sendable {
     public static let all: [(usage: String, summary: String)] = [
         (":orders", "the order list (home)"),
         (":stuck", "paid, undelivered orders past the threshold, oldest first"),
+        (":disputes", "R8 ownership decisions to review"),
+        (":orphans", "transactions Apple knows that no order claims"),
+        (":audit", "the audit log, newest first"),
+        (":account ID", "an account: orders, grants, subscriptions, flags"),
+        (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
         (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
         (":q", "quit"),
@@ -23,6 +33,13 @@ public enum ConsoleCommand: Equatable, Sendable {
         switch name {
         case "orders", "o": return .success(.orders)
         case "stuck", "s": return .success(.stuck)
+        case "disputes": return .success(.disputes)
+        case "orphans": return .success(.orphans)
+        case "audit": return .success(.audit)
+        case "account", "acct":
+            return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
+        case "otid", "subscription", "sub":
+            return argument.isEmpty ? .failure(CommandError(":otid needs an original transaction id")) : .success(.subscription(argument))
         case "order":
             return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
         case "theme":

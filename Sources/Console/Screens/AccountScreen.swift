@@ -1,0 +1,53 @@
+import OrderStore
+import Terminal
+
+/// `a` / `:account ID`: one game account: its orders, what it was granted, the
+/// subscriptions it owns, and flags such as replays (R7).
+public final class AccountScreen: ConsoleScreen {
+    let accountId: String
+    private var detail: AccountDetail?
+    private var text = ScrollingText()
+
+    public init(accountId: String) { self.accountId = accountId }
+
+    public var title: String { "Account \(accountId)" }
+
+    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    public func load(_ session: ConsoleSession) async throws {
+        detail = try await session.store.account(accountId)
+    }
+
+    func lines(theme: Theme) -> [(String, Style)] {
+        guard let d = detail else { return [] }
+        var lines: [(String, Style)] = []
+        if !d.flags.isEmpty {
+            lines.append(("Flags", theme[.tableHeader]))
+            for f in d.flags { lines.append(("\(Chrome.time(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }
+            lines.append(("", theme[.row]))
+        }
+        lines.append(("Orders (\(d.orders.count))", theme[.tableHeader]))
+        for o in d.orders { lines.append(("\(o.orderId)  \(o.productId)  \(o.state.rawValue)  \(Chrome.time(o.createdAt))", theme[.state(o.state)])) }
+        lines.append(("", theme[.row]))
+        lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
+        for g in d.grants {
+            lines.append(("\(Chrome.time(g.grantedAt))  \(g.orderId)  \(g.kind) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(Chrome.time($0))" } ?? ""),
+                          g.revokedAt == nil ? theme[.row] : theme[.checkFailed]))
+        }
+        lines.append(("", theme[.row]))
+        lines.append(("Subscriptions owned (\(d.subscriptions.count))", theme[.tableHeader]))
+        for s in d.subscriptions { lines.append(("\(s.originalTransactionId)  \(s.productId)  \(s.status)  auto-renew \(s.autoRenew ? "on" : "off")", theme[.row])) }
+        return lines
+    }
+
+    public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        text.draw(lines(theme: theme), into: &screen, area: area)
+    }
+
+    public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        _ = text.handle(key, area: area)
+        return .none
+    }
+}

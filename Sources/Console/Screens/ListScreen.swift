@@ -1,0 +1,110 @@
+import OrderStore
+import Terminal
+
+/// A table of items from the store, with a selection: the disputes, orphans and audit
+/// screens are this with their own columns and what Enter opens.
+final class ListScreen<Item>: ConsoleScreen {
+    let name: String
+    let columns: [Column]
+    let fetch: (ConsoleSession) async throws -> [Item]
+    let cells: (Item, Theme) -> [(String, Style?)]
+    let open: ((Item) -> (any ConsoleScreen)?)?
+    let empty: String
+    private(set) var items: [Item] = []
+    private var selected = 0
+    private var top = 0
+
+    init(name: String, columns: [Column], empty: String, fetch: @escaping (ConsoleSession) async throws -> [Item],
+         cells: @escaping (Item, Theme) -> [(String, Style?)], open: ((Item) -> (any ConsoleScreen)?)? = nil) {
+        self.name = name
+        self.columns = columns
+        self.empty = empty
+        self.fetch = fetch
+        self.cells = cells
+        self.open = open
+    }
+
+    var title: String { "\(name) [\(items.count)]" }
+
+    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    func load(_ session: ConsoleSession) async throws {
+        items = try await fetch(session)
+        selected = min(selected, max(0, items.count - 1))
+    }
+
+    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        guard !items.isEmpty else {
+            screen.write(empty, row: area.top + 1, col: 2, style: theme[.muted])
+            return
+        }
+        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+        Table.draw(&screen, area: area, columns: columns, rows: items.map { cells($0, theme) }, selected: selected, top: top, theme: theme)
+    }
+
+    func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        switch key {
+        case .enter:
+            guard items.indices.contains(selected), let screen = open?(items[selected]) else { return .none }
+            return .push(screen)
+        case .down, .character("j"): selected += 1
+        case .up, .character("k"): selected -= 1
+        case .pageDown: selected += max(1, area.rows - 2)
+        case .pageUp: selected -= max(1, area.rows - 2)
+        case .home: selected = 0
+        case .end: selected = items.count - 1
+        default: break
+        }
+        selected = max(0, min(selected, items.count - 1))
+        return .none
+    }
+}
+
+/// The lists `:disputes`, `:orphans` and `:audit` open.
+enum Lists {
+    static func disputes() -> ListScreen<OwnershipEvent> {
+        ListScreen(
+            name: "Disputes (R8 decisions to review)",
+            columns: [Column(title: "WHEN", width: 16), Column(title: "SUBSCRIPTION", width: 16), Column(title: "ORDER", width: 14),
+                      Column(title: "SUBMITTED BY", width: 12, flexible: true), Column(title: "VERDICT", width: 12), Column(title: "OWNER", width: 10)],
+            empty: "No ownership decision is waiting for review.",
+            fetch: { try await $0.store.disputes(limit: 500) },
+            cells: { e, theme in
+                [(String(Chrome.time(e.at).prefix(16)), theme[.muted]), (e.originalTransactionId, nil), (e.orderId ?? "-", nil),
+                 (e.submittedBy, nil), (e.verdict, theme[.state(.disputed)]), (e.toAccount, nil)]
+            },
+            open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) })
+    }
+
+    static func orphans() -> ListScreen<StoredTransaction> {
+        ListScreen(
+            name: "Orphans (transactions Apple knows, no order claims)",
+            columns: [Column(title: "TRANSACTION", width: 17), Column(title: "ORIGINAL", width: 17), Column(title: "PRODUCT", width: 11, flexible: true),
+                      Column(title: "PURCHASED", width: 16), Column(title: "ENV", width: 10)],
+            empty: "No orphan transactions.",
+            fetch: { try await $0.store.orphans(limit: 500) },
+            cells: { o, theme in
+                [(o.transaction.transactionId, nil), (o.transaction.originalTransactionId, theme[.muted]), (o.transaction.productId, nil),
+                 (String(Chrome.time(o.transaction.purchaseDate).prefix(16)), theme[.muted]), (o.environment?.rawValue ?? "-", nil)]
+            })
+    }
+
+    static func audit() -> ListScreen<AuditEntry> {
+        ListScreen(
+            name: "Audit log (newest first)",
+            columns: [Column(title: "#", width: 7), Column(title: "WHEN", width: 16), Column(title: "WHO", width: 10), Column(title: "ACTION", width: 18),
+                      Column(title: "TARGET", width: 18), Column(title: "REASON / DETAIL", width: 10, flexible: true)],
+            empty: "The audit log is empty.",
+            fetch: { try await $0.store.auditLog(limit: 500) },
+            cells: { e, theme in
+                [("\(e.seq)", theme[.muted]), (String(Chrome.time(e.at).prefix(16)), theme[.muted]), (e.actor, nil), (e.action, nil),
+                 (e.target, nil), (e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, nil)]
+            },
+            open: { entry in
+                entry.target.hasPrefix("order:") ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
+                    : entry.target.hasPrefix("otid:") ? SubscriptionScreen(originalTransactionId: String(entry.target.dropFirst("otid:".count))) : nil
+            })
+    }
+}
