@@ -43,3 +43,70 @@ struct DemoTmuxTests {
         #expect(!tmux.isRunning, "q on the home screen ends the demo")
     }
 }
+
+/// The tickets the seeds describe, resolved by keyboard alone at 80×24.
+@Suite("Support flows in tmux", .serialized)
+struct SupportFlowTmuxTests {
+    @Test("Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log")
+    func tickets() throws {
+        guard let binary = try Tmux.binary() else { return }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-flows-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
+        defer { tmux.stop() }
+        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+
+        func command(_ text: String) throws {
+            try tmux.send(":")
+            try tmux.run("send-keys -t \(tmux.session) -l '\(text)'")
+            try tmux.send("Enter")
+        }
+        func type(_ text: String) throws { try tmux.run("send-keys -t \(tmux.session) -l '\(text)'") }
+
+        // A dropped order: paid, never verified. Re-verify it with (simulated) Apple, read the answer.
+        try command("order demo_000003")
+        #expect(tmux.screen { $0.contains("Order demo_000003") }.contains("receipt_received"))
+        try tmux.send("r")
+        let verified = tmux.screen(waitingFor: { $0.contains("→ delivered") }, timeout: 15)
+        #expect(verified.contains("demo_000003: server_api Production"), "\(verified)")
+        try tmux.send("v")
+        let receipt = tmux.screen { $0.contains("R5 checks on this answer") }
+        #expect(receipt.contains("✓ bundle id: com.iapdesk.demo"))
+        #expect(receipt.contains("VERIFIED iapdesk App Store Simulator Root CA"))
+        try tmux.send("Escape", "Escape")
+
+        // A stuck order Apple can't confirm: grant it by hand with a reason.
+        try command("stuck")
+        #expect(tmux.screen { $0.contains("Stuck [") }.contains("LAST ERROR"))
+        try tmux.send("Enter")
+        _ = tmux.screen { $0.contains("Timeline") }
+        try tmux.send("g")
+        #expect(tmux.screen { $0.contains("Reason:") }.contains("exactly once"))
+        try type("ticket 101: paid, Apple unreachable for hours")
+        try tmux.send("Enter")
+        #expect(tmux.screen { $0.contains("now delivered") }.contains("granted"))
+
+        // An ownership dispute: move the subscription to the account support chose.
+        try command("disputes")
+        _ = tmux.screen { $0.contains("Disputes (R8") }
+        try tmux.send("Enter")
+        #expect(tmux.screen { $0.contains("R8 verdict") }.contains("Subscription "))
+        try tmux.send("t")
+        _ = tmux.screen { $0.contains("To account:") }
+        try type("acct-from-ticket-102")
+        try tmux.send("Tab")
+        try type("ticket 102: receipt shows the player paid")
+        try tmux.send("Enter")
+        #expect(tmux.screen { $0.contains("now belongs to") }.contains("acct-from-ticket-102"))
+
+        // Everything above is in the audit log, with the operator and the reasons.
+        try command("audit")
+        let audit = tmux.screen { $0.contains("Audit log") && $0.contains("ticket 102") }
+        #expect(audit.contains("ownership.tra") && audit.contains("ticket 102: receipt"))
+        #expect(audit.contains("grant") && audit.contains("ticket 101: paid"))
+        try command("q")
+        let deadline = Date().addingTimeInterval(10)
+        while tmux.isRunning && Date() < deadline { usleep(100_000) }
+        #expect(!tmux.isRunning)
+    }
+}

@@ -94,13 +94,14 @@ enum Lists {
     static func audit() -> ListScreen<AuditEntry> {
         ListScreen(
             name: "Audit log (newest first)",
-            columns: [Column(title: "#", width: 7), Column(title: "WHEN", width: 16), Column(title: "WHO", width: 10), Column(title: "ACTION", width: 18),
-                      Column(title: "TARGET", width: 18), Column(title: "REASON / DETAIL", width: 10, flexible: true)],
+            columns: [Column(title: "WHEN", width: 11), Column(title: "WHO", width: 8), Column(title: "ACTION", width: 16),
+                      Column(title: "TARGET", width: 16), Column(title: "REASON / DETAIL", width: 12, flexible: true)],
             empty: "The audit log is empty.",
             fetch: { try await $0.store.auditLog(limit: 500) },
             cells: { e, theme in
-                [("\(e.seq)", theme[.muted]), (String(Chrome.time(e.at).prefix(16)), theme[.muted]), (e.actor, nil), (e.action, nil),
-                 (e.target, nil), (e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, nil)]
+                // MM-DD HH:MM keeps room for the reason, which is what support reads here.
+                [(String(Chrome.time(e.at).dropFirst(5).prefix(11)), theme[.muted]), (e.actor, nil), (e.action, nil),
+                 (e.target, nil), (e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, e.reason == nil ? theme[.muted] : nil)]
             },
             open: { entry in
                 entry.target.hasPrefix("order:") ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
