@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,6 +12,12 @@
 
 extern int wcwidth(wchar_t);
 
+// glibc declares these only under _XOPEN_SOURCE, which SwiftPM drops (see above).
+extern int posix_openpt(int flags);
+extern int grantpt(int fd);
+extern int unlockpt(int fd);
+extern char *ptsname(int fd);
+
 static inline WINDOW *iapdesk_stdscr(void) { return stdscr; }
 static inline int iapdesk_lines(void) { return LINES; }
 static inline int iapdesk_cols(void) { return COLS; }
@@ -36,6 +42,16 @@ static inline int iapdesk_put_cell(int row, int col, const wchar_t *text, attr_t
     cchar_t cell;
     if (setcchar(&cell, text, attrs, 0, &pair) != OK) return ERR;
     return mvwadd_wch(stdscr, row, col, &cell);
+}
+
+#include <sys/ioctl.h>
+#include <termios.h>
+
+/// Sets a terminal's size (ioctl is variadic, which Swift cannot call): for benchmarks
+/// that run the console on a pseudo-terminal.
+static inline int iapdesk_set_winsize(int fd, unsigned short rows, unsigned short cols) {
+    struct winsize size = { rows, cols, 0, 0 };
+    return ioctl(fd, TIOCSWINSZ, &size);
 }
 
 #endif

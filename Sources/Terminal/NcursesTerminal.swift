@@ -39,6 +39,9 @@ public final class NcursesTerminal {
         noecho()
         nonl()
         keypad(iapdesk_stdscr(), true)
+        // Lets ncurses scroll lines on the terminal (insert/delete line) instead of redrawing
+        // them: a one-row scroll of a table then costs a few escape sequences, not a screen.
+        idlok(iapdesk_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
         var depth = ColorDepth.none
