@@ -121,7 +121,7 @@ struct ActionTests {
             #expect(app.job != nil)
             await app.settle()
             let frame = try Self.frame(terminal)
-            #expect(frame.contains("status 0 valid → delivered"), "\(frame)")
+            #expect(frame.contains("status 0 (valid) → delivered"), "\(frame)")
         }
     }
 

@@ -129,14 +129,7 @@ enum OrderActions {
     /// and where the order is now.
     static func summary(_ outcome: VerificationOutcome) -> String {
         let r = outcome.report
-        let apple: String = if let error = r.transportError {
-            "no answer (\(error))"
-        } else if let status = r.appleStatus {
-            "status \(status) \(StatusCodeRule.meaning(of: status))"
-        } else {
-            "HTTP \(r.httpStatus.map(String.init) ?? "?")"
-        }
-        var text = "\(outcome.order.orderId): \(r.method.rawValue) \(r.environment?.rawValue ?? "-") \(r.latencyMs) ms, \(apple) → \(outcome.order.state.rawValue)"
+        var text = "\(outcome.order.orderId): \(r.method.rawValue) \(r.environment?.rawValue ?? "-") \(r.latencyMs) ms, \(r.answerSummary) → \(outcome.order.state.rawValue)"
         if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(failed.detail))" }
         if outcome.order.state == .verifyRetry, let next = outcome.order.nextRetryAt { text += ", next try \(Chrome.time(next))" }
         return text

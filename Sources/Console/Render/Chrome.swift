@@ -74,15 +74,7 @@ enum Chrome {
         }
     }
 
-    static func age(_ millis: Millis) -> String {
-        let seconds = millis / 1000
-        switch seconds {
-        case ..<60: return "\(seconds)s"
-        case ..<3600: return "\(seconds / 60)m"
-        case ..<86_400: return "\(seconds / 3600)h\(seconds % 3600 / 60)m"
-        default: return "\(seconds / 86_400)d\(seconds % 86_400 / 3600)h"
-        }
-    }
+    static func age(_ millis: Millis) -> String { millis.ageText }
 
     static func time(_ millis: Millis?) -> String {
         guard let millis else { return "-" }

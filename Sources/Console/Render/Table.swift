@@ -43,6 +43,22 @@ enum Table {
         }
     }
 
+    /// Where the navigation keys move a selection among `count` rows (`page` rows per
+    /// PgUp/PgDn); nil for any other key.
+    static func move(_ selected: Int, by key: Key, count: Int, page: Int) -> Int? {
+        let target: Int
+        switch key {
+        case .down, .character("j"): target = selected + 1
+        case .up, .character("k"): target = selected - 1
+        case .pageDown: target = selected + max(1, page)
+        case .pageUp: target = selected - max(1, page)
+        case .home: target = 0
+        case .end: target = count - 1
+        default: return nil
+        }
+        return max(0, min(target, count - 1))
+    }
+
     /// The first row to show so that `selected` is visible in `visible` rows.
     static func scroll(top: Int, selected: Int, visible: Int) -> Int {
         guard visible > 0 else { return selected }

@@ -74,19 +74,13 @@ public final class OrdersScreen: ConsoleScreen {
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if let action = OrderActions.handle(key, order: selectedOrder, session: session) { return action }
-        let page = max(1, area.rows - 2)
         switch key {
-        case .down, .character("j"): selected += 1
-        case .up, .character("k"): selected -= 1
-        case .pageDown: selected += page
-        case .pageUp: selected -= page
-        case .home: selected = 0
-        case .end: selected = orders.count - 1
         case .enter:
             guard let order = selectedOrder else { return .none }
             return .push(OrderDetailScreen(orderId: order.orderId))
         default:
-            return .none
+            guard let moved = Table.move(selected, by: key, count: orders.count, page: area.rows - 2) else { return .none }
+            selected = moved
         }
         // Paging by key: the next page comes when the selection reaches the loaded end.
         if selected >= orders.count - 1, let cursor = next {

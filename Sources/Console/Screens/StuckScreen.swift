@@ -52,15 +52,9 @@ public final class StuckScreen: ConsoleScreen {
         case .enter:
             guard let order = selectedOrder else { return .none }
             return .push(OrderDetailScreen(orderId: order.orderId))
-        case .down, .character("j"): selected += 1
-        case .up, .character("k"): selected -= 1
-        case .pageDown: selected += max(1, area.rows - 2)
-        case .pageUp: selected -= max(1, area.rows - 2)
-        case .home: selected = 0
-        case .end: selected = items.count - 1
-        default: break
+        default:
+            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) { selected = moved }
         }
-        selected = max(0, min(selected, items.count - 1))
         return .none
     }
 }

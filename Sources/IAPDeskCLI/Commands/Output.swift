@@ -9,15 +9,7 @@ enum Output {
 
     static func time(_ millis: Millis?) -> String { millis.map(\.iso8601) ?? "-" }
 
-    static func age(_ millis: Millis) -> String {
-        let seconds = millis / 1000
-        switch seconds {
-        case ..<120: return "\(seconds)s"
-        case ..<7200: return "\(seconds / 60)m"
-        case ..<172_800: return "\(seconds / 3600)h"
-        default: return "\(seconds / 86_400)d"
-        }
-    }
+    static func age(_ millis: Millis) -> String { millis.ageText }
 
     /// A plain aligned table, measured in terminal cells (CJK is two wide), columns cut
     /// at `width` cells.

@@ -55,14 +55,7 @@ extension Output {
         var lines: [String] = []
         let via = report.method == .serverAPI ? "App Store Server API" : "verifyReceipt"
         let environment = report.environment?.rawValue ?? "no environment"
-        let apple: String = if let error = report.transportError {
-            "no answer (\(safe(error)))"
-        } else if let status = report.appleStatus {
-            "status \(status) (\(StatusCodeRule.meaning(of: status)))"
-        } else {
-            "HTTP \(report.httpStatus.map(String.init) ?? "?") without a readable body"
-        }
-        lines.append("\(safe(outcome.order.orderId)): \(via), \(environment), \(report.latencyMs) ms: \(apple)")
+        lines.append("\(safe(outcome.order.orderId)): \(via), \(environment), \(report.latencyMs) ms: \(safe(report.answerSummary))")
         switch outcome.classification {
         case .valid, .validExpired: break
         case .retryable(let reason): lines.append("  retryable: \(safe(reason))")

@@ -10,6 +10,17 @@ public extension Millis {
     static func minutes(_ m: Int64) -> Millis { m * 60_000 }
     static func hours(_ h: Int64) -> Millis { h * 3_600_000 }
 
+    /// A duration as people read it at a glance: `45s`, `12m`, `3h20m`, `2d5h`.
+    var ageText: String {
+        let seconds = self / 1000
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3600)h\(seconds % 3600 / 60)m"
+        default: return "\(seconds / 86_400)d\(seconds % 86_400 / 3600)h"
+        }
+    }
+
     /// ISO 8601 in UTC, for text output.
     var iso8601: String {
         Date(timeIntervalSince1970: Double(self) / 1000).formatted(.iso8601)
