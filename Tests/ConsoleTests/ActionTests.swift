@@ -114,14 +114,18 @@ struct ActionTests {
 
     @Test("Re-verify runs in the background with a spinner; keys keep working; the outcome is shown")
     func reverifyInBackground() async throws {
-        try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(300))) { app, terminal, _ in
+        try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(300))) { app, terminal, store in
             await app.press(.character("r"))  // on the selected (newest) order of the home list
             #expect(try Self.frame(terminal).contains("re-verifying paid_"))
             await app.press(.down)  // the screen still answers
             #expect(app.job != nil)
+            await app.press(.character("r"))  // one job at a time: the second is refused, not started
+            #expect(try Self.frame(terminal).contains("still running"))
             await app.settle()
             let frame = try Self.frame(terminal)
             #expect(frame.contains("status 0 (valid) → delivered"), "\(frame)")
+            let attempted = try await (1...3).asyncFlatMap { try await store.orderDetail("paid_\($0)").attempts }
+            #expect(attempted.count == 1)
         }
     }
 
@@ -143,5 +147,13 @@ struct ActionTests {
             let retrying = try await store.orders(OrderFilter(state: .verifyRetry), limit: 100).items.count
             #expect(retrying >= 8 && retrying < 20)
         }
+    }
+}
+
+extension ClosedRange<Int> {
+    func asyncFlatMap<T>(_ transform: (Int) async throws -> [T]) async rethrows -> [T] {
+        var all: [T] = []
+        for value in self { all += try await transform(value) }
+        return all
     }
 }

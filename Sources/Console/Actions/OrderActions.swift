@@ -40,15 +40,13 @@ enum OrderActions {
             return .flash("re-verify needs Apple (or the simulator) configured: see [apple] in iapdesk.toml", isError: true)
         }
         let (store, actor) = (session.store, session.actor)
-        let job = BackgroundJob(title: "re-verifying \(orderId)")
-        job.start { _ in
+        return .job(BackgroundJob(title: "re-verifying \(orderId)") { _ in
             do {
                 return (summary(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
             } catch {
                 return ("\(orderId): \(error)", true)
             }
-        }
-        return .job(job)
+        })
     }
 
     /// `R` on a queue: re-verify every listed order, 8 at a time, with a progress bar; Esc
@@ -59,8 +57,7 @@ enum OrderActions {
         }
         guard !orderIds.isEmpty else { return .flash("nothing to re-verify", isError: false) }
         let (store, actor) = (session.store, session.actor)
-        let job = BackgroundJob(title: "re-verifying \(orderIds.count) orders")
-        job.start { job in
+        return .job(BackgroundJob(title: "re-verifying \(orderIds.count) orders") { job in
             job.report(done: 0, total: orderIds.count)
             let result = await store.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) { progress in
                 job.report(done: progress.done, total: progress.total)
@@ -68,8 +65,7 @@ enum OrderActions {
             let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
             let failed = result.failed.first.map { ", \(result.failed.count) failed: \($0.orderId): \($0.error)" } ?? ""
             return ("re-verified \(result.done): \(result.delivered) delivered, \(result.retrying) still waiting on Apple\(failed)\(stopped)", !result.failed.isEmpty)
-        }
-        return .job(job)
+        })
     }
 
     /// `g`: deliver by hand, with a reason, against the version on screen.

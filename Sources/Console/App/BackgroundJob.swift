@@ -9,11 +9,16 @@ public final class BackgroundJob: @unchecked Sendable {
     private var resultValue: (text: String, isError: Bool)?
     private var stopRequested = false
     private var task: Task<Void, Never>?
+    private let work: @Sendable (BackgroundJob) async -> (text: String, isError: Bool)
 
-    public init(title: String) { self.title = title }
+    /// `work` runs once the console starts the job; what it returns becomes the message.
+    public init(title: String, work: @escaping @Sendable (BackgroundJob) async -> (text: String, isError: Bool)) {
+        self.title = title
+        self.work = work
+    }
 
-    /// Starts `work`; what it returns becomes the console's message.
-    public func start(_ work: @escaping @Sendable (BackgroundJob) async -> (text: String, isError: Bool)) {
+    /// Called by the console when it takes the job on (one at a time).
+    func start() {
         task = Task { [self] in
             let result = await work(self)
             lock.withLock { resultValue = result }

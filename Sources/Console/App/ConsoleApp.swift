@@ -131,11 +131,12 @@ public final class ConsoleApp {
         case .flash(let text, let isError): message = (text, isError)
         case .dialog(let dialog): self.dialog = dialog
         case .job(let job):
-            guard self.job == nil else {
-                message = ("\(self.job?.title ?? "a job") is still running", true)
+            if let running = self.job {
+                message = ("\(running.title) is still running; try again when it is done", true)
                 return
             }
             self.job = job
+            job.start()
         }
     }
 
@@ -273,7 +274,7 @@ public final class ConsoleApp {
         Chrome.header(&screen, session: session, counts: counts, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
         let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
-        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: jobStatus ?? message, prompt: promptText)
+        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: message ?? jobStatus, prompt: promptText)
         dialog?.render(into: &screen, theme: session.theme)
         device.present(screen)
     }
