@@ -108,4 +108,36 @@ struct OwnershipScreenTests {
             #expect(try Self.text(terminal).contains("Subscription \(sub.originalTransactionId ?? "")"))
         }
     }
+
+    @Test(":orphans, A attaches the selected orphan to the order it paid for; a wrong order id is refused in the dialog")
+    func attachOrphan() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
+            // A receipt for one order that also shows a purchase no order claims: an orphan.
+            let t0 = Millis.now() - 120_000
+            try await store.placeOrder(orderId: "ord_paid", accountId: "p-attach", productId: "coins_60", at: t0)
+            let submission = try await store.submitReceipt(orderId: "ord_paid", receiptData: "r", claimedTransactionId: "tx-paid", at: t0 + 1000)
+            let paid = AppleTransaction(transactionId: "tx-paid", originalTransactionId: "tx-paid", productId: "coins_60", purchaseDate: t0 + 500)
+            let stray = AppleTransaction(transactionId: "tx-stray", originalTransactionId: "tx-stray", productId: "coins_300", purchaseDate: t0 + 600)
+            try await store.applyVerification(orderId: "ord_paid", submissionId: submission, report: VerificationReport(
+                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [paid, stray])))
+            let orphan = try #require(try await store.orphans(limit: 1).first)
+            #expect(orphan.transaction.transactionId == "tx-stray")
+            try await store.placeOrder(orderId: "ord_for_orphan", accountId: "p-attach", productId: orphan.transaction.productId, at: t0)
+            await Self.command(app, "orphans")
+            #expect(try Self.text(terminal).contains("A  attach to order"))
+            await app.press(.character("A"))
+            #expect(try Self.text(terminal).contains("Attach transaction \(orphan.transaction.transactionId)"))
+            await Self.type(app, "nosuch")
+            await app.press(.tab)
+            await Self.type(app, "ticket 11: the player sent the Apple invoice")
+            await app.press(.enter)
+            #expect(try Self.text(terminal).contains("no order nosuch"))
+            await app.press(.backTab)
+            for _ in 0..<6 { await app.press(.backspace) }
+            await Self.type(app, "ord_for_orphan")
+            await app.press(.enter)
+            #expect(try Self.text(terminal).contains("attached to ord_for_orphan"))
+            #expect(try await store.order("ord_for_orphan")?.transactionId == orphan.transaction.transactionId)
+        }
+    }
 }

@@ -9,25 +9,30 @@ final class ListScreen<Item>: ConsoleScreen {
     let fetch: (ConsoleSession) async throws -> [Item]
     let cells: (Item, Theme) -> [(String, Style?)]
     let open: ((Item) -> (any ConsoleScreen)?)?
+    /// An action on the selected item, for operators who may act: its key and what it does.
+    let action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)?
     let empty: String
     private(set) var items: [Item] = []
     private var selected = 0
     private var top = 0
 
     init(name: String, columns: [Column], empty: String, fetch: @escaping (ConsoleSession) async throws -> [Item],
-         cells: @escaping (Item, Theme) -> [(String, Style?)], open: ((Item) -> (any ConsoleScreen)?)? = nil) {
+         cells: @escaping (Item, Theme) -> [(String, Style?)], open: ((Item) -> (any ConsoleScreen)?)? = nil,
+         action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil) {
         self.name = name
         self.columns = columns
         self.empty = empty
         self.fetch = fetch
         self.cells = cells
         self.open = open
+        self.action = action
     }
 
     var title: String { "\(name) [\(items.count)]" }
 
     func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+        (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + (session.readOnly || items.isEmpty ? [] : action.map { [$0.binding] } ?? [])
+            + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -45,6 +50,9 @@ final class ListScreen<Item>: ConsoleScreen {
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if let action, !session.readOnly, action.binding.keys.contains(key), items.indices.contains(selected) {
+            return action.run(items[selected], session)
+        }
         switch key {
         case .enter:
             guard items.indices.contains(selected), let screen = open?(items[selected]) else { return .none }
@@ -82,7 +90,20 @@ enum Lists {
             cells: { o, theme in
                 [(o.transaction.transactionId, nil), (o.transaction.originalTransactionId, theme[.muted]), (o.transaction.productId, nil),
                  (String(Chrome.time(o.transaction.purchaseDate).prefix(16)), theme[.muted]), (o.environment?.rawValue ?? "-", nil)]
-            })
+            },
+            action: (KeyBinding(.character("A"), action: "attach to order"), { orphan, session in
+                let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
+                return .dialog(Dialog(
+                    title: "Attach transaction \(tid)",
+                    lines: ["\(orphan.transaction.productId) bought \(Chrome.time(orphan.transaction.purchaseDate)); no order claims it.",
+                            "Name the order it paid for: the rules check it like a receipt (R5, R7), then it is delivered once."],
+                    inputs: ["Order id"], confirm: "attach"
+                ) { values in
+                    guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: "order", id: values[0]) }
+                    let attached = try await store.attachOrphan(transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
+                    return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
+                })
+            }))
     }
 
     static func audit() -> ListScreen<AuditEntry> {
