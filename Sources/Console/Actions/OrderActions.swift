@@ -5,7 +5,8 @@ import Terminal
 /// command line runs (`iapdesk order grant …`), so the rules, the audit and exactly-once
 /// delivery are the store's, never the screen's.
 enum OrderActions {
-    /// The action keys on `order` for this operator: none for a viewer or read-only session.
+    /// The keys on `order` for this operator: reading (receipt, subscription, account) for
+    /// everyone, actions only for roles that may act and never in a read-only session.
     static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
         guard let order else { return [] }
         var reading = [KeyBinding(.character("v"), action: "receipt")]
