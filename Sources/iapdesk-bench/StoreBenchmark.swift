@@ -75,6 +75,13 @@ struct StoreBenchmark: AsyncParsableCommand {
         for (kind, samples) in zip(["order_id", "account_id", "transaction_id", "original_transaction_id"], byKind) {
             figures.append(Figure(key: "lookup_by_\(kind)_p99_ms", label: "  lookup(any) given a \(kind.replacingOccurrences(of: "_", with: " ")) p99 (ms)", value: samples.p99, budget: nil))
         }
+        // `/` with the first half of an id: exact lookup, then the four prefix ranges.
+        var prefixSearch = Samples()
+        for (n, probe) in probes.enumerated() {
+            let id = [probe.order, probe.account, probe.tid ?? probe.order, probe.otid ?? probe.order][n % 4]
+            _ = try await prefixSearch.time { try await store.search(String(id.prefix(max(1, id.count / 2)))) }
+        }
+        figures.append(Figure(key: "search_prefix_p99_ms", label: "search by half an id (exact + prefix, 50 rows) p99 (ms)", value: prefixSearch.p99, budget: nil))
         figures.append(Figure(key: "raw_lookup_order_id_p99_ms", label: "raw SQL lookup by order id p99 (ms)", value: rawByOrder.p99, budget: nil))
         figures.append(Figure(key: "lookup_overhead_ratio", label: "store / raw SQL, lookup p50 (×)", value: byOrder.p50 / rawByOrder.p50, budget: 10))
 

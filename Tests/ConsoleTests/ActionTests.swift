@@ -112,6 +112,37 @@ struct ActionTests {
         }
     }
 
+    @Test("A replayed receipt (R7): the order says which order holds the purchase; only an admin may grant it, warned first", arguments: [Role.support, .admin])
+    func replay(role: Role) async throws {
+        try await Self.withApp(role: role) { app, terminal, store in
+            // Account 9 sends the receipt that already paid for paid_1 of account 1.
+            try await store.placeOrder(orderId: "replay_1", accountId: "acct_9", productId: "coins_60", at: .now() - .minutes(5))
+            try await store.submitReceipt(orderId: "replay_1", receiptData: "coins_60", claimedTransactionId: "9000001")
+            _ = try await store.reverify(orderId: "paid_1", using: ScriptedApple())
+            let replayed = try await store.reverify(orderId: "replay_1", using: ScriptedApple())
+            #expect(replayed.order.state == .rejected && replayed.order.replayFlag)
+
+            await app.press(.character(":"))
+            await Self.type(app, "order replay_1")
+            await app.press(.enter)
+            let detail = try Self.frame(terminal)
+            #expect(detail.contains("REPLAY") && detail.contains("paid_1"), "\(detail)")
+            await app.press(.character("a"))
+            #expect(try Self.frame(terminal).contains("replay  order replay_1"))
+            await app.press(.escape)
+
+            await app.press(.character("g"))
+            let offered = try Self.frame(terminal)
+            if role == .admin {
+                #expect(offered.contains("Grant replay_1") && offered.contains("WARNING: rejected as a replay"), "\(offered)")
+                await app.press(.escape)
+            } else {
+                #expect(!offered.contains("Grant replay_1") && !offered.contains(" g  grant"))
+            }
+            #expect(try await store.order("replay_1")?.state == .rejected)
+        }
+    }
+
     @Test("Re-verify runs in the background with a spinner; keys keep working; the outcome is shown")
     func reverifyInBackground() async throws {
         try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(300))) { app, terminal, store in

@@ -100,6 +100,18 @@ struct ConsoleTests {
             #expect(frame.line(2).contains("Orders [\(tid)] 1"))
             #expect(frame.line(4).contains(delivered.orderId))
 
+            // A prefix finds the ids that start with it: a page at most, in byte order.
+            for (prefix, found) in [("ord_", "50"), ("ord_h", "1")] {
+                await app.press(.character("/"))
+                for _ in 0..<40 { await app.press(.backspace) }
+                for c in prefix { await app.press(.character(c)) }
+                await app.press(.enter)
+                frame = try Self.screen(terminal)
+                #expect(frame.line(2).contains("Orders [\(prefix)] \(found)"), "\(frame.text)")
+                #expect(frame.line(4).contains("ord_"))
+            }
+            #expect(frame.line(4).contains("ord_hostile"))
+
             await app.press(.escape)
             let frame4 = try Self.screen(terminal)
             #expect(frame4.line(2).contains("Orders [all]"))

@@ -109,4 +109,55 @@ struct SupportFlowTmuxTests {
         while tmux.isRunning && Date() < deadline { usleep(100_000) }
         #expect(!tmux.isRunning)
     }
+
+    @Test("A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice")
+    func replayedReceipt() async throws {
+        guard let binary = try Tmux.binary() else { return }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-replay-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
+        defer { tmux.stop() }
+        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+
+        // The ticket: "I paid for order X and got nothing". X was rejected as a replay of a
+        // purchase another account's order holds; read both from the same store.
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let rejected = try await store.orders(OrderFilter(state: .rejected), limit: 2000).items
+        await store.close()
+        let replay = try #require(rejected.first { $0.replayFlag && $0.lastError?.contains("another account") == true })
+        let words = (replay.lastError ?? "").split(separator: " ")
+        let tid = try #require(words.first { $0.hasPrefix("tid:") }).dropFirst(4)
+        let holder = try #require(words.firstIndex(of: "order").map { String(words[$0 + 1]) })
+
+        try tmux.send("/")
+        try tmux.run("send-keys -t \(tmux.session) -l \(replay.orderId)")
+        try tmux.send("Enter")
+        _ = tmux.screen { $0.contains("Orders [\(replay.orderId)] 1") }
+        try tmux.send("Enter")
+        let detail = tmux.screen { $0.contains("Timeline") }
+        #expect(detail.contains("REPLAY") && detail.contains("already claimed") && detail.contains(holder), "\(detail)")
+        try tmux.send("a")
+        let account = tmux.screen { $0.contains("Account \(replay.accountId)") }
+        #expect(account.contains("replay  order \(replay.orderId)"), "\(account)")
+        try tmux.send("Escape")
+
+        // Granting it anyway would pay twice for one purchase: the dialog says so; cancel.
+        try tmux.send("g")
+        let dialog = tmux.screen { $0.contains("Grant \(replay.orderId)") }
+        #expect(dialog.contains("WARNING: rejected as a replay"), "\(dialog)")
+        try tmux.send("Escape", "Escape")
+
+        // The purchase itself, found by the transaction id in the error: delivered to its payer.
+        try tmux.send("/", "C-u")  // the filter line opens on the last filter: clear it
+        try tmux.run("send-keys -t \(tmux.session) -l \(tid)")
+        try tmux.send("Enter")
+        let found = tmux.screen { $0.contains("Orders [\(tid)]") }
+        #expect(found.contains(holder) && found.contains("delivered"), "\(found)")
+
+        let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let kept = try await after.orderDetail(replay.orderId)
+        await after.close()
+        #expect(kept.order.state == .rejected && kept.grants.isEmpty)
+        try tmux.send("q")
+    }
 }

@@ -44,6 +44,34 @@ struct QueryStoreTests {
         }
     }
 
+    @Test("Search puts exact matches first, then ids that start with the word, case and punctuation exact", arguments: Backend.all)
+    func prefixSearch(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
+            _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
+                                                  report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
+                                                  at: t0 + 3000)
+            try await store.placeOrder(orderId: "ord-7", accountId: "Player-1", productId: "coins_60", at: t0 + 1)
+            try await store.placeOrder(orderId: "ORD-78", accountId: "player-91", productId: "coins_60", at: t0 + 2)
+            try await store.placeOrder(orderId: "ord7x", accountId: "玩家_小明", productId: "coins_60", at: t0 + 3)
+            try await store.placeOrder(orderId: "ord-8", accountId: "p'%_\\", productId: "coins_60", at: t0 + 4)
+
+            // The exact match leads, then the longer ids in byte order.
+            #expect(try await store.search("ord-7").map(\.orderId) == ["ord-7", "ord-77"])
+            // A locale collation would put "ORD-78" and "Player-1" inside these ranges.
+            #expect(try await store.search("ord").map(\.orderId) == ["ord-7", "ord-77", "ord-8", "ord7x"])
+            #expect(try await store.search("player-9").map(\.orderId) == ["ord-77", "ORD-78"])
+            #expect(try await store.search("20000001").map(\.orderId) == ["ord-77"])
+            #expect(try await store.search("玩家").map(\.orderId) == ["ord7x"])
+            // LIKE's wildcards mean nothing here.
+            #expect(try await store.search("p'%").map(\.orderId) == ["ord-8"])
+            let wildcards = try await store.search("%") + store.search("_")
+            #expect(wildcards.isEmpty)
+            #expect(try await store.search("ord", limit: 2).map(\.orderId) == ["ord-7", "ord-77"])
+            #expect(try await store.search("zzz").isEmpty)
+        }
+    }
+
     @Test("The stuck queue lists paid, undelivered orders past the threshold, oldest first", arguments: Backend.all)
     func stuckQueue(backend: Backend) async throws {
         try await withStore(backend) { store in
@@ -101,7 +129,7 @@ struct QueryStoreTests {
         let second = try await OrderStore.open(location, settings: .test)
         #expect(try await second.order("kept")?.state == .pendingPayment)
         let versions = try await second.db.sql.rows("SELECT version FROM schema_migrations").map { try $0.int("version") }
-        #expect(versions == [1])
+        #expect(versions == Array(1...Migrations.all(second.dialect).count))
         await second.close()
     }
 

@@ -15,7 +15,9 @@ enum OrderActions {
         guard !session.readOnly else { return reading }
         var keys = reading + [KeyBinding(.character("r"), action: "re-verify")]
         if order.state == .disputed { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
-        if order.state != .delivered && order.state != .refunded { keys.append(KeyBinding(.character("g"), action: "grant")) }
+        // The store lets only an admin grant what the rules rejected (a replay, a failed check).
+        let mayGrant = order.state == .rejected ? session.actor.role == .admin : order.state != .delivered && order.state != .refunded
+        if mayGrant { keys.append(KeyBinding(.character("g"), action: "grant")) }
         if order.state == .delivered { keys.append(KeyBinding(.character("x"), action: "revoke")) }
         return keys
     }
@@ -72,13 +74,19 @@ enum OrderActions {
     /// `g`: deliver by hand, with a reason, against the version on screen.
     static func grant(_ order: Order, session: ConsoleSession) -> ScreenAction {
         let (store, actor) = (session.store, session.actor)
+        var lines = [
+            "Deliver \(order.productId) to account \(order.accountId) now, by hand.",
+            "The order is \(order.state.rawValue); it becomes delivered. It is delivered exactly once: if someone delivered it meanwhile, nothing is granted.",
+        ]
+        // R7: a replayed receipt paid for another order; granting this one gives a second
+        // delivery for one payment. Say so before the reason is typed.
+        if order.replayFlag {
+            lines.append("WARNING: rejected as a replay. \(order.lastError ?? "Its purchase was already claimed by another order.") Granting delivers twice for one payment.")
+        }
+        lines.append("Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.")
         return .dialog(Dialog(
             title: "Grant \(order.orderId)",
-            lines: [
-                "Deliver \(order.productId) to account \(order.accountId) now, by hand.",
-                "The order is \(order.state.rawValue); it becomes delivered. It is delivered exactly once: if someone delivered it meanwhile, nothing is granted.",
-                "Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.",
-            ],
+            lines: lines,
             confirm: "grant"
         ) { values in
             let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])

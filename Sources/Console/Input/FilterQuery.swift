@@ -1,8 +1,8 @@
 import OrderStore
 
 /// What `/` typed on the orders screen means: `state:verify_retry product:vip_monthly
-/// acct:A env:sandbox` narrow the list; `tid:`, `otid:` or a bare word look an id up exactly
-/// (order, account, transaction or original transaction id).
+/// acct:A env:sandbox` narrow the list; `tid:`, `otid:` or a bare word search every kind of id
+/// (order, account, transaction or original transaction id): exact matches, then by prefix.
 public struct FilterQuery: Equatable, Sendable {
     public var filter = OrderFilter()
     public var lookup: String?

@@ -2,7 +2,7 @@ import OrderStore
 import Terminal
 
 /// The home screen: orders newest first, paged by key as the selection moves down, narrowed
-/// by `/` (`state:`, `product:`, `acct:`, `env:`, or an id looked up exactly).
+/// by `/` (`state:`, `product:`, `acct:`, `env:`, or any id: exact matches first, then by prefix).
 public final class OrdersScreen: ConsoleScreen {
     private(set) var orders: [Order] = []
     private var next: OrderCursor?
@@ -32,7 +32,7 @@ public final class OrdersScreen: ConsoleScreen {
     public func load(_ session: ConsoleSession) async throws {
         let keep = selectedOrder?.orderId
         if let lookup = query.lookup {
-            orders = try await session.store.lookup(lookup)
+            orders = try await session.store.search(lookup)
             next = nil
         } else {
             let page = try await session.store.orders(query.filter, limit: max(Self.pageSize, orders.count))

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect)]
+        [v1(dialect), v2(dialect)]
     }
 
     static func run(on db: Database) async throws {
@@ -33,6 +33,19 @@ enum Migrations {
                 }
             }
         }
+    }
+
+    /// Prefix search on ids (`/` in the console). SQLite's own indexes already order ids
+    /// bytewise; PostgreSQL gets expression indexes in the bytewise collation, because its
+    /// database collation may be any locale.
+    private static func v2(_ d: Dialect) -> [String] {
+        guard d == .postgres else { return [] }
+        return [
+            "CREATE INDEX orders_order_id_bytes ON orders ((order_id COLLATE \"C\"))",
+            "CREATE INDEX orders_transaction_bytes ON orders ((transaction_id COLLATE \"C\"))",
+            "CREATE INDEX orders_original_bytes ON orders ((original_transaction_id COLLATE \"C\"))",
+            "CREATE INDEX orders_account_bytes ON orders ((account_id COLLATE \"C\"))",
+        ]
     }
 
     private static func v1(_ d: Dialect) -> [String] {

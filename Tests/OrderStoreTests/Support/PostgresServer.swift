@@ -42,7 +42,16 @@ enum PostgresServer {
     static func freshDatabaseURL() async throws -> String {
         let base = try await baseURL()
         let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
-        try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+        // An ICU locale collation, like a production database's, where ordering differs
+        // from the bytes ("A2" sorts between "a1" and "a2"). Servers without ICU or before
+        // PostgreSQL 15 get their default collation.
+        let create = "CREATE DATABASE \(name)"
+        do {
+            try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                                 "\(create) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"])
+        } catch {
+            try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", create])
+        }
         return "\(base)/\(name)"
     }
 

@@ -1,0 +1,30 @@
+import SQLKit
+
+extension OrderStore {
+    /// What `/` finds for a word an operator typed: the exact matches of ``lookup(_:limit:)``
+    /// first, then orders whose order id, transaction id, original transaction id or
+    /// account id starts with the word. Each prefix is one bytewise index range read in id
+    /// order and cut at `limit`, so a one-letter prefix over a million orders costs what a
+    /// long one does.
+    public func search(_ text: String, limit: Int = 50) async throws -> [Order] {
+        var found = try await lookup(text, limit: limit)
+        guard !text.isEmpty, found.count < limit else { return found }
+        var seen = Set(found.map(\.orderId))
+        // Every id of a valid UTF-8 string that starts with `text` sorts below `text`
+        // followed by the last code point.
+        let upper = text + "\u{10FFFF}"
+        for column in ["order_id", "transaction_id", "original_transaction_id", "account_id"] {
+            let key = SQLQueryString("\(column) COLLATE \(dialect.bytewise)")
+            let query: SQLQueryString = """
+                SELECT \(Order.columns) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
+                ORDER BY \(key) LIMIT \(bind: limit)
+                """
+            let orders = try await read { sql in try await sql.rows(query).map(Order.init(row:)) }
+            for order in orders where seen.insert(order.orderId).inserted {
+                found.append(order)
+                if found.count == limit { return found }
+            }
+        }
+        return found
+    }
+}
