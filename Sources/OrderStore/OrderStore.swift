@@ -46,7 +46,7 @@ public final class OrderStore: Sendable {
                 try await db.sql.raw("COMMIT").run()
                 return result
             } catch {
-                try? await db.sql.raw("ROLLBACK").run()
+                await db.sql.rollbackEvenIfCancelled()
                 throw error
             }
         }

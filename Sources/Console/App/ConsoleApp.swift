@@ -190,7 +190,7 @@ public final class ConsoleApp {
     }
 
     private func promptKey(_ key: Key) async {
-        guard var (kind, editor) = prompt else { return }
+        guard case (let kind, var editor)? = prompt else { return }
         switch key {
         case .escape:
             prompt = nil

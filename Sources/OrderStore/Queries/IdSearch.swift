@@ -14,7 +14,8 @@ extension OrderStore {
         // followed by the last code point.
         let upper = text + "\u{10FFFF}"
         for column in ["order_id", "transaction_id", "original_transaction_id", "account_id"] {
-            let key = SQLQueryString("\(column) COLLATE \(dialect.bytewise)")
+            let expression: String = "\(column) COLLATE \(dialect.bytewise)"
+            let key = SQLQueryString(expression)
             let query: SQLQueryString = """
                 SELECT \(Order.columns) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
                 ORDER BY \(key) LIMIT \(bind: limit)

@@ -99,7 +99,7 @@ public struct SyntheticStore: Sendable {
             try await body()
             try await sql.raw("COMMIT").run()
         } catch {
-            try? await sql.raw("ROLLBACK").run()
+            await sql.rollbackEvenIfCancelled()
             throw error
         }
     }

@@ -28,7 +28,7 @@ enum Migrations {
                     }
                     try await db.sql.raw("COMMIT").run()
                 } catch {
-                    try? await db.sql.raw("ROLLBACK").run()
+                    await db.sql.rollbackEvenIfCancelled()
                     throw error
                 }
             }

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import OrderStore
+
+/// A console job or a CLI run can be cancelled at any await. A transaction cut off that
+/// way must leave nothing half-written behind, and the store's one connection must come
+/// out of it ready for the next write.
+@Suite("Writes under task cancellation")
+struct CancellationStoreTests {
+    @Test("A write cancelled half-way rolls back whole; the next write works", arguments: Backend.all)
+    func cancelledMidTransaction(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+            let auditBefore = try await store.verifyAuditLog()
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let task = Task {
+                try await store.write(as: .system) { tx in
+                    try await tx.sql.raw("UPDATE orders SET account_id = 'half-done' WHERE order_id = 'kept'").run()
+                    tx.audit("test.half", target: "order:kept")
+                    signal.yield()
+                    try await Task.sleep(for: .seconds(60))
+                }
+            }
+            for await _ in started { break }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+
+            #expect(try await store.order("kept")?.accountId == "a")
+            #expect(try await store.verifyAuditLog() == auditBefore)  // intact, and no half entry
+            try await store.placeOrder(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
+            #expect(try await store.order("after")?.state == .pendingPayment)
+            #expect(try await store.counts().total == 2)
+        }
+    }
+
+    @Test("Writes cancelled while queued behind another either happen whole or not at all", arguments: Backend.all)
+    func cancelledWhileQueued(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let writers = (0..<20).map { n in
+                Task { try await store.placeOrder(orderId: "o\(n)", accountId: "a", productId: "coins_60", at: t0 + Millis(n)) }
+            }
+            for writer in writers.enumerated() where writer.offset % 2 == 1 { writer.element.cancel() }
+            var placed = Set<String>()
+            for (n, writer) in writers.enumerated() {
+                if case .success = await writer.result { placed.insert("o\(n)") }
+            }
+            let stored = Set(try await store.orders(limit: 100).items.map(\.orderId))
+            #expect(stored == placed)
+            #expect(try await store.counts().total == placed.count)
+            guard case .intact = try await store.verifyAuditLog() else { Issue.record("the audit chain broke"); return }
+            try await store.placeOrder(orderId: "last", accountId: "a", productId: "coins_60", at: t0 + 100)
+            #expect(try await store.order("last") != nil)
+        }
+    }
+}
