@@ -92,6 +92,22 @@ public final class NcursesTerminal {
         clearok(iapdesk_stdscr(), true)
     }
 
+    /// Returns when the keyboard has input, or after `milliseconds`. The wait happens on a
+    /// thread of its own, so the console's tasks keep running meanwhile; only the file
+    /// descriptor is watched there, ncurses itself stays on the caller's side. A resize
+    /// does not wake it: callers bound the wait (the console uses 50 ms).
+    public func waitForInput(upToMilliseconds milliseconds: Int32) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.inputWatcher.async {
+                var watched = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                _ = poll(&watched, 1, milliseconds)
+                done.resume()
+            }
+        }
+    }
+
+    private static let inputWatcher = DispatchQueue(label: "iapdesk.terminal.input")
+
     /// The next key, waiting at most `timeoutMilliseconds`; nil when none came.
     public func readKey(timeoutMilliseconds: Int32) -> Key? {
         wtimeout(iapdesk_stdscr(), timeoutMilliseconds)

@@ -33,7 +33,8 @@ struct DemoTmuxTests {
         #expect(detail.contains("Order \(order.orderId)"))
         #expect(detail.contains("granted"))
         try tmux.resize(cols: 60, rows: 16)
-        let narrow = tmux.screen { $0.split(separator: "\n").count <= 16 && $0.contains("Esc") }
+        // Redrawn whole at the new size: header on top, footer at the bottom.
+        let narrow = tmux.screen { $0.split(separator: "\n").count <= 16 && $0.hasPrefix(" iapdesk") && $0.contains("Esc") }
         #expect(narrow.contains("Order \(order.orderId)"))
         try tmux.send("Escape")
         #expect(tmux.screen { $0.contains("Orders [\(tid)]") }.contains("Orders [\(tid)]"))

@@ -308,7 +308,9 @@ public final class ConsoleApp {
                 await tick()
                 lastSpin = ContinuousClock.now
             }
-            try? await Task.sleep(for: .milliseconds(4))
+            // Asleep until a key comes; awake every 50 ms at the latest for the spinner,
+            // the refresh and a resize (a resize wakes nothing, so that is its latency).
+            await device.waitForInput(upTo: .milliseconds(50))
         }
     }
 }

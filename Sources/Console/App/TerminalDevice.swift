@@ -7,11 +7,17 @@ public protocol TerminalDevice: AnyObject {
     func present(_ screen: ScreenBuffer)
     /// The next key if one is waiting, without blocking.
     func pollKey() -> Key?
+    /// Returns when a key may be waiting, or after `timeout` at the latest.
+    func waitForInput(upTo timeout: Duration) async
     func invalidate()
 }
 
 extension NcursesTerminal: TerminalDevice {
     public func pollKey() -> Key? { readKey(timeoutMilliseconds: 0) }
+    public func waitForInput(upTo timeout: Duration) async {
+        let (seconds, attoseconds) = timeout.components
+        await waitForInput(upToMilliseconds: Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+    }
 }
 
 /// A terminal in memory: keys are queued by the test, frames are kept for it to read.
@@ -38,5 +44,8 @@ public final class MemoryTerminal: TerminalDevice {
 
     public func present(_ screen: ScreenBuffer) { frames.append(screen) }
     public func pollKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
+    public func waitForInput(upTo timeout: Duration) async {
+        if keys.isEmpty { try? await Task.sleep(for: min(timeout, .milliseconds(4))) }
+    }
     public func invalidate() {}
 }
