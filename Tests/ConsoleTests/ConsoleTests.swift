@@ -169,6 +169,50 @@ struct ConsoleTests {
         }
     }
 
+    @Test("Every screen stays inside the terminal and shows hostile data escaped", arguments: [(24, 80), (12, 40)])
+    func everyScreenSafe(rows: Int, cols: Int) async throws {
+        try await Self.withConsole(rows: rows, cols: cols) { app, terminal, store in
+            // A hostile order that is paid and stuck, so it reaches the queue, the receipt
+            // screen (a receipt that does not decode) and the audit log.
+            try await store.placeOrder(orderId: "ord_\u{1B}]0;pwn\u{07}", accountId: Self.hostileAccount, productId: "coins_60", at: .now() - .hours(3))
+            try await store.submitReceipt(orderId: "ord_\u{1B}]0;pwn\u{07}", receiptData: "\u{1B}[31m not base64 \u{202E}",
+                                          claimedTransactionId: "tid\u{1B}[2J", at: .now() - .hours(3))
+            func command(_ text: String) async {
+                await app.press(.character(":"))
+                for c in text { await app.press(.character(c)) }
+                await app.press(.enter)
+            }
+            var seen: [String: String] = [:]
+            func look(_ name: String) throws {
+                let frame = try Self.screen(terminal)
+                #expect(frame.rows == rows && frame.cols == cols)
+                Self.expectSafe(frame)
+                seen[name] = frame.text
+            }
+            for screen in ["stuck", "disputes", "orphans", "audit"] {
+                await command(screen)
+                try look(screen)
+            }
+            await app.press(.character("?"))
+            try look("help")
+            await app.press(.escape)
+            await command("order ord_\u{1B}]0;pwn\u{07}")
+            try look("detail")
+            await app.press(.character("v"))
+            try look("receipt")
+            await app.press(.escape)
+            await app.press(.character("a"))
+            try look("account")
+            await app.press(.escape)
+            await command("otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))")
+            try look("subscription")
+
+            #expect(seen["stuck"]?.contains("ord_\\x1B") == true, "\(seen["stuck"] ?? "")")
+            #expect(seen["detail"]?.contains("tid\\x1B[2J") == true || cols < 60)
+            #expect(seen["account"]?.contains("\\x1B[2J") == true)
+        }
+    }
+
     @Test("A resize redraws at the new size; a tiny terminal gets a message, not a crash")
     func resize() async throws {
         try await Self.withConsole { app, terminal, _ in
