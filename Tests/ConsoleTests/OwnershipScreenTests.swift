@@ -103,9 +103,21 @@ struct OwnershipScreenTests {
             await app.press(.character("a"))
             #expect(try Self.text(terminal).contains("Account \(sub.accountId)"))
             #expect(try Self.text(terminal).contains("Grants"))
+            // Enter lists the account's orders as a table; Enter there opens one, Esc comes back.
+            await app.press(.enter)
+            let accountOrders = try Self.text(terminal)
+            #expect(accountOrders.contains("Orders [acct:\(sub.accountId)]") && accountOrders.contains(sub.orderId), "\(accountOrders)")
+            await app.press(.escape)
+            #expect(try Self.text(terminal).contains("Account \(sub.accountId)"))
             await app.press(.escape)
             await app.press(.character("o"))
-            #expect(try Self.text(terminal).contains("Subscription \(sub.originalTransactionId ?? "")"))
+            let otid = try #require(sub.originalTransactionId)
+            #expect(try Self.text(terminal).contains("Subscription \(otid)"))
+            await app.press(.enter)
+            let claimed = try Self.text(terminal)
+            #expect(claimed.contains("Orders [otid:\(otid)]") && claimed.contains(sub.orderId), "\(claimed)")
+            await app.press(.enter)
+            #expect(try Self.text(terminal).contains("Timeline"))
         }
     }
 

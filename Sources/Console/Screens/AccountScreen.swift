@@ -2,7 +2,7 @@ import OrderStore
 import Terminal
 
 /// `a` / `:account ID`: one game account: its orders, what it was granted, the
-/// subscriptions it owns, and flags such as replays (R7).
+/// subscriptions it owns, and flags such as replays (R7). Enter lists its orders as a table.
 public final class AccountScreen: ConsoleScreen {
     let accountId: String
     private var detail: AccountDetail?
@@ -13,7 +13,8 @@ public final class AccountScreen: ConsoleScreen {
     public var title: String { "Account \(accountId)" }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+        [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"),
+         KeyBinding(.character("?"), action: "help")]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -47,6 +48,7 @@ public final class AccountScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
         _ = text.handle(key, area: area)
         return .none
     }

@@ -14,6 +14,25 @@ public final class OrdersScreen: ConsoleScreen {
 
     public init() {}
 
+    /// The orders of one account or one subscription, opened from its screen: a table to
+    /// move through and open, narrowed without parsing the id (ids may hold spaces).
+    init(label: String, query: FilterQuery) {
+        filterText = label
+        self.query = query
+    }
+
+    static func ofAccount(_ accountId: String) -> OrdersScreen {
+        var query = FilterQuery("")
+        query.filter.accountId = accountId
+        return OrdersScreen(label: "acct:\(accountId)", query: query)
+    }
+
+    static func ofSubscription(_ originalTransactionId: String) -> OrdersScreen {
+        var query = FilterQuery("")
+        query.lookup = originalTransactionId
+        return OrdersScreen(label: "otid:\(originalTransactionId)", query: query)
+    }
+
     public var title: String {
         let shown = filterText.isEmpty ? "all" : filterText
         return "Orders [\(shown)] \(orders.count)\(next == nil ? "" : "+")"

@@ -3,7 +3,8 @@ import Terminal
 
 /// `o` / `:otid ID`: one auto-renewable subscription by original transaction id: its owner
 /// and how that was decided, the chain of transactions with who submitted each, the owner
-/// history with each R8 verdict and why. `t` transfers ownership, with a reason.
+/// history with each R8 verdict and why. `t` transfers ownership, with a reason; Enter lists
+/// the orders that claimed it.
 public final class SubscriptionScreen: ConsoleScreen {
     let originalTransactionId: String
     private var detail: SubscriptionDetail?
@@ -14,7 +15,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     public var title: String { "Subscription \(originalTransactionId)" }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        var keys = [KeyBinding(.escape, action: "back")]
+        var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back")]
         if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
         return keys + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
     }
@@ -61,6 +62,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if key == .enter { return .push(OrdersScreen.ofSubscription(originalTransactionId)) }
         if key == .character("t"), !session.readOnly, let s = detail?.subscription {
             let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
             return .dialog(Dialog(
