@@ -9,11 +9,9 @@ struct DemoTmuxTests {
     @Test("Find an order by transaction id, open it, resize, go back and quit")
     func findAndRead() async throws {
         guard let binary = try Tmux.binary() else { return }
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-tmux-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
-        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
-        defer { tmux.stop() }
-        let home = tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60)
+        let demo = try DemoSession.start(binary)
+        defer { demo.stop() }
+        let (tmux, db, home) = (demo.tmux, demo.db, demo.home)
         #expect(home.contains("Orders [all]"), "\(home)")
         #expect(home.contains("(admin)"))
 
@@ -51,11 +49,10 @@ struct SupportFlowTmuxTests {
     @Test("Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log")
     func tickets() throws {
         guard let binary = try Tmux.binary() else { return }
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-flows-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
-        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
-        defer { tmux.stop() }
-        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        let demo = try DemoSession.start(binary)
+        defer { demo.stop() }
+        let tmux = demo.tmux
+        #expect(demo.home.contains("Orders [all]"))
 
         func command(_ text: String) throws {
             try tmux.send(":")
@@ -114,11 +111,10 @@ struct SupportFlowTmuxTests {
     @Test("A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice")
     func replayedReceipt() async throws {
         guard let binary = try Tmux.binary() else { return }
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-replay-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
-        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
-        defer { tmux.stop() }
-        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        let demo = try DemoSession.start(binary)
+        defer { demo.stop() }
+        let (tmux, db) = (demo.tmux, demo.db)
+        #expect(demo.home.contains("Orders [all]"))
 
         // The ticket: "I paid for order X and got nothing". X was rejected as a replay of a
         // purchase another account's order holds; read both from the same store.
@@ -160,5 +156,24 @@ struct SupportFlowTmuxTests {
         await after.close()
         #expect(kept.order.state == .rejected && kept.grants.isEmpty)
         try tmux.send("q")
+    }
+}
+
+/// `iapdesk demo` with 2,000 orders on a fresh store file, in tmux at 80×24, once its home
+/// screen is up (or after a minute).
+struct DemoSession {
+    let tmux: Tmux
+    let db: String
+    let home: String
+
+    static func start(_ binary: String) throws -> DemoSession {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-tmux-\(UUID().uuidString).sqlite").path
+        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
+        return DemoSession(tmux: tmux, db: db, home: tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60))
+    }
+
+    func stop() {
+        tmux.stop()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
     }
 }

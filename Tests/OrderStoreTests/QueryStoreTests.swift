@@ -30,13 +30,18 @@ struct QueryStoreTests {
         }
     }
 
+    /// Order ord-77 of player-9: a delivered subscription, transaction 2000000111 of 2000000100.
+    static func deliveredSubscription(_ store: OrderStore) async throws {
+        let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
+        _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
+                                              report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
+                                              at: t0 + 3000)
+    }
+
     @Test("Exact lookup finds an order by order id, account id, transaction id and original transaction id", arguments: Backend.all)
     func lookup(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
-            _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
-                                                  report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
-                                                  at: t0 + 3000)
+            try await Self.deliveredSubscription(store)
             for id in ["ord-77", "player-9", "2000000111", "2000000100"] {
                 #expect(try await store.lookup(id).map(\.orderId) == ["ord-77"], "lookup \(id)")
             }
@@ -47,10 +52,7 @@ struct QueryStoreTests {
     @Test("Search puts exact matches first, then ids that start with the word, case and punctuation exact", arguments: Backend.all)
     func prefixSearch(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
-            _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
-                                                  report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
-                                                  at: t0 + 3000)
+            try await Self.deliveredSubscription(store)
             try await store.placeOrder(orderId: "ord-7", accountId: "Player-1", productId: "coins_60", at: t0 + 1)
             try await store.placeOrder(orderId: "ORD-78", accountId: "player-91", productId: "coins_60", at: t0 + 2)
             try await store.placeOrder(orderId: "ord7x", accountId: "玩家_小明", productId: "coins_60", at: t0 + 3)
