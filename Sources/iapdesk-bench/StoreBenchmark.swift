@@ -64,8 +64,13 @@ struct StoreBenchmark: AsyncParsableCommand {
             _ = try await byOrder.time { try await store.order(probe.order) }
             _ = try await rawByOrder.time { try await raw.orderById(probe.order) }
         }
-        for (n, probe) in probes.enumerated() {
-            let id = [probe.order, probe.account, probe.tid ?? probe.order, probe.otid ?? probe.order][n % 4]
+        // The n-th probe's id: order, account, transaction, original transaction in turn.
+        func probeId(_ n: Int) -> String {
+            let probe = probes[n]
+            return [probe.order, probe.account, probe.tid ?? probe.order, probe.otid ?? probe.order][n % 4]
+        }
+        for n in probes.indices {
+            let id = probeId(n)
             let start = ContinuousClock.now
             _ = try await anyId.time { try await store.lookup(id) }
             byKind[n % 4].record((ContinuousClock.now - start).milliseconds)
@@ -77,8 +82,8 @@ struct StoreBenchmark: AsyncParsableCommand {
         }
         // `/` with the first half of an id: exact lookup, then the four prefix ranges.
         var prefixSearch = Samples()
-        for (n, probe) in probes.enumerated() {
-            let id = [probe.order, probe.account, probe.tid ?? probe.order, probe.otid ?? probe.order][n % 4]
+        for n in probes.indices {
+            let id = probeId(n)
             _ = try await prefixSearch.time { try await store.search(String(id.prefix(max(1, id.count / 2)))) }
         }
         figures.append(Figure(key: "search_prefix_p99_ms", label: "search by half an id (exact + prefix, 50 rows) p99 (ms)", value: prefixSearch.p99, budget: nil))

@@ -27,9 +27,7 @@ struct ActionTests {
 
     static func withApp(role: Role = .support, apple: ScriptedApple = ScriptedApple(), paid: Int = 3,
                         _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-actions-\(UUID().uuidString).sqlite").path
-        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        do {
+        try await withTemporaryStore { store in
             for product in DemoCatalogue.products { try await store.upsertProduct(product) }
             for i in 1...paid {
                 try await store.placeOrder(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
@@ -40,34 +38,21 @@ struct ActionTests {
             let app = ConsoleApp(session: session, device: terminal)
             await app.open()
             try await body(app, terminal, store)
-        } catch {
-            await store.close()
-            throw error
         }
-        await store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
-
-    static func type(_ app: ConsoleApp, _ text: String) async {
-        for c in text { await app.press(.character(c)) }
-    }
-
-    static func frame(_ terminal: MemoryTerminal) throws -> String { try #require(terminal.lastFrame).text }
 
     @Test("Grant opens a dialog that needs a reason, then delivers once and audits it")
     func grant() async throws {
         try await Self.withApp { app, terminal, store in
-            await app.press(.character(":"))
-            await Self.type(app, "order paid_1")
-            await app.press(.enter)
-            #expect(try Self.frame(terminal).contains(" g  grant"))
+            await app.command("order paid_1")
+            #expect(try terminal.screenText().contains(" g  grant"))
             await app.press(.character("g"))
-            #expect(try Self.frame(terminal).contains("Grant paid_1"))
+            #expect(try terminal.screenText().contains("Grant paid_1"))
             await app.press(.enter)
-            #expect(try Self.frame(terminal).contains("a reason is required"))
-            await Self.type(app, "ticket 42: paid, Apple timed out")
+            #expect(try terminal.screenText().contains("a reason is required"))
+            await app.type("ticket 42: paid, Apple timed out")
             await app.press(.enter)
-            let after = try Self.frame(terminal)
+            let after = try terminal.screenText()
             #expect(after.contains("granted paid_1: now delivered"))
             #expect(after.contains("Order paid_1 · delivered"))
             let detail = try await store.orderDetail("paid_1")
@@ -79,34 +64,30 @@ struct ActionTests {
     @Test("If someone delivered the order while the dialog was open, the dialog says who, and nothing is granted twice")
     func conflict() async throws {
         try await Self.withApp { app, terminal, store in
-            await app.press(.character(":"))
-            await Self.type(app, "order paid_2")
-            await app.press(.enter)
+            await app.command("order paid_2")
             await app.press(.character("g"))
-            await Self.type(app, "ticket 7")
+            await app.type("ticket 7")
             let order = try #require(try await store.order("paid_2"))
             try await store.grant(orderId: "paid_2", expectedVersion: order.version, by: Operator(name: "bob", role: .support), reason: "same ticket")
             await app.press(.enter)
-            let frame = try Self.frame(terminal)
+            let frame = try terminal.screenText()
             #expect(frame.contains("Grant paid_2"))  // still open, showing the refusal
             #expect(frame.contains("bob"))
             #expect(try await store.orderDetail("paid_2").grants.count == 1)
             await app.press(.escape)
-            #expect(!(try Self.frame(terminal)).contains("Grant paid_2"))
+            #expect(!(try terminal.screenText()).contains("Grant paid_2"))
         }
     }
 
     @Test("A viewer is offered no actions, and the keys do nothing")
     func viewer() async throws {
         try await Self.withApp(role: .viewer) { app, terminal, store in
-            await app.press(.character(":"))
-            await Self.type(app, "order paid_1")
-            await app.press(.enter)
-            let frame = try Self.frame(terminal)
+            await app.command("order paid_1")
+            let frame = try terminal.screenText()
             #expect(!frame.contains("grant") && !frame.contains("re-verify"))
             await app.press(.character("g"))
             await app.press(.character("r"))
-            #expect(!(try Self.frame(terminal)).contains("Grant paid_1"))
+            #expect(!(try terminal.screenText()).contains("Grant paid_1"))
             #expect(app.job == nil)
             #expect(try await store.orderDetail("paid_1").grants.isEmpty)
         }
@@ -122,17 +103,15 @@ struct ActionTests {
             let replayed = try await store.reverify(orderId: "replay_1", using: ScriptedApple())
             #expect(replayed.order.state == .rejected && replayed.order.replayFlag)
 
-            await app.press(.character(":"))
-            await Self.type(app, "order replay_1")
-            await app.press(.enter)
-            let detail = try Self.frame(terminal)
+            await app.command("order replay_1")
+            let detail = try terminal.screenText()
             #expect(detail.contains("REPLAY") && detail.contains("paid_1"), "\(detail)")
             await app.press(.character("a"))
-            #expect(try Self.frame(terminal).contains("replay  order replay_1"))
+            #expect(try terminal.screenText().contains("replay  order replay_1"))
             await app.press(.escape)
 
             await app.press(.character("g"))
-            let offered = try Self.frame(terminal)
+            let offered = try terminal.screenText()
             if role == .admin {
                 #expect(offered.contains("Grant replay_1") && offered.contains("WARNING: rejected as a replay"), "\(offered)")
                 await app.press(.escape)
@@ -147,13 +126,13 @@ struct ActionTests {
     func reverifyInBackground() async throws {
         try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(300))) { app, terminal, store in
             await app.press(.character("r"))  // on the selected (newest) order of the home list
-            #expect(try Self.frame(terminal).contains("re-verifying paid_"))
+            #expect(try terminal.screenText().contains("re-verifying paid_"))
             await app.press(.down)  // the screen still answers
             #expect(app.job != nil)
             await app.press(.character("r"))  // one job at a time: the second is refused, not started
-            #expect(try Self.frame(terminal).contains("still running"))
+            #expect(try terminal.screenText().contains("still running"))
             await app.settle()
-            let frame = try Self.frame(terminal)
+            let frame = try terminal.screenText()
             #expect(frame.contains("status 0 (valid) → delivered"), "\(frame)")
             let attempted = try await (1...3).asyncFlatMap { try await store.orderDetail("paid_\($0)").attempts }
             #expect(attempted.count == 1)
@@ -163,17 +142,15 @@ struct ActionTests {
     @Test(":stuck lists the queue; R re-verifies it with a progress bar; Esc stops new calls")
     func bulk() async throws {
         try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(200), valid: false), paid: 20) { app, terminal, store in
-            await app.press(.character(":"))
-            await Self.type(app, "stuck")
-            await app.press(.enter)
-            #expect(try Self.frame(terminal).contains("Stuck [20]"))
+            await app.command("stuck")
+            #expect(try terminal.screenText().contains("Stuck [20]"))
             await app.press(.character("R"))
             try await Task.sleep(for: .milliseconds(250))
             await app.tick()
-            #expect(try Self.frame(terminal).contains("/20 · Esc cancels"))
+            #expect(try terminal.screenText().contains("/20 · Esc cancels"))
             await app.press(.escape)
             await app.settle()
-            let frame = try Self.frame(terminal)
+            let frame = try terminal.screenText()
             #expect(frame.contains("stopped at"), "\(frame)")
             let retrying = try await store.orders(OrderFilter(state: .verifyRetry), limit: 100).items.count
             #expect(retrying >= 8 && retrying < 20)

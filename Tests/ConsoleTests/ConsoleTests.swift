@@ -12,9 +12,7 @@ struct ConsoleTests {
 
     /// A small seeded store plus a few hand-made orders, one of them hostile.
     static func withConsole(rows: Int = 24, cols: Int = 80, role: Role = .admin, _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-console-\(UUID().uuidString).sqlite").path
-        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        do {
+        try await withTemporaryStore { store in
             try await SyntheticStore(orders: 400, seed: 5).write(into: store)
             try await store.placeOrder(orderId: "ord_hostile", accountId: hostileAccount, productId: "vip_monthly")
             try await store.placeOrder(orderId: "ord_中文订单", accountId: "玩家_小明_🐉", productId: "coins_980")
@@ -23,12 +21,7 @@ struct ConsoleTests {
             let app = ConsoleApp(session: session, device: terminal)
             await app.open()
             try await body(app, terminal, store)
-        } catch {
-            await store.close()
-            throw error
         }
-        await store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     static func screen(_ terminal: MemoryTerminal) throws -> ScreenBuffer { try #require(terminal.lastFrame) }
@@ -177,11 +170,6 @@ struct ConsoleTests {
             try await store.placeOrder(orderId: "ord_\u{1B}]0;pwn\u{07}", accountId: Self.hostileAccount, productId: "coins_60", at: .now() - .hours(3))
             try await store.submitReceipt(orderId: "ord_\u{1B}]0;pwn\u{07}", receiptData: "\u{1B}[31m not base64 \u{202E}",
                                           claimedTransactionId: "tid\u{1B}[2J", at: .now() - .hours(3))
-            func command(_ text: String) async {
-                await app.press(.character(":"))
-                for c in text { await app.press(.character(c)) }
-                await app.press(.enter)
-            }
             var seen: [String: String] = [:]
             func look(_ name: String) throws {
                 let frame = try Self.screen(terminal)
@@ -190,13 +178,13 @@ struct ConsoleTests {
                 seen[name] = frame.text
             }
             for screen in ["stuck", "disputes", "orphans", "audit"] {
-                await command(screen)
+                await app.command(screen)
                 try look(screen)
             }
             await app.press(.character("?"))
             try look("help")
             await app.press(.escape)
-            await command("order ord_\u{1B}]0;pwn\u{07}")
+            await app.command("order ord_\u{1B}]0;pwn\u{07}")
             try look("detail")
             await app.press(.character("v"))
             try look("receipt")
@@ -204,7 +192,7 @@ struct ConsoleTests {
             await app.press(.character("a"))
             try look("account")
             await app.press(.escape)
-            await command("otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))")
+            await app.command("otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))")
             try look("subscription")
 
             #expect(seen["stuck"]?.contains("ord_\\x1B") == true, "\(seen["stuck"] ?? "")")

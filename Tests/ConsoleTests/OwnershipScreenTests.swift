@@ -7,51 +7,39 @@ import Testing
 /// Disputes, subscriptions, accounts, orphans and the audit log, on a seeded store.
 @Suite("Ownership and log screens")
 struct OwnershipScreenTests {
-    static func type(_ app: ConsoleApp, _ text: String) async {
-        for c in text { await app.press(.character(c)) }
-    }
-
-    static func command(_ app: ConsoleApp, _ text: String) async {
-        await app.press(.character(":"))
-        await type(app, text)
-        await app.press(.enter)
-    }
-
-    static func text(_ terminal: MemoryTerminal) throws -> String { try #require(terminal.lastFrame).text }
-
     @Test("A dispute: :disputes lists it, Enter shows the subscription with the R8 verdict, t transfers it with a reason, :audit shows that")
     func transfer() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
-            await Self.command(app, "disputes")
-            let list = try Self.text(terminal)
+            await app.command("disputes")
+            let list = try terminal.screenText()
             #expect(list.contains("Disputes (R8 decisions to review)"))
             let event = try #require(try await store.disputes(limit: 1).first)
             await app.press(.enter)
-            var frame = try Self.text(terminal)
+            var frame = try terminal.screenText()
             #expect(frame.contains("Subscription \(event.originalTransactionId)"))
             #expect(frame.contains("R8 verdict"))
             #expect(frame.contains("Owner history"))
             await app.press(.character("t"))
-            #expect(try Self.text(terminal).contains("To account:"))
+            #expect(try terminal.screenText().contains("To account:"))
             let owner = try #require(try await store.subscription(event.originalTransactionId).subscription?.ownerAccount)
-            await Self.type(app, owner)
+            await app.type(owner)
             await app.press(.tab)
-            await Self.type(app, "x")
+            await app.type("x")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("already owns"))  // refused in the dialog, nothing changed
+            #expect(try terminal.screenText().contains("already owns"))  // refused in the dialog, nothing changed
             await app.press(.backTab)
             for _ in owner { await app.press(.backspace) }
             let newOwner = "support-chosen-account"
-            await Self.type(app, newOwner)
+            await app.type(newOwner)
             await app.press(.tab)
             await app.press(.backspace)
-            await Self.type(app, "ticket 9: the player proved the Apple ID is theirs")
+            await app.type("ticket 9: the player proved the Apple ID is theirs")
             await app.press(.enter)
-            frame = try Self.text(terminal)
+            frame = try terminal.screenText()
             #expect(frame.contains("now belongs to \(newOwner)"))
             #expect(try await store.subscription(event.originalTransactionId).subscription?.ownerAccount == newOwner)
-            await Self.command(app, "audit")
-            frame = try Self.text(terminal)
+            await app.command("audit")
+            frame = try terminal.screenText()
             #expect(frame.contains("Audit log"))
             #expect(frame.contains("ticket 9"))
             #expect(frame.contains("alice"))
@@ -76,19 +64,19 @@ struct OwnershipScreenTests {
                 try await store.applyVerification(orderId: order, submissionId: submission, report: report(tid))
             }
             #expect(try await store.order("sub-b")?.state == .disputed)
-            await Self.command(app, "order sub-b")
-            #expect(try Self.text(terminal).contains("d  settle dispute"))
+            await app.command("order sub-b")
+            #expect(try terminal.screenText().contains("d  settle dispute"))
             await app.press(.character("d"))
-            await Self.type(app, "nobody")
+            await app.type("nobody")
             await app.press(.tab)
-            await Self.type(app, "ticket 10")
+            await app.type("ticket 10")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("favor is owner or submitter"))
+            #expect(try terminal.screenText().contains("favor is owner or submitter"))
             await app.press(.backTab)
             for _ in 0..<6 { await app.press(.backspace) }
-            await Self.type(app, "submitter")
+            await app.type("submitter")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("now delivered"))
+            #expect(try terminal.screenText().contains("now delivered"))
             #expect(try await store.order("sub-b")?.state == .delivered)
         }
     }
@@ -96,28 +84,28 @@ struct OwnershipScreenTests {
     @Test(":orphans and :account open; a and o from an order open its account and subscription")
     func otherScreens() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
-            await Self.command(app, "orphans")
-            #expect(try Self.text(terminal).contains("Orphans"))
+            await app.command("orphans")
+            #expect(try terminal.screenText().contains("Orphans"))
             let sub = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
-            await Self.command(app, "order \(sub.orderId)")
+            await app.command("order \(sub.orderId)")
             await app.press(.character("a"))
-            #expect(try Self.text(terminal).contains("Account \(sub.accountId)"))
-            #expect(try Self.text(terminal).contains("Grants"))
+            #expect(try terminal.screenText().contains("Account \(sub.accountId)"))
+            #expect(try terminal.screenText().contains("Grants"))
             // Enter lists the account's orders as a table; Enter there opens one, Esc comes back.
             await app.press(.enter)
-            let accountOrders = try Self.text(terminal)
+            let accountOrders = try terminal.screenText()
             #expect(accountOrders.contains("Orders [acct:\(sub.accountId)]") && accountOrders.contains(sub.orderId), "\(accountOrders)")
             await app.press(.escape)
-            #expect(try Self.text(terminal).contains("Account \(sub.accountId)"))
+            #expect(try terminal.screenText().contains("Account \(sub.accountId)"))
             await app.press(.escape)
             await app.press(.character("o"))
             let otid = try #require(sub.originalTransactionId)
-            #expect(try Self.text(terminal).contains("Subscription \(otid)"))
+            #expect(try terminal.screenText().contains("Subscription \(otid)"))
             await app.press(.enter)
-            let claimed = try Self.text(terminal)
+            let claimed = try terminal.screenText()
             #expect(claimed.contains("Orders [otid:\(otid)]") && claimed.contains(sub.orderId), "\(claimed)")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("Timeline"))
+            #expect(try terminal.screenText().contains("Timeline"))
         }
     }
 
@@ -135,20 +123,20 @@ struct OwnershipScreenTests {
             let orphan = try #require(try await store.orphans(limit: 1).first)
             #expect(orphan.transaction.transactionId == "tx-stray")
             try await store.placeOrder(orderId: "ord_for_orphan", accountId: "p-attach", productId: orphan.transaction.productId, at: t0)
-            await Self.command(app, "orphans")
-            #expect(try Self.text(terminal).contains("A  attach to order"))
+            await app.command("orphans")
+            #expect(try terminal.screenText().contains("A  attach to order"))
             await app.press(.character("A"))
-            #expect(try Self.text(terminal).contains("Attach transaction \(orphan.transaction.transactionId)"))
-            await Self.type(app, "nosuch")
+            #expect(try terminal.screenText().contains("Attach transaction \(orphan.transaction.transactionId)"))
+            await app.type("nosuch")
             await app.press(.tab)
-            await Self.type(app, "ticket 11: the player sent the Apple invoice")
+            await app.type("ticket 11: the player sent the Apple invoice")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("no order nosuch"))
+            #expect(try terminal.screenText().contains("no order nosuch"))
             await app.press(.backTab)
             for _ in 0..<6 { await app.press(.backspace) }
-            await Self.type(app, "ord_for_orphan")
+            await app.type("ord_for_orphan")
             await app.press(.enter)
-            #expect(try Self.text(terminal).contains("attached to ord_for_orphan"))
+            #expect(try terminal.screenText().contains("attached to ord_for_orphan"))
             #expect(try await store.order("ord_for_orphan")?.transactionId == orphan.transaction.transactionId)
         }
     }

@@ -14,12 +14,24 @@ struct ReceiptScreenTests {
     func receiptScreen() async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "s")
         let server = try await SimulatorServer.start(simulator)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-receipt-\(UUID().uuidString).sqlite").path
-        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: "s", origin: "test")),
             trust: simulator.trustRoots)
         let verifier = AppleVerifier(settings: settings)
+        var failure: (any Error)?
+        do {
+            try await withTemporaryStore { store in try await Self.walkThrough(store, simulator, verifier) }
+        } catch {
+            failure = error
+        }
+        await verifier.shutdown()
+        await server.stop()
+        if let failure { throw failure }
+    }
+
+    /// An order paid with a receipt the simulator signed, read before and after re-verifying.
+
+    static func walkThrough(_ store: OrderStore, _ simulator: AppStoreSimulator, _ verifier: AppleVerifier) async throws {
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
         let ids = ["o1"]
         try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
@@ -49,10 +61,5 @@ struct ReceiptScreenTests {
         #expect(text.contains("✓ not cancelled"))
         #expect(text.contains("▶ 2000000000000001"))
         #expect(!text.contains("✗"))
-
-        await verifier.shutdown()
-        await server.stop()
-        await store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }

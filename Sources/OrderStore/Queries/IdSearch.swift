@@ -13,17 +13,20 @@ extension OrderStore {
         // Every id of a valid UTF-8 string that starts with `text` sorts below `text`
         // followed by the last code point.
         let upper = text + "\u{10FFFF}"
-        for column in ["order_id", "transaction_id", "original_transaction_id", "account_id"] {
+        let ranges = ["order_id", "transaction_id", "original_transaction_id", "account_id"].map { column -> SQLQueryString in
             let expression: String = "\(column) COLLATE \(dialect.bytewise)"
             let key = SQLQueryString(expression)
-            let query: SQLQueryString = """
+            return """
                 SELECT \(Order.columns) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
                 ORDER BY \(key) LIMIT \(bind: limit)
                 """
-            let orders = try await read { sql in try await sql.rows(query).map(Order.init(row:)) }
-            for order in orders where seen.insert(order.orderId).inserted {
-                found.append(order)
-                if found.count == limit { return found }
+        }
+        try await read { sql in
+            for range in ranges {
+                for order in try await sql.rows(range).map(Order.init(row:)) where seen.insert(order.orderId).inserted {
+                    found.append(order)
+                    if found.count == limit { return }
+                }
             }
         }
         return found
