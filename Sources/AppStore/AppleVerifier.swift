@@ -35,10 +35,20 @@ public final class AppleVerifier: ReceiptVerifier {
     }
 
     public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-        if let claimedTransactionId, let serverAPI {
-            return await ServerAPIVerification(client: serverAPI, first: settings.verifyReceipt.first).report(transactionId: claimedTransactionId)
-        }
-        return await verifyReceipt.verify(receiptData: receiptData)
+        guard let claimedTransactionId, let serverAPI else { return await verifyReceipt.verify(receiptData: receiptData) }
+        let report = await ServerAPIVerification(client: serverAPI, first: settings.verifyReceipt.first).report(transactionId: claimedTransactionId)
+        // Neither environment knows the id the client named (R3): the stored receipt may
+        // still prove the purchase, so Apple is asked about it before anything is decided.
+        guard report.appleStatus == ServerAPIFailure.transactionNotFound, Self.isAppReceipt(receiptData) else { return report }
+        var fallback = await verifyReceipt.verify(receiptData: receiptData)
+        fallback.latencyMs += report.latencyMs
+        return fallback
+    }
+
+    /// A base64 app receipt (PKCS#7) rather than a StoreKit 2 signed transaction (a JWS,
+    /// which verifyReceipt cannot read).
+    static func isAppReceipt(_ data: String) -> Bool {
+        !data.isEmpty && data.split(separator: ".").count != 3
     }
 }
 

@@ -11,13 +11,31 @@ struct SubscriptionFlowTests {
     @Test("R9: Apple's refund revokes the grant on the next re-verification", arguments: [false, true])
     func refund(serverAPI: Bool) async throws {
         try await Harness.run(serverAPI: serverAPI) { h in
-            let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300")
+            let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
             let outcome = try await h.reverify("o1")
             #expect(outcome.order.state == .refunded)
             let grant = try #require(try await h.store.orderDetail("o1").grants.first)
             #expect(grant.revokedAt != nil && grant.revokedBy == "apple")
+        }
+    }
+
+    @Test("R9: a consumable's refund never shows in a receipt; the Server API's revocation and a REFUND notification do")
+    func consumableRefund() async throws {
+        try await Harness.run(serverAPI: false) { h in
+            let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300", claim: false)
+            #expect(try await h.reverify("o1").order.state == .delivered)
+            try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
+            #expect(try await h.reverify("o1").order.state == .delivered)
+            let refunded = try await h.store.recordRefund(transactionId: purchase.transactionId, cancelledAt: Millis.now())
+            #expect(refunded?.state == .refunded)
+        }
+        try await Harness.run(serverAPI: true) { h in
+            let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300")
+            #expect(try await h.reverify("o1").order.state == .delivered)
+            try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
+            #expect(try await h.reverify("o1").order.state == .refunded)
         }
     }
 

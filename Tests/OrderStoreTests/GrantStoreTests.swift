@@ -20,6 +20,56 @@ struct GrantStoreTests {
         }
     }
 
+    @Test("R7: a hand delivery stays unconfirmed and keeps being verified; Apple's answer claims its purchase", arguments: Backend.all)
+    func handDeliveryConfirmed(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let order = try await stuck(store, "o1")
+            let granted = try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ticket 5", at: t0 + 5000)
+            #expect(granted.isUnconfirmedDelivery)
+            #expect(granted.nextRetryAt == t0 + 5000 + .seconds(10))
+            #expect(try await store.ordersDueForRetry(now: t0 + .minutes(1)) == ["o1"])
+            // Apple is still down: the delivery stands, the schedule goes on.
+            let waiting = try await store.applyVerification(orderId: "o1", submissionId: nil, report: outage, at: t0 + 16_000)
+            #expect(waiting.order.state == .delivered)
+            #expect(waiting.order.nextRetryAt == t0 + 16_000 + .seconds(10))
+            // Apple answers: the purchase is claimed and linked to the grant.
+            let submission = try await store.orderDetail("o1").submissions.first?.id
+            let confirmed = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("41", at: t0 + 500)]), at: t0 + 30_000)
+            #expect(confirmed.order.state == .delivered)
+            #expect(confirmed.order.transactionId == "41")
+            #expect(confirmed.order.nextRetryAt == nil)
+            #expect(!confirmed.order.isUnconfirmedDelivery)
+            #expect(try await store.orderDetail("o1").grants.map(\.transactionId) == ["41"])
+            #expect(try await store.orphans().isEmpty)
+            // The purchase can no longer pay for another order.
+            let other = try await store.paidOrder("o2", account: "a2")
+            let replay = try await store.applyVerification(orderId: "o2", submissionId: other, report: validReport([tx("41", at: t0 + 500)]), at: t0 + 40_000)
+            #expect(replay.order.state == .rejected)
+            #expect(replay.order.replayFlag)
+            // ...and a refund finds its order.
+            #expect(try await store.recordRefund(transactionId: "41", cancelledAt: t0 + .hours(1))?.orderId == "o1")
+        }
+    }
+
+    @Test("R7: a hand delivery whose purchase already paid another order is flagged, both named, nothing taken back", arguments: Backend.all)
+    func handDeliveryDoubled(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let order = try await stuck(store, "hand")
+            _ = try await store.grant(orderId: "hand", expectedVersion: order.version, by: alice, reason: "ticket 6", at: t0 + 5000)
+            let submission = try await store.paidOrder("auto", account: "a1", at: t0 + 100)
+            _ = try await store.applyVerification(orderId: "auto", submissionId: submission, report: validReport([tx("77", at: t0 + 150)]), at: t0 + 6000)
+            let later = try await store.applyVerification(orderId: "hand", submissionId: nil, report: validReport([tx("77", at: t0 + 150)]), at: t0 + 20_000)
+            #expect(later.order.state == .delivered)
+            #expect(later.order.deliveryConflict == "auto")
+            #expect(later.order.needsOperator)
+            #expect(later.order.lastError?.contains("two deliveries for one purchase") == true)
+            #expect(try await store.deliveryConflicts().map(\.orderId) == ["hand"])
+            #expect(try await store.orderDetail("hand").grants.filter { $0.revokedAt == nil }.count == 1)
+            #expect(try await store.auditLog().contains { $0.action == "delivery.conflict" && $0.target == "order:auto" })
+            #expect(try await store.operatorAlerts().contains { $0.reason.contains("two deliveries") })
+        }
+    }
+
     @Test("R11: granting a delivered order fails with who delivered it and when", arguments: Backend.all)
     func grantTwice(backend: Backend) async throws {
         try await withStore(backend) { store in
@@ -131,9 +181,16 @@ struct GrantStoreTests {
             _ = try await store.applyVerification(orderId: "paid", submissionId: submission,
                                                   report: validReport([tx("1", at: t0 + 100), tx("2", at: t0 - 50)]), at: t0 + 3000)
             #expect(try await store.orphans().map(\.transaction.transactionId) == ["2"])
+            // An order created after the purchase can't have paid for it (R5).
+            let late = try await store.placeOrder(orderId: "late", accountId: "a1", productId: "coins_60", at: t0 + .days(2))
+            await #expect(throws: StoreError.self) {
+                try await store.attachOrphan(transactionId: "2", to: "late", expectedVersion: late.version, by: alice, reason: "ticket 8")
+            }
             let lost = try await store.placeOrder(orderId: "lost", accountId: "a1", productId: "coins_60", at: t0 - 100)
             let attached = try await store.attachOrphan(transactionId: "2", to: "lost", expectedVersion: lost.version, by: alice, reason: "ticket 9")
-            #expect(attached.transactionId == "2" && attached.state == .receiptReceived)
+            #expect(attached.transactionId == "2")
+            #expect(attached.state == .delivered, "attaching delivers, as the dialog promises")
+            #expect(try await store.orderDetail("lost").grants.map(\.transactionId) == ["2"])
             #expect(try await store.orphans().isEmpty)
             let other = try await store.placeOrder(orderId: "other", accountId: "a2", productId: "coins_60", at: t0)
             await #expect(throws: StoreError.invalid("transaction 2 already belongs to order lost")) {

@@ -1,33 +1,43 @@
 import Testing
 @testable import OrderStore
 
-/// R8 through the store: the two scenarios of seed 003, and an operator's decisions.
+/// R8 through the store, set up in the order things happen in life: Apple renews first,
+/// then an account places the order that submits the renewal.
 @Suite("Subscription ownership (R8)")
 struct OwnershipStoreTests {
     private let otid = "1000000692878476"
 
+    /// Period `n` of the subscription: the first bought at t0, each renewal bought by Apple
+    /// 20 hours before the previous period ends, 30 days each.
     private func period(_ n: Int, product: String = "vip_monthly") -> AppleTransaction {
-        tx("\(otid.dropLast())\(n)", product: product, original: otid, at: t0 + .days(Int64(30 * n)) + 100,
-           expires: t0 + .days(Int64(30 * (n + 1))), line: "line-\(n)")
+        let start = t0 + .days(Int64(30 * n))
+        return tx(n == 0 ? otid : "\(otid.dropLast())\(n)", product: product, original: otid,
+                  at: n == 0 ? t0 + 500 : start - .hours(20), expires: start + .days(30), line: "line-\(n)")
     }
 
-    private func submit(_ store: OrderStore, _ id: String, account: String, product: String = "vip_monthly", period n: Int,
+    /// `account` places an order at `at` and submits a receipt holding `chain`; Apple's
+    /// answer says auto-renew is `renewing` now.
+    private func submit(_ store: OrderStore, _ id: String, account: String, product: String = "vip_monthly", at: Millis,
                         chain: [AppleTransaction], renewing: Bool = true) async throws -> VerificationOutcome {
-        let at = t0 + .days(Int64(30 * n))
         try await store.placeOrder(orderId: id, accountId: account, productId: product, at: at)
         let submission = try await store.submitReceipt(orderId: id, receiptData: "r-\(id)", at: at + 1000)
         let report = validReport([], latest: chain, renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: product, autoRenewEnabled: renewing)])
         return try await store.applyVerification(orderId: id, submissionId: submission, report: report, at: at + 2000)
     }
 
-    @Test("Seed 003 case 1: A auto-renews; B on the same phone submits the renewal → A keeps it, B disputed", arguments: Backend.all)
+    private func aSubscribes(_ store: OrderStore) async throws {
+        let first = try await submit(store, "a-1", account: "A", at: t0, chain: [period(0)])
+        #expect(first.ownership == .firstOwner("A"))
+        #expect(first.order.state == .delivered)
+    }
+
+    @Test("Seed 003 case 1: Apple renews A's subscription; then B, on the same phone, submits the renewal → A keeps it, B disputed", arguments: Backend.all)
     func ownerStillRenewing(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let first = try await submit(store, "a-1", account: "A", period: 0, chain: [period(0)])
-            #expect(first.ownership == .firstOwner("A"))
-            #expect(first.order.state == .delivered)
-
-            let renewal = try await submit(store, "b-1", account: "B", period: 1, chain: [period(0), period(1)])
+            try await aSubscribes(store)
+            // The renewal was bought 20 h before the period's end; B places its order a day later.
+            let renewal = try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [period(0), period(1)])
+            #expect(renewal.checks.allSatisfy { $0.passed }, "a renewal is older than B's order and must still reach R8")
             #expect(renewal.ownership == .ownerKeeps(owner: "A"))
             #expect(renewal.order.state == .disputed)
             #expect(try await store.orderDetail("b-1").grants.isEmpty)
@@ -35,28 +45,32 @@ struct OwnershipStoreTests {
             let detail = try await store.subscription(otid)
             #expect(detail.subscription?.ownerAccount == "A")
             #expect(detail.subscription?.expiresAt == t0 + .days(60))  // the renewal extended A's period
+            #expect(detail.subscription?.status == .active)
+            #expect(detail.subscription?.factsSource == .verifyReceipt)
+            #expect(detail.subscription?.factsAsOf == t0 + .days(31) + 2000)
             #expect(detail.chain.map(\.submittedBy) == ["A", "B"])
             let review = try await store.disputes()
             #expect(review.map(\.verdict) == ["owner_keeps"])
             #expect(review.first?.reason == "owner A is still auto-renewing, so the renewal is theirs")
             // A disputed order is paid and undelivered: it shows in the stuck queue.
-            #expect(try await store.stuckOrders(now: t0 + .days(31)).items.map(\.order.orderId) == ["b-1"])
+            #expect(try await store.stuckOrders(now: t0 + .days(32)).items.map(\.order.orderId) == ["b-1"])
         }
     }
 
-    @Test("Seed 003 case 2: A turned auto-renew off; B buys on the same Apple ID → B owns; A later submits B's renewal → disputed for B", arguments: Backend.all)
+    @Test("Seed 003 case 2: A turns auto-renew off; B buys the quarterly on the same Apple ID → B owns; the quarterly renews, A submits it → B keeps it", arguments: Backend.all)
     func ownerStoppedRenewing(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await submit(store, "a-1", account: "A", period: 0, chain: [period(0)])
-            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, at: t0 + .days(10))
+            try await aSubscribes(store)
+            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(10), at: t0 + .days(10))
 
-            let bBuys = try await submit(store, "b-1", account: "B", product: "vip_quarterly", period: 1,
+            // B buys as A's month ends; Apple now says auto-renew is on: B's new purchase, not A's wish.
+            let bBuys = try await submit(store, "b-1", account: "B", product: "vip_quarterly", at: t0 + .days(30) - .hours(21),
                                          chain: [period(0), period(1, product: "vip_quarterly")])
-            #expect(bBuys.ownership == .transfer(from: "A", to: "B"))
+            #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .autoRenewOff))
             #expect(bBuys.order.state == .delivered)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
 
-            let aSubmits = try await submit(store, "a-2", account: "A", product: "vip_quarterly", period: 2,
+            let aSubmits = try await submit(store, "a-2", account: "A", product: "vip_quarterly", at: t0 + .days(61),
                                             chain: [period(0), period(1, product: "vip_quarterly"), period(2, product: "vip_quarterly")])
             #expect(aSubmits.ownership == .ownerKeeps(owner: "B"))
             #expect(aSubmits.order.state == .disputed)
@@ -66,12 +80,67 @@ struct OwnershipStoreTests {
         }
     }
 
-    @Test("An operator settles a dispute either way, with a reason, audited", arguments: Backend.all)
+    @Test("R8 on facts true at the renewal: an owner whose subscription expired months ago loses it, whatever the stale flag says", arguments: Backend.all)
+    func ownerExpiredLongAgo(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await aSubscribes(store)
+            // A's month ran out at t0+30d and nothing renewed it; B subscribes three months later.
+            var comeback = period(4)
+            comeback.purchaseDate = t0 + .days(120)
+            let bBuys = try await submit(store, "b-1", account: "B", at: t0 + .days(120) - 5000, chain: [period(0), comeback])
+            #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
+            #expect(bBuys.order.state == .delivered)
+            #expect(try await store.disputes().first?.reason == "owner A let the subscription expire on \((t0 + .days(30)).iso8601); ownership moves to B")
+        }
+    }
+
+    @Test("R8: a stored 'auto-renew on' older than the renewal is checked with Apple's answer first", arguments: Backend.all)
+    func staleFactsRefreshed(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await aSubscribes(store)
+            let renewal = try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [period(0), period(1)], renewing: false)
+            #expect(renewal.ownership == .transfer(from: "A", to: "B", because: .autoRenewOff))
+            let subscription = try #require(try await store.subscription(otid).subscription)
+            #expect(subscription.autoRenew == false)
+            #expect(subscription.factsAsOf == t0 + .days(31) + 2000)
+        }
+    }
+
+    @Test("R8: a refund of the owner's period before the renewal means the owner is not renewing", arguments: Backend.all)
+    func refundedOwner(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await aSubscribes(store)
+            try await store.recordRefund(transactionId: otid, cancelledAt: t0 + .days(5), at: t0 + .days(5))
+            #expect(try await store.subscription(otid).subscription?.status == .refunded)
+            var refunded = period(0)
+            refunded.cancellationDate = t0 + .days(5)
+            let renewal = try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [refunded, period(1)])
+            #expect(renewal.ownership == .transfer(from: "A", to: "B", because: .refunded))
+        }
+    }
+
+    @Test("A notification older than the stored facts changes nothing", arguments: Backend.all)
+    func olderFactsIgnored(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await aSubscribes(store)
+            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(3), at: t0 + .days(3))
+            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: true, asOf: t0 + .days(2), at: t0 + .days(4))
+            let subscription = try #require(try await store.subscription(otid).subscription)
+            #expect(subscription.autoRenew == false)
+            #expect(subscription.factsAsOf == t0 + .days(3))
+            #expect(subscription.factsSource == .notification)
+        }
+    }
+
+    private func disputedB(_ store: OrderStore) async throws -> Order {
+        try await aSubscribes(store)
+        return try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [period(0), period(1)]).order
+    }
+
+    @Test("An operator settles a dispute either way, with a reason, audited; settling closes the review item", arguments: Backend.all)
     func resolve(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await submit(store, "a-1", account: "A", period: 0, chain: [period(0)])
-            let disputed = try await submit(store, "b-1", account: "B", period: 1, chain: [period(0), period(1)]).order
-
+            let disputed = try await disputedB(store)
             await #expect(throws: StoreError.reasonRequired(action: "resolve disputes")) {
                 try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true, by: alice, reason: " ")
             }
@@ -85,21 +154,61 @@ struct OwnershipStoreTests {
         }
     }
 
+    @Test("A disputed renewal is never granted around R8: a plain grant is refused and points to settling", arguments: Backend.all)
+    func grantRefusedOnDispute(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let disputed = try await disputedB(store)
+            await #expect(throws: StoreError.mustSettleDispute(orderId: "b-1")) {
+                try await store.grant(orderId: "b-1", expectedVersion: disputed.version, by: root, reason: "player says they paid")
+            }
+            #expect(try await store.orderDetail("b-1").grants.isEmpty)
+            #expect(try await store.disputes().count == 1)
+            #expect(!OrderPermissions.allowed(on: disputed, role: .admin).contains(.grant))
+            #expect(OrderPermissions.allowed(on: disputed, role: .support).contains(.settle))
+        }
+    }
+
+    @Test("Transferring a subscription with a disputed renewal settles it for the new owner", arguments: Backend.all)
+    func transferSettles(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await disputedB(store)
+            try await store.transferOwnership(originalTransactionId: otid, to: "B", by: alice, reason: "ticket 88: B pays the card")
+            let order = try await store.orderDetail("b-1")
+            #expect(order.order.state == .delivered)
+            #expect(order.grants.count == 1)
+            #expect(try await store.disputes().isEmpty)
+            let subscription = try #require(try await store.subscription(otid).subscription)
+            #expect(subscription.ownerAccount == "B")
+            #expect(subscription.expiresAt == t0 + .days(60))
+            #expect(try await store.account("B").subscriptions.first?.expiresAt == t0 + .days(60))
+        }
+    }
+
+    @Test("Transferring to a third account rejects the disputed submitter's renewal and closes the review", arguments: Backend.all)
+    func transferElsewhere(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await disputedB(store)
+            try await store.transferOwnership(originalTransactionId: otid, to: "C", by: alice, reason: "account merge")
+            #expect(try await store.orderDetail("b-1").order.state == .rejected)
+            #expect(try await store.disputes().isEmpty)
+        }
+    }
+
     @Test("Upholding the rule's verdict rejects the submitter's order", arguments: Backend.all)
     func uphold(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await submit(store, "a-1", account: "A", period: 0, chain: [period(0)])
-            let disputed = try await submit(store, "b-1", account: "B", period: 1, chain: [period(0), period(1)]).order
+            let disputed = try await disputedB(store)
             let upheld = try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: false, by: alice, reason: "A pays")
             #expect(upheld.state == .rejected)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "A")
+            #expect(try await store.disputes().isEmpty)
         }
     }
 
     @Test("Transfer by an operator needs a reason and a role that may act", arguments: Backend.all)
     func operatorTransfer(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await submit(store, "a-1", account: "A", period: 0, chain: [period(0)])
+            try await aSubscribes(store)
             await #expect(throws: StoreError.forbidden(action: "transfer subscription ownership", role: .viewer)) {
                 try await store.transferOwnership(originalTransactionId: otid, to: "C", by: viewer, reason: "x")
             }

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Refunds (R9) and the audit chain (R10)")
 struct RefundAuditStoreTests {
-    private func delivered(_ store: OrderStore, _ id: String, tid: String) async throws {
-        let submission = try await store.paidOrder(id, account: "a1")
-        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, at: t0 + 100)]), at: t0 + 3000)
+    private func delivered(_ store: OrderStore, _ id: String, tid: String, product: String = "coins_60") async throws {
+        let submission = try await store.paidOrder(id, account: "a1", product: product)
+        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, product: product, at: t0 + 100)]), at: t0 + 3000)
     }
 
     @Test("R9: a refund notification refunds the order and revokes its grant", arguments: Backend.all)
@@ -25,10 +25,48 @@ struct RefundAuditStoreTests {
     @Test("R9: a re-verification showing cancellation_date refunds a delivered order", arguments: Backend.all)
     func refundOnReverify(backend: Backend) async throws {
         try await withStore(backend) { store in
-            try await delivered(store, "o1", tid: "801")
+            try await delivered(store, "o1", tid: "801", product: "no_ads")
             let outcome = try await store.applyVerification(orderId: "o1", submissionId: nil,
-                                                            report: validReport([tx("801", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
+                                                            report: validReport([tx("801", product: "no_ads", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
             #expect(outcome.order.state == .refunded)
+            // A later answer without the cancellation never erases the refund.
+            let later = try await store.applyVerification(orderId: "o1", submissionId: nil,
+                                                          report: validReport([tx("801", product: "no_ads", at: t0 + 100)]), at: t0 + .hours(3))
+            #expect(later.order.state == .refunded)
+            #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == t0 + .hours(1))
+        }
+    }
+
+    @Test("R9: an upgrade's cancellation is no refund; a consumable's receipt never refunds (only a notification does)", arguments: Backend.all)
+    func notRefunds(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "coins", tid: "810")
+            let consumable = try await store.applyVerification(orderId: "coins", submissionId: nil,
+                                                               report: validReport([tx("810", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
+            #expect(consumable.order.state == .delivered)
+            try await delivered(store, "vip", tid: "820", product: "vip_monthly")
+            var upgraded = tx("820", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), cancelled: t0 + .days(3))
+            upgraded.isUpgraded = true
+            let upgrade = try await store.applyVerification(orderId: "vip", submissionId: nil, report: validReport([], latest: [upgraded]), at: t0 + .days(3))
+            #expect(upgrade.order.state == .delivered)
+            // The consumable's refund arrives as a notification.
+            #expect(try await store.recordRefund(transactionId: "810", cancelledAt: t0 + .hours(5))?.state == .refunded)
+        }
+    }
+
+    @Test("R9: REFUND_REVERSED delivers a refunded order again with a new grant; REVOKE refunds like REFUND", arguments: Backend.all)
+    func refundReversed(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "830", product: "no_ads")
+            _ = try await store.recordRefund(transactionId: "830", cancelledAt: t0 + .hours(1), kind: .revoke, at: t0 + .hours(1))
+            #expect(try await store.orderDetail("o1").order.lastError?.contains("Family Sharing") == true)
+            let again = try await store.recordRefundReversed(transactionId: "830", at: t0 + .hours(2))
+            #expect(again?.state == .delivered)
+            let grants = try await store.orderDetail("o1").grants
+            #expect(grants.map(\.kind) == ["automatic", "refund_reversed"])
+            #expect(grants.filter { $0.revokedAt == nil }.count == 1)
+            #expect(try await store.auditLog().first?.action == "refund.reversed")
+            #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == nil)
         }
     }
 

@@ -16,7 +16,7 @@ struct ReplayStoreTests {
             let second = try await verify(store, "o2", account: "a1", [tx("500", at: t0 + 100)])
             #expect(second.state == .rejected)
             #expect(second.replayFlag)
-            #expect(second.lastError == "replay: tid:500 already claimed by order o1 of same account")
+            #expect(second.lastError == "replay: tid:500 already claimed by order o1 of account a1")
             #expect(try await store.account("a1").flags.map(\.flag) == ["replay"])
         }
     }
@@ -26,7 +26,7 @@ struct ReplayStoreTests {
         try await withStore(backend) { store in
             _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
             let stolen = try await verify(store, "o2", account: "thief", [tx("500", at: t0 + 100)])
-            #expect(stolen.lastError == "replay: tid:500 already claimed by order o1 of another account (a1)")
+            #expect(stolen.lastError == "replay: tid:500 already claimed by order o1 of account a1")
             #expect(try await store.account("thief").flags.count == 1)
             #expect(try await store.account("a1").flags.isEmpty)
             #expect(try await store.orderDetail("o1").grants.count == 1)
@@ -45,14 +45,53 @@ struct ReplayStoreTests {
         }
     }
 
-    @Test("A restored subscription period (same web order line item) does not deliver twice", arguments: Backend.all)
+    @Test("A non-consumable restored by the account that owns it is no replay: delivered as a restore, no flag", arguments: Backend.all)
+    func restoreByOwner(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await verify(store, "o1", account: "a1", product: "no_ads", [tx("600", product: "no_ads", at: t0 + 100)])
+            let restored = try await verify(store, "o2", account: "a1", product: "no_ads", [tx("601", product: "no_ads", original: "600", at: t0 + 200)])
+            #expect(restored.state == .delivered)
+            #expect(!restored.replayFlag)
+            #expect(try await store.account("a1").flags.isEmpty)
+            #expect(try await store.orderDetail("o2").grants.map(\.kind) == ["restore"])
+            // The purchase stays claimed by the order that paid for it.
+            #expect(try await store.orderDetail("o1").transactions.map(\.transaction.transactionId) == ["600"])
+        }
+    }
+
+    @Test("A consumable's transaction on a second order of the owning account is still a replay (coins twice)", arguments: Backend.all)
+    func consumableNoRestore(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
+            #expect(try await verify(store, "o2", account: "a1", [tx("500", at: t0 + 100)]).replayFlag)
+        }
+    }
+
+    @Test("A restored subscription period (same web order line item) does not deliver twice to another account", arguments: Backend.all)
     func subscriptionPeriod(backend: Backend) async throws {
         try await withStore(backend) { store in
             _ = try await verify(store, "o1", account: "a1", product: "vip_monthly",
                                  [tx("700", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), line: "9001")])
-            let again = try await verify(store, "o2", account: "a1", product: "vip_monthly",
+            let again = try await verify(store, "o2", account: "a2", product: "vip_monthly",
                                          [tx("701", product: "vip_monthly", original: "700", at: t0 + 200, expires: t0 + .days(30), line: "9001")])
             #expect(again.lastError?.contains("wol:9001") == true)
+        }
+    }
+
+    @Test("R6: a late resubmission picks the order's own purchase, not a newer one another order holds", arguments: Backend.all)
+    func lateResubmission(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            // A's receipt went missing; B bought the same product later on the same device.
+            let aSubmission = try await store.paidOrder("a", account: "p1")
+            _ = try await store.applyVerification(orderId: "a", submissionId: aSubmission, report: outage, at: t0 + 2000)
+            let bSubmission = try await store.paidOrder("b", account: "p1", at: t0 + 10_000)
+            let mine = tx("901", at: t0 + 100), theirs = tx("902", at: t0 + 10_500)
+            _ = try await store.applyVerification(orderId: "b", submissionId: bSubmission, report: validReport([theirs, mine]), at: t0 + 12_000)
+            #expect(try await store.orderDetail("b").order.transactionId == "902")
+            let late = try await store.applyVerification(orderId: "a", submissionId: aSubmission, report: validReport([mine, theirs]), at: t0 + 20_000)
+            #expect(late.order.state == .delivered)
+            #expect(!late.order.replayFlag)
+            #expect(try await store.account("p1").flags.isEmpty)
         }
     }
 

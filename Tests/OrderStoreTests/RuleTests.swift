@@ -20,24 +20,38 @@ struct RuleTests {
 
     // MARK: R3
 
-    @Test("R3: every documented status code has its class", arguments: [
+    @Test("R3: every documented status code has its class; only proof of an invalid receipt is final", arguments: [
         (0, "valid"), (21006, "validExpired"),
         (21002, "retryable"), (21005, "retryable"), (21009, "retryable"),
-        (21000, "final"), (21003, "final"), (21004, "final"), (21010, "final"),
+        (21000, "configuration"), (21004, "configuration"), (99999, "configuration"),
+        (21003, "final"), (21010, "final"),
     ])
     func statusClasses(status: Int, expected: String) {
-        let result = StatusCodeRule.classify(statusReport(status))
-        switch (result, expected) {
-        case (.valid, "valid"), (.validExpired, "validExpired"), (.retryable, "retryable"), (.final, "final"): break
-        default: Issue.record("status \(status) classified as \(result), expected \(expected)")
-        }
+        #expect(kind(StatusCodeRule.classify(statusReport(status))) == expected, "status \(status)")
     }
 
-    @Test("R3: 211xx retries only when is_retryable is true")
+    @Test("R3: 21003 without a shared secret sent is our configuration, not a forged receipt")
+    func noSecret() {
+        var report = statusReport(21003)
+        report.sharedSecretSent = false
+        #expect(kind(StatusCodeRule.classify(report)) == "configuration")
+        report.sharedSecretSent = true
+        #expect(kind(StatusCodeRule.classify(report)) == "final")
+    }
+
+    @Test("R3: 211xx is Apple's own error: retried, or waiting for an operator when Apple says not retryable — never final")
     func internalErrors() {
-        #expect(isRetryable(StatusCodeRule.classify(statusReport(21104, retryable: true))))
-        #expect(!isRetryable(StatusCodeRule.classify(statusReport(21104, retryable: false))))
-        #expect(!isRetryable(StatusCodeRule.classify(statusReport(21199))))
+        #expect(kind(StatusCodeRule.classify(statusReport(21104, retryable: true))) == "retryable")
+        #expect(kind(StatusCodeRule.classify(statusReport(21199))) == "retryable")
+        #expect(kind(StatusCodeRule.classify(statusReport(21104, retryable: false))) == "configuration")
+    }
+
+    @Test("R3: Server API answers: Apple's faults retry, the rest wait for an operator; none is final")
+    func serverAPICodes() {
+        for code in [4_040_002, 4_290_000, 5_000_000] { #expect(kind(StatusCodeRule.classify(statusReport(code))) == "retryable", "\(code)") }
+        for code in [4_040_010, 4_000_006, 4_040_001] { #expect(kind(StatusCodeRule.classify(statusReport(code))) == "configuration", "\(code)") }
+        let unauthorized = VerificationReport(environment: .production, appleStatus: nil, httpStatus: 401)
+        #expect(kind(StatusCodeRule.classify(unauthorized)) == "configuration")
     }
 
     @Test("R3: time-outs, HTTP 5xx, 429 and unreadable bodies are retryable, never final")
@@ -54,7 +68,7 @@ struct RuleTests {
             #expect(!StatusCodeRule.meaning(of: code).hasPrefix("unknown"), "code \(code)")
         }
         #expect(StatusCodeRule.meaning(of: 12345).hasPrefix("unknown"))
-        guard case .final(let reason) = StatusCodeRule.classify(statusReport(21004)) else { Issue.record("21004 not final"); return }
+        guard case .configuration(let reason) = StatusCodeRule.classify(statusReport(21004)) else { Issue.record("21004 not a configuration error"); return }
         #expect(reason.contains("shared secret"))
     }
 
@@ -81,9 +95,9 @@ struct RuleTests {
               originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
     }
 
-    private func failures(_ picked: AppleTransaction?, order: Order? = nil, bundle: String = "com.example.game") -> [ReceiptCheck.Name] {
+    private func failures(_ picked: AppleTransaction?, order: Order? = nil, type: ProductType = .consumable, bundle: String = "com.example.game") -> [ReceiptCheck.Name] {
         let content = AppleReceiptContent(bundleId: bundle, inApp: picked.map { [$0] } ?? [])
-        return ReceiptChecks.run(order: order ?? self.order(), expectedBundleId: "com.example.game", content: content, picked: picked)
+        return ReceiptChecks.run(order: order ?? self.order(), productType: type, expectedBundleId: "com.example.game", content: content, picked: picked)
             .filter { !$0.passed }.map(\.name)
     }
 
@@ -107,7 +121,7 @@ struct RuleTests {
         case "product": failures(tx("1", product: "coins_600", at: t0 + 1000))
         case "quantity": failures(tx("1", at: t0 + 1000, quantity: 5))
         case "early": failures(tx("1", at: t0 - .minutes(30)))
-        case "cancelled": failures(tx("1", at: t0 + 1000, cancelled: t0 + 5000))
+        case "cancelled": failures(tx("1", product: "no_ads", at: t0 + 1000, cancelled: t0 + 5000), order: order(product: "no_ads"), type: .nonConsumable)
         case "token": failures(tx("1", at: t0 + 1000, token: "someone-elses-order"))
         default: failures(nil)
         }
@@ -117,6 +131,27 @@ struct RuleTests {
     @Test("R5: a renewal carries its first purchase's token, so the token check leaves it to R8")
     func renewalToken() {
         #expect(failures(tx("2", original: "1", at: t0 + 1000, token: "the-first-order")).isEmpty)
+    }
+
+    @Test("R5: a renewal predates the order that submits it and goes to R8; a first purchase may not")
+    func renewalDate() {
+        let vipOrder = order(product: "vip_monthly")
+        let renewal = tx("2", product: "vip_monthly", original: "1", at: t0 - .days(3), expires: t0 + .days(27))
+        #expect(failures(renewal, order: vipOrder, type: .autoRenewable).isEmpty)
+        let firstPurchase = tx("1", product: "vip_monthly", at: t0 - .days(3), expires: t0 + .days(27))
+        #expect(failures(firstPurchase, order: vipOrder, type: .autoRenewable) == [.purchaseAfterOrder])
+        // A consumable keeps the check even when ids differ (restored or migrated ids).
+        #expect(failures(tx("2", original: "1", at: t0 - .days(3))) == [.purchaseAfterOrder])
+    }
+
+    @Test("R5/R9: an upgrade's cancellation date is no refund; consumables' receipt cancellations are not taken")
+    func upgradeIsNoRefund() {
+        var upgraded = tx("1", product: "vip_monthly", at: t0 + 1000, cancelled: t0 + 5000)
+        upgraded.isUpgraded = true
+        #expect(failures(upgraded, order: order(product: "vip_monthly"), type: .autoRenewable).isEmpty)
+        #expect(RefundRule.cancellation(of: upgraded, type: .autoRenewable) == nil)
+        #expect(RefundRule.cancellation(of: tx("1", at: t0, cancelled: t0 + 1), type: .consumable) == nil)
+        #expect(RefundRule.cancellation(of: tx("1", at: t0, cancelled: t0 + 1), type: .consumable, fromJWS: true) == t0 + 1)
     }
 
     @Test("R5: a purchase a little before the order passes within the clock skew")
@@ -131,8 +166,34 @@ struct RuleTests {
         let old = tx("100", at: t0), newest = tx("300", at: t0 + 3000), middle = tx("200", at: t0 + 2000)
         for arrangement in [[old, newest, middle], [newest, middle, old], [middle, old, newest]] {
             let content = AppleReceiptContent(bundleId: "b", inApp: arrangement)
-            #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: nil, in: content, types: TestCatalogue.types) == newest)
+            #expect(pick(nil, content) == newest)
         }
+    }
+
+    private func pick(_ claimed: String?, _ content: AppleReceiptContent, product: String = "coins_60", held: Set<String> = []) -> AppleTransaction? {
+        TransactionPicking.pick(for: order(product: product), productType: TestCatalogue.types[product] ?? .consumable, claimedTransactionId: claimed,
+                                in: content, types: TestCatalogue.types, heldByAnother: { held.contains($0.transactionId) })
+    }
+
+    @Test("R6: prefers the order's own product, and passes over purchases other orders hold")
+    func picksOwnUnclaimed() {
+        let mine = tx("100", at: t0), othersNewer = tx("200", at: t0 + 2000), otherProduct = tx("300", product: "coins_600", at: t0 + 3000)
+        let content = AppleReceiptContent(bundleId: "b", inApp: [mine, othersNewer, otherProduct])
+        #expect(pick(nil, content) == othersNewer)
+        #expect(pick(nil, content, held: ["200"]) == mine)
+        // Nothing free: the latest of the type, so R5/R7 say what is wrong with it.
+        #expect(pick(nil, content, held: ["100", "200"]) == othersNewer)
+        _ = otherProduct
+    }
+
+    @Test("R6/R9: a cancellation shown only in latest_receipt_info counts")
+    func cancellationInLatestOnly() {
+        let plain = tx("1", product: "vip_monthly", at: t0, expires: t0 + .days(30))
+        var cancelled = plain
+        cancelled.cancellationDate = t0 + .days(2)
+        let merged = TransactionPicking.merged(AppleReceiptContent(bundleId: "b", inApp: [plain], latestReceiptInfo: [cancelled]))
+        #expect(merged.count == 1)
+        #expect(merged.first?.cancellationDate == t0 + .days(2))
     }
 
     @Test("R6: merges in_app with latest_receipt_info and drops duplicates")
@@ -149,15 +210,15 @@ struct RuleTests {
         let latest = TransactionPicking.latestPerType(content, types: TestCatalogue.types)
         #expect(latest[.consumable] == coins)
         #expect(latest[.autoRenewable] == vip)
-        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: nil, in: content, types: TestCatalogue.types) == coins)
+        #expect(pick(nil, content) == coins)
     }
 
     @Test("R6: a transaction id sent by the client wins over picking")
     func claimedWins() {
         let older = tx("1", at: t0), newer = tx("2", at: t0 + 10)
         let content = AppleReceiptContent(bundleId: "b", inApp: [older, newer])
-        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: "1", in: content, types: TestCatalogue.types) == older)
-        #expect(TransactionPicking.pick(for: .consumable, claimedTransactionId: "9", in: content, types: TestCatalogue.types) == nil)
+        #expect(pick("1", content) == older)
+        #expect(pick("9", content) == nil)
     }
 
     // MARK: R7
@@ -171,32 +232,50 @@ struct RuleTests {
 
     // MARK: R8
 
+    private func owner(_ account: String = "A", autoRenew: Bool = true, status: SubscriptionStatus = .active, periodEnd: Millis? = t0 + .days(30)) -> OwnershipRule.OwnerFacts {
+        .init(accountId: account, autoRenew: autoRenew, status: status, periodEnd: periodEnd)
+    }
+    private let renewalAt = t0 + .days(30) - .hours(20)
+
     @Test("R8: no owner → the submitter owns; same owner → nothing to decide")
     func ownershipSimple() {
-        #expect(OwnershipRule.decide(current: nil, submitter: "B") == .firstOwner("B"))
-        #expect(OwnershipRule.decide(current: .init(accountId: "B", autoRenewing: true), submitter: "B") == .sameOwner)
+        #expect(OwnershipRule.decide(owner: nil, submitter: "B", purchasedAt: renewalAt) == .firstOwner("B"))
+        #expect(OwnershipRule.decide(owner: owner("B"), submitter: "B", purchasedAt: renewalAt) == .sameOwner)
     }
 
     @Test("R8 seed 003 case 1: A still auto-renews, B submits the renewal → it is A's")
     func ownerKeeps() {
-        let decision = OwnershipRule.decide(current: .init(accountId: "A", autoRenewing: true), submitter: "B")
+        let decision = OwnershipRule.decide(owner: owner(), submitter: "B", purchasedAt: renewalAt)
         #expect(decision == .ownerKeeps(owner: "A"))
         #expect(decision.needsReview)
     }
 
     @Test("R8 seed 003 case 2: A turned auto-renew off → ownership moves to B")
     func transfer() {
-        let decision = OwnershipRule.decide(current: .init(accountId: "A", autoRenewing: false), submitter: "B")
-        #expect(decision == .transfer(from: "A", to: "B"))
+        let decision = OwnershipRule.decide(owner: owner(autoRenew: false), submitter: "B", purchasedAt: renewalAt)
+        #expect(decision == .transfer(from: "A", to: "B", because: .autoRenewOff))
         #expect(decision.needsReview)
+        #expect(decision.explanation == "owner A turned auto-renew off; ownership moves to B")
+    }
+
+    @Test("R8: an owner whose subscription had expired, been refunded or revoked before the purchase is not renewing, whatever the flag says")
+    func lapsedOwner() {
+        let monthsLater = t0 + .days(120)
+        #expect(OwnershipRule.decide(owner: owner(), submitter: "B", purchasedAt: monthsLater) == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
+        #expect(OwnershipRule.decide(owner: owner(status: .refunded), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .refunded))
+        #expect(OwnershipRule.decide(owner: owner(status: .revoked), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .revoked))
+        // Apple still retrying A's card: the subscription still renews, even past the period's end.
+        #expect(OwnershipRule.decide(owner: owner(status: .billingRetry), submitter: "B", purchasedAt: t0 + .days(40)) == .ownerKeeps(owner: "A"))
+        // A renewal bought within Apple's renewal window of the period's end is A's.
+        #expect(OwnershipRule.decide(owner: owner(), submitter: "B", purchasedAt: t0 + .days(30) + .hours(2)) == .ownerKeeps(owner: "A"))
     }
 
     // MARK: R9
 
     @Test("R9: a cancellation date means refunded; only delivered orders are refunded")
     func refunds() {
-        #expect(RefundRule.isRefunded(tx("1", at: t0, cancelled: t0 + 1)))
-        #expect(!RefundRule.isRefunded(tx("1", at: t0)))
+        #expect(RefundRule.cancellation(of: tx("1", product: "no_ads", at: t0, cancelled: t0 + 1), type: .nonConsumable) == t0 + 1)
+        #expect(RefundRule.cancellation(of: tx("1", product: "no_ads", at: t0), type: .nonConsumable) == nil)
         #expect(RefundRule.refundApplies(to: .delivered))
         #expect(!RefundRule.refundApplies(to: .rejected))
     }
@@ -221,7 +300,7 @@ struct RuleTests {
     func stateMachine() {
         #expect(OrderState.pendingPayment.canMove(to: .receiptReceived))
         #expect(!OrderState.pendingPayment.canMove(to: .delivered))  // nobody delivers an unpaid order
-        #expect(!OrderState.refunded.canMove(to: .delivered))
+        #expect(OrderState.refunded.canMove(to: .delivered))  // REFUND_REVERSED (R9)
         #expect(!OrderState.delivered.canMove(to: .verified))
         #expect(OrderState.disputed.canMove(to: .delivered) && OrderState.disputed.canMove(to: .rejected))
         #expect(OrderState.rejected.canMove(to: .delivered))
@@ -230,7 +309,16 @@ struct RuleTests {
     }
 
     private func isRetryable(_ c: VerificationClass) -> Bool {
-        if case .retryable = c { return true }
-        return false
+        kind(c) == "retryable"
+    }
+
+    private func kind(_ c: VerificationClass) -> String {
+        switch c {
+        case .valid: "valid"
+        case .validExpired: "validExpired"
+        case .retryable: "retryable"
+        case .configuration: "configuration"
+        case .final: "final"
+        }
     }
 }

@@ -115,7 +115,6 @@ struct VerificationStoreTests {
         try await withStore(backend) { store in
             let cases: [(String, VerificationReport, String)] = [
                 ("bundle", validReport([tx("1", at: t0 + 500)], bundle: "com.resigned.copy"), "bundle id"),
-                ("product", validReport([tx("2", product: "no_ads", at: t0 + 500)], latest: []), "transaction present"),
                 ("quantity", validReport([tx("3", at: t0 + 500, quantity: 3)]), "quantity"),
                 ("early", validReport([tx("4", at: t0 - .hours(1))]), "purchased after order"),
                 ("token", validReport([tx("5", at: t0 + 500, token: "another-order")]), "account token"),
@@ -127,6 +126,73 @@ struct VerificationStoreTests {
                 #expect(outcome.order.lastError?.hasPrefix("check failed: \(check)") == true, "\(id): \(outcome.order.lastError ?? "-")")
                 #expect(try await store.orderDetail(id).grants.isEmpty)
             }
+        }
+    }
+
+    @Test("R5: a valid receipt holding no transaction for the order proves nothing: it waits for an operator, never rejected", arguments: Backend.all)
+    func noTransactionWaits(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("o1", account: "a1")
+            // Seed 003: finished consumables leave the receipt; Apple answers 0 with an empty in_app.
+            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([]), at: t0 + 3000)
+            #expect(outcome.order.state == .verifyRetry)
+            #expect(outcome.order.needsOperator)
+            #expect(outcome.order.nextRetryAt == t0 + 3000 + .seconds(10))
+            #expect(outcome.order.lastError?.contains("no transaction for this order") == true)
+        }
+    }
+
+    @Test("R3: our configuration errors and Apple's internal errors keep a paid order waiting, flagged, never rejected", arguments: Backend.all)
+    func configurationWaits(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            var noSecret = statusReport(21003)
+            noSecret.sharedSecretSent = false
+            let cases: [(String, VerificationReport)] = [
+                ("secret", statusReport(21004)), ("unreadable", statusReport(21000)), ("no-secret", noSecret),
+                ("internal", statusReport(21150, retryable: false)), ("unknown", statusReport(21777)),
+                ("key", VerificationReport(environment: .production, appleStatus: nil, httpStatus: 401)),
+                ("notfound", VerificationReport(method: .serverAPI, environment: .sandbox, appleStatus: 4_040_010, httpStatus: 404)),
+            ]
+            for (id, report) in cases {
+                let submission = try await store.paidOrder(id, account: "a1")
+                let outcome = try await store.applyVerification(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
+                #expect(outcome.order.state == .verifyRetry, "\(id)")
+                #expect(outcome.order.needsOperator, "\(id)")
+                #expect(outcome.order.nextRetryAt != nil, "\(id): the retries go on, so fixing the configuration is enough")
+            }
+            let waiting = try await store.operatorAlerts(limit: 10)
+            #expect(waiting.first { $0.reason.contains("shared secret") }?.orders == 1)
+            #expect(waiting.reduce(0) { $0 + $1.orders } == cases.count)
+        }
+    }
+
+    @Test("R3: an admin re-verifies a rejected order once the configuration is fixed; support may not", arguments: Backend.all)
+    func adminReopens(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("o1", account: "a1")
+            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 3000)
+            let rejected = try await store.orderDetail("o1").order
+            #expect(rejected.state == .rejected)
+            #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: "re-verify a rejected order", role: .support))
+            #expect(try await store.rejectedOrders(reasonContaining: "21010") == ["o1"])
+            // Without reopen (not an admin's word) the answer is recorded but decides nothing.
+            let ignored = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
+            #expect(ignored.order.state == .rejected)
+            let reopened = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), reopen: true, at: t0 + 5000)
+            #expect(reopened.order.state == .delivered)
+        }
+    }
+
+    @Test("Each attempt keeps the store's verdict: the pick, every check, the outcome", arguments: Backend.all)
+    func verdictStored(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let submission = try await store.paidOrder("o1", account: "a1")
+            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("7", at: t0 - .hours(1))]), at: t0 + 3000)
+            let verdict = try #require(try await store.orderDetail("o1").attempts.last?.verdict)
+            #expect(verdict.outcome == .checkFailed)
+            #expect(verdict.pickedTransactionId == "7")
+            #expect(verdict.orderState == .rejected)
+            #expect(verdict.checks.first { !$0.passed }?.name == .purchaseAfterOrder)
         }
     }
 

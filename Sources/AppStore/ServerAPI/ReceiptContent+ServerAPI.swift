@@ -10,7 +10,7 @@ extension AppleTransaction {
             quantity: jws.quantity ?? 1, purchaseDate: purchased.milliseconds, originalPurchaseDate: jws.originalPurchaseDate?.milliseconds,
             expiresDate: jws.expiresDate?.milliseconds, cancellationDate: jws.revocationDate?.milliseconds,
             cancellationReason: jws.revocationReason, webOrderLineItemId: jws.webOrderLineItemId,
-            ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken)
+            ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken, isUpgraded: jws.isUpgraded ?? false)
     }
 }
 
@@ -19,6 +19,7 @@ extension AppleRenewalInfo {
         guard let original = jws.originalTransactionId else { return nil }
         self.init(
             originalTransactionId: original, productId: jws.autoRenewProductId ?? jws.productId ?? "",
-            autoRenewEnabled: jws.autoRenewStatus == 1, expirationIntent: jws.expirationIntent)
+            autoRenewEnabled: jws.autoRenewStatus == 1, expirationIntent: jws.expirationIntent,
+            isInBillingRetry: jws.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: jws.gracePeriodExpiresDate?.milliseconds)
     }
 }

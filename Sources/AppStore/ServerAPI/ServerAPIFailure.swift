@@ -18,6 +18,9 @@ public struct ServerAPIFailure: Error, Sendable, CustomStringConvertible {
         return "HTTP \(httpStatus.map(String.init) ?? "?")"
     }
 
+    /// Get Transaction Info's "transaction id not found".
+    static let transactionNotFound = 4_040_010
+
     /// Apple's "not found in this environment": the cue to ask the other one (R2).
     var isNotFound: Bool { errorCode == 4_040_010 || errorCode == 4_040_005 }
 }

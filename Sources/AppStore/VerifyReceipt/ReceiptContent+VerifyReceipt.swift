@@ -17,7 +17,8 @@ extension AppleReceiptContent {
                 guard let original = info.originalTransactionId else { return nil }
                 return AppleRenewalInfo(
                     originalTransactionId: original, productId: info.autoRenewProductId ?? info.productId ?? "",
-                    autoRenewEnabled: info.autoRenewStatus ?? false, expirationIntent: info.expirationIntent.map(Int.init))
+                    autoRenewEnabled: info.autoRenewStatus ?? false, expirationIntent: info.expirationIntent.map(Int.init),
+                    isInBillingRetry: info.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: info.gracePeriodExpiresDate?.millis)
             })
     }
 }
@@ -31,7 +32,7 @@ extension AppleTransaction {
             quantity: Int(row.quantity ?? 1), purchaseDate: purchased.millis, originalPurchaseDate: row.originalPurchaseDate?.millis,
             expiresDate: row.expiresDate?.millis, cancellationDate: row.cancellationDate?.millis,
             cancellationReason: row.cancellationReason.map(Int.init), webOrderLineItemId: row.webOrderLineItemId,
-            ownershipType: row.inAppOwnershipType ?? "PURCHASED")
+            ownershipType: row.inAppOwnershipType ?? "PURCHASED", isUpgraded: row.isUpgraded ?? false)
     }
 }
 

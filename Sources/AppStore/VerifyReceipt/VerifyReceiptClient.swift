@@ -25,6 +25,7 @@ public struct VerifyReceiptClient: Sendable {
             totalLatency += exchange.latencyMs
             var report = Self.report(exchange, environment: environment)
             report.latencyMs = totalLatency
+            report.sharedSecretSent = endpoints.sharedSecret != nil
             let next: AppleEnvironment? = switch report.appleStatus {
             case 21007: .sandbox
             case 21008: .production

@@ -59,8 +59,8 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a profile: a name, or comma-separated items, each fault with an optional
     /// `:probability` (default 1):
-    /// `latency=0.5` or `latency=3-6` (seconds), `21005`, `21105r` (211xx with
-    /// `is_retryable: true`), `http503`, `http429`, `timeout`, `malformed`, `truncated`,
+    /// `latency=0.5` or `latency=3-6` (seconds), `21005`, `21105r` / `21105n` (211xx with
+    /// `is_retryable` true / false), `http503`, `http429`, `timeout`, `malformed`, `truncated`,
     /// and a name as the first item to start from (`flaky,latency=1`). A fault followed by
     /// `*N` fires for the next N requests it is drawn for only (`http429*1`).
     public static func parse(_ text: String) throws(FaultSpecError) -> FaultProfile {
@@ -106,9 +106,9 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
         case _ where name.hasPrefix("http"):
             guard let code = Int(name.dropFirst(4)), (400...599).contains(code) else { throw FaultSpecError(item: item) }
             fault = .http(code)
-        case _ where name.hasSuffix("r"):
+        case _ where name.hasSuffix("r") || name.hasSuffix("n"):
             guard let code = Int(name.dropLast()), (21100...21199).contains(code) else { throw FaultSpecError(item: item) }
-            fault = .status(code, retryable: true)
+            fault = .status(code, retryable: name.hasSuffix("r"))
         default:
             guard let code = Int(name), (21000...21199).contains(code) else { throw FaultSpecError(item: item) }
             fault = .status(code, retryable: nil)
@@ -136,7 +136,7 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
         }
         for entry in faults {
             let name = switch entry.fault {
-            case .status(let code, let retryable): retryable == true ? "\(code)r" : "\(code)"
+            case .status(let code, let retryable): "\(code)" + (retryable.map { $0 ? "r" : "n" } ?? "")
             case .http(let code): "http\(code)"
             case .timeout: "timeout"
             case .malformed: "malformed"

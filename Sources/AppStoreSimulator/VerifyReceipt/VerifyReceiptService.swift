@@ -85,7 +85,8 @@ public struct VerifyReceiptService: Sendable {
             row["expires_date"] = appleDate(expires)
             row["expires_date_ms"] = milliseconds(expires)
         }
-        if let cancelled = p.cancellationDate {
+        // Apple never shows a consumable's refund in a receipt: only REFUND notifications tell.
+        if let cancelled = p.cancellationDate, p.kind != .consumable {
             row["cancellation_date"] = appleDate(cancelled)
             row["cancellation_date_ms"] = milliseconds(cancelled)
             row["cancellation_reason"] = String(p.cancellationReason ?? 0)

@@ -58,20 +58,14 @@ public final class ReceiptScreen: ConsoleScreen {
         }
 
         let content = await StoredAnswer.content(input, trust: session.trust)
+        let verdict = detail.attempts.last(where: { $0.verdict != nil })?.verdict
+        lines += Self.verdictLines(verdict)
         if let content {
-            let order = detail.order
-            let claimed = order.transactionId ?? detail.submissions.last?.claimedTransactionId
-            let types = detail.product.map { [order.productId: $0.type] } ?? [:]
-            let picked = detail.product.flatMap { TransactionPicking.pick(for: $0.type, claimedTransactionId: claimed, in: content, types: types) }
-            lines.append(("", .row))
-            lines.append(("R5 checks on this answer", .tableHeader))
-            for check in ReceiptChecks.run(order: order, expectedBundleId: session.store.settings.bundleId, content: content, picked: picked) {
-                lines.append(("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(check.detail)", check.passed ? .checkPassed : .checkFailed))
-            }
+            let picked = verdict?.pickedTransactionId ?? detail.order.transactionId
             lines.append(("", .row))
             lines.append(("Transactions, in_app and latest_receipt_info merged, newest first (▶ this order's)", .tableHeader))
             for t in TransactionPicking.merged(content) {
-                let mark = t.transactionId == picked?.transactionId ? "▶" : " "
+                let mark = t.transactionId == picked ? "▶" : " "
                 var line = "\(mark) \(t.transactionId)  \(t.productId)  \(Chrome.time(t.purchaseDate))  original \(t.originalTransactionId)"
                 if let expires = t.expiresDate { line += "  expires \(Chrome.time(expires))" }
                 if let cancelled = t.cancellationDate { line += "  CANCELLED \(Chrome.time(cancelled))" }
@@ -95,6 +89,20 @@ public final class ReceiptScreen: ConsoleScreen {
             }
         }
         self.lines = lines
+    }
+
+    /// The store's own verdict on the latest answer it decided from: what it picked, every
+    /// R5 check as it ran, the R8 decision. Nothing is recomputed here.
+    static func verdictLines(_ verdict: StoredVerdict?) -> [(String, ThemeRole)] {
+        guard let verdict else { return [("", .row), ("No verdict stored: Apple has not been asked since verdicts are kept.", .muted)] }
+        var lines: [(String, ThemeRole)] = [("", .row), ("The store's verdict: \(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)", .tableHeader)]
+        if let reason = verdict.reason { lines.append(("  \(reason)", verdict.outcome == .valid ? .row : .flashError)) }
+        if verdict.sandboxInProduction { lines.append(("  SANDBOX in a production store: App Review or a tester", .flashError)) }
+        for check in verdict.checks {
+            lines.append(("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(check.detail)", check.passed ? .checkPassed : .checkFailed))
+        }
+        if let ownership = verdict.ownershipReason { lines.append(("  R8: \(ownership)", .row)) }
+        return lines
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {

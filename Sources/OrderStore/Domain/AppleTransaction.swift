@@ -17,12 +17,15 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     public var ownershipType: String?
     /// The `appAccountToken` / `applicationUsername` the app sent: our order id.
     public var appAccountToken: String?
+    /// `is_upgraded`: the period ended because the player moved to a higher level. Its
+    /// `cancellation_date` marks the upgrade, not a refund (R9).
+    public var isUpgraded: Bool
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,
         purchaseDate: Millis, originalPurchaseDate: Millis? = nil, expiresDate: Millis? = nil,
         cancellationDate: Millis? = nil, cancellationReason: Int? = nil, webOrderLineItemId: String? = nil,
-        ownershipType: String? = "PURCHASED", appAccountToken: String? = nil
+        ownershipType: String? = "PURCHASED", appAccountToken: String? = nil, isUpgraded: Bool = false
     ) {
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId
@@ -36,7 +39,13 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
         self.webOrderLineItemId = webOrderLineItemId
         self.ownershipType = ownershipType
         self.appAccountToken = appAccountToken
+        self.isUpgraded = isUpgraded
     }
+
+    /// A later period of an auto-renewable subscription: Apple bought it, not the player
+    /// at the order's moment, so it predates the order that submits it (R5) and R8 says
+    /// whose it is.
+    public var isRenewal: Bool { transactionId != originalTransactionId }
 }
 
 /// Apple's renewal intent for one auto-renewable subscription (`pending_renewal_info`,
@@ -46,11 +55,18 @@ public struct AppleRenewalInfo: Sendable, Equatable, Codable {
     public var productId: String
     public var autoRenewEnabled: Bool
     public var expirationIntent: Int?
+    /// Apple is still trying to charge the player after a failed renewal.
+    public var isInBillingRetry: Bool
+    /// The player keeps access until then while Apple retries the charge.
+    public var gracePeriodExpiresDate: Millis?
 
-    public init(originalTransactionId: String, productId: String, autoRenewEnabled: Bool, expirationIntent: Int? = nil) {
+    public init(originalTransactionId: String, productId: String, autoRenewEnabled: Bool, expirationIntent: Int? = nil,
+                isInBillingRetry: Bool = false, gracePeriodExpiresDate: Millis? = nil) {
         self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.autoRenewEnabled = autoRenewEnabled
         self.expirationIntent = expirationIntent
+        self.isInBillingRetry = isInBillingRetry
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
     }
 }

@@ -26,4 +26,11 @@ public struct Order: Sendable, Equatable, Codable {
     public var needsOperator: Bool
     /// R7: this order tried to claim a purchase another order already claimed.
     public var replayFlag: Bool
+    /// R7/R11: delivered by hand, then Apple's answer showed the purchase already delivered
+    /// to this other order: two deliveries for one purchase, for an operator to settle.
+    public var deliveryConflict: String? = nil
+
+    /// Delivered by an operator before Apple confirmed which purchase paid for it: it keeps
+    /// being verified (R4) until an answer claims the purchase (R7).
+    public var isUnconfirmedDelivery: Bool { state == .delivered && transactionId == nil }
 }

@@ -22,8 +22,9 @@ public enum OrderState: String, Sendable, CaseIterable, Codable, Comparable {
     }
 
     /// The moves the rules and operators may make. Manual grants (to `delivered`) are
-    /// allowed from every paid state; from `rejected` only an admin may grant, which the
-    /// grant operation checks separately because it depends on the role, not the state.
+    /// allowed from every paid state but `disputed`, which only settling delivers (R8);
+    /// from `rejected` only an admin may grant or re-verify, which the operations check
+    /// separately because it depends on the role, not the state.
     public func canMove(to next: OrderState) -> Bool {
         switch (self, next) {
         case (.pendingPayment, .receiptReceived): true
@@ -31,8 +32,11 @@ public enum OrderState: String, Sendable, CaseIterable, Codable, Comparable {
         case (.verifyRetry, .verified), (.verifyRetry, .verifyRetry), (.verifyRetry, .rejected): true
         case (.verified, .delivered), (.verified, .disputed), (.verified, .rejected): true
         case (.disputed, .delivered), (.disputed, .rejected): true
+        case (.receiptReceived, .disputed), (.verifyRetry, .disputed): true  // an attached orphan's renewal (R8)
         case (.receiptReceived, .delivered), (.verifyRetry, .delivered): true  // operator grant
         case (.rejected, .delivered): true  // admin grant
+        case (.rejected, .verified), (.rejected, .verifyRetry): true  // admin re-verification of a rejection
+        case (.refunded, .delivered): true  // R9: Apple reversed the refund
         case (.delivered, .refunded): true  // R9
         case (.delivered, .rejected): true  // operator revoke of a delivery
         default: false

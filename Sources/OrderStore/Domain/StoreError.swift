@@ -13,6 +13,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case reasonRequired(action: String)
     case invalid(String)
     case newerSchema(found: Int, known: Int)
+    /// R8: a disputed renewal leaves only by settling, never by a plain grant.
+    case mustSettleDispute(orderId: String)
+    /// R5: a check turned down a transaction an operator tried to attach.
+    case checkFailed(orderId: String, check: String, detail: String)
+    /// R7: the purchase already delivered for another order.
+    case replay(orderId: String, detail: String)
 
     public var description: String {
         switch self {
@@ -34,6 +40,12 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(action) needs a reason: it goes into the audit log"
         case .invalid(let what):
             what
+        case .mustSettleDispute(let orderId):
+            "order \(orderId) is a disputed renewal (R8): settle it (d in the console, `iapdesk order resolve`), which also closes its review"
+        case .checkFailed(let orderId, let check, let detail):
+            "order \(orderId): check failed: \(check): \(detail)"
+        case .replay(let orderId, let detail):
+            "order \(orderId) cannot take this purchase: \(detail)"
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }

@@ -32,6 +32,9 @@ public struct VerificationReport: Sendable, Equatable {
     public var httpStatus: Int?
     /// `is_retryable` / `is-retryable`, for 211xx.
     public var isRetryable: Bool?
+    /// verifyReceipt: whether our shared secret went with the request (21003 without one
+    /// is our configuration, not a forged receipt). Nil when unknown.
+    public var sharedSecretSent: Bool?
     /// Set when no HTTP answer came: a time-out, a refused connection, a malformed body.
     public var transportError: String?
     public var latencyMs: Int
@@ -41,9 +44,10 @@ public struct VerificationReport: Sendable, Equatable {
 
     public init(
         method: VerificationMethod = .verifyReceipt, environment: AppleEnvironment?, appleStatus: Int?,
-        httpStatus: Int? = 200, isRetryable: Bool? = nil, transportError: String? = nil,
+        httpStatus: Int? = 200, isRetryable: Bool? = nil, sharedSecretSent: Bool? = true, transportError: String? = nil,
         latencyMs: Int = 0, body: String = "", content: AppleReceiptContent? = nil
     ) {
+        self.sharedSecretSent = sharedSecretSent
         self.method = method
         self.environment = environment
         self.appleStatus = appleStatus

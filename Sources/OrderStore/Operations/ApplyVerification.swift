@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 
 /// What the rules made of one verification, for the caller (CLI, console, tests).
@@ -14,97 +15,112 @@ public struct VerificationOutcome: Sendable {
     public var flaggedSandbox: Bool
     /// Apple's answer as the verifier reported it (status, environment, latency).
     public var report: VerificationReport
+    /// What the store decided, as kept with the attempt.
+    public var verdict: StoredVerdict {
+        StoredVerdict(
+            outcome: outcomeKind, reason: order.lastError, pickedTransactionId: picked?.transactionId, checks: checks,
+            ownershipVerdict: ownership?.verdict, ownershipReason: ownership?.explanation, orderState: order.state,
+            sandboxInProduction: flaggedSandbox)
+    }
+
+    var outcomeKind: AttemptOutcome = .valid
 }
 
 extension OrderStore {
     /// Records one answer from Apple as a verification attempt and applies R2–R9 to the
     /// order, all in one transaction: classification (R3), the retry schedule (R4), the
     /// checks (R5), picking (R6), replay keys (R7), ownership (R8), refunds (R9) and the
-    /// automatic grant, exactly once (R11).
+    /// automatic grant, exactly once (R11). The store's verdict is kept with the attempt,
+    /// so every screen shows the decision that was made rather than computing its own.
+    ///
+    /// `reopen` lets an admin's re-verification decide a `rejected` order again (a wrong
+    /// configuration undone); otherwise a rejected order only gains the attempt.
     @discardableResult
-    public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, at now: Millis = .now()) async throws -> VerificationOutcome {
+    public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             let classification = StatusCodeRule.classify(report)
-            try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
+            let attemptId = try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
             var outcome = VerificationOutcome(
                 order: order, classification: classification, picked: nil, checks: [], ownership: nil,
-                flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction), report: report)
+                flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction), report: report,
+                outcomeKind: classification.outcome)
             switch order.state {
             case .receiptReceived, .verifyRetry:
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
-            case .delivered:
-                // A later look at a delivered order only matters if Apple has since refunded it.
-                if let content = report.content {
-                    try await storeTransactions(tx, content.inApp + content.latestReceiptInfo, environment: report.environment)
-                    if let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }), RefundRule.isRefunded(mine) {
-                        outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(mine.cancellationDate?.iso8601 ?? "")")
-                    }
-                    try await refreshRenewalStatus(tx, order: order, content: content)
-                }
+            case .rejected where reopen:
+                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .delivered where order.isUnconfirmedDelivery:
+                try await confirmDelivery(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .delivered, .refunded:
+                try await recheck(tx, order: order, report: report, outcome: &outcome)
             default:
                 break  // the attempt is recorded; the state is the operator's business now
             }
+            try await tx.sql.raw("UPDATE verification_attempts SET verdict = \(bind: outcome.verdict.json) WHERE id = \(bind: attemptId)").run()
             return outcome
         }
     }
 
+    /// A paid order meets Apple's answer: retry, reject, or claim the purchase and deliver.
     private func settle(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
         var next = order
         next.environment = report.environment ?? order.environment
         switch outcome.classification {
         case .retryable(let reason):
-            try await scheduleRetry(tx, order: order, reason: reason, outcome: &outcome)
+            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
+            return
+        case .configuration(let reason):
+            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
             return
         case .final(let reason):
-            next.state = .rejected
-            next.lastError = reason
-            outcome.order = try await tx.save(next, previous: order, action: "verify.rejected", reason: reason)
+            try await reject(tx, next, previous: order, reason: reason, outcome: &outcome)
             return
         case .valid, .validExpired:
             break
         }
         guard let content = report.content else {
-            try await scheduleRetry(tx, order: order, reason: "Apple said valid but sent no receipt content", outcome: &outcome)
+            try await scheduleRetry(tx, order: next, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
             return
         }
-        let types = try await tx.sql.productTypes()
-        guard let productType = types[order.productId] else { throw StoreError.notFound(kind: "product", id: order.productId) }
-        let claimed = try await claimedTransactionId(tx, submissionId: submissionId)
-        let picked = TransactionPicking.pick(for: productType, claimedTransactionId: claimed, in: content, types: types)
-        outcome.picked = picked
-        try await storeTransactions(tx, content.inApp + content.latestReceiptInfo, environment: report.environment)
-        outcome.checks = ReceiptChecks.run(order: order, expectedBundleId: settings.bundleId, content: content, picked: picked, clockSkew: settings.clockSkew)
-        if let failed = ReceiptChecks.firstFailure(outcome.checks) {
-            next.state = .rejected
-            next.lastError = "check failed: \(failed.name.rawValue): \(failed.detail)"
-            outcome.order = try await tx.save(next, previous: order, action: "verify.rejected", reason: next.lastError)
-            return
+        guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
+            return try await handleFailedCheck(tx, order: next, previous: order, outcome: &outcome)
         }
-        guard let transaction = picked else { return }  // unreachable: the presence check failed above
-
-        // R7: claim every key of this purchase; one taken key makes it a replay.
-        if let holder = try await claim(tx, transaction: transaction, type: productType, order: order) {
-            next.state = .rejected
+        switch try await tx.claim(purchase.transaction, type: purchase.type, for: order) {
+        case .replay(let holderOrder, let holderAccount, let key):
             next.replayFlag = true
-            next.lastError = "replay: \(holder)"
+            let detail = "replay: \(key) already claimed by order \(holderOrder) of account \(holderAccount)"
             try await tx.sql.raw("""
                 INSERT INTO account_flags (account_id, flag, order_id, detail, at)
-                VALUES (\(bind: order.accountId), 'replay', \(bind: order.orderId), \(bind: holder), \(bind: tx.now))
+                VALUES (\(bind: order.accountId), 'replay', \(bind: order.orderId), \(bind: detail), \(bind: tx.now))
                 """).run()
-            outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: next.lastError)
-            return
+            outcome.outcomeKind = .checkFailed
+            next.state = .rejected
+            next.lastError = detail
+            outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: detail)
+        case .restore(let holder):
+            try await verifyAndDeliver(tx, next, previous: order, purchase: purchase, kind: .restore,
+                                       detail: "restore of the purchase order \(holder) holds for the same account", content: content, report: report, outcome: &outcome)
+        case .claimed:
+            try await verifyAndDeliver(tx, next, previous: order, purchase: purchase, kind: .automatic,
+                                       detail: "transaction \(purchase.transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")",
+                                       content: content, report: report, outcome: &outcome)
         }
-        next.transactionId = transaction.transactionId
-        next.originalTransactionId = transaction.originalTransactionId
-        next.lastError = nil
-        next.nextRetryAt = nil
-        next.state = .verified
-        var current = try await tx.save(next, previous: order, action: "verify.valid",
-                                        detail: "transaction \(transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")")
+    }
 
-        if productType == .autoRenewable {
-            let decision = try await decideOwnership(tx, order: current, transaction: transaction, content: content)
+    private func verifyAndDeliver(_ tx: WriteTransaction, _ next: Order, previous: Order, purchase: Purchase, kind: GrantKind, detail: String,
+                                  content: AppleReceiptContent, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+        var verified = next
+        verified.transactionId = purchase.transaction.transactionId
+        verified.originalTransactionId = purchase.transaction.originalTransactionId
+        verified.lastError = nil
+        verified.nextRetryAt = nil
+        verified.needsOperator = false
+        verified.state = .verified
+        let current = try await tx.save(verified, previous: previous, action: "verify.valid", detail: detail)
+        outcome.order = current
+        if purchase.type == .autoRenewable {
+            let decision = try await decideOwnership(tx, order: current, transaction: purchase.transaction, content: content, source: FactSource(report.method))
             outcome.ownership = decision
             if case .ownerKeeps = decision {
                 var disputed = current
@@ -114,56 +130,116 @@ extension OrderStore {
                 return
             }
         }
-        current = try await deliver(tx, order: current, transactionId: transaction.transactionId, kind: "automatic", reason: nil)
-        outcome.order = current
+        outcome.order = try await deliver(tx, order: current, transactionId: purchase.transaction.transactionId, kind: kind, reason: nil)
     }
 
-    /// What Apple now says about the order's subscription renewing is what R8 weighs when
-    /// another account submits its next renewal.
-    private func refreshRenewalStatus(_ tx: WriteTransaction, order: Order, content: AppleReceiptContent) async throws {
-        guard let otid = order.originalTransactionId,
-              let renewal = content.pendingRenewals.first(where: { $0.originalTransactionId == otid }) else { return }
-        let changed = try await tx.sql.row("""
-            UPDATE subscriptions SET auto_renew = \(bind: renewal.autoRenewEnabled ? 1 : 0), updated_at = \(bind: tx.now)
-            WHERE original_transaction_id = \(bind: otid) AND auto_renew <> \(bind: renewal.autoRenewEnabled ? 1 : 0)
-            RETURNING owner_account
-            """)
-        if changed != nil {
-            tx.audit("subscription.renewal_status", target: "otid:\(otid)", detail: renewal.autoRenewEnabled ? "auto-renew on (Apple)" : "auto-renew off (Apple)")
+    /// R5 turned the answer down. A receipt that holds no transaction for the order proves
+    /// nothing (finished consumables leave the receipt [S3]): it waits for an operator on the
+    /// retry schedule. Any other failed check proves the receipt does not pay for this order.
+    private func handleFailedCheck(_ tx: WriteTransaction, order next: Order, previous: Order, outcome: inout VerificationOutcome) async throws {
+        guard let failed = ReceiptChecks.firstFailure(outcome.checks) else { return }
+        if failed.name == .transactionPresent {
+            let reason = "Apple's answer is valid but holds no transaction for this order: ask the game for the transaction id, or attach the orphan"
+            try await scheduleRetry(tx, order: next, previous: previous, reason: reason, operatorNeeded: true, outcome: &outcome)
+            return
+        }
+        outcome.outcomeKind = .checkFailed
+        try await reject(tx, next, previous: previous, reason: "check failed: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
+    }
+
+    private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: String, outcome: inout VerificationOutcome) async throws {
+        var rejected = next
+        rejected.state = .rejected
+        rejected.lastError = reason
+        rejected.nextRetryAt = nil
+        outcome.order = try await tx.save(rejected, previous: previous, action: "verify.rejected", reason: reason)
+    }
+
+    /// A purchase Apple's answer showed for an order, with its product type.
+    struct Purchase {
+        var transaction: AppleTransaction
+        var type: ProductType
+    }
+
+    /// R6 and R5 on a valid answer: picks the order's transaction, keeps every transaction
+    /// Apple showed, runs the checks into `outcome`. Nil when a check failed.
+    func examine(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, content: AppleReceiptContent,
+                 outcome: inout VerificationOutcome) async throws -> Purchase? {
+        let types = try await tx.sql.productTypes()
+        guard let productType = types[order.productId] else { throw StoreError.notFound(kind: "product", id: order.productId) }
+        let claimedId = try await claimedTransactionId(tx, submissionId: submissionId)
+        var held = Set<String>()
+        if claimedId == nil {
+            // R6 passes over purchases another order holds, latest first, until a free one.
+            for candidate in TransactionPicking.merged(content) where candidate.productId == order.productId {
+                guard try await tx.heldByAnother(candidate, type: productType, order: order) else { break }
+                held.insert(candidate.transactionId)
+            }
+        }
+        let picked = TransactionPicking.pick(for: order, productType: productType, claimedTransactionId: claimedId, in: content, types: types,
+                                             heldByAnother: { held.contains($0.transactionId) })
+        outcome.picked = picked
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        outcome.checks = ReceiptChecks.run(order: order, productType: productType, expectedBundleId: settings.bundleId, content: content,
+                                           picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
+        guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
+        return Purchase(transaction: picked, type: productType)
+    }
+
+    /// R9 sees a cancellation only where Apple means one (not an upgrade; for consumables
+    /// only a signed transaction's revocation).
+    private func refundAware(_ transaction: AppleTransaction, type: ProductType, report: VerificationReport) -> AppleTransaction {
+        var checked = transaction
+        checked.cancellationDate = RefundRule.cancellation(of: transaction, type: type, fromJWS: report.method == .serverAPI)
+        return checked
+    }
+
+    /// A delivered, confirmed order seen again: only a refund Apple has since recorded, or
+    /// the subscription's newer facts, matter (R8, R9). A refunded order stays refunded
+    /// whatever a later answer omits; only REFUND_REVERSED delivers it again.
+    private func recheck(_ tx: WriteTransaction, order: Order, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+        guard let content = report.content else { return }
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        let types = try await tx.sql.productTypes()
+        let type = types[order.productId] ?? .consumable
+        if order.state == .delivered,
+           let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
+           let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method == .serverAPI) {
+            outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(cancelled.iso8601)")
+        }
+        if type == .autoRenewable, let otid = order.originalTransactionId {
+            try await refreshSubscriptionFacts(tx, otid: otid, content: content, source: FactSource(report.method))
         }
     }
 
-    private func scheduleRetry(_ tx: WriteTransaction, order: Order, reason: String, outcome: inout VerificationOutcome) async throws {
+    /// R4: the order waits for the next try. `operatorNeeded` marks our own configuration
+    /// or an answer only a person can act on; the retries still run, so fixing the
+    /// configuration is enough. A hand delivery awaiting confirmation stays delivered.
+    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: String, operatorNeeded: Bool, outcome: inout VerificationOutcome) async throws {
         var next = order
-        next.state = .verifyRetry
-        next.attempts = order.attempts + 1
+        if !previous.isUnconfirmedDelivery { next.state = .verifyRetry }
+        next.attempts = previous.attempts + 1
         next.lastError = reason
-        let firstFailure = order.firstFailureAt ?? tx.now
+        let firstFailure = previous.firstFailureAt ?? tx.now
         next.firstFailureAt = firstFailure
-        if let at = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now) {
-            next.nextRetryAt = at
-        } else {
-            next.nextRetryAt = nil
-            next.needsOperator = true  // R4: never rejected for Apple's outage; a human takes over
-        }
-        outcome.order = try await tx.save(next, previous: order, action: order.state == .verifyRetry ? "verify.retry" : "verify.retryable", reason: reason,
-                                          detail: next.needsOperator ? "retry schedule exhausted: needs operator" : "next try \(next.nextRetryAt?.iso8601 ?? "-")")
+        next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now)
+        // R4: never rejected for Apple's outage; when the schedule runs out a human takes over.
+        next.needsOperator = operatorNeeded || next.nextRetryAt == nil
+        let action = previous.isUnconfirmedDelivery ? "grant.unconfirmed" : (previous.state == .verifyRetry ? "verify.retry" : "verify.retryable")
+        let detail = next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
+        outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason, detail: detail)
     }
 
-    private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass) async throws {
-        let (outcome, reason): (String, String?) = switch classification {
-        case .valid: ("valid", nil)
-        case .validExpired: ("valid_expired", StatusCodeRule.meaning(of: 21006))
-        case .retryable(let why): ("retryable", why)
-        case .final(let why): ("final", why)
-        }
-        try await tx.sql.raw("""
+    private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass) async throws -> Int64 {
+        guard let row = try await tx.sql.row("""
             INSERT INTO verification_attempts (order_id, submission_id, at, method, environment, outcome, apple_status,
               http_status, latency_ms, reason, body)
             VALUES (\(bind: orderId), \(bind: submissionId), \(bind: tx.now), \(bind: report.method.rawValue),
-                    \(bind: report.environment?.rawValue), \(bind: outcome), \(bind: report.appleStatus),
-                    \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: reason), \(bind: report.body))
-            """).run()
+                    \(bind: report.environment?.rawValue), \(bind: classification.outcome.rawValue), \(bind: report.appleStatus),
+                    \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: classification.reason), \(bind: report.body))
+            RETURNING id
+            """) else { throw StoreError.corrupt("attempt insert returned no id") }
+        return try row.int64("id")
     }
 
     private func claimedTransactionId(_ tx: WriteTransaction, submissionId: Int64?) async throws -> String? {
@@ -172,86 +248,38 @@ extension OrderStore {
             .optionalString("claimed_transaction_id")
     }
 
-    /// Every transaction Apple showed us is kept; those no order claims are orphans.
-    func storeTransactions(_ tx: WriteTransaction, _ transactions: [AppleTransaction], environment: AppleEnvironment?) async throws {
-        var seen = Set<String>()
-        for t in transactions where seen.insert(t.transactionId).inserted {
-            try await tx.sql.raw("""
-                INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
-                  original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
-                  ownership_type, environment, first_seen_at)
-                VALUES (\(bind: t.transactionId), \(bind: t.originalTransactionId), \(bind: t.productId), \(bind: t.quantity),
-                        \(bind: t.purchaseDate), \(bind: t.originalPurchaseDate), \(bind: t.expiresDate), \(bind: t.cancellationDate),
-                        \(bind: t.cancellationReason), \(bind: t.webOrderLineItemId), \(bind: t.ownershipType),
-                        \(bind: environment?.rawValue), \(bind: tx.now))
-                ON CONFLICT (transaction_id) DO UPDATE SET expires_date = excluded.expires_date,
-                  cancellation_date = excluded.cancellation_date, cancellation_reason = excluded.cancellation_reason
-                """).run()
-        }
-    }
-
-    /// R7: inserts the purchase's keys; returns who already holds one, or nil if all were free.
-    /// On a replay the keys this order did take are given back, so nothing half-done stays.
-    func claim(_ tx: WriteTransaction, transaction: AppleTransaction, type: ProductType, order: Order) async throws -> String? {
-        var taken: [String] = []
-        for key in ReplayKeys.keys(for: transaction, type: type) {
-            let inserted = try await tx.sql.row("""
-                INSERT INTO claims (claim_key, order_id, account_id, transaction_id, at)
-                VALUES (\(bind: key), \(bind: order.orderId), \(bind: order.accountId), \(bind: transaction.transactionId), \(bind: tx.now))
-                ON CONFLICT (claim_key) DO NOTHING RETURNING claim_key
-                """)
-            if inserted != nil {
-                taken.append(key)
-                continue
-            }
-            let holder = try await tx.sql.row("SELECT order_id, account_id FROM claims WHERE claim_key = \(bind: key)")
-            let holderOrder = try holder?.string("order_id") ?? "?"
-            if holderOrder == order.orderId { continue }  // re-verifying our own claim is no replay
-            for mine in taken { try await tx.sql.raw("DELETE FROM claims WHERE claim_key = \(bind: mine)").run() }
-            let holderAccount = try holder?.string("account_id") ?? "?"
-            let across = holderAccount == order.accountId ? "same account" : "another account (\(holderAccount))"
-            return "\(key) already claimed by order \(holderOrder) of \(across)"
-        }
-        try await tx.sql.raw("""
-            UPDATE transactions SET order_id = \(bind: order.orderId), submitted_by = \(bind: order.accountId)
-            WHERE transaction_id = \(bind: transaction.transactionId)
-            """).run()
-        return nil
-    }
-
     /// R11: the grant row is the delivery. The unique index on live grants makes a second
-    /// one impossible; the loser learns who delivered and when.
-    func deliver(_ tx: WriteTransaction, order: Order, transactionId: String?, kind: String, reason: String?) async throws -> Order {
-        let inserted = try await tx.sql.row("""
-            INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
-            VALUES (\(bind: order.orderId), \(bind: order.accountId), \(bind: transactionId), \(bind: kind),
-                    \(bind: tx.actor.name), \(bind: reason), \(bind: tx.now))
-            ON CONFLICT DO NOTHING RETURNING id
-            """)
-        guard inserted != nil else { throw try await alreadyDelivered(tx, orderId: order.orderId) }
+    /// one impossible; the loser learns who delivered and when. A hand delivery with no
+    /// purchase confirmed yet keeps its R4 schedule so Apple's answer can claim it (R7).
+    func deliver(_ tx: WriteTransaction, order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Order {
+        guard try await tx.insertGrant(order, transactionId: transactionId, kind: kind, reason: reason) else {
+            throw try await alreadyDelivered(tx, orderId: order.orderId)
+        }
         var next = order
         next.state = .delivered
         next.lastError = nil
         next.needsOperator = false
-        return try await tx.save(next, previous: order, action: kind == "automatic" ? "deliver" : "grant", reason: reason)
+        if transactionId == nil {
+            next.attempts = 0
+            next.firstFailureAt = nil
+            next.nextRetryAt = tx.now + RetrySchedule.delay(afterFailure: 1)
+        }
+        let detail = transactionId == nil ? "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule" : ""
+        return try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail)
     }
 
     func alreadyDelivered(_ tx: WriteTransaction, orderId: String) async throws -> StoreError {
-        guard let live = try await tx.sql.row("SELECT operator, granted_at FROM grants WHERE order_id = \(bind: orderId) AND revoked_at IS NULL") else {
-            return try await tx.conflict(orderId: orderId)
-        }
-        return .alreadyDelivered(orderId: orderId, by: try live.string("operator"), at: try live.int64("granted_at"))
+        guard let live = try await tx.liveGrant(orderId: orderId) else { return try await tx.conflict(orderId: orderId) }
+        return .alreadyDelivered(orderId: orderId, by: live.by, at: live.at)
     }
 
     /// R9: the order is refunded and its live grant revoked.
-    func refund(_ tx: WriteTransaction, order: Order, why: String) async throws -> Order {
-        try await tx.sql.raw("""
-            UPDATE grants SET revoked_at = \(bind: tx.now), revoked_by = 'apple', revoke_reason = \(bind: why)
-            WHERE order_id = \(bind: order.orderId) AND revoked_at IS NULL
-            """).run()
+    func refund(_ tx: WriteTransaction, order: Order, why: String, revokedBy: String = "apple") async throws -> Order {
+        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, reason: why)
         var next = order
         next.state = .refunded
         next.lastError = why
+        next.nextRetryAt = nil
         return try await tx.save(next, previous: order, action: "refund", reason: why)
     }
 }

@@ -3,7 +3,10 @@ extension OrderStore {
     /// if someone delivered it first — even at the same instant from another machine —
     /// this fails with who and when, and nothing is granted twice. Acting on an order that
     /// changed since `expectedVersion` fails with who changed it. A `rejected` order can
-    /// be granted by an admin only.
+    /// be granted by an admin only; a `disputed` renewal only by settling it (R8).
+    ///
+    /// A dropped order has no confirmed purchase yet: it is delivered "unconfirmed" and keeps
+    /// being verified, so the answer that confirms it claims the purchase (R7).
     @discardableResult
     public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "grant orders", reason: reason)
@@ -11,13 +14,8 @@ extension OrderStore {
             let order = try await tx.sql.requireOrder(orderId)
             if order.state == .delivered { throw try await alreadyDelivered(tx, orderId: orderId) }
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
-            if order.state == .rejected, actor.role != .admin {
-                throw StoreError.forbidden(action: "grant a rejected order", role: actor.role)
-            }
-            guard order.state.canMove(to: .delivered) else {
-                throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .delivered)
-            }
-            return try await deliver(tx, order: order, transactionId: order.transactionId, kind: "manual", reason: reason)
+            if let refusal = OrderPermissions.grantRefusal(order, role: actor.role) { throw refusal }
+            return try await deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
         }
     }
 
@@ -30,38 +28,75 @@ extension OrderStore {
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .rejected) }
-            try await tx.sql.raw("""
-                UPDATE grants SET revoked_at = \(bind: now), revoked_by = \(bind: actor.name), revoke_reason = \(bind: reason)
-                WHERE order_id = \(bind: orderId) AND revoked_at IS NULL
-                """).run()
+            try await tx.revokeLiveGrant(orderId: orderId, by: actor.name, reason: reason)
             var next = order
             next.state = .rejected
             next.lastError = "delivery revoked by \(actor.name): \(reason)"
+            next.nextRetryAt = nil
             return try await tx.save(next, previous: order, action: "revoke", reason: reason)
         }
     }
+}
 
-    /// R9 from a notification (REFUND / REVOKE): the order that claimed the transaction is
-    /// refunded and its grant revoked. A refund for a transaction no order claimed is kept
-    /// on the transaction, so the orphan shows as refunded.
+/// Why Apple took a purchase back (R9).
+public enum Cancellation: String, Sendable, Codable {
+    /// REFUND, or a cancellation date in an answer.
+    case refund
+    /// REVOKE: Family Sharing access withdrawn.
+    case revoke
+}
+
+extension OrderStore {
+    /// R9 from a notification (REFUND, REVOKE) — for consumables the only source: the order
+    /// that claimed the transaction is refunded and its grant revoked, and a subscription's
+    /// status says so. A refund for a transaction no order claimed is kept on the
+    /// transaction, so the orphan shows as refunded.
     @discardableResult
-    public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, at now: Millis = .now()) async throws -> Order? {
+    public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws -> Order? {
         try await write(as: .system, now: now) { tx in
-            try await tx.sql.raw("""
-                UPDATE transactions SET cancellation_date = \(bind: cancelledAt), cancellation_reason = \(bind: reason)
-                WHERE transaction_id = \(bind: transactionId)
-                """).run()
-            guard let orderId = try await tx.sql.row("SELECT order_id FROM transactions WHERE transaction_id = \(bind: transactionId)")?
-                .optionalString("order_id") else {
-                tx.audit("refund.unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+            try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
+            let stored = try await tx.storedTransaction(transactionId)
+            if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
+                try await tx.updateFacts(otid, SubscriptionFacts(autoRenew: subscription.autoRenew, status: kind == .revoke ? .revoked : .refunded,
+                                                                 expiresAt: nil, asOf: cancelledAt, source: .notification))
+            }
+            guard let orderId = stored?.orderId else {
+                tx.audit("\(kind.rawValue).unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
                 return nil
             }
             let order = try await tx.sql.requireOrder(orderId)
             guard RefundRule.refundApplies(to: order.state) else {
-                tx.audit("refund.ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue), nothing was delivered")
+                tx.audit("\(kind.rawValue).ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue), nothing was delivered")
                 return order
             }
-            return try await refund(tx, order: order, why: "Apple refunded transaction \(transactionId)")
+            let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
+            return try await refund(tx, order: order, why: why)
+        }
+    }
+
+    /// R9: Apple reversed a refund (REFUND_REVERSED). The cancellation is cleared and a
+    /// refunded order is delivered again with a new grant, audited.
+    @discardableResult
+    public func recordRefundReversed(transactionId: String, at now: Millis = .now()) async throws -> Order? {
+        try await write(as: .system, now: now) { tx in
+            try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
+            let stored = try await tx.storedTransaction(transactionId)
+            if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
+               subscription.status == .refunded || subscription.status == .revoked {
+                let expired = (subscription.expiresAt ?? .max) < now
+                try await tx.updateFacts(otid, SubscriptionFacts(autoRenew: subscription.autoRenew, status: expired ? .expired : .active,
+                                                                 expiresAt: nil, asOf: now, source: .notification))
+            }
+            guard let orderId = stored?.orderId else {
+                tx.audit("refund_reversed.unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+                return nil
+            }
+            let order = try await tx.sql.requireOrder(orderId)
+            guard order.state == .refunded else {
+                tx.audit("refund_reversed.ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue)")
+                return order
+            }
+            return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")
         }
     }
 }

@@ -1,41 +1,54 @@
 extension OrderStore {
     /// Attaches a transaction Apple knows but no order claimed (an orphan, [S4] 未知订单)
-    /// to the order it paid for. The purchase keys are claimed as in R7, so an orphan can't
-    /// be attached twice; an order still waiting for payment now has its evidence.
+    /// to the order it paid for, then delivers it. It passes the same R5 checks as a
+    /// receipt (product, quantity, bought after the order unless it is a renewal, not
+    /// refunded) and the same claim (R7), so an orphan can't be attached twice; a
+    /// subscription's renewal goes through R8 like any other.
     @discardableResult
     public func attachOrphan(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "attach orphan transactions", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
-            guard let row = try await tx.sql.row("""
-                SELECT transaction_id, original_transaction_id, product_id, quantity, purchase_date, web_order_line_item_id,
-                       environment, order_id
-                FROM transactions WHERE transaction_id = \(bind: transactionId)
-                """) else { throw StoreError.notFound(kind: "transaction", id: transactionId) }
-            if let owner = try row.optionalString("order_id") {
+            guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: "transaction", id: transactionId) }
+            if let owner = stored.orderId {
                 throw StoreError.invalid("transaction \(transactionId) already belongs to order \(owner)")
             }
-            guard order.transactionId == nil, order.state == .pendingPayment || order.state.isPaidUndelivered else {
+            guard order.transactionId == nil, order.state == .pendingPayment || order.state == .receiptReceived || order.state == .verifyRetry else {
                 throw StoreError.invalid("order \(orderId) is \(order.state.rawValue) and already has its transaction")
             }
-            let transaction = AppleTransaction(
-                transactionId: try row.string("transaction_id"), originalTransactionId: try row.string("original_transaction_id"),
-                productId: try row.string("product_id"), quantity: try row.int("quantity"), purchaseDate: try row.int64("purchase_date"),
-                webOrderLineItemId: try row.optionalString("web_order_line_item_id"))
-            guard transaction.productId == order.productId else {
-                throw StoreError.invalid("transaction \(transactionId) bought \(transaction.productId), order \(orderId) is for \(order.productId)")
-            }
             let types = try await tx.sql.productTypes()
-            if let holder = try await claim(tx, transaction: transaction, type: types[order.productId] ?? .consumable, order: order) {
-                throw StoreError.invalid("cannot attach: \(holder)")
+            let type = types[order.productId] ?? .consumable
+            let transaction = stored.transaction
+            let content = AppleReceiptContent(bundleId: settings.bundleId, inApp: [transaction])
+            let checks = ReceiptChecks.run(order: order, productType: type, expectedBundleId: settings.bundleId, content: content,
+                                           picked: transaction, clockSkew: settings.clockSkew)
+            if let failed = ReceiptChecks.firstFailure(checks) {
+                throw StoreError.checkFailed(orderId: orderId, check: failed.name.rawValue, detail: failed.detail)
             }
+            let claim = try await tx.claim(transaction, type: type, for: order)
+            if let replay = claim.replayDetail { throw StoreError.replay(orderId: orderId, detail: replay) }
+
             var next = order
             next.transactionId = transaction.transactionId
             next.originalTransactionId = transaction.originalTransactionId
-            next.environment = try row.optionalValue("environment", as: AppleEnvironment.self)
-            if next.state == .pendingPayment { next.state = .receiptReceived }
-            return try await tx.save(next, previous: order, action: "orphan.attach", reason: reason, detail: "transaction \(transactionId)")
+            next.environment = stored.environment
+            next.state = .receiptReceived
+            next.nextRetryAt = nil
+            var current = try await tx.save(next, previous: order, action: "orphan.attach", reason: reason, detail: "transaction \(transactionId)")
+            if type == .autoRenewable {
+                let chain = try await tx.chain(transaction.originalTransactionId)
+                let decision = try await decideOwnership(tx, order: current, transaction: transaction,
+                                                         content: AppleReceiptContent(bundleId: settings.bundleId, inApp: chain), source: .operator)
+                if case .ownerKeeps = decision {
+                    var disputed = current
+                    disputed.state = .disputed
+                    disputed.lastError = decision.explanation
+                    return try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
+                }
+            }
+            current = try await deliver(tx, order: current, transactionId: transaction.transactionId, kind: .manual, reason: reason)
+            return current
         }
     }
 }

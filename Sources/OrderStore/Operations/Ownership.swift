@@ -2,85 +2,109 @@ import Foundation
 import SQLKit
 
 extension OrderStore {
-    /// R8 applied: reads the owner as the store knew it before this receipt, decides, and
-    /// records the decision (an ownership event; those needing review show in `:disputes`).
-    func decideOwnership(_ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent) async throws -> OwnershipRule.Decision {
+    /// R8 applied: reads the owner's facts as true just before the renewal was bought,
+    /// decides, and records the decision (an ownership event; those needing review show in
+    /// `:disputes`). The stored facts are weighed as they were unless they are older than
+    /// the renewal: then Apple's answer in hand (its renewal info and the chain of
+    /// periods) refreshes them first.
+    func decideOwnership(_ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent, source: FactSource) async throws -> OwnershipRule.Decision {
         let otid = transaction.originalTransactionId
-        let existing = try await tx.sql.row("SELECT owner_account, auto_renew FROM subscriptions WHERE original_transaction_id = \(bind: otid)")
-        let current = try existing.map { OwnershipRule.CurrentOwner(accountId: try $0.string("owner_account"), autoRenewing: try $0.bool("auto_renew")) }
-        let decision = OwnershipRule.decide(current: current, submitter: order.accountId)
+        let stored = try await tx.subscriptionRow(otid)
+        let apple = content.pendingRenewals.first { $0.originalTransactionId == otid }
+        let chain = try await tx.chain(otid)
+        let owner = stored.map { Self.ownerFacts($0, apple: apple, chain: chain, before: transaction) }
+        let decision = OwnershipRule.decide(owner: owner, submitter: order.accountId, purchasedAt: transaction.purchaseDate)
 
-        // What Apple says now: the period this receipt reaches and whether it renews.
-        let chain = TransactionPicking.merged(content).filter { $0.originalTransactionId == otid }
-        let expiresAt = chain.compactMap(\.expiresDate).max()
-        let renewing = content.pendingRenewals.first { $0.originalTransactionId == otid }?.autoRenewEnabled ?? true
-
-        let owner: String
+        let facts = Self.factsNow(apple: apple, chain: chain, fallbackAutoRenew: stored?.autoRenew ?? true, now: tx.now, source: source)
         switch decision {
-        case .firstOwner(let account), .transfer(_, let account): owner = account
-        case .sameOwner, .ownerKeeps: owner = current?.accountId ?? order.accountId
-        }
-        if current == nil {
-            try await tx.sql.raw("""
-                INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, expires_at,
-                  owner_since, decided_by, updated_at)
-                VALUES (\(bind: otid), \(bind: owner), \(bind: transaction.productId), 'active', \(bind: renewing ? 1 : 0),
-                        \(bind: expiresAt), \(bind: tx.now), 'rule', \(bind: tx.now))
-                """).run()
-        } else {
-            // A new owner starts a new tenure; the same owner keeps theirs.
-            try await tx.sql.raw("""
-                UPDATE subscriptions SET product_id = \(bind: transaction.productId), status = 'active',
-                  auto_renew = \(bind: renewing ? 1 : 0), expires_at = \(bind: expiresAt), updated_at = \(bind: tx.now),
-                  owner_since = CASE WHEN owner_account = \(bind: owner) THEN owner_since ELSE \(bind: tx.now) END,
-                  decided_by = CASE WHEN owner_account = \(bind: owner) THEN decided_by ELSE 'rule' END,
-                  owner_account = \(bind: owner)
-                WHERE original_transaction_id = \(bind: otid)
-                """).run()
-        }
-        if decision != .sameOwner {
-            let verdict: String = switch decision {
-            case .firstOwner: "first_owner"
-            case .ownerKeeps: "owner_keeps"
-            case .transfer: "transfer"
-            case .sameOwner: "same_owner"
+        case .firstOwner(let account):
+            if stored == nil {
+                try await tx.insertSubscription(otid, owner: account, productId: transaction.productId, facts: facts)
+            } else {
+                try await tx.setOwner(otid, to: account, decidedBy: "rule")
             }
-            try await tx.sql.raw("""
-                INSERT INTO ownership_events (original_transaction_id, order_id, submitted_by, from_account, to_account, at,
-                  decided_by, verdict, reason, needs_review)
-                VALUES (\(bind: otid), \(bind: order.orderId), \(bind: order.accountId), \(bind: current?.accountId), \(bind: owner),
-                        \(bind: tx.now), 'rule', \(bind: verdict), \(bind: decision.explanation), \(bind: decision.needsReview ? 1 : 0))
-                """).run()
-            tx.audit("ownership.\(verdict)", target: "otid:\(otid)", detail: decision.explanation)
+        case .transfer(_, let to, _):
+            try await tx.setOwner(otid, to: to, decidedBy: "rule")
+        case .sameOwner, .ownerKeeps:
+            break
+        }
+        try await tx.updateFacts(otid, productId: transaction.productId, facts)
+        if decision != .sameOwner {
+            try await tx.recordOwnershipEvent(otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId,
+                                              to: owner.map { decision == .ownerKeeps(owner: $0.accountId) ? $0.accountId : order.accountId } ?? order.accountId,
+                                              verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
+            tx.audit("ownership.\(decision.verdict.rawValue)", target: "otid:\(otid)", detail: decision.explanation)
         }
         return decision
     }
 
+    /// The owner's facts at the moment `renewal` was bought: the end of their last period
+    /// before it and whether that period was refunded come from the chain of periods
+    /// (Apple's history); the renewal intent from the store, confirmed by Apple's current
+    /// word when the stored one predates the renewal. A stale "on" holds only if Apple still
+    /// says on; a stale "off" stays off, since Apple's "on" may be this very purchase.
+    static func ownerFacts(_ stored: Subscription, apple: AppleRenewalInfo?, chain: [AppleTransaction], before renewal: AppleTransaction) -> OwnershipRule.OwnerFacts {
+        let earlier = chain.filter { $0.purchaseDate < renewal.purchaseDate && $0.transactionId != renewal.transactionId }
+        let last = earlier.max { $0.purchaseDate < $1.purchaseDate }
+        let refundedBefore = last.flatMap { RefundRule.cancellation(of: $0, type: .autoRenewable) }.map { $0 <= renewal.purchaseDate } ?? false
+        var autoRenew = stored.autoRenew
+        if (stored.factsAsOf ?? 0) < renewal.purchaseDate, let apple { autoRenew = autoRenew && apple.autoRenewEnabled }
+        let status: SubscriptionStatus = switch stored.status {
+        case _ where refundedBefore: stored.status == .revoked ? .revoked : .refunded
+        case .billingRetry, .gracePeriod: stored.status
+        default: .active  // expiry is judged from the period's end below
+        }
+        return OwnershipRule.OwnerFacts(accountId: stored.ownerAccount, autoRenew: autoRenew, status: status,
+                                        periodEnd: earlier.compactMap(\.expiresDate).max() ?? (earlier.isEmpty ? nil : stored.expiresAt))
+    }
+
+    /// What Apple's answer says of the subscription now, to be stored with when and how we learned it.
+    static func factsNow(apple: AppleRenewalInfo?, chain: [AppleTransaction], fallbackAutoRenew: Bool, now: Millis, source: FactSource) -> SubscriptionFacts {
+        let periodEnd = chain.compactMap(\.expiresDate).max()
+        let latest = chain.max { $0.purchaseDate < $1.purchaseDate }
+        let refunded = latest.flatMap { RefundRule.cancellation(of: $0, type: .autoRenewable) } != nil
+        return SubscriptionFacts(
+            autoRenew: apple?.autoRenewEnabled ?? fallbackAutoRenew,
+            status: SubscriptionStatus.from(renewal: apple, periodEnd: periodEnd, refunded: refunded, now: now),
+            expiresAt: periodEnd, asOf: now, source: source)
+    }
+
+    /// A later answer about a delivered subscription refreshes what R8 will weigh.
+    func refreshSubscriptionFacts(_ tx: WriteTransaction, otid: String, content: AppleReceiptContent, source: FactSource) async throws {
+        guard let stored = try await tx.subscriptionRow(otid) else { return }
+        let apple = content.pendingRenewals.first { $0.originalTransactionId == otid }
+        let facts = Self.factsNow(apple: apple, chain: try await tx.chain(otid), fallbackAutoRenew: stored.autoRenew, now: tx.now, source: source)
+        try await tx.updateFacts(otid, facts)
+        if facts.autoRenew != stored.autoRenew || facts.status != stored.status {
+            tx.audit("subscription.facts", target: "otid:\(otid)",
+                     detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
+        }
+    }
+
     /// An operator moves a subscription to another account, with a reason (DESIGN.md §3 R8).
+    /// A renewal disputed under it is settled by the move: the new owner's order is
+    /// delivered, anyone else's rejected, and their review items closed.
     public func transferOwnership(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
         try requireOperator(actor, may: "transfer subscription ownership", reason: reason)
         try await write(as: actor, now: now) { tx in
-            guard let row = try await tx.sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)") else {
-                throw StoreError.notFound(kind: "subscription", id: otid)
+            guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
+            let disputed = try await tx.disputedOrders(otid)
+            guard subscription.ownerAccount != account || !disputed.isEmpty else {
+                throw StoreError.invalid("\(account) already owns subscription \(otid)")
             }
-            let from = try row.string("owner_account")
-            guard from != account else { throw StoreError.invalid("\(account) already owns subscription \(otid)") }
-            try await transfer(tx, otid: otid, from: from, to: account, orderId: nil, reason: reason)
+            if subscription.ownerAccount != account {
+                try await transfer(tx, otid: otid, from: subscription.ownerAccount, to: account, orderId: nil, reason: reason)
+            }
+            for order in disputed {
+                try await settleDisputed(tx, order, forSubmitter: order.accountId == account, reason: "transfer to \(account): \(reason)")
+            }
+            try await tx.refreshExpiry(otid)
         }
     }
 
     private func transfer(_ tx: WriteTransaction, otid: String, from: String, to: String, orderId: String?, reason: String) async throws {
-        try await tx.sql.raw("""
-            UPDATE subscriptions SET owner_account = \(bind: to), owner_since = \(bind: tx.now), decided_by = \(bind: tx.actor.name),
-              updated_at = \(bind: tx.now)
-            WHERE original_transaction_id = \(bind: otid)
-            """).run()
-        try await tx.sql.raw("""
-            INSERT INTO ownership_events (original_transaction_id, order_id, submitted_by, from_account, to_account, at,
-              decided_by, verdict, reason, needs_review)
-            VALUES (\(bind: otid), \(bind: orderId), \(bind: to), \(bind: from), \(bind: to), \(bind: tx.now),
-                    \(bind: tx.actor.name), 'operator_transfer', \(bind: reason), 0)
-            """).run()
+        try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
+        try await tx.recordOwnershipEvent(otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
         tx.audit("ownership.transfer", target: "otid:\(otid)", reason: reason, detail: "\(from) → \(to)")
     }
 
@@ -95,30 +119,41 @@ extension OrderStore {
             guard order.state == .disputed, let otid = order.originalTransactionId else {
                 throw StoreError.invalid("order \(orderId) is \(order.state.rawValue), not disputed")
             }
-            try await tx.sql.raw("UPDATE ownership_events SET needs_review = 0 WHERE order_id = \(bind: orderId) AND needs_review = 1").run()
-            if favorSubmitter {
-                let owner = try await tx.sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?.string("owner_account")
-                if let owner, owner != order.accountId {
-                    try await transfer(tx, otid: otid, from: owner, to: order.accountId, orderId: orderId, reason: reason)
-                }
-                return try await deliver(tx, order: order, transactionId: order.transactionId, kind: "manual", reason: reason)
+            if favorSubmitter, let owner = try await tx.subscriptionRow(otid)?.ownerAccount, owner != order.accountId {
+                try await transfer(tx, otid: otid, from: owner, to: order.accountId, orderId: orderId, reason: reason)
             }
-            var next = order
-            next.state = .rejected
-            next.lastError = "dispute settled for the owner: \(reason)"
-            return try await tx.save(next, previous: order, action: "dispute.upheld", reason: reason)
+            let settled = try await settleDisputed(tx, order, forSubmitter: favorSubmitter, reason: reason)
+            try await tx.refreshExpiry(otid)
+            return settled
         }
     }
 
-    /// Apple told us (notification or renewal info) whether a subscription still renews.
-    public func recordRenewalStatus(originalTransactionId otid: String, autoRenew: Bool, at now: Millis = .now()) async throws {
+    @discardableResult
+    private func settleDisputed(_ tx: WriteTransaction, _ order: Order, forSubmitter: Bool, reason: String) async throws -> Order {
+        try await tx.closeReview(orderId: order.orderId)
+        if forSubmitter {
+            return try await deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
+        }
+        var next = order
+        next.state = .rejected
+        next.lastError = "dispute settled for the owner: \(reason)"
+        return try await tx.save(next, previous: order, action: "dispute.upheld", reason: reason)
+    }
+
+    /// Apple told us (a notification, or renewal info) whether a subscription still renews,
+    /// and where it stands, as of `asOf` (the notification's `signedDate`). Facts older
+    /// than those stored change nothing.
+    public func recordRenewalStatus(originalTransactionId otid: String, autoRenew: Bool, status: SubscriptionStatus? = nil,
+                                    asOf: Millis? = nil, source: FactSource = .notification, at now: Millis = .now()) async throws {
         try await write(as: .system, now: now) { tx in
-            let updated = try await tx.sql.row("""
-                UPDATE subscriptions SET auto_renew = \(bind: autoRenew ? 1 : 0), updated_at = \(bind: now)
-                WHERE original_transaction_id = \(bind: otid) RETURNING owner_account
-                """)
-            guard updated != nil else { throw StoreError.notFound(kind: "subscription", id: otid) }
-            tx.audit("subscription.renewal_status", target: "otid:\(otid)", detail: autoRenew ? "auto-renew on" : "auto-renew off")
+            guard let stored = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
+            let facts = SubscriptionFacts(autoRenew: autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf ?? now, source: source)
+            guard try await tx.updateFacts(otid, facts) else {
+                tx.audit("subscription.facts_ignored", target: "otid:\(otid)", detail: "older than the facts stored")
+                return
+            }
+            tx.audit("subscription.renewal_status", target: "otid:\(otid)",
+                     detail: "auto-renew \(autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
         }
     }
 

@@ -5,21 +5,37 @@ extension OrderStore {
     @discardableResult
     public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system) async throws -> VerificationOutcome {
         guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
-        let submission = try await read { sql in
-            guard try await sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
-                throw StoreError.notFound(kind: "order", id: orderId)
-            }
-            return try await sql.row("""
+        let (order, submission) = try await read { sql in
+            let order = try await sql.requireOrder(orderId)
+            return (order, try await sql.row("""
                 SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
                 WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
-                """)
+                """))
         }
+        if !actor.isSystem, let refusal = OrderPermissions.reverifyRefusal(order, role: actor.role) { throw refusal }
         guard let submission else { throw StoreError.invalid("order \(orderId) has no stored receipt to verify") }
         let report = await verifier.verify(receiptData: try submission.string("receipt_data"), claimedTransactionId: try submission.optionalString("claimed_transaction_id"))
         if !actor.isSystem {
             try await write(as: actor) { tx in tx.audit("reverify", target: "order:\(orderId)") }
         }
-        return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report)
+        // An admin's re-verification decides a rejection again (a configuration error undone).
+        let reopen = order.state == .rejected && !actor.isSystem && actor.role == .admin
+        return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report, reopen: reopen)
+    }
+
+    /// Rejected orders whose reason contains `reason` (a status code, "shared secret",
+    /// "replay"), oldest first: what an admin re-verifies in bulk once a wrong
+    /// configuration is fixed. Served by the state index; the reason is matched in code.
+    public func rejectedOrders(reasonContaining reason: String, limit: Int = 10_000) async throws -> [String] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT order_id, last_error FROM orders WHERE state = 'rejected' ORDER BY created_at, order_id
+                """).compactMap { row -> String? in
+                    guard (try row.optionalString("last_error"))?.localizedCaseInsensitiveContains(reason) == true else { return nil }
+                    return try row.string("order_id")
+                }
+                .prefix(limit).map { $0 }
+        }
     }
 
     /// Orders whose R4 retry time has come, oldest first.

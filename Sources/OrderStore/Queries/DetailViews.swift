@@ -45,7 +45,7 @@ extension OrderStore {
                     FROM receipt_submissions WHERE order_id = \(bind: orderId) ORDER BY id
                     """).map(Submission.init(row:)),
                 attempts: try await sql.rows("""
-                    SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body
+                    SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
                     FROM verification_attempts WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT \(bind: attemptLimit)
                     """).map(VerificationAttempt.init(row:)).reversed(),
                 grants: try await sql.rows("SELECT * FROM grants WHERE order_id = \(bind: orderId) ORDER BY id").map(Grant.init(row:)),

@@ -33,6 +33,8 @@ public struct VerificationAttempt: Sendable, Equatable {
     public var latencyMs: Int
     public var reason: String?
     public var body: String?
+    /// What the store decided from this answer; nil for attempts from before verdicts were kept.
+    public var verdict: StoredVerdict?
 }
 
 public struct Grant: Sendable, Equatable {
@@ -53,11 +55,14 @@ public struct Subscription: Sendable, Equatable {
     public var originalTransactionId: String
     public var ownerAccount: String
     public var productId: String
-    public var status: String
+    public var status: SubscriptionStatus
     public var autoRenew: Bool
     public var expiresAt: Millis?
     public var ownerSince: Millis
     public var decidedBy: String
+    /// When Apple last told us the status and renewal intent, and through what.
+    public var factsAsOf: Millis?
+    public var factsSource: FactSource?
 }
 
 public struct OwnershipEvent: Sendable, Equatable {

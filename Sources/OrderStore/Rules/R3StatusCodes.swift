@@ -6,8 +6,42 @@ public enum VerificationClass: Sendable, Equatable {
     case validExpired
     /// Try again later: the order goes to `verify_retry` on the R4 schedule.
     case retryable(reason: String)
-    /// Never retry: the order is rejected with the reason.
+    /// Our own setup is wrong (shared secret, key, bundle): not the player's fault. The
+    /// order waits in `verify_retry`, flagged "needs operator", and the consoles show a
+    /// banner until the configuration is fixed and the retries go through.
+    case configuration(reason: String)
+    /// The answer proves the receipt invalid for this order: rejected with the reason.
     case final(reason: String)
+
+    /// Outcome as stored with the verification attempt.
+    public var outcome: AttemptOutcome {
+        switch self {
+        case .valid: .valid
+        case .validExpired: .validExpired
+        case .retryable: .retryable
+        case .configuration: .configuration
+        case .final: .final
+        }
+    }
+
+    public var reason: String? {
+        switch self {
+        case .valid: nil
+        case .validExpired: StatusCodeRule.meaning(of: 21006)
+        case .retryable(let why), .configuration(let why), .final(let why): why
+        }
+    }
+}
+
+/// How one verification attempt ended, as the store records it.
+public enum AttemptOutcome: String, Sendable, Codable, CaseIterable {
+    case valid
+    case validExpired = "valid_expired"
+    case retryable
+    case configuration
+    case final
+    /// Apple's answer was valid, but the R5 checks or R7 turned the order down.
+    case checkFailed = "check_failed"
 }
 
 public enum StatusCodeRule {
@@ -56,7 +90,7 @@ public enum StatusCodeRule {
         }
         if let http = report.httpStatus, http == 401 || http == 403 {
             // Our key or secret is wrong: an operator fixes the configuration, the player keeps the order.
-            return .retryable(reason: "Apple refused iapdesk's credentials (HTTP \(http)): check the configuration")
+            return .configuration(reason: "Apple refused iapdesk's credentials (HTTP \(http)): check the key id, issuer id and .p8 key")
         }
         guard let status = report.appleStatus else {
             // An HTTP answer we could not read is Apple's fault, not the player's: retry.
@@ -68,23 +102,37 @@ public enum StatusCodeRule {
         case 21006: return .validExpired
         case 21002, 21005, 21009: return .retryable(reason: described)
         case 21100...21199:
-            // Only a true `is_retryable` makes 211xx retryable; absent or false is final.
-            return report.isRetryable == true ? .retryable(reason: described) : .final(reason: described)
+            // Apple's own internal errors: `is_retryable` false says this very request will
+            // fail again, not that the receipt is bad; the order waits for an operator.
+            return report.isRetryable == false ? .configuration(reason: "\(described), Apple says not retryable: needs an operator") : .retryable(reason: described)
         case 21007, 21008:
             // R2 resends these; if one is still the final answer the resend itself failed.
             return .retryable(reason: "\(described) (environment switch did not settle)")
-        default:
+        case 21004:
+            return .configuration(reason: "verifyReceipt rejects our shared secret (21004): fix `shared_secret_file`")
+        case 21000:
+            return .configuration(reason: "verifyReceipt could not read our request (21000): check iapdesk's verifyReceipt URL")
+        case 21003 where report.sharedSecretSent != true:
+            // Without a secret Apple can't authenticate subscription receipts: our setup, not a forgery.
+            return .configuration(reason: "\(described) and no shared secret was sent: set `shared_secret_file`")
+        case 21003, 21010:
             return .final(reason: described)
+        default:
+            // A code Apple never documented proves nothing about the receipt.
+            return .configuration(reason: "\(described): needs an operator")
         }
     }
 
     /// Server API codes: Apple's `…Retryable` variants, rate limits and Apple's own errors
-    /// come back later; a transaction Apple does not know (in either environment) is final.
+    /// come back later. The rest say our request or setup is wrong (a bad id we sent, an app
+    /// or account Apple does not know under our key); a transaction unknown to both
+    /// environments reaches here only when no stored receipt could be asked instead. None
+    /// proves the player's purchase false, so the order waits for an operator.
     private static func serverAPI(_ code: Int) -> VerificationClass {
         let described = "\(code) \(meaning(of: code))"
         switch code {
         case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(reason: described)
-        default: return .final(reason: described)
+        default: return .configuration(reason: "Server API \(described): needs an operator")
         }
     }
 }

@@ -20,7 +20,7 @@ public enum ReceiptChecks {
     public static let defaultClockSkew: Millis = .minutes(5)
 
     public static func run(
-        order: Order, expectedBundleId: String, content: AppleReceiptContent,
+        order: Order, productType: ProductType, expectedBundleId: String, content: AppleReceiptContent,
         picked: AppleTransaction?, clockSkew: Millis = defaultClockSkew
     ) -> [ReceiptCheck] {
         var checks: [ReceiptCheck] = [
@@ -39,15 +39,11 @@ public enum ReceiptChecks {
         checks.append(ReceiptCheck(
             name: .quantity, passed: transaction.quantity == order.quantity,
             detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
-        let earliest = order.createdAt - clockSkew
+        checks.append(purchaseDateCheck(transaction, order: order, productType: productType, clockSkew: clockSkew))
+        let cancelled = RefundRule.cancellation(of: transaction, type: productType) != nil
         checks.append(ReceiptCheck(
-            name: .purchaseAfterOrder, passed: transaction.purchaseDate >= earliest,
-            detail: transaction.purchaseDate >= earliest
-                ? transaction.purchaseDate.iso8601
-                : "purchased \(transaction.purchaseDate.iso8601), order created \(order.createdAt.iso8601)"))
-        checks.append(ReceiptCheck(
-            name: .notCancelled, passed: transaction.cancellationDate == nil,
-            detail: transaction.cancellationDate.map { "cancelled \($0.iso8601)" } ?? "not cancelled"))
+            name: .notCancelled, passed: !cancelled,
+            detail: cancelled ? "cancelled \(transaction.cancellationDate?.iso8601 ?? "")" : "not cancelled"))
         // A receipt can carry other users' transactions [S3]; when the app sent our order
         // id as its account token, a different token means it pays for another order.
         // Renewals carry the token of the subscription's first purchase, so for them the
@@ -58,6 +54,21 @@ public enum ReceiptChecks {
                 detail: token == order.orderId ? token : "token \(token) belongs to another order"))
         }
         return checks
+    }
+
+    /// A first purchase can't predate the order that paid for it. A renewal always does:
+    /// Apple renews before any account places the order that submits it, so its owner is
+    /// R8's question, not this check's.
+    static func purchaseDateCheck(_ transaction: AppleTransaction, order: Order, productType: ProductType, clockSkew: Millis) -> ReceiptCheck {
+        if productType == .autoRenewable, transaction.isRenewal {
+            return ReceiptCheck(name: .purchaseAfterOrder, passed: true,
+                                detail: "renewal bought \(transaction.purchaseDate.iso8601): its owner is decided by R8")
+        }
+        let earliest = order.createdAt - clockSkew
+        let passed = transaction.purchaseDate >= earliest
+        return ReceiptCheck(
+            name: .purchaseAfterOrder, passed: passed,
+            detail: passed ? transaction.purchaseDate.iso8601 : "purchased \(transaction.purchaseDate.iso8601), order created \(order.createdAt.iso8601)")
     }
 
     /// The first failing check, which becomes the rejection reason.

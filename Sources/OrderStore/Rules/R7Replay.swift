@@ -20,3 +20,11 @@ public enum ReplayKeys {
         return keys
     }
 }
+
+extension ReplayKeys {
+    /// Products whose restore by the owning account repeats an entitlement rather than
+    /// paying out again: a second delivery of them gives nothing twice.
+    public static func restorable(_ type: ProductType) -> Bool {
+        type == .nonConsumable || type == .autoRenewable
+    }
+}

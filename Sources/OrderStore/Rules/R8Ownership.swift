@@ -2,15 +2,45 @@
 ///
 /// Apple keys subscriptions by Apple ID; games let one Apple ID play many accounts. A
 /// renewal under original transaction id X submitted by account B belongs to X's owner A
-/// while A is still auto-renewing; otherwise ownership moves to B.
+/// while A is still auto-renewing ("还在自动续费中") at the renewal's purchase date;
+/// otherwise ownership moves to B.
 public enum OwnershipRule {
-    /// The owner as the store knew it before this submission.
-    public struct CurrentOwner: Sendable, Equatable {
+    /// Apple renews up to a day before a period ends and dates the renewal at the old end;
+    /// a renewal purchased later than this after the owner's last period is no renewal of
+    /// theirs but a new purchase after their subscription lapsed.
+    public static let renewalWindow: Millis = .hours(24)
+
+    /// The owner and the facts about their subscription that R8 weighs, as true just
+    /// before the renewal was bought.
+    public struct OwnerFacts: Sendable, Equatable {
         public var accountId: String
-        public var autoRenewing: Bool
-        public init(accountId: String, autoRenewing: Bool) {
+        public var autoRenew: Bool
+        public var status: SubscriptionStatus
+        /// The end of the owner's last period bought before the renewal.
+        public var periodEnd: Millis?
+
+        public init(accountId: String, autoRenew: Bool, status: SubscriptionStatus = .active, periodEnd: Millis? = nil) {
             self.accountId = accountId
-            self.autoRenewing = autoRenewing
+            self.autoRenew = autoRenew
+            self.status = status
+            self.periodEnd = periodEnd
+        }
+    }
+
+    /// Why an owner is no longer auto-renewing.
+    public enum Lapse: Sendable, Equatable {
+        case autoRenewOff
+        case expired(at: Millis)
+        case refunded
+        case revoked
+
+        public var text: String {
+            switch self {
+            case .autoRenewOff: "turned auto-renew off"
+            case .expired(let at): "let the subscription expire on \(at.iso8601)"
+            case .refunded: "was refunded"
+            case .revoked: "lost it to a revoke (Family Sharing)"
+            }
         }
     }
 
@@ -22,7 +52,7 @@ public enum OwnershipRule {
         /// The owner is still auto-renewing: the renewal is theirs; the submitter's order is disputed.
         case ownerKeeps(owner: String)
         /// The owner stopped renewing: ownership moves to the submitter.
-        case transfer(from: String, to: String)
+        case transfer(from: String, to: String, because: Lapse)
 
         /// A human-readable why, kept with the decision for review.
         public var explanation: String {
@@ -30,7 +60,16 @@ public enum OwnershipRule {
             case .firstOwner(let account): "no owner yet; \(account) becomes owner"
             case .sameOwner: "submitter already owns the subscription"
             case .ownerKeeps(let owner): "owner \(owner) is still auto-renewing, so the renewal is theirs"
-            case .transfer(let from, let to): "owner \(from) no longer auto-renews; ownership moves to \(to)"
+            case .transfer(let from, let to, let lapse): "owner \(from) \(lapse.text); ownership moves to \(to)"
+            }
+        }
+
+        public var verdict: OwnershipVerdict {
+            switch self {
+            case .firstOwner: .firstOwner
+            case .sameOwner: .sameOwner
+            case .ownerKeeps: .ownerKeeps
+            case .transfer: .transfer
             }
         }
 
@@ -43,9 +82,33 @@ public enum OwnershipRule {
         }
     }
 
-    public static func decide(current: CurrentOwner?, submitter: String) -> Decision {
-        guard let current else { return .firstOwner(submitter) }
-        if current.accountId == submitter { return .sameOwner }
-        return current.autoRenewing ? .ownerKeeps(owner: current.accountId) : .transfer(from: current.accountId, to: submitter)
+    /// Nil when the owner still auto-renews at `moment`; otherwise why not.
+    public static func lapse(of owner: OwnerFacts, at moment: Millis) -> Lapse? {
+        switch owner.status {
+        case .refunded: return .refunded
+        case .revoked: return .revoked
+        case .billingRetry, .gracePeriod: return owner.autoRenew ? nil : .autoRenewOff
+        case .active, .expired: break
+        }
+        guard owner.autoRenew else { return .autoRenewOff }
+        if let end = owner.periodEnd, end + renewalWindow < moment { return .expired(at: end) }
+        return nil
     }
+
+    /// R8 for a transaction bought at `purchasedAt` under a subscription `owner` holds.
+    public static func decide(owner: OwnerFacts?, submitter: String, purchasedAt: Millis) -> Decision {
+        guard let owner else { return .firstOwner(submitter) }
+        if owner.accountId == submitter { return .sameOwner }
+        if let lapse = lapse(of: owner, at: purchasedAt) { return .transfer(from: owner.accountId, to: submitter, because: lapse) }
+        return .ownerKeeps(owner: owner.accountId)
+    }
+}
+
+/// The verdicts kept in the ownership history; operator moves have their own.
+public enum OwnershipVerdict: String, Sendable, Codable, CaseIterable {
+    case firstOwner = "first_owner"
+    case sameOwner = "same_owner"
+    case ownerKeeps = "owner_keeps"
+    case transfer
+    case operatorTransfer = "operator_transfer"
 }

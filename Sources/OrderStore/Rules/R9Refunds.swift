@@ -1,9 +1,14 @@
 /// R9: a refunded or revoked purchase takes back what it delivered [S3].
 public enum RefundRule {
-    /// Receipts carry `cancellation_date_ms`; JWS transactions `revocationDate`; both land
-    /// in ``AppleTransaction/cancellationDate``. An empty date means "not cancelled".
-    public static func isRefunded(_ transaction: AppleTransaction) -> Bool {
-        transaction.cancellationDate != nil
+    /// When Apple cancelled `transaction`, or nil. Receipts carry `cancellation_date_ms`, JWS
+    /// `revocationDate`; both land in ``AppleTransaction/cancellationDate``. An upgrade's
+    /// `is_upgraded` period carries a cancellation date that is no refund. Apple never puts
+    /// a cancellation on a consumable in a receipt, so there only a notification (REFUND)
+    /// tells, and a date found there is not taken as one.
+    public static func cancellation(of transaction: AppleTransaction, type: ProductType, fromJWS: Bool = false) -> Millis? {
+        guard let date = transaction.cancellationDate, !transaction.isUpgraded else { return nil }
+        if type == .consumable, !fromJWS { return nil }
+        return date
     }
 
     /// Only a delivered order can be refunded; anything else was never given.

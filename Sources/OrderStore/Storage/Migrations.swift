@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect)]
+        [v1(dialect), v2(dialect), v3]
     }
 
     static func run(on db: Database) async throws {
@@ -34,6 +34,19 @@ enum Migrations {
             }
         }
     }
+
+    /// Issue 11: hand deliveries confirmed later (R7), R8's facts with their age and source,
+    /// upgrades that are no refunds (R9), and the store's verdict kept with each attempt.
+    private static let v3 = [
+        "ALTER TABLE orders ADD COLUMN delivery_conflict TEXT",
+        "CREATE INDEX orders_delivery_conflicts ON orders (state_changed_at, order_id) WHERE delivery_conflict IS NOT NULL",
+        "CREATE INDEX orders_needs_operator ON orders (last_error, order_id) WHERE needs_operator = 1",
+        "ALTER TABLE transactions ADD COLUMN is_upgraded BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE subscriptions ADD COLUMN facts_as_of BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN facts_source TEXT",
+        "ALTER TABLE verification_attempts ADD COLUMN verdict TEXT",
+        "CREATE INDEX orders_disputed_by_subscription ON orders (original_transaction_id, order_id) WHERE state = 'disputed'",
+    ]
 
     /// Prefix search on ids (`/` in the console). SQLite's own indexes already order ids
     /// bytewise; PostgreSQL gets expression indexes in the bytewise collation, because its

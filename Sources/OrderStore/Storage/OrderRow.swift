@@ -5,7 +5,7 @@ extension Order {
     static let columns: SQLQueryString = """
         order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by,
         stuck_since, environment, transaction_id, original_transaction_id, attempts, first_failure_at,
-        next_retry_at, last_error, needs_operator, replay_flag
+        next_retry_at, last_error, needs_operator, replay_flag, delivery_conflict
         """
 
     init(row: Row) throws {
@@ -20,7 +20,8 @@ extension Order {
             originalTransactionId: try row.optionalString("original_transaction_id"),
             attempts: try row.int("attempts"), firstFailureAt: try row.optionalInt64("first_failure_at"),
             nextRetryAt: try row.optionalInt64("next_retry_at"), lastError: try row.optionalString("last_error"),
-            needsOperator: try row.bool("needs_operator"), replayFlag: try row.bool("replay_flag"))
+            needsOperator: try row.bool("needs_operator"), replayFlag: try row.bool("replay_flag"),
+            deliveryConflict: try row.optionalString("delivery_conflict"))
     }
 }
 

@@ -3,7 +3,7 @@
 extension StoredTransaction {
     static let columns = """
         transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
-        cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at
+        cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded
         """
     init(row: Row) throws {
         transaction = AppleTransaction(
@@ -11,7 +11,8 @@ extension StoredTransaction {
             productId: try row.string("product_id"), quantity: try row.int("quantity"), purchaseDate: try row.int64("purchase_date"),
             originalPurchaseDate: try row.optionalInt64("original_purchase_date"), expiresDate: try row.optionalInt64("expires_date"),
             cancellationDate: try row.optionalInt64("cancellation_date"), cancellationReason: try row.optionalInt("cancellation_reason"),
-            webOrderLineItemId: try row.optionalString("web_order_line_item_id"), ownershipType: try row.optionalString("ownership_type"))
+            webOrderLineItemId: try row.optionalString("web_order_line_item_id"), ownershipType: try row.optionalString("ownership_type"),
+            isUpgraded: try row.bool("is_upgraded"))
         environment = try row.optionalValue("environment", as: AppleEnvironment.self)
         orderId = try row.optionalString("order_id")
         submittedBy = try row.optionalString("submitted_by")
@@ -43,6 +44,7 @@ extension VerificationAttempt {
         latencyMs = try row.int("latency_ms")
         reason = try row.optionalString("reason")
         body = try row.optionalString("body")
+        verdict = StoredVerdict(json: try row.optionalString("verdict"))
     }
 }
 
@@ -67,11 +69,13 @@ extension Subscription {
         originalTransactionId = try row.string("original_transaction_id")
         ownerAccount = try row.string("owner_account")
         productId = try row.string("product_id")
-        status = try row.string("status")
+        status = try row.value("status", as: SubscriptionStatus.self)
         autoRenew = try row.bool("auto_renew")
         expiresAt = try row.optionalInt64("expires_at")
         ownerSince = try row.int64("owner_since")
         decidedBy = try row.string("decided_by")
+        factsAsOf = try row.optionalInt64("facts_as_of")
+        factsSource = try row.optionalValue("facts_source", as: FactSource.self)
     }
 }
 

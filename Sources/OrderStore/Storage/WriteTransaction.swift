@@ -47,7 +47,8 @@ final class WriteTransaction {
             next.stuckSince = previous.state.isPaidUndelivered ? (previous.stuckSince ?? now) : now
         } else {
             next.stuckSince = nil
-            next.nextRetryAt = nil
+            // Only a hand delivery Apple has not confirmed yet keeps its R4 schedule.
+            if !next.isUnconfirmedDelivery { next.nextRetryAt = nil }
         }
         next.updatedBy = actor.name
         let updated = try await sql.row("""
@@ -57,7 +58,7 @@ final class WriteTransaction {
               original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
               first_failure_at = \(bind: next.firstFailureAt), next_retry_at = \(bind: next.nextRetryAt),
               last_error = \(bind: next.lastError), needs_operator = \(bind: next.needsOperator ? 1 : 0),
-              replay_flag = \(bind: next.replayFlag ? 1 : 0)
+              replay_flag = \(bind: next.replayFlag ? 1 : 0), delivery_conflict = \(bind: next.deliveryConflict)
             WHERE order_id = \(bind: order.orderId) AND version = \(bind: previous.version)
             RETURNING version
             """)
