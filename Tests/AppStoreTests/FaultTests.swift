@@ -84,7 +84,7 @@ struct FaultTests {
             let outcome = try await h.reverify("o1")
             #expect(outcome.order.state == .verifyRetry)
             let error = try #require(outcome.report.transportError)
-            #expect(error.contains("refused") || error.contains("timed out"), "\(error)")
+            #expect(error.contains("refused") || error.contains("reset") || error.contains("timed out"), "\(error)")
             #expect(try await h.store.orderDetail("o1").submissions.count == 1)
         }
     }

@@ -57,6 +57,8 @@ struct VerificationStoreTests {
             #expect(outcome.order.environment == .sandbox)
             #expect(try await store.orders(OrderFilter(environment: .sandbox)).items.map(\.orderId) == ["review"])
             #expect(try await store.orders(OrderFilter(environment: .production)).items.isEmpty)
+            #expect(try await store.counts().sandboxInProduction == 1)
+            #expect(try await store.orderDetail("review").attempts.last?.verdict?.sandboxInProduction == true)
         }
     }
 
@@ -64,9 +66,9 @@ struct VerificationStoreTests {
     func finalAndRetryable(backend: Backend) async throws {
         try await withStore(backend) { store in
             let s1 = try await store.paidOrder("o1", account: "a1")
-            let rejected = try await store.applyVerification(orderId: "o1", submissionId: s1, report: statusReport(21003), at: t0 + 3000)
+            let rejected = try await store.applyVerification(orderId: "o1", submissionId: s1, report: statusReport(21010), at: t0 + 3000)
             #expect(rejected.order.state == .rejected)
-            #expect(rejected.order.lastError == "21003 receipt could not be authenticated")
+            #expect(rejected.order.lastError == "21010 user account not found or deleted")
             let s2 = try await store.paidOrder("o2", account: "a1")
             let waiting = try await store.applyVerification(orderId: "o2", submissionId: s2, report: statusReport(21104, retryable: true), at: t0 + 3000)
             #expect(waiting.order.state == .verifyRetry)

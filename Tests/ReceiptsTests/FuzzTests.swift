@@ -38,3 +38,33 @@ import Testing
     }
 }
 
+
+/// Numeric edge cases in every date a client can hand us: each is refused with an error
+/// naming the field, or read as a date a later integer conversion can hold — never a trap.
+@Suite struct NumericDateTests {
+    static let hostile = ["1e30", "-1e30", "1e308", "-1e308", "inf", "-inf", "nan", "NaN", "9223372036854775808", "-9223372036854775809",
+                          "1.7976931348623157e308", "-1", "0", "253402300800000"]
+
+    @Test(arguments: hostile)
+    func verifyReceiptDates(_ value: String) {
+        for field in ["purchase_date_ms", "expires_date_ms", "cancellation_date_ms", "purchase_date"] {
+            for encoded in ["\"\(value)\"", value] {
+                let body = #"{"status":0,"receipt":{"bundle_id":"b","in_app":[{"transaction_id":"1","product_id":"p","# + "\"\(field)\":\(encoded)}]}}"
+                guard let answer = try? VerifyReceiptResponse.decode(Array(body.utf8)) else { continue }  // refused: fine
+                for row in answer.receipt?.inApp ?? [] {
+                    for date in [row.purchaseDate, row.expiresDate, row.cancellationDate].compactMap({ $0 }) {
+                        #expect(AppleDate.plausibleMilliseconds.contains(date.timeIntervalSince1970 * 1000), "\(field)=\(value)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: hostile)
+    func jwsDates(_ value: String) throws {
+        let json = #"{"transactionId":"1","purchaseDate":"# + value + "}"
+        if let decoded = try? JSONDecoder().decode(JWSTransaction.self, from: Data(json.utf8)), let date = decoded.purchaseDate {
+            #expect(AppleDate.plausibleMilliseconds.contains(Double(date.milliseconds)))
+        }
+    }
+}

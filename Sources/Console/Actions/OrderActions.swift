@@ -13,12 +13,13 @@ enum OrderActions {
         if order.originalTransactionId != nil { reading.append(KeyBinding(.character("o"), action: "subscription")) }
         reading.append(KeyBinding(.character("a"), action: "account"))
         guard !session.readOnly else { return reading }
-        var keys = reading + [KeyBinding(.character("r"), action: "re-verify")]
-        if order.state == .disputed { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
-        // The store lets only an admin grant what the rules rejected (a replay, a failed check).
-        let mayGrant = order.state == .rejected ? session.actor.role == .admin : order.state != .delivered && order.state != .refunded
-        if mayGrant { keys.append(KeyBinding(.character("g"), action: "grant")) }
-        if order.state == .delivered { keys.append(KeyBinding(.character("x"), action: "revoke")) }
+        // The store says which actions this role may take on this order; the footer offers those.
+        let allowed = OrderPermissions.allowed(on: order, role: session.actor.role)
+        var keys = reading
+        if allowed.contains(.settle) { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
+        if allowed.contains(.reverify) { keys.append(KeyBinding(.character("r"), action: "re-verify")) }
+        if allowed.contains(.grant) { keys.append(KeyBinding(.character("g"), action: "grant")) }
+        if allowed.contains(.revoke) { keys.append(KeyBinding(.character("x"), action: "revoke")) }
         return keys
     }
 

@@ -12,6 +12,8 @@ public final class ConsoleApp {
     public private(set) var stack: [any ConsoleScreen]
     private let device: any TerminalDevice
     private var counts: StoreCounts?
+    /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
+    private var alerts: [OperatorAlert] = []
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
     private var dialog: Dialog?
@@ -56,6 +58,7 @@ public final class ConsoleApp {
     public func refresh() async {
         do {
             counts = try await session.store.counts()
+            alerts = try await session.store.operatorAlerts(limit: 3)
             try await top.load(session)
         } catch {
             message = ("\(error)", true)
@@ -274,12 +277,19 @@ public final class ConsoleApp {
         Chrome.header(&screen, session: session, counts: counts, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
         let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
-        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: message ?? jobStatus, prompt: promptText)
+        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: message ?? jobStatus ?? banner, prompt: promptText)
         dialog?.render(into: &screen, theme: session.theme)
         device.present(screen)
     }
 
     /// A spinner, or a progress bar for bulk work, while a job runs.
+    /// The largest group of orders waiting for a person, shown until it is fixed.
+    private var banner: (text: String, isError: Bool)? {
+        guard let first = alerts.first else { return nil }
+        let more = alerts.count > 1 ? " (+\(alerts.count - 1) more reasons, :stuck)" : ""
+        return ("⚠ " + first.banner + more, true)
+    }
+
     private var jobStatus: (text: String, isError: Bool)? {
         guard let job, job.result == nil else { return nil }
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]

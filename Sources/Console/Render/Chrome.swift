@@ -33,6 +33,10 @@ enum Chrome {
                 guard n > 0 else { continue }
                 col += screen.write("\(shortName(state)) \(compact(n))", row: 1, col: col, style: theme[.state(state)]) + 2
             }
+            if counts.sandboxInProduction > 0 {
+                let n = counts.sandboxInProduction >= StoreCounts.sandboxCountCap ? "\(compact(counts.sandboxInProduction))+" : compact(counts.sandboxInProduction)
+                screen.write("sandbox \(n)", row: 1, col: col, style: theme[.muted])
+            }
         }
         screen.fill(row: 2, style: theme[.tableHeader])
         screen.write(" \(title)", row: 2, col: 0, style: theme[.tableHeader])

@@ -12,6 +12,9 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     public var title: String { "Order \(orderId)" + (detail.map { " · \($0.order.state.rawValue)" } ?? "") }
 
+    /// R2: a sandbox answer in a production store is flagged.
+    private var isProduction = true
+
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session)
             + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
@@ -19,6 +22,7 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         detail = try await session.store.orderDetail(orderId)
+        isProduction = session.store.settings.isProduction
     }
 
     /// The lines of the screen, each with its style.
@@ -32,8 +36,8 @@ public final class OrderDetailScreen: ConsoleScreen {
         field("order", o.orderId)
         field("account", o.accountId)
         field("product", o.productId + (d.product.map { " — \($0.displayName)" } ?? ""))
-        field("state", o.state.rawValue + (o.needsOperator ? "  needs operator: retry schedule exhausted" : "") + (o.replayFlag ? "  REPLAY" : ""),
-              theme[.state(o.state)])
+        field("state", o.state.rawValue, theme[.state(o.state)])
+        for badge in o.badges(storeIsProduction: isProduction) { field("", badge, theme[.flashError]) }
         field("environment", o.environment?.rawValue ?? "-")
         field("transaction", (o.transactionId ?? "-") + "  original " + (o.originalTransactionId ?? "-"))
         field("attempts", "\(o.attempts), next retry \(Chrome.time(o.nextRetryAt))")

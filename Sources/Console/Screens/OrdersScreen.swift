@@ -10,6 +10,8 @@ public final class OrdersScreen: ConsoleScreen {
     private(set) var filterText = ""
     private(set) var selected = 0
     private var top = 0
+    /// R2: a sandbox answer in a production store is marked SBX.
+    private var isProduction = true
     static let pageSize = 100
 
     public init() {}
@@ -50,6 +52,7 @@ public final class OrdersScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         let keep = selectedOrder?.orderId
+        isProduction = session.store.settings.isProduction
         if let lookup = query.lookup {
             orders = try await session.store.search(lookup)
             next = nil
@@ -80,7 +83,7 @@ public final class OrdersScreen: ConsoleScreen {
         ]
         let rows: [[(String, Style?)]] = orders.map { order in
             [(order.orderId, nil), (order.accountId, nil), (order.productId, nil),
-             (order.state.rawValue + (order.needsOperator ? "!" : ""), theme[.state(order.state)]),
+             (order.state.rawValue + (order.needsOperator ? "!" : "") + (order.environment == .sandbox && isProduction ? " SBX" : ""), theme[.state(order.state)]),
              (String(Chrome.time(order.createdAt).prefix(16)), theme[.muted])]
         }
         top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)

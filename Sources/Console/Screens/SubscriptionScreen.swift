@@ -29,7 +29,8 @@ public final class SubscriptionScreen: ConsoleScreen {
         var lines: [(String, Style)] = [
             ("owner        \(s.ownerAccount) since \(Chrome.time(s.ownerSince)), decided by \(s.decidedBy)", theme[.row]),
             ("product      \(s.productId)", theme[.row]),
-            ("status       \(s.status), auto-renew \(s.autoRenew ? "on" : "off"), expires \(Chrome.time(s.expiresAt))", theme[.row]),
+            ("status       \(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(Chrome.time(s.expiresAt))", theme[.row]),
+            ("facts        " + (s.factsSource.map { "from \($0.rawValue) at \(Chrome.time(s.factsAsOf))" } ?? "not yet from Apple"), theme[.muted]),
         ]
         if let last = d.ownership.last {
             lines.append(("R8 verdict   \(last.verdict): \(last.reason)" + (last.needsReview ? "  (to review)" : ""), theme[.state(.disputed)]))

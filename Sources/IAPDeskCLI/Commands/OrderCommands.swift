@@ -43,8 +43,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let detail = try await store.withStore { store, _ in try await store.orderDetail(id) }
-            print(OrderReport.render(detail))
+            let (detail, production) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings.isProduction) }
+            print(OrderReport.render(detail, storeIsProduction: production))
         }
     }
 

@@ -7,6 +7,12 @@ public struct StoreCounts: Sendable, Equatable {
     public var stuck: Int64
     /// Age of the oldest stuck order, if any.
     public var oldestStuckAge: Millis?
+    /// R2: orders Apple answered from sandbox in a production store (App Review, testers),
+    /// kept apart so finance can reconcile; counted up to ``sandboxCountCap``.
+    public var sandboxInProduction: Int64 = 0
+
+    /// The header shows "10000+" past this, so the count stays an index probe of bounded cost.
+    public static let sandboxCountCap: Int64 = 10_000
 }
 
 extension OrderStore {
@@ -22,7 +28,13 @@ extension OrderStore {
                 SELECT COUNT(*) AS n FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                 """)?.int64("n") ?? 0
             let oldestAge = oldest.flatMap { $0 <= cutoff ? now - $0 : nil }
-            return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge)
+            var sandbox: Int64 = 0
+            if settings.isProduction {
+                sandbox = try await sql.row("""
+                    SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
+                    """)?.int64("n") ?? 0
+            }
+            return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox)
         }
     }
 }

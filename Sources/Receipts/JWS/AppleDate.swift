@@ -10,12 +10,19 @@ public struct AppleDate: Sendable, Equatable, Hashable, Decodable, Comparable {
 
     public var milliseconds: Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
+    /// Milliseconds a date can hold: finite, within ±100,000,000 days of 1970 (the range
+    /// JavaScript dates hold; Xcode writes year 0 for "never"). Anything else ("1e30",
+    /// "inf", NaN) is hostile or broken data, refused where it is read so that no later
+    /// conversion to an integer can trap.
+    public static let plausibleMilliseconds: ClosedRange<Double> = -8_640_000_000_000_000 ... 8_640_000_000_000_000
+
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) {
+        let number = (try? container.decode(Double.self)) ?? (try? container.decode(String.self)).flatMap(Double.init)
+        if let number, Self.plausibleMilliseconds.contains(number) {
             self.init(milliseconds: number)
-        } else if let text = try? container.decode(String.self), let number = Double(text) {
-            self.init(milliseconds: number)
+        } else if number != nil {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a date out of range")
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected milliseconds since 1970")
         }

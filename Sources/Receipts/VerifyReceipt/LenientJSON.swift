@@ -59,12 +59,15 @@ extension KeyedDecodingContainer where Key == AnyKey {
     /// `expires_date`) or as `2015-11-17 16:34:41 Etc/GMT`, else `NAME_formatted`.
     func lenientDate(_ name: String) throws -> Date? {
         if let ms = try lenientString(name + "_ms"), !ms.isEmpty {
-            guard let value = Double(ms) else { throw invalidDate(name + "_ms", ms) }
+            guard let value = Double(ms), AppleDate.plausibleMilliseconds.contains(value) else { throw invalidDate(name + "_ms", ms) }
             return Date(timeIntervalSince1970: value / 1000)
         }
         for candidate in [name, name + "_formatted"] {
             guard let text = try lenientString(candidate), !text.isEmpty else { continue }
-            if let value = Double(text) { return Date(timeIntervalSince1970: value / 1000) }
+            if let value = Double(text) {
+                guard AppleDate.plausibleMilliseconds.contains(value) else { throw invalidDate(candidate, text) }
+                return Date(timeIntervalSince1970: value / 1000)
+            }
             guard let date = AppleDateText.parse(text) else { throw invalidDate(candidate, text) }
             return date
         }
