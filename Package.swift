@@ -98,10 +98,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore"]),
+        // TestSupport: a throwaway PostgreSQL server and the backends the store suites run on.
+        .target(name: "TestSupport", dependencies: ["OrderStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "TestSupport"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
-        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts"]),
+        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),

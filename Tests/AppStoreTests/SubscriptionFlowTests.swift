@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 /// Refunds (R9) and ownership of a subscription shared by two game accounts (R8), driven
@@ -46,6 +47,59 @@ struct SubscriptionFlowTests {
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.revoke(transactionId: purchase.transactionId)
             #expect(try await h.reverify("o1").order.state == .refunded)
+        }
+    }
+
+    private static let day: TimeInterval = 86_400
+    private static func millis(_ date: Date) -> Millis { Millis((date.timeIntervalSince1970 * 1000).rounded()) }
+    static let lifeCases: [(Backend, Bool)] = Backend.all.flatMap { backend in [(backend, false), (backend, true)] }
+
+    @Test("Seed 003 case 1, in life's order: Apple renews A's subscription, then B on the same phone places an order and submits it → A keeps it, B disputed",
+          arguments: lifeCases)
+    func seed003RenewalFirst(backend: Backend, serverAPI: Bool) async throws {
+        try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
+            let now = Date()
+            let first = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly", at: now.addingTimeInterval(-35 * Self.day))
+            #expect(try await h.reverify("a-1").order.state == .delivered)
+            // Apple renews at the period's end (5 days ago); A never opens the game.
+            let renewal = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
+            // A day after the renewal B logs in on the same phone; the game finds the renewal and submits it for B.
+            try await h.store.placeOrder(orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-4 * Self.day)))
+            try await h.submit("b-1", appleId: "shared@icloud", claim: serverAPI ? renewal.transactionId : nil)
+            let outcome = try await h.reverify("b-1")
+            #expect(outcome.checks.allSatisfy { $0.passed }, "\(outcome.checks)")
+            #expect(outcome.ownership == .ownerKeeps(owner: "A"))
+            #expect(outcome.order.state == .disputed)
+            let subscription = try #require(try await h.store.subscription(first.originalTransactionId).subscription)
+            #expect(subscription.ownerAccount == "A")
+            #expect(subscription.expiresAt == renewal.expiresDate.map(Self.millis))
+            #expect(subscription.factsSource == (serverAPI ? .serverAPI : .verifyReceipt))
+        }
+    }
+
+    @Test("Seed 003 case 2, in life's order: A turns auto-renew off, the month lapses, B subscribes on the same Apple ID; it renews; A logs in and submits it → B keeps it, A disputed",
+          arguments: lifeCases)
+    func seed003OwnerStopped(backend: Backend, serverAPI: Bool) async throws {
+        try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
+            let now = Date()
+            let monthly = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly", at: now.addingTimeInterval(-130 * Self.day))
+            #expect(try await h.reverify("a-1").order.state == .delivered)
+            await h.ledger.setAutoRenew(originalTransactionId: monthly.originalTransactionId, false)
+            #expect(try await h.reverify("a-1").order.state == .delivered)
+            #expect(try await h.store.subscription(monthly.originalTransactionId).subscription?.autoRenew == false)
+
+            // The demo catalogue sells one subscription level; the seed's quarterly behaves the same.
+            let quarterly = try await h.buy("b-1", account: "B", appleId: "shared@icloud", productId: "vip_monthly",
+                                            claim: serverAPI, at: now.addingTimeInterval(-100 * Self.day))
+            #expect(try await h.reverify("b-1").order.state == .delivered)
+            // Apple renews B's subscription seventy days ago; A logs in five days ago and the game submits the renewal for A.
+            let renewal = try await h.ledger.renew(originalTransactionId: quarterly.originalTransactionId, period: 90 * Self.day)
+            try await h.store.placeOrder(orderId: "a-2", accountId: "A", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-5 * Self.day)))
+            try await h.submit("a-2", appleId: "shared@icloud", claim: serverAPI ? renewal.transactionId : nil)
+            let outcome = try await h.reverify("a-2")
+            #expect(outcome.ownership == .ownerKeeps(owner: "B"))
+            #expect(outcome.order.state == .disputed)
+            #expect(try await h.store.subscription(quarterly.originalTransactionId).subscription?.ownerAccount == "B")
         }
     }
 

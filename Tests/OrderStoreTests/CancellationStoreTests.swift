@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// A console job or a CLI run can be cancelled at any await. A transaction cut off that

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// R11, roles, optimistic concurrency, orphans.

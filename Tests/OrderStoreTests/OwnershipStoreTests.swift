@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// R8 through the store, set up in the order things happen in life: Apple renews first,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import OrderStore
 
 @Suite("Queries, paging and storage")

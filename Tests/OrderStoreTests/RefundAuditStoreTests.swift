@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 @Suite("Refunds (R9) and the audit chain (R10)")

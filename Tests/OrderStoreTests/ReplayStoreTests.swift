@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// R7 through the store: one Apple purchase delivers once.

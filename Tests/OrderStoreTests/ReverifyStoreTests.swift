@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// Re-verification through the `ReceiptVerifier` seam OrderStore declares. The AppStore

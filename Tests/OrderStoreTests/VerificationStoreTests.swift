@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrderStore
 
 /// R1–R6 through the store, on both backends.

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Receipts
+import TestSupport
 
 /// A real simulator on a loopback port, a real SQLite store and the real AppStore clients
 /// between them: what `iapdesk order reverify` runs, with the test in Apple's seat.
@@ -34,13 +35,13 @@ struct Harness {
 
     /// Runs `body` against a fresh simulator and store, tearing everything down after.
     static func run(
-        faults: FaultProfile = .none, serverAPI: Bool = true, timeout: Duration = .seconds(10),
+        faults: FaultProfile = .none, serverAPI: Bool = true, timeout: Duration = .seconds(10), backend: Backend = .sqlite,
         _ body: (Harness) async throws -> Void
     ) async throws {
         let simulator = try AppStoreSimulator(bundleId: bundleId, sharedSecret: secret, faults: faults)
         let server = try await SimulatorServer.start(simulator)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-appstore-\(UUID().uuidString).sqlite").path
-        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: bundleId))
+        let path = try await backend.freshLocation()
+        let store = try await OrderStore.open(path, settings: StoreSettings(bundleId: bundleId))
         let verifier = AppleVerifier(settings: try settings(for: server, serverAPI: serverAPI, timeout: timeout))
         let harness = Harness(simulator: simulator, server: server, store: store, verifier: verifier)
         do {
@@ -53,11 +54,11 @@ struct Harness {
         await harness.tearDown(path)
     }
 
-    private func tearDown(_ path: String) async {
+    private func tearDown(_ location: StoreLocation) async {
         await verifier.shutdown()
         await server.stop()
         await store.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        Backend.cleanUp(location)
     }
 
     /// A player on `appleId` buys `productId` for game account `account`: the order is

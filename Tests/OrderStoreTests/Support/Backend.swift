@@ -1,33 +1,11 @@
 import Foundation
+import Testing
+import TestSupport
 @testable import OrderStore
 
-/// The storage backends every store test runs against: one conformance suite.
-enum Backend: String, CustomTestStringConvertible, Sendable {
-    case sqlite, postgres
-
-    var testDescription: String { rawValue }
-
-    /// Both backends, unless `IAPDESK_TEST_BACKENDS` names some (e.g. `sqlite`) for a quick local run.
-    static var all: [Backend] {
-        if let chosen = ProcessInfo.processInfo.environment["IAPDESK_TEST_BACKENDS"] {
-            return chosen.split(separator: ",").compactMap { Backend(rawValue: String($0)) }
-        }
-        return PostgresServer.shouldRun ? [.sqlite, .postgres] : [.sqlite]
-    }
-
-    /// A new, empty store location for one test.
-    func freshLocation() async throws -> StoreLocation {
-        switch self {
-        case .sqlite:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-test-\(UUID().uuidString).sqlite").path
-            return .sqlite(path: path)
-        case .postgres:
-            return .postgres(url: try await PostgresServer.freshDatabaseURL())
-        }
-    }
+extension Backend: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }
-
-import Testing
 
 /// Opens a fresh store with the test catalogue, runs `body`, closes it.
 func withStore<T>(_ backend: Backend, settings: StoreSettings = .test, _ body: (OrderStore) async throws -> T) async throws -> T {
@@ -65,8 +43,4 @@ func withTwoConnections<T>(_ backend: Backend, _ body: (OrderStore, OrderStore) 
     }
 }
 
-private func cleanUp(_ location: StoreLocation) {
-    if case .sqlite(let path) = location {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-}
+private func cleanUp(_ location: StoreLocation) { Backend.cleanUp(location) }

@@ -6,15 +6,15 @@ import Foundation
 ///
 /// In CI (`CI=true`) a missing server is a failure; elsewhere PostgreSQL tests are
 /// skipped with a loud note.
-enum PostgresServer {
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+public enum PostgresServer {
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     /// Whether PostgreSQL cases should run at all.
-    static let shouldRun: Bool = {
+    public static let shouldRun: Bool = {
         if isCI || externalURL != nil || binDirectory != nil { return true }
         FileHandle.standardError.write(Data("""
             ⚠️  SKIPPING PostgreSQL store tests: no PostgreSQL server binaries found and IAPDESK_TEST_POSTGRES_URL is not set.
@@ -23,7 +23,7 @@ enum PostgresServer {
         return false
     }()
 
-    static var externalURL: String? { ProcessInfo.processInfo.environment["IAPDESK_TEST_POSTGRES_URL"] }
+    public static var externalURL: String? { ProcessInfo.processInfo.environment["IAPDESK_TEST_POSTGRES_URL"] }
 
     static var binDirectory: String? {
         let root = "/usr/lib/postgresql"
@@ -34,12 +34,12 @@ enum PostgresServer {
     }
 
     /// The server's base URL (no database), started once per test process.
-    static func baseURL() async throws -> String {
+    public static func baseURL() async throws -> String {
         try await shared.baseURL()
     }
 
     /// A new, empty database on the server, so each test starts clean.
-    static func freshDatabaseURL() async throws -> String {
+    public static func freshDatabaseURL() async throws -> String {
         let base = try await baseURL()
         let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
         // An ICU locale collation, like a production database's, where ordering differs
