@@ -66,6 +66,8 @@ struct OwnershipScreenTests {
             #expect(try await store.order("sub-b")?.state == .disputed)
             await app.command("order sub-b")
             #expect(try terminal.screenText().contains("d  settle dispute"))
+            // R8: a disputed renewal is settled, never granted around the rule.
+            #expect(!(try terminal.screenText().contains("g  grant")))
             await app.press(.character("d"))
             await app.type("nobody")
             await app.press(.tab)
@@ -78,6 +80,34 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             #expect(try terminal.screenText().contains("now delivered"))
             #expect(try await store.order("sub-b")?.state == .delivered)
+        }
+    }
+
+    @Test("A hand delivery Apple shows paid another order: the banner names it on every screen, :conflicts lists it, Enter opens it")
+    func deliveredTwice() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
+            let t0 = Millis.now() - .minutes(30)
+            let purchase = AppleTransaction(transactionId: "tx-twice", originalTransactionId: "tx-twice", productId: "coins_60", purchaseDate: t0 + 500)
+            let answer = VerificationReport(environment: .production, appleStatus: 0,
+                                            content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            try await store.placeOrder(orderId: "paid-auto", accountId: "p1", productId: "coins_60", at: t0)
+            let auto = try await store.submitReceipt(orderId: "paid-auto", receiptData: "r", at: t0 + 1000)
+            try await store.applyVerification(orderId: "paid-auto", submissionId: auto, report: answer)
+            try await store.placeOrder(orderId: "paid-hand", accountId: "p1", productId: "coins_60", at: t0)
+            try await store.submitReceipt(orderId: "paid-hand", receiptData: "r", at: t0 + 1000)
+            let stuck = try #require(try await store.order("paid-hand"))
+            try await store.grant(orderId: "paid-hand", expectedVersion: stuck.version, by: Operator(name: "alice", role: .support), reason: "ticket 12")
+            try await store.applyVerification(orderId: "paid-hand", submissionId: nil, report: answer)
+            await app.refresh()
+            #expect(try terminal.screenText().contains("two deliveries for one purchase"))
+            await app.command("conflicts")
+            let list = try terminal.screenText()
+            #expect(list.contains("Two deliveries for one purchase"))
+            #expect(list.contains("paid-hand") && list.contains("paid-auto"))
+            await app.press(.enter)
+            let detail = try terminal.screenText()
+            #expect(detail.contains("Order paid-hand"))
+            #expect(detail.contains("TWO DELIVERIES"))
         }
     }
 

@@ -237,6 +237,9 @@ public final class ConsoleApp {
         case .success(.orphans):
             stack.removeSubrange(1...)
             try await push(Lists.orphans())
+        case .success(.conflicts):
+            stack.removeSubrange(1...)
+            try await push(Lists.conflicts())
         case .success(.audit):
             stack.removeSubrange(1...)
             try await push(Lists.audit())

@@ -4,6 +4,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case stuck
     case disputes
     case orphans
+    case conflicts
     case audit
     case order(String)
     case account(String)
@@ -17,6 +18,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":stuck", "paid, undelivered orders past the threshold, oldest first"),
         (":disputes", "R8 ownership decisions to review"),
         (":orphans", "transactions Apple knows that no order claims"),
+        (":conflicts", "hand deliveries whose purchase paid another order too (R7)"),
         (":audit", "the audit log, newest first"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
@@ -35,6 +37,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         case "stuck", "s": return .success(.stuck)
         case "disputes": return .success(.disputes)
         case "orphans": return .success(.orphans)
+        case "conflicts": return .success(.conflicts)
         case "audit": return .success(.audit)
         case "account", "acct":
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))

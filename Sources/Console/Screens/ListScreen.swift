@@ -80,6 +80,21 @@ enum Lists {
             open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) })
     }
 
+    /// R7: hand deliveries Apple later showed were paid by a purchase another order holds.
+    static func conflicts() -> ListScreen<Order> {
+        ListScreen(
+            name: "Two deliveries for one purchase (R7)",
+            columns: [Column(title: "WHEN", width: 16), Column(title: "ORDER", width: 14), Column(title: "ACCOUNT", width: 12, flexible: true),
+                      Column(title: "PRODUCT", width: 11), Column(title: "ALSO PAID", width: 14)],
+            empty: "No purchase was delivered twice.",
+            fetch: { try await $0.store.deliveryConflicts(limit: 500) },
+            cells: { o, theme in
+                [(String(Chrome.time(o.stateChangedAt).prefix(16)), theme[.muted]), (o.orderId, nil), (o.accountId, nil),
+                 (o.productId, nil), (o.deliveryConflict ?? "-", theme[.flashError])]
+            },
+            open: { OrderDetailScreen(orderId: $0.orderId) })
+    }
+
     static func orphans() -> ListScreen<StoredTransaction> {
         ListScreen(
             name: "Orphans (transactions Apple knows, no order claims)",
