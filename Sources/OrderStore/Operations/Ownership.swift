@@ -30,8 +30,8 @@ extension OrderStore {
         }
         try await tx.updateFacts(otid, productId: transaction.productId, facts)
         if decision != .sameOwner {
-            try await tx.recordOwnershipEvent(otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId,
-                                              to: owner.map { decision == .ownerKeeps(owner: $0.accountId) ? $0.accountId : order.accountId } ?? order.accountId,
+            let ownerAfter = if case .ownerKeeps(let keeper) = decision { keeper } else { order.accountId }
+            try await tx.recordOwnershipEvent(otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
                                               verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
             tx.audit("ownership.\(decision.verdict.rawValue)", target: "otid:\(otid)", detail: decision.explanation)
         }
