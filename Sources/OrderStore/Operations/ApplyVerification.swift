@@ -90,10 +90,7 @@ extension OrderStore {
         case .replay(let holderOrder, let holderAccount, let key):
             next.replayFlag = true
             let detail = "replay: \(key) already claimed by order \(holderOrder) of account \(holderAccount)"
-            try await tx.sql.raw("""
-                INSERT INTO account_flags (account_id, flag, order_id, detail, at)
-                VALUES (\(bind: order.accountId), 'replay', \(bind: order.orderId), \(bind: detail), \(bind: tx.now))
-                """).run()
+            try await tx.flagAccount(order, "replay", detail: detail)
             outcome.outcomeKind = .checkFailed
             next.state = .rejected
             next.lastError = detail

@@ -65,10 +65,7 @@ extension OrderStore {
         next.needsOperator = true
         next.lastError = detail
         next.nextRetryAt = nil
-        try await tx.sql.raw("""
-            INSERT INTO account_flags (account_id, flag, order_id, detail, at)
-            VALUES (\(bind: order.accountId), 'double_delivery', \(bind: order.orderId), \(bind: detail), \(bind: tx.now))
-            """).run()
+        try await tx.flagAccount(order, "double_delivery", detail: detail)
         tx.audit("delivery.conflict", target: "order:\(holder)", detail: detail)
         outcome.outcomeKind = .checkFailed
         outcome.order = try await tx.save(next, previous: order, action: "delivery.conflict", reason: detail)
