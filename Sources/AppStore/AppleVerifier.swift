@@ -55,7 +55,8 @@ public final class AppleVerifier: ReceiptVerifier {
 /// Re-verification of one transaction through the Server API, in the shape of a
 /// verifyReceipt report so that the same rules apply: Get Transaction Info (production,
 /// then sandbox when production does not know it: R2's counterpart), and for
-/// auto-renewables Get All Subscription Statuses for the renewal intent R8 needs.
+/// auto-renewables Get All Subscription Statuses for the renewal intent R8 needs and Get
+/// Transaction History for the periods before it.
 struct ServerAPIVerification {
     let client: ServerAPIClient
     let first: AppleEnvironment
@@ -89,6 +90,16 @@ struct ServerAPIVerification {
                 let mine = statuses.value.filter { $0.originalTransactionId == transaction.originalTransactionId }
                 content.latestReceiptInfo = mine.compactMap { $0.transaction.flatMap(AppleTransaction.init) }
                 content.pendingRenewals = mine.compactMap { $0.renewal.flatMap(AppleRenewalInfo.init) }
+            }
+            // R8 weighs the owner's periods before this one (their end, their refunds): the
+            // statuses carry only the latest, so the subscription's history comes too.
+            switch await client.allPages({ await client.transactionHistory(transactionId, in: environment, revision: $0) }) {
+            case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
+            case .success(let history):
+                let chain = history.filter { $0.originalTransactionId == transaction.originalTransactionId }.compactMap(AppleTransaction.init)
+                let known = Set(content.latestReceiptInfo.map(\.transactionId))
+                content.latestReceiptInfo += chain.filter { !known.contains($0.transactionId) }
+                body += ",\"getTransactionHistory\":{\"signedTransactions\":\(history.count),\"sameSubscription\":\(chain.count)}"
             }
         }
         return VerificationReport(

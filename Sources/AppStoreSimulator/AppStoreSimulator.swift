@@ -16,9 +16,10 @@ public final class AppStoreSimulator: Sendable {
     let keyCheck: APIKeyCheck
 
     public init(bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
-                faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C) throws {
+                faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil) throws {
         self.bundleId = bundleId
-        authority = try CertificateAuthority()
+        let authority = try authority ?? CertificateAuthority()
+        self.authority = authority
         ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority))
         self.apiKey = apiKey
         self.sharedSecret = sharedSecret

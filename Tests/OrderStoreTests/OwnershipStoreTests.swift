@@ -169,6 +169,39 @@ struct OwnershipStoreTests {
         }
     }
 
+    @Test("Re-verifying a dispute: Apple's answer shows A's period refunded before the renewal (a missed notification) → the rule settles it for B", arguments: Backend.all)
+    func reverifySettlesDispute(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let disputed = try await disputedB(store)
+            var refunded = period(0)
+            refunded.cancellationDate = t0 + .days(20)
+            let report = validReport([], latest: [refunded, period(1)],
+                                     renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
+            let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
+            #expect(again.ownership == .transfer(from: "A", to: "B", because: .refunded))
+            #expect(again.order.state == .delivered)
+            #expect(again.order.version > disputed.version)
+            let detail = try await store.orderDetail("b-1")
+            #expect(detail.grants.map(\.kind) == ["automatic"])
+            #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
+            #expect(try await store.disputes().isEmpty, "the rule settled it: nothing left to review")
+        }
+    }
+
+    @Test("Re-verifying a dispute while A still renews leaves it for an operator, with one review item, not two", arguments: Backend.all)
+    func reverifyKeepsDispute(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            _ = try await disputedB(store)
+            let report = validReport([], latest: [period(0), period(1)],
+                                     renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
+            let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
+            #expect(again.ownership == .ownerKeeps(owner: "A"))
+            #expect(again.order.state == .disputed)
+            #expect(try await store.disputes().count == 1)
+            #expect(try await store.subscription(otid).subscription?.ownerAccount == "A")
+        }
+    }
+
     @Test("Transferring a subscription with a disputed renewal settles it for the new owner", arguments: Backend.all)
     func transferSettles(backend: Backend) async throws {
         try await withStore(backend) { store in

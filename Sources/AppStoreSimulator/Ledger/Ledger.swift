@@ -2,8 +2,8 @@ import Foundation
 import Receipts
 
 /// One purchase as the simulated App Store remembers it.
-public struct SimulatedPurchase: Sendable, Equatable {
-    public enum Kind: Int64, Sendable {
+public struct SimulatedPurchase: Sendable, Equatable, Codable {
+    public enum Kind: Int64, Sendable, Codable {
         // Apple's undocumented receipt field 1707 numbering.
         case nonConsumable = 0, consumable = 1, nonRenewing = 2, autoRenewable = 3
     }
@@ -27,6 +27,25 @@ public struct SimulatedPurchase: Sendable, Equatable {
     public var appleOrderId: String
     /// Family Sharing access revoked (Apple's REVOKE): the purchase stops counting, like a refund.
     public var isRevoked: Bool = false
+
+    public init(appleId: String, transactionId: String, originalTransactionId: String, productId: String, kind: Kind, isSandbox: Bool,
+                purchaseDate: Date, expiresDate: Date? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
+                webOrderLineItemId: Int64? = nil, autoRenew: Bool = false, appAccountToken: String? = nil, appleOrderId: String? = nil) {
+        self.appleId = appleId
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.kind = kind
+        self.isSandbox = isSandbox
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.cancellationDate = cancellationDate
+        self.cancellationReason = cancellationReason
+        self.webOrderLineItemId = webOrderLineItemId
+        self.autoRenew = autoRenew
+        self.appAccountToken = appAccountToken
+        self.appleOrderId = appleOrderId ?? Ledger.invoiceOrderId(Int64(transactionId.suffix(12)) ?? 0)
+    }
 }
 
 /// The simulated App Store's memory: purchases per Apple ID, renewals, refunds and
@@ -42,6 +61,17 @@ public actor Ledger {
         self.minter = minter
         nextId = firstTransactionId
     }
+
+    /// Purchases made elsewhere, with their own ids (a seeded store's history): the
+    /// simulated App Store knows them from now on, as Apple knows every real one.
+    public func adopt(_ made: [SimulatedPurchase]) {
+        purchases.append(contentsOf: made)
+        // New purchases must not reuse an adopted id.
+        if let highest = made.compactMap({ Int64($0.transactionId) }).max(), highest >= nextId { nextId = highest + 1 }
+    }
+
+    /// Everything the ledger remembers, to save and adopt again later.
+    public var all: [SimulatedPurchase] { purchases }
 
     private func newId() -> Int64 {
         defer { nextId += 1 }
@@ -134,10 +164,15 @@ public actor Ledger {
     /// that Apple ID in one environment. Two game accounts on one Apple ID send the same one.
     public func receipt(appleId: String, sandbox: Bool = false, at date: Date = Date()) throws -> String {
         let mine = purchases.filter { $0.appleId == appleId && $0.isSandbox == sandbox }
-        return try minter.mint(AppReceipt(
+        return try minter.mint(Self.appReceipt(bundleId: bundleId, holding: mine, sandbox: sandbox, at: date))
+    }
+
+    /// The app receipt of an app holding `purchases`, created at `date`.
+    public static func appReceipt(bundleId: String, holding purchases: [SimulatedPurchase], sandbox: Bool, at date: Date) -> AppReceipt {
+        AppReceipt(
             receiptType: sandbox ? "ProductionSandbox" : "Production", appItemId: 1_000_000_001, bundleId: bundleId, appVersion: "1.0",
             receiptCreationDate: date, originalApplicationVersion: "1.0",
-            inAppPurchases: mine.map(\.inAppPurchase)))
+            inAppPurchases: purchases.map(\.inAppPurchase))
     }
 }
 
@@ -153,9 +188,13 @@ extension SimulatedPurchase {
 
 public enum SimulatorError: Error, Sendable, CustomStringConvertible {
     case unknown(String)
+    case cannotSave(String)
+    case cannotLoad(String)
     public var description: String {
         switch self {
         case .unknown(let what): "the simulator knows no \(what)"
+        case .cannotSave(let path): "cannot save the simulator's state to \(path)"
+        case .cannotLoad(let why): "cannot load the saved simulator: \(why)"
         }
     }
 }

@@ -62,6 +62,31 @@ public struct CertificateAuthority: Sendable {
         Certificate.Extension(oid: oid, critical: false, value: [0x05, 0x00])
     }
 
+    /// An authority saved before (`saved()`): the same root, so receipts it signed then
+    /// still verify, and the same signing key, so new ones verify beside them.
+    public init(saved: Saved) throws {
+        root = try Certificate(pemEncoded: saved.rootPEM)
+        intermediate = try Certificate(pemEncoded: saved.intermediatePEM)
+        leaf = try Certificate(pemEncoded: saved.leafPEM)
+        leafKey = try P256.Signing.PrivateKey(pemRepresentation: saved.leafKeyPEM)
+        guard leaf.publicKey == Certificate.PublicKey(leafKey.publicKey) else {
+            throw SimulatorError.cannotLoad("the saved signing key does not match the saved leaf certificate")
+        }
+    }
+
+    /// What it takes to sign as this authority again: the chain and the leaf's key.
+    public struct Saved: Codable, Sendable {
+        public var rootPEM: String
+        public var intermediatePEM: String
+        public var leafPEM: String
+        public var leafKeyPEM: String
+    }
+
+    public func saved() throws -> Saved {
+        Saved(rootPEM: try root.serializeAsPEM().pemString, intermediatePEM: try intermediate.serializeAsPEM().pemString,
+              leafPEM: try leaf.serializeAsPEM().pemString, leafKeyPEM: leafKey.pemRepresentation)
+    }
+
     /// The root as PEM, for a trust-roots folder.
     public func rootPEM() throws -> String {
         try root.serializeAsPEM().pemString

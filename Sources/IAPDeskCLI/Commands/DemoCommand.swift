@@ -9,7 +9,8 @@ import OrderStore
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store.")
 
-    @Option(help: "Where to put the demo store (default: a new temp file).") var db: String?
+    @Option(help: "Where to put the demo store (default: a new temp file). Its simulated App Store is kept beside it, in FILE.simulator/, so reopening it re-verifies as before.")
+    var db: String?
     @Option(help: "How many synthetic orders.") var orders: Int = 20_000
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Simulator faults: none, slow, flaky, storm, down, or items (see `iapdesk simulator --help`).") var faults: String = "none"
@@ -20,18 +21,25 @@ struct DemoCommand: AsyncParsableCommand {
         let profile: FaultProfile
         do { profile = try FaultProfile.parse(faults) } catch { throw ValidationError("\(error)") }
         let path = db ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
+        let simulatorFolder = path + ".simulator"
         let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
+        let fresh = try await store.counts().total == 0
+        let simulator = if !fresh, SavedSimulator.exists(in: simulatorFolder) {
+            try await SavedSimulator.load(from: simulatorFolder, faults: profile)
+        } else {
+            try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
+        }
         let server = try await SimulatorServer.start(simulator)
         do {
-            if try await store.counts().total == 0 {
-                try await SyntheticStore(orders: orders, seed: seed).write(into: store)
-                // Paid orders whose receipts the simulator signed: re-verify works on these.
+            if fresh {
+                try await SeededPurchases.seed(store, simulator: simulator, orders: orders, seed: seed)
+                // Paid orders bought through the simulator itself, one Apple ID each.
                 try await SimulatedOrders.seed(store, simulator: simulator, count: 40, prefix: "demo")
+                try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
             try await SimulatorFiles.makeAdminIfNew(store)
             let actor = try await store.actor(forUser: OperatorIdentity.osUser)
-            let settings = try AppStoreSettings.forSimulator(server, secret: "demo-shared-secret")
+            let settings = try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")
             if noConsole {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")
             } else {
@@ -47,6 +55,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await server.stop()
         await store.close()
+        // What the session bought or refunded through the simulator is remembered too.
+        try await SavedSimulator.save(simulator, in: simulatorFolder)
     }
 }
 

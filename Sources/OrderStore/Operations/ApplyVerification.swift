@@ -50,10 +50,16 @@ extension OrderStore {
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
             case .rejected where reopen:
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .verified where classification.isValid:
+                // Apple confirmed it before and the delivery never happened (a crash between):
+                // the same claim and the same grant finish it, once.
+                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
             case .delivered where order.isUnconfirmedDelivery:
                 try await confirmDelivery(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
             case .delivered, .refunded:
                 try await recheck(tx, order: order, report: report, outcome: &outcome)
+            case .disputed:
+                try await redecide(tx, order: order, report: report, outcome: &outcome)
             default:
                 break  // the attempt is recorded; the state is the operator's business now
             }
@@ -128,6 +134,24 @@ extension OrderStore {
             }
         }
         outcome.order = try await deliver(tx, order: current, transactionId: purchase.transaction.transactionId, kind: kind, reason: nil)
+    }
+
+    /// A disputed renewal seen again. Apple's answer may carry what the store missed when
+    /// it decided (the owner's last period refunded, their renewal turned off): R8 decides
+    /// again on it, and if the owner had lapsed by the renewal (or the submitter owns the
+    /// subscription by now), the rule settles the dispute for the submitter. If the owner
+    /// still keeps it, it waits for an operator as before.
+    private func redecide(_ tx: WriteTransaction, order: Order, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+        guard outcome.classification.isValid, let content = report.content, let transactionId = order.transactionId,
+              let renewal = TransactionPicking.merged(content).first(where: { $0.transactionId == transactionId }) else { return }
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        let decision = try await decideOwnership(tx, order: order, transaction: renewal, content: content,
+                                                 source: FactSource(report.method), recordingOwnerKeeps: false)
+        outcome.ownership = decision
+        if case .ownerKeeps = decision { return }
+        try await tx.closeReview(orderId: order.orderId)
+        outcome.order = try await deliver(tx, order: order, transactionId: transactionId, kind: .automatic, reason: nil)
+        try await tx.refreshExpiry(renewal.originalTransactionId)
     }
 
     /// R5 turned the answer down. A receipt that holds no transaction for the order proves

@@ -6,8 +6,10 @@ extension OrderStore {
     /// decides, and records the decision (an ownership event; those needing review show in
     /// `:disputes`). The stored facts are weighed as they were unless they are older than
     /// the renewal: then Apple's answer in hand (its renewal info and the chain of
-    /// periods) refreshes them first.
-    func decideOwnership(_ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent, source: FactSource) async throws -> OwnershipRule.Decision {
+    /// periods) refreshes them first. A dispute decided again records nothing new when the
+    /// owner still keeps it (`recordingOwnerKeeps: false`): its review item stands.
+    func decideOwnership(_ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent, source: FactSource,
+                         recordingOwnerKeeps: Bool = true) async throws -> OwnershipRule.Decision {
         let otid = transaction.originalTransactionId
         let stored = try await tx.subscriptionRow(otid)
         let apple = content.pendingRenewals.first { $0.originalTransactionId == otid }
@@ -29,7 +31,12 @@ extension OrderStore {
             break
         }
         try await tx.updateFacts(otid, productId: transaction.productId, facts)
-        if decision != .sameOwner {
+        let recorded = switch decision {
+        case .sameOwner: false
+        case .ownerKeeps: recordingOwnerKeeps
+        case .firstOwner, .transfer: true
+        }
+        if recorded {
             let ownerAfter = if case .ownerKeeps(let keeper) = decision { keeper } else { order.accountId }
             try await tx.recordOwnershipEvent(otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
                                               verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)

@@ -14,7 +14,10 @@ extension OrderStore {
         }
         if !actor.isSystem, let refusal = OrderPermissions.reverifyRefusal(order, role: actor.role) { throw refusal }
         guard let submission else { throw StoreError.invalid("order \(orderId) has no stored receipt to verify") }
-        let report = await verifier.verify(receiptData: try submission.string("receipt_data"), claimedTransactionId: try submission.optionalString("claimed_transaction_id"))
+        // The transaction Apple confirmed before, or else the one the client named, lets
+        // the Server API answer; the receipt is the fallback.
+        let transactionId = try order.transactionId ?? submission.optionalString("claimed_transaction_id")
+        let report = await verifier.verify(receiptData: try submission.string("receipt_data"), claimedTransactionId: transactionId)
         if !actor.isSystem {
             try await write(as: actor) { tx in tx.audit("reverify", target: "order:\(orderId)") }
         }

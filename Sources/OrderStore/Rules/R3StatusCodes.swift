@@ -24,6 +24,9 @@ public enum VerificationClass: Sendable, Equatable {
         }
     }
 
+    /// Apple vouched for the receipt (its content is there to check).
+    public var isValid: Bool { self == .valid || self == .validExpired }
+
     public var reason: String? {
         switch self {
         case .valid: nil

@@ -21,6 +21,11 @@ struct Generator {
     var subscriptions: [String: (owner: String, product: String, expires: Millis, autoRenew: Bool, since: Millis)] = [:]
     var noAdsOwners: [Int: String] = [:]  // account index → the order that bought it
     var recentConsumables: [(tid: String, orderId: String, account: String)] = []
+    /// Apple's side of each paid order, kept only when the plan signs receipts.
+    var purchases: [SyntheticPurchase] = []
+    /// Original transaction id → the index in `purchases` of its latest period.
+    private var latestPeriod: [String: Int] = [:]
+    private let types = Dictionary(uniqueKeysWithValues: DemoCatalogue.products.map { ($0.productId, $0.type) })
     var auditSeq: Int64 = 0
     var auditHash = AuditChain.genesis
 
@@ -52,16 +57,16 @@ struct Generator {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    mutating func rows(count: Int) -> SyntheticRows {
+    mutating func rows(count: Int) throws -> SyntheticRows {
         var rows = SyntheticRows()
         for _ in 0..<count {
-            order(into: &rows)
+            try order(into: &rows)
             index += 1
         }
         return rows
     }
 
-    private mutating func order(into rows: inout SyntheticRows) {
+    private mutating func order(into rows: inout SyntheticRows) throws {
         let i = index
         let created = plan.anchor - plan.span + plan.span * Millis(i) / Millis(max(plan.orders, 1)) + random.millis(0...59_000)
         let age = plan.anchor - created
@@ -123,20 +128,34 @@ struct Generator {
             }
         }
 
-        // R8 for a receipt of someone else's subscription.
+        // R8 for a receipt of someone else's subscription, decided by the rule itself on
+        // what the store knew: the owner's renewal intent and the end of their last period.
         var disputed = false
+        var missedOwnerRefund = false
         if product == "vip_monthly", state == .delivered || state == .verified, let sub = subscriptions[otid], sub.owner != accountId {
-            if sub.autoRenew {
-                if recent { state = .disputed; disputed = true } else { state = .rejected; lastError = "dispute settled for the owner: shared Apple ID" }
-                rows.ownership.append([otid, orderId, accountId, sub.owner, sub.owner, settledAt, "rule", "owner_keeps",
-                                       "owner \(sub.owner) is still auto-renewing, so the renewal is theirs", disputed ? 1 : 0])
-                disputeCount += disputed ? 1 : 0
-            } else {
+            let owner = OwnershipRule.OwnerFacts(accountId: sub.owner, autoRenew: sub.autoRenew, periodEnd: sub.expires)
+            let decision = OwnershipRule.decide(owner: owner, submitter: accountId, purchasedAt: paidAt)
+            switch decision {
+            case .ownerKeeps:
+                if recent {
+                    state = .disputed
+                    disputed = true
+                    // Every other dispute hides a refund of the owner's last period that
+                    // Apple made and the store never heard of: re-verifying settles it.
+                    missedOwnerRefund = disputeCount % 2 == 0
+                    disputeCount += 1
+                } else {
+                    state = .rejected
+                    lastError = "dispute settled for the owner: shared Apple ID"
+                }
+            case .transfer:
                 subscriptions[otid]?.owner = accountId
                 subscriptions[otid]?.since = settledAt
-                rows.ownership.append([otid, orderId, accountId, sub.owner, accountId, settledAt, "rule", "transfer",
-                                       "owner \(sub.owner) no longer auto-renews; ownership moves to \(accountId)", 1])
+            case .firstOwner, .sameOwner:
+                break
             }
+            rows.ownership.append([otid, orderId, accountId, sub.owner, state == .disputed || state == .rejected ? sub.owner : accountId,
+                                   settledAt, "rule", decision.verdict.rawValue, decision.explanation, decision.needsReview && state != .rejected ? 1 : 0])
         }
 
         let paid = state != .pendingPayment
@@ -180,7 +199,27 @@ struct Generator {
 
         submissionId += 1
         let claimed: String? = random.chance(0.7) ? tid : nil
-        rows.submissions.append([submissionId, orderId, accountId, claimed, "client", "MIIT" + padded(i * 7919 % 1_000_003, 12) + "AAAA", paidAt])
+        var receipt = "MIIT" + padded(i * 7919 % 1_000_003, 12) + "AAAA"
+        var adopted: Int?
+        if let signer = plan.signer, claimsPurchase || state.isPaidUndelivered, let type = types[product] {
+            let shared = product == "vip_monthly" ? subscriptions[otid]?.owner : nil
+            let purchase = SyntheticPurchase(
+                orderId: orderId, appleAccount: "apple:" + (shared ?? accountId), productId: product, type: type, transactionId: tid,
+                originalTransactionId: otid, webOrderLineItemId: line, purchasedAt: paidAt,
+                expiresAt: product == "vip_monthly" || product == "pass_30d" ? paidAt + .hours(24 * 30) : nil,
+                cancelledAt: state == .refunded ? settledAt + .hours(30) : nil, environment: environment,
+                autoRenew: product == "vip_monthly" ? subscriptions[otid]?.autoRenew ?? true : false)
+            if missedOwnerRefund, let last = latestPeriod[otid], purchases[last].purchasedAt < paidAt - .hours(72) {
+                purchases[last].cancelledAt = paidAt - .hours(48)
+            }
+            // Signing takes a while; only orders still waiting for Apple are re-verified from
+            // their receipt. Delivered ones are asked about by their transaction id.
+            if state.isPaidUndelivered { receipt = try signer(purchase) }
+            if product == "vip_monthly", !disputed { latestPeriod[otid] = purchases.count }
+            adopted = purchases.count
+            purchases.append(purchase)
+        }
+        rows.submissions.append([submissionId, orderId, accountId, claimed, "client", receipt, paidAt])
         let body = "{\"status\":0,\"environment\":\"\(environment.rawValue)\"}"
         switch state {
         case .verifyRetry:
@@ -219,6 +258,7 @@ struct Generator {
                 subscriptions[otid]?.expires = max(known, expires)
             }
         }
+        if let adopted, product == "vip_monthly", let renews = subscriptions[otid]?.autoRenew { purchases[adopted].autoRenew = renews }
         switch state {
         case .delivered:
             let grantedAt = manual ? settledAt + random.millis(.minutes(10)...(.hours(20))) : settledAt

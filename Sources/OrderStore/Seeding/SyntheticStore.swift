@@ -21,11 +21,16 @@ public struct SyntheticStore: Sendable {
     public var anchor: Millis
     /// How far back the history reaches.
     public var span: Millis = .hours(24 * 180)
+    /// With a signer, paid orders still waiting for Apple keep real signed receipts and the
+    /// summary lists every paid purchase (for a simulator to adopt); without, every receipt
+    /// is a placeholder.
+    public var signer: SyntheticReceiptSigner?
 
-    public init(orders: Int, seed: UInt64 = 1, anchor: Millis = .now()) {
+    public init(orders: Int, seed: UInt64 = 1, anchor: Millis = .now(), signer: SyntheticReceiptSigner? = nil) {
         self.orders = orders
         self.seed = seed
         self.anchor = anchor
+        self.signer = signer
     }
 
     public struct Summary: Sendable {
@@ -35,6 +40,8 @@ public struct SyntheticStore: Sendable {
         public var orphans: Int
         public var subscriptions: Int
         public var disputes: Int
+        /// Every paid purchase, when seeded with a signer.
+        public var purchases: [SyntheticPurchase]
     }
 
     /// Writes the catalogue and `orders` orders into an empty store.
@@ -65,7 +72,8 @@ public struct SyntheticStore: Sendable {
             if store.dialect == .postgres { try await sql.raw("ANALYZE").run() } else { try await sql.raw("PRAGMA optimize").run() }
         }
         return Summary(orders: orders, byState: generator.stateCounts, transactions: generator.transactionCount,
-                       orphans: generator.orphanCount, subscriptions: generator.subscriptions.count, disputes: generator.disputeCount)
+                       orphans: generator.orphanCount, subscriptions: generator.subscriptions.count, disputes: generator.disputeCount,
+                       purchases: generator.purchases)
     }
 
     /// Writes the orders in batches of one transaction each, then what depends on all of them.
@@ -74,13 +82,13 @@ public struct SyntheticStore: Sendable {
         // both cores are busy.
         let batch = 20_000
         var done = 0
-        var pending = generator.rows(count: min(batch, orders))
+        var pending = try generator.rows(count: min(batch, orders))
         while true {
             let rows = pending
             let count = min(batch, orders - done)
             async let written: Void = write(rows, sql: sql, dialect: dialect, writer: writer)
             let remaining = orders - done - count
-            if remaining > 0 { pending = generator.rows(count: min(batch, remaining)) }
+            if remaining > 0 { pending = try generator.rows(count: min(batch, remaining)) }
             try await written
             done += count
             progress?(done)
