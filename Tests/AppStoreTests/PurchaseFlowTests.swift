@@ -32,6 +32,23 @@ struct PurchaseFlowTests {
         }
     }
 
+    @Test("The client named a transaction neither environment knows (4040010 twice): the stored receipt goes to verifyReceipt; the paid order is not rejected")
+    func unknownTransactionFallsBack() async throws {
+        try await Harness.run { h in
+            try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60", claim: false)
+            // The game's client sent an id from somewhere else; the receipt itself is good.
+            try await h.submit("o1", appleId: "p@icloud", claim: "2000000999999999")
+            let outcome = try await h.reverify("o1")
+            #expect(outcome.report.method == .verifyReceipt)
+            #expect(outcome.report.appleStatus == 0)
+            #expect(outcome.order.state != .rejected, "\(outcome.order.lastError ?? "")")
+            // Apple's receipt does not hold the named id: an operator asks the game, the order waits.
+            #expect(outcome.order.state == .verifyRetry && outcome.order.needsOperator)
+            let attempts = try await h.store.orderDetail("o1").attempts
+            #expect(attempts.last?.method == "verify_receipt" && attempts.last?.appleStatus == 0)
+        }
+    }
+
     @Test("Without a claimed transaction the Server API is not used, and R6 picks the transaction from the receipt")
     func noClaimUsesVerifyReceipt() async throws {
         try await Harness.run { h in

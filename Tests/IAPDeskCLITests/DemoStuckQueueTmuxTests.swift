@@ -1,0 +1,76 @@
+import Foundation
+import OrderStore
+import Testing
+
+/// The demo's stuck queue as an on-call engineer clears it: every listed order re-verified
+/// with `R` against the demo's simulated App Store, which knows every paid purchase. No
+/// paid order is rejected; a dispute whose owner's period Apple had refunded (a notification
+/// the store missed) goes to the submitter; and the store reopened later still re-verifies.
+@Suite("Demo stuck queue in tmux", .serialized)
+struct DemoStuckQueueTmuxTests {
+    @Test("R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works")
+    func clearStuckQueue() async throws {
+        guard let binary = try Tmux.binary() else { return }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-stuck-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            try? FileManager.default.removeItem(atPath: db + ".simulator")
+        }
+        var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
+        defer { tmux.stop() }
+        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        func command(_ text: String) throws {
+            try tmux.send(":")
+            try tmux.run("send-keys -t \(tmux.session) -l '\(text)'")
+            try tmux.send("Enter")
+        }
+
+        let before = try await Self.snapshot(db)
+        #expect(before.stuck.count >= 40, "the demo's stuck queue: \(before.stuck.count)")
+        #expect(!before.disputed.isEmpty)
+
+        try command("stuck")
+        _ = tmux.screen { $0.contains("Stuck [") }
+        try tmux.send("R")
+        let done = tmux.screen(waitingFor: { $0.contains("re-verified \(before.stuck.count):") }, timeout: 90)
+        #expect(done.contains("still waiting on Apple") && !done.contains("failed"), "\(done)")
+
+        let after = try await Self.snapshot(db)
+        #expect(after.rejected == before.rejected, "no paid order rejected")
+        #expect(after.stuck.allSatisfy { after.disputed.contains($0) }, "only disputes the owner still keeps wait: \(after.stuck)")
+        let settled = try #require(before.disputed.first { !after.disputed.contains($0) }, "a dispute settled by Apple's facts")
+
+        // The operator reads why: the owner's period was refunded, the submitter has it now.
+        try command("order \(settled)")
+        let detail = tmux.screen { $0.contains("Order \(settled)") && $0.contains("Timeline") }
+        #expect(detail.contains("delivered"), "\(detail)")
+        try tmux.send("o")
+        let subscription = tmux.screen { $0.contains("Subscription ") }
+        #expect(subscription.contains("was refunded; ownership moves"), "\(subscription)")
+        try tmux.send("Escape", "Escape")
+        try command("q")
+        let deadline = Date().addingTimeInterval(10)
+        while tmux.isRunning && Date() < deadline { usleep(100_000) }
+        #expect(!tmux.isRunning)
+
+        // Reopened: the same simulated App Store, so Apple still knows the demo's purchases.
+        tmux = try Tmux.start("\(binary) demo --db \(db)")
+        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        try command("order demo_000005")
+        _ = tmux.screen { $0.contains("Order demo_000005") }
+        try tmux.send("r")
+        let again = tmux.screen(waitingFor: { $0.contains("demo_000005: server_api") }, timeout: 15)
+        #expect(again.contains("demo_000005: server_api Production") && !again.contains("4040010"), "\(again)")
+        try tmux.send("q")
+    }
+
+    /// What the store holds now: the stuck queue, the open disputes, the rejected count.
+    private static func snapshot(_ db: String) async throws -> (stuck: [String], disputed: [String], rejected: Int64) {
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let stuck = try await store.stuckOrders(limit: 500).items.map(\.order.orderId)
+        let disputed = try await store.orders(OrderFilter(state: .disputed), limit: 500).items.map(\.orderId)
+        let rejected = try await store.counts().byState[.rejected] ?? 0
+        await store.close()
+        return (stuck, disputed, rejected)
+    }
+}
