@@ -25,7 +25,7 @@ struct PurchaseFlowTests {
                 let detail = try await h.store.orderDetail("o\(index)")
                 #expect(detail.grants.count == 1)
                 let attempt = try #require(detail.attempts.last)
-                #expect(attempt.appleStatus == 0 && attempt.outcome == "valid")
+                #expect(attempt.appleStatus == 0 && attempt.outcome == .valid)
                 // The raw answer is kept verbatim for the receipt screen.
                 #expect(attempt.body?.contains(serverAPI ? "signedTransactionInfo" : "\"in_app\"") == true)
             }
@@ -45,7 +45,7 @@ struct PurchaseFlowTests {
             // Apple's receipt does not hold the named id: an operator asks the game, the order waits.
             #expect(outcome.order.state == .verifyRetry && outcome.order.needsOperator)
             let attempts = try await h.store.orderDetail("o1").attempts
-            #expect(attempts.last?.method == "verify_receipt" && attempts.last?.appleStatus == 0)
+            #expect(attempts.last?.method == .verifyReceipt && attempts.last?.appleStatus == 0)
         }
     }
 

@@ -44,7 +44,7 @@ struct ReverifyCommandTests {
         for id in ids {
             let detail = try await after.orderDetail(id)
             #expect(detail.order.state == .delivered, "\(id): \(detail.order.lastError ?? "")")
-            #expect(detail.attempts.last?.method == "server_api")
+            #expect(detail.attempts.last?.method == .serverAPI)
         }
         // The operator's re-verify is audited under their name.
         let audit = try await after.orderDetail(ids[0]).audit

@@ -51,7 +51,7 @@ struct OwnershipStoreTests {
             #expect(detail.subscription?.factsAsOf == t0 + .days(31) + 2000)
             #expect(detail.chain.map(\.submittedBy) == ["A", "B"])
             let review = try await store.disputes()
-            #expect(review.map(\.verdict) == ["owner_keeps"])
+            #expect(review.map(\.verdict) == [.ownerKeeps])
             #expect(review.first?.reason == "owner A is still auto-renewing, so the renewal is theirs")
             // A disputed order is paid and undelivered: it shows in the stuck queue.
             #expect(try await store.stuckOrders(now: t0 + .days(32)).items.map(\.order.orderId) == ["b-1"])
@@ -76,7 +76,7 @@ struct OwnershipStoreTests {
             #expect(aSubmits.ownership == .ownerKeeps(owner: "B"))
             #expect(aSubmits.order.state == .disputed)
             let history = try await store.subscription(otid).ownership
-            #expect(history.map(\.verdict) == ["first_owner", "transfer", "owner_keeps"])
+            #expect(history.map(\.verdict) == [.firstOwner, .transfer, .ownerKeeps])
             #expect(history.map(\.toAccount) == ["A", "B", "B"])
         }
     }
@@ -182,7 +182,7 @@ struct OwnershipStoreTests {
             #expect(again.order.state == .delivered)
             #expect(again.order.version > disputed.version)
             let detail = try await store.orderDetail("b-1")
-            #expect(detail.grants.map(\.kind) == ["automatic"])
+            #expect(detail.grants.map(\.kind) == [.automatic])
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
             #expect(try await store.disputes().isEmpty, "the rule settled it: nothing left to review")
         }

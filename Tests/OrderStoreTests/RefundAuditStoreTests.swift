@@ -64,7 +64,7 @@ struct RefundAuditStoreTests {
             let again = try await store.recordRefundReversed(transactionId: "830", at: t0 + .hours(2))
             #expect(again?.state == .delivered)
             let grants = try await store.orderDetail("o1").grants
-            #expect(grants.map(\.kind) == ["automatic", "refund_reversed"])
+            #expect(grants.map(\.kind) == [.automatic, .refundReversed])
             #expect(grants.filter { $0.revokedAt == nil }.count == 1)
             #expect(try await store.auditLog().first?.action == "refund.reversed")
             #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == nil)

@@ -54,7 +54,7 @@ struct ReplayStoreTests {
             #expect(restored.state == .delivered)
             #expect(!restored.replayFlag)
             #expect(try await store.account("a1").flags.isEmpty)
-            #expect(try await store.orderDetail("o2").grants.map(\.kind) == ["restore"])
+            #expect(try await store.orderDetail("o2").grants.map(\.kind) == [.restore])
             // The purchase stays claimed by the order that paid for it.
             #expect(try await store.orderDetail("o1").transactions.map(\.transaction.transactionId) == ["600"])
         }

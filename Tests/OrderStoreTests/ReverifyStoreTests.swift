@@ -31,7 +31,7 @@ struct ReverifyStoreTests {
             let asked = await apple.asked
             #expect(asked.count == 2 && asked.allSatisfy { $0.0 == "receipt-of-o1" && $0.1 == "4242" })
             let detail = try await store.orderDetail("o1")
-            #expect(detail.attempts.map(\.outcome) == ["retryable", "valid"])
+            #expect(detail.attempts.map(\.outcome) == [.retryable, .valid])
             #expect(detail.audit.contains { $0.action == "reverify" && $0.actor == "alice" })
         }
     }

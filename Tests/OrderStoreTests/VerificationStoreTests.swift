@@ -17,7 +17,7 @@ struct VerificationStoreTests {
             #expect(outcome.order.state == .verifyRetry)
             detail = try await store.orderDetail("o1")
             #expect(detail.submissions.count == 1)
-            #expect(detail.attempts.map(\.outcome) == ["retryable"])
+            #expect(detail.attempts.map(\.outcome) == [.retryable])
         }
     }
 
@@ -42,7 +42,7 @@ struct VerificationStoreTests {
             #expect(outcome.checks.allSatisfy { $0.passed })
             let detail = try await store.orderDetail("o1")
             #expect(detail.grants.count == 1)
-            #expect(detail.grants.first?.kind == "automatic")
+            #expect(detail.grants.first?.kind == .automatic)
             #expect(detail.audit.map(\.action) == ["receipt.received", "verify.valid", "deliver"])
         }
     }

@@ -34,7 +34,7 @@ public final class AccountScreen: ConsoleScreen {
         lines.append(("", theme[.row]))
         lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
         for g in d.grants {
-            lines.append(("\(Chrome.time(g.grantedAt))  \(g.orderId)  \(g.kind) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(Chrome.time($0))" } ?? ""),
+            lines.append(("\(Chrome.time(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(Chrome.time($0))" } ?? ""),
                           g.revokedAt == nil ? theme[.row] : theme[.checkFailed]))
         }
         lines.append(("", theme[.row]))

@@ -75,7 +75,7 @@ enum Lists {
             fetch: { try await $0.store.disputes(limit: 500) },
             cells: { e, theme in
                 [(String(Chrome.time(e.at).prefix(16)), theme[.muted]), (e.originalTransactionId, nil), (e.orderId ?? "-", nil),
-                 (e.submittedBy, nil), (e.verdict, theme[.state(.disputed)]), (e.toAccount, nil)]
+                 (e.submittedBy, nil), (e.verdict.rawValue, theme[.state(.disputed)]), (e.toAccount, nil)]
             },
             open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) })
     }

@@ -47,9 +47,9 @@ public final class OrderDetailScreen: ConsoleScreen {
         lines.append(("Timeline", theme[.tableHeader]))
         for event in d.timeline {
             let style: Style = switch event.kind {
-            case .attempt(outcome: "valid"), .grant: theme[.checkPassed]
-            case .attempt(outcome: "final"), .revoke: theme[.checkFailed]
-            case .attempt(outcome: "retryable"): theme[.state(.verifyRetry)]
+            case .attempt(outcome: .valid), .grant: theme[.checkPassed]
+            case .attempt(outcome: .final), .revoke: theme[.checkFailed]
+            case .attempt(outcome: .retryable): theme[.state(.verifyRetry)]
             case .audit: theme[.muted]
             default: theme[.row]
             }

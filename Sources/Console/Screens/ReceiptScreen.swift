@@ -30,7 +30,7 @@ public final class ReceiptScreen: ConsoleScreen {
         let source: String
         let input: String
         if let attempt = detail.attempts.last(where: { !($0.body ?? "").isEmpty }), let body = attempt.body {
-            source = "Apple's answer to the latest call: \(attempt.method) \(attempt.environment ?? "-") at \(Chrome.time(attempt.at)), "
+            source = "Apple's answer to the latest call: \(attempt.method.rawValue) \(attempt.environment?.rawValue ?? "-") at \(Chrome.time(attempt.at)), "
                 + (attempt.appleStatus.map { "status \($0) \(StatusCodeRule.meaning(of: $0))" } ?? "no status")
             input = body
         } else if let submission = detail.submissions.last {

@@ -33,7 +33,7 @@ public final class SubscriptionScreen: ConsoleScreen {
             ("facts        " + (s.factsSource.map { "from \($0.rawValue) at \(Chrome.time(s.factsAsOf))" } ?? "not yet from Apple"), theme[.muted]),
         ]
         if let last = d.ownership.last {
-            lines.append(("R8 verdict   \(last.verdict): \(last.reason)" + (last.needsReview ? "  (to review)" : ""), theme[.state(.disputed)]))
+            lines.append(("R8 verdict   \(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""), theme[.state(.disputed)]))
         }
         lines.append(("", theme[.row]))
         lines.append(("Transactions (who submitted each)", theme[.tableHeader]))
@@ -47,7 +47,7 @@ public final class SubscriptionScreen: ConsoleScreen {
         lines.append(("", theme[.row]))
         lines.append(("Owner history", theme[.tableHeader]))
         for e in d.ownership {
-            lines.append(("\(Chrome.time(e.at))  \(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict) — \(e.reason)"
+            lines.append(("\(Chrome.time(e.at))  \(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
                           + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), theme[.row]))
         }
         lines.append(("", theme[.row]))

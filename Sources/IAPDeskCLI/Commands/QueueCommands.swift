@@ -60,7 +60,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
             }))
             print("\nownership:")
             print(Output.table(["WHEN", "VERDICT", "FROM", "TO", "BY", "WHY"], d.ownership.map {
-                [Output.time($0.at), $0.verdict + ($0.needsReview ? " (review)" : ""), Output.safe($0.fromAccount), Output.safe($0.toAccount),
+                [Output.time($0.at), $0.verdict.rawValue + ($0.needsReview ? " (review)" : ""), Output.safe($0.fromAccount), Output.safe($0.toAccount),
                  Output.safe($0.decidedBy), Output.safe($0.reason)]
             }, width: 80))
         }
@@ -90,7 +90,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         func run() async throws {
             let events = try await store.withStore { store, _ in try await store.disputes(limit: limit) }
             print(Output.table(["WHEN", "SUBSCRIPTION", "ORDER", "SUBMITTED BY", "VERDICT", "OWNER"], events.map {
-                [Output.time($0.at), Output.safe($0.originalTransactionId), Output.safe($0.orderId), Output.safe($0.submittedBy), $0.verdict, Output.safe($0.toAccount)]
+                [Output.time($0.at), Output.safe($0.originalTransactionId), Output.safe($0.orderId), Output.safe($0.submittedBy), $0.verdict.rawValue, Output.safe($0.toAccount)]
             }))
         }
     }

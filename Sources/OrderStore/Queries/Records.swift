@@ -23,9 +23,9 @@ public struct Submission: Sendable, Equatable {
 public struct VerificationAttempt: Sendable, Equatable {
     public var id: Int64
     public var at: Millis
-    public var method: String
-    public var environment: String?
-    public var outcome: String
+    public var method: VerificationMethod
+    public var environment: AppleEnvironment?
+    public var outcome: AttemptOutcome
     public var appleStatus: Int?
     /// Apple's meaning of the status (R3), for display.
     public var statusMeaning: String? { appleStatus.map(StatusCodeRule.meaning(of:)) }
@@ -42,7 +42,7 @@ public struct Grant: Sendable, Equatable {
     public var orderId: String
     public var accountId: String
     public var transactionId: String?
-    public var kind: String
+    public var kind: GrantKind
     public var operatorName: String
     public var reason: String?
     public var grantedAt: Millis
@@ -74,7 +74,7 @@ public struct OwnershipEvent: Sendable, Equatable {
     public var toAccount: String
     public var at: Millis
     public var decidedBy: String
-    public var verdict: String
+    public var verdict: OwnershipVerdict
     public var reason: String
     public var needsReview: Bool
 }

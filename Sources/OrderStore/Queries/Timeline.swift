@@ -4,7 +4,7 @@ public struct TimelineEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case placed, submission, grant, revoke, audit
         /// A call to Apple, with its outcome (`valid`, `retryable`, `final`, `valid_expired`).
-        case attempt(outcome: String)
+        case attempt(outcome: AttemptOutcome)
     }
 
     public var at: Millis
@@ -25,11 +25,11 @@ extension OrderDetail {
             let status = a.appleStatus.map { "status \($0) (\(a.statusMeaning ?? ""))" } ?? "no status"
             events.append(TimelineEvent(
                 at: a.at, kind: .attempt(outcome: a.outcome),
-                text: "verify \(a.method) \(a.environment ?? "-"): \(a.outcome), \(status), HTTP \(a.httpStatus.map(String.init) ?? "-"), \(a.latencyMs) ms"
+                text: "verify \(a.method.rawValue) \(a.environment?.rawValue ?? "-"): \(a.outcome.rawValue), \(status), HTTP \(a.httpStatus.map(String.init) ?? "-"), \(a.latencyMs) ms"
                     + (a.reason.map { " — \($0)" } ?? "")))
         }
         for g in grants {
-            events.append(TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
+            events.append(TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind.rawValue)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
             if let revoked = g.revokedAt {
                 events.append(TimelineEvent(at: revoked, kind: .revoke, text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeReason ?? "")"))
             }
