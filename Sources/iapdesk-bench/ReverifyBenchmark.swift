@@ -15,7 +15,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
     @Option(help: "Orders to re-verify.") var orders: Int = 1000
     @Option(help: "Simulated Apple latency per call, in seconds.") var latency: Double = 0.5
     @Option(help: "Calls in flight at once.") var concurrency: Int = 32
-    @Option(help: "verify-receipt (one call per order) or server-api (two for subscriptions).") var api: String = "verify-receipt"
+    @Option(help: "verify-receipt (one call per order) or server-api (three for subscriptions: info, statuses, history).") var api: String = "verify-receipt"
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -30,7 +30,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         // Production purchases only: a sandbox one costs a second call (R2) and would blur the ideal.
         let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: orders, sandboxEvery: 0, claimTransaction: serverAPI)
         let subscriptions = ids.indices.filter { SimulatedOrders.rotation[($0 + 1) % SimulatedOrders.rotation.count] == "vip_monthly" }.count
-        let calls = serverAPI ? ids.count + subscriptions : ids.count
+        let calls = serverAPI ? ids.count + 2 * subscriptions : ids.count
         await simulator.faults.set(FaultProfile(latency: latency...latency))
 
         var settings = AppStoreSettings(
