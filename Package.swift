@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Already under hummingbird; named for `serve`'s graceful stop on SIGTERM.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .target(
@@ -83,10 +85,23 @@ let package = Package(
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
         .target(name: "Console", dependencies: ["OrderStore", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
+        // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
+        .target(
+            name: "Server",
+            dependencies: [
+                "OrderStore", "Terminal",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -107,6 +122,11 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -57,3 +57,13 @@ public final class OrderStore: Sendable {
         try await db.lock.run { try await body(db.sql) }
     }
 }
+
+extension OrderStore {
+    /// R1 in a protocol: a caller told "stored" must find it after a power loss. SQLite in
+    /// WAL mode with `synchronous = NORMAL` may lose the last commits then; `FULL` syncs
+    /// the log on every commit. PostgreSQL's commit is durable already.
+    public func makeCommitsDurable() async throws {
+        guard dialect == .sqlite else { return }
+        try await read { sql in try await sql.raw("PRAGMA synchronous = FULL").run() }
+    }
+}

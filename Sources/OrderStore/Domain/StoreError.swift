@@ -19,6 +19,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case checkFailed(orderId: String, check: String, detail: String)
     /// R7: the purchase already delivered for another order.
     case replay(orderId: String, detail: String)
+    /// An `Idempotency-Key` used before with a different request.
+    case idempotencyMismatch(key: String)
+    /// An order id placed before with another account, product or quantity.
+    case orderMismatch(orderId: String)
 
     public var description: String {
         switch self {
@@ -46,6 +50,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "order \(orderId): check failed: \(check): \(detail)"
         case .replay(let orderId, let detail):
             "order \(orderId) cannot take this purchase: \(detail)"
+        case .idempotencyMismatch(let key):
+            "Idempotency-Key \(key) was used before with a different request"
+        case .orderMismatch(let orderId):
+            "order \(orderId) exists with another account, product or quantity"
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }

@@ -32,4 +32,19 @@ extension OrderStore {
             return try await tx.sql.requireOrder(orderId)
         }
     }
+
+    /// `placeOrder` for a caller that may retry (a game server after a timeout): the same
+    /// order placed again is the order already there (`created` false); the same id with
+    /// another account, product or quantity is refused.
+    public func ensureOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> (order: Order, created: Bool) {
+        do {
+            return (try await placeOrder(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at), true)
+        } catch StoreError.invalid(let message) where message == "order \(orderId) already exists" {
+            let existing = try await read { sql in try await sql.requireOrder(orderId) }
+            guard existing.accountId == accountId, existing.productId == productId, existing.quantity == quantity else {
+                throw StoreError.orderMismatch(orderId: orderId)
+            }
+            return (existing, false)
+        }
+    }
 }

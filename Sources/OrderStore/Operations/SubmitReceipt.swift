@@ -10,10 +10,11 @@ extension OrderStore {
     @discardableResult
     public func submitReceipt(
         orderId: String, receiptData: String, claimedTransactionId: String? = nil,
-        source: SubmissionSource = .client, at: Millis = .now()
+        source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
     ) async throws -> Int64 {
         guard !receiptData.isEmpty else { throw StoreError.invalid("empty receipt for order \(orderId)") }
         return try await write(as: .system, now: at) { tx in
+            if let idempotency, let first = try await tx.replayedSubmission(idempotency) { return first }
             let order = try await tx.sql.requireOrder(orderId)
             guard let row = try await tx.sql.row("""
                 INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
@@ -22,6 +23,9 @@ extension OrderStore {
                 RETURNING id
                 """) else { throw StoreError.corrupt("submission insert returned no id") }
             let id = try row.int64("id")
+            // Committed with the receipt: the worker owes it a verification, whatever happens next.
+            try await tx.enqueue(.verify, subject: orderId, dueAt: at)
+            if let idempotency { try await tx.remember(idempotency, submission: id) }
             if order.state == .pendingPayment {
                 var next = order
                 next.state = .receiptReceived

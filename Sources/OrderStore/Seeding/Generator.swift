@@ -195,6 +195,10 @@ struct Generator {
                             purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
                             needsOperator ? 1 : 0, replay ? 1 : 0])
         stateCounts[state, default: 0] += 1
+        // What the worker owes these orders, as the store would have enqueued it.
+        if state == .receiptReceived || state == .verified || nextRetry != nil {
+            rows.jobs.append([JobKind.verify.rawValue, orderId, nextRetry ?? changedAt, changedAt])
+        }
         guard paid else { return }
 
         submissionId += 1

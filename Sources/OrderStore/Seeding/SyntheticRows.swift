@@ -12,6 +12,7 @@ struct SyntheticRows: Sendable {
     var flags: [Values] = []
     var ownership: [Values] = []
     var audit: [Values] = []
+    var jobs: [Values] = []
 
     func write(to writer: BulkWriter) async throws {
         try await writer.insert(into: "orders", columns: [
@@ -35,6 +36,7 @@ struct SyntheticRows: Sendable {
         try await writer.insert(into: "ownership_events", columns: [
             "original_transaction_id", "order_id", "submitted_by", "from_account", "to_account", "at", "decided_by", "verdict",
             "reason", "needs_review"], rows: ownership)
+        try await writer.insert(into: "jobs", columns: ["kind", "subject", "due_at", "created_at"], rows: jobs)
         try await writer.insert(into: "audit_log", columns: [
             "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash"], rows: audit)
     }

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3]
+        [v1(dialect), v2(dialect), v3, v4(dialect)]
     }
 
     static func run(on db: Database) async throws {
@@ -33,6 +33,29 @@ enum Migrations {
                 }
             }
         }
+    }
+
+    /// Issue 13: the worker's durable jobs (one per kind and subject, leased by a worker
+    /// until a deadline) and the intake's idempotency keys. Orders already waiting for
+    /// Apple get their verify job, so nothing stored before the worker existed is forgotten.
+    private static func v4(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE jobs (id \(d.serialPrimaryKey), kind TEXT NOT NULL, subject TEXT NOT NULL, due_at BIGINT NOT NULL,
+              attempts BIGINT NOT NULL DEFAULT 0, lease_owner TEXT, lease_until BIGINT, last_error TEXT, dead_at BIGINT,
+              created_at BIGINT NOT NULL, UNIQUE (kind, subject))
+            """,
+            "CREATE INDEX jobs_due ON jobs (due_at, id) WHERE dead_at IS NULL",
+            """
+            INSERT INTO jobs (kind, subject, due_at, created_at)
+            SELECT 'verify', order_id, COALESCE(next_retry_at, state_changed_at), state_changed_at FROM orders
+            WHERE state = 'receipt_received' OR next_retry_at IS NOT NULL
+            """,
+            """
+            CREATE TABLE idempotency_keys (client TEXT NOT NULL, key TEXT NOT NULL, request_hash TEXT NOT NULL,
+              status BIGINT NOT NULL, body TEXT NOT NULL, at BIGINT NOT NULL, PRIMARY KEY (client, key))
+            """,
+        ]
     }
 
     /// Issue 11: hand deliveries confirmed later (R7), R8's facts with their age and source,

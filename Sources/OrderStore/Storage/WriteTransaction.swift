@@ -66,6 +66,10 @@ final class WriteTransaction {
             throw try await conflict(orderId: order.orderId)
         }
         next.version = version
+        // An order on a retry schedule is owed a verification then: the worker's job says so.
+        if let due = next.nextRetryAt, due != previous.nextRetryAt {
+            try await enqueue(.verify, subject: next.orderId, dueAt: due)
+        }
         if next.state != previous.state {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1

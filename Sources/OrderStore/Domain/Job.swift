@@ -1,0 +1,31 @@
+/// What a worker does for a job's subject.
+public enum JobKind: String, Sendable, Codable, CaseIterable {
+    /// Ask Apple about an order's latest receipt (its subject is the order id): at once
+    /// after a submission, then on the R4 schedule the order keeps.
+    case verify
+}
+
+/// A unit of the worker's work, kept in the store so that no crash forgets it. At most
+/// one per kind and subject; a worker holds it under a lease until `leaseUntil`, after
+/// which another may take it.
+public struct Job: Sendable, Equatable {
+    public var id: Int64
+    public var kind: JobKind
+    public var subject: String
+    public var dueAt: Millis
+    /// How many times a worker took it; a finish must name the same count (the fence).
+    public var attempts: Int64
+    public var leaseOwner: String?
+    public var leaseUntil: Millis?
+    public var lastError: String?
+    /// Set when it failed too often to try again; an operator may requeue it.
+    public var deadAt: Millis?
+}
+
+/// How the store's job queue stands, for `/metrics`, `/readyz` and the console's header.
+public struct JobQueueStatus: Sendable, Equatable {
+    public var due: Int
+    public var oldestDueAt: Millis?
+    public var leased: Int
+    public var dead: Int
+}

@@ -1,0 +1,112 @@
+import SQLKit
+
+extension OrderStore {
+    /// Takes up to `limit` due jobs for `owner` until `now + lease`. On PostgreSQL rows
+    /// another worker is taking are skipped (`FOR UPDATE SKIP LOCKED`), so several workers
+    /// on several machines share the queue without waiting on each other; on SQLite the
+    /// claim is one writer's transaction. A job whose lease ran out (its worker died) is
+    /// due again. Every claim counts an attempt: the fence a finish must match.
+    public func claimJobs(owner: String, limit: Int, lease: Millis, now: Millis = .now()) async throws -> [Job] {
+        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await write(as: .system, now: now) { tx in
+            try await tx.sql.rows("""
+                UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1
+                WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)
+                               AND (lease_until IS NULL OR lease_until < \(bind: now))
+                             ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                RETURNING \(unsafeRaw: Job.columns)
+                """).map(Job.init(row:)).sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
+        }
+    }
+
+    /// Keeps `jobs` leased to `owner` until `now + lease` (a long Apple call). Jobs whose
+    /// lease another worker took since are left alone; their ids are returned as lost.
+    @discardableResult
+    public func renewLeases(_ jobs: [Job], owner: String, lease: Millis, now: Millis = .now()) async throws -> [Int64] {
+        var lost: [Int64] = []
+        try await write(as: .system, now: now) { tx in
+            for job in jobs {
+                let renewed = try await tx.sql.row("""
+                    UPDATE jobs SET lease_until = \(bind: now + lease)
+                    WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts) RETURNING id
+                    """)
+                if renewed == nil { lost.append(job.id) }
+            }
+        }
+        return lost
+    }
+
+    /// What came of a job.
+    public enum JobResult: Sendable, Equatable {
+        /// Done: nothing more is owed.
+        case done
+        /// Owed again at this time (an order on its R4 schedule).
+        case again(at: Millis)
+        /// It failed; tried again with backoff, or dead after `maxAttempts`.
+        case failed(String)
+    }
+
+    /// The most times a failing job is taken before it is dead and waits for an operator.
+    public static let maxJobAttempts: Int64 = 20
+
+    /// Records what came of `job`, fenced: only the owner of this very attempt may finish
+    /// it, so a worker that lost its lease (and the job to another) changes nothing. Returns
+    /// whether the finish counted.
+    @discardableResult
+    public func finishJob(_ job: Job, owner: String, result: JobResult, now: Millis = .now()) async throws -> Bool {
+        try await write(as: .system, now: now) { tx in
+            let fence: SQLQueryString = "id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts)"
+            let query: SQLQueryString
+            switch result {
+            case .done:
+                query = "DELETE FROM jobs WHERE \(fence) RETURNING id"
+            case .again(let at):
+                query = """
+                    UPDATE jobs SET due_at = \(bind: at), attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+                    WHERE \(fence) RETURNING id
+                    """
+            case .failed(let error):
+                let dead = job.attempts >= Self.maxJobAttempts
+                let backoff = Millis.seconds(min(3_600, 1 << min(job.attempts, 12)))
+                query = """
+                    UPDATE jobs SET due_at = \(bind: now + backoff), lease_owner = NULL, lease_until = NULL,
+                      last_error = \(bind: String(error.prefix(500))), dead_at = \(bind: dead ? now : nil)
+                    WHERE \(fence) RETURNING id
+                    """
+            }
+            return try await tx.sql.row(query) != nil
+        }
+    }
+
+    /// Gives back every lease `owner` holds (a graceful stop), so other workers take the
+    /// jobs now rather than when the leases run out.
+    public func releaseLeases(owner: String, now: Millis = .now()) async throws {
+        try await write(as: .system, now: now) { tx in
+            try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = \(bind: owner)").run()
+        }
+    }
+
+    /// Due, leased and dead jobs, and the oldest due: what `/metrics` and the header show.
+    public func jobQueueStatus(now: Millis = .now()) async throws -> JobQueueStatus {
+        try await read { sql in
+            let row = try await sql.row("""
+                SELECT
+                  COALESCE(SUM(CASE WHEN dead_at IS NULL AND due_at <= \(bind: now) AND (lease_until IS NULL OR lease_until < \(bind: now)) THEN 1 ELSE 0 END), 0) AS due,
+                  MIN(CASE WHEN dead_at IS NULL AND due_at <= \(bind: now) THEN due_at END) AS oldest,
+                  COALESCE(SUM(CASE WHEN lease_until >= \(bind: now) THEN 1 ELSE 0 END), 0) AS leased,
+                  COALESCE(SUM(CASE WHEN dead_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS dead
+                FROM jobs
+                """)
+            return JobQueueStatus(due: try row?.int("due") ?? 0, oldestDueAt: try row?.optionalInt64("oldest"),
+                                  leased: try row?.int("leased") ?? 0, dead: try row?.int("dead") ?? 0)
+        }
+    }
+
+    /// Every job of `kind` for `subject`, if one is owed (tests and the order detail).
+    public func job(_ kind: JobKind, subject: String) async throws -> Job? {
+        try await read { sql in
+            try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: kind.rawValue) AND subject = \(bind: subject)")
+                .map(Job.init(row:))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import SQLKit
+
+/// The jobs table: enqueued inside the write that makes the work necessary, so the work
+/// and its reason commit together (a receipt stored is a verification owed).
+extension WriteTransaction {
+    /// Makes sure a `kind` job for `subject` is due by `dueAt`: a new job, or an existing
+    /// one brought forward (never pushed back; a dead one comes back to life).
+    func enqueue(_ kind: JobKind, subject: String, dueAt: Millis) async throws {
+        try await sql.raw("""
+            INSERT INTO jobs (kind, subject, due_at, created_at) VALUES (\(bind: kind.rawValue), \(bind: subject), \(bind: dueAt), \(bind: now))
+            ON CONFLICT (kind, subject) DO UPDATE SET
+              due_at = CASE WHEN jobs.dead_at IS NOT NULL OR excluded.due_at < jobs.due_at THEN excluded.due_at ELSE jobs.due_at END,
+              dead_at = NULL
+            """).run()
+    }
+}
+
+extension Job {
+    static let columns = "id, kind, subject, due_at, attempts, lease_owner, lease_until, last_error, dead_at"
+
+    init(row: Row) throws {
+        id = try row.int64("id")
+        kind = try row.value("kind", as: JobKind.self)
+        subject = try row.string("subject")
+        dueAt = try row.int64("due_at")
+        attempts = try row.int64("attempts")
+        leaseOwner = try row.optionalString("lease_owner")
+        leaseUntil = try row.optionalInt64("lease_until")
+        lastError = try row.optionalString("last_error")
+        deadAt = try row.optionalInt64("dead_at")
+    }
+}

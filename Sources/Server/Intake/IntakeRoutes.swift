@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OrderStore
+
+/// The intake API for game servers (`openapi.yaml` is the contract):
+/// - `POST /v1/orders` places an order (idempotent on the order id);
+/// - `POST /v1/orders/{id}/receipts` stores a receipt for it and answers `202` only once it
+///   is committed (R1), with the verification owed to the worker in the same commit;
+///   `Idempotency-Key` makes a retry return the first answer;
+/// - `GET /v1/orders/{id}` reads the order back.
+/// Every call needs a game server's bearer token.
+struct IntakeRoutes: Sendable {
+    let store: OrderStore
+    let tokens: ClientTokens
+
+    /// Bodies over this are refused before they are read: Apple's largest receipts are a
+    /// few hundred KB in base64.
+    static let maxBody = 1 << 20
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.post("/v1/orders") { request, _ in await answer(request) { client in try await placeOrder(request) } }
+        router.post("/v1/orders/:id/receipts") { request, context in
+            await answer(request) { client in try await submitReceipt(request, orderId: context.parameters.get("id") ?? "", client: client) }
+        }
+        router.get("/v1/orders/:id") { request, context in
+            await answer(request) { _ in
+                let order = try await store.orderDetail(context.parameters.get("id") ?? "").order
+                return JSONAnswer.response(.ok, Self.json(order))
+            }
+        }
+    }
+
+    /// Authenticates, runs `body`, and turns any error into a problem document.
+    private func answer(_ request: Request, _ body: (String) async throws -> Response) async -> Response {
+        guard let client = tokens.client(authorization: request.headers[.authorization]) else { return Problem.unauthorized.response }
+        do {
+            return try await body(client)
+        } catch {
+            return Problem.from(error).response
+        }
+    }
+
+    private struct PlaceOrder: Decodable {
+        var orderId: String
+        var accountId: String
+        var productId: String
+        var quantity: Int?
+    }
+
+    private struct SubmitReceipt: Decodable {
+        var receiptData: String?
+        var signedTransaction: String?
+        var transactionId: String?
+    }
+
+    private func placeOrder(_ request: Request) async throws -> Response {
+        let body = try Self.decode(PlaceOrder.self, try await request.body.collect(upTo: Self.maxBody))
+        try Self.checkId(body.orderId, "order_id")
+        try Self.checkId(body.accountId, "account_id")
+        try Self.checkId(body.productId, "product_id")
+        let quantity = body.quantity ?? 1
+        guard (1...1_000).contains(quantity) else { throw Problem.badRequest("quantity: must be 1 to 1000, got \(quantity)") }
+        let (order, created) = try await store.ensureOrder(orderId: body.orderId, accountId: body.accountId, productId: body.productId, quantity: quantity)
+        return JSONAnswer.response(created ? .created : .ok, Self.json(order))
+    }
+
+    private func submitReceipt(_ request: Request, orderId: String, client: String) async throws -> Response {
+        let raw = try await request.body.collect(upTo: Self.maxBody)
+        let body = try Self.decode(SubmitReceipt.self, raw)
+        guard (body.receiptData == nil) != (body.signedTransaction == nil), let data = body.receiptData ?? body.signedTransaction else {
+            throw Problem.badRequest("receipt_data or signed_transaction: send exactly one")
+        }
+        if body.receiptData != nil, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
+        if body.signedTransaction != nil, data.split(separator: ".").count != 3 {
+            throw Problem.badRequest("signed_transaction: not a compact JWS (three dot-separated parts)")
+        }
+        if let id = body.transactionId, id.isEmpty || id.count > 64 || !id.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+            throw Problem.badRequest("transaction_id: Apple's transaction ids are up to 64 digits")
+        }
+        let idempotency = request.headers[Self.idempotencyKey].map { key in
+            IdempotencyKey(client: client, key: String(key.prefix(200)),
+                           requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
+        }
+        let submission = try await store.submitReceipt(orderId: orderId, receiptData: data, claimedTransactionId: body.transactionId, idempotency: idempotency)
+        var answer = Self.json(try await store.orderDetail(orderId).order)
+        answer["submission_id"] = submission
+        return JSONAnswer.response(.accepted, answer)
+    }
+
+    private static let idempotencyKey = HTTPField.Name("Idempotency-Key") ?? .contentType
+
+    /// Decodes a JSON body; a failure names the field at fault.
+    private static func decode<T: Decodable>(_ type: T.Type, _ buffer: ByteBuffer) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            return try decoder.decode(T.self, from: Data(buffer: buffer))
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw Problem.badRequest("\(snakeCase(key.stringValue)): required")
+        } catch DecodingError.typeMismatch(let expected, let context), DecodingError.valueNotFound(let expected, let context) {
+            throw Problem.badRequest("\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: ".")): expected \(expected == String.self ? "a string" : "an integer")")
+        } catch {
+            throw Problem.badRequest("the body is not a JSON object")
+        }
+    }
+
+    private static func snakeCase(_ name: String) -> String {
+        name.reduce(into: "") { out, c in out += c.isUppercase ? "_" + c.lowercased() : String(c) }
+    }
+
+    private static func checkId(_ value: String, _ field: String) throws {
+        guard !value.isEmpty, value.count <= 200 else { throw Problem.badRequest("\(field): 1 to 200 characters") }
+    }
+
+    /// An order as the API shows it.
+    static func json(_ order: Order) -> [String: Any?] {
+        [
+            "order_id": order.orderId, "account_id": order.accountId, "product_id": order.productId, "quantity": order.quantity,
+            "state": order.state.rawValue, "transaction_id": order.transactionId, "environment": order.environment?.rawValue,
+            "last_error": order.lastError, "next_retry_at": order.nextRetryAt, "updated_at": order.stateChangedAt,
+        ]
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import OrderStore
+import Terminal
+
+/// An error answer as RFC 9457 problem details (`application/problem+json`): a type, a
+/// title, the status, and a detail that names the field at fault. Strings from the request
+/// are sanitized before they are echoed.
+struct Problem: Error {
+    var status: HTTPResponse.Status
+    var title: String
+    var detail: String
+
+    static func badRequest(_ detail: String) -> Problem { Problem(status: .badRequest, title: "Bad request", detail: detail) }
+    static let unauthorized = Problem(status: .unauthorized, title: "Unauthorized", detail: "send Authorization: Bearer <your game server's token>")
+
+    var response: Response {
+        let body: [String: Any] = [
+            "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
+            "detail": Sanitizer.sanitize(detail),
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The problem for an error from the store: what the caller can fix is a 4xx.
+    static func from(_ error: any Error) -> Problem {
+        switch error {
+        case let problem as Problem: return problem
+        case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind) \(id)")
+        case StoreError.invalid(let what): return .badRequest(what)
+        case StoreError.orderMismatch, StoreError.idempotencyMismatch:
+            return Problem(status: .conflict, title: "Conflict", detail: "\(error)")
+        case is NIOTooManyBytesError:
+            return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
+        case let error as HTTPError where error.status == .contentTooLarge:
+            return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
+        default:
+            // Our side failed (the store unreachable): the client retries; nothing half stored.
+            return Problem(status: .serviceUnavailable, title: "Unavailable", detail: "the order store did not take the request; retry")
+        }
+    }
+}
+
+/// JSON answers.
+enum JSONAnswer {
+    static func response(_ status: HTTPResponse.Status, _ body: [String: Any?]) -> Response {
+        let present = body.compactMapValues { $0 }
+        let data = (try? JSONSerialization.data(withJSONObject: present, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import OrderStore
+
+/// The worker: takes due jobs from the store under a lease and runs them, so every paid
+/// order is asked about until Apple answers (S1, S2: what a game server's scheduled task
+/// does). Several workers, in one process or on several machines, share one store's
+/// queue; a job run twice can still deliver only once (R11 is a database constraint).
+public struct Worker: Sendable {
+    public struct Settings: Sendable {
+        /// Jobs taken per claim.
+        public var batch = 32
+        /// Jobs run at once (calls to Apple in flight).
+        public var concurrency = 16
+        /// How long a claimed job is this worker's; longer than any Apple call with its retries.
+        public var lease: Millis = .seconds(120)
+        /// How long to sleep when nothing is due.
+        public var idle: Duration = .milliseconds(250)
+
+        public init() {}
+    }
+
+    let store: OrderStore
+    let verifier: any ReceiptVerifier
+    /// This worker's name in leases: host, process and a random part, unique per run.
+    public let owner: String
+    let settings: Settings
+    let logger: Logger
+
+    public init(store: OrderStore, verifier: any ReceiptVerifier, settings: Settings = Settings(), logger: Logger = Logger(label: "iapdesk.worker")) {
+        self.store = store
+        self.verifier = verifier
+        self.settings = settings
+        self.logger = logger
+        owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
+    }
+
+    /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
+    public func run() async {
+        while !Task.isCancelled {
+            let ran: Int
+            do {
+                ran = try await runOnce()
+            } catch {
+                logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
+                ran = 0
+            }
+            if ran == 0 { try? await Task.sleep(for: settings.idle) }
+        }
+        do {
+            try await store.releaseLeases(owner: owner)
+        } catch {
+            logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
+    @discardableResult
+    public func runOnce() async throws -> Int {
+        let jobs = try await store.claimJobs(owner: owner, limit: settings.batch, lease: settings.lease)
+        guard !jobs.isEmpty else { return 0 }
+        await withTaskGroup(of: Void.self) { group in
+            var pending = jobs.makeIterator()
+            var started = 0
+            while started < max(1, settings.concurrency), let job = pending.next() {
+                group.addTask { await self.run(job) }
+                started += 1
+            }
+            while await group.next() != nil {
+                if let job = pending.next() { group.addTask { await self.run(job) } }
+            }
+        }
+        return jobs.count
+    }
+
+    private func run(_ job: Job) async {
+        let result: OrderStore.JobResult
+        do {
+            switch job.kind {
+            case .verify:
+                let outcome = try await store.verifyIfOwed(orderId: job.subject, using: verifier)
+                result = outcome?.order.nextRetryAt.map { .again(at: $0) } ?? .done
+                if let outcome {
+                    logger.info("verified", metadata: [
+                        "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)"])
+                }
+            }
+        } catch {
+            result = .failed("\(error)")
+            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(error)"])
+        }
+        do {
+            if try await !store.finishJob(job, owner: owner, result: result) {
+                logger.warning("job finished after its lease passed to another worker", metadata: ["job": "\(job.id)"])
+            }
+        } catch {
+            logger.error("recording a job's end failed; it runs again after its lease", metadata: ["job": "\(job.id)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Testing
+import TestSupport
+@testable import OrderStore
+
+/// The worker's queue in the store: a stored receipt owes a verification in the same
+/// commit; jobs are leased, fenced and never lost; a job that keeps failing dies visibly.
+@Suite("Jobs")
+struct JobStoreTests {
+    @Test("A stored receipt enqueues its verification in the same commit; a retry schedule moves the job", arguments: Backend.all)
+    func receiptEnqueues(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("o1", account: "a1", claimed: nil)
+            let job = try #require(try await store.job(.verify, subject: "o1"))
+            #expect(job.dueAt <= t0 + 2_000 && job.attempts == 0)
+            let claimed = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            #expect(claimed.map(\.subject) == ["o1"])
+            _ = try await store.applyVerification(orderId: "o1", submissionId: nil, report: outage, at: t0 + 6_000)
+            let next = try #require(try await store.orderDetail("o1").order.nextRetryAt)
+            #expect(try await store.finishJob(claimed[0], owner: "w1", result: .again(at: next), now: t0 + 6_000))
+            #expect(try await store.job(.verify, subject: "o1")?.dueAt == next)
+        }
+    }
+
+    @Test("A leased job is nobody else's until its lease runs out (a killed worker); a finish from the old owner counts for nothing", arguments: Backend.all)
+    func leases(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("o1", account: "a1", claimed: nil)
+            let first = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            #expect(first.count == 1)
+            #expect(try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 10_000).isEmpty)
+            let status = try await store.jobQueueStatus(now: t0 + 10_000)
+            #expect(status.leased == 1 && status.due == 0)
+            // w1 died; its lease runs out and w2 takes the job.
+            let second = try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 70_000)
+            #expect(second.map(\.subject) == ["o1"] && second[0].attempts == 2)
+            #expect(try await store.finishJob(first[0], owner: "w1", result: .done, now: t0 + 71_000) == false)
+            #expect(try await store.renewLeases(first, owner: "w1", lease: .seconds(60), now: t0 + 71_000) == [first[0].id])
+            #expect(try await store.finishJob(second[0], owner: "w2", result: .done, now: t0 + 72_000))
+            #expect(try await store.job(.verify, subject: "o1") == nil)
+        }
+    }
+
+    @Test("A job failing again and again backs off, then dies and is counted; a new receipt brings it back", arguments: Backend.all)
+    func deadJobs(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("o1", account: "a1", claimed: nil)
+            var now = t0 + 5_000
+            for _ in 1...OrderStore.maxJobAttempts {
+                let job = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
+                #expect(try await store.finishJob(job, owner: "w", result: .failed("store said no"), now: now))
+                now += .hours(2)
+            }
+            let dead = try #require(try await store.job(.verify, subject: "o1"))
+            #expect(dead.deadAt != nil && dead.lastError == "store said no")
+            #expect(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).isEmpty)
+            #expect(try await store.jobQueueStatus(now: now).dead == 1)
+            try await store.submitReceipt(orderId: "o1", receiptData: "again", at: now)
+            #expect(try await store.job(.verify, subject: "o1")?.deadAt == nil)
+        }
+    }
+
+    @Test("Releasing a worker's leases makes its jobs due at once for the others", arguments: Backend.all)
+    func release(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("o1", account: "a1", claimed: nil)
+            _ = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            try await store.releaseLeases(owner: "w1", now: t0 + 6_000)
+            #expect(try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 6_000).count == 1)
+        }
+    }
+}

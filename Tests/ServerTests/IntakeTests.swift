@@ -1,0 +1,174 @@
+import AppStore
+import AppStoreSimulator
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OrderStore
+import Server
+import Testing
+import TestSupport
+
+/// `iapdesk serve` as a game server meets it: real HTTP on loopback to the intake API, a
+/// worker asking the App Store simulator, a real store on both backends.
+@Suite("serve: intake and worker")
+struct IntakeTests {
+    static let token = "game-server-token-0123456789"
+
+    /// A running `serve` (intake and worker) over a fresh store, with the simulator as Apple.
+    struct Running {
+        var simulator: AppStoreSimulator
+        var store: OrderStore
+        var baseURL: String
+
+        func call(_ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
+                  headers extra: [(String, String)] = []) async throws -> (status: Int, body: [String: Any]) {
+            var request = HTTPClientRequest(url: baseURL + path)
+            request.method = method
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            for (name, value) in extra { request.headers.add(name: name, value: value) }
+            if let json {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: json))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            let object = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
+            return (Int(response.status.code), object)
+        }
+    }
+
+    static func withServe(_ backend: Backend, _ body: (Running) async throws -> Void) async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
+        let apple = try await SimulatorServer.start(simulator)
+        let location = try await backend.freshLocation()
+        let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        let settings = AppStoreSettings(
+            bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
+            serverAPI: nil, trust: simulator.trustRoots)
+        let verifier = AppleVerifier(settings: settings)
+        var workerSettings = Worker.Settings()
+        workerSettings.idle = .milliseconds(20)
+        let serve = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("game-1", token)]), port: 0,
+                                                  workerSettings: workerSettings)
+        do {
+            try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL)))
+        } catch {
+            await serve.stop()
+            await verifier.shutdown()
+            await apple.stop()
+            await store.close()
+            Backend.cleanUp(location)
+            throw error
+        }
+        await serve.stop()
+        await verifier.shutdown()
+        await apple.stop()
+        await store.close()
+        Backend.cleanUp(location)
+    }
+
+    /// Polls the order until `state` (the worker runs on its own) or gives up after `seconds`.
+    static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 10) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            last = try await serve.call(.GET, "/v1/orders/\(order)").body
+            if last["state"] as? String == state { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return last
+    }
+
+    @Test("A game server places an order and submits the receipt: 202 once stored; the worker verifies with Apple and delivers", arguments: Backend.all)
+    func purchaseDelivered(backend: Backend) async throws {
+        try await Self.withServe(backend) { serve in
+            let placed = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-1","account_id":"acct-1","product_id":"coins_60"}"#)
+            #expect(placed.status == 201 && placed.body["state"] as? String == "pending_payment")
+            // The player pays on the device; the game server forwards the receipt.
+            let purchase = await serve.simulator.ledger.purchase(appleId: "p1@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "g-1")
+            let receipt = try await serve.simulator.ledger.receipt(appleId: "p1@icloud")
+            let submitted = try await serve.call(.POST, "/v1/orders/g-1/receipts", json: #"{"receipt_data":"\#(receipt)"}"#)
+            #expect(submitted.status == 202, "\(submitted.body)")
+            #expect(submitted.body["submission_id"] != nil)
+            let delivered = try await Self.waitFor("delivered", order: "g-1", in: serve)
+            #expect(delivered["state"] as? String == "delivered", "\(delivered)")
+            #expect(delivered["transaction_id"] as? String == purchase.transactionId)
+            let detail = try await serve.store.orderDetail("g-1")
+            #expect(detail.grants.count == 1)
+            #expect(try await serve.store.job(.verify, subject: "g-1") == nil, "nothing more owed")
+        }
+    }
+
+    @Test("Retries are safe: the same order placed twice is one order; an Idempotency-Key returns the first submission; reused with another body it is refused", arguments: Backend.all)
+    func idempotent(backend: Backend) async throws {
+        try await Self.withServe(backend) { serve in
+            let order = #"{"order_id":"g-2","account_id":"acct-2","product_id":"no_ads"}"#
+            #expect(try await serve.call(.POST, "/v1/orders", json: order).status == 201)
+            #expect(try await serve.call(.POST, "/v1/orders", json: order).status == 200)
+            let other = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-2","account_id":"acct-3","product_id":"no_ads"}"#)
+            #expect(other.status == 409 && (other.body["detail"] as? String)?.contains("g-2") == true)
+
+            let key = [("Idempotency-Key", "retry-7")]
+            let first = try await serve.call(.POST, "/v1/orders/g-2/receipts", json: #"{"receipt_data":"AAAA"}"#, headers: key)
+            let again = try await serve.call(.POST, "/v1/orders/g-2/receipts", json: #"{"receipt_data":"AAAA"}"#, headers: key)
+            #expect(first.status == 202 && again.status == 202)
+            #expect(first.body["submission_id"] as? Int == again.body["submission_id"] as? Int)
+            #expect(try await serve.store.orderDetail("g-2").submissions.count == 1)
+            let changed = try await serve.call(.POST, "/v1/orders/g-2/receipts", json: #"{"receipt_data":"BBBB"}"#, headers: key)
+            #expect(changed.status == 409)
+        }
+    }
+
+    @Test("Outsiders and bad input get a problem document naming what is wrong, and nothing is stored", arguments: [Backend.sqlite])
+    func badInput(backend: Backend) async throws {
+        try await Self.withServe(backend) { serve in
+            let anonymous = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"x","account_id":"a","product_id":"coins_60"}"#, token: nil)
+            #expect(anonymous.status == 401 && anonymous.body["title"] as? String == "Unauthorized")
+            #expect(try await serve.call(.POST, "/v1/orders", json: "{}", token: "wrong-token-0123456789").status == 401)
+
+            let cases: [(String, String, Int, String)] = [
+                ("/v1/orders", "not json", 400, "not a JSON object"),
+                ("/v1/orders", #"{"account_id":"a","product_id":"coins_60"}"#, 400, "order_id: required"),
+                ("/v1/orders", #"{"order_id":5,"account_id":"a","product_id":"coins_60"}"#, 400, "order_id: expected a string"),
+                ("/v1/orders", #"{"order_id":"q","account_id":"a","product_id":"coins_60","quantity":0}"#, 400, "quantity"),
+                ("/v1/orders", #"{"order_id":"q","account_id":"a","product_id":"no_such_product"}"#, 404, "no_such_product"),
+                ("/v1/orders/none/receipts", #"{"receipt_data":"AAAA"}"#, 404, "none"),
+                ("/v1/orders/none/receipts", #"{"receipt_data":"@@@"}"#, 400, "receipt_data: not base64"),
+                ("/v1/orders/none/receipts", #"{"receipt_data":"AAAA","signed_transaction":"a.b.c"}"#, 400, "exactly one"),
+                ("/v1/orders/none/receipts", #"{"receipt_data":"AAAA","transaction_id":"12x\u001b]0;"}"#, 400, "transaction_id"),
+            ]
+            for (path, body, status, detail) in cases {
+                let answer = try await serve.call(.POST, path, json: body)
+                #expect(answer.status == status, "\(body): \(answer.body)")
+                #expect((answer.body["detail"] as? String)?.contains(detail) == true, "\(body): \(answer.body)")
+                #expect(answer.body["status"] as? Int == status)
+            }
+            let huge = String(repeating: "A", count: 2 << 20)
+            #expect(try await serve.call(.POST, "/v1/orders/none/receipts", json: #"{"receipt_data":"\#(huge)"}"#).status == 413)
+            #expect(try await serve.store.counts().total == 0, "nothing half stored")
+            #expect(try await serve.call(.GET, "/healthz", token: nil).status == 200)
+            #expect(try await serve.call(.GET, "/readyz", token: nil).body["status"] as? String == "ready")
+        }
+    }
+
+    @Test("Apple down: the receipt is still taken (202), the order waits on the R4 schedule, never rejected; when Apple is back the worker delivers it")
+    func appleDown() async throws {
+        try await Self.withServe(.sqlite) { serve in
+            await serve.simulator.faults.set(try FaultProfile.parse("down"))
+            #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-3","account_id":"acct-3","product_id":"coins_300"}"#).status == 201)
+            await serve.simulator.ledger.purchase(appleId: "p3@icloud", productId: "coins_300", kind: .consumable)
+            let receipt = try await serve.simulator.ledger.receipt(appleId: "p3@icloud")
+            #expect(try await serve.call(.POST, "/v1/orders/g-3/receipts", json: #"{"receipt_data":"\#(receipt)"}"#).status == 202)
+            let waiting = try await Self.waitFor("verify_retry", order: "g-3", in: serve)
+            #expect(waiting["state"] as? String == "verify_retry", "\(waiting)")
+            let job = try #require(try await serve.store.job(.verify, subject: "g-3"))
+            #expect(job.dueAt == waiting["next_retry_at"] as? Int64 ?? Int64(waiting["next_retry_at"] as? Int ?? 0))
+            // Apple is back; the retry falls due (brought forward here instead of waiting 10 s).
+            await serve.simulator.faults.set(.none)
+            try await serve.store.submitReceipt(orderId: "g-3", receiptData: receipt)
+            #expect(try await Self.waitFor("delivered", order: "g-3", in: serve)["state"] as? String == "delivered")
+        }
+    }
+}
