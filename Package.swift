@@ -103,6 +103,7 @@ let package = Package(
             dependencies: [
                 "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "iapdesk", dependencies: ["IAPDeskCLI"]),

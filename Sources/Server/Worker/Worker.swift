@@ -47,8 +47,10 @@ public struct Worker: Sendable {
             }
             if ran == 0 { try? await Task.sleep(for: settings.idle) }
         }
+        // In a task of its own: this one is cancelled, and the store refuses statements then.
+        let release = Task { [store, owner] in try await store.releaseLeases(owner: owner) }
         do {
-            try await store.releaseLeases(owner: owner)
+            try await release.value
         } catch {
             logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(error)"])
         }
@@ -73,7 +75,13 @@ public struct Worker: Sendable {
         return jobs.count
     }
 
+    /// A job in flight is finished even when the worker is told to stop (SIGTERM): it runs
+    /// in a task of its own, which the stop does not cancel, so its answer is recorded.
     private func run(_ job: Job) async {
+        await Task { await self.runToEnd(job) }.value
+    }
+
+    private func runToEnd(_ job: Job) async {
         let result: OrderStore.JobResult
         do {
             switch job.kind {

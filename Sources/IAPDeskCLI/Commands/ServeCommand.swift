@@ -1,0 +1,50 @@
+import AppStore
+import ArgumentParser
+import Foundation
+import Logging
+import OrderStore
+import Server
+
+/// `iapdesk serve`: the intake API for game servers and the worker that verifies every
+/// stored receipt with Apple, over the configured store. Game servers' tokens come from
+/// the file named by IAPDESK_CLIENT_TOKENS_FILE (one `name token` per line), never the TOML.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the intake API for game servers and run the worker (SIGTERM stops gracefully).")
+    @OptionGroup var store: StoreOptions
+    @Option(help: "Address and port to listen on.") var listen: String = "127.0.0.1:8080"
+    @Option(help: "all (default), intake (HTTP only) or worker (no HTTP).") var role: String = "all"
+
+    func run() async throws {
+        guard let role = ServeRole(rawValue: role) else { throw ValidationError("--role is all, intake or worker") }
+        let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let port = Int(parts[1]), (0...65_535).contains(port) else { throw ValidationError("--listen is HOST:PORT") }
+        let tokens = try Self.clientTokens(needed: role != .worker)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        try await store.withStore { store, configuration in
+            try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                let server = try await IAPDeskServer.start(
+                    store: store, verifier: verifier, tokens: tokens, role: role, host: String(parts[0]), port: port, signals: [.sigterm, .sigint])
+                print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
+                fflush(nil)
+                try await server.wait()
+            }
+        }
+    }
+
+    /// The game servers' tokens from IAPDESK_CLIENT_TOKENS_FILE; errors name the setting, never a token.
+    static func clientTokens(needed: Bool) throws -> ClientTokens {
+        guard let path = ProcessInfo.processInfo.environment["IAPDESK_CLIENT_TOKENS_FILE"] else {
+            if needed { throw ValidationError("set IAPDESK_CLIENT_TOKENS_FILE to a file of `name token` lines (one per game server)") }
+            return ClientTokens([])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("IAPDESK_CLIENT_TOKENS_FILE: cannot read the file it names")
+        }
+        return try ClientTokens(file: String(decoding: data, as: UTF8.self), origin: "IAPDESK_CLIENT_TOKENS_FILE")
+    }
+}
