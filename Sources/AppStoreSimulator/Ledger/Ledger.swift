@@ -44,7 +44,7 @@ public struct SimulatedPurchase: Sendable, Equatable, Codable {
         self.webOrderLineItemId = webOrderLineItemId
         self.autoRenew = autoRenew
         self.appAccountToken = appAccountToken
-        self.appleOrderId = appleOrderId ?? Ledger.invoiceOrderId(Int64(transactionId.suffix(12)) ?? 0)
+        self.appleOrderId = appleOrderId ?? Ledger.invoiceOrderId(Int64(transactionId) ?? 0)
     }
 }
 

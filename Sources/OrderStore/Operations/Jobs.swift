@@ -102,7 +102,7 @@ extension OrderStore {
         }
     }
 
-    /// Every job of `kind` for `subject`, if one is owed (tests and the order detail).
+    /// The `kind` job for `subject`, if one is owed.
     public func job(_ kind: JobKind, subject: String) async throws -> Job? {
         try await read { sql in
             try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: kind.rawValue) AND subject = \(bind: subject)")

@@ -17,6 +17,24 @@ extension OrderStore {
     /// `applicationUsername` / `appAccountToken`.
     @discardableResult
     public func placeOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> Order {
+        let (order, created) = try await place(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at)
+        guard created else { throw StoreError.invalid("order \(orderId) already exists") }
+        return order
+    }
+
+    /// `placeOrder` for a caller that may retry (a game server after a timeout): the same
+    /// order placed again is the order already there (`created` false); the same id with
+    /// another account, product or quantity is refused.
+    public func ensureOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> (order: Order, created: Bool) {
+        let (order, created) = try await place(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at)
+        guard created || (order.accountId == accountId && order.productId == productId && order.quantity == quantity) else {
+            throw StoreError.orderMismatch(orderId: orderId)
+        }
+        return (order, created)
+    }
+
+    /// Inserts the order unless its id exists; either way returns the order under that id.
+    private func place(orderId: String, accountId: String, productId: String, quantity: Int, at: Millis) async throws -> (Order, created: Bool) {
         guard !orderId.isEmpty, !accountId.isEmpty else { throw StoreError.invalid("an order needs an order id and an account id") }
         guard quantity > 0 else { throw StoreError.invalid("quantity must be positive, got \(quantity)") }
         return try await write(as: .system, now: at) { tx in
@@ -27,24 +45,8 @@ extension OrderStore {
                         \(bind: OrderState.pendingPayment.rawValue), \(bind: at), 1, 'system')
                 ON CONFLICT (order_id) DO NOTHING RETURNING order_id
                 """)
-            guard inserted != nil else { throw StoreError.invalid("order \(orderId) already exists") }
-            tx.countNew(.pendingPayment)
-            return try await tx.sql.requireOrder(orderId)
-        }
-    }
-
-    /// `placeOrder` for a caller that may retry (a game server after a timeout): the same
-    /// order placed again is the order already there (`created` false); the same id with
-    /// another account, product or quantity is refused.
-    public func ensureOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> (order: Order, created: Bool) {
-        do {
-            return (try await placeOrder(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at), true)
-        } catch StoreError.invalid(let message) where message == "order \(orderId) already exists" {
-            let existing = try await read { sql in try await sql.requireOrder(orderId) }
-            guard existing.accountId == accountId, existing.productId == productId, existing.quantity == quantity else {
-                throw StoreError.orderMismatch(orderId: orderId)
-            }
-            return (existing, false)
+            if inserted != nil { tx.countNew(.pendingPayment) }
+            return (try await tx.sql.requireOrder(orderId), inserted != nil)
         }
     }
 }

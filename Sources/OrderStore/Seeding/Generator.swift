@@ -206,9 +206,9 @@ struct Generator {
         var receipt = "MIIT" + padded(i * 7919 % 1_000_003, 12) + "AAAA"
         var adopted: Int?
         if let signer = plan.signer, claimsPurchase || state.isPaidUndelivered, let type = types[product] {
-            let shared = product == "vip_monthly" ? subscriptions[otid]?.owner : nil
+            let subscriber = product == "vip_monthly" ? subscriptions[otid]?.owner : nil
             let purchase = SyntheticPurchase(
-                orderId: orderId, appleAccount: "apple:" + (shared ?? accountId), productId: product, type: type, transactionId: tid,
+                orderId: orderId, appleAccount: "apple:" + (subscriber ?? accountId), productId: product, type: type, transactionId: tid,
                 originalTransactionId: otid, webOrderLineItemId: line, purchasedAt: paidAt,
                 expiresAt: product == "vip_monthly" || product == "pass_30d" ? paidAt + .hours(24 * 30) : nil,
                 cancelledAt: state == .refunded ? settledAt + .hours(30) : nil, environment: environment,

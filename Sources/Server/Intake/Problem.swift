@@ -17,12 +17,10 @@ struct Problem: Error {
     static let unauthorized = Problem(status: .unauthorized, title: "Unauthorized", detail: "send Authorization: Bearer <your game server's token>")
 
     var response: Response {
-        let body: [String: Any] = [
+        JSONAnswer.response(status, [
             "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
             "detail": Sanitizer.sanitize(detail),
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        ], contentType: "application/problem+json")
     }
 
     /// The problem for an error from the store: what the caller can fix is a 4xx.
@@ -46,9 +44,10 @@ struct Problem: Error {
 
 /// JSON answers.
 enum JSONAnswer {
-    static func response(_ status: HTTPResponse.Status, _ body: [String: Any?]) -> Response {
+    /// `body` as a JSON object, nil values left out.
+    static func response(_ status: HTTPResponse.Status, _ body: [String: Any?], contentType: String = "application/json") -> Response {
         let present = body.compactMapValues { $0 }
         let data = (try? JSONSerialization.data(withJSONObject: present, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
