@@ -89,7 +89,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "OrderStore", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "Terminal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import Hummingbird
 import Logging
@@ -13,8 +14,8 @@ public enum ServeRole: String, Sendable, CaseIterable {
     var runsWorker: Bool { self != .intake }
 }
 
-/// `iapdesk serve`: the intake API on HTTP with `/healthz` and `/readyz`, and the worker,
-/// over one store. Several processes may share a PostgreSQL store (jobs are leased).
+/// `iapdesk serve`: the intake API and Apple's notification receivers on HTTP with
+/// `/healthz` and `/readyz`, and the worker, over one store. Several processes may share a PostgreSQL store (jobs are leased).
 public final class IAPDeskServer: Sendable {
     /// `http://HOST:PORT`, or nil for a worker-only process.
     public let baseURL: String?
@@ -31,7 +32,7 @@ public final class IAPDeskServer: Sendable {
     /// SIGTERM or SIGINT stops accepting, lets requests in flight finish, then stops the
     /// worker, which gives its leases back.
     public static func start(
-        store: OrderStore, verifier: (any ReceiptVerifier)?, tokens: ClientTokens, role: ServeRole = .all,
+        store: OrderStore, verifier: AppleVerifier?, tokens: ClientTokens, role: ServeRole = .all,
         host: String = "127.0.0.1", port: Int = 8080, workerSettings: Worker.Settings = Worker.Settings(),
         signals: [UnixSignal] = [], logger: Logger = Logger(label: "iapdesk.serve")
     ) async throws -> IAPDeskServer {
@@ -48,6 +49,10 @@ public final class IAPDeskServer: Sendable {
 
         let router = Router()
         IntakeRoutes(store: store, tokens: tokens).add(to: router)
+        if let verifier {
+            NotificationRoutes(store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                               logger: logger).add(to: router)
+        }
         HealthRoutes(store: store).add(to: router)
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(

@@ -40,6 +40,20 @@ struct JobStoreTests {
         }
     }
 
+    @Test("Work that arrives while a worker holds the job is not dropped by that worker's finish: the job stays, due when it was asked for", arguments: Backend.all)
+    func enqueuedWhileLeased(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.paidOrder("o1", account: "a1", claimed: nil)
+            let held = try #require(try await store.claimJobs(owner: "w1", limit: 1, lease: .seconds(60), now: t0 + 5_000).first)
+            // A second receipt comes in while w1 is asking Apple about the first.
+            try await store.submitReceipt(orderId: "o1", receiptData: "second", at: t0 + 6_000)
+            #expect(try await store.finishJob(held, owner: "w1", result: .done, now: t0 + 7_000))
+            let kept = try #require(try await store.job(.verify, subject: "o1"), "the second receipt is still owed its verification")
+            #expect(kept.dueAt == t0 + 6_000 && kept.leaseOwner == nil && kept.attempts == 0)
+            #expect(try await store.claimJobs(owner: "w2", limit: 1, lease: .seconds(60), now: t0 + 8_000).map(\.subject) == ["o1"])
+        }
+    }
+
     @Test("A job failing again and again backs off, then dies and is counted; a new receipt brings it back", arguments: Backend.all)
     func deadJobs(backend: Backend) async throws {
         try await withStore(backend) { store in

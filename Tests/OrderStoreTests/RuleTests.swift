@@ -321,4 +321,24 @@ struct RuleTests {
         case .final: "final"
         }
     }
+
+    @Test("Notifications: each type maps to one effect — REFUND and REVOKE take back (consumables too), renewals extend, status types set what R8 weighs, the rest is recorded")
+    func notificationEffects() {
+        #expect(NotificationEffect.of(type: "REFUND", subtype: nil) == .cancel(.refund))
+        #expect(NotificationEffect.of(type: "REVOKE", subtype: nil) == .cancel(.revoke))
+        #expect(NotificationEffect.of(type: "REFUND_REVERSED", subtype: nil) == .refundReversed)
+        #expect(NotificationEffect.of(type: "DID_RENEW", subtype: "BILLING_RECOVERY") == .newPeriod)
+        #expect(NotificationEffect.of(type: "SUBSCRIBED", subtype: "RESUBSCRIBE") == .newPeriod)
+        #expect(NotificationEffect.of(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED") == .subscriptionStatus(nil, autoRenew: false))
+        #expect(NotificationEffect.of(type: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED") == .subscriptionStatus(nil, autoRenew: true))
+        #expect(NotificationEffect.of(type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD") == .subscriptionStatus(.gracePeriod, autoRenew: nil))
+        #expect(NotificationEffect.of(type: "DID_FAIL_TO_RENEW", subtype: nil) == .subscriptionStatus(.billingRetry, autoRenew: nil))
+        #expect(NotificationEffect.of(type: "EXPIRED", subtype: "VOLUNTARY") == .subscriptionStatus(.expired, autoRenew: false))
+        #expect(NotificationEffect.of(type: "CONSUMPTION_REQUEST", subtype: nil) == .consumptionRequest)
+        for recorded in ["TEST", "REFUND_DECLINED", "PRICE_INCREASE", "SOMETHING_NEW", nil] {
+            #expect(NotificationEffect.of(type: recorded, subtype: nil) == .record)
+        }
+        #expect(NotificationEffect.of(type: "REFUND", subtype: nil).family?.contains("REFUND_REVERSED") == true)
+        #expect(NotificationEffect.of(type: "DID_RENEW", subtype: nil).family == nil)
+    }
 }

@@ -3,6 +3,10 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// Ask Apple about an order's latest receipt (its subject is the order id): at once
     /// after a submission, then on the R4 schedule the order keeps.
     case verify
+    /// Apply the stored notifications about one original transaction (its subject), oldest
+    /// `signedDate` first: one job per purchase keeps two workers from applying its
+    /// notifications out of order.
+    case applyNotifications = "notifications"
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

@@ -54,6 +54,11 @@ extension OrderStore {
     @discardableResult
     public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws -> Order? {
         try await write(as: .system, now: now) { tx in
+            try await applyCancellation(tx, transactionId: transactionId, cancelledAt: cancelledAt, reason: reason, kind: kind)
+        }
+    }
+
+    func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
             try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
             let stored = try await tx.storedTransaction(transactionId)
             if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
@@ -71,14 +76,17 @@ extension OrderStore {
             }
             let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
             return try await refund(tx, order: order, why: why)
-        }
     }
 
     /// R9: Apple reversed a refund (REFUND_REVERSED). The cancellation is cleared and a
     /// refunded order is delivered again with a new grant, audited.
     @discardableResult
     public func recordRefundReversed(transactionId: String, at now: Millis = .now()) async throws -> Order? {
-        try await write(as: .system, now: now) { tx in
+        try await write(as: .system, now: now) { tx in try await applyRefundReversal(tx, transactionId: transactionId) }
+    }
+
+    func applyRefundReversal(_ tx: WriteTransaction, transactionId: String) async throws -> Order? {
+            let now = tx.now
             try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
             let stored = try await tx.storedTransaction(transactionId)
             if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
@@ -97,6 +105,5 @@ extension OrderStore {
                 return order
             }
             return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")
-        }
     }
 }

@@ -10,7 +10,7 @@ extension OrderStore {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         return try await write(as: .system, now: now) { tx in
             try await tx.sql.rows("""
-                UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1
+                UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL
                 WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)
                                AND (lease_until IS NULL OR lease_until < \(bind: now))
                              ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
@@ -59,17 +59,26 @@ extension OrderStore {
             let query: SQLQueryString
             switch result {
             case .done:
+                // Owed again since it was claimed (`again_at`): kept, due then; else gone.
+                if try await tx.sql.row("""
+                    UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+                    WHERE \(fence) AND again_at IS NOT NULL RETURNING id
+                    """) != nil {
+                    return true
+                }
                 query = "DELETE FROM jobs WHERE \(fence) RETURNING id"
             case .again(let at):
                 query = """
-                    UPDATE jobs SET due_at = \(bind: at), attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+                    UPDATE jobs SET due_at = CASE WHEN again_at IS NOT NULL AND again_at < \(bind: at) THEN again_at ELSE \(bind: at) END,
+                      again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
                     WHERE \(fence) RETURNING id
                     """
             case .failed(let error):
                 let dead = job.attempts >= Self.maxJobAttempts
                 let backoff = Millis.seconds(min(3_600, 1 << min(job.attempts, 12)))
                 query = """
-                    UPDATE jobs SET due_at = \(bind: now + backoff), lease_owner = NULL, lease_until = NULL,
+                    UPDATE jobs SET due_at = CASE WHEN again_at IS NOT NULL AND again_at < \(bind: now + backoff) THEN again_at ELSE \(bind: now + backoff) END,
+                      again_at = NULL, lease_owner = NULL, lease_until = NULL,
                       last_error = \(bind: String(error.prefix(500))), dead_at = \(bind: dead ? now : nil)
                     WHERE \(fence) RETURNING id
                     """

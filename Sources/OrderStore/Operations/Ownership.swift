@@ -154,14 +154,23 @@ extension OrderStore {
                                     asOf: Millis? = nil, source: FactSource = .notification, at now: Millis = .now()) async throws {
         try await write(as: .system, now: now) { tx in
             guard let stored = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
-            let facts = SubscriptionFacts(autoRenew: autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf ?? now, source: source)
-            guard try await tx.updateFacts(otid, facts) else {
-                tx.audit("subscription.facts_ignored", target: "otid:\(otid)", detail: "older than the facts stored")
-                return
-            }
-            tx.audit("subscription.renewal_status", target: "otid:\(otid)",
-                     detail: "auto-renew \(autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
+            try await applyRenewalStatus(tx, stored, autoRenew: autoRenew, status: status, asOf: asOf ?? now, source: source)
         }
+    }
+
+    /// Returns whether the facts were newer than those stored (and so applied).
+    @discardableResult
+    func applyRenewalStatus(_ tx: WriteTransaction, _ stored: Subscription, autoRenew: Bool?, status: SubscriptionStatus?,
+                            asOf: Millis, source: FactSource) async throws -> Bool {
+        let otid = stored.originalTransactionId
+        let facts = SubscriptionFacts(autoRenew: autoRenew ?? stored.autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf, source: source)
+        guard try await tx.updateFacts(otid, facts) else {
+            tx.audit("subscription.facts_ignored", target: "otid:\(otid)", detail: "older than the facts stored")
+            return false
+        }
+        tx.audit("subscription.renewal_status", target: "otid:\(otid)",
+                 detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
+        return true
     }
 
     /// Operator actions need a role that may act and a reason for the audit log.

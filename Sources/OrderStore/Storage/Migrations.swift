@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect)]
     }
 
     static func run(on db: Database) async throws {
@@ -33,6 +33,28 @@ enum Migrations {
                 }
             }
         }
+    }
+
+    /// Issue 13, notifications: every App Store Server Notification kept raw with its
+    /// verdict (unique by `notificationUUID` once verified), what applying it did, and
+    /// the state of history sweeps. A job enqueued while its worker holds it remembers
+    /// that it is owed again (`again_at`), so a finish cannot drop work that came in meanwhile.
+    private static func v5(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE notifications (id \(d.serialPrimaryKey), uuid TEXT UNIQUE, endpoint TEXT NOT NULL, via TEXT NOT NULL,
+              received_at BIGINT NOT NULL, rejection TEXT, type TEXT, subtype TEXT, signed_date BIGINT, transaction_id TEXT,
+              original_transaction_id TEXT, apply_key TEXT NOT NULL, facts TEXT NOT NULL, raw TEXT NOT NULL, outcome TEXT NOT NULL,
+              detail TEXT, applied_at BIGINT, deadline_at BIGINT)
+            """,
+            "CREATE INDEX notifications_received ON notifications (received_at, id)",
+            "CREATE INDEX notifications_transaction ON notifications (transaction_id, signed_date)",
+            "CREATE INDEX notifications_original ON notifications (original_transaction_id, signed_date)",
+            "CREATE INDEX notifications_pending ON notifications (apply_key, signed_date, id) WHERE outcome = 'pending'",
+            "CREATE INDEX notifications_rejected ON notifications (id) WHERE rejection IS NOT NULL",
+            "ALTER TABLE jobs ADD COLUMN again_at BIGINT",
+            "CREATE TABLE service_state (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL)",
+        ]
     }
 
     /// Issue 13: the worker's durable jobs (one per kind and subject, leased by a worker

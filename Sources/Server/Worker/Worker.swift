@@ -92,6 +92,10 @@ public struct Worker: Sendable {
                     logger.info("verified", metadata: [
                         "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)"])
                 }
+            case .applyNotifications:
+                let applied = try await store.applyNotifications(key: job.subject)
+                result = .done
+                logger.info("notifications applied", metadata: ["purchase": "\(job.subject)", "count": "\(applied)"])
             }
         } catch {
             result = .failed("\(error)")

@@ -1,0 +1,98 @@
+/// An App Store Server Notification V2 as it reached us (the receiver or a history sweep),
+/// decoded and checked by the server before the store sees it. The store keeps it raw and
+/// applies it later, in `signedDate` order per original transaction.
+public struct IncomingNotification: Sendable, Equatable {
+    /// The URL it came to: Apple sends production and sandbox to separate URLs.
+    public var endpoint: AppleEnvironment
+    public var via: NotificationChannel
+    /// The `signedPayload` as received (bounded by the receiver).
+    public var raw: String
+    /// Nil when the signature, chain, bundle id and environment all check out.
+    public var rejection: String?
+    public var facts: NotificationFacts
+
+    public init(endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: String?, facts: NotificationFacts) {
+        self.endpoint = endpoint
+        self.via = via
+        self.raw = raw
+        self.rejection = rejection
+        self.facts = facts
+    }
+}
+
+/// How a notification reached us.
+public enum NotificationChannel: String, Sendable, Codable {
+    /// Apple posted it to our URL.
+    case receiver
+    /// A sweep of Get Notification History recovered it.
+    case history
+    /// An operator replayed a stored one.
+    case replay
+}
+
+/// What a notification says. For a rejected one these are only what it claims.
+public struct NotificationFacts: Sendable, Equatable, Codable {
+    public var uuid: String?
+    public var type: String?
+    public var subtype: String?
+    public var signedDate: Millis?
+    public var environment: String?
+    public var transaction: AppleTransaction?
+    public var renewal: AppleRenewalInfo?
+    public var consumptionRequestReason: String?
+
+    public init(uuid: String? = nil, type: String? = nil, subtype: String? = nil, signedDate: Millis? = nil, environment: String? = nil,
+                transaction: AppleTransaction? = nil, renewal: AppleRenewalInfo? = nil, consumptionRequestReason: String? = nil) {
+        self.uuid = uuid
+        self.type = type
+        self.subtype = subtype
+        self.signedDate = signedDate
+        self.environment = environment
+        self.transaction = transaction
+        self.renewal = renewal
+        self.consumptionRequestReason = consumptionRequestReason
+    }
+
+    /// `TYPE` or `TYPE/SUBTYPE`, as the console shows it.
+    public var kind: String { [type ?? "?", subtype].compactMap { $0 }.joined(separator: "/") }
+
+    /// What orders notifications: one original transaction's are applied one after another,
+    /// oldest `signedDate` first. A notification about no transaction stands alone.
+    var applyKey: String {
+        if let otid = transaction?.originalTransactionId ?? renewal?.originalTransactionId { return otid }
+        return "uuid:\(uuid ?? "none")"
+    }
+}
+
+/// What came of a stored notification.
+public enum NotificationOutcome: String, Sendable, CaseIterable, Codable {
+    /// Stored; the worker has not applied it yet.
+    case pending
+    /// Applied through the rules.
+    case applied
+    /// A newer notification about the same purchase was applied first: kept, not applied.
+    case superseded
+    /// About a transaction no order claims: kept on the transaction for an operator.
+    case orphan
+    /// Recorded with nothing to change (TEST, REFUND_DECLINED, a type with no effect).
+    case recorded
+    /// Failed its signature, chain, bundle id or environment check: changes nothing.
+    case rejected
+}
+
+/// A stored notification, as `:notifications` and `iapdesk notifications` show it.
+public struct NotificationRecord: Sendable, Equatable {
+    public var id: Int64
+    public var endpoint: AppleEnvironment
+    public var via: NotificationChannel
+    public var receivedAt: Millis
+    public var rejection: String?
+    public var facts: NotificationFacts
+    public var outcome: NotificationOutcome
+    /// What applying it did, or why it was not applied.
+    public var detail: String?
+    public var appliedAt: Millis?
+    /// For a CONSUMPTION_REQUEST: when Apple stops waiting for our consumption information.
+    public var deadline: Millis?
+    public var raw: String
+}

@@ -1,0 +1,145 @@
+import SQLKit
+
+/// What storing a notification came to; the receiver answers Apple from it.
+public enum NotificationReceipt: Sendable, Equatable {
+    /// Stored and owed to the worker: answer 2xx.
+    case stored(id: Int64)
+    /// Stored before (Apple retries with the same `notificationUUID`): answer 2xx again.
+    case duplicate(id: Int64)
+    /// Kept for operators (bounded), changes nothing.
+    case rejected(id: Int64)
+}
+
+extension OrderStore {
+    /// Rejected notifications kept at most: an outsider may post any number of them.
+    public static let maxRejectedNotifications = 1_000
+
+    /// Stores a notification before anything acts on it (R1: it is the 2xx's promise). A
+    /// verified one is kept once per `notificationUUID` and owes the worker its application
+    /// in the same commit; a rejected one is kept for operators, the oldest dropped past
+    /// `maxRejectedNotifications`.
+    public func receiveNotification(_ notification: IncomingNotification, at now: Millis = .now()) async throws -> NotificationReceipt {
+        try await write(as: .system, now: now) { tx in
+            let facts = notification.facts
+            let verified = notification.rejection == nil
+            let deadline = verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
+                ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
+            let inserted = try await tx.sql.row("""
+                INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
+                  original_transaction_id, apply_key, facts, raw, outcome, deadline_at)
+                VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
+                  \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
+                  \(bind: facts.transaction?.transactionId), \(bind: facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId),
+                  \(bind: facts.applyKey), \(bind: facts.json), \(bind: notification.raw),
+                  \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline))
+                ON CONFLICT (uuid) DO NOTHING RETURNING id
+                """)
+            guard let id = try inserted?.int64("id") else {
+                let first = try await tx.sql.row("SELECT id FROM notifications WHERE uuid = \(bind: facts.uuid)")
+                return .duplicate(id: try first?.int64("id") ?? 0)
+            }
+            guard verified else {
+                try await tx.sql.raw("""
+                    DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
+                      SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: Self.maxRejectedNotifications))
+                    """).run()
+                return .rejected(id: id)
+            }
+            try await tx.enqueue(.applyNotifications, subject: facts.applyKey, dueAt: now)
+            return .stored(id: id)
+        }
+    }
+
+    /// Applies the pending notifications about one purchase (`key`, its original
+    /// transaction id), oldest `signedDate` first, each in a commit of its own. Returns how
+    /// many were applied.
+    @discardableResult
+    public func applyNotifications(key: String, at now: Millis = .now()) async throws -> Int {
+        let pending = try await read { sql in
+            try await sql.rows("""
+                SELECT id FROM notifications WHERE apply_key = \(bind: key) AND outcome = 'pending' ORDER BY signed_date, id
+                """).map { try $0.int64("id") }
+        }
+        for id in pending {
+            try await write(as: .system, now: now) { tx in
+                guard let record = try await tx.notificationRecord(id), record.outcome == .pending else { return }
+                let (outcome, detail) = try await apply(tx, record)
+                try await tx.setNotificationOutcome(id, outcome, detail: detail)
+                tx.audit("notification.\(outcome.rawValue)", target: record.facts.transaction.map { "tid:\($0.transactionId)" } ?? "notification:\(id)",
+                         detail: "#\(id) \(record.facts.kind): \(detail)")
+            }
+        }
+        return pending.count
+    }
+
+    /// Puts a stored, verified notification through the rules again (after an operator
+    /// attached the orphan it was about, say). Audited with the reason.
+    public func replayNotification(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+        try requireOperator(actor, may: "replay notifications", reason: reason)
+        try await write(as: actor, now: now) { tx in
+            guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
+            guard record.rejection == nil else { throw StoreError.invalid("notification \(id) failed its checks; it is never applied") }
+            try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
+            try await tx.enqueue(.applyNotifications, subject: record.facts.applyKey, dueAt: now)
+            tx.audit("notification.replay", target: "notification:\(id)", reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
+        }
+    }
+
+    /// One notification through the rules; what it did, in words.
+    private func apply(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
+        let facts = record.facts
+        let effect = NotificationEffect.of(type: facts.type, subtype: facts.subtype)
+        let signed = facts.signedDate ?? record.receivedAt
+        // A refund recovered late must not undo a reversal Apple signed after it, nor the other way round.
+        if let family = effect.family, let tid = facts.transaction?.transactionId,
+           let newer = try await tx.newerApplied(transactionId: tid, types: family, after: signed, excluding: record.id) {
+            return (.superseded, "notification #\(newer.id) (\(newer.type)) about transaction \(tid) was signed later and applied first")
+        }
+        if let transaction = facts.transaction {
+            try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
+        }
+        switch effect {
+        case .cancel(let kind):
+            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            let order = try await applyCancellation(tx, transactionId: t.transactionId, cancelledAt: t.cancellationDate ?? signed,
+                                                    reason: t.cancellationReason, kind: kind)
+            guard let order else { return (.orphan, "no order claims transaction \(t.transactionId); it is kept as \(kind.rawValue)ed") }
+            return (.applied, order.state == .refunded
+                ? "order \(order.orderId) refunded and its grant revoked (R9)"
+                : "order \(order.orderId) is \(order.state.rawValue): nothing delivered to take back")
+        case .refundReversed:
+            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let order = try await applyRefundReversal(tx, transactionId: t.transactionId) else {
+                return (.orphan, "no order claims transaction \(t.transactionId); its refund is cleared")
+            }
+            return (.applied, order.state == .delivered
+                ? "order \(order.orderId) delivered again (refund reversed)"
+                : "order \(order.orderId) is \(order.state.rawValue): nothing to deliver again")
+        case .newPeriod:
+            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let subscription = try await tx.subscriptionRow(t.originalTransactionId) else {
+                return (.orphan, "no order holds subscription \(t.originalTransactionId) yet; transaction \(t.transactionId) waits for one")
+            }
+            try await tx.refreshExpiry(t.originalTransactionId)
+            let status = SubscriptionStatus.from(renewal: facts.renewal, periodEnd: t.expiresDate, refunded: t.cancellationDate != nil, now: tx.now)
+            try await applyRenewalStatus(tx, subscription, autoRenew: facts.renewal?.autoRenewEnabled, status: status, asOf: signed, source: .notification)
+            return (.applied, "period \(t.transactionId)\(t.expiresDate.map { " until \($0.iso8601)" } ?? "") for \(subscription.ownerAccount), the owner (R8)")
+        case .subscriptionStatus(let status, let autoRenew):
+            guard let otid = facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId else {
+                return (.recorded, "names no subscription")
+            }
+            guard let subscription = try await tx.subscriptionRow(otid) else { return (.orphan, "no order holds subscription \(otid)") }
+            if facts.transaction != nil { try await tx.refreshExpiry(otid) }
+            let applied = try await applyRenewalStatus(tx, subscription, autoRenew: autoRenew ?? facts.renewal?.autoRenewEnabled, status: status,
+                                                       asOf: signed, source: .notification)
+            guard applied else { return (.superseded, "facts about subscription \(otid) newer than this were stored first") }
+            let now = try await tx.subscriptionRow(otid)
+            return (.applied, "subscription \(otid) is \(now?.status.rawValue ?? "?"), auto-renew \(now?.autoRenew == true ? "on" : "off")")
+        case .consumptionRequest:
+            return (.recorded, "refund requested (\(facts.consumptionRequestReason ?? "no reason given")): "
+                + "send consumption information by \((signed + NotificationEffect.consumptionDeadline).iso8601)")
+        case .record:
+            return (.recorded, facts.type == "TEST" ? "test notification" : "no effect on orders")
+        }
+    }
+}

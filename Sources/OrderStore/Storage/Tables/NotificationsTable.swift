@@ -1,0 +1,84 @@
+import Foundation
+import SQLKit
+
+/// The notifications table: every notification as it came, its verdict and what it did.
+extension NotificationRecord {
+    static let columns = """
+        id, endpoint, via, received_at, rejection, facts, outcome, detail, applied_at, deadline_at, raw
+        """
+
+    init(row: Row) throws {
+        id = try row.int64("id")
+        endpoint = try row.value("endpoint", as: AppleEnvironment.self)
+        via = try row.value("via", as: NotificationChannel.self)
+        receivedAt = try row.int64("received_at")
+        rejection = try row.optionalString("rejection")
+        facts = (try? JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string("facts").utf8))) ?? NotificationFacts()
+        outcome = try row.value("outcome", as: NotificationOutcome.self)
+        detail = try row.optionalString("detail")
+        appliedAt = try row.optionalInt64("applied_at")
+        deadline = try row.optionalInt64("deadline_at")
+        raw = try row.string("raw")
+    }
+}
+
+extension NotificationFacts {
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+extension WriteTransaction {
+    func notificationRecord(_ id: Int64) async throws -> NotificationRecord? {
+        try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
+    }
+
+    func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: String) async throws {
+        try await sql.raw("""
+            UPDATE notifications SET outcome = \(bind: outcome.rawValue), detail = \(bind: detail), applied_at = \(bind: now) WHERE id = \(bind: id)
+            """).run()
+    }
+
+    /// The newest applied notification of `types` about `transactionId` signed after `signedDate`.
+    func newerApplied(transactionId: String, types: [String], after signedDate: Millis, excluding id: Int64) async throws -> (id: Int64, type: String)? {
+        try await sql.row("""
+            SELECT id, type FROM notifications
+            WHERE transaction_id = \(bind: transactionId) AND id <> \(bind: id) AND signed_date > \(bind: signedDate)
+              AND outcome IN ('applied', 'orphan') AND type IN (\(binds: types))
+            ORDER BY signed_date DESC LIMIT 1
+            """).map { (try $0.int64("id"), try $0.string("type")) }
+    }
+}
+
+extension OrderStore {
+    /// Stored notifications, newest first, before `beforeId` when paging; `outcome` narrows.
+    public func notifications(outcome: NotificationOutcome? = nil, before beforeId: Int64? = nil, limit: Int = 50) async throws -> [NotificationRecord] {
+        try await read { sql in
+            var query: SQLQueryString = "SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE 1 = 1"
+            if let outcome { query = query + " AND outcome = \(bind: outcome.rawValue)" }
+            if let beforeId { query = query + " AND id < \(bind: beforeId)" }
+            return try await sql.rows(query + " ORDER BY id DESC LIMIT \(bind: limit)").map(NotificationRecord.init(row:))
+        }
+    }
+
+    public func notification(id: Int64) async throws -> NotificationRecord {
+        try await read { sql in
+            guard let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)")
+                .map(NotificationRecord.init(row:)) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
+            return record
+        }
+    }
+
+    /// The notifications about these transactions (an order's, a subscription's), oldest first.
+    public func notifications(transactionIds: [String]) async throws -> [NotificationRecord] {
+        guard !transactionIds.isEmpty else { return [] }
+        return try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE transaction_id IN (\(binds: transactionIds))
+                ORDER BY signed_date, id
+                """).map(NotificationRecord.init(row:))
+        }
+    }
+}

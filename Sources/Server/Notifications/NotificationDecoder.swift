@@ -1,0 +1,80 @@
+import AppStore
+import Foundation
+import OrderStore
+import Receipts
+
+/// Turns Apple's `signedPayload` into what the store keeps: verified — the ES256
+/// signature, the x5c chain to the configured roots at `signedDate` with Apple's marker
+/// OIDs, the bundle id, the environment of the URL it came to, and the transaction and
+/// renewal info inside signed the same way — or rejected with the reason. The receiver
+/// and the history sweep both come through here.
+public struct NotificationDecoder: Sendable {
+    let trust: TrustRoots
+    let bundleId: String
+
+    /// The most of a rejected payload kept for operators to look at.
+    static let rejectedRawLimit = 16 * 1024
+
+    public init(trust: TrustRoots, bundleId: String) {
+        self.trust = trust
+        self.bundleId = bundleId
+    }
+
+    public func decode(signedPayload: String, endpoint: AppleEnvironment, via: NotificationChannel, now: Date = Date()) async -> IncomingNotification {
+        func rejected(_ reason: String, _ facts: NotificationFacts = NotificationFacts()) -> IncomingNotification {
+            IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(signedPayload, limit: Self.rejectedRawLimit), rejection: reason, facts: facts)
+        }
+        let jws: JWS
+        do {
+            jws = try JWS(compact: signedPayload)
+        } catch {
+            return rejected("not a signed payload: \(error)")
+        }
+        // What it claims, shown to operators even when it fails its checks.
+        let claimed = Self.facts(try? jws.decodePayload(ServerNotification.self))
+        let notification: ServerNotification
+        do {
+            notification = try await jws.verified(as: ServerNotification.self, trust: trust, bundleId: bundleId, now: now)
+        } catch {
+            return rejected("\(error)", claimed)
+        }
+        let environment = notification.data?.environment ?? notification.summary?.environment
+        if let environment, environment != endpoint.rawValue {
+            return rejected("a \(environment) notification came to the \(endpoint.rawValue) URL", claimed)
+        }
+        var facts = claimed
+        do {
+            if let signed = notification.data?.signedTransactionInfo {
+                let transaction = try await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: bundleId, now: now)
+                guard let decoded = AppleTransaction(transaction) else { return rejected("its transaction lacks an id, product or purchase date", claimed) }
+                facts.transaction = decoded
+            }
+            if let signed = notification.data?.signedRenewalInfo {
+                let renewal = try await JWS(compact: signed).verified(as: JWSRenewalInfo.self, trust: trust, bundleId: nil, now: now)
+                facts.renewal = AppleRenewalInfo(renewal)
+            }
+        } catch {
+            return rejected("inside a valid notification: \(error)", claimed)
+        }
+        return IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(signedPayload, limit: .max), rejection: nil, facts: facts)
+    }
+
+    /// A body that is not `{"signedPayload": …}` at all, kept for operators the same way.
+    public func garbage(_ body: String, endpoint: AppleEnvironment, via: NotificationChannel) -> IncomingNotification {
+        IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(body, limit: Self.rejectedRawLimit),
+                             rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts())
+    }
+
+    private static func facts(_ notification: ServerNotification?) -> NotificationFacts {
+        NotificationFacts(
+            uuid: notification?.notificationUUID, type: notification?.notificationType, subtype: notification?.subtype,
+            signedDate: notification?.signedDate?.milliseconds,
+            environment: notification?.data?.environment ?? notification?.summary?.environment,
+            consumptionRequestReason: notification?.data?.consumptionRequestReason)
+    }
+
+    /// Text both databases keep: bounded, without NUL (PostgreSQL's text refuses it).
+    private static func storable(_ text: String, limit: Int) -> String {
+        String(text.prefix(limit)).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OrderStore
+
+/// The App Store Server Notifications V2 receivers, one URL per environment as App Store
+/// Connect has them: `POST /apple/notifications/production` and `…/sandbox`. The 2xx is
+/// sent only after the notification is stored (R1); if storing fails Apple gets a 5xx
+/// and retries. A forged or garbage body is kept for operators (bounded), changes
+/// nothing, and gets a 4xx.
+struct NotificationRoutes: Sendable {
+    let store: OrderStore
+    let decoder: NotificationDecoder
+    let logger: Logger
+
+    /// Apple's notifications are a few KB; anything far bigger is not one.
+    static let maxBody = 256 * 1024
+
+    func add(to router: Router<BasicRequestContext>) {
+        for endpoint in AppleEnvironment.allCases {
+            router.post("/apple/notifications/\(endpoint.rawValue.lowercased())") { request, _ in await receive(request, endpoint) }
+        }
+    }
+
+    private struct Body: Decodable {
+        var signedPayload: String
+    }
+
+    private func receive(_ request: Request, _ endpoint: AppleEnvironment) async -> Response {
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.body.collect(upTo: Self.maxBody)
+        } catch {
+            return Problem(status: .contentTooLarge, title: "Content too large", detail: "a notification is at most \(Self.maxBody) bytes").response
+        }
+        let incoming: IncomingNotification
+        if let body = try? JSONDecoder().decode(Body.self, from: Data(buffer: bytes)) {
+            incoming = await decoder.decode(signedPayload: body.signedPayload, endpoint: endpoint, via: .receiver)
+        } else {
+            incoming = decoder.garbage(String(decoding: bytes.readableBytesView, as: UTF8.self), endpoint: endpoint, via: .receiver)
+        }
+        do {
+            switch try await store.receiveNotification(incoming) {
+            case .stored(let id), .duplicate(let id):
+                return JSONAnswer.response(.ok, ["status": "stored", "id": id])
+            case .rejected(let id):
+                logger.warning("notification rejected", metadata: ["id": "\(id)", "endpoint": "\(endpoint.rawValue)", "reason": "\(incoming.rejection ?? "")"])
+                return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection ?? "")").response
+            }
+        } catch {
+            logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(error)"])
+            return Problem(status: .internalServerError, title: "Not stored", detail: "the notification was not stored; retry").response
+        }
+    }
+}
