@@ -67,6 +67,7 @@ let package = Package(
             name: "AppStoreSimulator",
             dependencies: [
                 "Receipts",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

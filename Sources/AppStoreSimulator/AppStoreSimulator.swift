@@ -11,6 +11,8 @@ public final class AppStoreSimulator: Sendable {
     public let apiKey: SimulatorAPIKey
     public let sharedSecret: String?
     public let faults: FaultSwitch
+    /// Where its App Store Server Notifications go, and their history.
+    public let notifications = NotificationSender()
     let verifyReceipt: VerifyReceiptService
     let serverAPI: ServerAPIService
     let keyCheck: APIKeyCheck

@@ -41,6 +41,7 @@ public final class IAPDeskServer: Sendable {
         if role.runsWorker {
             guard let verifier else { throw ServeError.configuration("the worker needs Apple configured ([apple] in iapdesk.toml)") }
             let worker = Worker(store: store, verifier: verifier, settings: workerSettings, logger: logger)
+            try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
             workerTask = Task { await worker.run() }
         }

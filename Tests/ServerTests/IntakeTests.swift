@@ -38,7 +38,9 @@ struct IntakeTests {
         }
     }
 
-    static func withServe(_ backend: Backend, _ body: (Running) async throws -> Void) async throws {
+    /// With `serverAPI`, the worker also sweeps Get Notification History every `historyInterval`.
+    static func withServe(_ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
+                          _ body: (Running) async throws -> Void) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
         let location = try await backend.freshLocation()
@@ -46,10 +48,16 @@ struct IntakeTests {
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
-            serverAPI: nil, trust: simulator.trustRoots)
+            serverAPI: serverAPI
+                ? try ServerAPICredentials(issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId,
+                                           p8: Secret(value: simulator.apiKey.p8PEM, origin: "test"),
+                                           productionURL: apple.baseURL, sandboxURL: apple.baseURL + "/sandbox")
+                : nil,
+            trust: simulator.trustRoots)
         let verifier = AppleVerifier(settings: settings)
         var workerSettings = Worker.Settings()
         workerSettings.idle = .milliseconds(20)
+        workerSettings.historyInterval = historyInterval
         let serve = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("game-1", token)]), port: 0,
                                                   workerSettings: workerSettings)
         do {
@@ -62,6 +70,7 @@ struct IntakeTests {
             Backend.cleanUp(location)
             throw error
         }
+        await simulator.notifications.stop()
         await serve.stop()
         await verifier.shutdown()
         await apple.stop()

@@ -186,4 +186,39 @@ struct NotificationTests {
             #expect(try await serve.store.orderDetail("n-5").order.state == .delivered)
         }
     }
+
+    @Test("Live: the simulator posts REFUND to serve's production URL the moment Apple refunds, and the order is refunded", arguments: Backend.all)
+    func liveFromSimulator(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend) { serve in
+            await serve.simulator.notifications.configure(production: serve.baseURL + "/apple/notifications/production", sandbox: nil)
+            let purchase = try await Self.delivered("n-6", product: "coins_980", kind: .consumable, in: serve)
+            try await serve.simulator.refundAndNotify(transactionId: purchase.transactionId)
+            #expect(await serve.simulator.notifications.entries.last?.attempts.map(\.result) == ["SUCCESS"])
+            #expect(try await IntakeTests.waitFor("refunded", order: "n-6", in: serve)["state"] as? String == "refunded")
+        }
+    }
+
+    @Test("Receiver down: Apple's post fails, and the worker's sweep of Get Notification History recovers the REFUND through the same checks; Apple's later retry is a duplicate", arguments: Backend.all)
+    func recoveredFromHistory(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, serverAPI: true, historyInterval: 300) { serve in
+            // Nothing listens on port 9 of loopback: the receiver is down when Apple posts.
+            await serve.simulator.notifications.configure(production: "http://127.0.0.1:9/apple/notifications/production", sandbox: nil,
+                                                          retryDelays: [.seconds(3_600)])
+            let purchase = try await Self.delivered("n-7", product: "no_ads", kind: .nonConsumable, in: serve)
+            try await serve.simulator.refundAndNotify(transactionId: purchase.transactionId)
+            let sent = try #require(await serve.simulator.notifications.entries.last)
+            #expect(sent.attempts.map(\.result) == ["NO_RESPONSE"])
+
+            let refunded = try await IntakeTests.waitFor("refunded", order: "n-7", in: serve)
+            #expect(refunded["state"] as? String == "refunded", "the sweep recovered the refund: \(refunded)")
+            let recovered = try #require(try await serve.store.notifications().first { $0.facts.uuid == sent.notification.uuid })
+            #expect(recovered.via == .history && recovered.outcome == .applied)
+            #expect(try await serve.store.serviceState("notification_history.Production") != nil, "the watermark is kept")
+
+            // The receiver is back and Apple's retry arrives: the same notification, stored once.
+            let retry = try await Self.post(sent.notification, in: serve)
+            #expect(retry.status == 200 && retry.body["id"] as? Int == Int(recovered.id))
+            #expect(try await serve.store.notifications().filter { $0.facts.uuid == sent.notification.uuid }.count == 1)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import OrderStore
 import Receipts
 
@@ -105,6 +106,26 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
+    /// One page of Get Notification History. The payloads are checked by the same decoder
+    /// as the receiver's, not here.
+    public struct NotificationHistoryPage: Sendable {
+        public var signedPayloads: [String]
+        public var hasMore: Bool
+        public var paginationToken: String?
+    }
+
+    /// Get Notification History, one page: `POST /inApps/v1/notifications/history`, the
+    /// notifications Apple signed between `start` and `end`, only those it failed to
+    /// deliver with `onlyFailures`.
+    public func notificationHistory(start: Millis, end: Millis, onlyFailures: Bool, paginationToken: String?, in environment: AppleEnvironment) async -> Result<Answer<NotificationHistoryPage>, ServerAPIFailure> {
+        let query = paginationToken.map { "?paginationToken=\(escaped($0))" } ?? ""
+        let body = #"{"startDate":\#(start),"endDate":\#(end),"onlyFailures":\#(onlyFailures)}"#
+        return await call(.POST, "/inApps/v1/notifications/history" + query, environment, body: Array(body.utf8), as: NotificationHistoryResponse.self) { response in
+            NotificationHistoryPage(signedPayloads: response.notificationHistory.map(\.signedPayload), hasMore: response.hasMore ?? false,
+                                    paginationToken: response.paginationToken)
+        }
+    }
+
     private struct LookupInvalid: Error {}
 
     /// One GET: the token, the exchange, Apple's error body when not 200, then `read`
@@ -112,19 +133,26 @@ public struct ServerAPIClient: Sendable {
     private func get<Response: Decodable, Value: Sendable>(
         _ path: String, _ environment: AppleEnvironment, as type: Response.Type, read: (Response) async throws -> Value
     ) async -> Result<Answer<Value>, ServerAPIFailure> {
+        await call(.GET, path, environment, body: nil, as: type, read: read)
+    }
+
+    private func call<Response: Decodable, Value: Sendable>(
+        _ method: HTTPMethod, _ path: String, _ environment: AppleEnvironment, body: [UInt8]?, as type: Response.Type, read: (Response) async throws -> Value
+    ) async -> Result<Answer<Value>, ServerAPIFailure> {
         let token: String
         do { token = try ServerAPIToken.make(credentials, bundleId: bundleId) } catch {
             return .failure(ServerAPIFailure(transportError: "could not sign the API token: \(error)", latencyMs: 0, body: ""))
         }
-        let exchange = await http.send(.GET, credentials.baseURL(environment) + path, headers: [
+        let exchange = await http.send(method, credentials.baseURL(environment) + path, headers: [
             ("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "iapdesk"),
-        ])
+        ], body: body)
         var failure = ServerAPIFailure(httpStatus: exchange.httpStatus, transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
         guard exchange.transportError == nil else { return .failure(failure) }
         guard exchange.httpStatus == 200 else {
             let payload = try? JSONDecoder().decode(ErrorPayload.self, from: Data(exchange.body))
             failure.errorCode = payload?.errorCode
             failure.message = payload?.errorMessage
+            failure.retryAfter = exchange.retryAfter
             if exchange.httpStatus == 401 { failure.message = "Apple refused the API key (check issuer id, key id and the .p8)" }
             return .failure(failure)
         }

@@ -11,6 +11,15 @@ public struct ServerAPIFailure: Error, Sendable, CustomStringConvertible {
     public var transportError: String?
     public var latencyMs: Int
     public var body: String
+    /// A 429's `Retry-After`: the Server API sends a UNIX time in milliseconds.
+    public var retryAfter: Int?
+
+    /// When Apple allows the next call after a 429: its `Retry-After` read as a UNIX time
+    /// in milliseconds, or as seconds from `now` when it is small enough to be that.
+    public func retryAt(now: Millis = .now()) -> Millis? {
+        guard let retryAfter else { return nil }
+        return retryAfter > 100_000_000_000 ? Int64(retryAfter) : now + .seconds(Int64(retryAfter))
+    }
 
     public var description: String {
         if let transportError { return transportError }

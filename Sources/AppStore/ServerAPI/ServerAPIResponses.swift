@@ -40,3 +40,13 @@ struct ErrorPayload: Decodable {
     var errorCode: Int?
     var errorMessage: String?
 }
+
+struct NotificationHistoryResponse: Decodable {
+    var paginationToken: String?
+    var hasMore: Bool?
+    var notificationHistory: [Item]
+
+    struct Item: Decodable {
+        var signedPayload: String
+    }
+}

@@ -29,6 +29,8 @@ public struct SimulatedNotification: Sendable, Equatable {
     public var subtype: String?
     public var signedDate: Date
     public var isSandbox: Bool
+    /// The transaction and original transaction it is about (History filters by either).
+    public var transactionIds: [String]
     /// The JWS Apple posts as `{"signedPayload": …}`.
     public var signedPayload: String
 
@@ -56,6 +58,6 @@ extension AppStoreSimulator {
                 signedRenewalInfo: subscription ? try minter.sign(RenewalPayload(latest, signedAt: signedAt)) : nil,
                 status: status, consumptionRequestReason: consumptionRequestReason))
         return SimulatedNotification(uuid: uuid, type: type, subtype: subtype, signedDate: signedAt, isSandbox: purchase.isSandbox,
-                                     signedPayload: try minter.sign(payload))
+                                     transactionIds: [purchase.transactionId, purchase.originalTransactionId], signedPayload: try minter.sign(payload))
     }
 }

@@ -33,10 +33,30 @@ struct AppleRoutes: Sendable {
             serverAPI(router, "\(prefix)/inApps/v1/lookup/:id") { _, id in
                 await simulator.serverAPI.lookUpOrder(id, sandbox: sandbox)
             }
+            router.post("\(prefix)/inApps/v1/notifications/history") { request, _ in
+                let authorized = simulator.keyCheck.accepts(authorization: request.headers[.authorization])
+                let body = try await request.body.collect(upTo: 1 << 16)
+                return await faulted(api: true) {
+                    guard authorized else { return SimulatorAnswer(status: 401, body: []) }
+                    return await Self.notificationHistory(simulator, body: Data(buffer: body), token: request.uri.queryParameters.get("paginationToken"), sandbox: sandbox)
+                }
+            }
             serverAPI(router, "\(prefix)/inApps/v2/refund/lookup/:id") { request, id in
                 await simulator.serverAPI.refundHistory(id, revision: request.uri.queryParameters.get("revision"), sandbox: sandbox)
             }
         }
+    }
+
+    /// Get Notification History: `{startDate, endDate, onlyFailures?, transactionId?}` in the body.
+    private static func notificationHistory(_ simulator: AppStoreSimulator, body: Data, token: String?, sandbox: Bool) async -> SimulatorAnswer {
+        guard let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+              let start = (json["startDate"] as? NSNumber)?.doubleValue, let end = (json["endDate"] as? NSNumber)?.doubleValue else {
+            return .apiError(4_000_015, "Invalid start date.", status: 400)
+        }
+        guard start <= end else { return .apiError(4_000_013, "Start date after end date.", status: 400) }
+        return await simulator.notifications.history(
+            sandbox: sandbox, start: Date(timeIntervalSince1970: start / 1000), end: Date(timeIntervalSince1970: min(end, Date().timeIntervalSince1970 * 1000 + 1) / 1000),
+            onlyFailures: json["onlyFailures"] as? Bool ?? false, transactionId: json["transactionId"] as? String, after: token)
     }
 
     /// A Server API GET: the bearer token is checked before anything else, as at Apple.

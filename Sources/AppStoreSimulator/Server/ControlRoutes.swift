@@ -8,7 +8,8 @@ import Hummingbird
 ///   kind is `consumable`, `non_consumable`, `non_renewing` or `auto_renewable`. Two game
 ///   accounts that buy on one `appleId` share it: their devices hold the same receipt.
 /// - `POST /control/renew` `{"originalTransactionId"}`, `POST /control/refund` `{"transactionId", "reason"?}`,
-///   `POST /control/revoke` `{"transactionId"}`, `POST /control/auto-renew` `{"originalTransactionId", "on"}`
+///   `POST /control/revoke` `{"transactionId"}`, `POST /control/auto-renew` `{"originalTransactionId", "on"}`:
+///   each sends the V2 notification Apple sends for it to the configured URL.
 /// - `GET /control/receipt?appleId=…&sandbox=1`: the app receipt that Apple ID's device holds now.
 /// - `GET /control/faults`, `PUT /control/faults` `{"profile": "storm"}` (see `FaultProfile.parse`).
 /// - `GET /control/root.pem`: the certificate to trust.
@@ -31,24 +32,24 @@ struct ControlRoutes: Sendable {
         }
         router.post("/control/renew") { request, _ in
             try await handle(request) { json in
-                Self.describe(try await ledger.renew(originalTransactionId: try Self.field("originalTransactionId", json)))
+                Self.describe(try await simulator.renewAndNotify(originalTransactionId: try Self.field("originalTransactionId", json)))
             }
         }
         router.post("/control/refund") { request, _ in
             try await handle(request) { json in
-                try await ledger.refund(transactionId: try Self.field("transactionId", json), reason: json["reason"] as? Int ?? 0)
+                try await simulator.refundAndNotify(transactionId: try Self.field("transactionId", json), reason: json["reason"] as? Int ?? 0)
                 return ["ok": true]
             }
         }
         router.post("/control/revoke") { request, _ in
             try await handle(request) { json in
-                try await ledger.revoke(transactionId: try Self.field("transactionId", json))
+                try await simulator.revokeAndNotify(transactionId: try Self.field("transactionId", json))
                 return ["ok": true]
             }
         }
         router.post("/control/auto-renew") { request, _ in
             try await handle(request) { json in
-                await ledger.setAutoRenew(originalTransactionId: try Self.field("originalTransactionId", json), json["on"] as? Bool ?? false)
+                try await simulator.setAutoRenewAndNotify(originalTransactionId: try Self.field("originalTransactionId", json), json["on"] as? Bool ?? false)
                 return ["ok": true]
             }
         }

@@ -7,6 +7,9 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// `signedDate` first: one job per purchase keeps two workers from applying its
     /// notifications out of order.
     case applyNotifications = "notifications"
+    /// Recover, from Get Notification History, what Apple failed to deliver while we were
+    /// down (its subject is the environment); scheduled again after each sweep.
+    case notificationHistory = "notification_history"
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

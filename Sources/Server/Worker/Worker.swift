@@ -1,3 +1,4 @@
+import AppStore
 import Foundation
 import Logging
 import OrderStore
@@ -16,23 +17,40 @@ public struct Worker: Sendable {
         public var lease: Millis = .seconds(120)
         /// How long to sleep when nothing is due.
         public var idle: Duration = .milliseconds(250)
+        /// The Get Notification History sweep's schedule.
+        public var historyInterval: Millis = .minutes(10)
+        public var historyFirstLookBack: Millis = .hours(72)
 
         public init() {}
     }
 
     let store: OrderStore
     let verifier: any ReceiptVerifier
+    /// Nil without Server API credentials: there is no history to sweep then.
+    let sweep: HistorySweep?
     /// This worker's name in leases: host, process and a random part, unique per run.
     public let owner: String
     let settings: Settings
     let logger: Logger
 
-    public init(store: OrderStore, verifier: any ReceiptVerifier, settings: Settings = Settings(), logger: Logger = Logger(label: "iapdesk.worker")) {
+    public init(store: OrderStore, verifier: AppleVerifier, settings: Settings = Settings(), logger: Logger = Logger(label: "iapdesk.worker")) {
         self.store = store
         self.verifier = verifier
+        sweep = verifier.serverAPI.map { client in
+            HistorySweep(store: store, client: client,
+                         decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                         settings: HistorySweep.Settings(interval: settings.historyInterval, firstLookBack: settings.historyFirstLookBack))
+        }
         self.settings = settings
         self.logger = logger
         owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
+    }
+
+    /// Schedules the history sweeps at once: what Apple failed to deliver while no worker
+    /// ran is recovered first.
+    public func scheduleSweeps() async throws {
+        guard sweep != nil else { return }
+        for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
 
     /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
@@ -92,6 +110,14 @@ public struct Worker: Sendable {
                     logger.info("verified", metadata: [
                         "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)"])
                 }
+            case .notificationHistory:
+                guard let sweep, let environment = AppleEnvironment(rawValue: job.subject) else {
+                    result = .done
+                    break
+                }
+                let (next, recovered) = try await sweep.run(environment)
+                result = .again(at: next)
+                logger.info("notification history swept", metadata: ["environment": "\(job.subject)", "recovered": "\(recovered)"])
             case .applyNotifications:
                 let applied = try await store.applyNotifications(key: job.subject)
                 result = .done
