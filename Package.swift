@@ -123,7 +123,11 @@ let package = Package(
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
-        .testTarget(name: "IAPDeskCLITests", dependencies: ["IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles"]),
+        .testTarget(name: "IAPDeskCLITests", dependencies: [
+            "IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -14,6 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "Address and port to listen on.") var listen: String = "127.0.0.1:8080"
     @Option(help: "all (default), intake (HTTP only) or worker (no HTTP).") var role: String = "all"
+    @Option(help: "Seconds a worker holds a job before another worker may take it (a killed worker's jobs come back then).")
+    var leaseSeconds: Int64 = 120
 
     func run() async throws {
         guard let role = ServeRole(rawValue: role) else { throw ValidationError("--role is all, intake or worker") }
@@ -25,10 +27,14 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = .info
             return handler
         }
+        guard leaseSeconds >= 5 else { throw ValidationError("--lease-seconds is at least 5") }
+        var workerSettings = Worker.Settings()
+        workerSettings.lease = .seconds(leaseSeconds)
         try await store.withStore { store, configuration in
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 let server = try await IAPDeskServer.start(
-                    store: store, verifier: verifier, tokens: tokens, role: role, host: String(parts[0]), port: port, signals: [.sigterm, .sigint])
+                    store: store, verifier: verifier, tokens: tokens, role: role, host: String(parts[0]), port: port,
+                    workerSettings: workerSettings, signals: [.sigterm, .sigint])
                 print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
                 fflush(nil)
                 try await server.wait()

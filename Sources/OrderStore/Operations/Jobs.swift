@@ -119,3 +119,31 @@ extension OrderStore {
         }
     }
 }
+
+extension OrderStore {
+    /// The queue for operators: dead jobs first (they wait for someone), then by due time.
+    public func jobs(deadOnly: Bool = false, limit: Int = 100) async throws -> [Job] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: Job.columns) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
+                ORDER BY CASE WHEN dead_at IS NULL THEN 1 ELSE 0 END, due_at, id LIMIT \(bind: limit)
+                """).map(Job.init(row:))
+        }
+    }
+
+    /// Brings a dead job back: due now, its attempts counted from zero. Audited with the reason.
+    public func requeueJob(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Job {
+        try requireOperator(actor, may: "requeue jobs", reason: reason)
+        return try await write(as: actor, now: now) { tx in
+            guard let job = try await tx.sql.row("""
+                UPDATE jobs SET dead_at = NULL, due_at = \(bind: now), attempts = 0, lease_owner = NULL, lease_until = NULL
+                WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.columns)
+                """).map(Job.init(row:)) else {
+                throw StoreError.invalid("job \(id) is not dead (only dead jobs are requeued; the others run on their own)")
+            }
+            tx.audit("job.requeue", target: job.kind == .verify ? "order:\(job.subject)" : "job:\(id)", reason: reason,
+                     detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
+            return job
+        }
+    }
+}

@@ -10,17 +10,21 @@ struct Tmux {
     /// The `iapdesk` executable beside the test bundle (`swift build --build-tests` puts it
     /// there; CI does that first). Missing in CI is a failure, elsewhere a loud skip.
     static func binary() throws -> String? {
-        let folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/.build/debug")]
-            .map { $0.appendingPathComponent("iapdesk").path }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-           system("command -v tmux >/dev/null 2>&1") == 0 {
+        if let found = builtExecutable(), system("command -v tmux >/dev/null 2>&1") == 0 {
             return found
         }
         let why = "the tmux tests need tmux and the iapdesk binary (run `swift build --build-tests` first)"
         if ProcessInfo.processInfo.environment["CI"] == "true" { throw TmuxUnavailable(description: why) }
         print("⚠️  SKIPPED: \(why)")
         return nil
+    }
+
+    /// The debug `iapdesk` beside the test bundle, if it was built.
+    static func builtExecutable() -> String? {
+        let folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/.build/debug")]
+            .map { $0.appendingPathComponent("iapdesk").path }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Starts `command` in a `cols`×`rows` terminal with a UTF-8 locale and 256 colours.

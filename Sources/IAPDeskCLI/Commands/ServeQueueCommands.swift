@@ -1,0 +1,104 @@
+import ArgumentParser
+import OrderStore
+
+/// `iapdesk jobs`: the worker's queue, and dead jobs brought back.
+struct JobsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs", abstract: "The worker's job queue: due, leased and dead jobs; requeue a dead one.",
+        subcommands: [List.self, Requeue.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Jobs, dead ones first (the default).")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Only dead jobs (retries exhausted).") var dead = false
+        @Option var limit: Int = 50
+
+        func run() async throws {
+            let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit)) }
+            print("\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "") + ", \(status.leased) leased, \(status.dead) dead")
+            print(Output.table(["ID", "KIND", "SUBJECT", "DUE", "ATTEMPTS", "STATE", "LAST ERROR"], jobs.map { job in
+                let state = job.deadAt != nil ? "dead" : (job.leaseUntil ?? 0) >= .now() ? "leased by \(job.leaseOwner ?? "?")" : "waiting"
+                return ["\(job.id)", job.kind.rawValue, Output.safe(job.subject), Output.time(job.dueAt), "\(job.attempts)", Output.safe(state), Output.safe(job.lastError)]
+            }, width: 60))
+        }
+    }
+
+    struct Requeue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring a dead job back, due now (audited).")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: Int64
+        @Option var reason: String
+
+        func run() async throws {
+            let job = try await store.withStore { store, _ in
+                try await store.requeueJob(id: id, by: try await store.actor(forUser: OperatorIdentity.osUser), reason: reason)
+            }
+            print("job \(job.id) (\(job.kind.rawValue) \(Output.safe(job.subject))) is due now")
+        }
+    }
+}
+
+/// `iapdesk notifications`: what Apple told us, its verdict, and what it did.
+struct NotificationsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notifications", abstract: "App Store Server Notifications received: list, show one decoded, replay one.",
+        subcommands: [List.self, Show.self, Replay.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Newest first (the default).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "pending, applied, superseded, orphan, recorded or rejected.") var outcome: String?
+        @Option var limit: Int = 50
+
+        func run() async throws {
+            let filter = try outcome.map { name in
+                guard let value = NotificationOutcome(rawValue: name) else {
+                    throw ValidationError("--outcome is one of \(NotificationOutcome.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return value
+            }
+            let records = try await store.withStore { store, _ in try await store.notifications(outcome: filter, limit: limit) }
+            print(Output.table(["ID", "RECEIVED", "VIA", "ENV", "TYPE", "TRANSACTION", "OUTCOME", "DETAIL"], records.map { n in
+                ["\(n.id)", Output.time(n.receivedAt), n.via.rawValue, n.endpoint.rawValue, Output.safe(n.facts.kind),
+                 Output.safe(n.facts.transaction?.transactionId), n.outcome.rawValue, Output.safe(n.rejection ?? n.detail)]
+            }, width: 60))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One notification: its verdict, decoded facts and what applying it did.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: Int64
+
+        func run() async throws {
+            let n = try await store.withStore { store, _ in try await store.notification(id: id) }
+            let t = n.facts.transaction
+            print(Output.keyValues([
+                ("notification", "#\(n.id) \(Output.safe(n.facts.kind)), uuid \(Output.safe(n.facts.uuid))"),
+                ("received", "\(Output.time(n.receivedAt)) via \(n.via.rawValue) at the \(n.endpoint.rawValue) URL"),
+                ("signature", n.rejection.map { "REJECTED: \(Output.safe($0))" } ?? "verified (chain to the configured roots, bundle id, environment)"),
+                ("signed", Output.time(n.facts.signedDate)),
+                ("transaction", t.map { "\(Output.safe($0.transactionId)) of \(Output.safe($0.originalTransactionId)), \(Output.safe($0.productId))" } ?? "-"),
+                ("refunded", Output.time(t?.cancellationDate)),
+                ("renewal", n.facts.renewal.map { "auto-renew \($0.autoRenewEnabled ? "on" : "off")" + ($0.isInBillingRetry ? ", billing retry" : "") } ?? "-"),
+                ("outcome", "\(n.outcome.rawValue)" + (n.appliedAt.map { " at \(Output.time($0))" } ?? "")),
+                ("detail", Output.safe(n.detail)),
+                ("deadline", Output.time(n.deadline)),
+            ]))
+        }
+    }
+
+    struct Replay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Apply a stored, verified notification again (audited), e.g. after attaching its orphan.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: Int64
+        @Option var reason: String
+
+        func run() async throws {
+            try await store.withStore { store, _ in
+                try await store.replayNotification(id: id, by: try await store.actor(forUser: OperatorIdentity.osUser), reason: reason)
+            }
+            print("notification \(id) will be applied again by the worker of `iapdesk serve`")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `iapdesk serve` as its own process (the debug binary), so a test can `kill -9` it.
+struct ServeProcess {
+    let process: Process
+    /// `http://127.0.0.1:PORT`, or nil for a worker-only process.
+    let baseURL: String?
+
+    /// Starts `serve` with `arguments` after the config; returns once it printed its address.
+    static func start(_ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"]) throws -> ServeProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--config", config] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line names the address: "iapdesk serve (all) on http://127.0.0.1:PORT, store …".
+        var line = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("iapdesk serve") else {
+            process.terminate()
+            throw ServeProcessError(description: "serve did not start: \(text)")
+        }
+        let url = text.split(separator: " ").first { $0.hasPrefix("http://") }.map { String($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+        return ServeProcess(process: process, baseURL: url)
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// One call: status and JSON body, or nil when the process did not answer (killed).
+    func call(_ method: HTTPMethod, _ path: String, json: String?, token: String?) async -> (status: Int, body: [String: Any])? {
+        guard let baseURL else { return nil }
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:])
+        } catch {
+            return nil
+        }
+    }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    var description: String
+}
