@@ -1,0 +1,45 @@
+import Foundation
+import OrderStore
+import Testing
+@testable import IAPDeskCLI
+
+/// `iapdesk jobs` and `iapdesk notifications` as an operator runs them on a store file.
+@Suite("jobs and notifications commands")
+struct ServeQueueCommandTests {
+    @Test("A dead job is requeued by an admin with a reason (audited under their name); a live one is refused; a rejected notification is never replayed")
+    func requeueAndReplay() async throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-jobs-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SimulatorFiles.makeAdminIfNew(store)
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        _ = try await store.placeOrder(orderId: "j-1", accountId: "a-1", productId: "coins_60")
+        try await store.submitReceipt(orderId: "j-1", receiptData: "AAAA")
+        var now = Millis.now()
+        for _ in 1...OrderStore.maxJobAttempts {
+            let job = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
+            try await store.finishJob(job, owner: "w", result: .failed("Apple said no"), now: now)
+            now += .hours(2)
+        }
+        let dead = try #require(try await store.jobs(deadOnly: true).first)
+        let rejected = try await store.receiveNotification(IncomingNotification(
+            endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
+        await store.close()
+
+        try await IAPDesk.run(["jobs", "list", "--dead", "--db", db])
+        try await IAPDesk.run(["notifications", "list", "--db", db])
+        guard case .rejected(let rejectedId) = rejected else { Issue.record("not rejected: \(rejected)"); return }
+        try await IAPDesk.run(["notifications", "show", "\(rejectedId)", "--db", db])
+        await #expect(throws: StoreError.self) { try await IAPDesk.run(["notifications", "replay", "\(rejectedId)", "--reason", "try", "--db", db]) }
+        await #expect(throws: StoreError.self) { try await IAPDesk.run(["jobs", "requeue", "\(dead.id)", "--db", db, "--reason", " "]) }
+        try await IAPDesk.run(["jobs", "requeue", "\(dead.id)", "--reason", "Apple is back", "--db", db])
+        await #expect(throws: StoreError.self, "only dead jobs") { try await IAPDesk.run(["jobs", "requeue", "\(dead.id)", "--reason", "again", "--db", db]) }
+
+        let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let job = try #require(try await after.job(.verify, subject: "j-1"))
+        #expect(job.deadAt == nil && job.attempts == 0)
+        let audit = try await after.orderDetail("j-1").audit
+        #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.osUser && $0.reason == "Apple is back" })
+        await after.close()
+    }
+}
