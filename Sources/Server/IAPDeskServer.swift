@@ -37,10 +37,11 @@ public final class IAPDeskServer: Sendable {
         signals: [UnixSignal] = [], logger: Logger = Logger(label: "iapdesk.serve")
     ) async throws -> IAPDeskServer {
         try await store.makeCommitsDurable()
+        let metrics = ServeMetrics()
         var workerTask: Task<Void, Never>?
         if role.runsWorker {
             guard let verifier else { throw ServeError.configuration("the worker needs Apple configured ([apple] in iapdesk.toml)") }
-            let worker = Worker(store: store, verifier: verifier, settings: workerSettings, logger: logger)
+            let worker = Worker(store: store, verifier: verifier, settings: workerSettings, metrics: metrics, logger: logger)
             try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
             workerTask = Task { await worker.run() }
@@ -49,12 +50,13 @@ public final class IAPDeskServer: Sendable {
         guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
 
         let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
         IntakeRoutes(store: store, tokens: tokens).add(to: router)
         if let verifier {
             NotificationRoutes(store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
-                               logger: logger).add(to: router)
+                               metrics: metrics, logger: logger).add(to: router)
         }
-        HealthRoutes(store: store).add(to: router)
+        HealthRoutes(store: store, metrics: metrics).add(to: router)
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router,
@@ -100,8 +102,10 @@ public final class IAPDeskServer: Sendable {
 }
 
 /// `/healthz`: the process answers. `/readyz`: the store answers too, with the job queue.
+/// `/metrics`: Prometheus text format.
 struct HealthRoutes: Sendable {
     let store: OrderStore
+    let metrics: ServeMetrics
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/healthz") { _, _ in JSONAnswer.response(.ok, ["status": "ok"]) }
@@ -113,6 +117,10 @@ struct HealthRoutes: Sendable {
             } catch {
                 return Problem(status: .serviceUnavailable, title: "Not ready", detail: "the order store does not answer").response
             }
+        }
+        router.get("/metrics") { _, _ in
+            let text = metrics.render(queue: try? await store.jobQueueStatus())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 }

@@ -36,6 +36,13 @@ struct IntakeTests {
             let object = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
             return (Int(response.status.code), object)
         }
+
+        /// `/metrics` as Prometheus scrapes it (text, no token).
+        func metrics() async throws -> String {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: .seconds(5))
+            #expect(response.status == .ok)
+            return String(buffer: try await response.body.collect(upTo: 1 << 20))
+        }
     }
 
     /// With `serverAPI`, the worker also sweeps Get Notification History every `historyInterval`.
@@ -107,6 +114,13 @@ struct IntakeTests {
             let detail = try await serve.store.orderDetail("g-1")
             #expect(detail.grants.count == 1)
             #expect(try await serve.store.job(.verify, subject: "g-1") == nil, "nothing more owed")
+
+            // What Prometheus scrapes: requests by route and status, Apple's outcomes, the queue.
+            let metrics = try await serve.metrics()
+            #expect(metrics.contains(#"iapdesk_http_requests_total{route="/v1/orders",method="POST",status="201"} 1"#), "\(metrics)")
+            #expect(metrics.contains("iapdesk_http_request_duration_seconds_bucket{"))
+            #expect(metrics.contains(#"iapdesk_apple_verifications_total{outcome="valid"} 1"#))
+            #expect(metrics.contains("iapdesk_jobs_due 0") && metrics.contains("iapdesk_store_up 1"))
         }
     }
 

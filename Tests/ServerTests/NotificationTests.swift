@@ -117,6 +117,7 @@ struct NotificationTests {
             let impostorRejection = try #require(rejected.first { $0.facts.uuid == forged.uuid }, "the forged one is kept")
             #expect(impostorRejection.facts.type == "REFUND", "it shows what it claimed")
             #expect(impostorRejection.rejection?.contains("JWS rejected") == true, "\(impostorRejection.rejection ?? "")")
+            #expect(try await serve.metrics().contains(#"iapdesk_notifications_total{type="unknown",result="rejected"} 4"#))
         }
     }
 

@@ -12,6 +12,7 @@ import OrderStore
 struct NotificationRoutes: Sendable {
     let store: OrderStore
     let decoder: NotificationDecoder
+    let metrics: ServeMetrics
     let logger: Logger
 
     /// Apple's notifications are a few KB; anything far bigger is not one.
@@ -41,7 +42,9 @@ struct NotificationRoutes: Sendable {
             incoming = decoder.garbage(String(decoding: bytes.readableBytesView, as: UTF8.self), endpoint: endpoint, via: .receiver)
         }
         do {
-            switch try await store.receiveNotification(incoming) {
+            let receipt = try await store.receiveNotification(incoming)
+            metrics.notification(type: incoming.rejection == nil ? incoming.facts.type : nil, result: receipt.name)
+            switch receipt {
             case .stored(let id), .duplicate(let id):
                 return JSONAnswer.response(.ok, ["status": "stored", "id": id])
             case .rejected(let id):
@@ -51,6 +54,16 @@ struct NotificationRoutes: Sendable {
         } catch {
             logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(error)"])
             return Problem(status: .internalServerError, title: "Not stored", detail: "the notification was not stored; retry").response
+        }
+    }
+}
+
+extension NotificationReceipt {
+    var name: String {
+        switch self {
+        case .stored: "stored"
+        case .duplicate: "duplicate"
+        case .rejected: "rejected"
         }
     }
 }

@@ -31,10 +31,13 @@ public struct Worker: Sendable {
     /// This worker's name in leases: host, process and a random part, unique per run.
     public let owner: String
     let settings: Settings
+    let metrics: ServeMetrics
     let logger: Logger
 
-    public init(store: OrderStore, verifier: AppleVerifier, settings: Settings = Settings(), logger: Logger = Logger(label: "iapdesk.worker")) {
+    public init(store: OrderStore, verifier: AppleVerifier, settings: Settings = Settings(), metrics: ServeMetrics = ServeMetrics(),
+                logger: Logger = Logger(label: "iapdesk.worker")) {
         self.store = store
+        self.metrics = metrics
         self.verifier = verifier
         sweep = verifier.serverAPI.map { client in
             HistorySweep(store: store, client: client,
@@ -107,6 +110,7 @@ public struct Worker: Sendable {
                 let outcome = try await store.verifyIfOwed(orderId: job.subject, using: verifier)
                 result = outcome?.order.nextRetryAt.map { .again(at: $0) } ?? .done
                 if let outcome {
+                    metrics.verification(outcome: outcome.classification.outcome.rawValue)
                     logger.info("verified", metadata: [
                         "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)"])
                 }
