@@ -101,7 +101,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            resources: [.embedInCode("Intake/openapi.yaml")]
         ),
         .target(
             name: "IAPDeskCLI",

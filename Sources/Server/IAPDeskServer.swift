@@ -118,6 +118,9 @@ struct HealthRoutes: Sendable {
                 return Problem(status: .serviceUnavailable, title: "Not ready", detail: "the order store does not answer").response
             }
         }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+        }
         router.get("/metrics") { _, _ in
             let text = metrics.render(queue: try? await store.jobQueueStatus())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))

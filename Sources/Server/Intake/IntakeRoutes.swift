@@ -23,11 +23,11 @@ struct IntakeRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         router.post("/v1/orders") { request, _ in await answer(request) { client in try await placeOrder(request) } }
         router.post("/v1/orders/:id/receipts") { request, context in
-            await answer(request) { client in try await submitReceipt(request, orderId: context.parameters.get("id") ?? "", client: client) }
+            await answer(request) { client in try await submitReceipt(request, orderId: try Self.pathId(context), client: client) }
         }
         router.get("/v1/orders/:id") { request, context in
             await answer(request) { _ in
-                let order = try await store.orderDetail(context.parameters.get("id") ?? "").order
+                let order = try await store.orderDetail(try Self.pathId(context)).order
                 return JSONAnswer.response(.ok, Self.json(order))
             }
         }
@@ -111,8 +111,17 @@ struct IntakeRoutes: Sendable {
         name.reduce(into: "") { out, c in out += c.isUppercase ? "_" + c.lowercased() : String(c) }
     }
 
+    private static func pathId(_ context: BasicRequestContext) throws -> String {
+        let id = context.parameters.get("id") ?? ""
+        try checkId(id, "order id in the path")
+        return id
+    }
+
+    /// Ids are 1 to 200 code points (as JSON Schema counts them), without NUL, which
+    /// PostgreSQL's text cannot hold. Anything else is kept and sanitized when shown.
     private static func checkId(_ value: String, _ field: String) throws {
-        guard !value.isEmpty, value.count <= 200 else { throw Problem.badRequest("\(field): 1 to 200 characters") }
+        guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw Problem.badRequest("\(field): 1 to 200 characters") }
+        guard !value.unicodeScalars.contains("\u{0}") else { throw Problem.badRequest("\(field): must not contain NUL") }
     }
 
     /// An order as the API shows it.

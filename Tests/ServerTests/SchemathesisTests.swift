@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The OpenAPI document is the contract: schemathesis (PyPI) generates requests from it
+/// against a live `serve` — every documented input, valid and invalid — and checks that
+/// nothing answers 5xx and every answer matches the document.
+@Suite("serve: the OpenAPI contract", .serialized)
+struct SchemathesisTests {
+    static func executable() throws -> String? {
+        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/schemathesis" }
+        if let found = search.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
+        let why = "schemathesis is not installed (pip install schemathesis)"
+        if ProcessInfo.processInfo.environment["CI"] == "true" { throw TestSkipRefused(description: why) }
+        print("⚠️  SKIPPED: \(why)")
+        return nil
+    }
+
+    @Test("schemathesis over /openapi.yaml against a live serve: no 5xx, status codes, content types and bodies as documented", arguments: Backend.all)
+    func contract(backend: Backend) async throws {
+        guard let schemathesis = try Self.executable() else { return }
+        try await IntakeTests.withServe(backend) { serve in
+            // Orders the generated requests can find, beside all the ones they invent.
+            _ = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"o-1","account_id":"a-1","product_id":"coins_60"}"#)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: schemathesis)
+            process.arguments = [
+                "run", serve.baseURL + "/openapi.yaml", "-H", "Authorization: Bearer \(IntakeTests.token)",
+                "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "10",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            // Read on a thread of its own: blocking the concurrency pool here would starve
+            // the in-process server the tool is calling.
+            let text = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                }
+            }
+            #expect(process.terminationStatus == 0, "schemathesis found problems:\n\(text.suffix(6_000))")
+        }
+    }
+}
+
+struct TestSkipRefused: Error, CustomStringConvertible {
+    var description: String
+}
