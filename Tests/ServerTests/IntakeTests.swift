@@ -124,6 +124,21 @@ struct IntakeTests {
         }
     }
 
+    @Test("?wait= lets the game server see the verdict while the player watches: 200 delivered; a non-consumable is then an entitlement", arguments: Backend.all)
+    func waitForVerdict(backend: Backend) async throws {
+        try await Self.withServe(backend) { serve in
+            #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-w","account_id":"acct-w","product_id":"no_ads"}"#).status == 201)
+            await serve.simulator.ledger.purchase(appleId: "w@icloud", productId: "no_ads", kind: .nonConsumable, appAccountToken: "g-w")
+            let receipt = try await serve.simulator.ledger.receipt(appleId: "w@icloud")
+            let answer = try await serve.call(.POST, "/v1/orders/g-w/receipts?wait=5", json: #"{"receipt_data":"\#(receipt)"}"#)
+            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            let owned = try await serve.call(.GET, "/v1/accounts/acct-w/entitlements")
+            let purchases = try #require(owned.body["purchases"] as? [[String: Any]])
+            #expect(purchases.map { $0["product_id"] as? String } == ["no_ads"])
+            #expect(try await serve.call(.POST, "/v1/orders/g-w/receipts?wait=60", json: #"{"receipt_data":"AAAA"}"#).status == 400)
+        }
+    }
+
     @Test("Retries are safe: the same order placed twice is one order; an Idempotency-Key returns the first submission; reused with another body it is refused", arguments: Backend.all)
     func idempotent(backend: Backend) async throws {
         try await Self.withServe(backend) { serve in

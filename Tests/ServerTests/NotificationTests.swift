@@ -170,6 +170,12 @@ struct NotificationTests {
                 in: serve)
             #expect(expired.outcome == .applied)
             #expect(try await serve.store.subscription(otid).subscription?.status == .expired)
+
+            // The game reads back what the account owns, as R8 and the notifications left it.
+            let owned = try await serve.call(.GET, "/v1/accounts/acct-vip/entitlements")
+            let subscriptions = try #require(owned.body["subscriptions"] as? [[String: Any]])
+            #expect(owned.status == 200 && subscriptions.count == 1)
+            #expect(subscriptions.first?["status"] as? String == "expired" && subscriptions.first?["auto_renew"] as? Bool == false)
         }
     }
 

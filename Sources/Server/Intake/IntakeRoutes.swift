@@ -10,7 +10,9 @@ import OrderStore
 /// - `POST /v1/orders/{id}/receipts` stores a receipt for it and answers `202` only once it
 ///   is committed (R1), with the verification owed to the worker in the same commit;
 ///   `Idempotency-Key` makes a retry return the first answer;
-/// - `GET /v1/orders/{id}` reads the order back.
+/// - `GET /v1/orders/{id}` reads the order back;
+/// - `GET /v1/accounts/{id}/entitlements`: the subscriptions R8 gave the account and its
+///   lasting purchases.
 /// Every call needs a game server's bearer token.
 struct IntakeRoutes: Sendable {
     let store: OrderStore
@@ -29,6 +31,13 @@ struct IntakeRoutes: Sendable {
             await answer(request) { _ in
                 let order = try await store.orderDetail(try Self.pathId(context)).order
                 return JSONAnswer.response(.ok, Self.json(order))
+            }
+        }
+        router.get("/v1/accounts/:id/entitlements") { request, context in
+            await answer(request) { _ in
+                let id = context.parameters.get("id") ?? ""
+                try Self.checkId(id, "account id in the path")
+                return JSONAnswer.response(.ok, Self.json(try await store.entitlements(id)))
             }
         }
     }
@@ -84,10 +93,32 @@ struct IntakeRoutes: Sendable {
             IdempotencyKey(client: client, key: String(key.prefix(200)),
                            requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
         }
+        let wait = try Self.waitSeconds(request)
         let submission = try await store.submitReceipt(orderId: orderId, receiptData: data, claimedTransactionId: body.transactionId, idempotency: idempotency)
-        var answer = Self.json(try await store.orderDetail(orderId).order)
+        // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
+        // the verdict at once when Apple answers quickly; 200 says it came.
+        let order = try await verdict(orderId, within: wait)
+        var answer = Self.json(order)
         answer["submission_id"] = submission
-        return JSONAnswer.response(.accepted, answer)
+        return JSONAnswer.response(order.state == .receiptReceived ? .accepted : .ok, answer)
+    }
+
+    /// `?wait=SECONDS` (0 to 10, fractions allowed).
+    private static func waitSeconds(_ request: Request) throws -> Duration {
+        guard let text = request.uri.queryParameters.get("wait") else { return .zero }
+        guard let seconds = Double(text), seconds.isFinite, (0...10).contains(seconds) else { throw Problem.badRequest("wait: 0 to 10 seconds") }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// The order once the worker (here or in another process) moved it on from
+    /// `receipt_received`, or as it stands when `wait` runs out.
+    private func verdict(_ orderId: String, within wait: Duration) async throws -> Order {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            let order = try await store.orderDetail(orderId, attemptLimit: 0).order
+            if order.state != .receiptReceived || ContinuousClock.now >= deadline { return order }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     private static let idempotencyKey = HTTPField.Name("Idempotency-Key") ?? .contentType
@@ -122,6 +153,21 @@ struct IntakeRoutes: Sendable {
     private static func checkId(_ value: String, _ field: String) throws {
         guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw Problem.badRequest("\(field): 1 to 200 characters") }
         guard !value.unicodeScalars.contains("\u{0}") else { throw Problem.badRequest("\(field): must not contain NUL") }
+    }
+
+    static func json(_ e: Entitlements) -> [String: Any?] {
+        [
+            "account_id": e.accountId,
+            "subscriptions": e.subscriptions.map { s in
+                var subscription: [String: Any] = [
+                    "original_transaction_id": s.originalTransactionId, "product_id": s.productId, "status": s.status.rawValue,
+                    "auto_renew": s.autoRenew, "owner_since": s.ownerSince,
+                ]
+                subscription["expires_at"] = s.expiresAt
+                return subscription
+            },
+            "purchases": e.purchases.map { ["order_id": $0.orderId, "product_id": $0.productId, "type": $0.type.rawValue, "granted_at": $0.grantedAt] },
+        ]
     }
 
     /// An order as the API shows it.
