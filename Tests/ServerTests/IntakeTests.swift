@@ -139,6 +139,25 @@ struct IntakeTests {
         }
     }
 
+    @Test("StoreKit 2: a signed transaction is checked at the door and verified through the Server API; a forged one is refused and nothing is stored", arguments: Backend.all)
+    func storeKit2(backend: Backend) async throws {
+        try await Self.withServe(backend, serverAPI: true) { serve in
+            #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-sk2","account_id":"acct-sk2","product_id":"coins_300"}"#).status == 201)
+            let purchase = await serve.simulator.ledger.purchase(appleId: "sk2@icloud", productId: "coins_300", kind: .consumable, appAccountToken: "g-sk2")
+            let forged = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId).signedTransaction(purchase)
+            let refused = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(forged)"}"#)
+            #expect(refused.status == 400 && (refused.body["detail"] as? String)?.hasPrefix("signed_transaction:") == true, "\(refused.body)")
+            #expect(try await serve.store.orderDetail("g-sk2").submissions.isEmpty)
+
+            let signed = try serve.simulator.signedTransaction(purchase)
+            let mismatch = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(signed)","transaction_id":"1"}"#)
+            #expect(mismatch.status == 400)
+            let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=5", json: #"{"signed_transaction":"\#(signed)"}"#)
+            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            #expect(try await serve.store.orderDetail("g-sk2").attempts.last?.method == .serverAPI)
+        }
+    }
+
     @Test("Retries are safe: the same order placed twice is one order; an Idempotency-Key returns the first submission; reused with another body it is refused", arguments: Backend.all)
     func idempotent(backend: Backend) async throws {
         try await Self.withServe(backend) { serve in

@@ -39,6 +39,11 @@ public struct SimulatedNotification: Sendable, Equatable {
 }
 
 extension AppStoreSimulator {
+    /// The StoreKit 2 signed transaction the device holds for `purchase`.
+    public func signedTransaction(_ purchase: SimulatedPurchase, signedAt: Date = Date()) throws -> String {
+        try JWSMinter(authority: authority).sign(TransactionPayload(purchase, bundleId: bundleId, signedAt: signedAt))
+    }
+
     /// A notification about `purchase`, signed as Apple signs them (the simulator's chain
     /// in `x5c`). Auto-renewables carry their renewal info too. Status as Get All
     /// Subscription Statuses has it: 1 active, 2 expired, 5 revoked.

@@ -1,9 +1,11 @@
+import AppStore
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import OrderStore
+import Receipts
 
 /// The intake API for game servers (`openapi.yaml` is the contract):
 /// - `POST /v1/orders` places an order (idempotent on the order id);
@@ -17,6 +19,8 @@ import OrderStore
 struct IntakeRoutes: Sendable {
     let store: OrderStore
     let tokens: ClientTokens
+    /// Checks StoreKit 2 signed transactions at the door; nil when Apple is not configured.
+    let apple: AppleVerifier?
 
     /// Bodies over this are refused before they are read: Apple's largest receipts are a
     /// few hundred KB in base64.
@@ -83,24 +87,41 @@ struct IntakeRoutes: Sendable {
             throw Problem.badRequest("receipt_data or signed_transaction: send exactly one")
         }
         if body.receiptData != nil, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
-        if body.signedTransaction != nil, data.split(separator: ".").count != 3 {
-            throw Problem.badRequest("signed_transaction: not a compact JWS (three dot-separated parts)")
-        }
         if let id = body.transactionId, id.isEmpty || id.count > 64 || !id.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
             throw Problem.badRequest("transaction_id: Apple's transaction ids are up to 64 digits")
         }
+        var claimed = body.transactionId
+        if body.signedTransaction != nil { claimed = try await signedTransactionId(data, claimed: claimed) }
         let idempotency = request.headers[Self.idempotencyKey].map { key in
             IdempotencyKey(client: client, key: String(key.prefix(200)),
                            requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
         }
         let wait = try Self.waitSeconds(request)
-        let submission = try await store.submitReceipt(orderId: orderId, receiptData: data, claimedTransactionId: body.transactionId, idempotency: idempotency)
+        let submission = try await store.submitReceipt(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency)
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
         let order = try await verdict(orderId, within: wait)
         var answer = Self.json(order)
         answer["submission_id"] = submission
         return JSONAnswer.response(order.state == .receiptReceived ? .accepted : .ok, answer)
+    }
+
+    /// A StoreKit 2 signed transaction is checked before it is stored — signature, chain to
+    /// the configured roots, bundle id — and its transaction id is what the worker asks the
+    /// Server API about (verifyReceipt cannot read a JWS).
+    private func signedTransactionId(_ compact: String, claimed: String?) async throws -> String {
+        guard let apple, apple.serverAPI != nil else {
+            throw Problem.badRequest("signed_transaction: this server has no App Store Server API key to verify StoreKit 2 purchases with; send receipt_data")
+        }
+        let transaction: JWSTransaction
+        do {
+            transaction = try await JWS(compact: compact).verified(as: JWSTransaction.self, trust: apple.settings.trust, bundleId: apple.settings.bundleId)
+        } catch {
+            throw Problem.badRequest("signed_transaction: \(error)")
+        }
+        guard let id = transaction.transactionId else { throw Problem.badRequest("signed_transaction: it names no transactionId") }
+        if let claimed, claimed != id { throw Problem.badRequest("transaction_id: \(claimed) is not the signed transaction's \(id)") }
+        return id
     }
 
     /// `?wait=SECONDS` (0 to 10, fractions allowed).
