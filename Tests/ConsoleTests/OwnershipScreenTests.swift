@@ -111,6 +111,27 @@ struct OwnershipScreenTests {
         }
     }
 
+    @Test("Apple down: five failed calls in a row put a banner on every screen saying since when and how many orders wait; one answer clears it")
+    func outageBanner() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 120) { app, terminal, store in
+            let down = VerificationReport(environment: nil, appleStatus: nil, httpStatus: nil, transportError: "timed out after 30 s")
+            for index in 0..<6 {
+                try await store.placeOrder(orderId: "wait-\(index)", accountId: "p1", productId: "coins_60")
+                let submission = try await store.submitReceipt(orderId: "wait-\(index)", receiptData: "r")
+                try await store.applyVerification(orderId: "wait-\(index)", submissionId: submission, report: down)
+            }
+            await app.refresh()
+            let screen = try terminal.screenText()
+            #expect(screen.contains("verifyReceipt failing since") && screen.contains("orders waiting, none rejected"), "\(screen)")
+
+            let purchase = AppleTransaction(transactionId: "tx-back", originalTransactionId: "tx-back", productId: "coins_60", purchaseDate: .now())
+            let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            try await store.applyVerification(orderId: "wait-0", submissionId: nil, report: answer)
+            await app.refresh()
+            #expect(try !terminal.screenText().contains("failing since"), "Apple answered: the banner is gone")
+        }
+    }
+
     @Test(":orphans and :account open; a and o from an order open its account and subscription")
     func otherScreens() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in

@@ -341,4 +341,20 @@ struct RuleTests {
         #expect(NotificationEffect.of(type: "REFUND", subtype: nil).family?.contains("REFUND_REVERSED") == true)
         #expect(NotificationEffect.of(type: "DID_RENEW", subtype: nil).family == nil)
     }
+
+    @Test("Outage: five retryable failures in a row at one endpoint, the newest recent, make an outage since the first; one success or silence ends it")
+    func outageRule() {
+        let now: Millis = 1_000_000_000
+        func attempts(_ outcomes: [AttemptOutcome], method: VerificationMethod = .verifyReceipt, newest: Millis = now) -> [OutageRule.Attempt] {
+            outcomes.enumerated().map { OutageRule.Attempt(method: method, outcome: $1, at: newest - Millis($0) * 1_000) }
+        }
+        let down = OutageRule.detect(newestFirst: attempts(Array(repeating: .retryable, count: 6) + [.valid]), now: now)
+        #expect(down?.method == .verifyReceipt && down?.failures == 6 && down?.since == now - 5_000)
+        #expect(OutageRule.detect(newestFirst: attempts(Array(repeating: .retryable, count: 4) + [.valid]), now: now) == nil, "four is bad luck, not an outage")
+        #expect(OutageRule.detect(newestFirst: attempts([.valid] + Array(repeating: .retryable, count: 9)), now: now) == nil, "one success ends it")
+        #expect(OutageRule.detect(newestFirst: attempts(Array(repeating: .final, count: 9)), now: now) == nil, "Apple answering no is no outage")
+        #expect(OutageRule.detect(newestFirst: attempts(Array(repeating: .retryable, count: 9), newest: now - .minutes(11)), now: now) == nil)
+        let mixed = attempts(Array(repeating: .retryable, count: 5), method: .serverAPI) + attempts([.valid], newest: now - 500)
+        #expect(OutageRule.detect(newestFirst: mixed, now: now)?.method == .serverAPI, "each endpoint is watched on its own")
+    }
 }

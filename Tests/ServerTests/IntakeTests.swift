@@ -47,7 +47,7 @@ struct IntakeTests {
 
     /// With `serverAPI`, the worker also sweeps Get Notification History every `historyInterval`.
     static func withServe(_ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
-                          _ body: (Running) async throws -> Void) async throws {
+                          outagePause: Duration = .seconds(5), _ body: (Running) async throws -> Void) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
         let location = try await backend.freshLocation()
@@ -65,6 +65,7 @@ struct IntakeTests {
         var workerSettings = Worker.Settings()
         workerSettings.idle = .milliseconds(20)
         workerSettings.historyInterval = historyInterval
+        workerSettings.outagePause = outagePause
         let serve = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("game-1", token)]), port: 0,
                                                   workerSettings: workerSettings)
         do {
@@ -130,7 +131,7 @@ struct IntakeTests {
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-w","account_id":"acct-w","product_id":"no_ads"}"#).status == 201)
             await serve.simulator.ledger.purchase(appleId: "w@icloud", productId: "no_ads", kind: .nonConsumable, appAccountToken: "g-w")
             let receipt = try await serve.simulator.ledger.receipt(appleId: "w@icloud")
-            let answer = try await serve.call(.POST, "/v1/orders/g-w/receipts?wait=5", json: #"{"receipt_data":"\#(receipt)"}"#)
+            let answer = try await serve.call(.POST, "/v1/orders/g-w/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#)
             #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
             let owned = try await serve.call(.GET, "/v1/accounts/acct-w/entitlements")
             let purchases = try #require(owned.body["purchases"] as? [[String: Any]])
@@ -152,7 +153,7 @@ struct IntakeTests {
             let signed = try serve.simulator.signedTransaction(purchase)
             let mismatch = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(signed)","transaction_id":"1"}"#)
             #expect(mismatch.status == 400)
-            let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=5", json: #"{"signed_transaction":"\#(signed)"}"#)
+            let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=10", json: #"{"signed_transaction":"\#(signed)"}"#)
             #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
             #expect(try await serve.store.orderDetail("g-sk2").attempts.last?.method == .serverAPI)
         }
@@ -207,6 +208,37 @@ struct IntakeTests {
             #expect(try await serve.store.counts().total == 0, "nothing half stored")
             #expect(try await serve.call(.GET, "/healthz", token: nil).status == 200)
             #expect(try await serve.call(.GET, "/readyz", token: nil).body["status"] as? String == "ready")
+        }
+    }
+
+    @Test("Apple down for many orders: after five failures in a row the worker probes with one verification at a time instead of hammering, the banner says since when and how many wait, and when Apple is back all are delivered")
+    func outageBackOff() async throws {
+        try await Self.withServe(.sqlite, outagePause: .milliseconds(500)) { serve in
+            await serve.simulator.faults.set(try FaultProfile.parse("down"))
+            var receipts: [String] = []
+            for index in 0..<20 {
+                let order = "o-\(index)"
+                #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-o","product_id":"coins_60"}"#).status == 201)
+                await serve.simulator.ledger.purchase(appleId: "o\(index)@icloud", productId: "coins_60", kind: .consumable, appAccountToken: order)
+                let receipt = try await serve.simulator.ledger.receipt(appleId: "o\(index)@icloud")
+                receipts.append(receipt)
+                #expect(try await serve.call(.POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#).status == 202)
+                try await Task.sleep(for: .milliseconds(60))
+            }
+            try await Task.sleep(for: .seconds(1))
+            let outage = try #require(try await serve.store.appleOutage(), "Apple down is seen as an outage")
+            #expect(outage.banner.hasPrefix("verifyReceipt failing since ") && outage.banner.hasSuffix("— 20 orders waiting, none rejected"), "\(outage.banner)")
+            var attempts = 0
+            for index in 0..<20 { attempts += try await serve.store.orderDetail("o-\(index)").attempts.count }
+            #expect(attempts < 16, "the worker backed off: \(attempts) calls to a dead Apple for 20 orders, not one each")
+            #expect(try await serve.store.counts().byState[.rejected, default: 0] == 0)
+
+            await serve.simulator.faults.set(.none)
+            // The game server retries (brings the R4 schedule forward instead of waiting it out).
+            for index in 0..<20 { try await serve.store.submitReceipt(orderId: "o-\(index)", receiptData: receipts[index]) }
+            for index in 0..<20 { _ = try await Self.waitFor("delivered", order: "o-\(index)", in: serve, seconds: 10) }
+            #expect(try await serve.store.counts().byState[.delivered, default: 0] == 20)
+            #expect(try await serve.store.appleOutage() == nil)
         }
     }
 

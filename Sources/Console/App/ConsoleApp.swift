@@ -14,6 +14,7 @@ public final class ConsoleApp {
     private var counts: StoreCounts?
     /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
     private var alerts: [OperatorAlert] = []
+    private var outage: AppleOutage?
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
     private var dialog: Dialog?
@@ -59,6 +60,7 @@ public final class ConsoleApp {
         do {
             counts = try await session.store.counts()
             alerts = try await session.store.operatorAlerts(limit: 3)
+            outage = try await session.store.appleOutage(counts: counts)
             try await top.load(session)
         } catch {
             message = ("\(error)", true)
@@ -286,8 +288,10 @@ public final class ConsoleApp {
     }
 
     /// A spinner, or a progress bar for bulk work, while a job runs.
-    /// The largest group of orders waiting for a person, shown until it is fixed.
+    /// Apple failing now, else the largest group of orders waiting for a person; shown
+    /// until it is over or fixed.
     private var banner: (text: String, isError: Bool)? {
+        if let outage { return ("⚠ " + outage.banner, true) }
         guard let first = alerts.first else { return nil }
         let more = alerts.count > 1 ? " (+\(alerts.count - 1) more reasons, :stuck)" : ""
         return ("⚠ " + first.banner + more, true)

@@ -21,6 +21,12 @@ public extension Millis {
         }
     }
 
+    /// `HH:mm` UTC, for a banner that says since when.
+    var clockText: String {
+        let minutes = (self / 60_000) % (24 * 60)
+        return String(format: "%02d:%02d UTC", Int(minutes / 60), Int(minutes % 60))
+    }
+
     /// ISO 8601 in UTC, for text output.
     var iso8601: String {
         Date(timeIntervalSince1970: Double(self) / 1000).formatted(.iso8601)

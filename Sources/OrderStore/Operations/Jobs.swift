@@ -6,12 +6,15 @@ extension OrderStore {
     /// on several machines share the queue without waiting on each other; on SQLite the
     /// claim is one writer's transaction. A job whose lease ran out (its worker died) is
     /// due again. Every claim counts an attempt: the fence a finish must match.
-    public func claimJobs(owner: String, limit: Int, lease: Millis, now: Millis = .now()) async throws -> [Job] {
+    /// `kinds` narrows the claim (the worker keeps applying notifications at full speed
+    /// while it probes a failing Apple with one verification at a time).
+    public func claimJobs(owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, now: Millis = .now()) async throws -> [Job] {
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
         return try await write(as: .system, now: now) { tx in
             try await tx.sql.rows("""
                 UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL
-                WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)
+                WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)\(kindFilter)
                                AND (lease_until IS NULL OR lease_until < \(bind: now))
                              ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING \(unsafeRaw: Job.columns)

@@ -103,7 +103,10 @@ struct IntakeRoutes: Sendable {
         let order = try await verdict(orderId, within: wait)
         var answer = Self.json(order)
         answer["submission_id"] = submission
-        return JSONAnswer.response(order.state == .receiptReceived ? .accepted : .ok, answer)
+        // Without ?wait= it is always 202 (a retry with the same Idempotency-Key too). A
+        // verify_retry is no verdict: Apple could not answer yet.
+        let decided = wait > .zero && order.state != .receiptReceived && order.state != .verifyRetry
+        return JSONAnswer.response(decided ? .ok : .accepted, answer)
     }
 
     /// A StoreKit 2 signed transaction is checked before it is stored — signature, chain to
@@ -136,7 +139,7 @@ struct IntakeRoutes: Sendable {
     private func verdict(_ orderId: String, within wait: Duration) async throws -> Order {
         let deadline = ContinuousClock.now + wait
         while true {
-            let order = try await store.orderDetail(orderId, attemptLimit: 0).order
+            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
             if order.state != .receiptReceived || ContinuousClock.now >= deadline { return order }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -17,6 +17,8 @@ public struct Worker: Sendable {
         public var lease: Millis = .seconds(120)
         /// How long to sleep when nothing is due.
         public var idle: Duration = .milliseconds(250)
+        /// While Apple is down (OutageRule): one job at a time, this far apart, until one succeeds.
+        public var outagePause: Duration = .seconds(5)
         /// The Get Notification History sweep's schedule.
         public var historyInterval: Millis = .minutes(10)
         public var historyFirstLookBack: Millis = .hours(72)
@@ -58,10 +60,29 @@ public struct Worker: Sendable {
 
     /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
     public func run() async {
+        var wasDown = false
+        var lastProbe = ContinuousClock.now - settings.outagePause
         while !Task.isCancelled {
             let ran: Int
+            var down = false
             do {
-                ran = try await runOnce()
+                // Apple down: probe with one verification instead of hammering with the whole
+                // batch; notifications need no Apple and go on at full speed.
+                down = try await store.appleOutage() != nil
+                if down != wasDown {
+                    logger.warning(down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
+                    wasDown = down
+                }
+                if down {
+                    var both = try await runOnce(kinds: [.applyNotifications])
+                    if ContinuousClock.now - lastProbe >= settings.outagePause {
+                        lastProbe = .now
+                        both += try await runOnce(limit: 1, kinds: [.verify, .notificationHistory])
+                    }
+                    ran = both
+                } else {
+                    ran = try await runOnce()
+                }
             } catch {
                 logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
                 ran = 0
@@ -79,8 +100,8 @@ public struct Worker: Sendable {
 
     /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
     @discardableResult
-    public func runOnce() async throws -> Int {
-        let jobs = try await store.claimJobs(owner: owner, limit: settings.batch, lease: settings.lease)
+    public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
+        let jobs = try await store.claimJobs(owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds)
         guard !jobs.isEmpty else { return 0 }
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()
