@@ -132,6 +132,50 @@ struct OwnershipScreenTests {
         }
     }
 
+    @Test(":notifications lists what Apple told us with its verdict; Enter shows it decoded; :jobs shows a dead job and R requeues it with a reason; the header counts the worker side")
+    func notificationsAndJobs() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
+            let refund = AppleTransaction(transactionId: "tx-refunded", originalTransactionId: "tx-refunded", productId: "coins_60",
+                                          purchaseDate: .now() - 60_000, cancellationDate: .now() - 1_000)
+            _ = try await store.receiveNotification(IncomingNotification(
+                endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                facts: NotificationFacts(uuid: "u-1", type: "REFUND", signedDate: .now(), environment: "Production", transaction: refund)))
+            try await store.applyNotifications(key: "tx-refunded")
+            _ = try await store.receiveNotification(IncomingNotification(
+                endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
+            await app.command("notifications")
+            let list = try terminal.screenText()
+            #expect(list.contains("REFUND") && list.contains("orphan") && list.contains("rejected"), "\(list)")
+            await app.press(.down)
+            await app.press(.enter)
+            let detail = try terminal.screenText()
+            #expect(detail.contains("tx-refunded") && detail.contains("verified: chain") && detail.contains("no order claims"), "\(detail)")
+            #expect(!detail.contains("\u{1b}"))
+
+            try await store.placeOrder(orderId: "job-1", accountId: "p1", productId: "coins_60")
+            try await store.submitReceipt(orderId: "job-1", receiptData: "r")
+            var now = Millis.now()
+            for _ in 1...OrderStore.maxJobAttempts {
+                let claimed = try await store.claimJobs(owner: "w", limit: 500, lease: .seconds(60), now: now)
+                for job in claimed where job.subject == "job-1" { try await store.finishJob(job, owner: "w", result: .failed("Apple said no"), now: now) }
+                for job in claimed where job.subject != "job-1" { try await store.finishJob(job, owner: "w", result: .again(at: .now() + .hours(100)), now: now) }
+                now += .hours(2)
+            }
+            await app.command("jobs")
+            await app.refresh()
+            let jobs = try terminal.screenText()
+            #expect(jobs.contains("DEAD · Apple said no") && jobs.contains("job-1"), "\(jobs)")
+            #expect(jobs.contains("NO WORKER") && jobs.contains("dead 1"), "the header says nobody works the queue: \(jobs)")
+            await app.press(.character("R"))
+            for character in "Apple is back" { await app.press(.character(character)) }
+            await app.press(.enter)
+            try await Task.sleep(for: .milliseconds(300))
+            await app.refresh()
+            #expect(try await store.job(.verify, subject: "job-1")?.deadAt == nil)
+            #expect(try await store.orderDetail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
+        }
+    }
+
     @Test(":orphans and :account open; a and o from an order open its account and subscription")
     func otherScreens() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in

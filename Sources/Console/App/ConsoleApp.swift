@@ -15,6 +15,7 @@ public final class ConsoleApp {
     /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
     private var alerts: [OperatorAlert] = []
     private var outage: AppleOutage?
+    private var workers: WorkerStatus?
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
     private var dialog: Dialog?
@@ -61,6 +62,7 @@ public final class ConsoleApp {
             counts = try await session.store.counts()
             alerts = try await session.store.operatorAlerts(limit: 3)
             outage = try await session.store.appleOutage(counts: counts)
+            workers = try await session.store.workerStatus()
             try await top.load(session)
         } catch {
             message = ("\(error)", true)
@@ -245,6 +247,12 @@ public final class ConsoleApp {
         case .success(.audit):
             stack.removeSubrange(1...)
             try await push(Lists.audit())
+        case .success(.notifications):
+            stack.removeSubrange(1...)
+            try await push(Lists.notifications())
+        case .success(.jobs):
+            stack.removeSubrange(1...)
+            try await push(Lists.jobs())
         case .success(.account(let id)):
             try await push(AccountScreen(accountId: id))
         case .success(.subscription(let otid)):
@@ -279,7 +287,7 @@ public final class ConsoleApp {
             device.present(screen)
             return
         }
-        Chrome.header(&screen, session: session, counts: counts, title: top.title)
+        Chrome.header(&screen, session: session, counts: counts, workers: workers, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
         let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
         Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: message ?? jobStatus ?? banner, prompt: promptText)

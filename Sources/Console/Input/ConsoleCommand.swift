@@ -6,6 +6,8 @@ public enum ConsoleCommand: Equatable, Sendable {
     case orphans
     case conflicts
     case audit
+    case notifications
+    case jobs
     case order(String)
     case account(String)
     case subscription(String)
@@ -20,6 +22,8 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":orphans", "transactions Apple knows that no order claims"),
         (":conflicts", "hand deliveries whose purchase paid another order too (R7)"),
         (":audit", "the audit log, newest first"),
+        (":notifications", "what Apple told us: type, verdict, what applying it did"),
+        (":jobs", "the worker's queue; dead jobs first, R requeues one"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
@@ -39,6 +43,8 @@ public enum ConsoleCommand: Equatable, Sendable {
         case "orphans": return .success(.orphans)
         case "conflicts": return .success(.conflicts)
         case "audit": return .success(.audit)
+        case "notifications", "notif": return .success(.notifications)
+        case "jobs": return .success(.jobs)
         case "account", "acct":
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
         case "otid", "subscription", "sub":

@@ -13,14 +13,18 @@ enum Chrome {
         Area(top: headerRows, left: 0, rows: max(0, rows - headerRows - footerRows), cols: cols)
     }
 
-    static func header(_ screen: inout ScreenBuffer, session: ConsoleSession, counts: StoreCounts?, title: String) {
+    static func header(_ screen: inout ScreenBuffer, session: ConsoleSession, counts: StoreCounts?, workers: WorkerStatus? = nil, title: String) {
         let theme = session.theme
         screen.fill(row: 0, style: theme[.header])
         // Who is at the keyboard is right-aligned and never cut; the store name gets the rest.
         let who = "\(session.actor.name) (\(session.actor.role.rawValue)) "
         let badge = session.readOnly ? " READ-ONLY " : ""
         let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
-        screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
+        let storeWidth = screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
+        if let workers, let text = workerText(workers) {
+            screen.write("  " + text, row: 0, col: storeWidth, maxWidth: max(0, screen.cols - right - 1 - storeWidth),
+                         style: workers.live == 0 || workers.queue.dead > 0 ? theme[.headerBadge] : theme[.header])
+        }
         let col = screen.cols - right
         let used = screen.write(badge, row: 0, col: col, style: theme[.headerBadge])
         screen.write(who, row: 0, col: col + used, style: theme[.header])
@@ -57,6 +61,17 @@ enum Chrome {
             col += screen.write(key, row: footerRow, col: col, style: theme[.footerKey])
             col += screen.write(" \(binding.action) ", row: footerRow, col: col, style: theme[.footerText])
         }
+    }
+
+    /// "worker 2 · due 12 (oldest 3m) · dead 1"; nothing for a store no worker serves and
+    /// nothing is owed in (a demo, a copy).
+    static func workerText(_ status: WorkerStatus, now: Millis = .now()) -> String? {
+        let queue = status.queue
+        guard status.live > 0 || queue.due > 0 || queue.dead > 0 else { return nil }
+        var parts = [status.live == 0 ? "NO WORKER" : "worker\(status.live == 1 ? "" : "s") \(status.live)"]
+        parts.append("due \(queue.due)" + (queue.oldestDueAt.map { " (oldest \(age(max(0, now - $0))))" } ?? ""))
+        if queue.dead > 0 { parts.append("dead \(queue.dead)") }
+        return parts.joined(separator: " · ")
     }
 
     /// State names short enough for all eight counts to fit 80 columns.

@@ -64,7 +64,7 @@ final class ListScreen<Item>: ConsoleScreen {
     }
 }
 
-/// The lists `:disputes`, `:orphans` and `:audit` open.
+/// The lists `:disputes`, `:orphans`, `:audit`, `:notifications` and `:jobs` open.
 enum Lists {
     static func disputes() -> ListScreen<OwnershipEvent> {
         ListScreen(
@@ -137,5 +137,50 @@ enum Lists {
                 entry.target.hasPrefix("order:") ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
                     : entry.target.hasPrefix("otid:") ? SubscriptionScreen(originalTransactionId: String(entry.target.dropFirst("otid:".count))) : nil
             })
+    }
+
+    static func notifications() -> ListScreen<NotificationRecord> {
+        ListScreen(
+            name: "Notifications from Apple (newest first)",
+            columns: [Column(title: "RECEIVED", width: 11), Column(title: "TYPE", width: 18), Column(title: "ENV", width: 10),
+                      Column(title: "TRANSACTION", width: 17), Column(title: "OUTCOME", width: 10), Column(title: "DETAIL", width: 12, flexible: true)],
+            empty: "No notification has come from Apple yet (iapdesk serve receives them).",
+            fetch: { try await $0.store.notifications(limit: 500) },
+            cells: { n, theme in
+                [(String(Chrome.time(n.receivedAt).dropFirst(5).prefix(11)), theme[.muted]), (n.facts.kind, nil), (n.endpoint.rawValue, theme[.muted]),
+                 (n.facts.transaction?.transactionId ?? "-", nil),
+                 (n.outcome.rawValue, n.outcome == .rejected ? theme[.flashError] : n.outcome == .applied ? nil : theme[.muted]),
+                 (n.rejection ?? n.detail ?? "-", theme[.muted])]
+            },
+            open: { NotificationScreen(id: $0.id) })
+    }
+
+    static func jobs() -> ListScreen<Job> {
+        ListScreen(
+            name: "Worker jobs (dead first)",
+            columns: [Column(title: "ID", width: 7), Column(title: "KIND", width: 13), Column(title: "SUBJECT", width: 18),
+                      Column(title: "DUE", width: 11), Column(title: "TRIES", width: 5), Column(title: "STATE / LAST ERROR", width: 12, flexible: true)],
+            empty: "No jobs: nothing is owed to Apple or waiting to be applied.",
+            fetch: { try await $0.store.jobs(limit: 500) },
+            cells: { job, theme in
+                let state = job.deadAt != nil ? "DEAD" : (job.leaseUntil ?? 0) >= .now() ? "running" : "waiting"
+                return [("\(job.id)", theme[.muted]), (job.kind.rawValue, nil), (job.subject, nil),
+                        (String(Chrome.time(job.dueAt).dropFirst(5).prefix(11)), theme[.muted]), ("\(job.attempts)", nil),
+                        (state + (job.lastError.map { " · \($0)" } ?? ""), job.deadAt != nil ? theme[.flashError] : theme[.muted])]
+            },
+            open: { job in job.kind == .verify ? OrderDetailScreen(orderId: job.subject) : nil },
+            action: (KeyBinding(.character("R"), action: "requeue dead"), { job, session in
+                guard job.deadAt != nil else { return .flash("job \(job.id) is not dead; it runs on its own", isError: true) }
+                let (store, actor) = (session.store, session.actor)
+                return .dialog(Dialog(
+                    title: "Requeue job \(job.id)",
+                    lines: ["\(job.kind.rawValue) \(job.subject) failed \(job.attempts) times: \(job.lastError ?? "no error kept")",
+                            "It runs again now, its tries counted from zero. The requeue is audited."],
+                    inputs: [], confirm: "requeue"
+                ) { values in
+                    let requeued = try await store.requeueJob(id: job.id, by: actor, reason: values[0])
+                    return "job \(requeued.id) is due now"
+                })
+            }))
     }
 }

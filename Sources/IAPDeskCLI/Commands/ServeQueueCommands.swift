@@ -72,19 +72,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let n = try await store.withStore { store, _ in try await store.notification(id: id) }
-            let t = n.facts.transaction
-            print(Output.keyValues([
-                ("notification", "#\(n.id) \(Output.safe(n.facts.kind)), uuid \(Output.safe(n.facts.uuid))"),
-                ("received", "\(Output.time(n.receivedAt)) via \(n.via.rawValue) at the \(n.endpoint.rawValue) URL"),
-                ("signature", n.rejection.map { "REJECTED: \(Output.safe($0))" } ?? "verified (chain to the configured roots, bundle id, environment)"),
-                ("signed", Output.time(n.facts.signedDate)),
-                ("transaction", t.map { "\(Output.safe($0.transactionId)) of \(Output.safe($0.originalTransactionId)), \(Output.safe($0.productId))" } ?? "-"),
-                ("refunded", Output.time(t?.cancellationDate)),
-                ("renewal", n.facts.renewal.map { "auto-renew \($0.autoRenewEnabled ? "on" : "off")" + ($0.isInBillingRetry ? ", billing retry" : "") } ?? "-"),
-                ("outcome", "\(n.outcome.rawValue)" + (n.appliedAt.map { " at \(Output.time($0))" } ?? "")),
-                ("detail", Output.safe(n.detail)),
-                ("deadline", Output.time(n.deadline)),
-            ]))
+            print(Output.keyValues(n.fields.map { ($0.name, Output.safe($0.value)) }))
         }
     }
 

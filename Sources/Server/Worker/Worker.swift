@@ -62,7 +62,13 @@ public struct Worker: Sendable {
     public func run() async {
         var wasDown = false
         var lastProbe = ContinuousClock.now - settings.outagePause
+        var lastHeartbeat = ContinuousClock.now - .seconds(60)
         while !Task.isCancelled {
+            // The consoles' header counts live workers by these.
+            if ContinuousClock.now - lastHeartbeat >= .seconds(5) {
+                lastHeartbeat = .now
+                try? await store.heartbeat(worker: owner)
+            }
             let ran: Int
             var down = false
             do {
@@ -90,7 +96,10 @@ public struct Worker: Sendable {
             if ran == 0 { try? await Task.sleep(for: settings.idle) }
         }
         // In a task of its own: this one is cancelled, and the store refuses statements then.
-        let release = Task { [store, owner] in try await store.releaseLeases(owner: owner) }
+        let release = Task { [store, owner] in
+            try await store.releaseLeases(owner: owner)
+            try await store.forgetWorker(owner)
+        }
         do {
             try await release.value
         } catch {

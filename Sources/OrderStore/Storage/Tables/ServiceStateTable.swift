@@ -20,3 +20,35 @@ extension OrderStore {
         try await write(as: .system, now: now) { tx in try await tx.enqueue(kind, subject: subject, dueAt: dueAt) }
     }
 }
+
+/// The worker side as the console's header shows it.
+public struct WorkerStatus: Sendable, Equatable {
+    /// Workers that reported in within `WorkerStatus.liveWithin`.
+    public var live: Int
+    public var queue: JobQueueStatus
+
+    public static let liveWithin: Millis = .seconds(15)
+}
+
+extension OrderStore {
+    /// A worker says it is alive (every few seconds while it runs).
+    public func heartbeat(worker owner: String, at now: Millis = .now()) async throws {
+        try await setServiceState("worker:\(owner)", "alive", at: now)
+    }
+
+    /// A worker that stops cleanly says so.
+    public func forgetWorker(_ owner: String) async throws {
+        try await write(as: .system) { tx in
+            try await tx.sql.raw("DELETE FROM service_state WHERE key = \(bind: "worker:\(owner)")").run()
+        }
+    }
+
+    public func workerStatus(now: Millis = .now()) async throws -> WorkerStatus {
+        let live = try await read { sql in
+            try await sql.row("""
+                SELECT COUNT(*) AS n FROM service_state WHERE key LIKE 'worker:%' AND updated_at >= \(bind: now - WorkerStatus.liveWithin)
+                """)?.int("n") ?? 0
+        }
+        return WorkerStatus(live: live, queue: try await jobQueueStatus(now: now))
+    }
+}

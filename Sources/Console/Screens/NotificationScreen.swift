@@ -1,0 +1,43 @@
+import OrderStore
+import Terminal
+
+/// One App Store Server Notification: its signature verdict, what it says, and what
+/// applying it did; `o` opens the order that claims its transaction.
+final class NotificationScreen: ConsoleScreen {
+    let id: Int64
+    private var record: NotificationRecord?
+    private var orderId: String?
+    private var text = ScrollingText()
+
+    init(id: Int64) { self.id = id }
+
+    var title: String { "Notification #\(id)" + (record.map { " \($0.facts.kind)" } ?? "") }
+
+    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        (orderId == nil ? [] : [KeyBinding(.character("o"), action: "order")]) + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    func load(_ session: ConsoleSession) async throws {
+        let record = try await session.store.notification(id: id)
+        self.record = record
+        if let tid = record.facts.transaction?.transactionId {
+            orderId = try await session.store.lookup(tid).first { $0.transactionId == tid }?.orderId
+        }
+    }
+
+    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        guard let record else { return }
+        let width = (record.fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
+        let lines = record.fields.map { field in
+            (TextWidth.fit(field.name, to: width) + field.value,
+             field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row])
+        } + [("", theme[.row]), ("raw signed payload (\(record.raw.utf8.count) bytes):", theme[.muted]), (record.raw, theme[.muted])]
+        text.draw(lines, into: &screen, area: area)
+    }
+
+    func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if key == .character("o"), let orderId { return .push(OrderDetailScreen(orderId: orderId)) }
+        _ = text.handle(key, area: area)
+        return .none
+    }
+}
