@@ -116,8 +116,9 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // TestSupport: a throwaway PostgreSQL server and the backends the store suites run on.

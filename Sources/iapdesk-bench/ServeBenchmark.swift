@@ -1,0 +1,195 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import OrderStore
+import PostgresKit
+import Server
+import SQLiteKit
+
+/// Issue 13's intake figures: receipt submissions per second with 64 concurrent clients,
+/// each answered 202 only after a durable commit, p50/p99 latency; the load comes from a
+/// second process (`iapdesk-bench serve-load`, this same binary). In the same run the same
+/// rows (submission, job, order touch) are written by raw SQL, one commit each as the
+/// service does, so the service's overhead shows as a ratio.
+struct ServeBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Receipt intake throughput and latency over HTTP.")
+
+    @Option(help: "sqlite (a fresh temporary file) or postgres (then --db names the database).") var backend: String = "sqlite"
+    @Option(help: "postgres://… for --backend postgres.") var db: String?
+    @Option(help: "Concurrent clients in the load process.") var clients: Int = 64
+    @Option(help: "Seconds of load.") var seconds: Int = 10
+    @Option(help: "Rows written by raw SQL for the comparison.") var rawRows: Int = 3000
+    @Flag(help: "Print JSON.") var json = false
+
+    static let token = "bench-token-0123456789abcdef"
+
+    func run() async throws {
+        let location: StoreLocation
+        switch backend {
+        case "sqlite":
+            location = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-serve-\(UUID().uuidString).sqlite").path)
+        case "postgres":
+            guard let db else { throw ValidationError("--backend postgres needs --db postgres://…") }
+            location = .postgres(url: db)
+        default: throw ValidationError("--backend is sqlite or postgres")
+        }
+        defer { if case .sqlite(let path) = location { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        let perClient = 20
+        for client in 0..<clients {
+            for index in 0..<perClient { _ = try await store.ensureOrder(orderId: "b-\(client)-\(index)", accountId: "acct-\(client)", productId: "coins_60") }
+        }
+        LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        let server = try await IAPDeskServer.start(store: store, verifier: nil, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
+        guard let url = server.baseURL else { throw ValidationError("serve did not start") }
+
+        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient)
+        await server.stop()
+        let raw = try await Self.rawWrites(location, rows: rawRows)
+        await store.close()
+
+        let rate = Double(load.count) / load.seconds
+        report([
+            Figure(key: "submissions_per_s", label: "receipt submissions per second (durable 202)", value: rate, budget: nil),
+            Figure(key: "p50_ms", label: "submission latency p50 (ms)", value: load.p50, budget: nil),
+            Figure(key: "p99_ms", label: "submission latency p99 (ms)", value: load.p99, budget: 25),
+            Figure(key: "errors", label: "answers other than 202", value: Double(load.errors), budget: 0),
+            Figure(key: "raw_per_s", label: "the same rows by raw SQL, one commit each (per s)", value: raw, budget: nil),
+            Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
+        ], json: json, context: ["backend": backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
+    }
+
+    struct LoadResult: Decodable {
+        var count: Int
+        var errors: Int
+        var seconds: Double
+        var p50: Double
+        var p99: Double
+    }
+
+    /// Starts the load process and reads its one line of JSON.
+    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int) async throws -> LoadResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data: Data = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }
+        }
+        return try JSONDecoder().decode(LoadResult.self, from: data)
+    }
+
+    /// The rows one submission writes, by raw SQL on a connection of its own, one commit each.
+    static func rawWrites(_ location: StoreLocation, rows: Int) async throws -> Double {
+        let body = String(repeating: "QUJD", count: 1024)
+        let start = ContinuousClock.now
+        switch location {
+        case .sqlite(let path):
+            let connection = try await SQLiteConnection.open(storage: .file(path: path))
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA synchronous = FULL")
+            for index in 0..<rows {
+                let order = "raw-\(index)"
+                _ = try await connection.query("BEGIN IMMEDIATE")
+                _ = try await connection.query("""
+                    INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+                    VALUES (?, 'acct', NULL, 'client', ?, ?)
+                    """, [.text(order), .text(body), .integer(Int(Millis.now()))])
+                _ = try await connection.query("""
+                    INSERT INTO jobs (kind, subject, due_at, created_at) VALUES ('verify', ?, ?, ?)
+                    ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at
+                    """, [.text(order), .integer(Int(Millis.now())), .integer(Int(Millis.now()))])
+                _ = try await connection.query("COMMIT")
+            }
+            try await connection.close()
+        case .postgres:
+            let connection = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try location.postgresConfiguration(), id: 98, logger: Logger(label: "bench"))
+            let logger = Logger(label: "bench")
+            for index in 0..<rows {
+                let order = "raw-\(index)"
+                let now = Millis.now()
+                _ = try await connection.query("BEGIN", logger: logger)
+                _ = try await connection.query("""
+                    INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+                    VALUES (\(order), 'acct', NULL, 'client', \(body), \(now))
+                    """, logger: logger)
+                _ = try await connection.query("""
+                    INSERT INTO jobs (kind, subject, due_at, created_at) VALUES ('verify', \(order), \(now), \(now))
+                    ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at
+                    """, logger: logger)
+                _ = try await connection.query("COMMIT", logger: logger)
+            }
+            try await connection.close()
+        }
+        return Double(rows) / ((ContinuousClock.now - start).milliseconds / 1000)
+    }
+}
+
+/// The load generator `iapdesk-bench serve` starts as a second process: `clients` tasks
+/// each submitting receipts to its own orders for `seconds`; one line of JSON out.
+struct ServeLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve-load", abstract: "Load for `serve` (started by `iapdesk-bench serve`).", shouldDisplay: false)
+
+    @Option var url: String
+    @Option var clients: Int = 64
+    @Option var seconds: Int = 10
+    @Option var perClient: Int = 20
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients)
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let receipt = Data((0..<3072).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let (url, clients, perClient) = (url, clients, perClient)
+        let results = await withTaskGroup(of: (Samples, Int).self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var samples = Samples()
+                    var errors = 0
+                    var index = 0
+                    while ContinuousClock.now < deadline {
+                        var request = HTTPClientRequest(url: "\(url)/v1/orders/b-\(client)-\(index % perClient)/receipts")
+                        request.method = .POST
+                        request.headers.add(name: "Authorization", value: "Bearer \(ServeBenchmark.token)")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: #"{"receipt_data":"\#(receipt)"}"#))
+                        let start = ContinuousClock.now
+                        do {
+                            let response = try await http.execute(request, timeout: .seconds(30))
+                            _ = try await response.body.collect(upTo: 1 << 16)
+                            if response.status == .accepted { samples.record((ContinuousClock.now - start).milliseconds) } else { errors += 1 }
+                        } catch {
+                            errors += 1
+                        }
+                        index += 1
+                    }
+                    return (samples, errors)
+                }
+            }
+            var all = Samples()
+            var errors = 0
+            for await (samples, failed) in group {
+                for value in samples.values { all.record(value) }
+                errors += failed
+            }
+            return (all, errors)
+        }
+        try? await http.shutdown()
+        let object: [String: Any] = ["count": results.0.values.count, "errors": results.1, "seconds": Double(seconds),
+                                     "p50": results.0.p50, "p99": results.0.p99]
+        let data = try JSONSerialization.data(withJSONObject: object)
+        print(String(decoding: data, as: UTF8.self))
+    }
+}
