@@ -223,8 +223,29 @@ public final class ConsoleApp {
         }
     }
 
+    /// The screen a list command opens (nil for the commands that are no list).
+    private static func list(_ command: ConsoleCommand) -> (any ConsoleScreen)? {
+        switch command {
+        case .stuck: StuckScreen()
+        case .disputes: Lists.disputes()
+        case .orphans: Lists.orphans()
+        case .conflicts: Lists.conflicts()
+        case .audit: Lists.audit()
+        case .notifications: Lists.notifications()
+        case .jobs: Lists.jobs()
+        default: nil
+        }
+    }
+
     private func run(command text: String) async throws {
-        switch ConsoleCommand.parse(text) {
+        let parsed = ConsoleCommand.parse(text)
+        if case .success(let command) = parsed, let list = Self.list(command) {
+            // A list replaces whatever was open above the home screen.
+            stack.removeSubrange(1...)
+            try await push(list)
+            return
+        }
+        switch parsed {
         case .failure(let error):
             message = (error.description, true)
         case .success(.quit):
@@ -232,27 +253,9 @@ public final class ConsoleApp {
         case .success(.orders):
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
-        case .success(.stuck):
-            stack.removeSubrange(1...)
-            try await push(StuckScreen())
-        case .success(.disputes):
-            stack.removeSubrange(1...)
-            try await push(Lists.disputes())
-        case .success(.orphans):
-            stack.removeSubrange(1...)
-            try await push(Lists.orphans())
-        case .success(.conflicts):
-            stack.removeSubrange(1...)
-            try await push(Lists.conflicts())
-        case .success(.audit):
-            stack.removeSubrange(1...)
-            try await push(Lists.audit())
-        case .success(.notifications):
-            stack.removeSubrange(1...)
-            try await push(Lists.notifications())
-        case .success(.jobs):
-            stack.removeSubrange(1...)
-            try await push(Lists.jobs())
+        case .success(.stuck), .success(.disputes), .success(.orphans), .success(.conflicts), .success(.audit),
+             .success(.notifications), .success(.jobs):
+            break  // lists, opened above
         case .success(.account(let id)):
             try await push(AccountScreen(accountId: id))
         case .success(.subscription(let otid)):
