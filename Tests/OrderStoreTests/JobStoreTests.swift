@@ -54,6 +54,20 @@ struct JobStoreTests {
         }
     }
 
+    @Test("Workers report in: the header counts those heard from within 15 s; one killed without a goodbye is forgotten a day later", arguments: Backend.all)
+    func heartbeats(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.heartbeat(worker: "killed", at: t0 - .hours(30))
+            try await store.heartbeat(worker: "quiet", at: t0 - .seconds(20))
+            try await store.heartbeat(worker: "alive", at: t0)
+            #expect(try await store.workerStatus(now: t0).live == 1)
+            #expect(try await store.serviceState("worker:killed") == nil, "forgotten")
+            #expect(try await store.serviceState("worker:quiet") != nil)
+            try await store.forgetWorker("alive")
+            #expect(try await store.workerStatus(now: t0).live == 0)
+        }
+    }
+
     @Test("A job failing again and again backs off, then dies and is counted; a new receipt brings it back", arguments: Backend.all)
     func deadJobs(backend: Backend) async throws {
         try await withStore(backend) { store in

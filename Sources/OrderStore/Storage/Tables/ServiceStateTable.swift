@@ -31,9 +31,16 @@ public struct WorkerStatus: Sendable, Equatable {
 }
 
 extension OrderStore {
-    /// A worker says it is alive (every few seconds while it runs).
+    /// A worker says it is alive (every few seconds while it runs). Workers killed without
+    /// a goodbye are forgotten a day later.
     public func heartbeat(worker owner: String, at now: Millis = .now()) async throws {
-        try await setServiceState("worker:\(owner)", "alive", at: now)
+        try await write(as: .system, now: now) { tx in
+            try await tx.sql.raw("""
+                INSERT INTO service_state (key, value, updated_at) VALUES (\(bind: "worker:\(owner)"), 'alive', \(bind: now))
+                ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at
+                """).run()
+            try await tx.sql.raw("DELETE FROM service_state WHERE key LIKE 'worker:%' AND updated_at < \(bind: now - .hours(24))").run()
+        }
     }
 
     /// A worker that stops cleanly says so.
