@@ -57,6 +57,9 @@ struct NotificationTests {
             let detail = try await serve.store.orderDetail("n-1")
             #expect(detail.order.state == .refunded)
             #expect(detail.grants.count == 1 && detail.grants[0].revokedAt != nil)
+            // Support reads it on the order's timeline (console and `order show` alike).
+            #expect(detail.timeline.contains { $0.kind == .notification(outcome: .applied) && $0.text.hasPrefix("Apple REFUND (#\(record.id)") },
+                    "\(detail.timeline.map(\.text))")
 
             // Apple retries with the same notificationUUID when our answer was lost.
             let again = try await Self.post(refund, in: serve)

@@ -48,7 +48,7 @@ public final class OrderDetailScreen: ConsoleScreen {
         for event in d.timeline {
             let style: Style = switch event.kind {
             case .attempt(outcome: .valid), .grant: theme[.checkPassed]
-            case .attempt(outcome: .final), .revoke: theme[.checkFailed]
+            case .attempt(outcome: .final), .revoke, .notification(outcome: .rejected): theme[.checkFailed]
             case .attempt(outcome: .retryable): theme[.state(.verifyRetry)]
             case .audit: theme[.muted]
             default: theme[.row]

@@ -8,6 +8,8 @@ public struct OrderDetail: Sendable {
     public var attempts: [VerificationAttempt]
     public var grants: [Grant]
     public var transactions: [StoredTransaction]
+    /// Apple's notifications about the order's transactions, oldest first.
+    public var notifications: [NotificationRecord] = []
     public var audit: [AuditEntry]
 }
 
@@ -31,7 +33,7 @@ public struct AccountDetail: Sendable {
 
 extension OrderStore {
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
-        try await read { sql in
+        var detail = try await read { sql in
             let order = try await sql.requireOrder(orderId)
             let product = try await sql.row("SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: order.productId)")
                 .map { row in
@@ -56,6 +58,9 @@ extension OrderStore {
                     SELECT * FROM audit_log WHERE target = \(bind: "order:\(orderId)") ORDER BY seq
                     """).map(AuditEntry.init(row:)))
         }
+        let transactionIds = Set(detail.transactions.map(\.transaction.transactionId) + [detail.order.transactionId].compactMap { $0 })
+        detail.notifications = try await notifications(transactionIds: transactionIds.sorted())
+        return detail
     }
 
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {

@@ -5,6 +5,8 @@ public struct TimelineEvent: Sendable, Equatable {
         case placed, submission, grant, revoke, audit
         /// A call to Apple, with its outcome (`valid`, `retryable`, `final`, `valid_expired`).
         case attempt(outcome: AttemptOutcome)
+        /// A notification from Apple about the order's transaction, with what it did.
+        case notification(outcome: NotificationOutcome)
     }
 
     public var at: Millis
@@ -14,7 +16,8 @@ public struct TimelineEvent: Sendable, Equatable {
 
 extension OrderDetail {
     /// Everything that happened to the order, oldest first: placed, receipts submitted,
-    /// calls to Apple with the status and its meaning, grants and revocations, audit entries.
+    /// calls to Apple with the status and its meaning, Apple's notifications about its
+    /// transactions, grants and revocations, audit entries.
     public var timeline: [TimelineEvent] {
         var events = [TimelineEvent(at: order.createdAt, kind: .placed, text: "order placed")]
         for s in submissions {
@@ -33,6 +36,11 @@ extension OrderDetail {
             if let revoked = g.revokedAt {
                 events.append(TimelineEvent(at: revoked, kind: .revoke, text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeReason ?? "")"))
             }
+        }
+        for n in notifications {
+            events.append(TimelineEvent(at: n.receivedAt, kind: .notification(outcome: n.outcome),
+                                        text: "Apple \(n.facts.kind) (#\(n.id), signed \(n.facts.signedDate?.iso8601 ?? "-"), via \(n.via.rawValue)): "
+                                            + "\(n.outcome.rawValue)" + ((n.rejection ?? n.detail).map { " — \($0)" } ?? "")))
         }
         for e in audit {
             events.append(TimelineEvent(at: e.at, kind: .audit,
