@@ -173,6 +173,9 @@ struct NotificationTests {
                 in: serve)
             #expect(expired.outcome == .applied)
             #expect(try await serve.store.subscription(otid).subscription?.status == .expired)
+            let told = try await serve.store.subscription(otid).notifications
+            #expect(told.map(\.facts.kind) == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"],
+                    "the subscription screen lists them by signed date: \(told.map(\.facts.kind))")
 
             // The game reads back what the account owns, as R8 and the notifications left it.
             let owned = try await serve.call(.GET, "/v1/accounts/acct-vip/entitlements")

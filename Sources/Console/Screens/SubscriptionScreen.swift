@@ -51,6 +51,12 @@ public final class SubscriptionScreen: ConsoleScreen {
                           + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), theme[.row]))
         }
         lines.append(("", theme[.row]))
+        lines.append(("Notifications from Apple", theme[.tableHeader]))
+        for n in d.notifications {
+            lines.append(("\(Chrome.time(n.facts.signedDate))  #\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
+                          + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), n.outcome == .rejected ? theme[.checkFailed] : theme[.muted]))
+        }
+        lines.append(("", theme[.row]))
         lines.append(("Orders", theme[.tableHeader]))
         for o in d.orders {
             lines.append(("\(o.orderId)  \(o.accountId)  \(o.state.rawValue)  \(Chrome.time(o.createdAt))", theme[.state(o.state)]))

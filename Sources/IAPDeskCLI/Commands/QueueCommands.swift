@@ -58,6 +58,11 @@ struct SubscriptionCommand: AsyncParsableCommand {
                 [Output.safe($0.transaction.transactionId), Output.safe($0.transaction.productId), Output.time($0.transaction.purchaseDate),
                  Output.time($0.transaction.expiresDate), Output.safe($0.orderId), Output.safe($0.submittedBy)]
             }))
+            print("\nnotifications from Apple:")
+            print(Output.table(["SIGNED", "ID", "TYPE", "TRANSACTION", "OUTCOME", "DETAIL"], d.notifications.map {
+                [Output.time($0.facts.signedDate), "\($0.id)", Output.safe($0.facts.kind), Output.safe($0.facts.transaction?.transactionId),
+                 $0.outcome.rawValue, Output.safe($0.rejection ?? $0.detail)]
+            }, width: 80))
             print("\nownership:")
             print(Output.table(["WHEN", "VERDICT", "FROM", "TO", "BY", "WHY"], d.ownership.map {
                 [Output.time($0.at), $0.verdict.rawValue + ($0.needsReview ? " (review)" : ""), Output.safe($0.fromAccount), Output.safe($0.toAccount),

@@ -20,6 +20,8 @@ public struct SubscriptionDetail: Sendable {
     public var chain: [StoredTransaction]
     public var orders: [Order]
     public var ownership: [OwnershipEvent]
+    /// Apple's notifications about the subscription, oldest `signedDate` first.
+    public var notifications: [NotificationRecord] = []
 }
 
 /// An account: its orders, grants, subscriptions and flags.
@@ -76,7 +78,11 @@ extension OrderStore {
                     """).map(Order.init(row:)),
                 ownership: try await sql.rows("""
                     SELECT * FROM ownership_events WHERE original_transaction_id = \(bind: otid) ORDER BY id LIMIT \(bind: limit)
-                    """).map(OwnershipEvent.init(row:)))
+                    """).map(OwnershipEvent.init(row:)),
+                notifications: try await sql.rows("""
+                    SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE original_transaction_id = \(bind: otid)
+                    ORDER BY signed_date, id LIMIT \(bind: limit)
+                    """).map(NotificationRecord.init(row:)))
         }
     }
 
