@@ -31,7 +31,7 @@ struct IntakeTests {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(string: json))
             }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             let object = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
             return (Int(response.status.code), object)
@@ -86,8 +86,19 @@ struct IntakeTests {
         Backend.cleanUp(location)
     }
 
+    /// A `?wait=` answer: 200 with the verdict, or — on a machine too busy for the worker to
+    /// reach Apple within the wait — 202 with the order still waiting, never anything else.
+    static func expectVerdictOrAccepted(_ answer: (status: Int, body: [String: Any])) throws {
+        if answer.status == 200 {
+            #expect(answer.body["state"] as? String == "delivered", "\(answer.body)")
+        } else {
+            #expect(answer.status == 202 && answer.body["state"] as? String == "receipt_received", "\(answer.body)")
+            print("⚠️  ?wait= ran out before the worker's verdict (busy machine): 202")
+        }
+    }
+
     /// Polls the order until `state` (the worker runs on its own) or gives up after `seconds`.
-    static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 10) async throws -> [String: Any] {
+    static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 30) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
         while Date() < deadline {
@@ -132,7 +143,8 @@ struct IntakeTests {
             await serve.simulator.ledger.purchase(appleId: "w@icloud", productId: "no_ads", kind: .nonConsumable, appAccountToken: "g-w")
             let receipt = try await serve.simulator.ledger.receipt(appleId: "w@icloud")
             let answer = try await serve.call(.POST, "/v1/orders/g-w/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#)
-            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            try Self.expectVerdictOrAccepted(answer)
+            _ = try await Self.waitFor("delivered", order: "g-w", in: serve)
             let owned = try await serve.call(.GET, "/v1/accounts/acct-w/entitlements")
             let purchases = try #require(owned.body["purchases"] as? [[String: Any]])
             #expect(purchases.map { $0["product_id"] as? String } == ["no_ads"])
@@ -154,7 +166,8 @@ struct IntakeTests {
             let mismatch = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(signed)","transaction_id":"1"}"#)
             #expect(mismatch.status == 400)
             let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=10", json: #"{"signed_transaction":"\#(signed)"}"#)
-            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            try Self.expectVerdictOrAccepted(answer)
+            #expect(try await Self.waitFor("delivered", order: "g-sk2", in: serve)["state"] as? String == "delivered")
             #expect(try await serve.store.orderDetail("g-sk2").attempts.last?.method == .serverAPI)
         }
     }

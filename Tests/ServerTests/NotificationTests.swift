@@ -34,7 +34,7 @@ struct NotificationTests {
     }
 
     /// The stored notification once the worker has applied it.
-    static func applied(_ answer: (status: Int, body: [String: Any]), in serve: Running, seconds: Double = 10) async throws -> NotificationRecord {
+    static func applied(_ answer: (status: Int, body: [String: Any]), in serve: Running, seconds: Double = 30) async throws -> NotificationRecord {
         #expect(answer.status == 200, "\(answer.body)")
         let id = try #require(answer.body["id"] as? Int)
         let deadline = Date().addingTimeInterval(seconds)
