@@ -93,6 +93,7 @@ struct ServeCrashTests {
             // Ready (the store answers) before the kill's clock starts, so every round has load.
             _ = await serve.call(.GET, "/readyz", json: nil, token: nil)
             let load = work
+            let before = await acknowledged.submissions.count
             // PostgreSQL's first requests open the pool's connections: a later window.
             let killAfter = Duration.milliseconds(Int.random(in: backend == .sqlite ? 50...400 : 150...700, using: &random))
             await withTaskGroup(of: Void.self) { killer in
@@ -115,9 +116,14 @@ struct ServeCrashTests {
                         }
                     }
                 }
-                // The kill, at a random point; calls still in flight are abandoned (the
-                // HTTP client would otherwise keep reconnecting to the dead port).
+                // The kill, at a random point once this round's load has reached the server
+                // (one 202 at least, however busy the machine); calls still in flight are
+                // abandoned (the HTTP client would otherwise keep reconnecting to the dead port).
                 try? await Task.sleep(for: killAfter)
+                let patience = ContinuousClock.now + .seconds(5)
+                while await acknowledged.submissions.count <= before, ContinuousClock.now < patience {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
                 serve.kill9()
                 killer.cancelAll()
             }

@@ -63,6 +63,8 @@ public struct Worker: Sendable {
         var wasDown = false
         var lastProbe = ContinuousClock.now - settings.outagePause
         var lastHeartbeat = ContinuousClock.now - .seconds(60)
+        var lastOutageCheck = ContinuousClock.now - .seconds(60)
+        var down = false
         while !Task.isCancelled {
             // The consoles' header counts live workers by these.
             if ContinuousClock.now - lastHeartbeat >= .seconds(5) {
@@ -70,11 +72,14 @@ public struct Worker: Sendable {
                 try? await store.heartbeat(worker: owner)
             }
             let ran: Int
-            var down = false
             do {
                 // Apple down: probe with one verification instead of hammering with the whole
-                // batch; notifications need no Apple and go on at full speed.
-                down = try await store.appleOutage() != nil
+                // batch; notifications need no Apple and go on at full speed. Looked at four
+                // times a second, not on every idle turn.
+                if ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
+                    lastOutageCheck = .now
+                    down = try await store.appleOutage() != nil
+                }
                 if down != wasDown {
                     logger.warning(down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
                     wasDown = down
