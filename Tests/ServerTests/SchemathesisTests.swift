@@ -29,6 +29,11 @@ struct SchemathesisTests {
                 "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
                 "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "10",
             ]
+            // Its caches go to a folder of their own, not into the checkout.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-schemathesis-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            process.currentDirectoryURL = scratch
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
