@@ -163,10 +163,9 @@ enum Lists {
             empty: "No jobs: nothing is owed to Apple or waiting to be applied.",
             fetch: { try await $0.store.jobs(limit: 500) },
             cells: { job, theme in
-                let state = job.deadAt != nil ? "DEAD" : (job.leaseUntil ?? 0) >= .now() ? "running" : "waiting"
-                return [("\(job.id)", theme[.muted]), (job.kind.rawValue, nil), (job.subject, nil),
-                        (String(Chrome.time(job.dueAt).dropFirst(5).prefix(11)), theme[.muted]), ("\(job.attempts)", nil),
-                        (state + (job.lastError.map { " · \($0)" } ?? ""), job.deadAt != nil ? theme[.flashError] : theme[.muted])]
+                [("\(job.id)", theme[.muted]), (job.kind.rawValue, nil), (job.subject, nil),
+                 (String(Chrome.time(job.dueAt).dropFirst(5).prefix(11)), theme[.muted]), ("\(job.attempts)", nil),
+                 (job.stateLabel() + (job.lastError.map { " · \($0)" } ?? ""), job.deadAt != nil ? theme[.flashError] : theme[.muted])]
             },
             open: { job in job.kind == .verify ? OrderDetailScreen(orderId: job.subject) : nil },
             action: (KeyBinding(.character("R"), action: "requeue dead"), { job, session in

@@ -17,8 +17,8 @@ struct JobsCommand: AsyncParsableCommand {
             let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit)) }
             print("\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "") + ", \(status.leased) leased, \(status.dead) dead")
             print(Output.table(["ID", "KIND", "SUBJECT", "DUE", "ATTEMPTS", "STATE", "LAST ERROR"], jobs.map { job in
-                let state = job.deadAt != nil ? "dead" : (job.leaseUntil ?? 0) >= .now() ? "leased by \(job.leaseOwner ?? "?")" : "waiting"
-                return ["\(job.id)", job.kind.rawValue, Output.safe(job.subject), Output.time(job.dueAt), "\(job.attempts)", Output.safe(state), Output.safe(job.lastError)]
+                ["\(job.id)", job.kind.rawValue, Output.safe(job.subject), Output.time(job.dueAt), "\(job.attempts)", Output.safe(job.stateLabel()),
+                 Output.safe(job.lastError)]
             }, width: 60))
         }
     }

@@ -78,7 +78,7 @@ public struct Worker: Sendable {
                 // times a second, not on every idle turn.
                 if ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
                     lastOutageCheck = .now
-                    down = try await store.appleOutage() != nil
+                    down = try await store.appleFailing() != nil
                 }
                 if down != wasDown {
                     logger.warning(down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
