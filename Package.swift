@@ -138,6 +138,7 @@ let package = Package(
             "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
     ],
     swiftLanguageModes: [.v6]
