@@ -51,7 +51,7 @@ public final class IAPDeskServer: Sendable {
 
         let router = Router()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        IntakeRoutes(store: store, tokens: tokens, apple: verifier).add(to: router)
+        IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
         if let verifier {
             NotificationRoutes(store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
                                metrics: metrics, logger: logger).add(to: router)

@@ -3,6 +3,31 @@ public enum SubmissionSource: String, Sendable, Codable {
     case client, notification, `operator`
 }
 
+/// One receipt handed to the store, as a game server, a notification or an operator sent it.
+public struct ReceiptSubmission: Sendable {
+    public var orderId: String
+    public var receiptData: String
+    public var claimedTransactionId: String?
+    public var source: SubmissionSource
+    public var idempotency: IdempotencyKey?
+
+    public init(orderId: String, receiptData: String, claimedTransactionId: String? = nil,
+                source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil) {
+        self.orderId = orderId
+        self.receiptData = receiptData
+        self.claimedTransactionId = claimedTransactionId
+        self.source = source
+        self.idempotency = idempotency
+    }
+}
+
+/// A stored submission: its id (the first one's for a retried `Idempotency-Key`) and the
+/// order as the commit left it.
+public struct SubmittedReceipt: Sendable {
+    public var id: Int64
+    public var order: Order
+}
+
 extension OrderStore {
     /// R1: a receipt is persisted before anything else happens, so a crash or an Apple
     /// outage after this call never loses a paid receipt. The order moves from
@@ -12,28 +37,53 @@ extension OrderStore {
         orderId: String, receiptData: String, claimedTransactionId: String? = nil,
         source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
     ) async throws -> Int64 {
-        guard !receiptData.isEmpty else { throw StoreError.invalid("empty receipt for order \(orderId)") }
-        return try await write(as: .system, now: at) { tx in
-            if let idempotency, let first = try await tx.replayedSubmission(idempotency) { return first }
-            let order = try await tx.sql.requireOrder(orderId)
-            guard let row = try await tx.sql.row("""
-                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
-                VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: claimedTransactionId), \(bind: source.rawValue),
-                        \(bind: receiptData), \(bind: at))
-                RETURNING id
-                """) else { throw StoreError.corrupt("submission insert returned no id") }
-            let id = try row.int64("id")
-            // Committed with the receipt: the worker owes it a verification, whatever happens next.
-            try await tx.enqueue(.verify, subject: orderId, dueAt: at)
-            if let idempotency { try await tx.remember(idempotency, submission: id) }
-            if order.state == .pendingPayment {
-                var next = order
-                next.state = .receiptReceived
-                try await tx.save(next, previous: order, action: "receipt.received", detail: "submission \(id) from \(source.rawValue)")
-            } else {
-                tx.audit("receipt.received", target: "order:\(orderId)", detail: "submission \(id) from \(source.rawValue) while \(order.state.rawValue)")
+        let submission = ReceiptSubmission(orderId: orderId, receiptData: receiptData, claimedTransactionId: claimedTransactionId,
+                                           source: source, idempotency: idempotency)
+        return try await write(as: .system, now: at) { tx in try await tx.submit(submission) }.id
+    }
+
+    /// Group commit: many submissions in one write transaction, so one durable commit
+    /// (one fsync) answers them all. Each is isolated in a savepoint: an unknown order or
+    /// a reused idempotency key fails that one alone. Throws only when the transaction
+    /// itself fails, and then none is stored.
+    public func submitReceipts(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
+        try await write(as: .system, now: at) { tx in
+            var results: [Result<SubmittedReceipt, any Error>] = []
+            results.reserveCapacity(batch.count)
+            for submission in batch {
+                results.append(try await tx.isolated { try await tx.submit(submission) })
             }
-            return id
+            return results
         }
+    }
+}
+
+extension WriteTransaction {
+    func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
+        guard !submission.receiptData.isEmpty else { throw StoreError.invalid("empty receipt for order \(submission.orderId)") }
+        let orderId = submission.orderId
+        let order = try await sql.requireOrder(orderId)
+        if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
+            return SubmittedReceipt(id: first, order: order)
+        }
+        guard let row = try await sql.row("""
+            INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+            VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
+                    \(bind: submission.receiptData), \(bind: now))
+            RETURNING id
+            """) else { throw StoreError.corrupt("submission insert returned no id") }
+        let id = try row.int64("id")
+        // Committed with the receipt: the worker owes it a verification, whatever happens next.
+        try await enqueue(.verify, subject: orderId, dueAt: now)
+        if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
+        let source = submission.source.rawValue
+        guard order.state == .pendingPayment else {
+            audit("receipt.received", target: "order:\(orderId)", detail: "submission \(id) from \(source) while \(order.state.rawValue)")
+            return SubmittedReceipt(id: id, order: order)
+        }
+        var next = order
+        next.state = .receiptReceived
+        let saved = try await save(next, previous: order, action: "receipt.received", detail: "submission \(id) from \(source)")
+        return SubmittedReceipt(id: id, order: saved)
     }
 }

@@ -81,6 +81,25 @@ final class WriteTransaction {
         return next
     }
 
+    /// Runs `body` inside a savepoint: when it throws, only its own writes, counters and
+    /// audit entries are undone and the transaction goes on — one bad item in a group
+    /// commit does not fail its neighbours. A failure of the savepoint itself throws.
+    func isolated<T>(_ body: () async throws -> T) async throws -> Result<T, any Error> {
+        let (deltasBefore, auditsBefore) = (countDeltas, audits.count)
+        try await sql.raw("SAVEPOINT item").run()
+        do {
+            let value = try await body()
+            try await sql.raw("RELEASE SAVEPOINT item").run()
+            return .success(value)
+        } catch {
+            try await sql.raw("ROLLBACK TO SAVEPOINT item").run()
+            try await sql.raw("RELEASE SAVEPOINT item").run()
+            countDeltas = deltasBefore
+            audits.removeLast(audits.count - auditsBefore)
+            return .failure(error)
+        }
+    }
+
     /// The error for a stale version: who changed the order and when.
     func conflict(orderId: String) async throws -> StoreError {
         guard let current = try await sql.row("SELECT updated_by, state_changed_at, version FROM orders WHERE order_id = \(bind: orderId)") else {

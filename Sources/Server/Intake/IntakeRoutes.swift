@@ -21,6 +21,19 @@ struct IntakeRoutes: Sendable {
     let tokens: ClientTokens
     /// Checks StoreKit 2 signed transactions at the door; nil when Apple is not configured.
     let apple: AppleVerifier?
+    /// Submissions that arrive together share one durable commit.
+    let receipts: GroupCommit<ReceiptSubmission, SubmittedReceipt>
+
+    init(store: OrderStore, tokens: ClientTokens, apple: AppleVerifier?, metrics: ServeMetrics) {
+        self.store = store
+        self.tokens = tokens
+        self.apple = apple
+        receipts = GroupCommit { batch in
+            let results = try await store.submitReceipts(batch)
+            metrics.intakeCommit(size: batch.count)
+            return results
+        }
+    }
 
     /// Bodies over this are refused before they are read: Apple's largest receipts are a
     /// few hundred KB in base64.
@@ -97,12 +110,12 @@ struct IntakeRoutes: Sendable {
                            requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
         }
         let wait = try Self.waitSeconds(request)
-        let submission = try await store.submitReceipt(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency)
+        let submitted = try await receipts.submit(ReceiptSubmission(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency))
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
-        let order = try await verdict(orderId, within: wait)
+        let order = wait > .zero ? try await verdict(orderId, within: wait) : submitted.order
         var answer = Self.json(order)
-        answer["submission_id"] = submission
+        answer["submission_id"] = submitted.id
         // Without ?wait= it is always 202 (a retry with the same Idempotency-Key too). A
         // verify_retry is no verdict: Apple could not answer yet.
         let decided = wait > .zero && order.state != .receiptReceived && order.state != .verifyRetry

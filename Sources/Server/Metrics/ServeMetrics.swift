@@ -26,6 +26,13 @@ public final class ServeMetrics: Sendable {
             duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
+    /// One group commit of intake submissions: how many it answered. Commits and
+    /// submissions as counters, so the mean batch is a division in Prometheus.
+    func intakeCommit(size: Int) {
+        Counter(label: "iapdesk_intake_commits_total", factory: factory).increment()
+        Counter(label: "iapdesk_intake_committed_submissions_total", factory: factory).increment(by: size)
+    }
+
     /// One answer (or failure) from Apple to the worker, by R3's outcome.
     func verification(outcome: String) {
         Counter(label: "iapdesk_apple_verifications_total", dimensions: [("outcome", outcome)], factory: factory).increment()

@@ -94,6 +94,8 @@ public struct Worker: Sendable {
                 } else {
                     ran = try await runOnce()
                 }
+            } catch is CancellationError {
+                break  // stopping: not a failure
             } catch {
                 logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
                 ran = 0

@@ -1,0 +1,45 @@
+import Testing
+import TestSupport
+@testable import OrderStore
+
+/// R1 under load: many receipts in one durable commit, each kept or refused on its own.
+@Suite("Group commit of receipt submissions (R1)")
+struct GroupCommitStoreTests {
+    @Test("One commit, many submissions: an unknown order or a reused idempotency key fails alone; the rest are stored, counted and audited", arguments: Backend.all)
+    func mixedBatch(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            for id in ["o1", "o2", "o3"] { _ = try await store.placeOrder(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
+            guard case .intact(let before) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
+            let key = IdempotencyKey(client: "game", key: "k-1", requestHash: "first")
+            let batch = [
+                ReceiptSubmission(orderId: "o1", receiptData: "AAAA"),
+                ReceiptSubmission(orderId: "nobody", receiptData: "AAAA"),
+                ReceiptSubmission(orderId: "o2", receiptData: "BBBB", idempotency: key),
+                ReceiptSubmission(orderId: "o2", receiptData: "CCCC", idempotency: IdempotencyKey(client: "game", key: "k-1", requestHash: "other")),
+                ReceiptSubmission(orderId: "o2", receiptData: "BBBB", idempotency: key),
+                ReceiptSubmission(orderId: "o1", receiptData: "DDDD"),
+                ReceiptSubmission(orderId: "o3", receiptData: ""),
+            ]
+            let results = try await store.submitReceipts(batch, at: t0 + 10)
+            #expect(results.count == batch.count)
+            let ids = results.map { try? $0.get().id }
+            #expect(ids[0] != nil && ids[2] != nil && ids[5] != nil)
+            #expect(ids[1] == nil && ids[3] == nil && ids[6] == nil, "unknown order, reused key with another body, empty receipt")
+            #expect(ids[4] == ids[2], "a retry inside the same commit returns the first submission")
+            if case .failure(let error) = results[3] { #expect("\(error)".contains("k-1")) }
+            #expect(try results[0].get().order.state == .receiptReceived)
+
+            #expect(try await store.orderDetail("o1").submissions.count == 2)
+            #expect(try await store.orderDetail("o2").submissions.count == 1)
+            #expect(try await store.orderDetail("o3").submissions.isEmpty)
+            #expect(try await store.orderDetail("o3").order.state == .pendingPayment, "the failed item left no state change")
+            let counts = try await store.counts(now: t0 + 20)
+            #expect(counts.byState[.receiptReceived] == 2 && counts.byState[.pendingPayment] == 1)
+            #expect(try await store.job(.verify, subject: "o1") != nil)
+            #expect(try await store.job(.verify, subject: "o3") == nil)
+            // Audit entries of the failed items were dropped with them; the chain links.
+            guard case .intact(let entries) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
+            #expect(entries - before == 3, "receipts for o1, o2 and o1 again")
+        }
+    }
+}

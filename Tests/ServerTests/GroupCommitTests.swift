@@ -1,0 +1,46 @@
+import Testing
+@testable import Server
+
+/// The batching itself, with a commit that takes its time: what arrives meanwhile shares
+/// the next commit, every caller gets its own answer, and a failed commit fails only the
+/// callers in it.
+@Suite("serve: group commit")
+struct GroupCommitTests {
+    actor Log {
+        var batches: [[Int]] = []
+        func record(_ batch: [Int]) { batches.append(batch) }
+    }
+
+    struct Refused: Error {}
+
+    @Test("Fifty callers at once: a handful of commits, each caller answered with its own result, a failed commit fails only its own callers")
+    func batches() async throws {
+        let log = Log()
+        let commits = GroupCommit<Int, Int> { batch in
+            await log.record(batch)
+            try await Task.sleep(for: .milliseconds(50))
+            // The second commit fails as a whole; in the others, odd items fail alone.
+            if await log.batches.count == 2 { throw Refused() }
+            return batch.map { $0 % 2 == 0 ? .success($0 * 10) : .failure(Refused()) }
+        }
+        let answers = await withTaskGroup(of: (Int, Int?).self) { group in
+            for item in 0..<50 {
+                group.addTask { (item, try? await commits.submit(item)) }
+            }
+            var answers: [Int: Int?] = [:]
+            for await (item, answer) in group { answers[item] = answer }
+            return answers
+        }
+        let batches = await log.batches
+        #expect(batches.flatMap { $0 }.sorted() == Array(0..<50), "every item committed once")
+        #expect(batches.count < 10, "callers waiting during a commit share the next: \(batches.map(\.count))")
+        let failedWhole = Set(batches[1])
+        for item in 0..<50 {
+            let expected: Int? = failedWhole.contains(item) || item % 2 == 1 ? nil : item * 10
+            #expect(answers[item] == expected, "item \(item)")
+        }
+        // After the rush, one caller alone is one commit of one.
+        #expect(try await commits.submit(4) == 40)
+        #expect(await log.batches.last == [4])
+    }
+}
