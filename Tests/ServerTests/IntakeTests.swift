@@ -56,7 +56,8 @@ struct IntakeTests {
     }()
 
     static func withServe(_ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
-                          outagePause: Duration = .seconds(5), _ body: (Running) async throws -> Void) async throws {
+                          outagePause: Duration = .seconds(5), worker configure: (inout Worker.Settings) -> Void = { _ in },
+                          _ body: (Running) async throws -> Void) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
         let location = try await backend.freshLocation()
@@ -75,6 +76,7 @@ struct IntakeTests {
         workerSettings.idle = .milliseconds(20)
         workerSettings.historyInterval = historyInterval
         workerSettings.outagePause = outagePause
+        configure(&workerSettings)
         let serve = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("game-1", token)]), port: 0,
                                                   workerSettings: workerSettings, logger: quietLogger)
         do {

@@ -10,6 +10,16 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// Recover, from Get Notification History, what Apple failed to deliver while we were
     /// down (its subject is the environment); scheduled again after each sweep.
     case notificationHistory = "notification_history"
+    /// Find the subscriptions whose period ends soon and owe them a check (seed 003:
+    /// "将快要到期的收据拿去验证"); one job, scheduled again after each sweep.
+    case expirySweep = "expiry_sweep"
+    /// Ask Apple about one subscription (its subject is the original transaction id)
+    /// through its newest delivered order's receipt: a renewal, an expiry or a refund
+    /// the notifications did not bring is learned this way.
+    case subscriptionCheck = "subscription_check"
+
+    /// Kinds that call Apple: held back while Apple is down.
+    public var callsApple: Bool { self != .applyNotifications && self != .expirySweep }
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6]
     }
 
     static func run(on db: Database) async throws {
@@ -34,6 +34,12 @@ enum Migrations {
             }
         }
     }
+
+    /// Issue 13, polling: the worker asks Apple about subscriptions whose period ends
+    /// soon (seed 003); their expiry is a range of this index.
+    private static let v6 = [
+        "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL",
+    ]
 
     /// Issue 13, notifications: every App Store Server Notification kept raw with its
     /// verdict (unique by `notificationUUID` once verified), what applying it did, and

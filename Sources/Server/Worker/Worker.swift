@@ -22,6 +22,9 @@ public struct Worker: Sendable {
         /// The Get Notification History sweep's schedule.
         public var historyInterval: Millis = .minutes(10)
         public var historyFirstLookBack: Millis = .hours(72)
+        /// Polling subscriptions near their expiry (seed 003), swept this often.
+        public var expiryPolling = ExpiryPolling()
+        public var expirySweepInterval: Millis = .minutes(10)
 
         public init() {}
     }
@@ -51,12 +54,16 @@ public struct Worker: Sendable {
         owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
     }
 
-    /// Schedules the history sweeps at once: what Apple failed to deliver while no worker
-    /// ran is recovered first.
+    /// Schedules the sweeps at once: what Apple failed to deliver while no worker ran is
+    /// recovered first, and subscriptions near their expiry are polled.
     public func scheduleSweeps() async throws {
+        try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now())
         guard sweep != nil else { return }
         for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
+
+    private static let withoutApple = JobKind.allCases.filter { !$0.callsApple }
+    private static let askingApple = JobKind.allCases.filter(\.callsApple)
 
     /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
     public func run() async {
@@ -85,10 +92,10 @@ public struct Worker: Sendable {
                     wasDown = down
                 }
                 if down {
-                    var both = try await runOnce(kinds: [.applyNotifications])
+                    var both = try await runOnce(kinds: Self.withoutApple)
                     if ContinuousClock.now - lastProbe >= settings.outagePause {
                         lastProbe = .now
-                        both += try await runOnce(limit: 1, kinds: [.verify, .notificationHistory])
+                        both += try await runOnce(limit: 1, kinds: Self.askingApple)
                     }
                     ran = both
                 } else {
@@ -159,6 +166,21 @@ public struct Worker: Sendable {
                 let (next, recovered) = try await sweep.run(environment)
                 result = .again(at: next)
                 logger.info("notification history swept", metadata: ["environment": "\(job.subject)", "recovered": "\(recovered)"])
+            case .expirySweep:
+                let owed = try await store.scheduleExpiryChecks(settings.expiryPolling)
+                // A sweep that hit its limit left some behind: it comes back at once.
+                result = .again(at: .now() + (owed >= settings.expiryPolling.perSweep ? .seconds(1) : settings.expirySweepInterval))
+                if owed > 0 { logger.info("subscriptions near expiry to poll", metadata: ["count": "\(owed)"]) }
+            case .subscriptionCheck:
+                let outcome = try await store.checkSubscription(job.subject, using: verifier)
+                if let outcome { metrics.verification(outcome: outcome.classification.outcome.rawValue) }
+                switch outcome?.classification {
+                case .retryable(let reason)?, .configuration(let reason)?:
+                    // Apple could not answer: the job backs off and is tried again.
+                    result = .failed(reason)
+                default:
+                    result = .done
+                }
             case .applyNotifications:
                 let applied = try await store.applyNotifications(key: job.subject)
                 result = .done
