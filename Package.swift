@@ -79,6 +79,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // ReferenceGame: what a game server does with iapdesk's events (signature check,
+        // idempotent apply, a fault switch), for the demo and the tests.
+        .target(
+            name: "ReferenceGame",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // CNcurses: ncursesw with the wide-character API and accessors Swift 6 can call.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // Terminal: cells, styles, keys, text safety and width, and the ncurses driver;
@@ -93,6 +105,8 @@ let package = Package(
             name: "Server",
             dependencies: [
                 "OrderStore", "Receipts", "AppStore", "Terminal",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +149,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport",
+            "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

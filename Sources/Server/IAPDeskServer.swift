@@ -32,7 +32,7 @@ public final class IAPDeskServer: Sendable {
     /// SIGTERM or SIGINT stops accepting, lets requests in flight finish, then stops the
     /// worker, which gives its leases back.
     public static func start(
-        store: OrderStore, verifier: AppleVerifier?, tokens: ClientTokens, role: ServeRole = .all,
+        store: OrderStore, verifier: AppleVerifier?, game: GameWebhook? = nil, tokens: ClientTokens, role: ServeRole = .all,
         host: String = "127.0.0.1", port: Int = 8080, workerSettings: Worker.Settings = Worker.Settings(),
         signals: [UnixSignal] = [], logger: Logger = Logger(label: "iapdesk.serve")
     ) async throws -> IAPDeskServer {
@@ -41,7 +41,7 @@ public final class IAPDeskServer: Sendable {
         var workerTask: Task<Void, Never>?
         if role.runsWorker {
             guard let verifier else { throw ServeError.configuration("the worker needs Apple configured ([apple] in iapdesk.toml)") }
-            let worker = Worker(store: store, verifier: verifier, settings: workerSettings, metrics: metrics, logger: logger)
+            let worker = Worker(store: store, verifier: verifier, game: game, settings: workerSettings, metrics: metrics, logger: logger)
             try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
             workerTask = Task { await worker.run() }
@@ -52,6 +52,7 @@ public final class IAPDeskServer: Sendable {
         let router = Router()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
+        EventRoutes(store: store, tokens: tokens).add(to: router)
         if let verifier {
             NotificationRoutes(store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
                                metrics: metrics, logger: logger).add(to: router)

@@ -56,7 +56,7 @@ struct IntakeTests {
     }()
 
     static func withServe(_ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
-                          outagePause: Duration = .seconds(5), worker configure: (inout Worker.Settings) -> Void = { _ in },
+                          outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
                           _ body: (Running) async throws -> Void) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
@@ -77,7 +77,7 @@ struct IntakeTests {
         workerSettings.historyInterval = historyInterval
         workerSettings.outagePause = outagePause
         configure(&workerSettings)
-        let serve = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("game-1", token)]), port: 0,
+        let serve = try await IAPDeskServer.start(store: store, verifier: verifier, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
                                                   workerSettings: workerSettings, logger: quietLogger)
         do {
             try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL)))

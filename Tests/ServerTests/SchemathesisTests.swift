@@ -22,12 +22,18 @@ struct SchemathesisTests {
         try await IntakeTests.withServe(backend) { serve in
             // Orders the generated requests can find, beside all the ones they invent.
             _ = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"o-1","account_id":"a-1","product_id":"coins_60"}"#)
+            // Events to pull, so a generated long poll from the start has something to return
+            // at once (one after the newest event still waits, hence the longer time-out).
+            for order in ["e-1", "e-2"] {
+                try await OutboxTests.buy(serve, order: order, account: "a-1")
+                _ = try await IntakeTests.waitFor("delivered", order: order, in: serve)
+            }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: schemathesis)
             process.arguments = [
                 "run", serve.baseURL + "/openapi.yaml", "-H", "Authorization: Bearer \(IntakeTests.token)",
                 "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
-                "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "10",
+                "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "15",
             ]
             // Its caches go to a folder of their own, not into the checkout.
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-schemathesis-\(UUID().uuidString.prefix(8))")

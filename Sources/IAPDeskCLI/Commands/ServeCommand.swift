@@ -33,8 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await store.withStore { store, configuration in
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 let server = try await IAPDeskServer.start(
-                    store: store, verifier: verifier, tokens: tokens, role: role, host: String(parts[0]), port: port,
-                    workerSettings: workerSettings, signals: [.sigterm, .sigint])
+                    store: store, verifier: verifier, game: try configuration.gameWebhook(), tokens: tokens, role: role,
+                    host: String(parts[0]), port: port, workerSettings: workerSettings, signals: [.sigterm, .sigint])
                 print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
                 fflush(nil)
                 try await server.wait()

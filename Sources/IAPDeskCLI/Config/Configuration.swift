@@ -3,6 +3,7 @@ import ConfigFiles
 import Foundation
 import OrderStore
 import Receipts
+import Server
 
 /// iapdesk's configuration: `iapdesk.toml`, overridden by environment variables, which
 /// flags override in turn. Secrets come only from files or environment variables: a
@@ -31,6 +32,11 @@ import Receipts
 ///
 /// [console]
 /// theme = "default"
+///
+/// [game]                                # where `serve` pushes events (issue 14); unset: games pull
+/// webhook_url = "https://game.internal/iapdesk/events"
+/// webhook_secrets_file = "/etc/iapdesk/game-webhook-secrets"   # one secret per line; each signs
+/// webhook_retry_hours = 72
 /// ```
 public struct Configuration: Sendable, Equatable {
     public var db: String = StoreLocation.defaultSQLitePath
@@ -50,6 +56,10 @@ public struct Configuration: Sendable, Equatable {
     public var trustRoots: String?
     /// The StoreKit test certificate, trusted for Xcode receipts only when set.
     public var xcodeRoot: String?
+    /// The game's webhook (`[game]`); nil: the game pulls `/v1/events`.
+    public var gameWebhookURL: String?
+    public var gameWebhookSecrets: [Secret] = []
+    public var gameWebhookRetryHours: Int64 = 72
     /// The file that was read, if any.
     public var source: String?
 
@@ -91,7 +101,9 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game"], in: nil)
+        try reader.onlyKeys(["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
+                            refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
         try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
                              "verify_receipt_sandbox_url", "server_api_url", "server_api_sandbox_url"], in: "apple",
@@ -115,6 +127,9 @@ public struct Configuration: Sendable, Equatable {
         if let theme = try reader.string("console", "theme") { self.theme = theme }
         if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
         if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
+        if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
+        if let path = try reader.string("game", "webhook_secrets_file") { gameWebhookSecrets = try Self.secrets(file: path) }
+        if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
         source = file
     }
 
@@ -131,6 +146,33 @@ public struct Configuration: Sendable, Equatable {
         if let id = env["IAPDESK_KEY_ID"] { keyId = id }
         if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
         if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
+        if let url = env["IAPDESK_GAME_WEBHOOK_URL"] { gameWebhookURL = url }
+        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] { gameWebhookSecrets = try Self.secrets(file: path) }
+    }
+
+    /// The game's webhook as `serve` pushes to it; a URL without a secret is an error
+    /// (an unsigned webhook is one anybody can forge to the game).
+    public func gameWebhook() throws -> GameWebhook? {
+        guard let gameWebhookURL else { return nil }
+        guard let url = URL(string: gameWebhookURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ConfigError(file: source, key: "game.webhook_url", "expected an http(s) URL")
+        }
+        guard !gameWebhookSecrets.isEmpty else {
+            throw ConfigError(file: source, "game.webhook_url needs game.webhook_secrets_file (or IAPDESK_GAME_WEBHOOK_SECRETS_FILE): webhooks are signed")
+        }
+        guard gameWebhookRetryHours >= 1 else { throw ConfigError(file: source, key: "game.webhook_retry_hours", "at least 1") }
+        var webhook = GameWebhook(url: gameWebhookURL, secrets: gameWebhookSecrets)
+        webhook.retryFor = .hours(gameWebhookRetryHours)
+        return webhook
+    }
+
+    /// One secret per non-empty line: two during a rotation.
+    static func secrets(file path: String) throws -> [Secret] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError(file: path, "cannot read secret file") }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { throw ConfigError(file: path, "the secrets file holds no secret") }
+        return lines.enumerated().map { Secret(value: $1, origin: "file \(path), line \($0 + 1)") }
     }
 
     /// Every Apple URL at an `iapdesk simulator` (`http://127.0.0.1:9090`).
@@ -198,6 +240,7 @@ public struct Configuration: Sendable, Equatable {
             ("Apple time-out", "\(timeoutSeconds) s"),
             ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
             ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
+            ("game webhook", gameWebhookURL.map { "\($0), \(gameWebhookSecrets.count) secret(s), retried \(gameWebhookRetryHours) h" } ?? "(not set: games pull /v1/events)"),
             ("theme", theme),
         ]
     }

@@ -18,8 +18,12 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// the notifications did not bring is learned this way.
     case subscriptionCheck = "subscription_check"
 
+    /// Tell the game about one account's events, oldest first (its subject is the
+    /// account id): one job per account keeps the game's view of it in order.
+    case sendEvents = "send_events"
+
     /// Kinds that call Apple: held back while Apple is down.
-    public var callsApple: Bool { self != .applyNotifications && self != .expirySweep }
+    public var callsApple: Bool { self == .verify || self == .notificationHistory || self == .subscriptionCheck }
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

@@ -286,7 +286,10 @@ extension OrderStore {
             next.nextRetryAt = tx.now + RetrySchedule.delay(afterFailure: 1)
         }
         let detail = transactionId == nil ? "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule" : ""
-        return try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail)
+        let delivered = try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail)
+        // The game learns of it from the outbox, committed with the grant.
+        try await tx.recordEvent(kind == .refundReversed ? .refundReversed : .delivered, order: delivered, grantKind: kind, reason: reason)
+        return delivered
     }
 
     func alreadyDelivered(_ tx: WriteTransaction, orderId: String) async throws -> StoreError {
@@ -301,6 +304,8 @@ extension OrderStore {
         next.state = .refunded
         next.lastError = why
         next.nextRetryAt = nil
-        return try await tx.save(next, previous: order, action: "refund", reason: why)
+        let refunded = try await tx.save(next, previous: order, action: "refund", reason: why)
+        try await tx.recordEvent(.refunded, order: refunded, reason: why)
+        return refunded
     }
 }

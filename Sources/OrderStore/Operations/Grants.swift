@@ -33,7 +33,9 @@ extension OrderStore {
             next.state = .rejected
             next.lastError = "delivery revoked by \(actor.name): \(reason)"
             next.nextRetryAt = nil
-            return try await tx.save(next, previous: order, action: "revoke", reason: reason)
+            let revoked = try await tx.save(next, previous: order, action: "revoke", reason: reason)
+            try await tx.recordEvent(.revoked, order: revoked, reason: reason)
+            return revoked
         }
     }
 }

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect)]
     }
 
     static func run(on db: Database) async throws {
@@ -33,6 +33,26 @@ enum Migrations {
                 }
             }
         }
+    }
+
+    /// Issue 14, the outbox to the game: every change a game must act on is an event
+    /// written in the transaction that made the change, with each try to tell the game.
+    private static func v7(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE events (id \(d.serialPrimaryKey), event_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, order_id TEXT,
+              account_id TEXT NOT NULL, created_at BIGINT NOT NULL, payload TEXT NOT NULL, attempts BIGINT NOT NULL DEFAULT 0,
+              last_attempt_at BIGINT, last_status BIGINT, last_error TEXT, confirmed_at BIGINT, confirmed_via TEXT, dead_at BIGINT)
+            """,
+            "CREATE INDEX events_by_order ON events (order_id, id)",
+            "CREATE INDEX events_unconfirmed ON events (id) WHERE confirmed_at IS NULL",
+            "CREATE INDEX events_unconfirmed_by_account ON events (account_id, id) WHERE confirmed_at IS NULL",
+            """
+            CREATE TABLE event_attempts (id \(d.serialPrimaryKey), event BIGINT NOT NULL, at BIGINT NOT NULL, via TEXT NOT NULL,
+              http_status BIGINT, error TEXT, latency_ms BIGINT)
+            """,
+            "CREATE INDEX event_attempts_by_event ON event_attempts (event, id)",
+        ]
     }
 
     /// Issue 13, polling: the worker asks Apple about subscriptions whose period ends

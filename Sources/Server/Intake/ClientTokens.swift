@@ -1,3 +1,4 @@
+import Hummingbird
 import Crypto
 import Foundation
 
@@ -47,6 +48,19 @@ public enum ServeError: Error, CustomStringConvertible {
         switch self {
         case .configuration(let why): "serve: \(why)"
         case .notStarted(let why): "serve could not start: \(why)"
+        }
+    }
+}
+
+extension ClientTokens {
+    /// Authenticates a game server, runs `body` with its name, and turns any error into a
+    /// problem document.
+    func answer(_ request: Request, _ body: (String) async throws -> Response) async -> Response {
+        guard let client = client(authorization: request.headers[.authorization]) else { return Problem.unauthorized.response }
+        do {
+            return try await body(client)
+        } catch {
+            return Problem.from(error).response
         }
     }
 }

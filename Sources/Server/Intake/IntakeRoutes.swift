@@ -59,14 +59,8 @@ struct IntakeRoutes: Sendable {
         }
     }
 
-    /// Authenticates, runs `body`, and turns any error into a problem document.
     private func answer(_ request: Request, _ body: (String) async throws -> Response) async -> Response {
-        guard let client = tokens.client(authorization: request.headers[.authorization]) else { return Problem.unauthorized.response }
-        do {
-            return try await body(client)
-        } catch {
-            return Problem.from(error).response
-        }
+        await tokens.answer(request, body)
     }
 
     private struct PlaceOrder: Decodable {
@@ -141,7 +135,7 @@ struct IntakeRoutes: Sendable {
     }
 
     /// `?wait=SECONDS` (0 to 10, fractions allowed).
-    private static func waitSeconds(_ request: Request) throws -> Duration {
+    static func waitSeconds(_ request: Request) throws -> Duration {
         guard let text = request.uri.queryParameters.get("wait") else { return .zero }
         guard let seconds = Double(text), seconds.isFinite, (0...10).contains(seconds) else { throw Problem.badRequest("wait: 0 to 10 seconds") }
         return .milliseconds(Int(seconds * 1000))
@@ -161,7 +155,7 @@ struct IntakeRoutes: Sendable {
     private static let idempotencyKey = HTTPField.Name("Idempotency-Key") ?? .contentType
 
     /// Decodes a JSON body; a failure names the field at fault.
-    private static func decode<T: Decodable>(_ type: T.Type, _ buffer: ByteBuffer) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ buffer: ByteBuffer) throws -> T {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {

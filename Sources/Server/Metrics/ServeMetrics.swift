@@ -33,6 +33,11 @@ public final class ServeMetrics: Sendable {
         Counter(label: "iapdesk_intake_committed_submissions_total", factory: factory).increment(by: size)
     }
 
+    /// One push to the game: its HTTP status, or "none" when it did not answer.
+    func eventSent(status: Int?) {
+        Counter(label: "iapdesk_game_events_sent_total", dimensions: [("status", status.map(String.init) ?? "none")], factory: factory).increment()
+    }
+
     /// One answer (or failure) from Apple to the worker, by R3's outcome.
     func verification(outcome: String) {
         Counter(label: "iapdesk_apple_verifications_total", dimensions: [("outcome", outcome)], factory: factory).increment()

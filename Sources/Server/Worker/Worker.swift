@@ -33,14 +33,16 @@ public struct Worker: Sendable {
     let verifier: any ReceiptVerifier
     /// Nil without Server API credentials: there is no history to sweep then.
     let sweep: HistorySweep?
+    /// Nil without a game webhook: games pull their events then.
+    let sender: EventSender?
     /// This worker's name in leases: host, process and a random part, unique per run.
     public let owner: String
     let settings: Settings
     let metrics: ServeMetrics
     let logger: Logger
 
-    public init(store: OrderStore, verifier: AppleVerifier, settings: Settings = Settings(), metrics: ServeMetrics = ServeMetrics(),
-                logger: Logger = Logger(label: "iapdesk.worker")) {
+    public init(store: OrderStore, verifier: AppleVerifier, game: GameWebhook? = nil, settings: Settings = Settings(),
+                metrics: ServeMetrics = ServeMetrics(), logger: Logger = Logger(label: "iapdesk.worker")) {
         self.store = store
         self.metrics = metrics
         self.verifier = verifier
@@ -49,6 +51,7 @@ public struct Worker: Sendable {
                          decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
                          settings: HistorySweep.Settings(interval: settings.historyInterval, firstLookBack: settings.historyFirstLookBack))
         }
+        sender = game.map { EventSender(store: store, webhook: $0, http: .shared, metrics: metrics) }
         self.settings = settings
         self.logger = logger
         owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
@@ -58,6 +61,7 @@ public struct Worker: Sendable {
     /// recovered first, and subscriptions near their expiry are polled.
     public func scheduleSweeps() async throws {
         try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now())
+        if sender != nil { try await store.scheduleUnsentEvents() }
         guard sweep != nil else { return }
         for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
@@ -181,6 +185,9 @@ public struct Worker: Sendable {
                 default:
                     result = .done
                 }
+            case .sendEvents:
+                // Without a webhook the game pulls; nothing to push.
+                result = try await sender?.send(account: job.subject) ?? .done
             case .applyNotifications:
                 let applied = try await store.applyNotifications(key: job.subject)
                 result = .done

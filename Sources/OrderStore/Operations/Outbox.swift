@@ -1,0 +1,177 @@
+import SQLKit
+
+/// One event with every try to tell the game, for `events show` and the console.
+public struct GameEventDetail: Sendable {
+    public var event: GameEvent
+    /// Oldest first.
+    public var attempts: [GameEventAttempt]
+}
+
+/// The game endpoint failing now, for the banner: like Apple's outage (OutageRule's
+/// streak), from the newest pushes.
+public struct GameEndpointOutage: Sendable, Equatable {
+    public var since: Millis
+    public var failures: Int
+    /// Events the game has not confirmed.
+    public var waiting: Int64
+
+    public var banner: String {
+        "game endpoint failing since \(since.clockText) — \(waiting) event\(waiting == 1 ? "" : "s") not confirmed, none lost"
+    }
+}
+
+extension OrderStore {
+    /// The account's events still owed to the game, oldest first (the order they happened in).
+    public func unsentEvents(account: String, limit: Int = 100) async throws -> [GameEvent] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: GameEvent.columns) FROM events
+                WHERE account_id = \(bind: account) AND confirmed_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(bind: limit)
+                """).map(GameEvent.init(row:))
+        }
+    }
+
+    /// Records one try to tell the game. A 2xx confirms the event; a failure past
+    /// `giveUpAt` makes it a dead letter for an operator to resend. Returns the event after.
+    @discardableResult
+    public func recordEventAttempt(_ event: GameEvent, _ attempt: GameEventAttempt, giveUpAt: Millis? = nil) async throws -> GameEvent {
+        try await write(as: .system, now: attempt.at) { tx in
+            try await tx.sql.raw("""
+                INSERT INTO event_attempts (event, at, via, http_status, error, latency_ms)
+                VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.error), \(bind: attempt.latencyMs))
+                """).run()
+            let confirmed = attempt.succeeded
+            let dead = !confirmed && giveUpAt.map { attempt.at >= $0 } == true
+            guard let row = try await tx.sql.row("""
+                UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
+                  last_error = \(bind: attempt.error.map { String($0.prefix(500)) }),
+                  confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
+                  confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
+                  dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
+                WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
+                """) else { throw StoreError.notFound(kind: "event", id: event.eventId) }
+            if dead { tx.audit("event.dead", target: "order:\(event.orderId ?? "-")", detail: "\(event.eventId): the game did not confirm it in time") }
+            return try GameEvent(row: row)
+        }
+    }
+
+    /// Events after `cursor` in commit order, for games that pull.
+    public func events(after cursor: Int64, limit: Int = 100) async throws -> [GameEvent] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
+                """).map(GameEvent.init(row:))
+        }
+    }
+
+    /// The newest event's cursor (0 when there is none).
+    public func newestEventCursor() async throws -> Int64 {
+        try await read { sql in try await sql.row("SELECT COALESCE(MAX(id), 0) AS n FROM events")?.int64("n") ?? 0 }
+    }
+
+    /// A pulling game acknowledges everything up to `cursor`: those events are confirmed.
+    /// Returns how many were newly confirmed.
+    @discardableResult
+    public func acknowledgeEvents(through cursor: Int64, at now: Millis = .now()) async throws -> Int {
+        try await write(as: .system, now: now) { tx in
+            try await tx.sql.rows("""
+                UPDATE events SET confirmed_at = \(bind: now), confirmed_via = 'pull'
+                WHERE id <= \(bind: cursor) AND confirmed_at IS NULL RETURNING id
+                """).count
+        }
+    }
+
+    /// Events the game has not confirmed, oldest first, after `cursor` (paging).
+    public func unconfirmedEvents(after cursor: Int64 = 0, limit: Int = 100) async throws -> [GameEvent] {
+        try await read { sql in
+            try await sql.rows("""
+                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL AND id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
+                """).map(GameEvent.init(row:))
+        }
+    }
+
+    /// How many events the game has not confirmed, counted up to `cap` (the header's figure).
+    public func unconfirmedEventCount(cap: Int64 = 10_000) async throws -> Int64 {
+        try await read { sql in
+            try await sql.row("""
+                SELECT COUNT(*) AS n FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) capped
+                """)?.int64("n") ?? 0
+        }
+    }
+
+    /// An order's events, oldest first.
+    public func events(orderId: String) async throws -> [GameEventDetail] {
+        try await read { sql in
+            let events = try await sql.rows("""
+                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id = \(bind: orderId) ORDER BY id
+                """).map(GameEvent.init(row:))
+            var details: [GameEventDetail] = []
+            for event in events { details.append(GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))) }
+            return details
+        }
+    }
+
+    /// One event by its id (`evt_…`) or its cursor number.
+    public func event(_ id: String) async throws -> GameEventDetail {
+        try await read { sql in
+            let key: SQLQueryString = Int64(id).map { "id = \(bind: $0)" } ?? "event_id = \(bind: id)"
+            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(key)").map(GameEvent.init(row:)) else {
+                throw StoreError.notFound(kind: "event", id: id)
+            }
+            return GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))
+        }
+    }
+
+    /// An operator sends an event again (a dead letter, or one the game says it lost):
+    /// it is owed again at once, whatever its state, and the resend is audited. The game
+    /// applies it once by its id whatever it had before.
+    @discardableResult
+    public func resendEvent(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
+        try requireOperator(actor, may: "resend events to the game", reason: reason)
+        let event = try await self.event(id).event
+        return try await write(as: actor, now: now) { tx in
+            guard let row = try await tx.sql.row("""
+                UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE id = \(bind: event.id)
+                RETURNING \(unsafeRaw: GameEvent.columns)
+                """) else { throw StoreError.notFound(kind: "event", id: id) }
+            try await tx.enqueue(.sendEvents, subject: event.accountId, dueAt: now)
+            tx.audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+            return try GameEvent(row: row)
+        }
+    }
+
+    /// The game endpoint failing now: the newest pushes all failed, at least
+    /// OutageRule.streak of them, the newest recent. Nil when the game answers.
+    public func gameEndpointOutage(now: Millis = .now()) async throws -> GameEndpointOutage? {
+        let newest = try await read { sql in
+            try await sql.rows("SELECT at, http_status FROM event_attempts WHERE via <> 'pull' ORDER BY id DESC LIMIT 100").map { row in
+                (at: try row.int64("at"), ok: try row.optionalInt64("http_status").map { (200..<300).contains($0) } ?? false)
+            }
+        }
+        let run = newest.prefix { !$0.ok }
+        guard run.count >= OutageRule.streak, let latest = run.first, let oldest = run.last, now - latest.at <= OutageRule.staleAfter else { return nil }
+        return GameEndpointOutage(since: oldest.at, failures: run.count, waiting: try await unconfirmedEventCount())
+    }
+
+    /// Accounts with events owed that no send job covers (a webhook configured after the
+    /// events were written, a job lost to an operator's cleanup): owed a send now.
+    public func scheduleUnsentEvents(now: Millis = .now(), limit: Int = 10_000) async throws -> Int {
+        try await write(as: .system, now: now) { tx in
+            let accounts = try await tx.sql.rows("""
+                SELECT DISTINCT account_id FROM events e WHERE confirmed_at IS NULL AND dead_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = \(bind: JobKind.sendEvents.rawValue) AND j.subject = e.account_id)
+                LIMIT \(bind: limit)
+                """).map { try $0.string("account_id") }
+            for account in accounts { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
+            return accounts.count
+        }
+    }
+}
+
+extension SQLDatabase {
+    func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
+        try await rows("""
+            SELECT at, via, http_status, error, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
+            """).map(GameEventAttempt.init(row:))
+    }
+}

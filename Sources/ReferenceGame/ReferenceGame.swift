@@ -1,0 +1,96 @@
+import Foundation
+
+/// A small reference game: what a studio's game server does with iapdesk's events. It
+/// checks each webhook's signature, applies each event once by its id to the players'
+/// balances and subscriptions, and answers 2xx only once the event is applied — so a
+/// lost answer means a resend, and the resend changes nothing. Its fault switch plays a
+/// game server that is down, slow, failing, or checking signatures with the wrong secret.
+public actor ReferenceGame {
+    public enum Fault: String, Sendable, CaseIterable {
+        case none
+        /// 503 to everything.
+        case down
+        /// Answers after two seconds.
+        case slow
+        /// Applies nothing and answers 500.
+        case error500 = "500"
+        /// Checks signatures with a wrong secret: every webhook is refused (401).
+        case wrongSecret = "wrong-secret"
+    }
+
+    public var fault: Fault = .none
+    /// Player → product → quantity held (consumables add up; a take subtracts).
+    public private(set) var balances: [String: [String: Int]] = [:]
+    /// Player → subscription product → paid until (ms since 1970).
+    public private(set) var subscriptions: [String: [String: Int64]] = [:]
+    /// Event ids in the order they were applied.
+    public private(set) var applied: [String] = []
+    private var appliedIds: Set<String> = []
+    /// Deliveries of an event already applied (retries, resends): answered 200, changed nothing.
+    public private(set) var duplicates = 0
+    /// Webhooks refused for their signature.
+    public private(set) var refused = 0
+    let secret: String
+
+    public init(secret: String) {
+        self.secret = secret
+    }
+
+    public func setFault(_ fault: Fault) { self.fault = fault }
+
+    /// One webhook: (HTTP status, short answer).
+    public func receive(body: Data, signature: String?, now: Date = Date()) async -> (status: Int, answer: String) {
+        switch fault {
+        case .down: return (503, "game down")
+        case .error500: return (500, "game error")
+        case .slow, .none, .wrongSecret: break
+        }
+        do {
+            try SignatureCheck.verify(header: signature, body: body, secret: fault == .wrongSecret ? secret + "-wrong" : secret, now: now)
+        } catch {
+            refused += 1
+            return (401, "signature: \(error)")
+        }
+        guard let event = try? JSONDecoder().decode(Event.self, from: body) else { return (400, "not an iapdesk event") }
+        return (200, apply(event))
+    }
+
+    /// Pulled events go through the same idempotent apply.
+    @discardableResult
+    public func apply(_ event: Event) -> String {
+        guard appliedIds.insert(event.id).inserted else {
+            duplicates += 1
+            return "duplicate \(event.id), already applied"
+        }
+        applied.append(event.id)
+        let sign = event.effect.op == "give" ? 1 : -1
+        balances[event.effect.accountId, default: [:]][event.effect.productId, default: 0] += sign * event.effect.quantity
+        if let until = event.effect.until {
+            subscriptions[event.effect.accountId, default: [:]][event.effect.productId] = event.effect.op == "give" ? until : nil
+        }
+        return "applied \(event.id)"
+    }
+
+    public func balance(_ account: String, _ product: String) -> Int { balances[account]?[product] ?? 0 }
+
+    /// The fields of an event a game needs.
+    public struct Event: Decodable, Sendable {
+        public var id: String
+        public var type: String
+        public var effect: Effect
+
+        public struct Effect: Decodable, Sendable {
+            public var op: String
+            public var accountId: String
+            public var productId: String
+            public var quantity: Int
+            public var until: Int64?
+
+            enum CodingKeys: String, CodingKey {
+                case op, quantity, until
+                case accountId = "account_id"
+                case productId = "product_id"
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AppStore
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OrderStore
+
+/// Where the game receives its events, and how hard to try.
+public struct GameWebhook: Sendable {
+    public var url: String
+    /// Every live secret signs (rotation: add the new one, move the game over, drop the old).
+    public var secrets: [Secret]
+    public var timeout: Duration = .seconds(10)
+    /// How long an event is retried before it is a dead letter (peers stop at 2–24 h).
+    public var retryFor: Millis = .hours(72)
+    /// Backoff doubles from one second up to this.
+    public var backoffCap: Millis = .hours(1)
+
+    public init(url: String, secrets: [Secret]) {
+        self.url = url
+        self.secrets = secrets
+    }
+
+    func backoff(afterAttempts attempts: Int64) -> Millis {
+        min(backoffCap, Millis.seconds(1) << min(max(attempts - 1, 0), 20))
+    }
+}
+
+/// Push: tells the game about one account's events, oldest first, each as a signed POST
+/// (the body is the event's payload); a 2xx is the game's confirmation. The first event
+/// the game does not confirm stops the round, so the game sees an account's events in
+/// order; the job comes back after the backoff. A dead letter does not hold back the
+/// events after it.
+struct EventSender: Sendable {
+    let store: OrderStore
+    let webhook: GameWebhook
+    let http: HTTPClient
+    let metrics: ServeMetrics
+    static let batch = 100
+
+    func send(account: String) async throws -> OrderStore.JobResult {
+        let events = try await store.unsentEvents(account: account, limit: Self.batch)
+        for event in events {
+            let attempt = await post(event)
+            metrics.eventSent(status: attempt.httpStatus)
+            let after = try await store.recordEventAttempt(event, attempt, giveUpAt: event.createdAt + webhook.retryFor)
+            guard after.confirmedAt == nil, after.deadAt == nil else { continue }
+            return .again(at: attempt.at + webhook.backoff(afterAttempts: after.attempts))
+        }
+        return events.count == Self.batch ? .again(at: .now()) : .done
+    }
+
+    /// One signed POST. Never throws: a refused connection, a timeout or a 500 is an
+    /// attempt like any other, kept with the event.
+    func post(_ event: GameEvent, via: String = "push") async -> GameEventAttempt {
+        let body = Data(event.payload.utf8)
+        var request = HTTPClientRequest(url: webhook.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "IAPDesk-Event-Id", value: event.eventId)
+        request.headers.add(name: WebhookSignature.header, value: WebhookSignature.header(body: body, secrets: webhook.secrets.map(\.value)))
+        request.body = .bytes(ByteBuffer(data: body))
+        let start = ContinuousClock.now
+        let at = Millis.now()
+        do {
+            let response = try await http.execute(request, timeout: .init(webhook.timeout))
+            // The game's answer is kept (shortened) so support can read it.
+            let answer = String(buffer: try await response.body.collect(upTo: 4096))
+            let ok = (200..<300).contains(Int(response.status.code))
+            return GameEventAttempt(at: at, via: via, httpStatus: Int(response.status.code),
+                                    error: ok ? nil : "HTTP \(response.status.code): \(answer.prefix(300))",
+                                    latencyMs: (ContinuousClock.now - start).milliseconds)
+        } catch {
+            return GameEventAttempt(at: at, via: via, httpStatus: nil, error: "\(error)".prefix(300).description,
+                                    latencyMs: (ContinuousClock.now - start).milliseconds)
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) { self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000) }
+}
