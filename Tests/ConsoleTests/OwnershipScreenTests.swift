@@ -176,6 +176,38 @@ struct OwnershipScreenTests {
         }
     }
 
+    @Test(":undelivered lists what the game has not confirmed with its last error; Enter opens the order showing 'game told'; R resends with a reason; the header counts it and a failing game is a banner")
+    func undeliveredEvents() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
+            try await store.placeOrder(orderId: "ev-1", accountId: "p-ev", productId: "coins_300")
+            let submission = try await store.submitReceipt(orderId: "ev-1", receiptData: "r")
+            let purchase = AppleTransaction(transactionId: "tx-ev", originalTransactionId: "tx-ev", productId: "coins_300", purchaseDate: .now() - 1_000)
+            let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            #expect(try await store.applyVerification(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
+            let event = try #require(try await store.events(orderId: "ev-1").first?.event)
+            for _ in 1...OutageRule.streak {
+                try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, error: "HTTP 503: game down", latencyMs: 2))
+            }
+            await app.command("undelivered")
+            await app.refresh()
+            let list = try terminal.screenText()
+            #expect(list.contains("ev-1") && list.contains("not confirmed after 5 tries: HTTP 503: game down"), "\(list)")
+            #expect(list.contains("not told 1"), "the header counts it beside stuck: \(list)")
+            #expect(list.contains("game endpoint failing since"), "the banner: \(list)")
+            await app.press(.enter)
+            let order = try terminal.screenText()
+            #expect(order.contains("game told") && order.contains("delivered: not confirmed after 5 tries"), "\(order)")
+            #expect(order.contains("game told delivered (\(event.eventId))"), "the timeline line: \(order)")
+            await app.press(.escape)
+            await app.press(.character("R"))
+            for character in "player reports nothing arrived" { await app.press(.character(character)) }
+            await app.press(.enter)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await store.orderDetail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
+            #expect(try await store.job(.sendEvents, subject: "p-ev") != nil, "owed to the game again")
+        }
+    }
+
     @Test(":orphans and :account open; a and o from an order open its account and subscription")
     func otherScreens() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in

@@ -42,4 +42,35 @@ struct ServeQueueCommandTests {
         #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.osUser && $0.reason == "Apple is back" })
         await after.close()
     }
+
+    @Test("iapdesk events: list the unconfirmed, show one with every try, resend it (audited), refuse a resend without a reason")
+    func events() async throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-events-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SimulatorFiles.makeAdminIfNew(store)
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        _ = try await store.placeOrder(orderId: "e-1", accountId: "a-1", productId: "coins_60")
+        let submission = try await store.submitReceipt(orderId: "e-1", receiptData: "AAAA")
+        let purchase = AppleTransaction(transactionId: "tx-e1", originalTransactionId: "tx-e1", productId: "coins_60", purchaseDate: .now() - 1_000)
+        _ = try await store.applyVerification(orderId: "e-1", submissionId: submission, report: VerificationReport(
+            environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
+        let event = try #require(try await store.events(orderId: "e-1").first?.event)
+        try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, error: "connection refused", latencyMs: 1),
+                                           giveUpAt: .now() - 1)
+        await store.close()
+
+        try await IAPDesk.run(["events", "list", "--db", db])
+        try await IAPDesk.run(["events", "show", event.eventId, "--db", db])
+        await #expect(throws: StoreError.self) { try await IAPDesk.run(["events", "show", "evt_none", "--db", db]) }
+        await #expect(throws: StoreError.self) { try await IAPDesk.run(["events", "resend", event.eventId, "--reason", " ", "--db", db]) }
+        try await IAPDesk.run(["events", "resend", "--all-dead", "--reason", "game is back", "--db", db])
+
+        let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let detail = try await after.event(event.eventId)
+        #expect(detail.event.deadAt == nil && detail.attempts.count == 1)
+        #expect(detail.fields.contains { $0.name == "try 1" && $0.value.contains("no answer") && $0.value.contains("connection refused") })
+        #expect(try await after.orderDetail("e-1").audit.contains { $0.action == "event.resend" && $0.reason == "game is back" })
+        await after.close()
+    }
 }

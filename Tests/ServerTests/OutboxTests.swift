@@ -192,4 +192,50 @@ struct OutboxTests {
         #expect(await game.balance("a", "coins_60") == 1)
         #expect(await game.duplicates == 1)
     }
+
+    @Test("The README's Python snippet accepts iapdesk's signature and refuses a forged, tampered or replayed webhook")
+    func readmeRecipeInPython() async throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        guard let begin = text.range(of: "<!-- webhook-recipe:begin -->"), let end = text.range(of: "<!-- webhook-recipe:end -->") else {
+            Issue.record("README.md has no webhook recipe between its markers")
+            return
+        }
+        let snippet = text[begin.upperBound..<end.lowerBound].replacingOccurrences(of: "```python", with: "").replacingOccurrences(of: "```", with: "")
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw TestSkipRefused(description: "python3 is not installed") }
+            print("⚠️  SKIPPED: python3 is not installed; the README's recipe is not run")
+            return
+        }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-recipe-\(UUID().uuidString.prefix(8)).py")
+        try (snippet + """
+
+            import os, sys
+            print(verify(os.environ["SECRET"].encode(), os.environ["HEADER"], sys.stdin.buffer.read()))
+            """).write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+
+        func run(header: String, body: Data) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [script.path]
+            process.environment = ["SECRET": Self.secret, "HEADER": header]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            input.fileHandleForWriting.write(body)
+            try input.fileHandleForWriting.close()
+            let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let body = Data(#"{"id":"evt_1","summary":"give p1 1 × 300 金币"}"#.utf8)
+        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body) == "True")
+        #expect(try run(header: WebhookSignature.header(body: body, secrets: ["old", Self.secret]), body: body) == "True", "rotation")
+        #expect(try run(header: WebhookSignature.header(body: body, secrets: ["forger"]), body: body) == "False")
+        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body + Data(" ".utf8)) == "False")
+        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret], at: Date().addingTimeInterval(-600)), body: body) == "False")
+        #expect(try run(header: "garbage", body: body) == "False")
+    }
 }

@@ -15,6 +15,7 @@ public final class ConsoleApp {
     /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
     private var alerts: [OperatorAlert] = []
     private var outage: AppleOutage?
+    private var gameOutage: GameEndpointOutage?
     private var workers: WorkerStatus?
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
@@ -62,6 +63,7 @@ public final class ConsoleApp {
             counts = try await session.store.counts()
             alerts = try await session.store.operatorAlerts(limit: 3)
             outage = try await session.store.appleOutage(counts: counts)
+            gameOutage = try await session.store.gameEndpointOutage()
             workers = try await session.store.workerStatus()
             try await top.load(session)
         } catch {
@@ -233,6 +235,7 @@ public final class ConsoleApp {
         case .audit: Lists.audit()
         case .notifications: Lists.notifications()
         case .jobs: Lists.jobs()
+        case .undelivered: Lists.undelivered()
         default: nil
         }
     }
@@ -254,7 +257,7 @@ public final class ConsoleApp {
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
         case .success(.stuck), .success(.disputes), .success(.orphans), .success(.conflicts), .success(.audit),
-             .success(.notifications), .success(.jobs):
+             .success(.notifications), .success(.jobs), .success(.undelivered):
             break  // lists, opened above
         case .success(.account(let id)):
             try await push(AccountScreen(accountId: id))
@@ -299,10 +302,11 @@ public final class ConsoleApp {
     }
 
     /// A spinner, or a progress bar for bulk work, while a job runs.
-    /// Apple failing now, else the largest group of orders waiting for a person; shown
-    /// until it is over or fixed.
+    /// Apple failing now, else the game's endpoint failing, else the largest group of
+    /// orders waiting for a person; shown until it is over or fixed.
     private var banner: (text: String, isError: Bool)? {
         if let outage { return ("⚠ " + outage.banner, true) }
+        if let gameOutage { return ("⚠ " + gameOutage.banner + " (:undelivered)", true) }
         guard let first = alerts.first else { return nil }
         let more = alerts.count > 1 ? " (+\(alerts.count - 1) more reasons, :stuck)" : ""
         return ("⚠ " + first.banner + more, true)

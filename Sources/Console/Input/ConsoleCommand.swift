@@ -8,6 +8,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case audit
     case notifications
     case jobs
+    case undelivered
     case order(String)
     case account(String)
     case subscription(String)
@@ -24,6 +25,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":audit", "the audit log, newest first"),
         (":notifications", "what Apple told us: type, verdict, what applying it did"),
         (":jobs", "the worker's queue; dead jobs first, R requeues one"),
+        (":undelivered", "events the game has not confirmed, oldest first; R resends one"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
@@ -45,6 +47,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         case "audit": return .success(.audit)
         case "notifications", "notif": return .success(.notifications)
         case "jobs": return .success(.jobs)
+        case "undelivered", "events": return .success(.undelivered)
         case "account", "acct":
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
         case "otid", "subscription", "sub":

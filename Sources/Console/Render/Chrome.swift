@@ -32,6 +32,11 @@ enum Chrome {
             // Stuck first: it is what support opens the console for.
             let stuck = "stuck \(counts.stuck)" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
             var col = 1 + screen.write(stuck, row: 1, col: 1, style: counts.stuck > 0 ? theme[.flashError] : theme[.muted]) + 2
+            // Beside stuck: granted, but the game has not confirmed it knows.
+            if counts.gameNotTold > 0 {
+                let n = counts.gameNotTold >= StoreCounts.sandboxCountCap ? "\(compact(counts.gameNotTold))+" : compact(counts.gameNotTold)
+                col += screen.write("not told \(n)", row: 1, col: col, style: theme[.flashError]) + 2
+            }
             for state in OrderState.allCases {
                 let n = counts.byState[state, default: 0]
                 guard n > 0 else { continue }

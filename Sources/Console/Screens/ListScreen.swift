@@ -182,4 +182,30 @@ enum Lists {
                 })
             }))
     }
+
+    static func undelivered() -> ListScreen<GameEvent> {
+        ListScreen(
+            name: "Events the game has not confirmed (oldest first)",
+            columns: [Column(title: "WRITTEN", width: 11), Column(title: "TYPE", width: 10), Column(title: "ORDER", width: 14),
+                      Column(title: "ACCOUNT", width: 10), Column(title: "TRIES", width: 5), Column(title: "DELIVERY", width: 12, flexible: true)],
+            empty: "Nothing owed to the game: every event is confirmed.",
+            fetch: { try await $0.store.unconfirmedEvents(limit: 500) },
+            cells: { event, theme in
+                [(String(Chrome.time(event.createdAt).dropFirst(5).prefix(11)), theme[.muted]), (event.type.rawValue, nil), (event.orderId ?? "-", nil),
+                 (event.accountId, nil), ("\(event.attempts)", nil), (event.deliveryText, event.deadAt != nil ? theme[.flashError] : theme[.muted])]
+            },
+            open: { event in event.orderId.map { OrderDetailScreen(orderId: $0) } },
+            action: (KeyBinding(.character("R"), action: "resend"), { event, session in
+                let (store, actor) = (session.store, session.actor)
+                return .dialog(Dialog(
+                    title: "Resend \(event.eventId)",
+                    lines: ["\(event.summary)", "\(event.deliveryText)",
+                            "The worker sends it now; the game applies it once by its id. The resend is audited."],
+                    inputs: [], confirm: "resend"
+                ) { values in
+                    let resent = try await store.resendEvent(event.eventId, by: actor, reason: values[0])
+                    return "\(resent.eventId) is owed to the game again"
+                })
+            }))
+    }
 }

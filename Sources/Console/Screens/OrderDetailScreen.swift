@@ -42,13 +42,15 @@ public final class OrderDetailScreen: ConsoleScreen {
         field("transaction", (o.transactionId ?? "-") + "  original " + (o.originalTransactionId ?? "-"))
         field("attempts", "\(o.attempts), next retry \(Chrome.time(o.nextRetryAt))")
         if let error = o.lastError { field("last error", error, theme[.flashError]) }
+        // The last hop: does the game know? (issue 14)
+        if let told = d.gameTold { field("game told", told.text, told.confirmed ? theme[.row] : theme[.flashError]) }
         field("version", "\(o.version) by \(o.updatedBy) at \(Chrome.time(o.stateChangedAt))", theme[.muted])
         lines.append(("", theme[.row]))
         lines.append(("Timeline", theme[.tableHeader]))
         for event in d.timeline {
             let style: Style = switch event.kind {
             case .attempt(outcome: .valid), .grant: theme[.checkPassed]
-            case .attempt(outcome: .final), .revoke, .notification(outcome: .rejected): theme[.checkFailed]
+            case .attempt(outcome: .final), .revoke, .notification(outcome: .rejected), .gameEvent(confirmed: false): theme[.checkFailed]
             case .attempt(outcome: .retryable): theme[.state(.verifyRetry)]
             case .audit: theme[.muted]
             default: theme[.row]

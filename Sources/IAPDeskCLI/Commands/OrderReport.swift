@@ -14,6 +14,7 @@ enum OrderReport {
             ("transaction", "\(Output.safe(o.transactionId)) (original \(Output.safe(o.originalTransactionId)))"),
             ("attempts", "\(o.attempts), next retry \(Output.time(o.nextRetryAt))"),
             ("last error", Output.safe(o.lastError)),
+            ("game told", Output.safe(d.gameTold?.text)),
         ])]
         if let verdict = d.attempts.last(where: { $0.verdict != nil })?.verdict {
             // The store's own decision on Apple's latest answer, as it made it.

@@ -90,3 +90,62 @@ struct NotificationsCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `iapdesk events`: what the game was told (issue 14), and resending what it missed.
+struct EventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events", abstract: "Events to the game: the ones not confirmed, one with every try, resend one or all dead.",
+        subcommands: [List.self, Show.self, Resend.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Events the game has not confirmed, oldest first (the default).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this order's events, confirmed or not.") var order: String?
+        @Option var limit: Int = 50
+
+        func run() async throws {
+            let events = try await store.withStore { store, _ in
+                if let order { return try await store.events(orderId: order).map(\.event) }
+                return try await store.unconfirmedEvents(limit: limit)
+            }
+            print(Output.table(["#", "EVENT", "WRITTEN", "TYPE", "ORDER", "ACCOUNT", "TRIES", "DELIVERY"], events.map { e in
+                ["\(e.id)", e.eventId, Output.time(e.createdAt), e.type.rawValue, Output.safe(e.orderId), Output.safe(e.accountId),
+                 "\(e.attempts)", Output.safe(e.deliveryText)]
+            }, width: 60))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One event (evt_… or its number): what the game should do and every try.")
+        @OptionGroup var store: StoreOptions
+        @Argument var id: String
+
+        func run() async throws {
+            let detail = try await store.withStore { store, _ in try await store.event(id) }
+            print(Output.keyValues(detail.fields.map { ($0.name, Output.safe($0.value)) }))
+        }
+    }
+
+    struct Resend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send an event again now (audited); the game applies it once by its id.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "evt_… or the event's number; omit with --all-dead.") var id: String?
+        @Flag(help: "Every dead event.") var allDead = false
+        @Option var reason: String
+
+        func run() async throws {
+            guard (id == nil) != !allDead else { throw ValidationError("name one event, or --all-dead") }
+            let resent = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+                if let id { return [try await store.resendEvent(id, by: actor, reason: reason)] }
+                var resent: [GameEvent] = []
+                for event in try await store.unconfirmedEvents(limit: 100_000) where event.deadAt != nil {
+                    resent.append(try await store.resendEvent(event.eventId, by: actor, reason: reason))
+                }
+                return resent
+            }
+            for event in resent { print("\(event.eventId) (\(event.type.rawValue), order \(Output.safe(event.orderId))) is owed to the game again") }
+            if resent.isEmpty { print("no dead events") }
+        }
+    }
+}

@@ -11,6 +11,8 @@ public struct OrderDetail: Sendable {
     /// Apple's notifications about the order's transactions, oldest first.
     public var notifications: [NotificationRecord] = []
     public var audit: [AuditEntry]
+    /// What the game was told about the order, with every try (issue 14).
+    public var events: [GameEventDetail] = []
 }
 
 /// A subscription by original transaction id: the chain, who submitted each transaction,
@@ -62,6 +64,7 @@ extension OrderStore {
         }
         let transactionIds = Set(detail.transactions.map(\.transaction.transactionId) + [detail.order.transactionId].compactMap { $0 })
         detail.notifications = try await notifications(transactionIds: transactionIds.sorted())
+        detail.events = try await events(orderId: orderId)
         return detail
     }
 

@@ -10,6 +10,9 @@ public struct StoreCounts: Sendable, Equatable {
     /// R2: orders Apple answered from sandbox in a production store (App Review, testers),
     /// kept apart so finance can reconcile; counted up to ``sandboxCountCap``.
     public var sandboxInProduction: Int64 = 0
+    /// Events the game has not confirmed (issue 14: "granted, game not told"), counted up
+    /// to ``sandboxCountCap`` like the sandbox figure.
+    public var gameNotTold: Int64 = 0
 
     /// The header shows "10000+" past this, so the count stays an index probe of bounded cost.
     public static let sandboxCountCap: Int64 = 10_000
@@ -34,7 +37,10 @@ extension OrderStore {
                     SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
                     """)?.int64("n") ?? 0
             }
-            return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox)
+            let notTold = try await sql.row("""
+                SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE confirmed_at IS NULL LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
+                """)?.int64("n") ?? 0
+            return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold)
         }
     }
 }

@@ -7,6 +7,8 @@ public struct TimelineEvent: Sendable, Equatable {
         case attempt(outcome: AttemptOutcome)
         /// A notification from Apple about the order's transaction, with what it did.
         case notification(outcome: NotificationOutcome)
+        /// An event to the game, and whether the game confirmed it.
+        case gameEvent(confirmed: Bool)
     }
 
     public var at: Millis
@@ -41,6 +43,12 @@ extension OrderDetail {
             events.append(TimelineEvent(at: n.receivedAt, kind: .notification(outcome: n.outcome),
                                         text: "Apple \(n.facts.kind) (#\(n.id), signed \(n.facts.signedDate?.iso8601 ?? "-"), via \(n.via.rawValue)): "
                                             + "\(n.outcome.rawValue)" + ((n.rejection ?? n.detail).map { " — \($0)" } ?? "")))
+        }
+        for e in self.events {
+            let tries = e.attempts.isEmpty ? "" : "; tries: " + e.attempts.suffix(3).map(\.line).joined(separator: "; ")
+                + (e.attempts.count > 3 ? " (\(e.attempts.count) in all)" : "")
+            events.append(TimelineEvent(at: e.event.createdAt, kind: .gameEvent(confirmed: e.event.confirmedAt != nil),
+                                        text: "game told \(e.event.type.rawValue) (\(e.event.eventId)): \(e.event.summary) — \(e.event.deliveryText)" + tries))
         }
         for e in audit {
             events.append(TimelineEvent(at: e.at, kind: .audit,

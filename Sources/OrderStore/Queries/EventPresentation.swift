@@ -1,0 +1,54 @@
+import Foundation
+
+/// An event to the game as people read it: the same words in `iapdesk events`, on the
+/// order's screen and on `:undelivered` (each sanitizes before it prints).
+extension GameEvent {
+    /// What the game was asked to do, from the payload fixed at write time.
+    public var summary: String {
+        payloadField("summary") ?? type.rawValue
+    }
+
+    /// "not told yet", "confirmed 12:03:04 (push) after 3 tries", "DEAD after 80 tries: HTTP 503 …".
+    public var deliveryText: String {
+        let tries = attempts == 1 ? "1 try" : "\(attempts) tries"
+        if let confirmedAt, let confirmedVia { return "confirmed \(confirmedAt.iso8601) (\(confirmedVia))" + (attempts > 0 ? " after \(tries)" : "") }
+        if deadAt != nil { return "DEAD after \(tries): \(lastError ?? "-")" }
+        if attempts == 0 { return "not told yet" }
+        return "not confirmed after \(tries): \(lastError ?? "-")"
+    }
+
+    private func payloadField(_ name: String) -> String? {
+        // The payload is our own JSON; a missing field reads as absent, never as an error.
+        let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any]
+        return object?[name] as? String
+    }
+}
+
+extension GameEventAttempt {
+    /// "12:03:04 push HTTP 503 in 4 ms — game down".
+    public var line: String {
+        let answer = httpStatus.map { "HTTP \($0)" } ?? "no answer"
+        return "\(at.iso8601) \(via) \(answer)" + (latencyMs.map { " in \($0) ms" } ?? "") + (error.map { " — \($0)" } ?? "")
+    }
+}
+
+extension GameEventDetail {
+    public var fields: [(name: String, value: String)] {
+        [
+            ("event", "\(event.eventId) (#\(event.id)), \(event.type.rawValue)"),
+            ("order", event.orderId ?? "-"),
+            ("account", event.accountId),
+            ("game should", event.summary),
+            ("written", event.createdAt.iso8601),
+            ("delivery", event.deliveryText),
+        ] + attempts.enumerated().map { ("try \($0.offset + 1)", $0.element.line) }
+    }
+}
+
+extension OrderDetail {
+    /// Whether the game knows of the order's last change: "delivered: confirmed … (push)
+    /// after 1 try"; nil when nothing was ever owed to the game.
+    public var gameTold: (text: String, confirmed: Bool)? {
+        events.last.map { ("\($0.event.type.rawValue): \($0.event.deliveryText)", $0.event.confirmedAt != nil) }
+    }
+}
