@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: [
-            "IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport",
+            "IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
