@@ -130,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server", "ReferenceGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

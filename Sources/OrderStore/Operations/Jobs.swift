@@ -9,6 +9,7 @@ extension OrderStore {
     /// `kinds` narrows the claim (the worker keeps applying notifications at full speed
     /// while it probes a failing Apple with one verification at a time).
     public func claimJobs(owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, now: Millis = .now()) async throws -> [Job] {
+        if kinds?.isEmpty == true { return [] }
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         let kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
         return try await write(as: .system, now: now) { tx in

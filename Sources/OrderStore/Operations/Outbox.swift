@@ -35,23 +35,16 @@ extension OrderStore {
     /// `giveUpAt` makes it a dead letter for an operator to resend. Returns the event after.
     @discardableResult
     public func recordEventAttempt(_ event: GameEvent, _ attempt: GameEventAttempt, giveUpAt: Millis? = nil) async throws -> GameEvent {
-        try await write(as: .system, now: attempt.at) { tx in
-            try await tx.sql.raw("""
-                INSERT INTO event_attempts (event, at, via, http_status, error, latency_ms)
-                VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.error), \(bind: attempt.latencyMs))
-                """).run()
-            let confirmed = attempt.succeeded
-            let dead = !confirmed && giveUpAt.map { attempt.at >= $0 } == true
-            guard let row = try await tx.sql.row("""
-                UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
-                  last_error = \(bind: attempt.error.map { String($0.prefix(500)) }),
-                  confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
-                  confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
-                  dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
-                WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
-                """) else { throw StoreError.notFound(kind: "event", id: event.eventId) }
-            if dead { tx.audit("event.dead", target: "order:\(event.orderId ?? "-")", detail: "\(event.eventId): the game did not confirm it in time") }
-            return try GameEvent(row: row)
+        try await write(as: .system, now: attempt.at) { tx in try await tx.recordAttempt(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: giveUpAt)) }
+    }
+
+    /// Many tries in one commit (the worker's concurrent sends, group-committed); each
+    /// in a savepoint of its own.
+    public func recordEventAttempts(_ batch: [EventAttemptRecord]) async throws -> [Result<GameEvent, any Error>] {
+        try await write(as: .system) { tx in
+            var results: [Result<GameEvent, any Error>] = []
+            for record in batch { results.append(try await tx.isolated { try await tx.recordAttempt(record) }) }
+            return results
         }
     }
 
@@ -165,6 +158,42 @@ extension OrderStore {
             for account in accounts { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
             return accounts.count
         }
+    }
+}
+
+/// One try to tell the game, as the sender hands it to the store.
+public struct EventAttemptRecord: Sendable {
+    public var event: GameEvent
+    public var attempt: GameEventAttempt
+    /// Past this, a failed event is a dead letter.
+    public var giveUpAt: Millis?
+
+    public init(event: GameEvent, attempt: GameEventAttempt, giveUpAt: Millis?) {
+        self.event = event
+        self.attempt = attempt
+        self.giveUpAt = giveUpAt
+    }
+}
+
+extension WriteTransaction {
+    func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
+        let (event, attempt) = (record.event, record.attempt)
+        try await sql.raw("""
+            INSERT INTO event_attempts (event, at, via, http_status, error, latency_ms)
+            VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.error), \(bind: attempt.latencyMs))
+            """).run()
+        let confirmed = attempt.succeeded
+        let dead = !confirmed && record.giveUpAt.map { attempt.at >= $0 } == true
+        guard let row = try await sql.row("""
+            UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
+              last_error = \(bind: attempt.error.map { String($0.prefix(500)) }),
+              confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
+              confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
+              dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
+            WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
+            """) else { throw StoreError.notFound(kind: "event", id: event.eventId) }
+        if dead { audit("event.dead", target: "order:\(event.orderId ?? "-")", detail: "\(event.eventId): the game did not confirm it in time") }
+        return try GameEvent(row: row)
     }
 }
 

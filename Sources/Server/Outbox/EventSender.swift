@@ -36,14 +36,24 @@ struct EventSender: Sendable {
     let webhook: GameWebhook
     let http: HTTPClient
     let metrics: ServeMetrics
+    /// The answers of sends running at once (one per account) share a commit.
+    let attempts: GroupCommit<EventAttemptRecord, GameEvent>
     static let batch = 100
+
+    init(store: OrderStore, webhook: GameWebhook, http: HTTPClient, metrics: ServeMetrics) {
+        self.store = store
+        self.webhook = webhook
+        self.http = http
+        self.metrics = metrics
+        attempts = GroupCommit { batch in try await store.recordEventAttempts(batch) }
+    }
 
     func send(account: String) async throws -> OrderStore.JobResult {
         let events = try await store.unsentEvents(account: account, limit: Self.batch)
         for event in events {
             let attempt = await post(event)
             metrics.eventSent(status: attempt.httpStatus)
-            let after = try await store.recordEventAttempt(event, attempt, giveUpAt: event.createdAt + webhook.retryFor)
+            let after = try await attempts.submit(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: event.createdAt + webhook.retryFor))
             guard after.confirmedAt == nil, after.deadAt == nil else { continue }
             return .again(at: attempt.at + webhook.backoff(afterAttempts: after.attempts))
         }

@@ -15,8 +15,11 @@ public struct Worker: Sendable {
         public var concurrency = 16
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
-        /// How long to sleep when nothing is due.
-        public var idle: Duration = .milliseconds(250)
+        /// How long to sleep when nothing is due: also how long a new job (an event for the
+        /// game written by another process) may wait before a worker sees it.
+        public var idle: Duration = .milliseconds(50)
+        /// Only these kinds (a process that only pushes events, a benchmark); nil: all.
+        public var kinds: [JobKind]?
         /// While Apple is down (OutageRule): one job at a time, this far apart, until one succeeds.
         public var outagePause: Duration = .seconds(5)
         /// The Get Notification History sweep's schedule.
@@ -66,8 +69,9 @@ public struct Worker: Sendable {
         for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
 
-    private static let withoutApple = JobKind.allCases.filter { !$0.callsApple }
-    private static let askingApple = JobKind.allCases.filter(\.callsApple)
+    private var allowed: [JobKind] { settings.kinds ?? JobKind.allCases }
+    private var withoutApple: [JobKind] { allowed.filter { !$0.callsApple } }
+    private var askingApple: [JobKind] { allowed.filter(\.callsApple) }
 
     /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
     public func run() async {
@@ -96,14 +100,14 @@ public struct Worker: Sendable {
                     wasDown = down
                 }
                 if down {
-                    var both = try await runOnce(kinds: Self.withoutApple)
+                    var both = try await runOnce(kinds: withoutApple)
                     if ContinuousClock.now - lastProbe >= settings.outagePause {
                         lastProbe = .now
-                        both += try await runOnce(limit: 1, kinds: Self.askingApple)
+                        both += try await runOnce(limit: 1, kinds: askingApple)
                     }
                     ran = both
                 } else {
-                    ran = try await runOnce()
+                    ran = try await runOnce(kinds: settings.kinds)
                 }
             } catch is CancellationError {
                 break  // stopping: not a failure
