@@ -63,10 +63,12 @@ public actor ReferenceGame {
             return "duplicate \(event.id), already applied"
         }
         applied.append(event.id)
-        let sign = event.effect.op == "give" ? 1 : -1
-        balances[event.effect.accountId, default: [:]][event.effect.productId, default: 0] += sign * event.effect.quantity
-        if let until = event.effect.until {
-            subscriptions[event.effect.accountId, default: [:]][event.effect.productId] = event.effect.op == "give" ? until : nil
+        let gives = event.effect.op == "give"
+        if event.productType == "auto_renewable" {
+            // A subscription is an entitlement until a time, not a count.
+            subscriptions[event.effect.accountId, default: [:]][event.effect.productId] = gives ? event.effect.until : nil
+        } else {
+            balances[event.effect.accountId, default: [:]][event.effect.productId, default: 0] += (gives ? 1 : -1) * event.effect.quantity
         }
         return "applied \(event.id)"
     }
@@ -77,7 +79,13 @@ public actor ReferenceGame {
     public struct Event: Decodable, Sendable {
         public var id: String
         public var type: String
+        public var productType: String?
         public var effect: Effect
+
+        enum CodingKeys: String, CodingKey {
+            case id, type, effect
+            case productType = "product_type"
+        }
 
         public struct Effect: Decodable, Sendable {
             public var op: String

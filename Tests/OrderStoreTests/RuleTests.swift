@@ -357,4 +357,29 @@ struct RuleTests {
         let mixed = attempts(Array(repeating: .retryable, count: 5), method: .serverAPI) + attempts([.valid], newest: now - 500)
         #expect(OutageRule.detect(newestFirst: mixed, now: now)?.method == .serverAPI, "each endpoint is watched on its own")
     }
+
+    @Test("Subscription events: a later end is a renewal (unless the order's own event told it), an expiry takes, a new owner is a take and a give; nothing else is news")
+    func subscriptionEvents() {
+        let before = Subscription(originalTransactionId: "otid", ownerAccount: "A", productId: "vip_monthly", status: .active, autoRenew: true,
+                                  expiresAt: t0 + .days(30), ownerSince: t0, decidedBy: "rule", factsAsOf: t0, factsSource: .verifyReceipt)
+        var renewed = before
+        renewed.expiresAt = t0 + .days(60)
+        #expect(SubscriptionEventRule.changes(before: before, after: renewed, renewalToldAlready: false)
+                == [.init(type: .subscriptionRenewed, gives: true, account: "A", until: t0 + .days(60))])
+        #expect(SubscriptionEventRule.changes(before: before, after: renewed, renewalToldAlready: true).isEmpty, "the delivered renewal's event told it")
+        var expired = before
+        expired.status = .expired
+        #expect(SubscriptionEventRule.changes(before: before, after: expired, renewalToldAlready: false).map(\.type) == [.subscriptionExpired])
+        #expect(SubscriptionEventRule.changes(before: expired, after: expired, renewalToldAlready: false).isEmpty, "expired once, told once")
+        var moved = renewed
+        moved.ownerAccount = "B"
+        let transfer = SubscriptionEventRule.changes(before: before, after: moved, renewalToldAlready: false)
+        #expect(transfer.map(\.account) == ["A", "B"] && transfer.map(\.gives) == [false, true] && transfer.allSatisfy { $0.type == .ownershipTransferred })
+        var refunded = renewed
+        refunded.status = .refunded
+        #expect(SubscriptionEventRule.changes(before: before, after: refunded, renewalToldAlready: false).isEmpty, "a refund is told by its order's event")
+        var autoRenewOff = before
+        autoRenewOff.autoRenew = false
+        #expect(SubscriptionEventRule.changes(before: before, after: autoRenewOff, renewalToldAlready: false).isEmpty)
+    }
 }

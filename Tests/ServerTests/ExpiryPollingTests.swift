@@ -41,6 +41,11 @@ struct ExpiryPollingTests {
             let owned = try #require((entitlements.body["subscriptions"] as? [[String: Any]])?.first)
             #expect(same((owned["expires_at"] as? NSNumber)?.int64Value, renewedEnd) && owned["status"] as? String == "active", "\(owned)")
 
+            // The game is told: the subscription runs until the renewal's end.
+            let told = try await serve.store.events(orderId: "g-soon").map(\.event).filter { $0.type == .subscriptionRenewed }
+            let end = try #require(try await expiry(of: soon.originalTransactionId, in: serve))
+            #expect(told.count == 1 && told.first?.payload.contains("\"until\":\(end)") == true, "\(told.map(\.payload))")
+
             // Thirty days out now: no more polls of it, and none ever of the other.
             let polled = try await serve.store.orderDetail("g-soon").attempts.count
             #expect(polled >= 2, "the purchase, then at least the poll that found the renewal")

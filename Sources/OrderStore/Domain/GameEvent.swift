@@ -10,9 +10,17 @@ public enum GameEventType: String, Sendable, Codable, CaseIterable {
     case refunded
     /// Apple reversed a refund: give it again.
     case refundReversed = "refund_reversed"
+    /// A subscription's period end moved later (a renewal, an extension) with no order of
+    /// its own: entitled until the new end.
+    case subscriptionRenewed = "subscription_renewed"
+    /// A subscription's period ended without renewal: the entitlement ends.
+    case subscriptionExpired = "subscription_expired"
+    /// R8 or an operator moved a subscription: taken from one account, given to another
+    /// (two events, one per account).
+    case ownershipTransferred = "ownership_transferred"
 
-    /// What the game does with the product: give or take.
-    var gives: Bool { self == .delivered || self == .refundReversed }
+    /// What the game does, for the event types that always do the same.
+    var gives: Bool { self == .delivered || self == .refundReversed || self == .subscriptionRenewed }
 }
 
 /// One event in the outbox: what the game is told, and how telling it went.
@@ -78,21 +86,27 @@ struct GameEventPayload {
     var grantKind: GrantKind?
     var reason: String?
     /// The subscription's period end and owner (R8), for a subscription.
-    var subscriptionUntil: Millis?
-    var subscriptionOwner: String?
+    /// The account the event is about (the order's, or the subscription's owner).
+    var account: String
+    /// Whose balance or entitlement changes (a subscription's owner under R8).
+    var effectAccount: String
+    /// A subscription's period end.
+    var until: Millis?
+    /// Give or take.
+    var gives: Bool
 
     var json: String {
         let productName = product?.displayName ?? order.productId
         var effect: [String: Any] = [
-            "op": type.gives ? "give" : "take", "account_id": subscriptionOwner ?? order.accountId,
+            "op": gives ? "give" : "take", "account_id": effectAccount,
             "product_id": order.productId, "quantity": order.quantity,
         ]
-        if let subscriptionUntil { effect["until"] = subscriptionUntil }
-        let who = subscriptionOwner ?? order.accountId
-        var summary = type.gives ? "give \(who) \(order.quantity) × \(productName)" : "take \(order.quantity) × \(productName) back from \(who)"
-        if let subscriptionUntil, type.gives { summary += " until \(subscriptionUntil.iso8601)" }
+        if let until { effect["until"] = until }
+        let who = effectAccount
+        var summary = gives ? "give \(who) \(order.quantity) × \(productName)" : "take \(order.quantity) × \(productName) back from \(who)"
+        if let until, gives { summary += " until \(until.iso8601)" }
         var body: [String: Any] = [
-            "id": eventId, "type": type.rawValue, "created_at": at, "order_id": order.orderId, "account_id": order.accountId,
+            "id": eventId, "type": type.rawValue, "created_at": at, "order_id": order.orderId, "account_id": account,
             "product_id": order.productId, "quantity": order.quantity, "effect": effect, "summary": summary,
         ]
         body["product_type"] = product?.type.rawValue

@@ -8,6 +8,10 @@ final class WriteTransaction {
     let now: Millis
     private var countDeltas: [OrderState: Int64] = [:]
     private var audits: [PendingAudit] = []
+    /// Subscriptions changed in this transaction, as they were before (issue 14's events).
+    var subscriptionsBefore: [String: Subscription?] = [:]
+    /// Subscriptions whose order's event already told the game of this change.
+    var subscriptionsTold: Set<String> = []
 
     init(sql: any SQLDatabase, actor: Operator, now: Millis) {
         self.sql = sql
@@ -85,7 +89,7 @@ final class WriteTransaction {
     /// audit entries are undone and the transaction goes on — one bad item in a group
     /// commit does not fail its neighbours. A failure of the savepoint itself throws.
     func isolated<T>(_ body: () async throws -> T) async throws -> Result<T, any Error> {
-        let (deltasBefore, auditsBefore) = (countDeltas, audits.count)
+        let (deltasBefore, auditsBefore, subscriptionsAsWere, toldAsWere) = (countDeltas, audits.count, subscriptionsBefore, subscriptionsTold)
         try await sql.raw("SAVEPOINT item").run()
         do {
             let value = try await body()
@@ -96,6 +100,7 @@ final class WriteTransaction {
             try await sql.raw("RELEASE SAVEPOINT item").run()
             countDeltas = deltasBefore
             audits.removeLast(audits.count - auditsBefore)
+            (subscriptionsBefore, subscriptionsTold) = (subscriptionsAsWere, toldAsWere)
             return .failure(error)
         }
     }
@@ -110,6 +115,7 @@ final class WriteTransaction {
 
     /// Commit-time writes, in a fixed lock order: counters by state name, then the audit head.
     func flush() async throws {
+        try await recordSubscriptionEvents()
         for (state, delta) in countDeltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where delta != 0 {
             try await sql.raw("UPDATE state_counts SET n = n + \(bind: delta) WHERE state = \(bind: state.rawValue)").run()
         }

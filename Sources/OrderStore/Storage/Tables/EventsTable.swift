@@ -4,22 +4,48 @@ import SQLKit
 /// The outbox (issue 14): an event is written in the transaction that makes the change
 /// it tells of, so a committed grant always has its event and a rolled-back one never does.
 extension WriteTransaction {
-    /// Writes the event for a change to `order` and owes its account a send.
-    func recordEvent(_ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil) async throws {
+    /// Writes the event for a change to `order` and owes its account a send. For a
+    /// subscription the effect names its owner and period end (R8) unless `change` (a
+    /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
+    func recordEvent(_ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
+                     change: SubscriptionEventRule.Change? = nil) async throws {
         let product = try await sql.row("""
             SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: order.productId)
             """).map(Product.init(row:))
         var subscription: Subscription?
         if product?.type == .autoRenewable, let otid = order.originalTransactionId { subscription = try await subscriptionRow(otid) }
+        if let otid = order.originalTransactionId, type == .delivered || type == .refundReversed { subscriptionsTold.insert(otid) }
+        let account = change?.account ?? order.accountId
         let eventId = "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let payload = GameEventPayload(
             eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
-            subscriptionUntil: subscription?.expiresAt, subscriptionOwner: subscription?.ownerAccount)
+            account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
+            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives)
         try await sql.raw("""
             INSERT INTO events (event_id, type, order_id, account_id, created_at, payload)
-            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: order.accountId), \(bind: now), \(bind: payload.json))
+            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: account), \(bind: now), \(bind: payload.json))
             """).run()
-        try await enqueue(.sendEvents, subject: order.accountId, dueAt: now)
+        try await enqueue(.sendEvents, subject: account, dueAt: now)
+    }
+
+    /// Notes a subscription about to change in this transaction, as it was before.
+    func willChangeSubscription(_ otid: String) async throws {
+        guard subscriptionsBefore[otid] == nil else { return }
+        subscriptionsBefore[otid] = .some(try await subscriptionRow(otid))
+    }
+
+    /// At commit: the events SubscriptionEventRule owes for each subscription changed.
+    func recordSubscriptionEvents() async throws {
+        for (otid, before) in subscriptionsBefore.sorted(by: { $0.key < $1.key }) {
+            guard let before, let after = try await subscriptionRow(otid) else { continue }
+            let changes = SubscriptionEventRule.changes(before: before, after: after, renewalToldAlready: subscriptionsTold.contains(otid))
+            guard !changes.isEmpty, let order = try await sql.row("""
+                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid)
+                ORDER BY CASE WHEN state = 'delivered' THEN 0 ELSE 1 END, created_at DESC LIMIT 1
+                """).map(Order.init(row:)) else { continue }
+            for change in changes { try await recordEvent(change.type, order: order, change: change) }
+        }
+        subscriptionsBefore = [:]
     }
 }
 

@@ -28,7 +28,8 @@ extension WriteTransaction {
     /// notification recovered late never overwrites what a later answer said).
     @discardableResult
     func updateFacts(_ otid: String, productId: String? = nil, _ facts: SubscriptionFacts) async throws -> Bool {
-        try await sql.row("""
+        try await willChangeSubscription(otid)
+        return try await sql.row("""
             UPDATE subscriptions SET status = \(bind: facts.status.rawValue), auto_renew = \(bind: facts.autoRenew ? 1 : 0),
               expires_at = COALESCE(\(bind: facts.expiresAt), expires_at), product_id = COALESCE(\(bind: productId), product_id),
               facts_as_of = \(bind: facts.asOf), facts_source = \(bind: facts.source.rawValue), updated_at = \(bind: now)
@@ -39,6 +40,7 @@ extension WriteTransaction {
 
     /// A new owner starts a new tenure.
     func setOwner(_ otid: String, to account: String, decidedBy: String) async throws {
+        try await willChangeSubscription(otid)
         try await sql.raw("""
             UPDATE subscriptions SET owner_account = \(bind: account), owner_since = \(bind: now), decided_by = \(bind: decidedBy),
               updated_at = \(bind: now)
@@ -48,6 +50,7 @@ extension WriteTransaction {
 
     /// The subscription's end as its stored periods show it.
     func refreshExpiry(_ otid: String) async throws {
+        try await willChangeSubscription(otid)
         try await sql.raw("""
             UPDATE subscriptions SET expires_at = (SELECT MAX(expires_date) FROM transactions WHERE original_transaction_id = \(bind: otid)),
               updated_at = \(bind: now)

@@ -1,0 +1,33 @@
+/// Issue 14: what a game must hear when a subscription changes in a transaction — one
+/// decision, made by comparing the subscription before the transaction with after it.
+/// A first purchase, a refund and a revoke are told by their order's own event; this
+/// rule tells what has no order of its own: a renewal or extension (the period end moved
+/// later), an expiry, and ownership moving from one account to another (R8).
+public enum SubscriptionEventRule {
+    public struct Change: Sendable, Equatable {
+        public var type: GameEventType
+        public var gives: Bool
+        /// Whose entitlement changes.
+        public var account: String
+        public var until: Millis?
+    }
+
+    /// `renewalToldAlready`: the transaction delivered an order of this subscription and
+    /// told the game so (its event carries the new end), so no separate renewal event.
+    public static func changes(before: Subscription, after: Subscription, renewalToldAlready: Bool) -> [Change] {
+        let lapsed: Set<SubscriptionStatus> = [.expired, .refunded, .revoked]
+        if before.ownerAccount != after.ownerAccount {
+            return [
+                Change(type: .ownershipTransferred, gives: false, account: before.ownerAccount, until: nil),
+                Change(type: .ownershipTransferred, gives: true, account: after.ownerAccount, until: after.expiresAt),
+            ]
+        }
+        if after.status == .expired, before.status != .expired {
+            return [Change(type: .subscriptionExpired, gives: false, account: after.ownerAccount, until: after.expiresAt)]
+        }
+        if let end = after.expiresAt, end > (before.expiresAt ?? .min), !lapsed.contains(after.status), !renewalToldAlready {
+            return [Change(type: .subscriptionRenewed, gives: true, account: after.ownerAccount, until: end)]
+        }
+        return []
+    }
+}
