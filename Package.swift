@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server",
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server", "ReferenceGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -186,7 +186,7 @@ struct OwnershipScreenTests {
             #expect(try await store.applyVerification(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
             let event = try #require(try await store.events(orderId: "ev-1").first?.event)
             for _ in 1...OutageRule.streak {
-                try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, error: "HTTP 503: game down", latencyMs: 2))
+                try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
             }
             await app.command("undelivered")
             await app.refresh()

@@ -40,10 +40,15 @@ struct DemoStuckQueueTmuxTests {
         #expect(after.stuck.allSatisfy { after.disputed.contains($0) }, "only disputes the owner still keeps wait: \(after.stuck)")
         let settled = try #require(before.disputed.first { !after.disputed.contains($0) }, "a dispute settled by Apple's facts")
 
+        // The demo's reference game was told of every delivery and confirmed each.
+        let told = try await Self.gameTold(db)
+        #expect(told.confirmed >= before.stuck.count - after.stuck.count && told.unconfirmed == 0, "\(told)")
+
         // The operator reads why: the owner's period was refunded, the submitter has it now.
         try command("order \(settled)")
         let detail = tmux.screen { $0.contains("Order \(settled)") && $0.contains("Timeline") }
         #expect(detail.contains("delivered"), "\(detail)")
+        #expect(detail.contains("game told") && detail.contains("(push)"), "the game confirmed it: \(detail)")
         try tmux.send("o")
         let subscription = tmux.screen { $0.contains("Subscription ") }
         #expect(subscription.contains("was refunded; ownership moves"), "\(subscription)")
@@ -62,6 +67,18 @@ struct DemoStuckQueueTmuxTests {
         let again = tmux.screen(waitingFor: { $0.contains("demo_000005: server_api") }, timeout: 15)
         #expect(again.contains("demo_000005: server_api Production") && !again.contains("4040010"), "\(again)")
         try tmux.send("q")
+    }
+
+    /// Events the demo's game confirmed (push) and those still owed, once the worker had
+    /// up to 30 seconds to send them.
+    private static func gameTold(_ db: String) async throws -> (confirmed: Int, unconfirmed: Int64) {
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let deadline = Date().addingTimeInterval(30)
+        while try await store.unconfirmedEventCount() > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        let confirmed = try await store.events(after: 0, limit: 100_000).filter { $0.confirmedVia == "push" }.count
+        let unconfirmed = try await store.unconfirmedEventCount()
+        await store.close()
+        return (confirmed, unconfirmed)
     }
 
     /// What the store holds now: the stuck queue, the open disputes, the rejected count.

@@ -56,7 +56,7 @@ struct ServeQueueCommandTests {
         _ = try await store.applyVerification(orderId: "e-1", submissionId: submission, report: VerificationReport(
             environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
         let event = try #require(try await store.events(orderId: "e-1").first?.event)
-        try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, error: "connection refused", latencyMs: 1),
+        try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, answer: "connection refused", latencyMs: 1),
                                            giveUpAt: .now() - 1)
         await store.close()
 

@@ -63,6 +63,7 @@ struct OutboxTests {
             let delivered = try #require(try await serve.store.events(orderId: "g-1").first)
             #expect(delivered.event.type == .delivered && delivered.event.confirmedVia == "push")
             #expect(delivered.attempts.map(\.httpStatus) == [200])
+            #expect(delivered.attempts.first?.answer == "applied \(delivered.event.eventId)", "the game's own answer is kept")
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(delivered.event.payload.utf8)) as? [String: Any])
             #expect(payload["summary"] as? String == "give p1 1 × 300 金币 · 300 Coins", "\(payload)")
             #expect(payload["transaction_id"] != nil && payload["grant_kind"] as? String == "automatic")

@@ -60,14 +60,15 @@ public struct GameEventAttempt: Sendable, Equatable {
     /// `push`, `resend` (an operator's) or `pull`.
     public var via: String
     public var httpStatus: Int?
-    public var error: String?
+    /// What the game answered (shortened), or why there was no answer.
+    public var answer: String?
     public var latencyMs: Int64?
 
-    public init(at: Millis, via: String, httpStatus: Int?, error: String?, latencyMs: Int64?) {
+    public init(at: Millis, via: String, httpStatus: Int?, answer: String?, latencyMs: Int64?) {
         self.at = at
         self.via = via
         self.httpStatus = httpStatus
-        self.error = error
+        self.answer = answer
         self.latencyMs = latencyMs
     }
 

@@ -179,14 +179,14 @@ extension WriteTransaction {
     func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
         let (event, attempt) = (record.event, record.attempt)
         try await sql.raw("""
-            INSERT INTO event_attempts (event, at, via, http_status, error, latency_ms)
-            VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.error), \(bind: attempt.latencyMs))
+            INSERT INTO event_attempts (event, at, via, http_status, answer, latency_ms)
+            VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.answer), \(bind: attempt.latencyMs))
             """).run()
         let confirmed = attempt.succeeded
         let dead = !confirmed && record.giveUpAt.map { attempt.at >= $0 } == true
         guard let row = try await sql.row("""
             UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
-              last_error = \(bind: attempt.error.map { String($0.prefix(500)) }),
+              last_error = \(bind: confirmed ? nil : attempt.answer.map { String($0.prefix(500)) }),
               confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
               confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
               dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
@@ -200,7 +200,7 @@ extension WriteTransaction {
 extension SQLDatabase {
     func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
         try await rows("""
-            SELECT at, via, http_status, error, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
+            SELECT at, via, http_status, answer, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
             """).map(GameEventAttempt.init(row:))
     }
 }

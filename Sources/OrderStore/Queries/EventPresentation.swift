@@ -25,10 +25,10 @@ extension GameEvent {
 }
 
 extension GameEventAttempt {
-    /// "12:03:04 push HTTP 503 in 4 ms — game down".
+    /// "12:03:04 push HTTP 503 in 4 ms — game down", "… HTTP 200 in 2 ms — applied evt_…".
     public var line: String {
-        let answer = httpStatus.map { "HTTP \($0)" } ?? "no answer"
-        return "\(at.iso8601) \(via) \(answer)" + (latencyMs.map { " in \($0) ms" } ?? "") + (error.map { " — \($0)" } ?? "")
+        let status = httpStatus.map { "HTTP \($0)" } ?? "no answer"
+        return "\(at.iso8601) \(via) \(status)" + (latencyMs.map { " in \($0) ms" } ?? "") + (answer.map { " — \($0)" } ?? "")
     }
 }
 

@@ -49,7 +49,7 @@ enum Migrations {
             "CREATE INDEX events_unconfirmed_by_account ON events (account_id, id) WHERE confirmed_at IS NULL",
             """
             CREATE TABLE event_attempts (id \(d.serialPrimaryKey), event BIGINT NOT NULL, at BIGINT NOT NULL, via TEXT NOT NULL,
-              http_status BIGINT, error TEXT, latency_ms BIGINT)
+              http_status BIGINT, answer TEXT, latency_ms BIGINT)
             """,
             "CREATE INDEX event_attempts_by_event ON event_attempts (event, id)",
         ]

@@ -78,10 +78,10 @@ struct EventSender: Sendable {
             let answer = String(buffer: try await response.body.collect(upTo: 4096))
             let ok = (200..<300).contains(Int(response.status.code))
             return GameEventAttempt(at: at, via: via, httpStatus: Int(response.status.code),
-                                    error: ok ? nil : "HTTP \(response.status.code): \(answer.prefix(300))",
+                                    answer: ok ? String(answer.prefix(300)) : "HTTP \(response.status.code): \(answer.prefix(300))",
                                     latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
-            return GameEventAttempt(at: at, via: via, httpStatus: nil, error: "\(error)".prefix(300).description,
+            return GameEventAttempt(at: at, via: via, httpStatus: nil, answer: "\(error)".prefix(300).description,
                                     latencyMs: (ContinuousClock.now - start).milliseconds)
         }
     }

@@ -83,6 +83,6 @@ extension GameEvent {
 extension GameEventAttempt {
     init(row: Row) throws {
         self.init(at: try row.int64("at"), via: try row.string("via"), httpStatus: try row.optionalInt64("http_status").map(Int.init),
-                  error: try row.optionalString("error"), latencyMs: try row.optionalInt64("latency_ms"))
+                  answer: try row.optionalString("answer"), latencyMs: try row.optionalInt64("latency_ms"))
     }
 }
