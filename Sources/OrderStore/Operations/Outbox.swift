@@ -148,6 +148,7 @@ extension OrderStore {
 
     /// Accounts with events owed that no send job covers (a webhook configured after the
     /// events were written, a job lost to an operator's cleanup): owed a send now.
+    @discardableResult
     public func scheduleUnsentEvents(now: Millis = .now(), limit: Int = 10_000) async throws -> Int {
         try await write(as: .system, now: now) { tx in
             let accounts = try await tx.sql.rows("""
