@@ -24,16 +24,8 @@ struct EventsBenchmark: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let location: StoreLocation
-        switch backend {
-        case "sqlite":
-            location = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-events-\(UUID().uuidString).sqlite").path)
-        case "postgres":
-            guard let db else { throw ValidationError("--backend postgres needs --db postgres://…") }
-            location = .postgres(url: db)
-        default: throw ValidationError("--backend is sqlite or postgres")
-        }
-        defer { if case .sqlite(let path) = location { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        let location = try BenchBackend.location(backend, db: db, name: "events")
+        defer { BenchBackend.removeIfTemporary(location) }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }

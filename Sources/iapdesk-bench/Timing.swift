@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import OrderStore
 
 /// Latency samples and their percentiles, in milliseconds.
 struct Samples {
@@ -60,5 +62,24 @@ func report(_ figures: [Figure], json: Bool, context: [String: String]) {
     let width = figures.map(\.label.count).max() ?? 0
     for figure in figures {
         print(figure.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + format(figure.value).padding(toLength: 10, withPad: " ", startingAt: 0) + figure.verdict)
+    }
+}
+
+/// `--backend sqlite` (a fresh temporary file) or `--backend postgres --db URL`.
+enum BenchBackend {
+    static func location(_ backend: String, db: String?, name: String) throws -> StoreLocation {
+        switch backend {
+        case "sqlite":
+            return .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-\(name)-\(UUID().uuidString).sqlite").path)
+        case "postgres":
+            guard let db else { throw ValidationError("--backend postgres needs --db postgres://…") }
+            return .postgres(url: db)
+        default: throw ValidationError("--backend is sqlite or postgres")
+        }
+    }
+
+    static func removeIfTemporary(_ location: StoreLocation) {
+        guard case .sqlite(let path) = location else { return }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
