@@ -132,7 +132,7 @@ struct OutboxTests {
                 event = try await serve.store.events(orderId: "x-1").first?.event
             }
             let dead = try #require(event)
-            #expect(dead.stateLabel == "DEAD" && dead.lastError?.contains("HTTP 500") == true, "\(dead)")
+            #expect(dead.deliveryText.hasPrefix("DEAD after") && dead.lastError?.contains("HTTP 500") == true, "\(dead)")
 
             await game.setFault(.none)
             let support = Operator(name: "sam", role: .support)

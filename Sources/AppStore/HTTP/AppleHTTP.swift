@@ -73,21 +73,10 @@ public final class AppleHTTP: Sendable {
         }
     }
 
-    /// Short, operator-readable reasons; the URL's host is named, never a secret.
+    /// Short, operator-readable reasons; never a URL or a secret.
     private func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded: return "timed out after \(timeout.formatted(.units(allowed: [.seconds])))"
-            case .connectTimeout: return "connection timed out"
-            case .remoteConnectionClosed: return "Apple closed the connection"
-            case .bodyLengthMismatch: return "the answer ended before its declared length"
-            default: break
-            }
-        }
         if error is NIOTooManyBytesError { return "the answer is larger than \(Self.maxBody >> 20) MB" }
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+        return TransportErrorText.describe(error, timeout: timeout, peer: "Apple")
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

@@ -63,7 +63,7 @@ public final class ConsoleApp {
             counts = try await session.store.counts()
             alerts = try await session.store.operatorAlerts(limit: 3)
             outage = try await session.store.appleOutage(counts: counts)
-            gameOutage = try await session.store.gameEndpointOutage()
+            gameOutage = try await session.store.gameEndpointOutage(counts: counts)
             workers = try await session.store.workerStatus()
             try await top.load(session)
         } catch {

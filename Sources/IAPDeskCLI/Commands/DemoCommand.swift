@@ -104,16 +104,17 @@ enum DemoGame {
         // Events an earlier session of this store left unsent go first.
         try await store.scheduleUnsentEvents()
         let running = Task { await worker.run() }
-        do {
-            try await body()
-        } catch {
+        func stop() async {
             running.cancel()
             await running.value
             await receiver.stop()
+        }
+        do {
+            try await body()
+        } catch {
+            await stop()
             throw error
         }
-        running.cancel()
-        await running.value
-        await receiver.stop()
+        await stop()
     }
 }

@@ -134,7 +134,7 @@ struct EventsCommand: AsyncParsableCommand {
         @Option var reason: String
 
         func run() async throws {
-            guard (id == nil) != !allDead else { throw ValidationError("name one event, or --all-dead") }
+            guard (id != nil) != allDead else { throw ValidationError("name one event, or --all-dead") }
             let resent = try await store.withStore { store, _ in
                 let actor = try await store.actor(forUser: OperatorIdentity.osUser)
                 if let id { return [try await store.resendEvent(id, by: actor, reason: reason)] }

@@ -45,19 +45,12 @@ public struct GameEvent: Sendable, Equatable {
     public var confirmedVia: String?
     /// Set when retries ran out; an operator resends it.
     public var deadAt: Millis?
-
-    /// Where it stands, as the CLI and console word it.
-    public var stateLabel: String {
-        if let confirmedVia, confirmedAt != nil { return "confirmed (\(confirmedVia))" }
-        if deadAt != nil { return "DEAD" }
-        return attempts == 0 ? "not sent yet" : "retrying"
-    }
 }
 
 /// One try to tell the game.
 public struct GameEventAttempt: Sendable, Equatable {
     public var at: Millis
-    /// `push`, `resend` (an operator's) or `pull`.
+    /// How it was sent: `push` (a pulled event is acknowledged by cursor, not tried).
     public var via: String
     public var httpStatus: Int?
     /// What the game answered (shortened), or why there was no answer.
@@ -86,7 +79,6 @@ struct GameEventPayload {
     var product: Product?
     var grantKind: GrantKind?
     var reason: String?
-    /// The subscription's period end and owner (R8), for a subscription.
     /// The account the event is about (the order's, or the subscription's owner).
     var account: String
     /// Whose balance or entitlement changes (a subscription's owner under R8).

@@ -74,22 +74,18 @@ extension OrderStore {
         }
     }
 
-    /// Events the game has not confirmed, oldest first, after `cursor` (paging).
-    public func unconfirmedEvents(after cursor: Int64 = 0, limit: Int = 100) async throws -> [GameEvent] {
+    /// Events the game has not confirmed, oldest first.
+    public func unconfirmedEvents(limit: Int = 100) async throws -> [GameEvent] {
         try await read { sql in
             try await sql.rows("""
-                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL AND id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
                 """).map(GameEvent.init(row:))
         }
     }
 
     /// How many events the game has not confirmed, counted up to `cap` (the header's figure).
-    public func unconfirmedEventCount(cap: Int64 = 10_000) async throws -> Int64 {
-        try await read { sql in
-            try await sql.row("""
-                SELECT COUNT(*) AS n FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) capped
-                """)?.int64("n") ?? 0
-        }
+    public func unconfirmedEventCount(cap: Int64 = StoreCounts.sandboxCountCap) async throws -> Int64 {
+        try await read { sql in try await sql.unconfirmedEventCount(cap: cap) }
     }
 
     /// An order's events, oldest first.
@@ -107,8 +103,7 @@ extension OrderStore {
     /// One event by its id (`evt_…`) or its cursor number.
     public func event(_ id: String) async throws -> GameEventDetail {
         try await read { sql in
-            let key: SQLQueryString = Int64(id).map { "id = \(bind: $0)" } ?? "event_id = \(bind: id)"
-            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(key)").map(GameEvent.init(row:)) else {
+            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:)) else {
                 throw StoreError.notFound(kind: "event", id: id)
             }
             return GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))
@@ -121,29 +116,35 @@ extension OrderStore {
     @discardableResult
     public func resendEvent(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
         try requireOperator(actor, may: "resend events to the game", reason: reason)
-        let event = try await self.event(id).event
         return try await write(as: actor, now: now) { tx in
-            guard let row = try await tx.sql.row("""
-                UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE id = \(bind: event.id)
+            guard let event = try await tx.sql.row("""
+                UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE \(Self.eventKey(id))
                 RETURNING \(unsafeRaw: GameEvent.columns)
-                """) else { throw StoreError.notFound(kind: "event", id: id) }
+                """).map(GameEvent.init(row:)) else { throw StoreError.notFound(kind: "event", id: id) }
             try await tx.enqueue(.sendEvents, subject: event.accountId, dueAt: now)
             tx.audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
-            return try GameEvent(row: row)
+            return event
         }
     }
 
+    /// An event named by its id (`evt_…`) or its cursor number.
+    private static func eventKey(_ id: String) -> SQLQueryString {
+        Int64(id).map { "id = \(bind: $0)" } ?? "event_id = \(bind: id)"
+    }
+
     /// The game endpoint failing now: the newest pushes all failed, at least
-    /// OutageRule.streak of them, the newest recent. Nil when the game answers.
-    public func gameEndpointOutage(now: Millis = .now()) async throws -> GameEndpointOutage? {
+    /// OutageRule.streak of them, the newest recent. Nil when the game answers. `counts`
+    /// already loaded (the console's header) are reused.
+    public func gameEndpointOutage(counts known: StoreCounts? = nil, now: Millis = .now()) async throws -> GameEndpointOutage? {
         let newest = try await read { sql in
-            try await sql.rows("SELECT at, http_status FROM event_attempts WHERE via <> 'pull' ORDER BY id DESC LIMIT 100").map { row in
+            try await sql.rows("SELECT at, http_status FROM event_attempts ORDER BY id DESC LIMIT 100").map { row in
                 (at: try row.int64("at"), ok: try row.optionalInt64("http_status").map { (200..<300).contains($0) } ?? false)
             }
         }
         let run = newest.prefix { !$0.ok }
         guard run.count >= OutageRule.streak, let latest = run.first, let oldest = run.last, now - latest.at <= OutageRule.staleAfter else { return nil }
-        return GameEndpointOutage(since: oldest.at, failures: run.count, waiting: try await unconfirmedEventCount())
+        let waiting = if let known { known.gameNotTold } else { try await unconfirmedEventCount() }
+        return GameEndpointOutage(since: oldest.at, failures: run.count, waiting: waiting)
     }
 
     /// Accounts with events owed that no send job covers (a webhook configured after the
@@ -199,6 +200,12 @@ extension WriteTransaction {
 }
 
 extension SQLDatabase {
+    func unconfirmedEventCount(cap: Int64) async throws -> Int64 {
+        try await row("""
+            SELECT COUNT(*) AS n FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) capped
+            """)?.int64("n") ?? 0
+    }
+
     func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
         try await rows("""
             SELECT at, via, http_status, answer, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id

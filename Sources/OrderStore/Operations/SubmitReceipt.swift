@@ -48,22 +48,18 @@ extension OrderStore {
     /// if one item fails it is done again with each item in a savepoint of its own.
     /// Throws only when the transaction itself fails, and then none is stored.
     public func submitReceipts(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
-        if batch.count > 1, let whole = try? await write(as: .system, now: at, { tx in
-            var results: [Result<SubmittedReceipt, any Error>] = []
-            results.reserveCapacity(batch.count)
-            for submission in batch { results.append(.success(try await tx.submit(submission))) }
-            return results
-        }) {
-            return whole
-        }
-        return try await write(as: .system, now: at) { tx in
-            var results: [Result<SubmittedReceipt, any Error>] = []
-            results.reserveCapacity(batch.count)
-            for submission in batch {
-                results.append(try await tx.isolated { try await tx.submit(submission) })
+        func commit(isolating: Bool) async throws -> [Result<SubmittedReceipt, any Error>] {
+            try await write(as: .system, now: at) { tx in
+                var results: [Result<SubmittedReceipt, any Error>] = []
+                results.reserveCapacity(batch.count)
+                for submission in batch {
+                    results.append(isolating ? try await tx.isolated { try await tx.submit(submission) } : .success(try await tx.submit(submission)))
+                }
+                return results
             }
-            return results
         }
+        if batch.count > 1, let whole = try? await commit(isolating: false) { return whole }
+        return try await commit(isolating: true)
     }
 }
 

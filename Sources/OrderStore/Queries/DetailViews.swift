@@ -39,11 +39,7 @@ extension OrderStore {
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         var detail = try await read { sql in
             let order = try await sql.requireOrder(orderId)
-            let product = try await sql.row("SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: order.productId)")
-                .map { row in
-                    Product(productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
-                            displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
-                }
+            let product = try await sql.product(order.productId)
             return OrderDetail(
                 order: order, product: product,
                 submissions: try await sql.rows("""

@@ -37,9 +37,7 @@ extension OrderStore {
                     SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
                     """)?.int64("n") ?? 0
             }
-            let notTold = try await sql.row("""
-                SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE confirmed_at IS NULL LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
-                """)?.int64("n") ?? 0
+            let notTold = try await sql.unconfirmedEventCount(cap: StoreCounts.sandboxCountCap)
             return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold)
         }
     }

@@ -62,7 +62,7 @@ struct EventSender: Sendable {
 
     /// One signed POST. Never throws: a refused connection, a timeout or a 500 is an
     /// attempt like any other, kept with the event.
-    func post(_ event: GameEvent, via: String = "push") async -> GameEventAttempt {
+    func post(_ event: GameEvent) async -> GameEventAttempt {
         let body = Data(event.payload.utf8)
         var request = HTTPClientRequest(url: webhook.url)
         request.method = .POST
@@ -74,14 +74,16 @@ struct EventSender: Sendable {
         let at = Millis.now()
         do {
             let response = try await http.execute(request, timeout: .init(webhook.timeout))
-            // The game's answer is kept (shortened) so support can read it.
-            let answer = String(buffer: try await response.body.collect(upTo: 4096))
+            // The start of the game's answer is kept so support can read it; a long answer
+            // is read to its end but never fails the send.
+            var answer = ByteBuffer()
+            for try await var chunk in response.body where answer.readableBytes < 300 { answer.writeBuffer(&chunk) }
+            let text = String(String(buffer: answer).prefix(300))
             let ok = (200..<300).contains(Int(response.status.code))
-            return GameEventAttempt(at: at, via: via, httpStatus: Int(response.status.code),
-                                    answer: ok ? String(answer.prefix(300)) : "HTTP \(response.status.code): \(answer.prefix(300))",
-                                    latencyMs: (ContinuousClock.now - start).milliseconds)
+            return GameEventAttempt(at: at, via: "push", httpStatus: Int(response.status.code),
+                                    answer: ok ? text : "HTTP \(response.status.code): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
-            return GameEventAttempt(at: at, via: via, httpStatus: nil, answer: "\(error)".prefix(300).description,
+            return GameEventAttempt(at: at, via: "push", httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),
                                     latencyMs: (ContinuousClock.now - start).milliseconds)
         }
     }
@@ -89,8 +91,4 @@ struct EventSender: Sendable {
 
 extension Duration {
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) { self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000) }
 }

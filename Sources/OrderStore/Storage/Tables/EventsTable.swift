@@ -9,9 +9,7 @@ extension WriteTransaction {
     /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
     func recordEvent(_ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
                      change: SubscriptionEventRule.Change? = nil) async throws {
-        let product = try await sql.row("""
-            SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: order.productId)
-            """).map(Product.init(row:))
+        let product = try await sql.product(order.productId)
         var subscription: Subscription?
         if product?.type == .autoRenewable, let otid = order.originalTransactionId { subscription = try await subscriptionRow(otid) }
         if let otid = order.originalTransactionId, type == .delivered || type == .refundReversed { subscriptionsTold.insert(otid) }
@@ -46,13 +44,6 @@ extension WriteTransaction {
             for change in changes { try await recordEvent(change.type, order: order, change: change) }
         }
         subscriptionsBefore = [:]
-    }
-}
-
-extension Product {
-    init(row: Row) throws {
-        self.init(productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
-                  displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
     }
 }
 
