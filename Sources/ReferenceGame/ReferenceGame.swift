@@ -75,6 +75,11 @@ public actor ReferenceGame {
 
     public func balance(_ account: String, _ product: String) -> Int { balances[account]?[product] ?? 0 }
 
+    /// What `account` holds, as JSON-ready values: counts, and subscriptions paid until (ms).
+    public func holdings(of account: String) -> [String: [String: Int64]] {
+        ["balances": (balances[account] ?? [:]).mapValues(Int64.init), "subscriptions": subscriptions[account] ?? [:]]
+    }
+
     /// The fields of an event a game needs.
     public struct Event: Decodable, Sendable {
         public var id: String

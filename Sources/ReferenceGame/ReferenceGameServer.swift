@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The reference game on loopback: `POST /iapdesk/events` is its webhook.
+/// The reference game on loopback: `POST /iapdesk/events` is its webhook; `GET /players/ID`
+/// shows what a player holds.
 public final class ReferenceGameServer: Sendable {
     public let game: ReferenceGame
     public let baseURL: String
@@ -25,6 +26,12 @@ public final class ReferenceGameServer: Sendable {
             if await game.fault == .slow { try await Task.sleep(for: .seconds(2)) }
             let (status, answer) = await game.receive(body: Data(buffer: body), signature: request.headers[HTTPField.Name("IAPDesk-Signature") ?? .authorization])
             return Response(status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: answer)))
+        }
+        router.get("/players/:id") { _, context -> Response in
+            let player = context.parameters.get("id") ?? ""
+            let held = await game.holdings(of: player)
+            let body = (try? JSONSerialization.data(withJSONObject: held, options: [.sortedKeys])) ?? Data("{}".utf8)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         var logger = Logger(label: "reference-game")
         logger.logLevel = .error

@@ -13,10 +13,13 @@ public final class ConsoleSession {
     public let verifier: (any ReceiptVerifier)?
     /// Roots for the receipt screen's signature verdicts.
     public let trust: TrustRoots
+    /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
+    public let notes: [(String, String)]
 
     public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-                trust: TrustRoots = TrustRoots()) {
+                trust: TrustRoots = TrustRoots(), notes: [(String, String)] = []) {
         self.trust = trust
+        self.notes = notes
         self.store = store
         self.actor = actor
         self.theme = theme

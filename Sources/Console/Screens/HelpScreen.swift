@@ -5,11 +5,13 @@ import Terminal
 public final class HelpScreen: ConsoleScreen {
     let screenTitle: String
     let screenBindings: [KeyBinding]
+    let notes: [(String, String)]
     private var text = ScrollingText()
 
     init(for screen: any ConsoleScreen, session: ConsoleSession) {
         screenTitle = screen.title
         screenBindings = screen.bindings(session)
+        notes = session.notes
     }
 
     public var title: String { "Help · \(screenTitle)" }
@@ -31,6 +33,7 @@ public final class HelpScreen: ConsoleScreen {
         section("This screen", screenBindings.map { ($0.label, $0.action) })
         section("Everywhere", ConsoleApp.globalBindings.map { ($0.label, $0.action) })
         section("Commands", ConsoleCommand.all.map { ($0.usage, $0.summary) })
+        if !notes.isEmpty { section("This session", notes) }
         return lines
     }
 

@@ -8,10 +8,8 @@ import ReferenceGame
 import Server
 
 /// `iapdesk demo`: a seeded store, the App Store simulator in-process with its root trusted,
-/// a reference game receiving the store's events, and the console on top as admin, so that
-/// every screen works on a fresh machine. A worker runs in-process too, for the game's
-/// events and Apple's notifications only: verifying the paid orders is left to the
-/// operator, since the stuck queue is the demo's rehearsal.
+/// `serve` and a reference game on loopback (`DemoServe`), and the console on top as admin,
+/// so that every screen works on a fresh machine and shows live data.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store.")
 
@@ -22,6 +20,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Simulator faults: none, slow, flaky, storm, down, or items (see `iapdesk simulator --help`).") var faults: String = "none"
     @Option(help: "The reference game's fault: none, down, slow, 500 or wrong-secret.") var gameFaults: String = "none"
     @Option(help: "Theme name or .toml path.") var theme: String = "default"
+    @Option(help: "Where the in-process `serve` listens (HOST:PORT; port 0 picks a free one). The URLs are in `?` and in FILE.simulator/endpoints.txt.")
+    var listen = ListenAddress(host: "127.0.0.1", port: 0)
     @Flag(help: "Seed and print where the store is, without opening the console.") var noConsole = false
 
     func run() async throws {
@@ -54,9 +54,11 @@ struct DemoCommand: AsyncParsableCommand {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")
             } else {
                 try await AppleVerifier.using(settings) { verifier in
-                    try await DemoGame.running(store: store, verifier: verifier, fault: gameFault) {
+                    try await DemoServe.running(store: store, verifier: verifier, simulator: server, gameFault: gameFault,
+                                                host: listen.host, port: listen.port) { endpoints in
+                        try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
                         try await ConsoleRunner.run(store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier,
-                                                    trust: simulator.trustRoots)
+                                                    trust: simulator.trustRoots, notes: endpoints.helpLines)
                     }
                 }
             }
@@ -85,36 +87,3 @@ extension AppStoreSettings {
     }
 }
 
-/// The demo's game: the reference receiver on loopback and a worker pushing the store's
-/// events to it (and applying notifications), for as long as the console runs.
-enum DemoGame {
-    static let secret = "demo-game-webhook-secret"
-
-    static func running(store: OrderStore, verifier: AppleVerifier, fault: ReferenceGame.Fault, _ body: () async throws -> Void) async throws {
-        let game = ReferenceGame(secret: secret)
-        await game.setFault(fault)
-        let receiver = try await ReferenceGameServer.start(game)
-        var settings = Worker.Settings()
-        settings.kinds = [.sendEvents, .applyNotifications]
-        var quiet = Logger(label: "iapdesk.demo.worker")
-        quiet.logLevel = .critical  // the console owns the terminal
-        let worker = Worker(store: store, verifier: verifier,
-                            game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: secret, origin: "demo")]),
-                            settings: settings, logger: quiet)
-        // Events an earlier session of this store left unsent go first.
-        try await store.scheduleUnsentEvents()
-        let running = Task { await worker.run() }
-        func stop() async {
-            running.cancel()
-            await running.value
-            await receiver.stop()
-        }
-        do {
-            try await body()
-        } catch {
-            await stop()
-            throw error
-        }
-        await stop()
-    }
-}

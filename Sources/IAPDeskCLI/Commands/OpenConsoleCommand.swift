@@ -27,10 +27,11 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
 enum ConsoleRunner {
-    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots) async throws {
+    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots,
+                    notes: [(String, String)] = []) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
-        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust)
+        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust, notes: notes)
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         await app.run()

@@ -12,15 +12,13 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the intake API for game servers and run the worker (SIGTERM stops gracefully).")
     @OptionGroup var store: StoreOptions
-    @Option(help: "Address and port to listen on.") var listen: String = "127.0.0.1:8080"
+    @Option(help: "Address and port to listen on (HOST:PORT).") var listen = ListenAddress(host: "127.0.0.1", port: 8080)
     @Option(help: "all (default), intake (HTTP only) or worker (no HTTP).") var role: String = "all"
     @Option(help: "Seconds a worker holds a job before another worker may take it (a killed worker's jobs come back then).")
     var leaseSeconds: Int64 = 120
 
     func run() async throws {
         guard let role = ServeRole(rawValue: role) else { throw ValidationError("--role is all, intake or worker") }
-        let parts = listen.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let port = Int(parts[1]), (0...65_535).contains(port) else { throw ValidationError("--listen is HOST:PORT") }
         let tokens = try Self.clientTokens(needed: role != .worker)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -34,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 let server = try await IAPDeskServer.start(
                     store: store, verifier: verifier, game: try configuration.gameWebhook(), tokens: tokens, role: role,
-                    host: String(parts[0]), port: port, workerSettings: workerSettings, signals: [.sigterm, .sigint])
+                    host: listen.host, port: listen.port, workerSettings: workerSettings, signals: [.sigterm, .sigint])
                 print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
                 fflush(nil)
                 try await server.wait()

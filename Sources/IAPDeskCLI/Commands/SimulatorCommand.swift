@@ -77,11 +77,16 @@ enum SimulatorFiles {
         try Data(try simulator.authority.rootPEM().utf8).write(to: URL(fileURLWithPath: roots + "/root.pem"))
         // Secrets readable by the owner only, like the real ones should be.
         for (path, content) in [(paths.key, simulator.apiKey.p8PEM), (paths.secret, simulator.sharedSecret ?? "")] {
-            guard FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw CLIError("cannot write \(path)")
-            }
+            try writeOwnerOnly(content, to: path)
         }
         return paths
+    }
+
+    /// Writes a file only its owner may read.
+    static func writeOwnerOnly(_ content: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CLIError("cannot write \(path)")
+        }
     }
 
     /// A new store gets the OS user as its first admin, as `iapdesk demo` does.

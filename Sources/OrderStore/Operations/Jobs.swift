@@ -7,11 +7,16 @@ extension OrderStore {
     /// claim is one writer's transaction. A job whose lease ran out (its worker died) is
     /// due again. Every claim counts an attempt: the fence a finish must match.
     /// `kinds` narrows the claim (the worker keeps applying notifications at full speed
-    /// while it probes a failing Apple with one verification at a time).
-    public func claimJobs(owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, now: Millis = .now()) async throws -> [Job] {
+    /// while it probes a failing Apple with one verification at a time). Verify jobs
+    /// created before `verifyCreatedSince` are left alone (the demo's seeded backlog).
+    public func claimJobs(owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, verifyCreatedSince: Millis? = nil,
+                          now: Millis = .now()) async throws -> [Job] {
         if kinds?.isEmpty == true { return [] }
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        let kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
+        var kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
+        if let since = verifyCreatedSince {
+            kindFilter = kindFilter + " AND (kind <> \(bind: JobKind.verify.rawValue) OR created_at >= \(bind: since))"
+        }
         return try await write(as: .system, now: now) { tx in
             try await tx.sql.rows("""
                 UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL

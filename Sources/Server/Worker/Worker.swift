@@ -20,6 +20,9 @@ public struct Worker: Sendable {
         public var idle: Duration = .milliseconds(50)
         /// Only these kinds (a process that only pushes events, a benchmark); nil: all.
         public var kinds: [JobKind]?
+        /// Verify jobs created before this are left to operators: the demo verifies what
+        /// arrives live while its seeded stuck queue stays the rehearsal. Nil: all.
+        public var verifyCreatedSince: Millis?
         /// While Apple is down (OutageRule): one job at a time, this far apart, until one succeeds.
         public var outagePause: Duration = .seconds(5)
         /// The Get Notification History sweep's schedule.
@@ -61,11 +64,11 @@ public struct Worker: Sendable {
     }
 
     /// Schedules the sweeps at once: what Apple failed to deliver while no worker ran is
-    /// recovered first, and subscriptions near their expiry are polled.
+    /// recovered first, and subscriptions near their expiry are polled (those of its kinds).
     public func scheduleSweeps() async throws {
-        try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now())
-        if sender != nil { try await store.scheduleUnsentEvents() }
-        guard sweep != nil else { return }
+        if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now()) }
+        if sender != nil, allowed.contains(.sendEvents) { try await store.scheduleUnsentEvents() }
+        guard sweep != nil, allowed.contains(.notificationHistory) else { return }
         for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
 
@@ -132,7 +135,8 @@ public struct Worker: Sendable {
     /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
     @discardableResult
     public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
-        let jobs = try await store.claimJobs(owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds)
+        let jobs = try await store.claimJobs(owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds,
+                                              verifyCreatedSince: settings.verifyCreatedSince)
         guard !jobs.isEmpty else { return 0 }
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()

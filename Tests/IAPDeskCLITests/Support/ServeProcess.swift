@@ -44,7 +44,15 @@ struct ServeProcess {
     /// One call: status and JSON body, or nil when the process did not answer (killed).
     func call(_ method: HTTPMethod, _ path: String, json: String?, token: String?) async -> (status: Int, body: [String: Any])? {
         guard let baseURL else { return nil }
-        var request = HTTPClientRequest(url: baseURL + path)
+        return await LoopbackHTTP.call(method, baseURL + path, json: json, token: token)
+    }
+}
+
+/// JSON over loopback HTTP, as a game server or an operator's curl would send it.
+enum LoopbackHTTP {
+    /// Status and JSON body, or nil when nothing answered.
+    static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> (status: Int, body: [String: Any])? {
+        var request = HTTPClientRequest(url: url)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let json {

@@ -1,0 +1,93 @@
+import AppStore
+import AppStoreSimulator
+import Foundation
+import Logging
+import OrderStore
+import ReferenceGame
+import Server
+
+/// The demo's production side, in-process for as long as the console runs: `serve` (the
+/// intake API, Apple's notification receivers and the worker) on loopback, the simulator
+/// posting its V2 notifications to it, and the reference game receiving the store's events.
+/// A purchase submitted to the intake, or a renewal or refund made through the simulator's
+/// controls, shows in the console within a refresh. The worker verifies what arrives live
+/// and leaves the seeded stuck queue to the operator: that queue is the rehearsal.
+enum DemoServe {
+    static let gameSecret = "demo-game-webhook-secret"
+    static let clientName = "demo-game-server"
+    static let clientToken = "demo-game-server-token"
+
+    /// Where things listen, for the help screen and `PATH.simulator/endpoints.txt`.
+    struct Endpoints {
+        var serve: String
+        var simulator: String
+        var game: String
+
+        var helpLines: [(String, String)] {
+            [("serve", serve + "  (intake API, /apple/notifications/…, /metrics)"),
+             ("simulator", simulator + "/control/…  (purchase, renew, refund, revoke)"),
+             ("game", game + "/players/ID  (the reference game's balances)")]
+        }
+
+        /// The file an operator reads to try the demo from another terminal.
+        func text(storePath: String) -> String {
+            """
+            # iapdesk demo on \(storePath): try it from another terminal while the console runs.
+            SERVE=\(serve)
+            SIM=\(simulator)
+            GAME=\(game)
+            TOKEN=\(DemoServe.clientToken)   # the demo game server's intake token
+
+            # A player buys 60 coins through the simulated App Store; the game server submits it:
+            curl -s -XPOST $SIM/control/purchase -d '{"appleId":"apple-try-1","productId":"coins_60","kind":"consumable"}'
+            RECEIPT=$(curl -s "$SIM/control/receipt?appleId=apple-try-1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["receipt"])')
+            curl -s -XPOST $SERVE/v1/orders -H "Authorization: Bearer $TOKEN" -d '{"order_id":"try-1","account_id":"player-try","product_id":"coins_60","quantity":1}'
+            curl -s -XPOST "$SERVE/v1/orders/try-1/receipts?wait=5" -H "Authorization: Bearer $TOKEN" -d "{\\"receipt_data\\":\\"$RECEIPT\\"}"
+            curl -s $GAME/players/player-try       # the game was told
+            # Apple refunds it: the simulator notifies serve, the rules revoke, the game is told.
+            # (the transaction id is in the answer above, and on the order in the console)
+            curl -s -XPOST $SIM/control/refund -d '{"transactionId":"<transaction id>"}'
+
+            """
+        }
+    }
+
+    static func running(store: OrderStore, verifier: AppleVerifier, simulator: SimulatorServer, gameFault: ReferenceGame.Fault,
+                        host: String, port: Int, _ body: (Endpoints) async throws -> Void) async throws {
+        let game = ReferenceGame(secret: gameSecret)
+        await game.setFault(gameFault)
+        let receiver = try await ReferenceGameServer.start(game)
+        var settings = Worker.Settings()
+        // Expiry polling would change the seeded subscriptions under the rehearsal.
+        settings.kinds = [.verify, .sendEvents, .applyNotifications, .notificationHistory]
+        settings.verifyCreatedSince = .now()
+        var quiet = Logger(label: "iapdesk.demo.serve")
+        quiet.logLevel = .critical  // the console owns the terminal
+        let server: IAPDeskServer
+        do {
+            server = try await IAPDeskServer.start(
+                store: store, verifier: verifier,
+                game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: gameSecret, origin: "demo")]),
+                tokens: ClientTokens([(clientName, clientToken)]), host: host, port: port, workerSettings: settings, logger: quiet)
+        } catch {
+            await receiver.stop()
+            throw error
+        }
+        let serveURL = server.baseURL ?? ""
+        await simulator.simulator.notifications.configure(
+            production: serveURL + "/apple/notifications/production", sandbox: serveURL + "/apple/notifications/sandbox")
+        let endpoints = Endpoints(serve: serveURL, simulator: simulator.baseURL, game: receiver.baseURL)
+        func stop() async {
+            await simulator.simulator.notifications.stop()
+            await server.stop()
+            await receiver.stop()
+        }
+        do {
+            try await body(endpoints)
+        } catch {
+            await stop()
+            throw error
+        }
+        await stop()
+    }
+}
