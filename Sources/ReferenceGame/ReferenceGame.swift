@@ -16,6 +16,8 @@ public actor ReferenceGame {
         case error500 = "500"
         /// Checks signatures with a wrong secret: every webhook is refused (401).
         case wrongSecret = "wrong-secret"
+        /// Applies, and answers 200 with a 64 KB page (a framework's default HTML, a debug dump).
+        case verbose
     }
 
     public var fault: Fault = .none
@@ -43,7 +45,7 @@ public actor ReferenceGame {
         switch fault {
         case .down: return (503, "game down")
         case .error500: return (500, "game error")
-        case .slow, .none, .wrongSecret: break
+        case .slow, .none, .wrongSecret, .verbose: break
         }
         do {
             try SignatureCheck.verify(header: signature, body: body, secret: fault == .wrongSecret ? secret + "-wrong" : secret, now: now)
@@ -52,7 +54,8 @@ public actor ReferenceGame {
             return (401, "signature: \(error)")
         }
         guard let event = try? JSONDecoder().decode(Event.self, from: body) else { return (400, "not an iapdesk event") }
-        return (200, apply(event))
+        let applied = apply(event)
+        return (200, fault == .verbose ? applied + " " + String(repeating: "<p>debug</p>", count: 64 * 1024 / 12) : applied)
     }
 
     /// Pulled events go through the same idempotent apply.

@@ -208,6 +208,46 @@ struct OwnershipScreenTests {
         }
     }
 
+    @Test(":undelivered, A resends every dead event with a reason: a progress bar counts the game's answers, and the result says how many it confirmed and how many died again")
+    func resendAllDead() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
+            var events: [GameEvent] = []
+            for index in 1...2 {
+                try await store.placeOrder(orderId: "dead-\(index)", accountId: "p-dead-\(index)", productId: "coins_300")
+                let submission = try await store.submitReceipt(orderId: "dead-\(index)", receiptData: "r")
+                let purchase = AppleTransaction(transactionId: "tx-dead-\(index)", originalTransactionId: "tx-dead-\(index)", productId: "coins_300",
+                                                purchaseDate: .now() - 1_000)
+                let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+                _ = try await store.applyVerification(orderId: "dead-\(index)", submissionId: submission, report: answer)
+                let event = try #require(try await store.events(orderId: "dead-\(index)").first?.event)
+                // Retried past its window: a dead letter.
+                events.append(try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
+                                                                 giveUpAt: .now() - 1))
+            }
+            #expect(events.allSatisfy { $0.deadAt != nil })
+            await app.command("undelivered")
+            await app.refresh()
+            #expect(try terminal.screenText().contains("A  resend all dead"))
+            await app.press(.character("A"))
+            #expect(try terminal.screenText().contains("2 events gave up after their retries"))
+            for character in "game fixed its TLS" { await app.press(.character(character)) }
+            await app.press(.enter)
+            await app.tick()
+            let progress = try terminal.screenText()
+            #expect(progress.contains("game answering 2 resent events [") && progress.contains("0/2"), "\(progress)")
+            #expect(try await store.resendDeadEvents(by: Operator(name: "alice", role: .admin), reason: "again").isEmpty, "none is dead any more")
+            #expect(try await store.orderDetail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
+
+            // The worker's next tries: the game confirms one, the other fails once more and is dead again.
+            try await store.recordEventAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
+            try await store.recordEventAttempt(events[1], GameEventAttempt(at: .now(), via: "push", httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
+                                               giveUpAt: .now() - 1)
+            await app.settle()
+            let done = try terminal.screenText()
+            #expect(done.contains("resent 2: 1 confirmed by the game, 1 dead again (last: HTTP 500: game error)"), "\(done)")
+        }
+    }
+
     @Test(":orphans and :account open; a and o from an order open its account and subscription")
     func otherScreens() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in

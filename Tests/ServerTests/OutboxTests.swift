@@ -78,6 +78,20 @@ struct OutboxTests {
         }
     }
 
+    @Test("A game answering 2xx with a 64 KB page is confirmed at the first try; the start of its answer is kept", arguments: [Backend.sqlite])
+    func longAnswer(backend: Backend) async throws {
+        try await Self.withGame(backend) { serve, game in
+            await game.setFault(.verbose)
+            try await Self.buy(serve, order: "long-1", account: "p-long")
+            try await Self.waitConfirmed(["long-1"], in: serve.store)
+            let delivered = try #require(try await serve.store.events(orderId: "long-1").first)
+            #expect(delivered.event.confirmedAt != nil && delivered.attempts.map(\.httpStatus) == [200], "\(delivered.attempts)")
+            let answer = try #require(delivered.attempts.first?.answer)
+            #expect(answer.hasPrefix("applied \(delivered.event.eventId)") && answer.count <= 300, "\(answer.count) characters kept")
+            #expect(await game.balance("p-long", "coins_300") == 1)
+        }
+    }
+
     @Test("The game down for a (compressed) day, then back: every event confirmed, each applied exactly once, per account in order; the banner said so meanwhile", arguments: Backend.all)
     func gameDownThenBack(backend: Backend) async throws {
         try await Self.withGame(backend) { serve, game in

@@ -161,9 +161,12 @@ public final class ConsoleApp {
                 return
             }
             do {
-                let done = try await dialog.perform(dialog.values)
+                let outcome = try await dialog.perform(dialog.values)
                 self.dialog = nil
-                message = (done, false)
+                switch outcome {
+                case .message(let done): message = (done, false)
+                case .job(let job): try await perform(.job(job))
+                }
                 await refresh()
             } catch {
                 // The store refused (a conflict, already delivered, forbidden): say so, change nothing.

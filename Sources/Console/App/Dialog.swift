@@ -12,17 +12,35 @@ public final class Dialog {
     var fields: [(label: String, editor: LineEditor)]
     var focus: Int
     var error: String?
-    let perform: ([String]) async throws -> String
+    let perform: ([String]) async throws -> Outcome
+
+    /// What confirming did: a message to show, or slow work to follow with a progress bar.
+    enum Outcome {
+        case message(String)
+        case job(BackgroundJob)
+    }
 
     /// `perform` gets the fields' values (the reason last) and returns the message to show
     /// once it is done.
-    public init(title: String, lines: [String], inputs: [String] = [], confirm: String, perform: @escaping ([String]) async throws -> String) {
+    public convenience init(title: String, lines: [String], inputs: [String] = [], confirm: String,
+                            perform: @escaping ([String]) async throws -> String) {
+        self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
+    }
+
+    /// `startJob` does the quick, refusable part (the store may say no, shown in the dialog)
+    /// and returns the slow rest, which the console runs with its progress bar.
+    public convenience init(title: String, lines: [String], inputs: [String] = [], confirm: String,
+                            startJob: @escaping ([String]) async throws -> BackgroundJob) {
+        self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .job(try await startJob($0)) })
+    }
+
+    private init(title: String, lines: [String], inputs: [String], confirm: String, outcome: @escaping ([String]) async throws -> Outcome) {
         self.title = title
         self.lines = lines
         self.confirm = confirm
         fields = (inputs + ["Reason"]).map { ($0, LineEditor()) }
         focus = 0
-        self.perform = perform
+        perform = outcome
     }
 
     var values: [String] { fields.map { $0.editor.text.trimmingCharacters(in: .whitespaces) } }

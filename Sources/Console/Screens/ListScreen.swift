@@ -11,6 +11,8 @@ final class ListScreen<Item>: ConsoleScreen {
     let open: ((Item) -> (any ConsoleScreen)?)?
     /// An action on the selected item, for operators who may act: its key and what it does.
     let action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)?
+    /// An action on the whole list (resend every dead event), likewise.
+    let bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)?
     let empty: String
     private(set) var items: [Item] = []
     private var selected = 0
@@ -18,7 +20,8 @@ final class ListScreen<Item>: ConsoleScreen {
 
     init(name: String, columns: [Column], empty: String, fetch: @escaping (ConsoleSession) async throws -> [Item],
          cells: @escaping (Item, Theme) -> [(String, Style?)], open: ((Item) -> (any ConsoleScreen)?)? = nil,
-         action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil) {
+         action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil,
+         bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)? = nil) {
         self.name = name
         self.columns = columns
         self.empty = empty
@@ -26,13 +29,14 @@ final class ListScreen<Item>: ConsoleScreen {
         self.cells = cells
         self.open = open
         self.action = action
+        self.bulkAction = bulkAction
     }
 
     var title: String { "\(name) [\(items.count)]" }
 
     func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + (session.readOnly || items.isEmpty ? [] : action.map { [$0.binding] } ?? [])
-            + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+        let actions = session.readOnly || items.isEmpty ? [] : [action?.binding, bulkAction?.binding].compactMap { $0 }
+        return (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + actions + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -52,6 +56,9 @@ final class ListScreen<Item>: ConsoleScreen {
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if let action, !session.readOnly, action.binding.keys.contains(key), items.indices.contains(selected) {
             return action.run(items[selected], session)
+        }
+        if let bulkAction, !session.readOnly, bulkAction.binding.keys.contains(key), !items.isEmpty {
+            return bulkAction.run(items, session)
         }
         switch key {
         case .enter:
@@ -205,6 +212,18 @@ enum Lists {
                 ) { values in
                     let resent = try await store.resendEvent(event.eventId, by: actor, reason: values[0])
                     return "\(resent.eventId) is owed to the game again"
+                })
+            }),
+            bulkAction: (KeyBinding(.character("A"), action: "resend all dead"), { events, session in
+                let dead = events.filter { $0.deadAt != nil }.count
+                guard dead > 0 else { return .flash("no dead event: the worker is still trying every one on its own", isError: false) }
+                return .dialog(Dialog(
+                    title: "Resend every dead event",
+                    lines: ["\(dead)\(dead == events.count && events.count >= 500 ? "+" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
+                            "The game applies each once by its id. Every resend is audited."],
+                    inputs: [], confirm: "resend all"
+                ) { values in
+                    EventActions.resendAllDead(try await session.store.resendDeadEvents(by: session.actor, reason: values[0]), store: session.store)
                 })
             }))
     }

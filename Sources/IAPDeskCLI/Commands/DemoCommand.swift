@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "How many synthetic orders.") var orders: Int = 20_000
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "Simulator faults: none, slow, flaky, storm, down, or items (see `iapdesk simulator --help`).") var faults: String = "none"
-    @Option(help: "The reference game's fault: none, down, slow, 500 or wrong-secret.") var gameFaults: String = "none"
+    @Option(help: "The reference game's fault: none, down, slow, 500, wrong-secret or verbose (a 64 KB answer).") var gameFaults: String = "none"
     @Option(help: "Theme name or .toml path.") var theme: String = "default"
     @Option(help: "Where the in-process `serve` listens (HOST:PORT; port 0 picks a free one). The URLs are in `?` and in FILE.simulator/endpoints.txt.")
     var listen = ListenAddress(host: "127.0.0.1", port: 0)

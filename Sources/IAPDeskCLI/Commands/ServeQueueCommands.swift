@@ -138,11 +138,7 @@ struct EventsCommand: AsyncParsableCommand {
             let resent = try await store.withStore { store, _ in
                 let actor = try await store.actor(forUser: OperatorIdentity.osUser)
                 if let id { return [try await store.resendEvent(id, by: actor, reason: reason)] }
-                var resent: [GameEvent] = []
-                for event in try await store.unconfirmedEvents(limit: 100_000) where event.deadAt != nil {
-                    resent.append(try await store.resendEvent(event.eventId, by: actor, reason: reason))
-                }
-                return resent
+                return try await store.resendDeadEvents(by: actor, reason: reason, limit: 100_000)
             }
             for event in resent { print("\(event.eventId) (\(event.type.rawValue), order \(Output.safe(event.orderId))) is owed to the game again") }
             if resent.isEmpty { print("no dead events") }

@@ -127,6 +127,40 @@ extension OrderStore {
         }
     }
 
+    /// Every dead event (up to `limit`, oldest first) owed to the game again at once, in one
+    /// transaction, each resend audited on its order. Returns the events resent.
+    public func resendDeadEvents(by actor: Operator, reason: String, limit: Int = 10_000, at now: Millis = .now()) async throws -> [GameEvent] {
+        try requireOperator(actor, may: "resend events to the game", reason: reason)
+        return try await write(as: actor, now: now) { tx in
+            let events = try await tx.sql.rows("""
+                UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(bind: limit))
+                RETURNING \(unsafeRaw: GameEvent.columns)
+                """).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
+            for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
+            for event in events {
+                tx.audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+            }
+            return events
+        }
+    }
+
+    /// How the game has answered `events` since they were resent: how many it confirmed,
+    /// how many went dead again, and the newest error among those still owed.
+    public func eventOutcomes(_ events: [GameEvent]) async throws -> (confirmed: Int, dead: Int, lastError: String?) {
+        var confirmed = 0, dead = 0
+        var lastError: String?
+        for start in stride(from: 0, to: events.count, by: 500) {
+            let ids = events[start..<min(start + 500, events.count)].map(\.id)
+            let rows = try await read { sql in
+                try await sql.rows("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id IN (\(binds: ids))").map(GameEvent.init(row:))
+            }
+            confirmed += rows.count { $0.confirmedAt != nil }
+            dead += rows.count { $0.deadAt != nil }
+            lastError = rows.last { $0.confirmedAt == nil && $0.lastError != nil }?.lastError ?? lastError
+        }
+        return (confirmed, dead, lastError)
+    }
+
     /// An event named by its id (`evt_…`) or its cursor number.
     private static func eventKey(_ id: String) -> SQLQueryString {
         Int64(id).map { "id = \(bind: $0)" } ?? "event_id = \(bind: id)"
