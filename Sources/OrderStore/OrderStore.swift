@@ -9,6 +9,8 @@ public final class OrderStore: Sendable {
     public let location: StoreLocation
     public let settings: StoreSettings
     let db: Database
+    /// Rung after each commit that made a job due now: the idle worker in this process wakes.
+    public let jobsDue = JobSignal()
 
     public var dialect: Dialect { db.dialect }
 
@@ -44,6 +46,7 @@ public final class OrderStore: Sendable {
                 let result = try await body(tx)
                 try await tx.flush()
                 try await db.sql.raw("COMMIT").run()
+                if tx.madeJobDue { jobsDue.notify() }
                 return result
             } catch {
                 await db.sql.rollbackEvenIfCancelled()

@@ -163,6 +163,20 @@ struct IntakeTests {
         }
     }
 
+    @Test("A committed receipt wakes the idle worker: delivered in well under its 5-second idle poll", arguments: [Backend.sqlite])
+    func commitWakesWorker(backend: Backend) async throws {
+        try await Self.withServe(backend, worker: { $0.idle = .seconds(5) }) { serve in
+            try await Task.sleep(for: .milliseconds(300))  // the worker has found nothing and sleeps
+            #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-wake","account_id":"acct-wake","product_id":"coins_60"}"#).status == 201)
+            await serve.simulator.ledger.purchase(appleId: "wake@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "g-wake")
+            let receipt = try await serve.simulator.ledger.receipt(appleId: "wake@icloud")
+            let start = ContinuousClock.now
+            let answer = try await serve.call(.POST, "/v1/orders/g-wake/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#)
+            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            #expect(ContinuousClock.now - start < .seconds(2), "woken by the commit, not by the idle poll: \(ContinuousClock.now - start)")
+        }
+    }
+
     @Test("StoreKit 2: a signed transaction is checked at the door and verified through the Server API; a forged one is refused and nothing is stored", arguments: Backend.all)
     func storeKit2(backend: Backend) async throws {
         try await Self.withServe(backend, serverAPI: true) { serve in

@@ -12,6 +12,8 @@ final class WriteTransaction {
     var subscriptionsBefore: [String: Subscription?] = [:]
     /// Subscriptions whose order's event already told the game of this change.
     var subscriptionsTold: Set<String> = []
+    /// A job due by now was enqueued: the store wakes its idle workers after the commit.
+    var madeJobDue = false
 
     init(sql: any SQLDatabase, actor: Operator, now: Millis) {
         self.sql = sql

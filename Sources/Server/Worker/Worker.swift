@@ -15,8 +15,9 @@ public struct Worker: Sendable {
         public var concurrency = 16
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
-        /// How long to sleep when nothing is due: also how long a new job (an event for the
-        /// game written by another process) may wait before a worker sees it.
+        /// How long to sleep when nothing is due: how long a job written by another process
+        /// (an event for the game) may wait before a worker sees it. Jobs committed in this
+        /// process wake the worker at once (`OrderStore.jobsDue`).
         public var idle: Duration = .milliseconds(50)
         /// Only these kinds (a process that only pushes events, a benchmark); nil: all.
         public var kinds: [JobKind]?
@@ -84,6 +85,8 @@ public struct Worker: Sendable {
         var lastOutageCheck = ContinuousClock.now - .seconds(60)
         var down = false
         while !Task.isCancelled {
+            // Taken before the claim: a job committed while this round runs ends the idle wait at once.
+            let mark = store.jobsDue.mark
             // The consoles' header counts live workers by these.
             if ContinuousClock.now - lastHeartbeat >= .seconds(5) {
                 lastHeartbeat = .now
@@ -118,7 +121,7 @@ public struct Worker: Sendable {
                 logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
                 ran = 0
             }
-            if ran == 0 { try? await Task.sleep(for: settings.idle) }
+            if ran == 0 { await store.jobsDue.wait(since: mark, upTo: settings.idle) }
         }
         // In a task of its own: this one is cancelled, and the store refuses statements then.
         let release = Task { [store, owner] in

@@ -8,6 +8,7 @@ extension WriteTransaction {
     /// worker holds right now also remembers it is owed again, so that worker's finish
     /// keeps it instead of deleting it: work that arrived meanwhile is never dropped.
     func enqueue(_ kind: JobKind, subject: String, dueAt: Millis) async throws {
+        if dueAt <= now { madeJobDue = true }
         try await sql.raw("""
             INSERT INTO jobs (kind, subject, due_at, created_at) VALUES (\(bind: kind.rawValue), \(bind: subject), \(bind: dueAt), \(bind: now))
             ON CONFLICT (kind, subject) DO UPDATE SET
