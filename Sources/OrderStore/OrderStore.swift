@@ -55,6 +55,27 @@ public final class OrderStore: Sendable {
         }
     }
 
+    /// Group commit: `each` over many items in one write transaction, so one durable commit
+    /// (one fsync) answers them all. The batch is tried whole first (the usual case, no
+    /// savepoints); if one item fails it is done again with each item in a savepoint of
+    /// its own, so it fails alone. Throws only when the transaction itself fails, and then
+    /// none is stored.
+    func writeBatch<Item, Output>(_ batch: [Item], at now: Millis, _ each: (WriteTransaction, Item) async throws -> Output) async throws
+        -> [Result<Output, any Error>] {
+        func commit(isolating: Bool) async throws -> [Result<Output, any Error>] {
+            try await write(as: .system, now: now) { tx in
+                var results: [Result<Output, any Error>] = []
+                results.reserveCapacity(batch.count)
+                for item in batch {
+                    results.append(isolating ? try await tx.isolated { try await each(tx, item) } : .success(try await each(tx, item)))
+                }
+                return results
+            }
+        }
+        if batch.count > 1, let whole = try? await commit(isolating: false) { return whole }
+        return try await commit(isolating: true)
+    }
+
     /// Runs read queries on the store's connection, between write transactions.
     func read<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
         try await db.lock.run { try await body(db.sql) }

@@ -3,7 +3,7 @@ import TestSupport
 @testable import OrderStore
 
 /// R1 under load: many receipts in one durable commit, each kept or refused on its own.
-@Suite("Group commit of receipt submissions (R1)")
+@Suite("Group commit of receipt submissions and notifications (R1)")
 struct GroupCommitStoreTests {
     @Test("One commit, many submissions: an unknown order or a reused idempotency key fails alone; the rest are stored, counted and audited", arguments: Backend.all)
     func mixedBatch(backend: Backend) async throws {
@@ -40,6 +40,27 @@ struct GroupCommitStoreTests {
             // Audit entries of the failed items were dropped with them; the chain links.
             guard case .intact(let entries) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
             #expect(entries - before == 3, "receipts for o1, o2 and o1 again")
+        }
+    }
+
+    @Test("One commit, many notifications: a duplicate inside the batch answers the first one's id, a forged one is kept as rejected, each verified one owes its application", arguments: Backend.all)
+    func notificationBatch(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            func refund(_ uuid: String, _ tid: String) -> IncomingNotification {
+                let refunded = AppleTransaction(transactionId: tid, originalTransactionId: tid, productId: "coins_60", purchaseDate: t0 - 60_000, cancellationDate: t0 - 1_000)
+                return IncomingNotification(endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                                            facts: NotificationFacts(uuid: uuid, type: "REFUND", signedDate: t0, environment: "Production", transaction: refunded))
+            }
+            let forged = IncomingNotification(endpoint: .production, via: .receiver, raw: "garbage", rejection: "the signature does not verify", facts: NotificationFacts())
+            let results = try await store.receiveNotifications([refund("u-1", "tx-1"), refund("u-2", "tx-2"), refund("u-1", "tx-1"), forged], at: t0 + 10)
+            let receipts = results.map { try? $0.get() }
+            guard case .stored(let first)? = receipts[0], case .stored? = receipts[1], case .rejected? = receipts[3] else {
+                Issue.record("\(receipts)")
+                return
+            }
+            #expect(receipts[2] == .duplicate(id: first))
+            #expect(try await store.job(.applyNotifications, subject: "tx-1") != nil)
+            #expect(try await store.job(.applyNotifications, subject: "tx-2") != nil)
         }
     }
 }

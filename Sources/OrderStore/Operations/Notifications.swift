@@ -19,37 +19,48 @@ extension OrderStore {
     /// in the same commit; a rejected one is kept for operators, the oldest dropped past
     /// `maxRejectedNotifications`.
     public func receiveNotification(_ notification: IncomingNotification, at now: Millis = .now()) async throws -> NotificationReceipt {
-        try await write(as: .system, now: now) { tx in
-            let facts = notification.facts
-            let verified = notification.rejection == nil
-            let deadline = verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
-                ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
-            let inserted = try await tx.sql.row("""
-                INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
-                  original_transaction_id, apply_key, facts, raw, outcome, deadline_at)
-                VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
-                  \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
-                  \(bind: facts.transaction?.transactionId), \(bind: facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId),
-                  \(bind: facts.applyKey), \(bind: facts.json), \(bind: notification.raw),
-                  \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline))
-                ON CONFLICT (uuid) DO NOTHING RETURNING id
-                """)
-            guard let id = try inserted?.int64("id") else {
-                let first = try await tx.sql.row("SELECT id FROM notifications WHERE uuid = \(bind: facts.uuid)")
-                return .duplicate(id: try first?.int64("id") ?? 0)
-            }
-            guard verified else {
-                try await tx.sql.raw("""
-                    DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
-                      SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: Self.maxRejectedNotifications))
-                    """).run()
-                return .rejected(id: id)
-            }
-            try await tx.enqueue(.applyNotifications, subject: facts.applyKey, dueAt: now)
-            return .stored(id: id)
-        }
+        try await write(as: .system, now: now) { tx in try await tx.receive(notification) }
     }
 
+    /// Group commit of notifications (see `writeBatch`): one durable commit answers many.
+    public func receiveNotifications(_ batch: [IncomingNotification], at now: Millis = .now()) async throws -> [Result<NotificationReceipt, any Error>] {
+        try await writeBatch(batch, at: now) { tx, notification in try await tx.receive(notification) }
+    }
+}
+
+extension WriteTransaction {
+    func receive(_ notification: IncomingNotification) async throws -> NotificationReceipt {
+        let facts = notification.facts
+        let verified = notification.rejection == nil
+        let deadline = verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
+            ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
+        let inserted = try await sql.row("""
+            INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
+              original_transaction_id, apply_key, facts, raw, outcome, deadline_at)
+            VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
+              \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
+              \(bind: facts.transaction?.transactionId), \(bind: facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId),
+              \(bind: facts.applyKey), \(bind: facts.json), \(bind: notification.raw),
+              \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline))
+            ON CONFLICT (uuid) DO NOTHING RETURNING id
+            """)
+        guard let id = try inserted?.int64("id") else {
+            let first = try await sql.row("SELECT id FROM notifications WHERE uuid = \(bind: facts.uuid)")
+            return .duplicate(id: try first?.int64("id") ?? 0)
+        }
+        guard verified else {
+            try await sql.raw("""
+                DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
+                  SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: OrderStore.maxRejectedNotifications))
+                """).run()
+            return .rejected(id: id)
+        }
+        try await enqueue(.applyNotifications, subject: facts.applyKey, dueAt: now)
+        return .stored(id: id)
+    }
+}
+
+extension OrderStore {
     /// Applies the pending notifications about one purchase (`key`, its original
     /// transaction id), oldest `signedDate` first, each in a commit of its own. Returns how
     /// many were applied.

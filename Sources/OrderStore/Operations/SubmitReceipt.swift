@@ -44,22 +44,9 @@ extension OrderStore {
 
     /// Group commit: many submissions in one write transaction, so one durable commit
     /// (one fsync) answers them all. An unknown order or a reused idempotency key fails
-    /// that one alone: the batch is tried whole first (the usual case, no savepoints), and
-    /// if one item fails it is done again with each item in a savepoint of its own.
-    /// Throws only when the transaction itself fails, and then none is stored.
+    /// that one alone (see `writeBatch`).
     public func submitReceipts(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
-        func commit(isolating: Bool) async throws -> [Result<SubmittedReceipt, any Error>] {
-            try await write(as: .system, now: at) { tx in
-                var results: [Result<SubmittedReceipt, any Error>] = []
-                results.reserveCapacity(batch.count)
-                for submission in batch {
-                    results.append(isolating ? try await tx.isolated { try await tx.submit(submission) } : .success(try await tx.submit(submission)))
-                }
-                return results
-            }
-        }
-        if batch.count > 1, let whole = try? await commit(isolating: false) { return whole }
-        return try await commit(isolating: true)
+        try await writeBatch(batch, at: at) { tx, submission in try await tx.submit(submission) }
     }
 }
 

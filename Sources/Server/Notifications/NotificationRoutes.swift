@@ -6,14 +6,23 @@ import OrderStore
 
 /// The App Store Server Notifications V2 receivers, one URL per environment as App Store
 /// Connect has them: `POST /apple/notifications/production` and `…/sandbox`. The 2xx is
-/// sent only after the notification is stored (R1); if storing fails Apple gets a 5xx
+/// sent only after the notification is stored (R1), group-committed with those arriving
+/// meanwhile; if storing fails Apple gets a 5xx
 /// and retries. A forged or garbage body is kept for operators (bounded), changes
 /// nothing, and gets a 4xx.
 struct NotificationRoutes: Sendable {
-    let store: OrderStore
     let decoder: NotificationDecoder
     let metrics: ServeMetrics
     let logger: Logger
+    /// Notifications that arrive together share one durable commit (Apple's bursts after an outage).
+    let storing: GroupCommit<IncomingNotification, NotificationReceipt>
+
+    init(store: OrderStore, decoder: NotificationDecoder, metrics: ServeMetrics, logger: Logger) {
+        self.decoder = decoder
+        self.metrics = metrics
+        self.logger = logger
+        storing = GroupCommit { batch in try await store.receiveNotifications(batch) }
+    }
 
     /// Apple's notifications are a few KB; anything far bigger is not one.
     static let maxBody = 256 * 1024
@@ -42,7 +51,7 @@ struct NotificationRoutes: Sendable {
             incoming = decoder.garbage(String(decoding: bytes.readableBytesView, as: UTF8.self), endpoint: endpoint, via: .receiver)
         }
         do {
-            let receipt = try await store.receiveNotification(incoming)
+            let receipt = try await storing.submit(incoming)
             metrics.notification(type: incoming.rejection == nil ? incoming.facts.type : nil, result: receipt.name)
             switch receipt {
             case .stored(let id), .duplicate(let id):
