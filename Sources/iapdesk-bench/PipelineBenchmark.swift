@@ -23,6 +23,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Option(help: "Purchases submitted (each waits for its verdict).") var purchases: Int = 400
     @Option(help: "Notifications posted.") var notifications: Int = 1000
     @Option(help: "Concurrent clients.") var clients: Int = 8
+    @Flag(help: "Post the notifications to an intake-only serve (no worker applying them meanwhile), to see what the worker's commits cost.")
+    var acksWithoutWorker = false
     @Flag(help: "Print JSON.") var json = false
 
     static let token = "bench-token-0123456789abcdef"
@@ -38,8 +40,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let verifier = AppleVerifier(settings: AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
             trust: simulator.trustRoots))
-        let server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), port: 0)
-        guard let url = server.baseURL else { throw ValidationError("serve did not start") }
+        var server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), port: 0)
+        guard var url = server.baseURL else { throw ValidationError("serve did not start") }
 
         // Every player's purchase and receipt exist at Apple first; the orders are placed.
         var submissions: [(order: String, body: String)] = []
@@ -57,6 +59,11 @@ struct PipelineBenchmark: AsyncParsableCommand {
             })
         }, clients: clients)
 
+        if acksWithoutWorker {
+            await server.stop()
+            server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
+            url = server.baseURL ?? url
+        }
         // Apple tells of the same purchases: a REFUND_DECLINED each, recorded, nothing taken back.
         var posts: [(String, String, String?, @Sendable (Int, String) -> Bool)] = []
         for index in 0..<notifications {
@@ -77,7 +84,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
             Figure(key: "ack_p99_ms", label: "notification acknowledgement p99 (ms)", value: acknowledged.samples.p99, budget: 10),
             Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
         ], json: json, context: ["backend": backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
-                                 "apple": "simulator, latency 0", "load": "in-process HTTP clients"])
+                                 "apple": "simulator, latency 0", "load": "in-process HTTP clients",
+                                 "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)"])
     }
 
     /// Posts each (url, body, token, accepted?) with `clients` in flight; times each answer.
