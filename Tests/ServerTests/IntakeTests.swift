@@ -163,17 +163,16 @@ struct IntakeTests {
         }
     }
 
-    @Test("A committed receipt wakes the idle worker: delivered in well under its 5-second idle poll", arguments: [Backend.sqlite])
+    @Test("A committed receipt wakes the idle worker: delivered within ?wait=10 although the worker polls only once a minute", arguments: [Backend.sqlite])
     func commitWakesWorker(backend: Backend) async throws {
-        try await Self.withServe(backend, worker: { $0.idle = .seconds(5) }) { serve in
+        try await Self.withServe(backend, worker: { $0.idle = .seconds(60) }) { serve in
             try await Task.sleep(for: .milliseconds(300))  // the worker has found nothing and sleeps
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-wake","account_id":"acct-wake","product_id":"coins_60"}"#).status == 201)
             await serve.simulator.ledger.purchase(appleId: "wake@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "g-wake")
             let receipt = try await serve.simulator.ledger.receipt(appleId: "wake@icloud")
-            let start = ContinuousClock.now
+            // Without the wake-up the worker would sleep past the wait and the answer would be 202.
             let answer = try await serve.call(.POST, "/v1/orders/g-wake/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#)
             #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
-            #expect(ContinuousClock.now - start < .seconds(2), "woken by the commit, not by the idle poll: \(ContinuousClock.now - start)")
         }
     }
 
