@@ -21,6 +21,8 @@ struct EventsBenchmark: AsyncParsableCommand {
     @Option(help: "Accounts the events are spread over.") var accounts: Int = 500
     @Option(help: "Grants written one by one in phase two.") var live: Int = 500
     @Option(help: "Milliseconds between phase two's grants.") var pace: Int = 10
+    @Flag(help: "Write the grants through the worker's own store, as `serve --role all` does (its commits wake the worker); by default they come from a second connection, as from another process, which the worker finds by polling.")
+    var sameProcess = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -29,7 +31,7 @@ struct EventsBenchmark: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
-        let writer = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let writer = sameProcess ? store : try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
 
         // Phase one's backlog, written before any worker runs.
         for index in 0..<backlog { try await Self.deliver(writer, order: "b-\(index)", account: "acct-\(index % accounts)") }
@@ -65,7 +67,7 @@ struct EventsBenchmark: AsyncParsableCommand {
         let applied = await game.applied.count
         await receiver.stop()
         await verifier.shutdown()
-        await writer.close()
+        if !sameProcess { await writer.close() }
         await store.close()
 
         report([
@@ -73,7 +75,8 @@ struct EventsBenchmark: AsyncParsableCommand {
             Figure(key: "grant_to_confirmed_p50_ms", label: "grant → game's confirmation p50 (ms)", value: latency.p50, budget: nil),
             Figure(key: "grant_to_confirmed_p99_ms", label: "grant → game's confirmation p99 (ms)", value: latency.p99, budget: 50),
             Figure(key: "applied_twice", label: "events the game saw twice", value: Double(applied - backlog - live) + Double(await game.duplicates), budget: 0),
-        ], json: json, context: ["backend": backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)", "receiver": "reference game, loopback, same process"])
+        ], json: json, context: ["backend": backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
+                                 "grants from": sameProcess ? "the worker's store (woken on commit)" : "a second connection (found by polling)", "receiver": "reference game, loopback, same process"])
     }
 
     /// An order placed, its receipt stored, Apple's valid answer applied: delivered, with its event.
