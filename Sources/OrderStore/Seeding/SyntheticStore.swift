@@ -54,21 +54,35 @@ public struct SyntheticStore: Sendable {
         var generator = Generator(plan: self)
         try await store.db.lock.run {
             let sql = store.db.sql
-            if store.dialect == .sqlite { try await sql.raw("PRAGMA cache_size = -262144").run() }
-            // The seeded history continues the audit chain the catalogue entries started.
-            if let head = try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") {
-                generator.auditSeq = try head.int64("seq")
-                generator.auditHash = try head.string("hash")
+            let sqlite = store.dialect == .sqlite
+            if sqlite {
+                try await sql.raw("PRAGMA cache_size = -262144").run()
+                // One transaction for the whole seed: in rollback-journal mode SQLite writes
+                // the new pages straight into the file (the journal keeps only the few pages
+                // that existed), where WAL would have to hold the whole seed until it commits.
+                // Only possible with no other connection; WAL is back when the seed ends.
+                _ = try? await sql.raw("PRAGMA journal_mode = DELETE").run()
             }
-            let indexes = try await SecondaryIndexes.read(sql, dialect: store.dialect)
-            try await indexes.drop(sql)
             do {
-                try await load(&generator, sql: sql, writer: BulkWriter(driver: store.db.driver), dialect: store.dialect, progress: progress)
-                try await indexes.create(sql)
+                // All or nothing: a seed killed midway rolls back to the empty store it
+                // found, with its indexes (DDL is transactional on both backends) and an
+                // audit head that matches the log.
+                try await transaction(sql, store.dialect) {
+                    // The seeded history continues the audit chain the catalogue entries started.
+                    if let head = try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") {
+                        generator.auditSeq = try head.int64("seq")
+                        generator.auditHash = try head.string("hash")
+                    }
+                    let indexes = try await SecondaryIndexes.read(sql, dialect: store.dialect)
+                    try await indexes.drop(sql)
+                    try await load(&generator, sql: sql, writer: BulkWriter(driver: store.db.driver), dialect: store.dialect, progress: progress)
+                    try await indexes.create(sql)
+                }
             } catch {
-                try? await indexes.create(sql)  // a failed seed must not leave the store without its indexes
+                if sqlite { _ = try? await sql.raw("PRAGMA journal_mode = WAL").run() }
                 throw error
             }
+            if sqlite { try await sql.raw("PRAGMA journal_mode = WAL").run() }
             if store.dialect == .postgres { try await sql.raw("ANALYZE").run() } else { try await sql.raw("PRAGMA optimize").run() }
         }
         return Summary(orders: orders, byState: generator.stateCounts, transactions: generator.transactionCount,
@@ -76,7 +90,7 @@ public struct SyntheticStore: Sendable {
                        purchases: generator.purchases)
     }
 
-    /// Writes the orders in batches of one transaction each, then what depends on all of them.
+    /// Writes the orders in batches, then what depends on all of them.
     private func load(_ generator: inout Generator, sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect, progress: (@Sendable (Int) -> Void)?) async throws {
         // Generating batch k+1 overlaps writing batch k: SQLite works on its own thread, so
         // both cores are busy.
@@ -86,7 +100,7 @@ public struct SyntheticStore: Sendable {
         while true {
             let rows = pending
             let count = min(batch, orders - done)
-            async let written: Void = write(rows, sql: sql, dialect: dialect, writer: writer)
+            async let written: Void = rows.write(to: writer)
             let remaining = orders - done - count
             if remaining > 0 { pending = try generator.rows(count: min(batch, remaining)) }
             try await written
@@ -94,11 +108,7 @@ public struct SyntheticStore: Sendable {
             progress?(done)
             if remaining <= 0 { break }
         }
-        try await transaction(sql, dialect) { try await generator.finish(sql: sql, writer: writer, dialect: dialect) }
-    }
-
-    private func write(_ rows: SyntheticRows, sql: any SQLDatabase, dialect: Dialect, writer: BulkWriter) async throws {
-        try await transaction(sql, dialect) { try await rows.write(to: writer) }
+        try await generator.finish(sql: sql, writer: writer, dialect: dialect)
     }
 
     private func transaction(_ sql: any SQLDatabase, _ dialect: Dialect, _ body: () async throws -> Void) async throws {
