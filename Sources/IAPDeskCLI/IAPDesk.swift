@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `iapdesk` command: every console action is also a command here (DESIGN.md §1).
 public struct IAPDesk: AsyncParsableCommand {
@@ -17,15 +18,38 @@ public struct IAPDesk: AsyncParsableCommand {
 extension IAPDesk {
     /// Parses the process arguments and runs the chosen command, awaiting async ones.
     /// (From a `main.swift`, `main()` resolves to ArgumentParser's synchronous overload.)
+    /// Errors are printed with every line sanitized: an error may quote a typed id or a
+    /// stored string, and neither may drive the terminal. A command's own validation error
+    /// (raised while it runs) says what is wrong without the root's usage line.
     public static func runFromCommandLine() async {
+        var command: any ParsableCommand
         do {
-            try await run(nil)
+            command = try parseAsRoot(nil)
         } catch {
-            exit(withError: error)
+            finish(message: fullMessage(for: error), code: exitCode(for: error))
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ValidationError {
+            finish(message: "Error: \(error.message)", code: .validationFailure)
+        } catch {
+            finish(message: fullMessage(for: error), code: exitCode(for: error))
         }
     }
 
-    /// Parses `arguments` (the process's when nil) and runs the command; errors are thrown.
+    /// Help and version go to standard output with success; errors to standard error.
+    private static func finish(message: String, code: ExitCode) -> Never {
+        if !message.isEmpty {
+            let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { Output.safe(String($0)) }.joined(separator: "\n")
+            (code == .success ? FileHandle.standardOutput : FileHandle.standardError).write(Data((safe + "\n").utf8))
+        }
+        Foundation.exit(code.rawValue)
+    }
+
     public static func run(_ arguments: [String]?) async throws {
         var command = try parseAsRoot(arguments)
         if var asyncCommand = command as? AsyncParsableCommand {

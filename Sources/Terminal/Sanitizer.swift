@@ -23,11 +23,31 @@ public enum Sanitizer {
 
     /// True when `sanitize` would change nothing (the common case; lets callers skip work).
     public static func isClean(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: false
-            default: true
+        !text.unicodeScalars.contains(where: isUnsafe)
+    }
+
+    /// Encoded JSON made safe for a terminal: every control, DEL, C1 and bidi character
+    /// inside its strings becomes `\uXXXX`, which any JSON reader turns back into the
+    /// same character. The encoder's own line breaks (pretty printing) stay.
+    public static func jsonEscaped(_ json: String) -> String {
+        guard !isClean(json.replacingOccurrences(of: "\n", with: "")) else { return json }
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if scalar != "\n" && isUnsafe(scalar) {
+                out += "\\u" + hex(scalar.value, width: 4)
+            } else {
+                out.unicodeScalars.append(scalar)
             }
+        }
+        return out
+    }
+
+    /// What `sanitize` replaces: controls (C0, DEL, C1) and bidi overrides and isolates.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: true
+        default: false
         }
     }
 

@@ -58,6 +58,38 @@ import Receipts
         #expect(text.contains("pack"))
     }
 
+    @Test("--json escapes every control and bidi character from data as \\uXXXX, and still round-trips")
+    func hostileStringsInJSONAreEscaped() async throws {
+        let payload = #"{"transactionId":"1","productId":"gem\u202E\u009B\u007Fpack\u001b]0;x\u0007","bundleId":"com.x"}"#
+        let data = try AppleDataDetector.detect(Array(payload.utf8))
+        let json = try ReceiptOutput.json(await ReceiptDocumentBuilder.build(data, trust: .none))
+        for raw in ["\u{202E}", "\u{9B}", "\u{7F}", "\u{1B}", "\u{07}"] { #expect(!json.contains(raw), "raw \(raw.unicodeScalars.first.map { String($0.value, radix: 16) } ?? "")") }
+        #expect(json.contains(#"\u202E"#) && json.contains(#"\u009B"#) && json.contains(#"\u007F"#))
+        #expect(json.contains("gem\\u202E\\u009B\\u007Fpack"), "escaped where it stood")
+        // A JSON reader gets the very same characters back.
+        func strings(_ value: Any) -> [String] {
+            switch value {
+            case let text as String: [text]
+            case let array as [Any]: array.flatMap(strings)
+            case let object as [String: Any]: object.values.flatMap(strings)
+            default: []
+            }
+        }
+        let values = strings(try JSONSerialization.jsonObject(with: Data(json.utf8)))
+        #expect(values.contains { $0.contains("gem\u{202E}\u{9B}\u{7F}pack\u{1B}]0;x\u{07}") }, "\(values)")
+    }
+
+    @Test("Input is bounded while it is read: an endless file is refused at 8 MB, not read to the end")
+    func endlessInputIsRefusedAtTheLimit() throws {
+        // /dev/zero never ends: reading it whole would never return.
+        #expect(throws: CLIError.self) { try BoundedInput.read("/dev/zero", limit: AppleDataDetector.maxInputBytes) }
+        do {
+            _ = try BoundedInput.read("/dev/zero", limit: 1 << 20)
+        } catch {
+            #expect("\(error)".contains("over 1 MB"))
+        }
+    }
+
     @Test func garbageIsAClearErrorNamingTheFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID().uuidString).txt").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data("MIIBogus!!".utf8)))
@@ -68,5 +100,45 @@ import Receipts
             #expect("\(error)".contains(path))
             #expect("\(error)".contains("not valid base64"))
         }
+    }
+}
+
+/// What the binary prints when a command fails: sanitized, the command's own words, a
+/// non-zero exit.
+@Suite("CLI errors")
+struct CLIErrorTests {
+    /// Runs the built binary; (exit status, standard output, standard error).
+    static func run(_ arguments: [String]) throws -> (Int32, String, String)? {
+        guard let binary = Tmux.builtExecutable() else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError("the iapdesk binary is not built") }
+            print("⚠️  SKIPPED: the iapdesk binary is not built (swift build --build-tests)")
+            return nil
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+
+    @Test("An id typed with escape sequences comes back escaped in the error; a validation error names no root usage; help goes to stdout with 0")
+    func errorsAreSanitized() throws {
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-errors-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
+        guard let (status, _, error) = try Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db]) else { return }
+        #expect(status != 0)
+        #expect(!error.contains("\u{1b}") && !error.contains("\u{07}") && error.contains(#"x\x1B]0;pwned\x07"#), "\(error)")
+
+        guard let (invalid, _, said) = try Self.run(["order", "list", "--state", "bogus\u{202E}", "--db", db]) else { return }
+        #expect(invalid == 64 && said.contains("unknown state") && !said.contains("\u{202E}"), "\(said)")
+        #expect(!said.contains("Usage: iapdesk <subcommand>"), "\(said)")
+
+        guard let (helped, help, _) = try Self.run(["--help"]) else { return }
+        #expect(helped == 0 && help.contains("USAGE: iapdesk <subcommand>"))
     }
 }

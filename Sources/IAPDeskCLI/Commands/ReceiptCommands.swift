@@ -41,20 +41,12 @@ struct ReceiptDecodeCommand: AsyncParsableCommand {
         if let trustRoots { configuration.trustRoots = trustRoots }
         if let xcodeRoot { configuration.xcodeRoot = xcodeRoot }
         let trust = try configuration.trust()
-        let input: [UInt8]
-        if file == "-" {
-            input = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("cannot read \(file)")
-            }
-            input = Array(data)
-        }
+        let input = try BoundedInput.read(file, limit: AppleDataDetector.maxInputBytes)
         let data: AppleData
         do {
             data = try AppleDataDetector.detect(input)
         } catch {
-            throw ValidationError("\(file == "-" ? "standard input" : file): \(error)")
+            throw ValidationError("\(file == "-" ? "standard input" : Output.safe(file)): \(error)")
         }
         let document = await ReceiptDocumentBuilder.build(data, trust: trust)
         print(json ? try ReceiptOutput.json(document) : ReceiptOutput.text(document))
@@ -85,6 +77,7 @@ enum ReceiptOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
+        // Every value came from data: what a terminal would act on is escaped.
+        return Sanitizer.jsonEscaped(String(decoding: try encoder.encode(document), as: UTF8.self))
     }
 }
