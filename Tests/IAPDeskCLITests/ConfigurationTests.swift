@@ -51,6 +51,25 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("A secret pasted where its file's path belongs is never printed back: the error names the setting")
+    func secretInPathSetting() throws {
+        let secret = "0123456789abcdef-shared-secret"
+        let path = try file("[apple]\nshared_secret_file = \"\(secret)\"\n")
+        do {
+            _ = try Configuration.load(path: path, environment: [:])
+            Issue.record("a missing secret file was accepted")
+        } catch let error as ConfigError {
+            #expect(error.key == "apple.shared_secret_file" && error.file == path, "\(error)")
+            #expect(!error.description.contains(secret), "\(error)")
+        }
+        do {
+            _ = try Configuration.load(path: nil, environment: ["IAPDESK_GAME_WEBHOOK_SECRETS_FILE": secret])
+            Issue.record("a missing secrets file was accepted")
+        } catch let error as ConfigError {
+            #expect(error.key == "IAPDESK_GAME_WEBHOOK_SECRETS_FILE" && !error.description.contains(secret), "\(error)")
+        }
+    }
+
     @Test("Typos and wrong types are errors with their line; broken TOML names its line")
     func badFiles() throws {
         let typo = try file("[store]\nbundle = \"x\"\n")

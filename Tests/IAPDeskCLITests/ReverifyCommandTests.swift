@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import ArgumentParser
 import ConfigFiles
 import Foundation
 import OrderStore
@@ -50,6 +51,16 @@ struct ReverifyCommandTests {
         let audit = try await after.orderDetail(ids[0]).audit
         #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.osUser })
         await after.close()
+
+        // A viewer may re-verify nothing: every order fails, and so does the run (exit 1).
+        let viewerDb = folder + "/viewer.sqlite"
+        let viewerStore = try await OrderStore.open(.sqlite(path: viewerDb), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await viewerStore.addOperator(name: "someone-else", role: .admin, by: Operator(name: "someone-else", role: .admin))
+        _ = try await SimulatedOrders.seed(viewerStore, simulator: simulator, count: 2, sandboxEvery: 0)
+        await viewerStore.close()
+        let viewerConfig = folder + "/viewer.toml"
+        try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: db, with: viewerDb).write(toFile: viewerConfig, atomically: true, encoding: .utf8)
+        await #expect(throws: ExitCode.failure) { try await IAPDesk.run(["stuck", "reverify", "--all", "--config", viewerConfig]) }
 
         // Half a Server API configuration is an error that names what is missing.
         try """

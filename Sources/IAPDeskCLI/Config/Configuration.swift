@@ -114,8 +114,8 @@ public struct Configuration: Sendable, Equatable {
         if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
         if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
-        if let path = try reader.string("apple", "shared_secret_file") { sharedSecret = try Self.secret(file: path) }
-        if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path) }
+        if let path = try reader.string("apple", "shared_secret_file") { sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file) }
+        if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path, setting: "apple.key_file", in: file) }
         if let id = try reader.string("apple", "key_id") { keyId = id }
         if let id = try reader.string("apple", "issuer_id") { issuerId = id }
         if let seconds = try reader.int("apple", "timeout_seconds") { timeoutSeconds = seconds }
@@ -128,7 +128,7 @@ public struct Configuration: Sendable, Equatable {
         if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
         if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
         if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
-        if let path = try reader.string("game", "webhook_secrets_file") { gameWebhookSecrets = try Self.secrets(file: path) }
+        if let path = try reader.string("game", "webhook_secrets_file") { gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file) }
         if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
         source = file
     }
@@ -141,13 +141,13 @@ public struct Configuration: Sendable, Equatable {
         if let dir = env["IAPDESK_TRUST_ROOTS"] { trustRoots = dir }
         if let path = env["IAPDESK_XCODE_ROOT"] { xcodeRoot = path }
         if let secret = env["IAPDESK_SHARED_SECRET"] { sharedSecret = Secret(value: secret, origin: "env IAPDESK_SHARED_SECRET") }
-        if let path = env["IAPDESK_SHARED_SECRET_FILE"] { sharedSecret = try Self.secret(file: path) }
-        if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path) }
+        if let path = env["IAPDESK_SHARED_SECRET_FILE"] { sharedSecret = try Self.secret(file: path, setting: "IAPDESK_SHARED_SECRET_FILE") }
+        if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path, setting: "IAPDESK_KEY_FILE") }
         if let id = env["IAPDESK_KEY_ID"] { keyId = id }
         if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
         if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
         if let url = env["IAPDESK_GAME_WEBHOOK_URL"] { gameWebhookURL = url }
-        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] { gameWebhookSecrets = try Self.secrets(file: path) }
+        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] { gameWebhookSecrets = try Self.secrets(file: path, setting: "IAPDESK_GAME_WEBHOOK_SECRETS_FILE") }
     }
 
     /// The game's webhook as `serve` pushes to it; a URL without a secret is an error
@@ -167,11 +167,11 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// One secret per non-empty line: two during a rotation.
-    static func secrets(file path: String) throws -> [Secret] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError(file: path, "cannot read secret file") }
+    static func secrets(file path: String, setting: String, in configFile: String? = nil) throws -> [Secret] {
+        let data = try secretFile(path, setting: setting, in: configFile)
         let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !lines.isEmpty else { throw ConfigError(file: path, "the secrets file holds no secret") }
+        guard !lines.isEmpty else { throw ConfigError(file: configFile, key: setting, "the file it names holds no secret") }
         return lines.enumerated().map { Secret(value: $1, origin: "file \(path), line \($0 + 1)") }
     }
 
@@ -218,9 +218,18 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
-    static func secret(file path: String) throws -> Secret {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigError(file: path, "cannot read secret file") }
+    static func secret(file path: String, setting: String, in configFile: String? = nil) throws -> Secret {
+        let data = try secretFile(path, setting: setting, in: configFile)
         return Secret(value: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), origin: "file \(path)")
+    }
+
+    /// A secret file's bytes. The error names the setting, never its value: a secret pasted
+    /// where its path belongs must not be printed back.
+    static func secretFile(_ path: String, setting: String, in configFile: String?) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: configFile, key: setting, "cannot read the file this setting names (its value is not shown: it may be the secret itself)")
+        }
+        return data
     }
 
     /// For `iapdesk config`: every setting, secrets shown only by origin.
