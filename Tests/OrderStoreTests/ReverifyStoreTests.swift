@@ -36,6 +36,36 @@ struct ReverifyStoreTests {
         }
     }
 
+    /// A slow Apple that answers every order's receipt valid and counts the calls per order.
+    actor CountingApple: ReceiptVerifier {
+        private(set) var calls: [String: Int] = [:]
+        func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
+            let order = String(receiptData.dropFirst("receipt-of-".count))
+            calls[order, default: 0] += 1
+            try? await Task.sleep(for: .milliseconds(15))
+            return validReport([tx("tx-\(order)", at: t0 + 100)])
+        }
+    }
+
+    @Test("Two bulk re-verifications of the same orders at once, from two connections: each order is asked about once, each delivered once", arguments: Backend.all)
+    func twoBulkRunsAskOnce(backend: Backend) async throws {
+        try await withTwoConnections(backend) { first, second in
+            let ids = (1...40).map { "bulk-\($0)" }
+            for id in ids { _ = try await first.paidOrder(id, account: "a-\(id)") }
+            let apple = CountingApple()
+            async let one = first.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
+            async let two = second.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
+            let (a, b) = await (one, two)
+            #expect(a.failed.isEmpty && b.failed.isEmpty, "\(a.failed) \(b.failed)")
+            #expect(a.delivered + b.delivered == ids.count, "each order delivered by one of the runs")
+            #expect(a.elsewhere + b.elsewhere == ids.count, "the other run left it: \(a.elsewhere) + \(b.elsewhere)")
+            let calls = await apple.calls
+            #expect(calls.count == ids.count && calls.values.allSatisfy { $0 == 1 }, "one call per order: \(calls.filter { $0.value != 1 })")
+            for id in ids { #expect(try await first.orderDetail(id).grants.count == 1) }
+            #expect(try await first.job(.verify, subject: "bulk-1") == nil, "nothing is owed once delivered")
+        }
+    }
+
     @Test("An order without a stored receipt can't be re-verified, and says so", arguments: Backend.all)
     func nothingToVerify(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -67,8 +67,8 @@ enum OrderActions {
                 job.report(done: progress.done, total: progress.total)
             }
             let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
-            let failed = result.failed.first.map { ", \(result.failed.count) failed: \($0.orderId): \($0.error)" } ?? ""
-            return ("re-verified \(result.done): \(result.delivered) delivered, \(result.retrying) still waiting on Apple\(failed)\(stopped)", !result.failed.isEmpty)
+            let firstFailure = result.failed.first.map { ": \($0.orderId): \($0.error)" } ?? ""
+            return (result.summary + firstFailure + stopped, !result.failed.isEmpty)
         })
     }
 

@@ -52,7 +52,7 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
             }
         }
         FileHandle.standardError.write(Data("\n".utf8))
-        print("\(result.done) re-verified: \(result.delivered) delivered, \(result.retrying) still waiting on Apple, \(result.failed.count) failed")
+        print(result.summary)
         for failure in result.failed { print("  \(Output.safe(failure.orderId)): \(Output.safe(failure.error))") }
         // A run where anything failed is a failure to a script or a cron job (a viewer's
         // run fails for every order).

@@ -23,6 +23,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case idempotencyMismatch(key: String)
     /// An order id placed before with another account, product or quantity.
     case orderMismatch(orderId: String)
+    /// Another process (a worker, another operator's bulk run) is asking Apple about this
+    /// order right now; asking again would be a second call for one answer.
+    case verifyingElsewhere(orderId: String, by: String)
 
     public var description: String {
         switch self {
@@ -54,6 +57,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "Idempotency-Key \(key) was used before with a different request"
         case .orderMismatch(let orderId):
             "order \(orderId) exists with another account, product or quantity"
+        case .verifyingElsewhere(let orderId, let by):
+            "order \(orderId) is being verified by \(by) right now; its answer will be on the order"
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }

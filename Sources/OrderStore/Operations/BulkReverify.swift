@@ -6,7 +6,17 @@ public struct BulkProgress: Sendable {
     public var delivered: Int
     /// Orders still waiting on Apple (`verify_retry`).
     public var retrying: Int
+    /// Orders another process was verifying at that moment: left to it, not asked twice.
+    public var elsewhere = 0
     public var failed: [(orderId: String, error: String)]
+
+    /// One line for the console's message and the CLI: what the run came to.
+    public var summary: String {
+        var text = "re-verified \(done): \(delivered) delivered, \(retrying) still waiting on Apple"
+        if elsewhere > 0 { text += ", \(elsewhere) being verified by another process" }
+        if !failed.isEmpty { text += ", \(failed.count) failed" }
+        return text
+    }
 }
 
 extension OrderStore {
@@ -21,11 +31,12 @@ extension OrderStore {
         progress: @Sendable (BulkProgress) async -> Void = { _ in }
     ) async -> BulkProgress {
         var state = BulkProgress(done: 0, total: orderIds.count, delivered: 0, retrying: 0, failed: [])
+        let start = Millis.now()
         await withTaskGroup(of: Finished.self) { group in
             var pending = orderIds.makeIterator()
             var started = 0
             while started < max(1, concurrency), let id = pending.next() {
-                group.addTask { await self.reverifyOne(id, using: verifier, by: actor) }
+                group.addTask { await self.reverifyOne(id, using: verifier, by: actor, since: start) }
                 started += 1
             }
             while let finished = await group.next() {
@@ -35,10 +46,14 @@ extension OrderStore {
                 case .verifyRetry: state.retrying += 1
                 default: break
                 }
-                if let error = finished.error { state.failed.append((finished.orderId, error)) }
+                if finished.elsewhere {
+                    state.elsewhere += 1
+                } else if let error = finished.error {
+                    state.failed.append((finished.orderId, error))
+                }
                 await progress(state)
                 if !Task.isCancelled, shouldContinue(), let id = pending.next() {
-                    group.addTask { await self.reverifyOne(id, using: verifier, by: actor) }
+                    group.addTask { await self.reverifyOne(id, using: verifier, by: actor, since: start) }
                 }
             }
         }
@@ -49,11 +64,14 @@ extension OrderStore {
         var orderId: String
         var state: OrderState?
         var error: String?
+        var elsewhere = false
     }
 
-    private func reverifyOne(_ orderId: String, using verifier: any ReceiptVerifier, by actor: Operator) async -> Finished {
+    private func reverifyOne(_ orderId: String, using verifier: any ReceiptVerifier, by actor: Operator, since start: Millis) async -> Finished {
         do {
-            return Finished(orderId: orderId, state: try await reverify(orderId: orderId, using: verifier, by: actor).order.state)
+            return Finished(orderId: orderId, state: try await reverify(orderId: orderId, using: verifier, by: actor, unlessAskedSince: start).order.state)
+        } catch StoreError.verifyingElsewhere {
+            return Finished(orderId: orderId, elsewhere: true)
         } catch {
             return Finished(orderId: orderId, error: "\(error)")
         }

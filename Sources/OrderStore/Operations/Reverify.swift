@@ -1,9 +1,40 @@
+import Foundation
+
 extension OrderStore {
     /// Re-verifies an order end to end: its latest stored submission goes to Apple through
     /// `verifier` (outside any transaction, since Apple takes seconds), then the answer is
-    /// stored and the rules applied.
+    /// stored and the rules applied. The order's verify job is taken under a lease first
+    /// (`claimVerification`), so no other process asks Apple about it at the same time.
+    /// `unlessAskedSince` (a bulk run's start): an order Apple was asked about since then,
+    /// by another process, is left alone rather than asked about twice.
     @discardableResult
-    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system) async throws -> VerificationOutcome {
+    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,
+                         unlessAskedSince: Millis? = nil) async throws -> VerificationOutcome {
+        guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
+        let owner = "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
+        if let holder = try await claimVerification(orderId: orderId, owner: owner) {
+            throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
+        }
+        var answered = false
+        do {
+            if let since = unlessAskedSince, try await read({ sql in
+                try await sql.row("SELECT id FROM verification_attempts WHERE order_id = \(bind: orderId) AND at >= \(bind: since) LIMIT 1") != nil
+            }) {
+                throw StoreError.verifyingElsewhere(orderId: orderId, by: "another process, which asked Apple since this run began")
+            }
+            let outcome = try await askApple(orderId: orderId, using: verifier, by: actor)
+            answered = true
+            try await releaseClaim(orderId: orderId, owner: owner, answered: true)
+            return outcome
+        } catch {
+            if !answered { try? await releaseClaim(orderId: orderId, owner: owner, answered: false) }
+            throw error
+        }
+    }
+
+    /// The call and its recording, for a caller that holds the order's verify job (the
+    /// worker, under its lease; `reverify`, under its claim).
+    func askApple(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator) async throws -> VerificationOutcome {
         guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
         let (order, submission) = try await read { sql in
             let order = try await sql.requireOrder(orderId)
@@ -24,6 +55,12 @@ extension OrderStore {
         // An admin's re-verification decides a rejection again (a configuration error undone).
         let reopen = order.state == .rejected && !actor.isSystem && actor.role == .admin
         return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report, reopen: reopen)
+    }
+
+    /// In a task of its own: a cancelled caller's task would have its statements refused,
+    /// and the lease would block the order until it ran out.
+    private func releaseClaim(orderId: String, owner: String, answered: Bool) async throws {
+        try await Task { try await self.releaseVerification(orderId: orderId, owner: owner, answered: answered) }.value
     }
 
     /// Rejected orders whose reason contains `reason` (a status code, "shared secret",
