@@ -115,13 +115,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
                     return (samples, failures)
                 }
             }
-            var all = Samples()
-            var failures = 0
-            for await (samples, failed) in group {
-                for value in samples.values { all.record(value) }
-                failures += failed
-            }
-            return (all, failures)
+            return await Samples.merged(&group)
         }
     }
 }

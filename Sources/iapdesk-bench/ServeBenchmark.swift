@@ -183,13 +183,7 @@ struct ServeLoad: AsyncParsableCommand {
                     return (samples, errors)
                 }
             }
-            var all = Samples()
-            var errors = 0
-            for await (samples, failed) in group {
-                for value in samples.values { all.record(value) }
-                errors += failed
-            }
-            return (all, errors)
+            return await Samples.merged(&group)
         }
         try? await http.shutdown()
         let object: [String: Any] = ["count": results.0.values.count, "errors": results.1, "seconds": Double(seconds),

@@ -23,6 +23,17 @@ struct Samples {
 
     var p50: Double { percentile(0.50) }
     var p99: Double { percentile(0.99) }
+
+    /// The load clients' samples and failure counts, as one.
+    static func merged(_ clients: inout TaskGroup<(Samples, Int)>) async -> (samples: Samples, failures: Int) {
+        var all = Samples()
+        var failures = 0
+        for await (samples, failed) in clients {
+            all.values += samples.values
+            failures += failed
+        }
+        return (all, failures)
+    }
 }
 
 extension Duration {

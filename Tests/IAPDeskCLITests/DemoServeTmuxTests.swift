@@ -20,11 +20,6 @@ struct DemoServeTmuxTests {
         let endpoints = try Self.endpoints(db + ".simulator/endpoints.txt")
         let serve = try #require(endpoints["SERVE"]), simulator = try #require(endpoints["SIM"]), game = try #require(endpoints["GAME"])
         let token = try #require(endpoints["TOKEN"])
-        func command(_ text: String) throws {
-            try tmux.send(":")
-            try tmux.run("send-keys -t \(tmux.session) -l '\(text)'")
-            try tmux.send("Enter")
-        }
 
         // The help screen names where the demo listens.
         try tmux.send("?")
@@ -61,13 +56,13 @@ struct DemoServeTmuxTests {
         // Apple refunds the coins: REFUND → R9 → refunded in the console, and the game takes them back.
         let coins = try #require(transactions["live-coins"])
         #expect(await LoopbackHTTP.call(.POST, simulator + "/control/refund", json: #"{"transactionId":"\#(coins)"}"#)?.status == 200)
-        try command("order live-coins")
+        try tmux.command("order live-coins")
         let refunded = tmux.screen(waitingFor: { $0.contains("Order live-coins · refunded") && $0.contains("game told    refunded: confirmed") },
                                    timeout: 15)
         #expect(refunded.contains("Apple REFUND") && refunded.contains("game told    refunded: confirmed"), "\(refunded)")
         #expect(try await Self.eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 0 }, "the game took the coins back")
         try tmux.send("Escape")
-        try command("q")
+        try tmux.command("q")
     }
 
     /// `NAME=value` lines of the demo's endpoints file, once the demo wrote it.

@@ -19,17 +19,12 @@ struct DemoStuckQueueTmuxTests {
         var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
         defer { tmux.stop() }
         #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
-        func command(_ text: String) throws {
-            try tmux.send(":")
-            try tmux.run("send-keys -t \(tmux.session) -l '\(text)'")
-            try tmux.send("Enter")
-        }
 
         let before = try await Self.snapshot(db)
         #expect(before.stuck.count >= 40, "the demo's stuck queue: \(before.stuck.count)")
         #expect(!before.disputed.isEmpty)
 
-        try command("stuck")
+        try tmux.command("stuck")
         _ = tmux.screen { $0.contains("Stuck [") }
         try tmux.send("R")
         let done = tmux.screen(waitingFor: { $0.contains("re-verified \(before.stuck.count):") }, timeout: 90)
@@ -45,7 +40,7 @@ struct DemoStuckQueueTmuxTests {
         #expect(told.confirmed >= before.stuck.count - after.stuck.count && told.unconfirmed == 0, "\(told)")
 
         // The operator reads why: the owner's period was refunded, the submitter has it now.
-        try command("order \(settled)")
+        try tmux.command("order \(settled)")
         let detail = tmux.screen { $0.contains("Order \(settled)") && $0.contains("Timeline") }
         #expect(detail.contains("delivered"), "\(detail)")
         #expect(detail.contains("game told") && detail.contains("(push)"), "the game confirmed it: \(detail)")
@@ -53,7 +48,7 @@ struct DemoStuckQueueTmuxTests {
         let subscription = tmux.screen { $0.contains("Subscription ") }
         #expect(subscription.contains("was refunded; ownership moves"), "\(subscription)")
         try tmux.send("Escape", "Escape")
-        try command("q")
+        try tmux.command("q")
         let deadline = Date().addingTimeInterval(10)
         while tmux.isRunning && Date() < deadline { usleep(100_000) }
         #expect(!tmux.isRunning)
@@ -61,7 +56,7 @@ struct DemoStuckQueueTmuxTests {
         // Reopened: the same simulated App Store, so Apple still knows the demo's purchases.
         tmux = try Tmux.start("\(binary) demo --db \(db)")
         #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
-        try command("order demo_000005")
+        try tmux.command("order demo_000005")
         _ = tmux.screen { $0.contains("Order demo_000005") }
         try tmux.send("r")
         let again = tmux.screen(waitingFor: { $0.contains("demo_000005: server_api") }, timeout: 15)

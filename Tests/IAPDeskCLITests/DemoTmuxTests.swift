@@ -54,15 +54,10 @@ struct SupportFlowTmuxTests {
         let tmux = demo.tmux
         #expect(demo.home.contains("Orders [all]"))
 
-        func command(_ text: String) throws {
-            try tmux.send(":")
-            try tmux.run("send-keys -t \(tmux.session) -l '\(text)'")
-            try tmux.send("Enter")
-        }
         func type(_ text: String) throws { try tmux.run("send-keys -t \(tmux.session) -l '\(text)'") }
 
         // A dropped order: paid, never verified. Re-verify it with (simulated) Apple, read the answer.
-        try command("order demo_000003")
+        try tmux.command("order demo_000003")
         #expect(tmux.screen { $0.contains("Order demo_000003") }.contains("receipt_received"))
         try tmux.send("r")
         let verified = tmux.screen(waitingFor: { $0.contains("→ delivered") }, timeout: 15)
@@ -74,7 +69,7 @@ struct SupportFlowTmuxTests {
         try tmux.send("Escape", "Escape")
 
         // A stuck order Apple can't confirm: grant it by hand with a reason.
-        try command("stuck")
+        try tmux.command("stuck")
         #expect(tmux.screen { $0.contains("Stuck [") }.contains("LAST ERROR"))
         try tmux.send("Enter")
         _ = tmux.screen { $0.contains("Timeline") }
@@ -85,7 +80,7 @@ struct SupportFlowTmuxTests {
         #expect(tmux.screen { $0.contains("now delivered") }.contains("granted"))
 
         // An ownership dispute: move the subscription to the account support chose.
-        try command("disputes")
+        try tmux.command("disputes")
         _ = tmux.screen { $0.contains("Disputes (R8") }
         try tmux.send("Enter")
         #expect(tmux.screen { $0.contains("R8 verdict") }.contains("Subscription "))
@@ -98,11 +93,11 @@ struct SupportFlowTmuxTests {
         #expect(tmux.screen { $0.contains("now belongs to") }.contains("acct-from-ticket-102"))
 
         // Everything above is in the audit log, with the operator and the reasons.
-        try command("audit")
+        try tmux.command("audit")
         let audit = tmux.screen { $0.contains("Audit log") && $0.contains("ticket 102") }
         #expect(audit.contains("ownership.tra") && audit.contains("ticket 102: receipt"))
         #expect(audit.contains("grant") && audit.contains("ticket 101: paid"))
-        try command("q")
+        try tmux.command("q")
         let deadline = Date().addingTimeInterval(10)
         while tmux.isRunning && Date() < deadline { usleep(100_000) }
         #expect(!tmux.isRunning)

@@ -42,6 +42,13 @@ struct Tmux {
         for key in keys { try run("send-keys -t \(session) \(key)") }
     }
 
+    /// A `:` command typed as an operator types it, then Enter.
+    func command(_ text: String) throws {
+        try send(":")
+        try run("send-keys -t \(session) -l '\(text)'")
+        try send("Enter")
+    }
+
     func resize(cols: Int, rows: Int) throws { try run("resize-window -t \(session) -x \(cols) -y \(rows)") }
 
     /// The screen as text, once `condition` holds or after `timeout` seconds.
