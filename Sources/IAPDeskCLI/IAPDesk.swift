@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrderStore
 
 /// The `iapdesk` command: every console action is also a command here (DESIGN.md §1).
 public struct IAPDesk: AsyncParsableCommand {
@@ -37,6 +38,9 @@ extension IAPDesk {
         } catch let error as ValidationError {
             finish(message: "Error: \(error.message)", code: .validationFailure)
         } catch {
+            if let database = DatabaseErrorText.describe(error) {
+                finish(message: "Error: \(database)", code: .failure)
+            }
             finish(message: fullMessage(for: error), code: exitCode(for: error))
         }
     }

@@ -14,22 +14,30 @@ public final class OrderStore: Sendable {
 
     public var dialect: Dialect { db.dialect }
 
-    private init(location: StoreLocation, settings: StoreSettings, db: Database) {
+    /// What opening found and repaired (indexes an interrupted seed left dropped), for the
+    /// CLI and the console to say; empty on a healthy store.
+    public let repairs: [String]
+
+    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String]) {
         self.location = location
         self.settings = settings
         self.db = db
+        self.repairs = repairs
     }
 
-    /// Opens (creating if needed) and migrates the store.
+    /// Opens (creating if needed) and migrates the store, and rebuilds missing indexes.
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
         let db = try await Database.open(location)
+        let restored: [String]
         do {
             try await Migrations.run(on: db)
+            restored = try await Migrations.restoreMissingIndexes(on: db)
         } catch {
             await db.close()
             throw error
         }
-        return OrderStore(location: location, settings: settings, db: db)
+        let repairs = restored.isEmpty ? [] : ["rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))"]
+        return OrderStore(location: location, settings: settings, db: db, repairs: repairs)
     }
 
     public func close() async {

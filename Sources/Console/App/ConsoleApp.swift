@@ -170,7 +170,7 @@ public final class ConsoleApp {
                 await refresh()
             } catch {
                 // The store refused (a conflict, already delivered, forbidden): say so, change nothing.
-                dialog.error = "\(error)"
+                dialog.error = DatabaseErrorText.describe(error) ?? "\(error)"
             }
         default:
             dialog.edit(key)

@@ -34,6 +34,7 @@ enum ConsoleRunner {
         let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust, notes: notes)
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
+        if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }
         await app.run()
         terminal.stop()
     }

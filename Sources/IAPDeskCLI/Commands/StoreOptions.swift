@@ -20,6 +20,7 @@ struct StoreOptions: ParsableArguments {
     func withStore<T>(_ body: (OrderStore, Configuration) async throws -> T) async throws -> T {
         let configuration = try configuration()
         let store = try await OrderStore.open(configuration.storeLocation, settings: configuration.storeSettings)
+        for repair in store.repairs { FileHandle.standardError.write(Data("store: \(repair)\n".utf8)) }
         do {
             let result = try await body(store, configuration)
             await store.close()

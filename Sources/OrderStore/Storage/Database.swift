@@ -81,7 +81,7 @@ final class Database: Sendable {
                 connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
             } catch {
-                throw StoreError.cannotOpen(location.description, String(reflecting: error))
+                throw StoreError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
             }
             return Database(sql: connection.sql(queryLogLevel: nil), driver: .postgres(connection))
         }

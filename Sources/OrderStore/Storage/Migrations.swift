@@ -35,6 +35,35 @@ enum Migrations {
         }
     }
 
+    /// Builds again any index the migrations made that is gone: a seed killed by an older
+    /// iapdesk, while its indexes were dropped for the load, left stores that looked healthy
+    /// and were slow. Returns the names rebuilt (none on a healthy store: one catalogue read).
+    static func restoreMissingIndexes(on db: Database) async throws -> [String] {
+        let definitions = all(db.dialect).joined().compactMap { statement -> (name: String, sql: String)? in
+            let words = statement.split(separator: " ", maxSplits: 4)
+            if words.count > 2, words[0] == "CREATE", words[1] == "INDEX" { return (String(words[2]), statement) }
+            if words.count > 3, words[0] == "CREATE", words[1] == "UNIQUE", words[2] == "INDEX" { return (String(words[3]), statement) }
+            return nil
+        }
+        let catalogue: SQLQueryString = db.dialect == .sqlite
+            ? "SELECT name FROM sqlite_master WHERE type = 'index'"
+            : "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()"
+        let present = Set(try await db.lock.run { try await db.sql.rows(catalogue).map { try $0.string("name") } })
+        let missing = definitions.filter { !present.contains($0.name) }
+        guard !missing.isEmpty else { return [] }
+        try await db.lock.run {
+            try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
+            do {
+                for index in missing { try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) "))).run() }
+                try await db.sql.raw("COMMIT").run()
+            } catch {
+                await db.sql.rollbackEvenIfCancelled()
+                throw error
+            }
+        }
+        return missing.map(\.name)
+    }
+
     /// Issue 14, the outbox to the game: every change a game must act on is an event
     /// written in the transaction that made the change, with each try to tell the game.
     private static func v7(_ d: Dialect) -> [String] {
