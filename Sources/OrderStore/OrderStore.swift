@@ -13,6 +13,8 @@ public final class OrderStore: Sendable {
     public let jobsDue = JobSignal()
 
     public var dialect: Dialect { db.dialect }
+    /// A SQLite file this process may only read: everyone is a viewer here.
+    public var isReadOnly: Bool { db.readOnly }
 
     /// What opening found and repaired (indexes an interrupted seed left dropped), for the
     /// CLI and the console to say; empty on a healthy store.

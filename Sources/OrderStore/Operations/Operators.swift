@@ -29,6 +29,6 @@ extension OrderStore {
     /// The acting identity for an OS user, optionally lowered by `--readonly`.
     public func actor(forUser name: String, readOnly: Bool = false) async throws -> Operator {
         let role = try await role(of: name)
-        return Operator(name: name, role: readOnly ? .viewer : role)
+        return Operator(name: name, role: readOnly || isReadOnly ? .viewer : role)
     }
 }

@@ -40,15 +40,25 @@ final class Database: Sendable {
     let sql: any SQLDatabase
     let driver: Driver
     let lock = AsyncLock()
+    /// A SQLite file this process may only read (a viewer's account): opened read-only,
+    /// nothing migrated or repaired, every write refused by SQLite itself.
+    let readOnly: Bool
 
     var dialect: Dialect {
         if case .sqlite = driver { return .sqlite }
         return .postgres
     }
 
-    private init(sql: any SQLDatabase, driver: Driver) {
+    private init(sql: any SQLDatabase, driver: Driver, readOnly: Bool = false) {
         self.sql = sql
         self.driver = driver
+        self.readOnly = readOnly
+    }
+
+    /// SQLite's URI for a read-only open of `path` (the driver opens with SQLITE_OPEN_URI).
+    static func readOnlyURI(_ path: String) -> String {
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))) ?? path
+        return "file:\(escaped)?mode=ro"
     }
 
     static func open(_ location: StoreLocation) async throws -> Database {
@@ -56,17 +66,23 @@ final class Database: Sendable {
         logger.logLevel = .warning  // SQL text may carry ids; never log it by default
         switch location {
         case .sqlite(let path):
+            // A file that exists but that this user may not write: read-only, so a viewer
+            // needs no write access (and so cannot promote themselves through iapdesk).
+            let readOnly = FileManager.default.fileExists(atPath: path) && access(path, W_OK) != 0
             let connection: SQLiteConnection
             do {
-                connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                let storage: SQLiteConnection.Storage = readOnly ? .file(path: Self.readOnlyURI(path)) : .file(path: path)
+                connection = try await SQLiteConnection.open(storage: storage, logger: logger)
             } catch {
                 throw StoreError.cannotOpen(location.description, String(describing: error))
             }
-            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection))
+            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection), readOnly: readOnly)
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
             // makes a second writer wait instead of failing.
             do {
-                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"] {
+                let pragmas = readOnly ? ["PRAGMA busy_timeout = 10000"]
+                    : ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"]
+                for pragma in pragmas {
                     try await db.sql.raw(SQLQueryString(pragma)).run()
                 }
             } catch {

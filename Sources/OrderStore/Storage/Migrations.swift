@@ -11,6 +11,14 @@ enum Migrations {
     }
 
     static func run(on db: Database) async throws {
+        if db.readOnly {
+            // Nothing can be written: the schema must be current already.
+            let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+            guard applied == all(db.dialect).count else {
+                throw StoreError.invalid("this store is read-only to you and its schema is at version \(applied), not \(all(db.dialect).count): someone with write access must open it once with this iapdesk")
+            }
+            return
+        }
         try await db.sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
         let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
         let migrations = all(db.dialect)
@@ -39,6 +47,7 @@ enum Migrations {
     /// iapdesk, while its indexes were dropped for the load, left stores that looked healthy
     /// and were slow. Returns the names rebuilt (none on a healthy store: one catalogue read).
     static func restoreMissingIndexes(on db: Database) async throws -> [String] {
+        if db.readOnly { return [] }
         let definitions = all(db.dialect).joined().compactMap { statement -> (name: String, sql: String)? in
             let words = statement.split(separator: " ", maxSplits: 4)
             if words.count > 2, words[0] == "CREATE", words[1] == "INDEX" { return (String(words[2]), statement) }
