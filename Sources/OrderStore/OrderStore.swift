@@ -50,18 +50,14 @@ public final class OrderStore: Sendable {
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
     func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
         try await db.lock.run {
-            try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
-            do {
-                let tx = WriteTransaction(sql: db.sql, actor: actor, now: now)
+            let tx = WriteTransaction(sql: db.sql, actor: actor, now: now)
+            let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
                 try await tx.flush()
-                try await db.sql.raw("COMMIT").run()
-                if tx.madeJobDue { jobsDue.notify() }
                 return result
-            } catch {
-                await db.sql.rollbackEvenIfCancelled()
-                throw error
             }
+            if tx.madeJobDue { jobsDue.notify() }
+            return result
         }
     }
 

@@ -15,8 +15,7 @@ import Server
 struct EventsBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "events", abstract: "Events to a healthy game: throughput and grant → confirmation latency.")
 
-    @Option(help: "sqlite (a fresh temporary file) or postgres (then --db names the database).") var backend: String = "sqlite"
-    @Option(help: "postgres://… for --backend postgres.") var db: String?
+    @OptionGroup var backend: BenchBackend
     @Option(help: "Events in the backlog drained in phase one.") var backlog: Int = 5000
     @Option(help: "Accounts the events are spread over.") var accounts: Int = 500
     @Option(help: "Grants written one by one in phase two.") var live: Int = 500
@@ -26,7 +25,7 @@ struct EventsBenchmark: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let location = try BenchBackend.location(backend, db: db, name: "events")
+        let location = try backend.location(name: "events")
         defer { BenchBackend.removeIfTemporary(location) }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
@@ -75,7 +74,7 @@ struct EventsBenchmark: AsyncParsableCommand {
             Figure(key: "grant_to_confirmed_p50_ms", label: "grant → game's confirmation p50 (ms)", value: latency.p50, budget: nil),
             Figure(key: "grant_to_confirmed_p99_ms", label: "grant → game's confirmation p99 (ms)", value: latency.p99, budget: 50),
             Figure(key: "applied_twice", label: "events the game saw twice", value: Double(applied - backlog - live) + Double(await game.duplicates), budget: 0),
-        ], json: json, context: ["backend": backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
+        ], json: json, context: ["backend": backend.backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
                                  "grants from": sameProcess ? "the worker's store (woken on commit)" : "a second connection (found by polling)", "receiver": "reference game, loopback, same process"])
     }
 

@@ -18,8 +18,7 @@ import Server
 struct PipelineBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Submission → delivered and notification acknowledgement latency.")
 
-    @Option(help: "sqlite (a fresh temporary file) or postgres (then --db names the database).") var backend: String = "sqlite"
-    @Option(help: "postgres://… for --backend postgres.") var db: String?
+    @OptionGroup var backend: BenchBackend
     @Option(help: "Purchases submitted (each waits for its verdict).") var purchases: Int = 400
     @Option(help: "Notifications posted.") var notifications: Int = 1000
     @Option(help: "Concurrent clients.") var clients: Int = 8
@@ -30,7 +29,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
     static let token = "bench-token-0123456789abcdef"
 
     func run() async throws {
-        let location = try BenchBackend.location(backend, db: db, name: "pipeline")
+        let location = try backend.location(name: "pipeline")
         defer { BenchBackend.removeIfTemporary(location) }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "bench-secret")
@@ -83,7 +82,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
             Figure(key: "ack_p50_ms", label: "notification acknowledgement p50 (ms)", value: acknowledged.samples.p50, budget: nil),
             Figure(key: "ack_p99_ms", label: "notification acknowledgement p99 (ms)", value: acknowledged.samples.p99, budget: 10),
             Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
-        ], json: json, context: ["backend": backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
+        ], json: json, context: ["backend": backend.backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
                                  "apple": "simulator, latency 0", "load": "in-process HTTP clients",
                                  "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)"])
     }

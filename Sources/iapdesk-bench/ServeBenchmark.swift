@@ -17,8 +17,7 @@ import SQLiteKit
 struct ServeBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Receipt intake throughput and latency over HTTP.")
 
-    @Option(help: "sqlite (a fresh temporary file) or postgres (then --db names the database).") var backend: String = "sqlite"
-    @Option(help: "postgres://… for --backend postgres.") var db: String?
+    @OptionGroup var backend: BenchBackend
     @Option(help: "Concurrent clients in the load process.") var clients: Int = 64
     @Option(help: "Seconds of load.") var seconds: Int = 10
     @Option(help: "Rows written by raw SQL for the comparison.") var rawRows: Int = 10000
@@ -27,7 +26,7 @@ struct ServeBenchmark: AsyncParsableCommand {
     static let token = "bench-token-0123456789abcdef"
 
     func run() async throws {
-        let location = try BenchBackend.location(backend, db: db, name: "serve")
+        let location = try backend.location(name: "serve")
         defer { BenchBackend.removeIfTemporary(location) }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
@@ -54,7 +53,7 @@ struct ServeBenchmark: AsyncParsableCommand {
             Figure(key: "per_commit", label: "submissions per group commit (mean)", value: perCommit, budget: nil),
             Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
             Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
-        ], json: json, context: ["backend": backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
+        ], json: json, context: ["backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
     }
 
     struct LoadResult: Decodable {

@@ -76,9 +76,13 @@ func report(_ figures: [Figure], json: Bool, context: [String: String]) {
     }
 }
 
-/// `--backend sqlite` (a fresh temporary file) or `--backend postgres --db URL`.
-enum BenchBackend {
-    static func location(_ backend: String, db: String?, name: String) throws -> StoreLocation {
+/// `--backend sqlite` (a fresh temporary file) or `--backend postgres --db URL`: the
+/// options every server-side benchmark takes.
+struct BenchBackend: ParsableArguments {
+    @Option(help: "sqlite (a fresh temporary file) or postgres (then --db names the database).") var backend: String = "sqlite"
+    @Option(help: "postgres://… for --backend postgres.") var db: String?
+
+    func location(name: String) throws -> StoreLocation {
         switch backend {
         case "sqlite":
             return .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-\(name)-\(UUID().uuidString).sqlite").path)

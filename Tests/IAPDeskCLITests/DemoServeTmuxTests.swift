@@ -9,11 +9,8 @@ struct DemoServeTmuxTests {
     @Test("a purchase through the intake is delivered while the player waits; a renewal and a refund from the simulator show live in the console and reach the game")
     func liveDemo() async throws {
         guard let binary = try Tmux.binary() else { return }
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-serve-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-            try? FileManager.default.removeItem(atPath: db + ".simulator")
-        }
+        let db = Tmux.demoStorePath("serve")
+        defer { Tmux.removeDemoStore(db) }
         let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)", cols: 100, rows: 40)
         defer { tmux.stop() }
         #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))

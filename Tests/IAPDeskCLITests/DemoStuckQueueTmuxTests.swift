@@ -11,11 +11,8 @@ struct DemoStuckQueueTmuxTests {
     @Test("R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works")
     func clearStuckQueue() async throws {
         guard let binary = try Tmux.binary() else { return }
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-stuck-\(UUID().uuidString).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-            try? FileManager.default.removeItem(atPath: db + ".simulator")
-        }
+        let db = Tmux.demoStorePath("stuck")
+        defer { Tmux.removeDemoStore(db) }
         var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
         defer { tmux.stop() }
         #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))

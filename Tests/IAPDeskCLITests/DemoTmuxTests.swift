@@ -162,13 +162,13 @@ struct DemoSession {
     let home: String
 
     static func start(_ binary: String) throws -> DemoSession {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-tmux-\(UUID().uuidString).sqlite").path
+        let db = Tmux.demoStorePath("tmux")
         let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
         return DemoSession(tmux: tmux, db: db, home: tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60))
     }
 
     func stop() {
         tmux.stop()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        Tmux.removeDemoStore(db)
     }
 }

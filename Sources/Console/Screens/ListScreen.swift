@@ -219,7 +219,7 @@ enum Lists {
                 guard dead > 0 else { return .flash("no dead event: the worker is still trying every one on its own", isError: false) }
                 return .dialog(Dialog(
                     title: "Resend every dead event",
-                    lines: ["\(dead)\(dead == events.count && events.count >= 500 ? "+" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
+                    lines: ["\(dead)\(events.count >= 500 ? " or more" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
                             "The game applies each once by its id. Every resend is audited."],
                     inputs: [], confirm: "resend all"
                 ) { values in

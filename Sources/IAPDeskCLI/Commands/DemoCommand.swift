@@ -2,10 +2,8 @@ import AppStore
 import AppStoreSimulator
 import ArgumentParser
 import Foundation
-import Logging
 import OrderStore
 import ReferenceGame
-import Server
 
 /// `iapdesk demo`: a seeded store, the App Store simulator in-process with its root trusted,
 /// `serve` and a reference game on loopback (`DemoServe`), and the console on top as admin,
@@ -86,4 +84,3 @@ extension AppStoreSettings {
             trust: simulator.trustRoots)
     }
 }
-

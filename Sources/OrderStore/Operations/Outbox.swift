@@ -122,7 +122,7 @@ extension OrderStore {
                 RETURNING \(unsafeRaw: GameEvent.columns)
                 """).map(GameEvent.init(row:)) else { throw StoreError.notFound(kind: "event", id: id) }
             try await tx.enqueue(.sendEvents, subject: event.accountId, dueAt: now)
-            tx.audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+            tx.auditResend(event, reason: reason)
             return event
         }
     }
@@ -137,9 +137,7 @@ extension OrderStore {
                 RETURNING \(unsafeRaw: GameEvent.columns)
                 """).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
             for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
-            for event in events {
-                tx.audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
-            }
+            for event in events { tx.auditResend(event, reason: reason) }
             return events
         }
     }
@@ -152,11 +150,13 @@ extension OrderStore {
         for start in stride(from: 0, to: events.count, by: 500) {
             let ids = events[start..<min(start + 500, events.count)].map(\.id)
             let rows = try await read { sql in
-                try await sql.rows("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id IN (\(binds: ids))").map(GameEvent.init(row:))
+                try await sql.rows("SELECT confirmed_at, dead_at, last_error FROM events WHERE id IN (\(binds: ids)) ORDER BY id").map { row in
+                    (confirmed: try row.optionalInt64("confirmed_at") != nil, dead: try row.optionalInt64("dead_at") != nil, error: try row.optionalString("last_error"))
+                }
             }
-            confirmed += rows.count { $0.confirmedAt != nil }
-            dead += rows.count { $0.deadAt != nil }
-            lastError = rows.last { $0.confirmedAt == nil && $0.lastError != nil }?.lastError ?? lastError
+            confirmed += rows.count(where: \.confirmed)
+            dead += rows.count(where: \.dead)
+            lastError = rows.last { !$0.confirmed && $0.error != nil }?.error ?? lastError
         }
         return (confirmed, dead, lastError)
     }
@@ -212,6 +212,11 @@ public struct EventAttemptRecord: Sendable {
 }
 
 extension WriteTransaction {
+    /// An operator's resend, on the event's order's trail.
+    func auditResend(_ event: GameEvent, reason: String) {
+        audit("event.resend", target: "order:\(event.orderId ?? "-")", reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+    }
+
     func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
         let (event, attempt) = (record.event, record.attempt)
         try await sql.raw("""

@@ -67,7 +67,7 @@ public struct SyntheticStore: Sendable {
                 // All or nothing: a seed killed midway rolls back to the empty store it
                 // found, with its indexes (DDL is transactional on both backends) and an
                 // audit head that matches the log.
-                try await transaction(sql, store.dialect) {
+                try await sql.writeTransaction(store.dialect) {
                     // The seeded history continues the audit chain the catalogue entries started.
                     if let head = try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") {
                         generator.auditSeq = try head.int64("seq")
@@ -109,16 +109,5 @@ public struct SyntheticStore: Sendable {
             if remaining <= 0 { break }
         }
         try await generator.finish(sql: sql, writer: writer, dialect: dialect)
-    }
-
-    private func transaction(_ sql: any SQLDatabase, _ dialect: Dialect, _ body: () async throws -> Void) async throws {
-        try await sql.raw(SQLQueryString(dialect.beginWrite)).run()
-        do {
-            try await body()
-            try await sql.raw("COMMIT").run()
-        } catch {
-            await sql.rollbackEvenIfCancelled()
-            throw error
-        }
     }
 }

@@ -26,18 +26,13 @@ enum Migrations {
         for (index, statements) in migrations.enumerated() where index + 1 > applied {
             let version = index + 1
             try await db.lock.run {
-                try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
-                do {
+                try await db.sql.writeTransaction(db.dialect) {
                     // Another process may have migrated while we waited for the write lock.
                     let now = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
                     if now < version {
                         for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
                         try await db.sql.raw("INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), \(bind: Millis.now()))").run()
                     }
-                    try await db.sql.raw("COMMIT").run()
-                } catch {
-                    await db.sql.rollbackEvenIfCancelled()
-                    throw error
                 }
             }
         }
@@ -54,20 +49,14 @@ enum Migrations {
             if words.count > 3, words[0] == "CREATE", words[1] == "UNIQUE", words[2] == "INDEX" { return (String(words[3]), statement) }
             return nil
         }
-        let catalogue: SQLQueryString = db.dialect == .sqlite
-            ? "SELECT name FROM sqlite_master WHERE type = 'index'"
-            : "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()"
-        let present = Set(try await db.lock.run { try await db.sql.rows(catalogue).map { try $0.string("name") } })
+        let present = Set(try await db.lock.run { try await db.sql.indexNames(db.dialect) })
         let missing = definitions.filter { !present.contains($0.name) }
         guard !missing.isEmpty else { return [] }
         try await db.lock.run {
-            try await db.sql.raw(SQLQueryString(db.dialect.beginWrite)).run()
-            do {
-                for index in missing { try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) "))).run() }
-                try await db.sql.raw("COMMIT").run()
-            } catch {
-                await db.sql.rollbackEvenIfCancelled()
-                throw error
+            try await db.sql.writeTransaction(db.dialect) {
+                for index in missing {
+                    try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) "))).run()
+                }
             }
         }
         return missing.map(\.name)

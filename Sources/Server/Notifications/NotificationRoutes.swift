@@ -7,9 +7,8 @@ import OrderStore
 /// The App Store Server Notifications V2 receivers, one URL per environment as App Store
 /// Connect has them: `POST /apple/notifications/production` and `…/sandbox`. The 2xx is
 /// sent only after the notification is stored (R1), group-committed with those arriving
-/// meanwhile; if storing fails Apple gets a 5xx
-/// and retries. A forged or garbage body is kept for operators (bounded), changes
-/// nothing, and gets a 4xx.
+/// meanwhile; if storing fails Apple gets a 5xx and retries. A forged or garbage body is
+/// kept for operators (bounded), changes nothing, and gets a 4xx.
 struct NotificationRoutes: Sendable {
     let decoder: NotificationDecoder
     let metrics: ServeMetrics

@@ -27,6 +27,16 @@ struct Tmux {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// A fresh path for a demo store in the temp folder.
+    static func demoStorePath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    /// Removes a demo store and the simulator saved beside it.
+    static func removeDemoStore(_ path: String) {
+        for suffix in ["", "-wal", "-shm", ".simulator"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     /// Starts `command` in a `cols`×`rows` terminal with a UTF-8 locale and 256 colours.
     static func start(_ command: String, cols: Int = 80, rows: Int = 24) throws -> Tmux {
         let tmux = Tmux(socket: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-tmux-\(UUID().uuidString.prefix(8))").path)

@@ -10,4 +10,19 @@ extension SQLDatabase {
         let sql = self
         await Task { try? await sql.raw("ROLLBACK").run() }.value
     }
+
+    /// `body` in one write transaction: committed, or rolled back whole (even when the
+    /// task was cancelled). The caller holds the store's lock.
+    func writeTransaction<T>(_ dialect: Dialect, _ body: () async throws -> T) async throws -> T {
+        try await raw(SQLQueryString(dialect.beginWrite)).run()
+        do {
+            let result = try await body()
+            try await raw("COMMIT").run()
+            return result
+        } catch {
+            await rollbackEvenIfCancelled()
+            throw error
+        }
+    }
+
 }
