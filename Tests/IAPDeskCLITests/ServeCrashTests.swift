@@ -216,6 +216,44 @@ struct ServeCrashTests {
     }
 
     /// The built binary; missing in CI is a failure, elsewhere a loud skip.
+    @Test("SIGTERM while Apple is slow to answer: serve stops accepting, the call in flight finishes, the worker gives its leases back and leaves, exit 0", arguments: Backend.all)
+    func gracefulStop(backend: Backend) async throws {
+        guard let binary = try Self.binary() else { return }
+        let setup = try await Setup.make(backend)
+        await setup.simulator.faults.set(try FaultProfile.parse("latency=3"))
+        await setup.simulator.ledger.purchase(appleId: "term@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "term-1")
+        let receipt = try await setup.simulator.ledger.receipt(appleId: "term@icloud")
+        let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
+        #expect(await serve.call(.POST, "/v1/orders", json: #"{"order_id":"term-1","account_id":"acct-term","product_id":"coins_60"}"#, token: Self.token)?.status == 201)
+        #expect(await serve.call(.POST, "/v1/orders/term-1/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token)?.status == 202)
+        // The worker has taken the verification and waits on Apple's 3 seconds.
+        let store = try await setup.open()
+        let deadline = Date().addingTimeInterval(10)
+        while try await store.jobs().first(where: { $0.kind == .verify && $0.leaseOwner != nil }) == nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await store.jobs().contains { $0.kind == .verify && $0.leaseOwner != nil }, "the verification is leased")
+        #expect(try await store.workerStatus().live == 1)
+
+        kill(serve.process.processIdentifier, SIGTERM)
+        let stopBy = Date().addingTimeInterval(20)
+        while serve.process.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!serve.process.isRunning, "serve stopped within 20 s")
+        if serve.process.isRunning { serve.kill9() }
+        #expect(serve.process.terminationStatus == 0)
+        #expect(await serve.call(.GET, "/healthz", json: nil, token: nil) == nil, "nothing listens any more")
+        // The call in flight was finished and recorded, or its job was given back: nothing is
+        // left leased to a process that is gone, and the order is not lost either way.
+        let jobs = try await store.jobs()
+        #expect(jobs.allSatisfy { $0.leaseOwner == nil }, "\(jobs)")
+        #expect(try await store.workerStatus().live == 0, "the worker said goodbye")
+        let order = try #require(try await store.order("term-1"))
+        let owed = try await store.job(.verify, subject: "term-1") != nil
+        #expect(order.state == .delivered || owed, "\(order.state) with no verification owed")
+        await store.close()
+        await setup.tearDown()
+    }
+
     static func binary() throws -> String? {
         if let found = Tmux.builtExecutable() { return found }
         let why = "the serve crash tests need the iapdesk binary (run `swift build --build-tests` first)"
