@@ -19,27 +19,42 @@ public final class OrderStore: Sendable {
     /// What opening found and repaired (indexes an interrupted seed left dropped), for the
     /// CLI and the console to say; empty on a healthy store.
     public let repairs: [String]
+    /// The highest role the database lets this login act as (PostgreSQL's group roles,
+    /// `DatabaseRoles`); nil where the database does not cap it.
+    public let databaseRoleCap: Role?
 
-    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String]) {
+    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String], databaseRoleCap: Role?) {
         self.location = location
         self.settings = settings
         self.db = db
         self.repairs = repairs
+        self.databaseRoleCap = databaseRoleCap
     }
 
     /// Opens (creating if needed) and migrates the store, and rebuilds missing indexes.
+    /// A login the database caps (not the owner) can change no schema: it finds it current.
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
         let db = try await Database.open(location)
-        let restored: [String]
+        var repairs: [String] = []
+        let cap: Role?
         do {
-            try await Migrations.run(on: db)
-            restored = try await Migrations.restoreMissingIndexes(on: db)
+            cap = try await DatabaseRoles.cap(db.sql, dialect: db.dialect)
+            let migrated = try await Migrations.run(on: db, ownsSchema: cap == nil)
+            // Tables a new version added get the group roles' grants, once they are in use.
+            if migrated, db.dialect == .postgres, !(try await db.lock.run { try await DatabaseRoles.existingGroups(db.sql) }).isEmpty {
+                do {
+                    try await DatabaseRoles.apply(on: db)
+                } catch {
+                    repairs.append("could not grant the iapdesk database roles on this version's tables (\(DatabaseErrorText.describe(error) ?? "\(error)")): run `iapdesk operator db-roles --apply` as the owner")
+                }
+            }
+            let restored = cap == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
+            if !restored.isEmpty { repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))") }
         } catch {
             await db.close()
             throw error
         }
-        let repairs = restored.isEmpty ? [] : ["rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))"]
-        return OrderStore(location: location, settings: settings, db: db, repairs: repairs)
+        return OrderStore(location: location, settings: settings, db: db, repairs: repairs, databaseRoleCap: cap)
     }
 
     public func close() async {
@@ -50,7 +65,7 @@ public final class OrderStore: Sendable {
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
     func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
         try await db.lock.run {
-            let tx = WriteTransaction(sql: db.sql, actor: actor, now: now)
+            let tx = WriteTransaction(sql: db.sql, actor: actor, now: now, auditKey: settings.auditKey)
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
                 try await tx.flush()

@@ -8,11 +8,16 @@ public struct StoreSettings: Sendable, Equatable {
     public var stuckThreshold: Millis
     /// R5: allowed skew between our clock and Apple's purchase date.
     public var clockSkew: Millis
+    /// R10 anchored: signs every audit entry this process writes; required once the
+    /// store's log is keyed (`AuditKey`).
+    public var auditKey: AuditKey?
 
-    public init(bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew) {
+    public init(bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew,
+                auditKey: AuditKey? = nil) {
         self.bundleId = bundleId
         self.isProduction = isProduction
         self.stuckThreshold = stuckThreshold
         self.clockSkew = clockSkew
+        self.auditKey = auditKey
     }
 }

@@ -108,7 +108,7 @@ import Receipts
 @Suite("CLI errors")
 struct CLIErrorTests {
     /// Runs the built binary; (exit status, standard output, standard error).
-    static func run(_ arguments: [String]) throws -> (Int32, String, String)? {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String)? {
         guard let binary = Tmux.builtExecutable() else {
             if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError("the iapdesk binary is not built") }
             print("⚠️  SKIPPED: the iapdesk binary is not built (swift build --build-tests)")
@@ -117,6 +117,7 @@ struct CLIErrorTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -106,7 +106,7 @@ struct RefundAuditStoreTests {
             try await delivered(store, "o1", tid: "902")
             let count = try await store.auditLog().count
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = \(bind: count)").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: Int64(count), why: "entries after \(count - 1) were removed"))
+            #expect(try await store.verifyAuditLog() == .broken(seq: Int64(count), why: "the log ends at entry \(count - 1) but its head says \(count): entries were removed"))
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = 2").run()
             #expect(try await store.verifyAuditLog() == .broken(seq: 2, why: "entry 2 is missing"))
         }

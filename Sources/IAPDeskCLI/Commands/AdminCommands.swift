@@ -1,40 +1,6 @@
 import ArgumentParser
 import OrderStore
 
-struct AuditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "audit", abstract: "The append-only, hash-chained audit log (R10).",
-                                                    subcommands: [Verify.self, Log.self])
-
-    struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Recompute the chain; report the first broken entry (exit 1).")
-        @OptionGroup var store: StoreOptions
-
-        func run() async throws {
-            let result = try await store.withStore { store, _ in try await store.verifyAuditLog() }
-            switch result {
-            case .intact(let entries):
-                print("audit log intact: \(entries) entries")
-            case .broken(let seq, let why):
-                print("audit log BROKEN at entry \(seq): \(why)")
-                throw ExitCode(1)
-            }
-        }
-    }
-
-    struct Log: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Newest entries first.")
-        @OptionGroup var store: StoreOptions
-        @Option var limit: Int = 50
-
-        func run() async throws {
-            let entries = try await store.withStore { store, _ in try await store.auditLog(limit: limit) }
-            print(Output.table(["SEQ", "WHEN", "WHO", "ROLE", "ACTION", "TARGET", "REASON", "DETAIL"], entries.map {
-                ["\($0.seq)", Output.time($0.at), Output.safe($0.actor), $0.role, $0.action, Output.safe($0.target), Output.safe($0.reason), Output.safe($0.detail)]
-            }))
-        }
-    }
-}
-
 struct OperatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "operator", abstract: "Operators and their roles, kept in the store.",
                                                     subcommands: [Add.self])

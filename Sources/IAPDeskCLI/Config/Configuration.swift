@@ -37,6 +37,10 @@ import Server
 /// webhook_url = "https://game.internal/iapdesk/events"
 /// webhook_secrets_file = "/etc/iapdesk/game-webhook-secrets"   # one secret per line; each signs
 /// webhook_retry_hours = 72
+///
+/// [audit]
+/// key_file = "/etc/iapdesk/audit.key"          # signs the audit log (`iapdesk audit new-key`)
+/// witness_file = "/var/lib/iapdesk/audit.witness"   # where `audit verify` last saw the log end
 /// ```
 public struct Configuration: Sendable, Equatable {
     public var db: String = StoreLocation.defaultSQLitePath
@@ -60,6 +64,11 @@ public struct Configuration: Sendable, Equatable {
     public var gameWebhookURL: String?
     public var gameWebhookSecrets: [Secret] = []
     public var gameWebhookRetryHours: Int64 = 72
+    /// Signs the audit log (`[audit] key_file`); kept outside the store, like every secret.
+    public var auditKey: AuditKey?
+    public var auditKeyOrigin: String?
+    /// Where `audit verify` keeps the last point of the log it saw intact.
+    public var auditWitnessFile: String?
     /// The file that was read, if any.
     public var source: String?
 
@@ -68,7 +77,7 @@ public struct Configuration: Sendable, Equatable {
     public var storeLocation: StoreLocation { StoreLocation(db) }
 
     public var storeSettings: StoreSettings {
-        StoreSettings(bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds))
+        StoreSettings(bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds), auditKey: auditKey)
     }
 
     /// Loads the configuration: explicit path, else `IAPDESK_CONFIG`, else
@@ -101,7 +110,8 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit"], in: nil)
+        try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
         try reader.onlyKeys(["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
                             refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
@@ -130,6 +140,8 @@ public struct Configuration: Sendable, Equatable {
         if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
         if let path = try reader.string("game", "webhook_secrets_file") { gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file) }
         if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
+        if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
+        if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
         source = file
     }
 
@@ -148,6 +160,18 @@ public struct Configuration: Sendable, Equatable {
         if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
         if let url = env["IAPDESK_GAME_WEBHOOK_URL"] { gameWebhookURL = url }
         if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] { gameWebhookSecrets = try Self.secrets(file: path, setting: "IAPDESK_GAME_WEBHOOK_SECRETS_FILE") }
+        if let path = env["IAPDESK_AUDIT_KEY_FILE"] { try loadAuditKey(file: path, setting: "IAPDESK_AUDIT_KEY_FILE") }
+        if let path = env["IAPDESK_AUDIT_WITNESS_FILE"] { auditWitnessFile = path }
+    }
+
+    private mutating func loadAuditKey(file path: String, setting: String, in configFile: String? = nil) throws {
+        let material = try Self.secretFile(path, setting: setting, in: configFile)
+        do {
+            auditKey = try AuditKey(material: material)
+        } catch {
+            throw ConfigError(file: configFile, key: setting, "\(error)")
+        }
+        auditKeyOrigin = "file \(path)"
     }
 
     /// The game's webhook as `serve` pushes to it; a URL without a secret is an error
@@ -250,6 +274,8 @@ public struct Configuration: Sendable, Equatable {
             ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
             ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
             ("game webhook", gameWebhookURL.map { "\($0), \(gameWebhookSecrets.count) secret(s), retried \(gameWebhookRetryHours) h" } ?? "(not set: games pull /v1/events)"),
+            ("audit key", auditKey.map { "\($0) (\(auditKeyOrigin ?? "?"))" } ?? "(not set: the audit chain is not signed)"),
+            ("audit witness", auditWitnessFile ?? "(not set: audit verify cannot tell a truncated log)"),
             ("theme", theme),
         ]
     }

@@ -26,6 +26,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Another process (a worker, another operator's bulk run) is asking Apple about this
     /// order right now; asking again would be a second call for one answer.
     case verifyingElsewhere(orderId: String, by: String)
+    /// R10 anchored: the log is keyed and this process has no audit key.
+    case auditKeyRequired(fingerprint: String)
+    /// R10 anchored: the log is keyed with another key than the one configured.
+    case auditKeyMismatch(store: String, configured: String)
+    /// R10 anchored: a key is configured, the log has entries and was never anchored.
+    case auditNotAnchored
+    /// R10 anchored: the head does not carry the key's MAC: moved by hand (a truncated
+    /// log with its head set back) or restored from a copy.
+    case auditHeadForged(seq: Int64)
 
     public var description: String {
         switch self {
@@ -59,6 +68,14 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "order \(orderId) exists with another account, product or quantity"
         case .verifyingElsewhere(let orderId, let by):
             "order \(orderId) is being verified by \(by) right now; its answer will be on the order"
+        case .auditKeyRequired(let fingerprint):
+            "this store's audit log is signed with audit key \(fingerprint) and no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE): nothing was written"
+        case .auditKeyMismatch(let store, let configured):
+            "this store's audit log is signed with audit key \(store), not the configured key \(configured): nothing was written"
+        case .auditNotAnchored:
+            "an audit key is configured but this store's audit log is not signed yet: an admin starts signing it with `iapdesk audit anchor --reason …` (nothing was written)"
+        case .auditHeadForged(let seq):
+            "the audit log's head (entry \(seq)) does not carry the audit key's MAC: it was moved outside iapdesk, as when a log is truncated and its head set back; writes are refused until `iapdesk audit verify` is read and an admin runs `iapdesk audit anchor --reason …`"
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }

@@ -1,20 +1,65 @@
+import Foundation
+import SQLKit
+
 /// The result of checking the audit chain (R10).
 public enum AuditVerification: Sendable, Equatable {
     case intact(entries: Int64)
-    /// The first entry whose hash or link does not match, and why.
+    /// The first entry whose hash, link or MAC does not match, and why.
     case broken(seq: Int64, why: String)
 }
 
+/// Where a keyed log starts being signed, and by which key (its fingerprint).
+public struct AuditSigning: Sendable, Equatable {
+    public var since: Int64
+    public var fingerprint: String
+}
+
+/// A point of the log seen intact, kept outside the store by whoever verified it: a later
+/// verification must find the same entry there, so a log truncated and rewound since,
+/// or rewritten, is told from one that never went further.
+public struct AuditWitness: Sendable, Equatable, Codable {
+    public var seq: Int64
+    public var hash: String
+    public var verifiedAt: Millis
+
+    public init(seq: Int64, hash: String, verifiedAt: Millis) {
+        self.seq = seq
+        self.hash = hash
+        self.verifiedAt = verifiedAt
+    }
+}
+
 extension OrderStore {
-    /// Walks the audit log in order and recomputes every hash.
-    public func verifyAuditLog(batch: Int = 5000) async throws -> AuditVerification {
+    /// Whether the log is signed with an audit key, from which entry and with which key.
+    public func auditSigning() async throws -> AuditSigning? {
+        let head = try await read { sql in try await AuditHead.read(sql) }
+        guard let fingerprint = head.keyFingerprint else { return nil }
+        return AuditSigning(since: head.keyedSince ?? 1, fingerprint: fingerprint)
+    }
+
+    /// Walks the log up to its head and recomputes every hash; with the store's audit key,
+    /// checks every MAC too (an entry changed, inserted or forged without the key) and the
+    /// head's (a log truncated and its head moved back). With a `witness`, the entry it
+    /// names must still be there, unchanged. Entries appended during the walk are left
+    /// for the next one. `returning` receives the witness of the head verified.
+    public func verifyAuditLog(witness: AuditWitness? = nil, batch: Int = 5000, ignoringHeadMAC: Bool = false,
+                               returning: ((AuditWitness) -> Void)? = nil) async throws -> AuditVerification {
+        let head = try await read { sql in try await AuditHead.read(sql) }
+        let key = settings.auditKey
+        if let key, let fingerprint = head.keyFingerprint, key.fingerprint != fingerprint {
+            throw StoreError.auditKeyMismatch(store: fingerprint, configured: key.fingerprint)
+        }
+        if let witness, witness.seq > head.seq {
+            return .broken(seq: head.seq + 1, why: "the log ends at entry \(head.seq), but entry \(witness.seq) was in it when verified at \(witness.verifiedAt.iso8601): it was truncated and its head moved back")
+        }
+        let signedSince = head.keyFingerprint == nil ? nil : head.keyedSince ?? 1
         var previous = AuditChain.genesis
         var expectedSeq: Int64 = 1
-        while true {
+        while expectedSeq <= head.seq {
             let rows = try await read { sql in
                 try await sql.rows("""
-                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash FROM audit_log
-                    WHERE seq >= \(bind: expectedSeq) ORDER BY seq LIMIT \(bind: batch)
+                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac FROM audit_log
+                    WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(bind: batch)
                     """)
             }
             if rows.isEmpty { break }
@@ -27,14 +72,37 @@ extension OrderStore {
                     action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
                     detail: try row.string("detail"))
                 if hash != (try row.string("hash")) { return .broken(seq: seq, why: "its content was changed after it was written") }
+                if let why = Self.macProblem(try row.optionalString("mac"), hash: hash, seq: seq, signedSince: signedSince, key: key) {
+                    return .broken(seq: seq, why: why)
+                }
+                if let witness, witness.seq == seq, witness.hash != hash {
+                    return .broken(seq: seq, why: "it is not the entry verified at \(witness.verifiedAt.iso8601): the log was rewritten from here")
+                }
                 previous = hash
                 expectedSeq += 1
             }
         }
-        let head = try await read { sql in try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") }
-        if let head, try head.int64("seq") != expectedSeq - 1 || head.string("hash") != previous {
-            return .broken(seq: expectedSeq, why: "entries after \(expectedSeq - 1) were removed")
+        if expectedSeq - 1 != head.seq || previous != head.hash {
+            return .broken(seq: expectedSeq, why: "the log ends at entry \(expectedSeq - 1) but its head says \(head.seq): entries were removed")
         }
-        return .intact(entries: expectedSeq - 1)
+        if let key, head.keyFingerprint != nil, !ignoringHeadMAC, head.mac != key.headMAC(seq: head.seq, hash: head.hash) {
+            return .broken(seq: head.seq, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited")
+        }
+        returning?(AuditWitness(seq: head.seq, hash: head.hash, verifiedAt: .now()))
+        return .intact(entries: head.seq)
+    }
+
+    /// What is wrong with one entry's MAC, if anything. Without the key only its presence
+    /// is checked: a keyed log has a MAC on every entry from where signing began.
+    private static func macProblem(_ mac: String?, hash: String, seq: Int64, signedSince: Int64?, key: AuditKey?) -> String? {
+        guard let mac else {
+            if let signedSince, seq >= signedSince { return "it carries no MAC though the log is signed from entry \(signedSince): written or rewritten without the audit key" }
+            return nil
+        }
+        guard let signedSince, seq >= signedSince else {
+            return "it carries a MAC though the head says the log is not signed there: the head was changed by hand"
+        }
+        if let key, mac != key.entryMAC(hash: hash) { return "its MAC does not match the audit key: written or changed without the key" }
+        return nil
     }
 }

@@ -26,9 +26,11 @@ extension OrderStore {
         }
     }
 
-    /// The acting identity for an OS user, optionally lowered by `--readonly`.
+    /// The acting identity for an OS user: the role the `operators` table gives, never more
+    /// than the database lets this login act as, lowered by `--readonly`.
     public func actor(forUser name: String, readOnly: Bool = false) async throws -> Operator {
-        let role = try await role(of: name)
+        var role = try await role(of: name)
+        if let cap = databaseRoleCap { role = min(role, cap) }
         return Operator(name: name, role: readOnly || isReadOnly ? .viewer : role)
     }
 }

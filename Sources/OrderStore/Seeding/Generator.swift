@@ -28,6 +28,11 @@ struct Generator {
     private let types = Dictionary(uniqueKeysWithValues: DemoCatalogue.products.map { ($0.productId, $0.type) })
     var auditSeq: Int64 = 0
     var auditHash = AuditChain.genesis
+    /// Signs the seeded entries when the store's log is keyed (`AuditHead.signer`).
+    var auditSigner: AuditKey?
+    /// The last grant id before the seed: its grants are the ids after, named by its audit entry.
+    var grantsBefore: Int64 = 0
+    var firstAuditSeq: Int64 = 1
 
     init(plan: SyntheticStore) {
         self.plan = plan
@@ -269,20 +274,20 @@ struct Generator {
             let reason: String? = manual ? "ticket #\(10_000 + i % 90_000): paid, Apple timed out; receipt checked by hand" : nil
             rows.grants.append([orderId, accountId, tid, manual ? "manual" : "automatic", manual ? "ops-lin" : "system", reason,
                                 grantedAt, NONE, NULL, NULL])
-            if manual { audit(&rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: orderId, reason: reason, detail: "verify_retry → delivered") }
+            if manual { audit(&rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason, detail: "verify_retry → delivered") }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
             rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
-            audit(&rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: orderId, reason: "Apple refunded transaction \(tid)", detail: "delivered → refunded")
+            audit(&rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)", reason: "Apple refunded transaction \(tid)", detail: "delivered → refunded")
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
-                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: orderId, reason: lastError, detail: "receipt_received → rejected")
+                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError, detail: "receipt_received → rejected")
             } else {
-                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: orderId, reason: lastError, detail: "receipt_received → rejected")
+                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError, detail: "receipt_received → rejected")
             }
         case .disputed:
-            audit(&rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: orderId, reason: lastError, detail: "verified → disputed")
+            audit(&rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError, detail: "verified → disputed")
         default:
             break
         }
@@ -296,9 +301,8 @@ struct Generator {
 
     private mutating func audit(_ rows: inout SyntheticRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String) {
         auditSeq += 1
-        let target = "order:\(target)"
         let hash = AuditChain.hash(previous: auditHash, seq: auditSeq, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
-        rows.audit.append([auditSeq, at, actor, role, action, target, reason, detail, auditHash, hash])
+        rows.audit.append([auditSeq, at, actor, role, action, target, reason, detail, auditHash, hash, auditSigner?.entryMAC(hash: hash)])
         auditHash = hash
     }
 
@@ -315,7 +319,13 @@ struct Generator {
         for (state, n) in stateCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try await sql.raw("UPDATE state_counts SET n = n + \(bind: n) WHERE state = \(bind: state.rawValue)").run()
         }
-        try await sql.raw("UPDATE audit_head SET seq = \(bind: auditSeq), hash = \(bind: auditHash) WHERE id = 1").run()
+        // The seed's own entry names the grants it made: they have no entries of their own.
+        let grantsAfter = try await sql.row("SELECT COALESCE(MAX(id), 0) AS id FROM grants")?.int64("id") ?? grantsBefore
+        var seedEntry = SyntheticRows()
+        audit(&seedEntry, at: plan.anchor, actor: "system", role: "rule", action: SeedAuditEntry.action, target: SeedAuditEntry.target, reason: nil,
+              detail: SeedAuditEntry.detail(orders: plan.orders, grantIds: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil))
+        try await seedEntry.write(to: writer)
+        try await AuditHead.advance(sql, to: auditSeq, hash: auditHash, signer: auditSigner, firstAppended: firstAuditSeq)
         if dialect == .postgres {  // explicit ids leave the sequence behind
             try await sql.raw("SELECT setval(pg_get_serial_sequence('receipt_submissions', 'id'), GREATEST(\(bind: submissionId), 1))").run()
         }

@@ -38,6 +38,6 @@ struct SyntheticRows: Sendable {
             "reason", "needs_review"], rows: ownership)
         try await writer.insert(into: "jobs", columns: ["kind", "subject", "due_at", "created_at"], rows: jobs)
         try await writer.insert(into: "audit_log", columns: [
-            "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash"], rows: audit)
+            "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac"], rows: audit)
     }
 }

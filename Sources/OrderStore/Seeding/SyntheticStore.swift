@@ -69,10 +69,10 @@ public struct SyntheticStore: Sendable {
                 // audit head that matches the log.
                 try await sql.writeTransaction(store.dialect) {
                     // The seeded history continues the audit chain the catalogue entries started.
-                    if let head = try await sql.row("SELECT seq, hash FROM audit_head WHERE id = 1") {
-                        generator.auditSeq = try head.int64("seq")
-                        generator.auditHash = try head.string("hash")
-                    }
+                    let head = try await AuditHead.read(sql)
+                    generator.auditSigner = try head.signer(store.settings.auditKey)
+                    (generator.auditSeq, generator.auditHash, generator.firstAuditSeq) = (head.seq, head.hash, head.seq + 1)
+                    generator.grantsBefore = try await sql.row("SELECT COALESCE(MAX(id), 0) AS id FROM grants")?.int64("id") ?? 0
                     let indexes = try await SecondaryIndexes.read(sql, dialect: store.dialect)
                     try await indexes.drop(sql)
                     try await load(&generator, sql: sql, writer: BulkWriter(driver: store.db.driver), dialect: store.dialect, progress: progress)

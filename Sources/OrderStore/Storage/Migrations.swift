@@ -7,17 +7,19 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8]
     }
 
-    static func run(on db: Database) async throws {
-        if db.readOnly {
-            // Nothing can be written: the schema must be current already.
+    /// Applies what is missing; true when something was.
+    @discardableResult
+    static func run(on db: Database, ownsSchema: Bool) async throws -> Bool {
+        if db.readOnly || !ownsSchema {
+            // No schema can be changed by this login: it must be current already.
             let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
             guard applied == all(db.dialect).count else {
-                throw StoreError.invalid("this store is read-only to you and its schema is at version \(applied), not \(all(db.dialect).count): someone with write access must open it once with this iapdesk")
+                throw StoreError.invalid("you cannot change this store's schema and it is at version \(applied), not \(all(db.dialect).count): its owner must open it once with this iapdesk")
             }
-            return
+            return false
         }
         try await db.sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
         let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
@@ -36,6 +38,7 @@ enum Migrations {
                 }
             }
         }
+        return applied < migrations.count
     }
 
     /// Builds again any index the migrations made that is gone: a seed killed by an older
@@ -61,6 +64,15 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 12, the audit chain anchored by a key kept outside the store: each entry's
+    /// MAC, and the head's MAC with the fingerprint of the key that made it.
+    private static let v8 = [
+        "ALTER TABLE audit_log ADD COLUMN mac TEXT",
+        "ALTER TABLE audit_head ADD COLUMN mac TEXT",
+        "ALTER TABLE audit_head ADD COLUMN key_fingerprint TEXT",
+        "ALTER TABLE audit_head ADD COLUMN keyed_since BIGINT",
+    ]
 
     /// Issue 14, the outbox to the game: every change a game must act on is an event
     /// written in the transaction that made the change, with each try to tell the game.

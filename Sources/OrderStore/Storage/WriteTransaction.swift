@@ -14,11 +14,16 @@ final class WriteTransaction {
     var subscriptionsTold: Set<String> = []
     /// A job due by now was enqueued: the store wakes its idle workers after the commit.
     var madeJobDue = false
+    /// Signs the audit entries when the store's log is keyed (R10 anchored).
+    let auditKey: AuditKey?
+    /// An admin's `audit anchor`: the head may be signed afresh (`AuditHead.signer`).
+    var anchoring = false
 
-    init(sql: any SQLDatabase, actor: Operator, now: Millis) {
+    init(sql: any SQLDatabase, actor: Operator, now: Millis, auditKey: AuditKey?) {
         self.sql = sql
         self.actor = actor
         self.now = now
+        self.auditKey = auditKey
     }
 
     struct PendingAudit {
@@ -123,12 +128,14 @@ final class WriteTransaction {
         }
         countDeltas = [:]
         guard !audits.isEmpty else { return }
-        let count = Int64(audits.count)
-        guard let head = try await sql.row("UPDATE audit_head SET seq = seq + \(bind: count) WHERE id = 1 RETURNING seq, hash") else {
+        // Locking the head row first serializes appenders (PostgreSQL), so the chain never forks.
+        guard let locked = try await sql.row("UPDATE audit_head SET seq = seq WHERE id = 1 RETURNING \(AuditHead.columns)") else {
             throw StoreError.corrupt("audit_head row is missing")
         }
-        var seq = try head.int64("seq") - count
-        var previous = try head.string("hash")
+        let head = try AuditHead(locked)
+        let signer = try head.signer(auditKey, anchoring: anchoring)
+        var seq = head.seq
+        var previous = head.hash
         // One multi-row insert per 100 entries: a group commit audits dozens at once.
         for chunk in stride(from: 0, to: audits.count, by: 100).map({ audits[$0..<min($0 + 100, audits.count)] }) {
             var rows: [SQLQueryString] = []
@@ -139,15 +146,16 @@ final class WriteTransaction {
                                            action: entry.action, target: entry.target, reason: entry.reason, detail: entry.detail)
                 rows.append("""
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
-                     \(bind: entry.target), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash))
+                     \(bind: entry.target), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
+                     \(bind: signer?.entryMAC(hash: hash)))
                     """)
                 previous = hash
             }
             try await sql.raw("""
-                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash) VALUES \(rows.joined(separator: ", "))
+                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac) VALUES \(rows.joined(separator: ", "))
                 """).run()
         }
-        try await sql.raw("UPDATE audit_head SET hash = \(bind: previous) WHERE id = 1").run()
+        try await AuditHead.advance(sql, to: seq, hash: previous, signer: signer, firstAppended: head.seq + 1)
         audits = []
     }
 }

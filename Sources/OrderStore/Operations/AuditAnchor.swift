@@ -1,0 +1,38 @@
+/// What `audit anchor` did.
+public enum AuditAnchorOutcome: Sendable, Equatable {
+    /// The log was signed already, up to its head: nothing was written.
+    case alreadySigned(AuditSigning)
+    /// Signing began with the entry that records the anchor.
+    case started(AuditSigning)
+    /// The head had lost its MAC; the entry that records the anchor signs the end again.
+    case signedAgain(headWas: Int64)
+}
+
+extension OrderStore {
+    /// An admin starts signing the log with the configured audit key, or, after reading
+    /// `audit verify`, signs again the end of a keyed log whose head lost its MAC (a
+    /// restore from a copy, a truncation). Everything before must verify, MACs included:
+    /// anchoring vouches for where the log ends, never for a rewrite inside it.
+    public func anchorAuditLog(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
+        try requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
+        guard let key = settings.auditKey else {
+            throw StoreError.invalid("no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE); `iapdesk audit new-key FILE` writes one")
+        }
+        if case .broken(let seq, let why) = try await verifyAuditLog(ignoringHeadMAC: true) {
+            throw StoreError.invalid("the audit log is broken at entry \(seq) (\(why)); anchoring would vouch for it, so nothing was written")
+        }
+        let head = try await read { sql in try await AuditHead.read(sql) }
+        if head.keyFingerprint != nil, (try? head.signer(key)) != nil, let signing = try await auditSigning() {
+            return .alreadySigned(signing)
+        }
+        let wasSigned = head.keyFingerprint != nil
+        try await write(as: actor) { tx in
+            tx.anchoring = true
+            tx.audit("audit.anchor", target: "audit", reason: reason,
+                     detail: wasSigned ? "the head at entry \(head.seq) did not carry the key's MAC; signed again here"
+                                       : "signing starts here with audit key \(key.fingerprint)")
+        }
+        if wasSigned { return .signedAgain(headWas: head.seq) }
+        return .started(AuditSigning(since: head.seq + 1, fingerprint: key.fingerprint))
+    }
+}

@@ -1,0 +1,125 @@
+import SQLKit
+
+/// Issue 12: on PostgreSQL the database enforces iapdesk's roles too. Each role is a group
+/// role (`iapdesk_viewer`, `iapdesk_support`, `iapdesk_admin`) granted exactly what that
+/// role's operations write; an operator's database login is a member of one. The store's
+/// owner (who migrates and seeds) is not capped. Nobody but the owner may update or delete
+/// audit entries, and only admins write `operators`.
+///
+/// Once the group roles exist, iapdesk acts with the lower of the role the `operators`
+/// table gives and the one the login's membership allows.
+public enum DatabaseRoles {
+    static func group(_ role: Role) -> String { "iapdesk_\(role.rawValue)" }
+
+    /// Tables the support role (and the server's login) writes, and which of them it may
+    /// delete from (a finished job, an expired claim, a superseded raw notification).
+    private static let written = [
+        "orders", "receipt_submissions", "verification_attempts", "transactions", "claims", "grants", "subscriptions",
+        "ownership_events", "account_flags", "products", "state_counts", "jobs", "idempotency_keys", "notifications",
+        "service_state", "events", "event_attempts",
+    ]
+    private static let deletedFrom = ["jobs", "service_state", "claims", "notifications"]
+
+    /// The statements that create the group roles (where missing) and grant them their
+    /// privileges on this database; run by the owner, again after an upgrade adds tables.
+    public static func setup(existing: Set<String>, schema: String) throws -> [String] {
+        let schema = try quotedIdentifier(schema)
+        let groups = Role.allCases.map(group)
+        let actors = [group(.support), group(.admin)].joined(separator: ", ")
+        var statements = groups.filter { !existing.contains($0) }.map { "CREATE ROLE \($0) NOLOGIN" }
+        statements += [
+            "GRANT USAGE ON SCHEMA \(schema) TO \(groups.joined(separator: ", "))",
+            "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(groups.joined(separator: ", "))",
+            "GRANT INSERT, UPDATE ON \(written.joined(separator: ", ")) TO \(actors)",
+            "GRANT DELETE ON \(deletedFrom.joined(separator: ", ")) TO \(actors)",
+            "GRANT INSERT ON audit_log TO \(actors)",
+            "GRANT UPDATE ON audit_head TO \(actors)",
+            "GRANT INSERT, UPDATE ON operators TO \(group(.admin))",
+            "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(actors)",
+        ]
+        return statements
+    }
+
+    /// The statements that make `name` a login acting as `role`: created when missing,
+    /// moved out of the other iapdesk groups.
+    public static func login(_ name: String, role: Role, exists: Bool) throws -> [String] {
+        let quoted = try quotedIdentifier(name)
+        var statements = exists ? [] : ["CREATE ROLE \(quoted) LOGIN"]
+        for other in Role.allCases where other != role { statements.append("REVOKE \(group(other)) FROM \(quoted)") }
+        statements.append("GRANT \(group(role)) TO \(quoted)")
+        return statements
+    }
+
+    /// A PostgreSQL identifier, quoted; names with control characters are refused.
+    static func quotedIdentifier(_ name: String) throws -> String {
+        guard !name.isEmpty, name.utf8.count <= 63, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw StoreError.invalid("a database login name is 1 to 63 bytes without control characters")
+        }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The role the connected login may act as, or nil when the database does not cap it:
+    /// SQLite, the owner or a superuser, or a cluster where the groups were never made.
+    static func cap(_ sql: any SQLDatabase, dialect: Dialect) async throws -> Role? {
+        guard dialect == .postgres else { return nil }
+        guard let me = try await sql.row("""
+            SELECT r.rolsuper, pg_get_userbyid(c.relowner) = current_user AS owner FROM pg_roles r, pg_class c
+            WHERE r.rolname = current_user AND c.relname = 'audit_log' AND c.relnamespace = to_regnamespace(current_schema())::oid
+            """) else { return nil }
+        if try me.raw.decode(column: "rolsuper", as: Bool.self) || me.raw.decode(column: "owner", as: Bool.self) { return nil }
+        let groups = try await sql.rows("""
+            SELECT rolname, pg_has_role(current_user, oid, 'MEMBER') AS member FROM pg_roles WHERE rolname LIKE 'iapdesk\\_%'
+            """)
+        if groups.isEmpty { return nil }
+        var cap = Role.viewer
+        for row in groups where try row.raw.decode(column: "member", as: Bool.self) {
+            if let role = Role.allCases.first(where: { group($0) == (try? row.string("rolname")) }), role > cap { cap = role }
+        }
+        return cap
+    }
+
+    /// Creates the missing groups and grants, in one transaction; returns what was run.
+    @discardableResult
+    static func apply(on db: Database) async throws -> [String] {
+        try await db.lock.run {
+            let schema = try await db.sql.row("SELECT current_schema() AS name")?.string("name") ?? "public"
+            let statements = try setup(existing: try await existingGroups(db.sql), schema: schema)
+            try await db.sql.writeTransaction(db.dialect) {
+                for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
+            }
+            return statements
+        }
+    }
+
+    /// The group roles that exist in the cluster.
+    static func existingGroups(_ sql: any SQLDatabase) async throws -> Set<String> {
+        Set(try await sql.rows("SELECT rolname FROM pg_roles WHERE rolname LIKE 'iapdesk\\_%'").map { try $0.string("rolname") })
+    }
+}
+
+extension OrderStore {
+    /// Creates the group roles where missing and grants their privileges on this database.
+    /// Needs the store's owner with CREATEROLE (or a superuser). Returns what was run.
+    public func setUpDatabaseRoles() async throws -> [String] {
+        guard dialect == .postgres else { throw StoreError.invalid("database roles are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
+        return try await DatabaseRoles.apply(on: db)
+    }
+
+    /// Makes `name` a database login in the group of `role` (created when missing). Needs
+    /// CREATEROLE. The `operators` table is changed separately (`addOperator`).
+    public func grantDatabaseLogin(_ name: String, role: Role) async throws -> [String] {
+        guard dialect == .postgres else { throw StoreError.invalid("database logins are PostgreSQL's") }
+        return try await db.lock.run {
+            let groups = try await DatabaseRoles.existingGroups(db.sql)
+            guard groups.count == Role.allCases.count else {
+                throw StoreError.invalid("the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first")
+            }
+            let exists = try await db.sql.row("SELECT 1 AS one FROM pg_roles WHERE rolname = \(bind: name)") != nil
+            let statements = try DatabaseRoles.login(name, role: role, exists: exists)
+            try await db.sql.writeTransaction(dialect) {
+                for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
+            }
+            return statements
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import OrderStore
+
+/// R10 anchored (issue 12): someone who can write the database but does not hold the audit
+/// key edits, forges, truncates or strips the log, or writes grants by hand; each is found.
+@Suite("The audit chain signed with a key kept outside the store")
+struct AuditKeyStoreTests {
+    private static let key = try! AuditKey(material: Data(String(repeating: "k3y-", count: 10).utf8))
+    private static let otherKey = try! AuditKey(material: Data(String(repeating: "0th3r", count: 8).utf8))
+    private static let keyed = settings(key)
+
+    private static func settings(_ key: AuditKey?) -> StoreSettings {
+        var settings = StoreSettings.test
+        settings.auditKey = key
+        return settings
+    }
+
+    private func delivered(_ store: OrderStore, _ id: String, tid: String) async throws {
+        let submission = try await store.paidOrder(id, account: "a1")
+        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, at: t0 + 100)]), at: t0 + 3000)
+    }
+
+    /// What someone with the database and without the key can do: recompute every hash from
+    /// `seq` on after an edit, and move the head to match.
+    private func rewriteChain(_ store: OrderStore, from seq: Int64) async throws {
+        let sql = store.db.sql
+        var previous = try await sql.row("SELECT hash FROM audit_log WHERE seq = \(bind: seq - 1)")?.string("hash") ?? AuditChain.genesis
+        for row in try await sql.rows("SELECT * FROM audit_log WHERE seq >= \(bind: seq) ORDER BY seq") {
+            let entrySeq = try row.int64("seq")
+            let hash = AuditChain.hash(previous: previous, seq: entrySeq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
+                                       action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
+                                       detail: try row.string("detail"))
+            try await sql.raw("UPDATE audit_log SET prev_hash = \(bind: previous), hash = \(bind: hash) WHERE seq = \(bind: entrySeq)").run()
+            previous = hash
+        }
+        try await sql.raw("UPDATE audit_head SET hash = \(bind: previous) WHERE id = 1").run()
+    }
+
+    private func reopened(_ store: OrderStore, with key: AuditKey?, _ body: (OrderStore) async throws -> Void) async throws {
+        let other = try await OrderStore.open(store.location, settings: Self.settings(key))
+        do {
+            try await body(other)
+            await other.close()
+        } catch {
+            await other.close()
+            throw error
+        }
+    }
+
+    @Test("A store created with a key signs every entry from the first; the chain and every MAC verify", arguments: Backend.all)
+    func signedFromTheStart(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "900")
+            let count = Int64(try await store.auditLog().count)
+            #expect(try await store.verifyAuditLog() == .intact(entries: count))
+            #expect(try await store.auditSigning() == AuditSigning(since: 1, fingerprint: Self.key.fingerprint))
+            let unsigned = try await store.db.sql.row("SELECT COUNT(*) AS n FROM audit_log WHERE mac IS NULL")?.int("n")
+            #expect(unsigned == 0)
+            #expect(try await store.unauditedDeliveries().isEmpty)
+        }
+    }
+
+    @Test("An entry edited and the chain recomputed without the key: the hash chain holds, its MAC does not", arguments: Backend.all)
+    func editedAndRechained(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "901")
+            try await store.db.sql.raw("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 3").run()
+            try await rewriteChain(store, from: 3)
+            try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
+                #expect(try await unkeyed.verifyAuditLog() == .intact(entries: Int64(try await unkeyed.auditLog().count)))  // what R10 alone sees
+            }
+            #expect(try await store.verifyAuditLog() == .broken(seq: 3, why: "its MAC does not match the audit key: written or changed without the key"))
+        }
+    }
+
+    @Test("A forged entry appended with a hash but no MAC is found", arguments: Backend.all)
+    func forgedEntry(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "902")
+            let head = try await AuditHead.read(store.db.sql)
+            let seq = head.seq + 1
+            let hash = AuditChain.hash(previous: head.hash, seq: seq, at: t0, actor: "root", role: "admin", action: "grant", target: "order:o9", reason: "trust me", detail: "")
+            try await store.db.sql.raw("""
+                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash)
+                VALUES (\(bind: seq), \(bind: t0), 'root', 'admin', 'grant', 'order:o9', 'trust me', '', \(bind: head.hash), \(bind: hash))
+                """).run()
+            try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
+            #expect(try await store.verifyAuditLog() == .broken(seq: seq, why: "it carries no MAC though the log is signed from entry 1: written or rewritten without the audit key"))
+        }
+    }
+
+    @Test("Truncated with its head moved back: found by the head's MAC and by a witness; writes refused until an admin anchors again", arguments: Backend.all)
+    func truncatedAndRewound(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "903")
+            var witness: AuditWitness?
+            #expect(try await store.verifyAuditLog { witness = $0 }.isIntactForTest)
+            let end = try #require(witness).seq
+            try await store.db.sql.raw("DELETE FROM audit_log WHERE seq > \(bind: end - 2)").run()
+            try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: end - 2), hash = (SELECT hash FROM audit_log WHERE seq = \(bind: end - 2)) WHERE id = 1").run()
+
+            #expect(try await store.verifyAuditLog() == .broken(seq: end - 2, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited"))
+            guard case .broken(let seq, let why) = try await store.verifyAuditLog(witness: witness) else { Issue.record("truncation not found"); return }
+            #expect(seq == end - 1)
+            #expect(why.contains("entry \(end) was in it when verified"))
+            await #expect(throws: StoreError.auditHeadForged(seq: end - 2)) { try await store.addOperator(name: "root", role: .admin, by: root) }
+
+            await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) { try await store.anchorAuditLog(reason: "looked", by: alice) }
+            #expect(try await store.anchorAuditLog(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
+            #expect(try await store.verifyAuditLog() == .intact(entries: end - 1))
+            try await store.addOperator(name: "root", role: .admin, by: root)
+            #expect(try await store.auditLog(limit: 2).last?.action == "audit.anchor")
+        }
+    }
+
+    @Test("Grant rows written by hand are deliveries without an audit entry; real ones are not", arguments: Backend.all)
+    func handWrittenGrant(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "904")
+            _ = try await store.paidOrder("o2", account: "a2")
+            #expect(try await store.unauditedDeliveries().isEmpty)
+            try await store.db.sql.raw("""
+                INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
+                VALUES ('o2', 'a2', NULL, 'manual', 'mallory', 'x', \(bind: t0 + 50))
+                """).run()
+            // A second grant for an order delivered once, at the instant of its real delivery.
+            let real = try #require(try await store.orderDetail("o1").grants.first)
+            try await store.db.sql.raw("UPDATE grants SET revoked_at = \(bind: t0 + 4000) WHERE order_id = 'o1'").run()
+            try await store.db.sql.raw("""
+                INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
+                VALUES ('o1', 'a1', '904', 'automatic', 'system', NULL, \(bind: real.grantedAt))
+                """).run()
+            #expect(try await store.unauditedDeliveries() == [
+                UnauditedDelivery(orderId: "o2", grantedAt: t0 + 50, count: 1),
+                UnauditedDelivery(orderId: "o1", grantedAt: real.grantedAt, count: 1),
+            ])
+        }
+    }
+
+    @Test("A keyed store refuses writes without its key or with another, and says which key; reading needs none", arguments: Backend.all)
+    func keyRequired(backend: Backend) async throws {
+        try await withStore(backend, settings: Self.keyed) { store in
+            try await delivered(store, "o1", tid: "905")
+            try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
+                await #expect(throws: StoreError.auditKeyRequired(fingerprint: Self.key.fingerprint)) { try await unkeyed.addOperator(name: "root", role: .admin, by: root) }
+                #expect(try await unkeyed.order("o1")?.state == .delivered)
+                #expect(try await unkeyed.verifyAuditLog().isIntactForTest)  // chain checked, MACs cannot be
+            }
+            try await reopened(store, with: Self.otherKey) { (other: OrderStore) async throws in
+                await #expect(throws: StoreError.auditKeyMismatch(store: Self.key.fingerprint, configured: Self.otherKey.fingerprint)) {
+                    try await other.addOperator(name: "root", role: .admin, by: root)
+                }
+            }
+            #expect(try await store.verifyAuditLog().isIntactForTest)
+        }
+    }
+
+    @Test("An unsigned log with entries is signed only from an admin's anchor; stripping MACs after that is found", arguments: Backend.all)
+    func anchorAnUnsignedLog(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await delivered(store, "o1", tid: "906")
+            let before = try await AuditHead.read(store.db.sql).seq
+            try await reopened(store, with: Self.key) { (keyed: OrderStore) async throws in
+                await #expect(throws: StoreError.auditNotAnchored) { try await keyed.addOperator(name: "root", role: .admin, by: root) }
+                await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.anchorAuditLog(reason: " ", by: root) }
+                #expect(try await keyed.anchorAuditLog(reason: "key installed, ticket 12", by: root) == .started(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
+                #expect(try await keyed.anchorAuditLog(reason: "again", by: root) == .alreadySigned(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
+                try await delivered(keyed, "o2", tid: "907")
+                #expect(try await keyed.verifyAuditLog() == .intact(entries: try await AuditHead.read(keyed.db.sql).seq))
+
+                // Someone strips the MACs of the newest entries to rewrite them.
+                let end = try await AuditHead.read(keyed.db.sql).seq
+                try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL WHERE seq > \(bind: end - 2)").run()
+                #expect(try await keyed.verifyAuditLog() == .broken(seq: end - 1, why: "it carries no MAC though the log is signed from entry \(before + 1): written or rewritten without the audit key"))
+                // …or every MAC and the head's key: a keyed writer refuses to start signing it quietly.
+                try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL").run()
+                try await keyed.db.sql.raw("UPDATE audit_head SET mac = NULL, key_fingerprint = NULL, keyed_since = NULL WHERE id = 1").run()
+                await #expect(throws: StoreError.auditNotAnchored) { try await keyed.addOperator(name: "root", role: .admin, by: root) }
+            }
+        }
+    }
+
+    @Test("A seed into a keyed store signs what it writes, and its entry names the grants it made", arguments: Backend.all)
+    func seededAndSigned(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        let store = try await OrderStore.open(location, settings: Self.keyed)
+        do {
+            try await SyntheticStore(orders: 300, anchor: t0 + .hours(24 * 200)).write(into: store)
+            let grants = try await store.db.sql.row("SELECT MIN(id) AS low, MAX(id) AS high FROM grants")
+            let entry = try #require(try await store.auditLog(limit: 1).first)
+            #expect(entry.action == "seed")
+            #expect(entry.detail == "300 synthetic orders; grants #\(try grants?.int64("low") ?? 0)–#\(try grants?.int64("high") ?? 0)")
+            #expect(try await store.verifyAuditLog() == .intact(entries: entry.seq))
+            #expect(try await store.unauditedDeliveries().isEmpty)
+            // The seed's entry is what vouches for its grants: without it they are unaccounted for.
+            try await store.db.sql.raw("UPDATE audit_log SET detail = '300 synthetic orders' WHERE seq = \(bind: entry.seq)").run()
+            #expect(try await store.unauditedDeliveries(limit: 5).count == 5)
+            await store.close()
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+extension AuditVerification {
+    var isIntactForTest: Bool { if case .intact = self { true } else { false } }
+}
