@@ -22,13 +22,16 @@ public final class OrderStore: Sendable {
     /// The highest role the database lets this login act as (PostgreSQL's group roles,
     /// `DatabaseRoles`); nil where the database does not cap it.
     public let databaseRoleCap: Role?
+    /// The database login, when the database caps it: operators act under that name.
+    public let databaseLogin: String?
 
-    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String], databaseRoleCap: Role?) {
+    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String], login: DatabaseRoles.Login?) {
         self.location = location
         self.settings = settings
         self.db = db
         self.repairs = repairs
-        self.databaseRoleCap = databaseRoleCap
+        self.databaseRoleCap = login?.cap
+        self.databaseLogin = login?.name
     }
 
     /// Opens (creating if needed) and migrates the store, and rebuilds missing indexes.
@@ -36,10 +39,10 @@ public final class OrderStore: Sendable {
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
         let db = try await Database.open(location)
         var repairs: [String] = []
-        let cap: Role?
+        let login: DatabaseRoles.Login?
         do {
-            cap = try await DatabaseRoles.cap(db.sql, dialect: db.dialect)
-            let migrated = try await Migrations.run(on: db, ownsSchema: cap == nil)
+            login = try await DatabaseRoles.cappedLogin(db.sql, dialect: db.dialect)
+            let migrated = try await Migrations.run(on: db, ownsSchema: login == nil)
             // Tables a new version added get the group roles' grants, once they are in use.
             if migrated, db.dialect == .postgres, !(try await db.lock.run { try await DatabaseRoles.existingGroups(db.sql) }).isEmpty {
                 do {
@@ -48,13 +51,13 @@ public final class OrderStore: Sendable {
                     repairs.append("could not grant the iapdesk database roles on this version's tables (\(DatabaseErrorText.describe(error) ?? "\(error)")): run `iapdesk operator db-roles --apply` as the owner")
                 }
             }
-            let restored = cap == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
+            let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty { repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))") }
         } catch {
             await db.close()
             throw error
         }
-        return OrderStore(location: location, settings: settings, db: db, repairs: repairs, databaseRoleCap: cap)
+        return OrderStore(location: location, settings: settings, db: db, repairs: repairs, login: login)
     }
 
     public func close() async {

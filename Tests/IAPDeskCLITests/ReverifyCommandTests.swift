@@ -49,7 +49,7 @@ struct ReverifyCommandTests {
         }
         // The operator's re-verify is audited under their name.
         let audit = try await after.orderDetail(ids[0]).audit
-        #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.osUser })
+        #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.current })
         await after.close()
 
         // A viewer may re-verify nothing: every order fails, and so does the run (exit 1).

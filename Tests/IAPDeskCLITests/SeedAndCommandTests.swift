@@ -60,7 +60,7 @@ struct SeedAndCommandTests {
         let store = try await seeded(path, orders: 3000, seed: 5)
         let stuck = try #require(try await store.stuckOrders(now: .now()).items.first?.order)
         await store.close()
-        let me = OperatorIdentity.osUser
+        let me = OperatorIdentity.current
         try await run(["operator", "add", me, "--role", "admin", "--db", path])
         try await run(["order", "grant", stuck.orderId, "--reason", "ticket 42: paid, Apple timed out", "--db", path])
         let after = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))

@@ -39,7 +39,7 @@ struct ServeQueueCommandTests {
         let job = try #require(try await after.job(.verify, subject: "j-1"))
         #expect(job.deadAt == nil && job.attempts == 0)
         let audit = try await after.orderDetail("j-1").audit
-        #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.osUser && $0.reason == "Apple is back" })
+        #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })
         await after.close()
     }
 

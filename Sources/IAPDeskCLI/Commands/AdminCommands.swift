@@ -2,22 +2,48 @@ import ArgumentParser
 import OrderStore
 
 struct OperatorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "operator", abstract: "Operators and their roles, kept in the store.",
-                                                    subcommands: [Add.self])
+    static let configuration = CommandConfiguration(commandName: "operator", abstract: "Operators and their roles, kept in the store (and, on PostgreSQL, in the database).",
+                                                    subcommands: [Add.self, DatabaseRolesCommand.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give NAME a role (viewer, support, admin). The first operator must be an admin.")
+        static let configuration = CommandConfiguration(abstract: """
+            Give NAME a role (viewer, support, admin). The first operator must be an admin. On PostgreSQL with \
+            the iapdesk database roles set up, NAME's database login must be in the role's group too (--db-login).
+            """)
         @OptionGroup var store: StoreOptions
         @Argument var name: String
         @Option var role: String
+        @Flag(help: "PostgreSQL: also make NAME a database login in the role's group (needs CREATEROLE).")
+        var dbLogin = false
 
         func run() async throws {
             guard let role = Role(rawValue: role) else { throw ValidationError("role is viewer, support or admin") }
-            try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            let loginStatements = try await store.withStore { store, _ in
+                let actor = try await store.actor(forUser: OperatorIdentity.current)
                 try await store.addOperator(name: name, role: role, by: actor)
+                return dbLogin ? try await store.grantDatabaseLogin(name, role: role) : nil
             }
             print("\(Output.safe(name)) is now \(role.rawValue)")
+            if let loginStatements {
+                print("database: \(Output.safe(name)) logs in as a member of \(DatabaseRoles.group(role)) (\(loginStatements.joined(separator: "; ")))")
+            }
+        }
+    }
+
+    struct DatabaseRolesCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "db-roles", abstract: """
+            PostgreSQL: print (or --apply, as the store's owner with CREATEROLE) the group roles iapdesk_viewer, \
+            iapdesk_support and iapdesk_admin and the grants that let each do only what its role may.
+            """)
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Run the statements instead of printing them.") var apply = false
+
+        func run() async throws {
+            let statements = try await store.withStore { store, _ in
+                apply ? try await store.setUpDatabaseRoles() : try await store.databaseRoleStatements()
+            }
+            for statement in statements { print(statement + ";") }
+            if apply { print("-- applied: logins in these groups now act as at most that role") }
         }
     }
 }

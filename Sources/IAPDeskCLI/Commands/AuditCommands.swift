@@ -57,7 +57,7 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             let outcome = try await store.withStore { store, _ in
-                try await store.anchorAuditLog(reason: reason, by: try await store.actor(forUser: OperatorIdentity.osUser))
+                try await store.anchorAuditLog(reason: reason, by: try await store.actor(forUser: OperatorIdentity.current))
             }
             switch outcome {
             case .alreadySigned(let signing):

@@ -46,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
             try await SimulatorFiles.makeAdminIfNew(store)
-            let actor = try await store.actor(forUser: OperatorIdentity.osUser)
+            let actor = try await store.actor(forUser: OperatorIdentity.current)
             let settings = try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")
             if noConsole {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")

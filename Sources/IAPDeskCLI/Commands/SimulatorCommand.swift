@@ -91,7 +91,7 @@ enum SimulatorFiles {
 
     /// A new store gets the OS user as its first admin, as `iapdesk demo` does.
     static func makeAdminIfNew(_ store: OrderStore) async throws {
-        let user = OperatorIdentity.osUser
+        let user = OperatorIdentity.current
         if try await store.role(of: user) == .viewer {
             try await store.addOperator(name: user, role: .admin, by: Operator(name: user, role: .admin))
         }

@@ -32,10 +32,21 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// The operator running the command: the OS user, with the role the store gives them.
+/// The operator running the command: who they are, with the role the store gives them.
 /// Identity never comes from a flag; `--readonly` can only lower the role.
 enum OperatorIdentity {
-    static var osUser: String {
+    /// The user sudo ran us for (the SSH recipe: an operator's login runs iapdesk as the
+    /// service account that alone can read the store's credentials), else the OS user.
+    /// Only someone who can open the store with those credentials can claim a name this
+    /// way, and they hold everything already; a PostgreSQL login the database caps acts
+    /// as its own name whatever this says (`OrderStore.actor(forUser:)`).
+    static var current: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let invoker = environment["SUDO_USER"], !invoker.isEmpty, invoker != osUser { return invoker }
+        return osUser
+    }
+
+    private static var osUser: String {
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
         return ProcessInfo.processInfo.environment["USER"] ?? "unknown"
     }

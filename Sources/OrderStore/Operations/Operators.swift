@@ -8,8 +8,9 @@ extension OrderStore {
             if count == 0 {
                 guard role == .admin else { throw StoreError.invalid("the first operator of a store must be an admin") }
             } else {
-                let actingRole = try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self)
-                guard actingRole == .admin else { throw StoreError.forbidden(action: "add operators", role: actingRole ?? .viewer) }
+                // The table's word, never more than the caller was given (a database cap, --readonly).
+                let actingRole = min(try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self) ?? .viewer, actor.role)
+                guard actingRole == .admin else { throw StoreError.forbidden(action: "add operators", role: actingRole) }
             }
             try await tx.sql.raw("""
                 INSERT INTO operators (name, role, added_at, added_by) VALUES (\(bind: name), \(bind: role.rawValue), \(bind: now), \(bind: actor.name))
@@ -27,8 +28,10 @@ extension OrderStore {
     }
 
     /// The acting identity for an OS user: the role the `operators` table gives, never more
-    /// than the database lets this login act as, lowered by `--readonly`.
-    public func actor(forUser name: String, readOnly: Bool = false) async throws -> Operator {
+    /// than the database lets this login act as, lowered by `--readonly`. A login the
+    /// database caps is who the database authenticated: it acts under its own name.
+    public func actor(forUser user: String, readOnly: Bool = false) async throws -> Operator {
+        let name = databaseLogin ?? user
         var role = try await role(of: name)
         if let cap = databaseRoleCap { role = min(role, cap) }
         return Operator(name: name, role: readOnly || isReadOnly ? .viewer : role)

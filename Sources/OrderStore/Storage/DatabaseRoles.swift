@@ -9,7 +9,7 @@ import SQLKit
 /// Once the group roles exist, iapdesk acts with the lower of the role the `operators`
 /// table gives and the one the login's membership allows.
 public enum DatabaseRoles {
-    static func group(_ role: Role) -> String { "iapdesk_\(role.rawValue)" }
+    public static func group(_ role: Role) -> String { "iapdesk_\(role.rawValue)" }
 
     /// Tables the support role (and the server's login) writes, and which of them it may
     /// delete from (a finished job, an expired claim, a superseded raw notification).
@@ -58,12 +58,18 @@ public enum DatabaseRoles {
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// The role the connected login may act as, or nil when the database does not cap it:
-    /// SQLite, the owner or a superuser, or a cluster where the groups were never made.
-    static func cap(_ sql: any SQLDatabase, dialect: Dialect) async throws -> Role? {
+    /// A login the database caps, and the highest role it may act as.
+    struct Login {
+        var name: String
+        var cap: Role
+    }
+
+    /// The connected login when the database caps it; nil when it does not: SQLite, the
+    /// owner or a superuser, or a cluster where the groups were never made.
+    static func cappedLogin(_ sql: any SQLDatabase, dialect: Dialect) async throws -> Login? {
         guard dialect == .postgres else { return nil }
         guard let me = try await sql.row("""
-            SELECT r.rolsuper, pg_get_userbyid(c.relowner) = current_user AS owner FROM pg_roles r, pg_class c
+            SELECT current_user AS name, r.rolsuper, pg_get_userbyid(c.relowner) = current_user AS owner FROM pg_roles r, pg_class c
             WHERE r.rolname = current_user AND c.relname = 'audit_log' AND c.relnamespace = to_regnamespace(current_schema())::oid
             """) else { return nil }
         if try me.raw.decode(column: "rolsuper", as: Bool.self) || me.raw.decode(column: "owner", as: Bool.self) { return nil }
@@ -75,20 +81,24 @@ public enum DatabaseRoles {
         for row in groups where try row.raw.decode(column: "member", as: Bool.self) {
             if let role = Role.allCases.first(where: { group($0) == (try? row.string("rolname")) }), role > cap { cap = role }
         }
-        return cap
+        return Login(name: try me.string("name"), cap: cap)
     }
 
     /// Creates the missing groups and grants, in one transaction; returns what was run.
     @discardableResult
     static func apply(on db: Database) async throws -> [String] {
         try await db.lock.run {
-            let schema = try await db.sql.row("SELECT current_schema() AS name")?.string("name") ?? "public"
-            let statements = try setup(existing: try await existingGroups(db.sql), schema: schema)
+            let statements = try await statements(on: db)
             try await db.sql.writeTransaction(db.dialect) {
                 for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
             }
             return statements
         }
+    }
+
+    static func statements(on db: Database) async throws -> [String] {
+        let schema = try await db.sql.row("SELECT current_schema() AS name")?.string("name") ?? "public"
+        return try setup(existing: try await existingGroups(db.sql), schema: schema)
     }
 
     /// The group roles that exist in the cluster.
@@ -98,6 +108,12 @@ public enum DatabaseRoles {
 }
 
 extension OrderStore {
+    /// What `setUpDatabaseRoles` would run here, to read or hand to a database administrator.
+    public func databaseRoleStatements() async throws -> [String] {
+        guard dialect == .postgres else { throw StoreError.invalid("database roles are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
+        return try await db.lock.run { try await DatabaseRoles.statements(on: db) }
+    }
+
     /// Creates the group roles where missing and grants their privileges on this database.
     /// Needs the store's owner with CREATEROLE (or a superuser). Returns what was run.
     public func setUpDatabaseRoles() async throws -> [String] {

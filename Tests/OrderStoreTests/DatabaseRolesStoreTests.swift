@@ -1,0 +1,97 @@
+import Foundation
+import SQLKit
+import Testing
+import TestSupport
+@testable import OrderStore
+
+/// Issue 12: on PostgreSQL the database enforces the roles too. A viewer's login cannot
+/// promote itself in `operators`; a support login cannot touch audit entries or
+/// operators; iapdesk acts with the lower of the table's role and the login's group.
+@Suite("PostgreSQL roles enforced by the database", .enabled(if: PostgresServer.shouldRun, "needs a PostgreSQL server (apt-get install postgresql)"))
+struct DatabaseRolesStoreTests {
+    /// `body` gets a store opened as `login` on the same database.
+    private func asLogin(_ store: OrderStore, _ login: String, _ body: (OrderStore) async throws -> Void) async throws {
+        guard case .postgres(let url) = store.location, let at = url.range(of: "postgres@") else { Issue.record("not a postgres://postgres@ URL"); return }
+        let other = try await OrderStore.open(.postgres(url: url.replacingCharacters(in: at, with: "\(login)@")), settings: .test)
+        do {
+            try await body(other)
+            await other.close()
+        } catch {
+            await other.close()
+            throw error
+        }
+    }
+
+    /// A statement run straight on the database, as someone with that login and psql would.
+    private func refused(_ store: OrderStore, _ statement: String) async -> String {
+        do {
+            try await store.db.sql.raw(SQLQueryString(statement)).run()
+            return "ran"
+        } catch {
+            return DatabaseErrorText.describe(error) ?? "\(error)"
+        }
+    }
+
+    @Test("Viewer, support and admin logins: each does what its role may, through iapdesk or straight SQL, and no more")
+    func rolesHold() async throws {
+        try await withStore(.postgres) { store in
+            #expect(store.databaseRoleCap == nil)  // the owner (here a superuser) is not capped
+            try await store.addOperator(name: "root", role: .admin, by: root)
+            _ = try await store.paidOrder("o1", account: "a1")
+            let statements = try await store.setUpDatabaseRoles()
+            #expect(statements.contains("GRANT INSERT, UPDATE ON operators TO iapdesk_admin"))
+            let suffix = UUID().uuidString.prefix(6).lowercased()
+            let (vic, sue, ada) = ("vic_\(suffix)", "sue_\(suffix)", "ada_\(suffix)")
+            // vic's row says admin (someone edited it, or it is stale); the database says viewer.
+            for (login, tableRole, databaseRole) in [(vic, Role.admin, Role.viewer), (sue, .support, .support), (ada, .admin, .admin)] {
+                try await store.addOperator(name: login, role: tableRole, by: root)
+                _ = try await store.grantDatabaseLogin(login, role: databaseRole)
+            }
+
+            try await asLogin(store, vic) { viewerLogin in
+                #expect(viewerLogin.databaseRoleCap == .viewer)
+                let acting = try await viewerLogin.actor(forUser: "root")  // the OS user is not who the database let in
+                #expect(acting == Operator(name: vic, role: .viewer))
+                #expect(try await viewerLogin.order("o1")?.state == .receiptReceived)
+                let order = try #require(try await viewerLogin.order("o1"))
+                await #expect(throws: StoreError.self) { try await viewerLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "t") }
+                let promote = await refused(viewerLogin, "UPDATE operators SET role = 'admin' WHERE name = 'root'")
+                #expect(promote.contains("permission denied for table operators") && promote.contains("42501"), "\(promote)")
+                #expect(await refused(viewerLogin, "INSERT INTO grants (order_id, account_id, kind, operator, granted_at) VALUES ('o1', 'a1', 'manual', 'x', 1)").contains("permission denied"))
+            }
+            try await asLogin(store, sue) { supportLogin in
+                #expect(supportLogin.databaseRoleCap == .support)
+                let acting = try await supportLogin.actor(forUser: "root")
+                #expect(acting == Operator(name: sue, role: .support))
+                let order = try #require(try await supportLogin.order("o1"))
+                let granted = try await supportLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "ticket 9: paid, Apple timed out")
+                #expect(granted.state == .delivered)
+                await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
+                    try await supportLogin.addOperator(name: "mallory", role: .admin, by: acting)
+                }
+                for statement in ["DELETE FROM audit_log WHERE seq = 1", "UPDATE audit_log SET reason = 'x' WHERE seq = 1",
+                                  "INSERT INTO operators VALUES ('mallory', 'admin', 1, 'mallory')", "UPDATE operators SET role = 'admin'",
+                                  "DELETE FROM grants", "TRUNCATE audit_log"] {
+                    let said = await refused(supportLogin, statement)
+                    #expect(said.contains("permission denied"), "\(statement): \(said)")
+                }
+            }
+            try await asLogin(store, ada) { adminLogin in
+                #expect(adminLogin.databaseRoleCap == .admin)
+                try await adminLogin.addOperator(name: "zoe", role: .viewer, by: try await adminLogin.actor(forUser: "root"))
+                #expect(try await adminLogin.role(of: "zoe") == .viewer)
+            }
+            #expect(try await store.auditLog(limit: 10).contains { $0.actor == sue && $0.action == "grant" })
+            #expect(try await store.verifyAuditLog().isIntactForTest)
+            #expect(try await store.unauditedDeliveries().isEmpty)
+            // Logins are the cluster's, not the test database's.
+            for login in [vic, sue, ada] { try await store.db.sql.raw(SQLQueryString("DROP ROLE \(login)")).run() }
+        }
+    }
+
+    @Test("A login name with control characters is refused before any SQL; quotes are quoted")
+    func loginNames() throws {
+        #expect(throws: StoreError.self) { try DatabaseRoles.login("evil\u{1b}", role: .viewer, exists: false) }
+        #expect(try DatabaseRoles.login(#"o"brien"#, role: .viewer, exists: false).first == #"CREATE ROLE "o""brien" LOGIN"#)
+    }
+}
