@@ -10,7 +10,7 @@ public struct IAPDesk: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self, TerminalCheckCommand.self, ServeCommand.self,
-            JobsCommand.self, NotificationsCommand.self, EventsCommand.self,
+            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, SSHSessionCommand.self,
         ])
 
     public init() {}

@@ -86,7 +86,7 @@ public enum PostgresServer {
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let port = try freePort()
+        let port = try LoopbackPort.free()
         // initdb refuses to run as root: run the server binaries as the postgres user.
         let asRoot = getuid() == 0
         if asRoot { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
@@ -106,21 +106,6 @@ public enum PostgresServer {
             : "\(bin)/pg_ctl -D \(dir)/data -m immediate stop"
         try run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop) >/dev/null 2>&1; rm -rf \(dir)"], wait: false)
         return "postgres://postgres@127.0.0.1:\(port)"
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Unavailable(description: "no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs a tool to completion with posix_spawn and waitpid. Foundation's `Process` is

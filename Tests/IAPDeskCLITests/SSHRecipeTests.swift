@@ -1,0 +1,119 @@
+import Foundation
+import OrderStore
+import Testing
+import TestSupport
+@testable import IAPDeskCLI
+
+/// Issue 12: the README's deployment recipe, run as written on this machine: a real sshd
+/// on loopback, an operator's key, `ForceCommand` through sudo into the service account that
+/// alone can read the store. The operator acts under their SSH name with their store role,
+/// cannot open the store themselves, and cannot run anything but iapdesk's operator commands.
+@Suite("The SSH deployment recipe")
+struct SSHRecipeTests {
+    /// Runs a shell command as root; (exit status, output with stderr).
+    private static func sh(_ command: String) -> (Int32, String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-ssh-out-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let status = system("(\(command)\n) > \(output) 2>&1")
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (status == 0 ? 0 : (status >> 8 == 0 ? 1 : status >> 8), text)
+    }
+
+    @Test("ssh operator@host runs iapdesk as the service account: console and commands under the SSH name, nothing else, no direct access")
+    func recipe() async throws {
+        let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/sudo", "/usr/sbin/useradd", "/usr/bin/tmux"]
+        guard let binary = Tmux.builtExecutable(), geteuid() == 0, tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else {
+            let why = "needs root, the built binary, sshd, ssh, sudo, useradd and tmux (apt-get install openssh-server openssh-client sudo tmux)"
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError(why) }
+            print("⚠️  SKIPPED: \(why)")
+            return
+        }
+        let tag = String(UInt32.random(in: 10_000...99_999))
+        let (service, person, group) = ("iapdsvc\(tag)", "iapdop\(tag)", "iapdops\(tag)")
+        let folder = "/tmp/iapdesk-ssh-\(tag)"
+        let sudoers = "/etc/sudoers.d/iapdesk-test-\(tag)"
+        let port = try LoopbackPort.free()
+        defer {
+            _ = Self.sh("kill $(cat \(folder)/sshd.pid) 2>/dev/null; userdel \(person); userdel \(service); groupdel \(group); rm -rf \(folder) \(sudoers)")
+        }
+        // The service account owns the store and its configuration; the operator is in the ops group.
+        let store = "\(folder)/service/store.sqlite"
+        for step in [
+            "mkdir -p \(folder)/keys \(folder)/service/.config/iapdesk /run/sshd && chmod 755 \(folder)",
+            "groupadd \(group) && useradd -M -d \(folder)/service -s /usr/sbin/nologin \(service)",
+            "useradd -M -d \(folder) -s /bin/sh -G \(group) \(person) && usermod -p '*' \(person)",
+            "cp \(binary) \(folder)/iapdesk && chmod 755 \(folder)/iapdesk",
+            "printf '[store]\\ndb = \"\(store)\"\\nbundle_id = \"\(DemoCatalogue.bundleId)\"\\n' > \(folder)/service/.config/iapdesk/iapdesk.toml",
+        ] {
+            let (status, output) = Self.sh(step)
+            try #require(status == 0, "\(step): \(output)")
+        }
+        let seeded = try await OrderStore.open(.sqlite(path: store), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SyntheticStore(orders: 2000, seed: 4).write(into: seeded)
+        try await seeded.addOperator(name: "root", role: .admin, by: Operator(name: "root", role: .admin))
+        try await seeded.addOperator(name: person, role: .support, by: Operator(name: "root", role: .admin))
+        let stuck = try #require(try await seeded.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first?.orderId)
+        await seeded.close()
+        for step in [
+            "chown -R \(service) \(folder)/service && chmod 700 \(folder)/service",
+            // sudo: the ops group may run exactly `iapdesk ssh-session` as the service account, keeping what ssh was asked to run.
+            "printf 'Defaults:%%\(group) env_keep += \"SSH_ORIGINAL_COMMAND\"\\n%%\(group) ALL=(\(service)) NOPASSWD: \(folder)/iapdesk ssh-session\\n' > \(sudoers) && chmod 440 \(sudoers) && visudo -c -f \(sudoers)",
+            "ssh-keygen -q -t ed25519 -N '' -f \(folder)/host_key && ssh-keygen -q -t ed25519 -N '' -f \(folder)/operator_key && cp \(folder)/operator_key.pub \(folder)/keys/\(person)",
+            """
+            cat > \(folder)/sshd_config <<'EOF'
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(folder)/host_key
+            PidFile \(folder)/sshd.pid
+            AuthorizedKeysFile \(folder)/keys/%u
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            UsePAM no
+            StrictModes no
+            Match Group \(group)
+              ForceCommand exec sudo -n -u \(service) \(folder)/iapdesk ssh-session
+              AllowTcpForwarding no
+              X11Forwarding no
+            EOF
+            """,
+            "/usr/sbin/sshd -f \(folder)/sshd_config -E \(folder)/sshd.log",
+        ] {
+            let (status, output) = Self.sh(step)
+            try #require(status == 0, "\(step): \(output)")
+        }
+        let ssh = "ssh -q -i \(folder)/operator_key -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes \(person)@127.0.0.1"
+        var (status, output) = (Int32(255), "")
+        for _ in 0..<50 where status == 255 {  // sshd takes a moment to listen
+            (status, output) = Self.sh("\(ssh) order show \(stuck)")
+            if status == 255 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(status == 0 && output.contains(stuck), "\(output)")
+
+        // A grant with a quoted reason, acted under the SSH name with the store's role.
+        (status, output) = Self.sh("\(ssh) order grant \(stuck) --reason \"'ticket 5: paid, Apple timed out'\"")
+        #expect(status == 0 && output.contains("now delivered"), "\(output)")
+        (status, output) = Self.sh("\(ssh) audit log --limit 1")
+        #expect(output.contains("\(person)  support  grant") && output.contains("ticket 5: paid, Apple timed out"), "\(output)")
+
+        // Nothing but the operator's commands, and no shell: `;` and `$( )` are plain words.
+        (status, output) = Self.sh("\(ssh) 'order list --limit 1; id'")
+        #expect(status != 0 && !output.contains("uid="), "\(output)")
+        (status, output) = Self.sh("\(ssh) seed --orders 5")
+        #expect(status != 0 && output.contains("over SSH, iapdesk runs"), "\(output)")
+        (status, output) = Self.sh("\(ssh) 'order list $(id)'")
+        #expect(status != 0 && !output.contains("uid="), "\(output)")
+
+        // The operator on their own cannot read the store or the service's configuration.
+        (status, output) = Self.sh("su \(person) -s /bin/sh -c '\(folder)/iapdesk order list --db \(store)'")
+        #expect(status != 0, "\(output)")
+        (status, output) = Self.sh("su \(person) -s /bin/sh -c 'cat \(folder)/service/.config/iapdesk/iapdesk.toml'")
+        #expect(status != 0, "\(output)")
+
+        // The console, in a terminal over ssh, names the operator.
+        let terminal = try Tmux.start("\(ssh) -tt", cols: 100, rows: 30)
+        defer { terminal.stop() }
+        let screen = terminal.screen(waitingFor: { $0.contains("\(person) (support)") }, timeout: 20)
+        #expect(screen.contains("\(person) (support)") && screen.contains("Orders"), "\(screen)")
+        try terminal.send("q")
+    }
+}
