@@ -117,3 +117,17 @@ struct SSHRecipeTests {
         try terminal.send("q")
     }
 }
+
+@Suite("SSH command words")
+struct ShellWordsTests {
+    @Test("Split as sh quotes them, nothing expanded; an unterminated quote is refused")
+    func split() throws {
+        #expect(try ShellWords.split("") == [])
+        #expect(try ShellWords.split("  order   grant o1 ") == ["order", "grant", "o1"])
+        #expect(try ShellWords.split("--reason 'ticket 5: paid'") == ["--reason", "ticket 5: paid"])
+        #expect(try ShellWords.split(#"--reason "say \"hi\" \n" x"#) == ["--reason", #"say "hi" \n"#, "x"])
+        #expect(try ShellWords.split(#"a\ b $(id) `id` $HOME ;"#) == ["a b", "$(id)", "`id`", "$HOME", ";"])
+        #expect(try ShellWords.split("''") == [""])
+        #expect(throws: ShellWords.Unterminated.self) { try ShellWords.split("order 'open") }
+    }
+}
