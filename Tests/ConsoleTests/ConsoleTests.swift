@@ -111,6 +111,34 @@ struct ConsoleTests {
         }
     }
 
+    @Test("/ with two narrowings keeps both; three without an account, or a word that means nothing, is said on Enter")
+    func combinedFilter() async throws {
+        try await Self.withConsole { app, terminal, store in
+            let rejected = try #require(try await store.orders(OrderFilter(state: .rejected), limit: 1).items.first)
+            await app.press(.character("/"))
+            for c in "state:rejected acct:\(rejected.accountId)" { await app.press(.character(c)) }
+            await app.press(.enter)
+            var frame = try Self.screen(terminal)
+            let expected = try await store.orders(OrderFilter(state: .rejected, accountId: rejected.accountId)).items
+            let rows = (4..<21).map { frame.line($0) }.filter { $0.hasPrefix(" ord_") || $0.hasPrefix("ord_") }
+            #expect(rows.count == expected.count && rows.allSatisfy { $0.contains("rejected") && $0.contains(rejected.accountId) }, "\(frame.text)")
+
+            await app.press(.character("/"))
+            for _ in 0..<60 { await app.press(.backspace) }
+            for c in "state:rejected product:coins_60 env:sandbox" { await app.press(.character(c)) }
+            await app.press(.enter)
+            frame = try Self.screen(terminal)
+            #expect(frame.line(22).contains("state, product and env together are not served"), "\(frame.text)")
+
+            await app.press(.character("/"))
+            for _ in 0..<60 { await app.press(.backspace) }
+            for c in "state:rejected colour:red" { await app.press(.character(c)) }
+            await app.press(.enter)
+            frame = try Self.screen(terminal)
+            #expect(frame.line(22).contains("unknown filter colour:"), "\(frame.text)")
+        }
+    }
+
     @Test(":order with any id opens it; an unknown command says so; ? lists keys and commands")
     func commands() async throws {
         try await Self.withConsole { app, terminal, store in

@@ -211,7 +211,10 @@ public final class ConsoleApp {
             prompt = nil
             do {
                 switch kind {
-                case .filter: try await top.apply(filter: editor.text, session: session)
+                case .filter:
+                    try await top.apply(filter: editor.text, session: session)
+                    // Words that meant nothing are said once the filter is whole, not while typed.
+                    if let problems = (top as? OrdersScreen)?.problems, !problems.isEmpty { message = (problems.joined(separator: "; "), true) }
                 case .command: try await run(command: editor.text)
                 }
             } catch {

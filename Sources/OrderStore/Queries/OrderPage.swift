@@ -14,6 +14,26 @@ public struct OrderFilter: Sendable, Equatable {
         self.productId = productId
         self.environment = environment
     }
+
+    /// Why this combination is not served, or nil. The one place that decides: every
+    /// combination served reads one index range in list order. An account narrows with
+    /// anything (an account's orders are few); state, product and environment combine two
+    /// at a time (an index each pair); all three need an account too.
+    public var refusal: String? {
+        let narrowing = [state != nil, productId != nil, environment != nil].filter { $0 }.count
+        guard accountId == nil, narrowing == 3 else { return nil }
+        return "state, product and env together are not served by an index: add acct:, or drop one of them"
+    }
+
+    /// The conditions, each on a column the chosen index keys.
+    var conditions: [SQLQueryString] {
+        var conditions: [SQLQueryString] = []
+        if let state { conditions.append("state = \(bind: state.rawValue)") }
+        if let accountId { conditions.append("account_id = \(bind: accountId)") }
+        if let productId { conditions.append("product_id = \(bind: productId)") }
+        if let environment { conditions.append("environment = \(bind: environment.rawValue)") }
+        return conditions
+    }
 }
 
 /// A position in a newest-first list: the last row's key. Pages never use OFFSET, so
@@ -32,16 +52,12 @@ public struct Page<Item: Sendable>: Sendable {
 extension OrderStore {
     /// Orders newest first, narrowed by `filter`, starting after `cursor`.
     public func orders(_ filter: OrderFilter = OrderFilter(), after cursor: OrderCursor? = nil, limit: Int = 50) async throws -> Page<Order> {
-        var query: SQLQueryString = "SELECT \(Order.columns) FROM orders WHERE 1 = 1"
-        if let state = filter.state {
-            query = query + " AND state = \(bind: state.rawValue)"
-        } else if let account = filter.accountId {
-            query = query + " AND account_id = \(bind: account)"
-        } else if let product = filter.productId {
-            query = query + " AND product_id = \(bind: product)"
-        } else if let environment = filter.environment {
-            query = query + " AND environment = \(bind: environment.rawValue)"
-        }
+        if let refusal = filter.refusal { throw StoreError.invalid(refusal) }
+        // An account's orders are few: its index, whatever else narrows. SQLite without
+        // statistics (a store never analyzed) would otherwise walk a whole state's range.
+        let source: SQLQueryString = filter.accountId != nil && dialect == .sqlite ? "orders INDEXED BY orders_by_account" : "orders"
+        var query: SQLQueryString = "SELECT \(Order.columns) FROM \(source) WHERE 1 = 1"
+        for condition in filter.conditions { query = query + " AND " + condition }
         if let cursor {
             query = query + " AND (created_at, order_id) < (\(bind: cursor.createdAt), \(bind: cursor.orderId))"
         }

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9]
     }
 
     /// Applies what is missing; true when something was.
@@ -64,6 +64,15 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 15: filters combine. State, product and environment two at a time each have an
+    /// index that keys both and then the list order (an account narrows with anything
+    /// through `orders_by_account`).
+    private static let v9 = [
+        "CREATE INDEX orders_by_state_product ON orders (state, product_id, created_at, order_id)",
+        "CREATE INDEX orders_by_state_environment ON orders (state, environment, created_at, order_id)",
+        "CREATE INDEX orders_by_product_environment ON orders (product_id, environment, created_at, order_id)",
+    ]
 
     /// Issue 12, the audit chain anchored by a key kept outside the store: each entry's
     /// MAC, and the head's MAC with the fingerprint of the key that made it.
