@@ -58,3 +58,31 @@ struct OrderFilterStoreTests {
         await store.close()
     }
 }
+
+@Suite("Id searches keep to their kind")
+struct IdKindStoreTests {
+    @Test("tid:, otid:, order: and acct: look only at their kind of id; a subscription's list is exact, not a prefix", arguments: Backend.all)
+    func kinds(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            for (order, account, tid, original) in [("o1", "77-acct", "7001", "7001"), ("o2", "a2", "7702", "5000")] {
+                let submission = try await store.paidOrder(order, account: account)
+                _ = try await store.applyVerification(orderId: order, submissionId: submission,
+                                                      report: validReport([tx(tid, original: original, at: t0 + 100)]), at: t0 + 3000)
+            }
+            try await store.paidOrder("77-order", account: "a3")
+            func ids(_ text: String, _ kind: IdKind, prefix: Bool = true) async throws -> Set<String> {
+                Set(try await store.search(text, kind: kind, prefix: prefix).map(\.orderId))
+            }
+            #expect(try await ids("77", .any) == ["o1", "o2", "77-order"])
+            #expect(try await ids("77", .transaction) == ["o2"])
+            #expect(try await ids("77", .account) == ["o1"])
+            #expect(try await ids("77", .order) == ["77-order"])
+            #expect(try await ids("7001", .transaction) == ["o1"])
+            #expect(try await ids("7001", .originalTransaction) == ["o1"])
+            #expect(try await ids("5000", .originalTransaction, prefix: false) == ["o2"])
+            #expect(try await ids("500", .originalTransaction, prefix: false) == [])
+            #expect(try await ids("500", .originalTransaction) == ["o2"])
+            #expect(try await ids("500", .transaction) == [])
+        }
+    }
+}

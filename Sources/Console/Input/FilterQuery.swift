@@ -1,11 +1,19 @@
 import OrderStore
 
 /// What `/` typed on the orders screen means: `state:verify_retry product:vip_monthly
-/// acct:A env:sandbox` narrow the list; `tid:`, `otid:` or a bare word search every kind of id
-/// (order, account, transaction or original transaction id): exact matches, then by prefix.
+/// acct:A env:sandbox` narrow the list, all of them together; a bare word (or `id:`) searches
+/// every kind of id (order, account, transaction or original transaction id), `tid:`,
+/// `otid:` and `order:` their own kind: exact matches, then by prefix.
 public struct FilterQuery: Equatable, Sendable {
+    /// An id to find: its text, the kind it names, and whether ids that start with it count.
+    public struct Lookup: Equatable, Sendable {
+        public var text: String
+        public var kind: IdKind = .any
+        public var prefix = true
+    }
+
     public var filter = OrderFilter()
-    public var lookup: String?
+    public var lookup: Lookup?
     /// Words that meant nothing, shown back to the operator.
     public var problems: [String] = []
 
@@ -13,7 +21,7 @@ public struct FilterQuery: Equatable, Sendable {
         for word in text.split(separator: " ").map(String.init) {
             let parts = word.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2 else {
-                lookup = word
+                lookup = Lookup(text: word)
                 continue
             }
             let (key, value) = (parts[0].lowercased(), parts[1])
@@ -28,7 +36,10 @@ public struct FilterQuery: Equatable, Sendable {
                 } else {
                     problems.append("env is production or sandbox")
                 }
-            case "tid", "otid", "order", "id": lookup = value
+            case "tid": lookup = Lookup(text: value, kind: .transaction)
+            case "otid": lookup = Lookup(text: value, kind: .originalTransaction)
+            case "order": lookup = Lookup(text: value, kind: .order)
+            case "id": lookup = Lookup(text: value)
             default: problems.append("unknown filter \(key):")
             }
         }

@@ -31,7 +31,7 @@ public final class OrdersScreen: ConsoleScreen {
 
     static func ofSubscription(_ originalTransactionId: String) -> OrdersScreen {
         var query = FilterQuery("")
-        query.lookup = originalTransactionId
+        query.lookup = FilterQuery.Lookup(text: originalTransactionId, kind: .originalTransaction, prefix: false)
         return OrdersScreen(label: "otid:\(originalTransactionId)", query: query)
     }
 
@@ -54,7 +54,7 @@ public final class OrdersScreen: ConsoleScreen {
         let keep = selectedOrder?.orderId
         isProduction = session.store.settings.isProduction
         if let lookup = query.lookup {
-            orders = try await session.store.search(lookup)
+            orders = try await session.store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
             next = nil
         } else {
             let page = try await session.store.orders(query.filter, limit: max(Self.pageSize, orders.count))

@@ -5,15 +5,16 @@ extension OrderStore {
     /// first, then orders whose order id, transaction id, original transaction id or
     /// account id starts with the word. Each prefix is one bytewise index range read in id
     /// order and cut at `limit`, so a one-letter prefix over a million orders costs what a
-    /// long one does.
-    public func search(_ text: String, limit: Int = 50) async throws -> [Order] {
-        var found = try await lookup(text, limit: limit)
-        guard !text.isEmpty, found.count < limit else { return found }
+    /// long one does. `kind` keeps both to one kind of id (`tid:`, `otid:`); without
+    /// `prefix`, only exact matches (a subscription's own orders).
+    public func search(_ text: String, kind: IdKind = .any, prefix: Bool = true, limit: Int = 50) async throws -> [Order] {
+        var found = try await lookup(text, kind: kind, limit: limit)
+        guard prefix, !text.isEmpty, found.count < limit else { return found }
         var seen = Set(found.map(\.orderId))
         // Every id of a valid UTF-8 string that starts with `text` sorts below `text`
         // followed by the last code point.
         let upper = text + "\u{10FFFF}"
-        let ranges = ["order_id", "transaction_id", "original_transaction_id", "account_id"].map { column -> SQLQueryString in
+        let ranges = kind.prefixColumns.map { column -> SQLQueryString in
             let expression: String = "\(column) COLLATE \(dialect.bytewise)"
             let key = SQLQueryString(expression)
             return """

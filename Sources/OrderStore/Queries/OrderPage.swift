@@ -77,7 +77,7 @@ extension OrderStore {
     /// id. One query first asks which kinds of id match (index probes, no rows decoded);
     /// only those are fetched, most specific first. Each query is a round trip, so this
     /// usually costs two instead of six.
-    public func lookup(_ id: String, limit: Int = 50) async throws -> [Order] {
+    public func lookup(_ id: String, kind: IdKind = .any, limit: Int = 50) async throws -> [Order] {
         try await read { sql in
             guard let kinds = try await sql.row("""
                 SELECT CASE WHEN EXISTS (SELECT 1 FROM orders WHERE order_id = \(bind: id)) THEN 1 ELSE 0 END AS by_order,
@@ -91,20 +91,20 @@ extension OrderStore {
             func add(_ orders: [Order]) {
                 for order in orders where seen.insert(order.orderId).inserted { found.append(order) }
             }
-            if try kinds.bool("by_order"), let order = try await sql.order(id) { add([order]) }
-            if try kinds.bool("by_transaction") {
+            if kind.includes(.order), try kinds.bool("by_order"), let order = try await sql.order(id) { add([order]) }
+            if kind.includes(.transaction), try kinds.bool("by_transaction") {
                 add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
             }
-            if let claimed = try kinds.optionalString("claimed_by"), !seen.contains(claimed), let order = try await sql.order(claimed) {
+            if kind.includes(.transaction), let claimed = try kinds.optionalString("claimed_by"), !seen.contains(claimed), let order = try await sql.order(claimed) {
                 add([order])
             }
-            if try kinds.bool("by_original") {
+            if kind.includes(.originalTransaction), try kinds.bool("by_original") {
                 add(try await sql.rows("""
                     SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
                     ORDER BY created_at DESC LIMIT \(bind: limit)
                     """).map(Order.init(row:)))
             }
-            if try kinds.bool("by_account") {
+            if kind.includes(.account), try kinds.bool("by_account") {
                 add(try await sql.rows("""
                     SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
                     ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
