@@ -12,12 +12,11 @@ struct OperatorCommand: AsyncParsableCommand {
             """)
         @OptionGroup var store: StoreOptions
         @Argument var name: String
-        @Option var role: String
+        @Option var role: Role
         @Flag(help: "PostgreSQL: also make NAME a database login in the role's group (needs CREATEROLE).")
         var dbLogin = false
 
         func run() async throws {
-            guard let role = Role(rawValue: role) else { throw ValidationError("role is viewer, support or admin") }
             let loginStatements = try await store.withStore { store, _ in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
                 try await store.addOperator(name: name, role: role, by: actor)

@@ -9,17 +9,14 @@ struct OrderCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Orders newest first, optionally narrowed.")
         @OptionGroup var store: StoreOptions
-        @Option(help: "Only this state (\(OrderState.allCases.map(\.rawValue).joined(separator: ", "))).") var state: String?
+        @Option(help: "Only this state.") var state: OrderState?
         @Option(help: "Only this account.") var account: String?
         @Option(help: "Only this product.") var product: String?
+        @Option(help: "Only purchases from this Apple environment.") var env: AppleEnvironment?
         @Option(help: "How many.") var limit: Int = 50
 
         func run() async throws {
-            var filter = OrderFilter(accountId: account, productId: product)
-            if let state {
-                guard let parsed = OrderState(rawValue: state) else { throw ValidationError("unknown state \(state)") }
-                filter.state = parsed
-            }
+            let filter = OrderFilter(state: state, accountId: account, productId: product, environment: env)
             let page = try await store.withStore { store, _ in try await store.orders(filter, limit: limit) }
             print(Output.orders(page.items))
         }
@@ -97,13 +94,12 @@ struct OrderCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Settle a disputed subscription renewal (R8).")
         @OptionGroup var store: StoreOptions
         @Argument var id: String
-        @Option(help: "owner (the rule's verdict stands) or submitter (the submitting account gets it).") var favor: String
+        @Option(help: "owner (the rule's verdict stands) or submitter (the submitting account gets it).") var favor: Favor
         @Option var reason: String
 
         func run() async throws {
-            guard favor == "owner" || favor == "submitter" else { throw ValidationError("--favor is owner or submitter") }
             let order = try await store.act(on: id, expecting: nil) { store, actor, version in
-                try await store.resolveDispute(orderId: id, expectedVersion: version, favorSubmitter: favor == "submitter", by: actor, reason: reason)
+                try await store.resolveDispute(orderId: id, expectedVersion: version, favorSubmitter: favor == .submitter, by: actor, reason: reason)
             }
             print("dispute on \(Output.safe(order.orderId)) settled: now \(order.state.rawValue)")
         }

@@ -13,12 +13,11 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve the intake API for game servers and run the worker (SIGTERM stops gracefully).")
     @OptionGroup var store: StoreOptions
     @Option(help: "Address and port to listen on (HOST:PORT).") var listen = ListenAddress(host: "127.0.0.1", port: 8080)
-    @Option(help: "all (default), intake (HTTP only) or worker (no HTTP).") var role: String = "all"
+    @Option(help: "all, intake (HTTP only) or worker (no HTTP).") var role: ServeRole = .all
     @Option(help: "Seconds a worker holds a job before another worker may take it (a killed worker's jobs come back then).")
     var leaseSeconds: Int64 = 120
 
     func run() async throws {
-        guard let role = ServeRole(rawValue: role) else { throw ValidationError("--role is all, intake or worker") }
         let tokens = try Self.clientTokens(needed: role != .worker)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

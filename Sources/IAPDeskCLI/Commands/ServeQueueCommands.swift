@@ -47,17 +47,11 @@ struct NotificationsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Newest first (the default).")
         @OptionGroup var store: StoreOptions
-        @Option(help: "pending, applied, superseded, orphan, recorded or rejected.") var outcome: String?
+        @Option(help: "Only this outcome.") var outcome: NotificationOutcome?
         @Option var limit: Int = 50
 
         func run() async throws {
-            let filter = try outcome.map { name in
-                guard let value = NotificationOutcome(rawValue: name) else {
-                    throw ValidationError("--outcome is one of \(NotificationOutcome.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return value
-            }
-            let records = try await store.withStore { store, _ in try await store.notifications(outcome: filter, limit: limit) }
+            let records = try await store.withStore { store, _ in try await store.notifications(outcome: outcome, limit: limit) }
             print(Output.table(["ID", "RECEIVED", "VIA", "ENV", "TYPE", "TRANSACTION", "OUTCOME", "DETAIL"], records.map { n in
                 ["\(n.id)", Output.time(n.receivedAt), n.via.rawValue, n.endpoint.rawValue, Output.safe(n.facts.kind),
                  Output.safe(n.facts.transaction?.transactionId), n.outcome.rawValue, Output.safe(n.rejection ?? n.detail)]
