@@ -66,6 +66,17 @@ public enum TextWidth {
         return lines
     }
 
+    /// Like `wrap`, with every line after the first indented by `hang` cells, so a wrapped
+    /// description stays in its column instead of restarting at the margin.
+    public static func wrap(_ text: String, to cells: Int, hang: Int) -> [String] {
+        let lines = wrap(text, to: cells)
+        guard lines.count > 1, hang > 0, cells - hang >= 10 else { return lines }
+        var rest = Substring(text.dropFirst(lines[0].count))
+        while rest.first == " " { rest = rest.dropFirst() }
+        let indent = String(repeating: " ", count: hang)
+        return [lines[0]] + wrap(String(rest), to: cells - hang).map { indent + $0 }
+    }
+
     static func width(of scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         switch scalar.properties.generalCategory {

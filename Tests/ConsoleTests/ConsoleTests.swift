@@ -139,6 +139,38 @@ struct ConsoleTests {
         }
     }
 
+    @Test("o (subscription) is offered on a subscription's order, not on a consumable's")
+    func subscriptionKeyOnlyWhereItApplies() async throws {
+        try await Self.withConsole { app, _, store in
+            let coins = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "coins_60"), limit: 1).items.first)
+            let vip = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
+            #expect(coins.originalTransactionId != nil)  // every purchase has one; only a subscription has a subscription
+            #expect(!OrderActions.bindings(for: coins, session: app.session).contains { $0.action == "subscription" })
+            #expect(OrderActions.bindings(for: vip, session: app.session).contains { $0.action == "subscription" })
+        }
+    }
+
+    @Test("? at 80×24: keys never run into their text, and wrapped text stays in its column")
+    func helpLayout() async throws {
+        try await Self.withConsole { app, terminal, _ in
+            await app.press(.enter)  // an order's screen has the longest keys
+            await app.press(.character("?"))
+            var body: [String] = []
+            for _ in 0..<6 {
+                let frame = try Self.screen(terminal)
+                body += (3..<21).map { frame.line($0) }
+                await app.press(.pageDown)
+            }
+            let titles: Set<String> = ["This screen", "Everywhere", "Commands", "This session"]
+            for line in body where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                let text = String(line.dropFirst())  // column 0 is the margin
+                #expect(titles.contains(text.trimmingCharacters(in: .whitespaces)) || text.hasPrefix("  "), "a line restarts at the margin: \(line)")
+            }
+            let scroll = try #require(body.first { $0.contains("PgUp/PgDn") })
+            #expect(scroll.contains("PgUp/PgDn/Home/End  ") || scroll.hasSuffix("End"), "the key runs into its text: \(scroll)")
+        }
+    }
+
     @Test(":order with any id opens it; an unknown command says so; ? lists keys and commands")
     func commands() async throws {
         try await Self.withConsole { app, terminal, store in
@@ -158,8 +190,11 @@ struct ConsoleTests {
             await app.press(.character("?"))
             let help = try Self.screen(terminal).text
             #expect(help.contains("This screen") && help.contains("scroll") && help.contains("Everywhere"))
-            await app.press(.pageDown)
-            let more = try Self.screen(terminal).text
+            var more = ""
+            for _ in 0..<2 {
+                await app.press(.pageDown)
+                more += try Self.screen(terminal).text
+            }
             #expect(more.contains("Ctrl-C") && more.contains(":order ID"))
             await app.press(.escape)
             let frame7 = try Self.screen(terminal)

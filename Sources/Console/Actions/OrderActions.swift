@@ -10,7 +10,9 @@ enum OrderActions {
     static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
         guard let order else { return [] }
         var reading = [KeyBinding(.character("v"), action: "receipt")]
-        if order.originalTransactionId != nil { reading.append(KeyBinding(.character("o"), action: "subscription")) }
+        if order.originalTransactionId != nil, session.productTypes[order.productId] == .autoRenewable {
+            reading.append(KeyBinding(.character("o"), action: "subscription"))
+        }
         reading.append(KeyBinding(.character("a"), action: "account"))
         guard !session.readOnly else { return reading }
         // The store says which actions this role may take on this order; the footer offers those.

@@ -54,6 +54,7 @@ public final class ConsoleApp {
 
     /// Loads the home screen and draws the first frame.
     public func open() async {
+        session.productTypes = (try? await session.store.productTypes()) ?? [:]
         await refresh()
     }
 

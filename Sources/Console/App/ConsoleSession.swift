@@ -15,6 +15,8 @@ public final class ConsoleSession {
     public let trust: TrustRoots
     /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
     public let notes: [(String, String)]
+    /// Each product's type, loaded when the console opens: `o` is offered on subscriptions only.
+    public var productTypes: [String: ProductType] = [:]
 
     public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
                 trust: TrustRoots = TrustRoots(), notes: [(String, String)] = []) {

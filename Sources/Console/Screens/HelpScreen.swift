@@ -38,10 +38,23 @@ public final class HelpScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        // Key column padded so the descriptions line up; titles in the header style.
-        text.draw(lines.map { left, right, isTitle in
-            isTitle ? (left, theme[.tableHeader]) : ("  " + left.padding(toLength: 18, withPad: " ", startingAt: 0) + right, theme[.row])
-        }, into: &screen, area: area)
+        // The key column as wide as its longest key (up to a third of the screen) and two
+        // cells more; a longer key puts its text on the next line. Wrapped text stays in its
+        // column. Titles in the header style.
+        let all = lines
+        let column = min(all.filter { !$0.2 }.map { TextWidth.of($0.0) }.max() ?? 0, max(8, area.cols / 3)) + 2
+        var drawn: [(String, Style, hang: Int)] = []
+        for (left, right, isTitle) in all {
+            if isTitle {
+                drawn.append((left, theme[.tableHeader], 0))
+            } else if TextWidth.of(left) + 2 > column {
+                drawn.append(("  " + left, theme[.row], 4))
+                drawn.append((String(repeating: " ", count: 2 + column) + right, theme[.row], 2 + column))
+            } else {
+                drawn.append(("  " + TextWidth.fit(left, to: column) + right, theme[.row], 2 + column))
+            }
+        }
+        text.draw(drawn, into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {

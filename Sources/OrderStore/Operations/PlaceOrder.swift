@@ -1,4 +1,9 @@
 extension OrderStore {
+    /// Each product's type, by product id: what a screen needs to offer only what applies.
+    public func productTypes() async throws -> [String: ProductType] {
+        try await read { sql in try await sql.productTypes() }
+    }
+
     /// Adds or updates a product in the catalogue.
     public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
         try await write(as: actor, now: now) { tx in

@@ -26,13 +26,7 @@ extension OrderDetail {
             events.append(TimelineEvent(at: s.receivedAt, kind: .submission,
                                         text: "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
         }
-        for a in attempts {
-            let status = a.appleStatus.map { "status \($0) (\(a.statusMeaning ?? ""))" } ?? "no status"
-            events.append(TimelineEvent(
-                at: a.at, kind: .attempt(outcome: a.outcome),
-                text: "verify \(a.method.rawValue) \(a.environment?.rawValue ?? "-"): \(a.outcome.rawValue), \(status), HTTP \(a.httpStatus.map(String.init) ?? "-"), \(a.latencyMs) ms"
-                    + (a.reason.map { " — \($0)" } ?? "")))
-        }
+        events += Self.attemptEvents(attempts)
         for g in grants {
             events.append(TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind.rawValue)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
             if let revoked = g.revokedAt {
@@ -52,9 +46,46 @@ extension OrderDetail {
         }
         for e in audit {
             events.append(TimelineEvent(at: e.at, kind: .audit,
-                                        text: "audit #\(e.seq) \(e.action) by \(e.actor) (\(e.role)): \(e.detail)" + (e.reason.map { " — \($0)" } ?? "")))
+                                        text: "audit #\(e.seq) \(e.action) by \(e.actor) (\(e.role))" + (e.detail.isEmpty ? "" : ": \(e.detail)")
+                                            + (e.reason.map { " — \($0)" } ?? "")))
         }
         // Stable: events at the same millisecond keep the order above.
         return events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+
+    /// One line per call to Apple, saying only what is known (no "no status, HTTP -" beside
+    /// a reason that names the HTTP status). A run of calls with the same answer shows its
+    /// first and last, with one line for the calls between: an order retried 78 times keeps
+    /// its grant in view.
+    static func attemptEvents(_ attempts: [VerificationAttempt]) -> [TimelineEvent] {
+        func line(_ a: VerificationAttempt) -> String {
+            var parts = ["\(a.outcome.rawValue)"]
+            if let status = a.appleStatus { parts.append("status \(status)" + (a.statusMeaning.map { " (\($0))" } ?? "")) }
+            if let http = a.httpStatus { parts.append("HTTP \(http)") }
+            parts.append("\(a.latencyMs) ms")
+            return "verify \(a.method.rawValue)\(a.environment.map { " \($0.rawValue)" } ?? ""): " + parts.joined(separator: ", ")
+                + (a.reason.map { " — \($0)" } ?? "")
+        }
+        func sameAnswer(_ a: VerificationAttempt, _ b: VerificationAttempt) -> Bool {
+            (a.outcome, a.appleStatus, a.httpStatus, a.reason, a.method, a.environment) == (b.outcome, b.appleStatus, b.httpStatus, b.reason, b.method, b.environment)
+        }
+        var events: [TimelineEvent] = []
+        var index = attempts.startIndex
+        while index < attempts.endIndex {
+            var end = index + 1
+            while end < attempts.endIndex, sameAnswer(attempts[end], attempts[index]) { end += 1 }
+            let run = attempts[index..<end]
+            events.append(TimelineEvent(at: run[index].at, kind: .attempt(outcome: run[index].outcome), text: line(run[index])))
+            if run.count > 2 {
+                let between = run.count - 2
+                events.append(TimelineEvent(at: run[index + 1].at, kind: .attempt(outcome: run[index].outcome),
+                                            text: "… \(between) more call\(between == 1 ? "" : "s") to Apple, same answer, until \(run[end - 1].at.iso8601)"))
+            }
+            if run.count > 1 {
+                events.append(TimelineEvent(at: run[end - 1].at, kind: .attempt(outcome: run[end - 1].outcome), text: line(run[end - 1])))
+            }
+            index = end
+        }
+        return events
     }
 }
