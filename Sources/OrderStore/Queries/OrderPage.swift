@@ -74,43 +74,40 @@ extension OrderStore {
 
     /// Exact lookup by any id an operator may be handed: order id, transaction id (the
     /// order's own, or one it claimed, such as a renewal), original transaction id, account
-    /// id. One query first asks which kinds of id match (index probes, no rows decoded);
-    /// only those are fetched, most specific first. Each query is a round trip, so this
-    /// usually costs two instead of six.
+    /// id, or only the kind `kind` names. One statement, so one round trip on PostgreSQL:
+    /// each kind is an index probe, and the matches come back most specific kind first,
+    /// newest first within a kind.
     public func lookup(_ id: String, kind: IdKind = .any, limit: Int = 50) async throws -> [Order] {
-        try await read { sql in
-            guard let kinds = try await sql.row("""
-                SELECT CASE WHEN EXISTS (SELECT 1 FROM orders WHERE order_id = \(bind: id)) THEN 1 ELSE 0 END AS by_order,
-                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE transaction_id = \(bind: id)) THEN 1 ELSE 0 END AS by_transaction,
-                       (SELECT order_id FROM transactions WHERE transaction_id = \(bind: id)) AS claimed_by,
-                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE original_transaction_id = \(bind: id)) THEN 1 ELSE 0 END AS by_original,
-                       CASE WHEN EXISTS (SELECT 1 FROM orders WHERE account_id = \(bind: id)) THEN 1 ELSE 0 END AS by_account
-                """) else { return [] }
-            var found: [Order] = []
-            var seen = Set<String>()
-            func add(_ orders: [Order]) {
-                for order in orders where seen.insert(order.orderId).inserted { found.append(order) }
-            }
-            if kind.includes(.order), try kinds.bool("by_order"), let order = try await sql.order(id) { add([order]) }
-            if kind.includes(.transaction), try kinds.bool("by_transaction") {
-                add(try await sql.rows("SELECT \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)").map(Order.init(row:)))
-            }
-            if kind.includes(.transaction), let claimed = try kinds.optionalString("claimed_by"), !seen.contains(claimed), let order = try await sql.order(claimed) {
-                add([order])
-            }
-            if kind.includes(.originalTransaction), try kinds.bool("by_original") {
-                add(try await sql.rows("""
-                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
-                    ORDER BY created_at DESC LIMIT \(bind: limit)
-                    """).map(Order.init(row:)))
-            }
-            if kind.includes(.account), try kinds.bool("by_account") {
-                add(try await sql.rows("""
-                    SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: id)
-                    ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
-                    """).map(Order.init(row:)))
-            }
-            return Array(found.prefix(limit))
+        var parts: [SQLQueryString] = []
+        if kind.includes(.order) { parts.append("SELECT 0 AS via, \(Order.columns) FROM orders WHERE order_id = \(bind: id)") }
+        if kind.includes(.transaction) {
+            parts.append("SELECT 1 AS via, \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)")
+            parts.append("""
+                SELECT 2 AS via, \(Order.columns) FROM orders
+                WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(bind: id))
+                """)
         }
+        if kind.includes(.originalTransaction) {
+            parts.append("""
+                SELECT * FROM (SELECT 3 AS via, \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
+                               ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)) AS by_original
+                """)
+        }
+        if kind.includes(.account) {
+            parts.append("""
+                SELECT * FROM (SELECT 4 AS via, \(Order.columns) FROM orders WHERE account_id = \(bind: id)
+                               ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)) AS by_account
+                """)
+        }
+        let query: SQLQueryString = "\(parts.joined(separator: " UNION ALL ")) ORDER BY via, created_at DESC, order_id DESC"
+        let rows = try await read { sql in try await sql.rows(query) }
+        var found: [Order] = []
+        var seen = Set<String>()
+        for row in rows {
+            let order = try Order(row: row)
+            if seen.insert(order.orderId).inserted { found.append(order) }
+            if found.count == limit { break }
+        }
+        return found
     }
 }
