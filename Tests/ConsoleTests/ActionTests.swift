@@ -47,7 +47,11 @@ struct ActionTests {
             await app.command("order paid_1")
             #expect(try terminal.screenText().contains(" g  grant"))
             await app.press(.character("g"))
-            #expect(try terminal.screenText().contains("Grant paid_1"))
+            let dialog = try terminal.screenText()
+            #expect(dialog.contains("Grant paid_1"))
+            // Framed, so the screen beneath reads as beneath; one field, so no Tab hint.
+            #expect(dialog.contains("┌─") && dialog.contains("─┘") && dialog.contains("│"), "\(dialog)")
+            #expect(dialog.contains("Esc cancel") && !dialog.contains("Tab next field"), "\(dialog)")
             await app.press(.enter)
             #expect(try terminal.screenText().contains("a reason is required"))
             await app.type("ticket 42: paid, Apple timed out")

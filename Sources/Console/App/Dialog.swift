@@ -57,25 +57,34 @@ public final class Dialog {
     func render(into screen: inout ScreenBuffer, theme: Theme) {
         let width = min(screen.cols - 2, 70)
         let body = lines.flatMap { TextWidth.wrap(Sanitizer.sanitize($0), to: width - 4) }
-        let height = min(screen.rows - 2, body.count + 5 + fields.count + (error == nil ? 0 : 2))
+        let height = min(screen.rows - 2, body.count + 6 + fields.count + (error == nil ? 0 : 2))
         let top = max(0, (screen.rows - height) / 2), left = max(0, (screen.cols - width) / 2)
-        for row in top..<(top + height) { screen.fill(row: row, col: left, width: width, style: theme[.dialog]) }
-        screen.write(" \(title) ", row: top, col: left + 1, maxWidth: width - 2, style: theme[.dialogTitle])
+        let bottom = top + height - 1
+        for row in top...bottom { screen.fill(row: row, col: left, width: width, style: theme[.dialog]) }
+        // A frame, so what stays visible beside the dialog reads as the screen beneath it.
+        let rule = String(repeating: "─", count: max(0, width - 2))
+        screen.write("┌\(rule)┐", row: top, col: left, style: theme[.dialog])
+        screen.write("└\(rule)┘", row: bottom, col: left, style: theme[.dialog])
+        for row in (top + 1)..<bottom {
+            screen.write("│", row: row, col: left, style: theme[.dialog])
+            screen.write("│", row: row, col: left + width - 1, style: theme[.dialog])
+        }
+        screen.write(" \(title) ", row: top, col: left + 2, maxWidth: width - 4, style: theme[.dialogTitle])
         var row = top + 2
-        for line in body where row < top + height - 3 {
+        for line in body where row < bottom - fields.count - 2 {
             screen.write(line, row: row, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
             row += 1
         }
-        if let error, row < top + height - 3 {
+        if let error, row < bottom - fields.count - 2 {
             row += 1
             screen.write(error, row: row, col: left + 2, maxWidth: width - 4, style: theme[.flashError])
             row += 1
         }
         for (index, field) in fields.enumerated() {
-            let input = top + height - 1 - fields.count + index
+            let input = bottom - fields.count + index
             let used = screen.write("\(field.label): \(field.editor.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
             if index == focus { screen.write("█", row: input, col: left + 2 + used, style: theme[.dialog]) }
         }
-        screen.write(" Enter \(confirm) · Tab next field · Esc cancel ", row: top + height - 1 - fields.count - 1, col: left + 2, maxWidth: width - 4, style: theme[.muted])
+        screen.write(" Enter \(confirm)\(fields.count > 1 ? " · Tab next field" : "") · Esc cancel ", row: bottom - fields.count - 1, col: left + 2, maxWidth: width - 4, style: theme[.muted])
     }
 }
