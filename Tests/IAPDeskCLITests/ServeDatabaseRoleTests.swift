@@ -45,9 +45,10 @@ struct ServeDatabaseRoleTests {
         } catch {
             await owner.close()
             await setup.tearDown()
-            throw error
+            Issue.record("\(DatabaseErrorText.describe(error) ?? "\(error)")")
+            return
         }
-        try await owner.db.sql.raw("DROP ROLE IF EXISTS \(unsafeRaw: login)").run()
+        try? await owner.db.sql.raw("DROP ROLE IF EXISTS \(unsafeRaw: login)").run()
         await owner.close()
         await setup.tearDown()
     }

@@ -34,12 +34,20 @@ struct DatabaseRolesStoreTests {
 
     @Test("Viewer, support and admin logins: each does what its role may, through iapdesk or straight SQL, and no more")
     func rolesHold() async throws {
+        do {
+            try await rolesHoldSteps()
+        } catch {
+            Issue.record("\(DatabaseErrorText.describe(error) ?? "\(error)")")
+        }
+    }
+
+    private func rolesHoldSteps() async throws {
         try await withStore(.postgres) { store in
             #expect(store.databaseRoleCap == nil)  // the owner (here a superuser) is not capped
             try await store.addOperator(name: "root", role: .admin, by: root)
             _ = try await store.paidOrder("o1", account: "a1")
             let statements = try await store.setUpDatabaseRoles()
-            #expect(statements.contains("GRANT INSERT, UPDATE ON operators TO iapdesk_admin"))
+            #expect(statements.contains("GRANT INSERT, UPDATE ON operators TO iapdesk_admin"), "\(statements)")
             let suffix = UUID().uuidString.prefix(6).lowercased()
             let (vic, sue, ada) = ("vic_\(suffix)", "sue_\(suffix)", "ada_\(suffix)")
             // vic's row says admin (someone edited it, or it is stale); the database says viewer.

@@ -26,7 +26,10 @@ public enum DatabaseRoles {
         let schema = try quotedIdentifier(schema)
         let groups = Role.allCases.map(group)
         let actors = [group(.support), group(.admin)].joined(separator: ", ")
-        var statements = groups.filter { !existing.contains($0) }.map { "CREATE ROLE \($0) NOLOGIN" }
+        // Roles are the cluster's: another database's owner may be creating the same one now.
+        var statements = groups.filter { !existing.contains($0) }.map {
+            "DO $$ BEGIN CREATE ROLE \($0) NOLOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
+        }
         statements += [
             "GRANT USAGE ON SCHEMA \(schema) TO \(groups.joined(separator: ", "))",
             "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(groups.joined(separator: ", "))",
