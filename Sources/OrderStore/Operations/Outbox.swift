@@ -240,14 +240,20 @@ extension WriteTransaction {
 
 extension SQLDatabase {
     func unconfirmedEventCount(cap: Int64) async throws -> Int64 {
-        try await row("""
-            SELECT COUNT(*) AS n FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) capped
-            """)?.int64("n") ?? 0
+        try await row("SELECT \(UnconfirmedEvents.count(cap: cap)) AS n")?.int64("n") ?? 0
     }
 
     func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
         try await rows("""
             SELECT at, via, http_status, answer, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
             """).map(GameEventAttempt.init(row:))
+    }
+}
+
+/// Events the game has not confirmed, counted up to a cap: an SQL expression, so the
+/// header's counts ask for it in their one statement.
+enum UnconfirmedEvents {
+    static func count(cap: Int64) -> SQLQueryString {
+        "(SELECT COUNT(*) FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) AS capped_events)"
     }
 }

@@ -1,3 +1,5 @@
+import SQLKit
+
 /// What the console header shows on every frame; cheap by construction: counters kept
 /// by the write path, and two index probes.
 public struct StoreCounts: Sendable, Equatable {
@@ -26,18 +28,22 @@ extension OrderStore {
             for row in try await sql.rows("SELECT state, n FROM state_counts") {
                 byState[try row.value("state", as: OrderState.self)] = try row.int64("n")
             }
-            let oldest = try await sql.row("SELECT MIN(stuck_since) AS s FROM orders WHERE stuck_since IS NOT NULL")?.optionalInt64("s")
-            let stuck = try await sql.row("""
-                SELECT COUNT(*) AS n FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
-                """)?.int64("n") ?? 0
+            // The other figures in one statement: on PostgreSQL each statement is a round
+            // trip, and the header asks for these on every refresh.
+            let sandboxCap: SQLQueryString = settings.isProduction
+                ? "(SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped_sandbox)"
+                : "0"
+            let figures = try await sql.row("""
+                SELECT (SELECT MIN(stuck_since) FROM orders WHERE stuck_since IS NOT NULL) AS oldest,
+                       (SELECT COUNT(*) FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)) AS stuck,
+                       \(sandboxCap) AS sandbox,
+                       \(UnconfirmedEvents.count(cap: StoreCounts.sandboxCountCap)) AS not_told
+                """)
+            let oldest = try figures?.optionalInt64("oldest")
+            let stuck = try figures?.int64("stuck") ?? 0
+            let sandbox = try figures?.int64("sandbox") ?? 0
+            let notTold = try figures?.int64("not_told") ?? 0
             let oldestAge = oldest.flatMap { $0 <= cutoff ? now - $0 : nil }
-            var sandbox: Int64 = 0
-            if settings.isProduction {
-                sandbox = try await sql.row("""
-                    SELECT COUNT(*) AS n FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.sandboxCountCap)) AS capped
-                    """)?.int64("n") ?? 0
-            }
-            let notTold = try await sql.unconfirmedEventCount(cap: StoreCounts.sandboxCountCap)
             return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold)
         }
     }
