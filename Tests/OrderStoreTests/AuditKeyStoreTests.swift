@@ -39,14 +39,7 @@ struct AuditKeyStoreTests {
     }
 
     private func reopened(_ store: OrderStore, with key: AuditKey?, _ body: (OrderStore) async throws -> Void) async throws {
-        let other = try await OrderStore.open(store.location, settings: Self.settings(key))
-        do {
-            try await body(other)
-            await other.close()
-        } catch {
-            await other.close()
-            throw error
-        }
+        try await withConnection(to: store.location, settings: Self.settings(key), body)
     }
 
     @Test("A store created with a key signs every entry from the first; the chain and every MAC verify", arguments: Backend.all)

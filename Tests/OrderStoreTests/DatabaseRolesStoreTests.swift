@@ -12,14 +12,7 @@ struct DatabaseRolesStoreTests {
     /// `body` gets a store opened as `login` on the same database.
     private func asLogin(_ store: OrderStore, _ login: String, _ body: (OrderStore) async throws -> Void) async throws {
         guard case .postgres(let url) = store.location, let at = url.range(of: "postgres@") else { Issue.record("not a postgres://postgres@ URL"); return }
-        let other = try await OrderStore.open(.postgres(url: url.replacingCharacters(in: at, with: "\(login)@")), settings: .test)
-        do {
-            try await body(other)
-            await other.close()
-        } catch {
-            await other.close()
-            throw error
-        }
+        try await withConnection(to: .postgres(url: url.replacingCharacters(in: at, with: "\(login)@")), body)
     }
 
     /// A statement run straight on the database, as someone with that login and psql would.

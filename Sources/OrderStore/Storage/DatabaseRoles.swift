@@ -90,13 +90,30 @@ public enum DatabaseRoles {
     /// Creates the missing groups and grants, in one transaction; returns what was run.
     @discardableResult
     static func apply(on db: Database) async throws -> [String] {
-        try await db.lock.run {
-            let statements = try await statements(on: db)
-            try await db.sql.writeTransaction(db.dialect) {
-                for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
-            }
-            return statements
+        try await db.lock.run { try await run(try await statements(on: db), on: db) }
+    }
+
+    /// Runs `statements` in one transaction (the caller holds the store's lock).
+    private static func run(_ statements: [String], on db: Database) async throws -> [String] {
+        try await db.sql.writeTransaction(db.dialect) {
+            for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
         }
+        return statements
+    }
+
+    /// Makes `name` a login in `role`'s group; the groups must exist.
+    static func grantLogin(_ name: String, role: Role, on db: Database) async throws -> [String] {
+        try await db.lock.run {
+            guard try await existingGroups(db.sql).count == Role.allCases.count else {
+                throw StoreError.invalid("the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first")
+            }
+            let exists = try await db.sql.row("SELECT 1 AS one FROM pg_roles WHERE rolname = \(bind: name)") != nil
+            return try await run(try login(name, role: role, exists: exists), on: db)
+        }
+    }
+
+    static func requirePostgres(_ dialect: Dialect) throws {
+        guard dialect == .postgres else { throw StoreError.invalid("database roles and logins are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
     }
 
     static func statements(on db: Database) async throws -> [String] {
@@ -113,32 +130,21 @@ public enum DatabaseRoles {
 extension OrderStore {
     /// What `setUpDatabaseRoles` would run here, to read or hand to a database administrator.
     public func databaseRoleStatements() async throws -> [String] {
-        guard dialect == .postgres else { throw StoreError.invalid("database roles are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
+        try DatabaseRoles.requirePostgres(dialect)
         return try await db.lock.run { try await DatabaseRoles.statements(on: db) }
     }
 
     /// Creates the group roles where missing and grants their privileges on this database.
     /// Needs the store's owner with CREATEROLE (or a superuser). Returns what was run.
     public func setUpDatabaseRoles() async throws -> [String] {
-        guard dialect == .postgres else { throw StoreError.invalid("database roles are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
+        try DatabaseRoles.requirePostgres(dialect)
         return try await DatabaseRoles.apply(on: db)
     }
 
     /// Makes `name` a database login in the group of `role` (created when missing). Needs
     /// CREATEROLE. The `operators` table is changed separately (`addOperator`).
     public func grantDatabaseLogin(_ name: String, role: Role) async throws -> [String] {
-        guard dialect == .postgres else { throw StoreError.invalid("database logins are PostgreSQL's") }
-        return try await db.lock.run {
-            let groups = try await DatabaseRoles.existingGroups(db.sql)
-            guard groups.count == Role.allCases.count else {
-                throw StoreError.invalid("the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first")
-            }
-            let exists = try await db.sql.row("SELECT 1 AS one FROM pg_roles WHERE rolname = \(bind: name)") != nil
-            let statements = try DatabaseRoles.login(name, role: role, exists: exists)
-            try await db.sql.writeTransaction(dialect) {
-                for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
-            }
-            return statements
-        }
+        try DatabaseRoles.requirePostgres(dialect)
+        return try await DatabaseRoles.grantLogin(name, role: role, on: db)
     }
 }

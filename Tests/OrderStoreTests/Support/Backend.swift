@@ -43,4 +43,17 @@ func withTwoConnections<T>(_ backend: Backend, _ body: (OrderStore, OrderStore) 
     }
 }
 
+/// Another connection to `location`, opened with `settings` (another key, another login),
+/// for `body`; closed afterwards whatever happens.
+func withConnection(to location: StoreLocation, settings: StoreSettings = .test, _ body: (OrderStore) async throws -> Void) async throws {
+    let other = try await OrderStore.open(location, settings: settings)
+    do {
+        try await body(other)
+        await other.close()
+    } catch {
+        await other.close()
+        throw error
+    }
+}
+
 private func cleanUp(_ location: StoreLocation) { Backend.cleanUp(location) }
