@@ -74,33 +74,21 @@ extension OrderStore {
 
     /// Exact lookup by any id an operator may be handed: order id, transaction id (the
     /// order's own, or one it claimed, such as a renewal), original transaction id, account
-    /// id, or only the kind `kind` names. One statement, so one round trip on PostgreSQL:
-    /// each kind is an index probe, and the matches come back most specific kind first,
-    /// newest first within a kind.
+    /// id, or only the kind `kind` names. One statement (``LookupQuery``): each kind is an
+    /// index probe, and the matches come back most specific kind first, newest first within
+    /// a kind. On PostgreSQL the any-kind statement is prepared once per connection, so a
+    /// lookup is one round trip with nothing to parse or plan.
     public func lookup(_ id: String, kind: IdKind = .any, limit: Int = 50) async throws -> [Order] {
-        var parts: [SQLQueryString] = []
-        if kind.includes(.order) { parts.append("SELECT 0 AS via, \(Order.columns) FROM orders WHERE order_id = \(bind: id)") }
-        if kind.includes(.transaction) {
-            parts.append("SELECT 1 AS via, \(Order.columns) FROM orders WHERE transaction_id = \(bind: id)")
-            parts.append("""
-                SELECT 2 AS via, \(Order.columns) FROM orders
-                WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(bind: id))
-                """)
+        let rows = try await read { sql -> [Row] in
+            if kind == .any, case .postgres(let connection) = db.driver {
+                var rows: [Row] = []
+                for try await row in try await connection.execute(AnyIdLookup(id: id, limit: limit), logger: db.logger) {
+                    rows.append(Row(raw: row.sql()))
+                }
+                return rows
+            }
+            return try await sql.rows(LookupQuery.bound(kind: kind, id: id, limit: limit))
         }
-        if kind.includes(.originalTransaction) {
-            parts.append("""
-                SELECT * FROM (SELECT 3 AS via, \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: id)
-                               ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)) AS by_original
-                """)
-        }
-        if kind.includes(.account) {
-            parts.append("""
-                SELECT * FROM (SELECT 4 AS via, \(Order.columns) FROM orders WHERE account_id = \(bind: id)
-                               ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)) AS by_account
-                """)
-        }
-        let query: SQLQueryString = "\(parts.joined(separator: " UNION ALL ")) ORDER BY via, created_at DESC, order_id DESC"
-        let rows = try await read { sql in try await sql.rows(query) }
         var found: [Order] = []
         var seen = Set<String>()
         for row in rows {

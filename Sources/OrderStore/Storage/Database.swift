@@ -31,7 +31,8 @@ public enum Dialect: String, Sendable {
 /// One connection to a store, SQLite or PostgreSQL, behind SQLKit's `SQLDatabase`.
 /// All queries go through ``sql``; transactions are serialized by ``lock``.
 final class Database: Sendable {
-    /// The driver connection under SQLKit, for the seeder's bulk path only.
+    /// The driver connection under SQLKit, for the seeder's bulk path and PostgreSQL's
+    /// prepared statements.
     enum Driver: Sendable {
         case sqlite(SQLiteConnection)
         case postgres(PostgresConnection)
@@ -43,15 +44,18 @@ final class Database: Sendable {
     /// A SQLite file this process may only read (a viewer's account): opened read-only,
     /// nothing migrated or repaired, every write refused by SQLite itself.
     let readOnly: Bool
+    /// For the driver's own calls (prepared statements); warnings only, never SQL text.
+    let logger: Logger
 
     var dialect: Dialect {
         if case .sqlite = driver { return .sqlite }
         return .postgres
     }
 
-    private init(sql: any SQLDatabase, driver: Driver, readOnly: Bool = false) {
+    private init(sql: any SQLDatabase, driver: Driver, logger: Logger, readOnly: Bool = false) {
         self.sql = sql
         self.driver = driver
+        self.logger = logger
         self.readOnly = readOnly
     }
 
@@ -76,7 +80,7 @@ final class Database: Sendable {
             } catch {
                 throw StoreError.cannotOpen(location.description, String(describing: error))
             }
-            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection), readOnly: readOnly)
+            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection), logger: logger, readOnly: readOnly)
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
             // makes a second writer wait instead of failing.
             do {
@@ -99,7 +103,7 @@ final class Database: Sendable {
             } catch {
                 throw StoreError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
             }
-            return Database(sql: connection.sql(queryLogLevel: nil), driver: .postgres(connection))
+            return Database(sql: connection.sql(queryLogLevel: nil), driver: .postgres(connection), logger: logger)
         }
     }
 

@@ -2,11 +2,12 @@ import SQLKit
 
 extension Order {
     /// The column list every order query selects, in one place.
-    static let columns: SQLQueryString = """
+    static let columnList = """
         order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by,
         stuck_since, environment, transaction_id, original_transaction_id, attempts, first_failure_at,
         next_retry_at, last_error, needs_operator, replay_flag, delivery_conflict
         """
+    static let columns = SQLQueryString(columnList)
 
     init(row: Row) throws {
         self.init(

@@ -1,0 +1,69 @@
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// The statement behind `OrderStore.lookup`, written once: a `UNION ALL` of one index probe
+/// per kind of id, ranked by `via` (order id, the order's transaction, a transaction it
+/// claimed, original transaction, account), newest first within a kind.
+enum LookupQuery {
+    /// The statement's text, with `id` and `limit` standing where the two values go.
+    static func text(kind: IdKind, id: String, limit: String) -> String {
+        let columns = Order.columnList
+        var parts: [String] = []
+        if kind.includes(.order) { parts.append("SELECT 0 AS via, \(columns) FROM orders WHERE order_id = \(id)") }
+        if kind.includes(.transaction) {
+            parts.append("SELECT 1 AS via, \(columns) FROM orders WHERE transaction_id = \(id)")
+            parts.append("SELECT 2 AS via, \(columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(id))")
+        }
+        if kind.includes(.originalTransaction) {
+            parts.append("""
+                SELECT * FROM (SELECT 3 AS via, \(columns) FROM orders WHERE original_transaction_id = \(id)
+                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_original
+                """)
+        }
+        if kind.includes(.account) {
+            parts.append("""
+                SELECT * FROM (SELECT 4 AS via, \(columns) FROM orders WHERE account_id = \(id)
+                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_account
+                """)
+        }
+        return parts.joined(separator: " UNION ALL ") + " ORDER BY via, created_at DESC, order_id DESC"
+    }
+
+    /// The statement with both values bound, for SQLKit on either backend.
+    static func bound(kind: IdKind, id: String, limit: Int) -> SQLQueryString {
+        let marker = "\u{1}"
+        let pieces = text(kind: kind, id: "\(marker)id\(marker)", limit: "\(marker)limit\(marker)").components(separatedBy: marker)
+        var query = SQLQueryString("")
+        for (index, piece) in pieces.enumerated() {
+            // Odd pieces are the markers' names; even ones are SQL text.
+            if index % 2 == 0 {
+                query = query + SQLQueryString(piece)
+            } else {
+                query = query + (piece == "id" ? "\(bind: id)" : "\(bind: limit)")
+            }
+        }
+        return query
+    }
+}
+
+/// The any-kind lookup as a PostgreSQL prepared statement: parsed and planned once per
+/// connection.
+struct AnyIdLookup: PostgresPreparedStatement {
+    static let name = "iapdesk_lookup_any_v1"
+    static let sql = LookupQuery.text(kind: .any, id: "$1", limit: "$2")
+    static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
+    typealias Row = PostgresRow
+
+    var id: String
+    var limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        bindings.append(Int64(limit))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
