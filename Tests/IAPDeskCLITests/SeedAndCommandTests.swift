@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Testing
+import TestSupport
 @testable import IAPDeskCLI
 
 @Suite("Synthetic data and commands")
@@ -25,6 +26,22 @@ struct SeedAndCommandTests {
         #expect(pageA != pageC)
         #expect(try await a.auditLog(limit: 1).first?.hash == b.auditLog(limit: 1).first?.hash)
         for store in [a, b, c] { await store.close() }
+    }
+
+    @Test("PostgreSQL's bulk path (COPY) seeds the same store as SQLite's (multi-row inserts): same orders, same audit chain")
+    func sameStoreOnBothBackends() async throws {
+        guard Backend.all.contains(.postgres) else { return }
+        let sqlite = try await seeded(tempDB(), orders: 3000, seed: 7)
+        let location = try await Backend.postgres.freshLocation()
+        defer { Backend.cleanUp(location) }
+        let postgres = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SyntheticStore(orders: 3000, seed: 7, anchor: 1_793_491_200_000).write(into: postgres)
+        #expect(try await sqlite.orders(limit: 3000).items == postgres.orders(limit: 3000).items)
+        #expect(try await sqlite.counts(now: 1_793_491_200_000) == postgres.counts(now: 1_793_491_200_000))
+        #expect(try await sqlite.auditLog(limit: 1).first?.hash == postgres.auditLog(limit: 1).first?.hash)
+        if case .broken(let seq, let why) = try await postgres.verifyAuditLog() { Issue.record("audit broken at \(seq): \(why)") }
+        await sqlite.close()
+        await postgres.close()
     }
 
     @Test("A seeded store is consistent: counters match rows, the audit chain verifies, every state occurs")
