@@ -15,21 +15,22 @@ struct ConsoleBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "console", abstract: "Measure the console budgets on a pseudo-terminal (release build).")
 
     @Option(help: "Orders to seed.") var orders: Int = 1_000_000
-    @Option(help: "A SQLite store to use (seeded first unless --reuse).") var db: String?
+    @Option(help: "A store to use (seeded first unless --reuse): a SQLite path (default: a temp file) or a postgres:// URL of an empty database.") var db: String?
     @Flag(help: "Reuse an already seeded store at --db.") var reuse = false
     @Option(help: "Key presses per key-to-frame figure.") var samples: Int = 300
     @Flag(help: "Print one JSON object instead of a table.") var json = false
 
     func run() async throws {
         let path = db ?? NSTemporaryDirectory() + "iapdesk-bench-console-\(UUID().uuidString.prefix(8)).sqlite"
+        let location = StoreLocation(path)
         let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
         if !reuse {
-            let store = try await OrderStore.open(.sqlite(path: path), settings: settings)
+            let store = try await OrderStore.open(location, settings: settings)
             try await SyntheticStore(orders: orders, seed: 1).write(into: store)
             await store.close()
         }
         // Ids to filter by (untimed), from random orders.
-        let store = try await OrderStore.open(.sqlite(path: path), settings: settings)
+        let store = try await OrderStore.open(location, settings: settings)
         let total = Int(try await store.counts().total)
         var ids: [String] = []
         while ids.count < min(samples, 100) {
@@ -101,6 +102,6 @@ struct ConsoleBenchmark: AsyncParsableCommand {
             Figure(key: "scroll_row_bytes", label: "bytes to scroll one row (median)", value: medianScroll, budget: 300),
             Figure(key: "scroll_row_bytes_max", label: "bytes to scroll one row (max)", value: Double(sortedScroll.last ?? 0), budget: nil),
             Figure(key: "rss_mb", label: "resident memory (MB)", value: rss, budget: 100),
-        ], json: json, context: ["orders": "\(total)", "terminal": "80x24 xterm-256color", "exited_cleanly": "\(exited)", "store": path])
+        ], json: json, context: ["orders": "\(total)", "terminal": "80x24 xterm-256color", "exited_cleanly": "\(exited)", "store": location.description])
     }
 }

@@ -8,7 +8,8 @@ import OrderStore
 /// DESIGN.md §7: bulk re-verification of 1,000 orders against the simulator at 500 ms per
 /// call with 32 in flight; the ideal is calls × latency / concurrency (15.6 s for one
 /// verifyReceipt call per order), the budget 1.25 × that. Real HTTP on loopback, real
-/// signed receipts, a real SQLite store, the same `reverifyAll` the CLI and console use.
+/// signed receipts, a real store (SQLite, or PostgreSQL with `--db postgres://…`), the same
+/// `reverifyAll` the CLI and console use.
 struct ReverifyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Bulk re-verification against the simulator.")
 
@@ -16,6 +17,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
     @Option(help: "Simulated Apple latency per call, in seconds.") var latency: Double = 0.5
     @Option(help: "Calls in flight at once.") var concurrency: Int = 32
     @Option(help: "verify-receipt (one call per order) or server-api (three for subscriptions: info, statuses, history).") var api: String = "verify-receipt"
+    @Option(help: "The store: a SQLite path (default: a temp file, removed afterwards) or a postgres:// URL of an empty database.") var db: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -23,9 +25,10 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         let serverAPI = api == "server-api"
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "bench-secret")
         let server = try await SimulatorServer.start(simulator)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-reverify-\(UUID().uuidString).sqlite").path
-        let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-bench-reverify-\(UUID().uuidString).sqlite").path
+        let location = StoreLocation(db ?? temporary)
+        let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        defer { if db == nil { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } } }
 
         // Production purchases only: a sandbox one costs a second call (R2) and would blur the ideal.
         let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: orders, sandboxEvery: 0, claimTransaction: serverAPI)
@@ -59,6 +62,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
             Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
         ], json: json, context: [
             "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "concurrency": "\(concurrency)",
+            "store": location.description,
         ])
         if result.delivered != ids.count {
             throw ValidationError("only \(result.delivered) of \(ids.count) delivered: \(result.failed.prefix(3).map { "\($0.orderId): \($0.error)" })")
