@@ -161,7 +161,7 @@ struct GrantStoreTests {
     func operators(backend: Backend) async throws {
         try await withStore(backend) { store in
             let someone = Operator(name: "boot", role: .viewer)
-            await #expect(throws: StoreError.invalid("the first operator of a store must be an admin")) {
+            await #expect(throws: StoreError.firstOperatorMustBeAdmin) {
                 try await store.addOperator(name: "boot", role: .support, by: someone)
             }
             try await store.addOperator(name: "boot", role: .admin, by: someone)
@@ -194,7 +194,7 @@ struct GrantStoreTests {
             #expect(try await store.orderDetail("lost").grants.map(\.transactionId) == ["2"])
             #expect(try await store.orphans().isEmpty)
             let other = try await store.placeOrder(orderId: "other", accountId: "a2", productId: "coins_60", at: t0)
-            await #expect(throws: StoreError.invalid("transaction 2 already belongs to order lost")) {
+            await #expect(throws: StoreError.transactionTaken(transactionId: "2", orderId: "lost")) {
                 try await store.attachOrphan(transactionId: "2", to: "other", expectedVersion: other.version, by: alice, reason: "again")
             }
         }

@@ -36,7 +36,7 @@ struct OrderFilterStoreTests {
             for filter in Self.combinations(state: sample.state, account: account, product: sample.productId, environment: sample.environment ?? .production)
                 + Self.combinations(state: .rejected, account: account, product: "coins_60", environment: .sandbox) {
                 if filter.accountId == nil, filter.state != nil, filter.productId != nil, filter.environment != nil {
-                    await #expect(throws: StoreError.invalid("state, product and env together are not served by an index: add acct:, or drop one of them")) {
+                    await #expect(throws: StoreError.unservedFilter("state, product and env together are not served by an index: add acct:, or drop one of them")) {
                         try await store.orders(filter)
                     }
                     continue

@@ -115,7 +115,7 @@ struct QueryStoreTests {
             await #expect(throws: StoreError.notFound(kind: "order", id: "nope")) {
                 try await store.submitReceipt(orderId: "nope", receiptData: "x")
             }
-            await #expect(throws: StoreError.invalid("order o2 already exists")) {
+            await #expect(throws: StoreError.orderExists(orderId: "o2")) {
                 try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
                 try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
             }

@@ -70,7 +70,7 @@ struct ReverifyStoreTests {
     func nothingToVerify(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
-            await #expect(throws: StoreError.invalid("order o1 has no stored receipt to verify")) {
+            await #expect(throws: StoreError.noReceipt(orderId: "o1")) {
                 try await store.reverify(orderId: "o1", using: ScriptedApple([]))
             }
         }

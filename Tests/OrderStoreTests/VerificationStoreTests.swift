@@ -25,7 +25,7 @@ struct VerificationStoreTests {
     func emptyReceipt(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
-            await #expect(throws: StoreError.invalid("empty receipt for order o1")) {
+            await #expect(throws: StoreError.emptyReceipt(orderId: "o1")) {
                 try await store.submitReceipt(orderId: "o1", receiptData: "")
             }
             #expect(try await store.order("o1")?.state == .pendingPayment)

@@ -11,7 +11,41 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case illegalTransition(orderId: String, from: OrderState, to: OrderState)
     case forbidden(action: String, role: Role)
     case reasonRequired(action: String)
+    /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
+    /// mistake, said in words. Every refusal an operator can meet has its own case below.
     case invalid(String)
+    /// An order id placed before; a retrying caller uses `placeOrderOnce`.
+    case orderExists(orderId: String)
+    /// Nothing to ask Apple about: the order has no receipt (yet).
+    case noReceipt(orderId: String)
+    case emptyReceipt(orderId: String)
+    /// Attaching an orphan: the transaction belongs to another order already.
+    case transactionTaken(transactionId: String, orderId: String)
+    /// Attaching an orphan: the order has its own transaction already.
+    case hasTransaction(orderId: String, state: OrderState)
+    /// Only dead jobs are requeued; the others run on their own.
+    case jobNotDead(id: Int64)
+    /// R8: transferring a subscription to the account that owns it.
+    case alreadyOwner(accountId: String, originalTransactionId: String)
+    /// R8: settling an order that is not a disputed renewal.
+    case notDisputed(orderId: String, state: OrderState)
+    /// A filter no index serves; the text says what to add or drop.
+    case unservedFilter(String)
+    /// A notification that failed its checks is kept, never applied.
+    case notificationRejected(id: Int64)
+    case firstOperatorMustBeAdmin
+    /// Seeding writes only into an empty store.
+    case storeNotEmpty(location: String)
+    /// A login that may not migrate met a store behind this iapdesk's schema.
+    case olderSchema(found: Int, known: Int)
+    /// R10 anchored: signing needs a configured key of at least `minimumBytes`.
+    case auditKeyTooShort(minimumBytes: Int)
+    case noAuditKey
+    /// R10 anchored: anchoring a broken log would vouch for it.
+    case auditBroken(seq: Int64, why: String)
+    /// Database roles and logins exist on PostgreSQL only.
+    case postgresOnly(what: String)
+    case groupRolesMissing
     case newerSchema(found: Int, known: Int)
     /// R8: a disputed renewal leaves only by settling, never by a plain grant.
     case mustSettleDispute(orderId: String)
@@ -56,6 +90,42 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(action) needs a reason: it goes into the audit log"
         case .invalid(let what):
             what
+        case .orderExists(let orderId):
+            "order \(orderId) already exists"
+        case .noReceipt(let orderId):
+            "order \(orderId) has no stored receipt to verify"
+        case .emptyReceipt(let orderId):
+            "empty receipt for order \(orderId)"
+        case .transactionTaken(let transactionId, let orderId):
+            "transaction \(transactionId) already belongs to order \(orderId)"
+        case .hasTransaction(let orderId, let state):
+            "order \(orderId) is \(state.rawValue) and already has its transaction"
+        case .jobNotDead(let id):
+            "job \(id) is not dead (only dead jobs are requeued; the others run on their own)"
+        case .alreadyOwner(let accountId, let otid):
+            "\(accountId) already owns subscription \(otid)"
+        case .notDisputed(let orderId, let state):
+            "order \(orderId) is \(state.rawValue), not disputed"
+        case .unservedFilter(let why):
+            why
+        case .notificationRejected(let id):
+            "notification \(id) failed its checks; it is never applied"
+        case .firstOperatorMustBeAdmin:
+            "the first operator of a store must be an admin"
+        case .storeNotEmpty(let location):
+            "the store at \(location) already has orders; seed an empty store"
+        case .olderSchema(let found, let known):
+            "you cannot change this store's schema and it is at version \(found), not \(known): its owner must open it once with this iapdesk"
+        case .auditKeyTooShort(let minimum):
+            "an audit key needs at least \(minimum) bytes (`iapdesk audit new-key FILE` writes one)"
+        case .noAuditKey:
+            "no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE); `iapdesk audit new-key FILE` writes one"
+        case .auditBroken(let seq, let why):
+            "the audit log is broken at entry \(seq) (\(why)); anchoring would vouch for it, so nothing was written"
+        case .postgresOnly(let what):
+            "\(what) are PostgreSQL's; on SQLite, whoever can write the file is an admin"
+        case .groupRolesMissing:
+            "the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first"
         case .mustSettleDispute(let orderId):
             "order \(orderId) is a disputed renewal (R8): settle it (d in the console, `iapdesk order resolve`), which also closes its review"
         case .checkFailed(let orderId, let check, let detail):

@@ -16,10 +16,10 @@ extension OrderStore {
     public func anchorAuditLog(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
         try requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
         guard let key = settings.auditKey else {
-            throw StoreError.invalid("no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE); `iapdesk audit new-key FILE` writes one")
+            throw StoreError.noAuditKey
         }
         if case .broken(let seq, let why) = try await verifyAuditLog(ignoringHeadMAC: true) {
-            throw StoreError.invalid("the audit log is broken at entry \(seq) (\(why)); anchoring would vouch for it, so nothing was written")
+            throw StoreError.auditBroken(seq: seq, why: why)
         }
         let head = try await read { sql in try await AuditHead.read(sql) }
         if head.keyFingerprint != nil, (try? head.signer(key)) != nil, let signing = try await auditSigning() {

@@ -148,7 +148,7 @@ extension OrderStore {
                 UPDATE jobs SET dead_at = NULL, due_at = \(bind: now), attempts = 0, lease_owner = NULL, lease_until = NULL
                 WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.columns)
                 """).map(Job.init(row:)) else {
-                throw StoreError.invalid("job \(id) is not dead (only dead jobs are requeued; the others run on their own)")
+                throw StoreError.jobNotDead(id: id)
             }
             tx.audit("job.requeue", target: job.kind == .verify ? "order:\(job.subject)" : "job:\(id)", reason: reason,
                      detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")

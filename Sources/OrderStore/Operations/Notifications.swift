@@ -89,7 +89,7 @@ extension OrderStore {
         try requireOperator(actor, may: "replay notifications", reason: reason)
         try await write(as: actor, now: now) { tx in
             guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
-            guard record.rejection == nil else { throw StoreError.invalid("notification \(id) failed its checks; it is never applied") }
+            guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
             try await tx.enqueue(.applyNotifications, subject: record.facts.applyKey, dueAt: now)
             tx.audit("notification.replay", target: "notification:\(id)", reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")

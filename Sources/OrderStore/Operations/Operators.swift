@@ -6,7 +6,7 @@ extension OrderStore {
         try await write(as: actor, now: now) { tx in
             let count = try await tx.sql.row("SELECT COUNT(*) AS n FROM operators")?.int("n") ?? 0
             if count == 0 {
-                guard role == .admin else { throw StoreError.invalid("the first operator of a store must be an admin") }
+                guard role == .admin else { throw StoreError.firstOperatorMustBeAdmin }
             } else {
                 // The table's word, never more than the caller was given (a database cap, --readonly).
                 let actingRole = min(try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self) ?? .viewer, actor.role)

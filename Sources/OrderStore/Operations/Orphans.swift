@@ -12,10 +12,10 @@ extension OrderStore {
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: "transaction", id: transactionId) }
             if let owner = stored.orderId {
-                throw StoreError.invalid("transaction \(transactionId) already belongs to order \(owner)")
+                throw StoreError.transactionTaken(transactionId: transactionId, orderId: owner)
             }
             guard order.transactionId == nil, order.state == .pendingPayment || order.state == .receiptReceived || order.state == .verifyRetry else {
-                throw StoreError.invalid("order \(orderId) is \(order.state.rawValue) and already has its transaction")
+                throw StoreError.hasTransaction(orderId: orderId, state: order.state)
             }
             let types = try await tx.sql.productTypes()
             let type = types[order.productId] ?? .consumable

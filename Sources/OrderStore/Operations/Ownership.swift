@@ -97,7 +97,7 @@ extension OrderStore {
             guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
             let disputed = try await tx.disputedOrders(otid)
             guard subscription.ownerAccount != account || !disputed.isEmpty else {
-                throw StoreError.invalid("\(account) already owns subscription \(otid)")
+                throw StoreError.alreadyOwner(accountId: account, originalTransactionId: otid)
             }
             if subscription.ownerAccount != account {
                 try await transfer(tx, otid: otid, from: subscription.ownerAccount, to: account, orderId: nil, reason: reason)
@@ -124,7 +124,7 @@ extension OrderStore {
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard order.state == .disputed, let otid = order.originalTransactionId else {
-                throw StoreError.invalid("order \(orderId) is \(order.state.rawValue), not disputed")
+                throw StoreError.notDisputed(orderId: orderId, state: order.state)
             }
             if favorSubmitter, let owner = try await tx.subscriptionRow(otid)?.ownerAccount, owner != order.accountId {
                 try await transfer(tx, otid: otid, from: owner, to: order.accountId, orderId: orderId, reason: reason)

@@ -23,7 +23,7 @@ extension OrderStore {
     @discardableResult
     public func placeOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> Order {
         let (order, created) = try await place(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at)
-        guard created else { throw StoreError.invalid("order \(orderId) already exists") }
+        guard created else { throw StoreError.orderExists(orderId: orderId) }
         return order
     }
 

@@ -44,7 +44,7 @@ extension OrderStore {
                 """))
         }
         if !actor.isSystem, let refusal = OrderPermissions.reverifyRefusal(order, role: actor.role) { throw refusal }
-        guard let submission else { throw StoreError.invalid("order \(orderId) has no stored receipt to verify") }
+        guard let submission else { throw StoreError.noReceipt(orderId: orderId) }
         // The transaction Apple confirmed before, or else the one the client named, lets
         // the Server API answer; the receipt is the fallback.
         let transactionId = try order.transactionId ?? submission.optionalString("claimed_transaction_id")

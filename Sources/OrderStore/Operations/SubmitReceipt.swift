@@ -52,7 +52,7 @@ extension OrderStore {
 
 extension WriteTransaction {
     func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
-        guard !submission.receiptData.isEmpty else { throw StoreError.invalid("empty receipt for order \(submission.orderId)") }
+        guard !submission.receiptData.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
         let orderId = submission.orderId
         let order = try await sql.requireOrder(orderId)
         if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {

@@ -52,7 +52,7 @@ public struct Page<Item: Sendable>: Sendable {
 extension OrderStore {
     /// Orders newest first, narrowed by `filter`, starting after `cursor`.
     public func orders(_ filter: OrderFilter = OrderFilter(), after cursor: OrderCursor? = nil, limit: Int = 50) async throws -> Page<Order> {
-        if let refusal = filter.refusal { throw StoreError.invalid(refusal) }
+        if let refusal = filter.refusal { throw StoreError.unservedFilter(refusal) }
         // An account's orders are few: its index, whatever else narrows. SQLite without
         // statistics (a store never analyzed) would otherwise walk a whole state's range.
         let source: SQLQueryString = filter.accountId != nil && dialect == .sqlite ? "orders INDEXED BY orders_by_account" : "orders"

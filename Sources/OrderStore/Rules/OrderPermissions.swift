@@ -36,7 +36,7 @@ public enum OrderPermissions {
     public static func reverifyRefusal(_ order: Order, role: Role) -> StoreError? {
         guard role.mayAct else { return .forbidden(action: "re-verify orders", role: role) }
         if order.state == .rejected, role != .admin { return .forbidden(action: "re-verify a rejected order", role: role) }
-        if order.state == .pendingPayment { return .invalid("order \(order.orderId) has no receipt yet") }
+        if order.state == .pendingPayment { return .noReceipt(orderId: order.orderId) }
         return nil
     }
 }

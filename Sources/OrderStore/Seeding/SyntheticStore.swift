@@ -48,7 +48,7 @@ public struct SyntheticStore: Sendable {
     @discardableResult
     public func write(into store: OrderStore, progress: (@Sendable (Int) -> Void)? = nil) async throws -> Summary {
         if try await store.counts().total > 0 {
-            throw StoreError.invalid("the store at \(store.location) already has orders; seed an empty store")
+            throw StoreError.storeNotEmpty(location: store.location.description)
         }
         for product in DemoCatalogue.products { try await store.upsertProduct(product, at: anchor - span) }
         var generator = Generator(plan: self)

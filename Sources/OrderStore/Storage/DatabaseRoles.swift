@@ -105,7 +105,7 @@ public enum DatabaseRoles {
     static func grantLogin(_ name: String, role: Role, on db: Database) async throws -> [String] {
         try await db.lock.run {
             guard try await existingGroups(db.sql).count == Role.allCases.count else {
-                throw StoreError.invalid("the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first")
+                throw StoreError.groupRolesMissing
             }
             let exists = try await db.sql.row("SELECT 1 AS one FROM pg_roles WHERE rolname = \(bind: name)") != nil
             return try await run(try login(name, role: role, exists: exists), on: db)
@@ -113,7 +113,7 @@ public enum DatabaseRoles {
     }
 
     static func requirePostgres(_ dialect: Dialect) throws {
-        guard dialect == .postgres else { throw StoreError.invalid("database roles and logins are PostgreSQL's; on SQLite, whoever can write the file is an admin") }
+        guard dialect == .postgres else { throw StoreError.postgresOnly(what: "database roles and logins") }
     }
 
     static func statements(on db: Database) async throws -> [String] {

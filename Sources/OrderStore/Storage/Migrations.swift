@@ -17,7 +17,7 @@ enum Migrations {
             // No schema can be changed by this login: it must be current already.
             let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
             guard applied == all(db.dialect).count else {
-                throw StoreError.invalid("you cannot change this store's schema and it is at version \(applied), not \(all(db.dialect).count): its owner must open it once with this iapdesk")
+                throw StoreError.olderSchema(found: applied, known: all(db.dialect).count)
             }
             return false
         }

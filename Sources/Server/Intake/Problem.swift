@@ -28,7 +28,7 @@ struct Problem: Error {
         switch error {
         case let problem as Problem: return problem
         case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind) \(id)")
-        case StoreError.invalid(let what): return .badRequest(what)
+        case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest("\(error)")
         case StoreError.orderMismatch, StoreError.idempotencyMismatch:
             return Problem(status: .conflict, title: "Conflict", detail: "\(error)")
         case is NIOTooManyBytesError:
