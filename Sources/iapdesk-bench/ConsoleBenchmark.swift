@@ -99,6 +99,7 @@ struct ConsoleBenchmark: AsyncParsableCommand {
             Figure(key: "key_down_p50_ms", label: "key to frame, down (ms, p50)", value: keySamples.p50, budget: nil),
             Figure(key: "filter_id_p99_ms", label: "key to frame, filter by order id (ms, p99)", value: filterSamples.p99, budget: 16),
             Figure(key: "open_detail_p99_ms", label: "key to frame, open an order (ms, p99)", value: openSamples.p99, budget: 16),
+            Figure(key: "open_detail_p50_ms", label: "key to frame, open an order (ms, p50)", value: openSamples.p50, budget: nil),
             Figure(key: "scroll_row_bytes", label: "bytes to scroll one row (median)", value: medianScroll, budget: 300),
             Figure(key: "scroll_row_bytes_max", label: "bytes to scroll one row (max)", value: Double(sortedScroll.last ?? 0), budget: nil),
             Figure(key: "rss_mb", label: "resident memory (MB)", value: rss, budget: 100),

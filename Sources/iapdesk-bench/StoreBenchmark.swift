@@ -111,12 +111,19 @@ struct StoreBenchmark: AsyncParsableCommand {
             _ = try await stuckPage.time { try await store.stuckOrders(limit: 50) }
             _ = try await counts.time { try await store.counts() }
         }
+        // An order's whole detail (the console's order screen): the order and its rows in
+        // six other tables, each an index probe.
+        var detail = Samples()
+        for probe in probes.prefix(max(samples / 4, 100)) {
+            _ = try await detail.time { try await store.orderDetail(probe.order) }
+        }
         for probe in probes.filter({ $0.otid != nil }).prefix(samples / 4) {
             _ = try await chain.time { try await store.subscription(probe.otid ?? "") }
         }
         figures.append(Figure(key: "next_page_p99_ms", label: "next page (50, by key) p99 (ms)", value: nextPage.p99, budget: 5))
         figures.append(Figure(key: "state_page_p99_ms", label: "next page filtered by state p99 (ms)", value: statePage.p99, budget: 5))
         figures.append(Figure(key: "stuck_page_p99_ms", label: "stuck queue page p99 (ms)", value: stuckPage.p99, budget: 5))
+        figures.append(Figure(key: "order_detail_p99_ms", label: "order detail (all its rows) p99 (ms)", value: detail.p99, budget: 5))
         figures.append(Figure(key: "subscription_chain_p99_ms", label: "subscription chain p99 (ms)", value: chain.p99, budget: 5))
         figures.append(Figure(key: "counts_p99_ms", label: "header counts p99 (ms)", value: counts.p99, budget: 5))
         figures.append(Figure(key: "page_overhead_ratio", label: "store / raw SQL, first page p50 (×)", value: firstPage.p50 / rawFirstPage.p50, budget: 10))
