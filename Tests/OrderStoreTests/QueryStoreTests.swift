@@ -95,6 +95,26 @@ struct QueryStoreTests {
         }
     }
 
+    @Test("Header counts that grow with the store stop at the cap and say so (\"1000+\"), so every frame's counts cost the same at any size", arguments: Backend.all)
+    func cappedCounts(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let n = Int(StoreCounts.cap) + 5
+            // Many stuck orders, written in one statement (placing each would be n commits).
+            try await store.read { sql in
+                try await sql.raw("""
+                    INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by, stuck_since, attempts)
+                    SELECT 'o' || CAST(n AS TEXT), 'a', 'coins_60', 1, CAST(\(bind: t0) AS BIGINT), 'receipt_received', CAST(\(bind: t0) AS BIGINT), 1, 'test', CAST(\(bind: t0) AS BIGINT), 0
+                    FROM (WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < \(bind: n)) SELECT n FROM k) AS numbers
+                    """).run()
+            }
+            let counts = try await store.counts(now: t0 + .hours(1))
+            #expect(counts.stuck == StoreCounts.cap)
+            #expect(counts.oldestStuckAge == .hours(1))
+            #expect(StoreCounts.text(counts.stuck) == "1000+" && StoreCounts.text(StoreCounts.cap - 1) == "999")
+            #expect(try await store.stuckOrders(now: t0 + .hours(1), limit: 2000).items.count == n, "the queue itself is not capped")
+        }
+    }
+
     @Test("Hostile strings are stored and returned byte for byte", arguments: Backend.all)
     func hostileStrings(backend: Backend) async throws {
         try await withStore(backend) { store in

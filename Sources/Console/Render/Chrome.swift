@@ -30,12 +30,11 @@ enum Chrome {
         screen.write(who, row: 0, col: col + used, style: theme[.header])
         if let counts {
             // Stuck first: it is what support opens the console for.
-            let stuck = "stuck \(counts.stuck)" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
+            let stuck = "stuck \(StoreCounts.text(counts.stuck))" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
             var col = 1 + screen.write(stuck, row: 1, col: 1, style: counts.stuck > 0 ? theme[.flashError] : theme[.muted]) + 2
             // Beside stuck: granted, but the game has not confirmed it knows.
             if counts.gameNotTold > 0 {
-                let n = counts.gameNotTold >= StoreCounts.sandboxCountCap ? "\(compact(counts.gameNotTold))+" : compact(counts.gameNotTold)
-                col += screen.write("not told \(n)", row: 1, col: col, style: theme[.flashError]) + 2
+                col += screen.write("not told \(StoreCounts.text(counts.gameNotTold))", row: 1, col: col, style: theme[.flashError]) + 2
             }
             for state in OrderState.allCases {
                 let n = counts.byState[state, default: 0]
@@ -43,8 +42,7 @@ enum Chrome {
                 col += screen.write("\(shortName(state)) \(compact(n))", row: 1, col: col, style: theme[.state(state)]) + 2
             }
             if counts.sandboxInProduction > 0 {
-                let n = counts.sandboxInProduction >= StoreCounts.sandboxCountCap ? "\(compact(counts.sandboxInProduction))+" : compact(counts.sandboxInProduction)
-                screen.write("sandbox \(n)", row: 1, col: col, style: theme[.muted])
+                screen.write("sandbox \(StoreCounts.text(counts.sandboxInProduction))", row: 1, col: col, style: theme[.muted])
             }
         }
         screen.fill(row: 2, style: theme[.tableHeader])

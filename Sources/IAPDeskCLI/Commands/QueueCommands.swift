@@ -13,7 +13,7 @@ struct StuckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (counts, stuck) = try await store.withStore { store, _ in (try await store.counts(), try await store.stuckOrders(limit: limit).items) }
-        print("\(counts.stuck) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
+        print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
         print(Output.table(["ORDER", "ACCOUNT", "STATE", "AGE", "ATTEMPTS", "NEXT RETRY", "LAST ERROR"], stuck.map {
             [Output.safe($0.order.orderId), Output.safe($0.order.accountId), $0.order.state.rawValue, Output.age($0.age), "\($0.attempts)",
              $0.order.needsOperator ? "needs operator" : Output.time($0.nextRetryAt), Output.safe($0.lastError)]

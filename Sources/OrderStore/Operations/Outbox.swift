@@ -16,7 +16,7 @@ public struct GameEndpointOutage: Sendable, Equatable {
     public var waiting: Int64
 
     public var banner: String {
-        "game endpoint failing since \(since.clockText) — \(waiting) event\(waiting == 1 ? "" : "s") not confirmed, none lost"
+        "game endpoint failing since \(since.clockText) — \(StoreCounts.text(waiting)) event\(waiting == 1 ? "" : "s") not confirmed, none lost"
     }
 }
 
@@ -84,7 +84,7 @@ extension OrderStore {
     }
 
     /// How many events the game has not confirmed, counted up to `cap` (the header's figure).
-    public func unconfirmedEventCount(cap: Int64 = StoreCounts.sandboxCountCap) async throws -> Int64 {
+    public func unconfirmedEventCount(cap: Int64 = StoreCounts.cap) async throws -> Int64 {
         try await read { sql in try await sql.unconfirmedEventCount(cap: cap) }
     }
 
