@@ -37,6 +37,13 @@ extension OrderStore {
     /// configuration undone); otherwise a rejected order only gains the attempt.
     @discardableResult
     public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws -> VerificationOutcome {
+        try await applyVerification(orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: nil, at: now)
+    }
+
+    /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
+    /// the same transaction as the answer.
+    func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
+                           at now: Millis = .now()) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             let classification = StatusCodeRule.classify(report)
@@ -64,6 +71,7 @@ extension OrderStore {
                 break  // the attempt is recorded; the state is the operator's business now
             }
             try await tx.sql.raw("UPDATE verification_attempts SET verdict = \(bind: outcome.verdict.json) WHERE id = \(bind: attemptId)").run()
+            if let owner { try await Self.releaseAnswered(tx, orderId: orderId, owner: owner) }
             return outcome
         }
     }

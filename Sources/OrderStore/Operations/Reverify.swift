@@ -15,27 +15,25 @@ extension OrderStore {
         if let holder = try await claimVerification(orderId: orderId, owner: owner) {
             throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
         }
-        var answered = false
         do {
             if let since = unlessAskedSince, try await read({ sql in
                 try await sql.row("SELECT id FROM verification_attempts WHERE order_id = \(bind: orderId) AND at >= \(bind: since) LIMIT 1") != nil
             }) {
                 throw StoreError.verifyingElsewhere(orderId: orderId, by: "another process, which asked Apple since this run began")
             }
-            let outcome = try await askApple(orderId: orderId, using: verifier, by: actor)
-            answered = true
-            try await releaseClaim(orderId: orderId, owner: owner, answered: true)
-            return outcome
+            // The answer and the claim's release are one commit.
+            return try await askApple(orderId: orderId, using: verifier, by: actor, releasingClaimOf: owner)
         } catch {
-            if !answered { try? await releaseClaim(orderId: orderId, owner: owner, answered: false) }
+            // Nothing was recorded: the job goes back as it was, so no owed verification is lost.
+            try? await releaseUnanswered(orderId: orderId, owner: owner)
             throw error
         }
     }
 
     /// The call and its recording, for a caller that holds the order's verify job (the
-    /// worker, under its lease; `reverify`, under its claim).
+    /// worker, under its lease; `reverify`, under its claim, released with the answer).
     /// The actor's role was checked by the caller.
-    func askApple(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator) async throws -> VerificationOutcome {
+    func askApple(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator, releasingClaimOf owner: String? = nil) async throws -> VerificationOutcome {
         let (order, submission) = try await read { sql in
             let order = try await sql.requireOrder(orderId)
             return (order, try await sql.row("""
@@ -54,13 +52,13 @@ extension OrderStore {
         }
         // An admin's re-verification decides a rejection again (a configuration error undone).
         let reopen = order.state == .rejected && !actor.isSystem && actor.role == .admin
-        return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report, reopen: reopen)
+        return try await applyVerification(orderId: orderId, submissionId: try submission.int64("id"), report: report, reopen: reopen, releasingClaimOf: owner)
     }
 
     /// In a task of its own: a cancelled caller's task would have its statements refused,
     /// and the lease would block the order until it ran out.
-    private func releaseClaim(orderId: String, owner: String, answered: Bool) async throws {
-        try await Task { try await self.releaseVerification(orderId: orderId, owner: owner, answered: answered) }.value
+    private func releaseUnanswered(orderId: String, owner: String) async throws {
+        try await Task { try await self.releaseUnansweredVerification(orderId: orderId, owner: owner) }.value
     }
 
     /// Rejected orders whose reason contains `reason` (a status code, "shared secret",

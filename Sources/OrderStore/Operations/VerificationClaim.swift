@@ -25,22 +25,26 @@ extension OrderStore {
         }
     }
 
-    /// Gives the job back. `answered`: Apple's answer was recorded, so the job is owed again
-    /// only if that answer asked for a retry (`again_at`); otherwise nothing is owed and it
-    /// goes. Not answered (the call failed before anything was recorded): the job stays as
-    /// it was, so no owed verification is lost.
-    func releaseVerification(orderId: String, owner: String, answered: Bool) async throws {
-        let key: SQLQueryString = "kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId) AND lease_owner = \(bind: owner)"
+    /// Gives the job back after a call that recorded nothing (it failed before Apple's
+    /// answer was stored): the job stays as it was, so no owed verification is lost.
+    func releaseUnansweredVerification(orderId: String, owner: String) async throws {
         try await write(as: .system) { tx in
-            if answered {
-                let kept = try await tx.sql.row("""
-                    UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL
-                    WHERE \(key) AND again_at IS NOT NULL RETURNING id
-                    """)
-                if kept == nil { try await tx.sql.raw("DELETE FROM jobs WHERE \(key)").run() }
-            } else {
-                try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE \(key)").run()
-            }
+            try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE \(Self.claimKey(orderId, owner))").run()
         }
+    }
+
+    /// Gives the job back inside the transaction that recorded Apple's answer (one commit
+    /// for both, and no moment where the answer is stored and the claim still held): owed
+    /// again only if that answer asked for a retry (`again_at`); otherwise it goes.
+    static func releaseAnswered(_ tx: WriteTransaction, orderId: String, owner: String) async throws {
+        let kept = try await tx.sql.row("""
+            UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL
+            WHERE \(claimKey(orderId, owner)) AND again_at IS NOT NULL RETURNING id
+            """)
+        if kept == nil { try await tx.sql.raw("DELETE FROM jobs WHERE \(claimKey(orderId, owner))").run() }
+    }
+
+    private static func claimKey(_ orderId: String, _ owner: String) -> SQLQueryString {
+        "kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId) AND lease_owner = \(bind: owner)"
     }
 }
