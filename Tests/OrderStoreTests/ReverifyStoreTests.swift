@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import OrderStore
@@ -66,6 +67,27 @@ struct ReverifyStoreTests {
         }
     }
 
+    @Test("A bulk run stopped midway (the console's Esc) gives back the orders it claimed and never asked about: another run takes them at once", arguments: Backend.all)
+    func stoppedRunGivesClaimsBack(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ids = (1...12).map { "stop-\($0)" }
+            for id in ids { _ = try await store.paidOrder(id, account: "a-\(id)") }
+            let apple = CountingApple()
+            let asked = Counter()
+            // Four in flight, claimed four at a time: the first answer makes the run claim the next
+            // four and start one of them; the second stops it with three claimed and unused.
+            let stopped = await store.reverifyAll(ids, using: apple, by: alice, concurrency: 4,
+                                                  shouldContinue: { asked.value < 2 }, progress: { state in if state.done > 0 { asked.increment() } })
+            #expect(stopped.done < ids.count && stopped.failed.isEmpty, "\(stopped.summary)")
+            for id in ids {
+                if let job = try await store.job(.verify, subject: id) { #expect(job.leaseOwner == nil, "\(id) still claimed by \(job.leaseOwner ?? "")") }
+            }
+            let rest = await store.reverifyAll(ids, using: apple, by: alice, concurrency: 4)
+            #expect(rest.elsewhere == 0 && rest.failed.isEmpty, "\(rest.summary)")
+            #expect(await apple.calls.count == ids.count, "every order asked about by one run or the other")
+        }
+    }
+
     @Test("An order without a stored receipt can't be re-verified, and says so", arguments: Backend.all)
     func nothingToVerify(backend: Backend) async throws {
         try await withStore(backend) { store in
@@ -75,4 +97,12 @@ struct ReverifyStoreTests {
             }
         }
     }
+}
+
+/// A count shared with `@Sendable` closures.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }
