@@ -10,22 +10,11 @@ extension OrderStore {
     @discardableResult
     public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,
                          unlessAskedSince: Millis? = nil) async throws -> VerificationOutcome {
-        if let refusal = Self.reverifyRefusal(actor) { throw refusal }
-        let owner = Self.claimOwner(actor)
+        guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
+        let owner = "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
         if let holder = try await claimVerification(orderId: orderId, owner: owner) {
             throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
         }
-        return try await reverifyClaimed(orderId: orderId, owner: owner, using: verifier, by: actor, unlessAskedSince: unlessAskedSince)
-    }
-
-    /// Whether `actor` may re-verify at all (each order's own refusal comes later).
-    static func reverifyRefusal(_ actor: Operator) -> StoreError? {
-        actor.isSystem || actor.role.mayAct ? nil : .forbidden(action: "re-verify orders", role: actor.role)
-    }
-
-    /// `reverify` for an order whose verify job `owner` holds already.
-    func reverifyClaimed(orderId: String, owner: String, using verifier: any ReceiptVerifier, by actor: Operator,
-                         unlessAskedSince: Millis?) async throws -> VerificationOutcome {
         do {
             if let since = unlessAskedSince, try await read({ sql in
                 try await sql.row("SELECT id FROM verification_attempts WHERE order_id = \(bind: orderId) AND at >= \(bind: since) LIMIT 1") != nil
@@ -68,7 +57,7 @@ extension OrderStore {
 
     /// In a task of its own: a cancelled caller's task would have its statements refused,
     /// and the lease would block the order until it ran out.
-    func releaseUnanswered(orderId: String, owner: String) async throws {
+    private func releaseUnanswered(orderId: String, owner: String) async throws {
         try await Task { try await self.releaseUnansweredVerification(orderId: orderId, owner: owner) }.value
     }
 

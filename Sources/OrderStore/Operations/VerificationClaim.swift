@@ -9,35 +9,20 @@ extension OrderStore {
     /// Takes the order's verify job (made if none is owed) until `now + lease`. Returns
     /// nil when taken, else who holds it.
     func claimVerification(orderId: String, owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws -> String? {
-        try await claimVerifications([orderId], owner: owner, lease: lease, now: now)[orderId]
-    }
-
-    /// `claimVerification` for several orders in one commit (a bulk run claims the next
-    /// ones together): who holds each order that was not taken.
-    func claimVerifications(_ orderIds: [String], owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws -> [String: String] {
         try await write(as: .system, now: now) { tx in
-            var heldElsewhere: [String: String] = [:]
-            for orderId in orderIds {
-                let taken = try await tx.sql.row("""
-                    INSERT INTO jobs (kind, subject, due_at, created_at, lease_owner, lease_until)
-                    VALUES (\(bind: JobKind.verify.rawValue), \(bind: orderId), \(bind: now), \(bind: now), \(bind: owner), \(bind: now + lease))
-                    ON CONFLICT (kind, subject) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-                      WHERE jobs.lease_until IS NULL OR jobs.lease_until < \(bind: now)
-                    RETURNING id
-                    """)
-                if taken != nil { continue }
-                let holder = try await tx.sql.row("""
-                    SELECT lease_owner FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)
-                    """)
-                heldElsewhere[orderId] = try holder?.optionalString("lease_owner") ?? "another process"
-            }
-            return heldElsewhere
+            let taken = try await tx.sql.row("""
+                INSERT INTO jobs (kind, subject, due_at, created_at, lease_owner, lease_until)
+                VALUES (\(bind: JobKind.verify.rawValue), \(bind: orderId), \(bind: now), \(bind: now), \(bind: owner), \(bind: now + lease))
+                ON CONFLICT (kind, subject) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+                  WHERE jobs.lease_until IS NULL OR jobs.lease_until < \(bind: now)
+                RETURNING id
+                """)
+            if taken != nil { return nil }
+            let holder = try await tx.sql.row("""
+                SELECT lease_owner FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)
+                """)
+            return try holder?.optionalString("lease_owner") ?? "another process"
         }
-    }
-
-    /// Who a re-verification's claims are taken as: the operator, and this process.
-    static func claimOwner(_ actor: Operator) -> String {
-        "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
     }
 
     /// Gives the job back after a call that recorded nothing (it failed before Apple's
