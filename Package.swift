@@ -110,7 +110,9 @@ let package = Package(
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
-        .target(name: "Console", dependencies: ["OrderStore", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
+        .target(name: "Presentation", dependencies: ["OrderStore"]),
+
+        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
         .target(
             name: "Server",
@@ -132,7 +134,7 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server", "ReferenceGame",
+                "OrderStore", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server", "ReferenceGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -159,6 +161,7 @@ let package = Package(
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
         .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
         .testTarget(name: "IAPDeskCLITests", dependencies: [
             "IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",

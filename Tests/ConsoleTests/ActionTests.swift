@@ -143,6 +143,26 @@ struct ActionTests {
         }
     }
 
+    @Test("The order screen shows the store's verdict on Apple's answer (the picked transaction, the checks) and its timeline newest first")
+    func verdictOnOrderScreen() async throws {
+        try await Self.withApp { app, terminal, store in
+            let outcome = try await store.reverify(orderId: "paid_1", using: ScriptedApple())
+            #expect(outcome.order.state == .delivered && !outcome.checks.isEmpty)
+            await app.command("order paid_1")
+            let screen = try terminal.screenText()
+            #expect(screen.contains("Verdict") && screen.contains("valid → delivered"), "\(screen)")
+            #expect(screen.contains("picked transaction 9000001"), "\(screen)")
+            #expect(screen.contains("✓ \(outcome.checks.count) checks passed"), "\(screen)")
+            // Newest first: the delivery's audit entry comes before the verification's, and the
+            // order being placed is at the end.
+            let delivered = try #require(screen.range(of: "deliver by system")), verified = try #require(screen.range(of: "verify.valid by system"))
+            #expect(delivered.lowerBound < verified.lowerBound, "\(screen)")
+            #expect(!screen.contains("order placed"))
+            await app.press(.end)
+            #expect(try terminal.screenText().contains("order placed"))
+        }
+    }
+
     @Test(":stuck lists the queue; R re-verifies it with a progress bar; Esc stops new calls")
     func bulk() async throws {
         try await Self.withApp(apple: ScriptedApple(delay: .milliseconds(200), valid: false), paid: 20) { app, terminal, store in

@@ -56,8 +56,8 @@ struct DemoStuckQueueTmuxTests {
         try tmux.command("order demo_000005")
         _ = tmux.screen { $0.contains("Order demo_000005") }
         try tmux.send("r")
-        let again = tmux.screen(waitingFor: { $0.contains("demo_000005: server_api") }, timeout: 15)
-        #expect(again.contains("demo_000005: server_api Production") && !again.contains("4040010"), "\(again)")
+        let again = tmux.screen(waitingFor: { $0.contains("demo_000005: App Store Server API") }, timeout: 15)
+        #expect(again.contains("demo_000005: App Store Server API, Production") && !again.contains("4040010"), "\(again)")
         try tmux.send("q")
     }
 

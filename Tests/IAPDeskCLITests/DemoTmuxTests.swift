@@ -60,8 +60,8 @@ struct SupportFlowTmuxTests {
         try tmux.command("order demo_000003")
         #expect(tmux.screen { $0.contains("Order demo_000003") }.contains("receipt_received"))
         try tmux.send("r")
-        let verified = tmux.screen(waitingFor: { $0.contains("→ delivered") }, timeout: 15)
-        #expect(verified.contains("demo_000003: server_api Production"), "\(verified)")
+        let verified = tmux.screen(waitingFor: { $0.contains("demo_000003: App Store Server API") }, timeout: 15)
+        #expect(verified.contains("demo_000003: App Store Server API, Production"), "\(verified)")
         try tmux.send("v")
         let receipt = tmux.screen { $0.contains("R5 checks on this answer") }
         #expect(receipt.contains("✓ bundle id: com.iapdesk.demo"))

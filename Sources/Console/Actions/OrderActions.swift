@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// The actions the console offers on an order. Each is the same OrderStore operation the
@@ -48,7 +49,7 @@ enum OrderActions {
         let (store, actor) = (session.store, session.actor)
         return .job(BackgroundJob(title: "re-verifying \(orderId)") { _ in
             do {
-                return (summary(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
+                return (VerificationPresentation.oneLine(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
             } catch {
                 return ("\(orderId): \(error)", true)
             }
@@ -131,15 +132,5 @@ enum OrderActions {
                                                          favorSubmitter: values[0] == "submitter", by: actor, reason: values[1])
             return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
         })
-    }
-
-    /// One line for a re-verification: how Apple was asked, what it said and what it means,
-    /// and where the order is now.
-    static func summary(_ outcome: VerificationOutcome) -> String {
-        let r = outcome.report
-        var text = "\(outcome.order.orderId): \(r.method.rawValue) \(r.environment?.rawValue ?? "-") \(r.latencyMs) ms, \(r.answerSummary) → \(outcome.order.state.rawValue)"
-        if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(failed.detail))" }
-        if outcome.order.state == .verifyRetry, let next = outcome.order.nextRetryAt { text += ", next try \(Chrome.time(next))" }
-        return text
     }
 }

@@ -97,9 +97,4 @@ enum Chrome {
     }
 
     static func age(_ millis: Millis) -> String { millis.ageText }
-
-    static func time(_ millis: Millis?) -> String {
-        guard let millis else { return "-" }
-        return String(millis.iso8601.replacingOccurrences(of: "T", with: " ").dropLast())
-    }
 }

@@ -21,7 +21,7 @@ struct ScrollingText {
         }
     }
 
-    /// Scrolls for the arrows, PgUp/PgDn and Home; false for any other key.
+    /// Scrolls for the arrows, PgUp/PgDn, Home and End; false for any other key.
     mutating func handle(_ key: Key, area: Area) -> Bool {
         switch key {
         case .down, .character("j"): offset += 1
@@ -29,6 +29,8 @@ struct ScrollingText {
         case .pageDown: offset += max(1, area.rows - 1)
         case .pageUp: offset = max(0, offset - max(1, area.rows - 1))
         case .home: offset = 0
+        // Clamped to the last page when drawn.
+        case .end: offset = Int.max / 2
         default: return false
         }
         return true

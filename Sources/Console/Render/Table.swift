@@ -1,3 +1,4 @@
+import Presentation
 import Terminal
 
 /// A table column: a fixed width, or flexible (sharing what is left, at least `width`).
@@ -41,6 +42,26 @@ enum Table {
                 col += width + 1
             }
         }
+    }
+
+    /// Draws `items` as `listing` says: the columns that fit the area, each cell written to
+    /// its column's width in its tone.
+    static func draw<Item>(
+        _ screen: inout ScreenBuffer, area: Area, listing: Listing<Item>, items: [Item], selected: Int?, top: Int, theme: Theme
+    ) {
+        let shown = listing.columns(fitting: area.cols - 1)
+        let columns = shown.map { Column(title: $0.title, width: $0.width, flexible: $0.flexible) }
+        let widths = widths(columns, cols: area.cols - 1)
+        // Only the rows on screen are formatted: a list of 500 costs the same as one of 20.
+        let visible = items.indices.dropFirst(top).prefix(max(0, area.rows - 1))
+        var rows = [[(String, Style?)]](repeating: [], count: items.count)
+        for index in visible {
+            rows[index] = zip(shown, widths).map { column, width in
+                let cell = column.cell(items[index])
+                return (cell.text(fitting: width), theme[tone: cell.tone])
+            }
+        }
+        draw(&screen, area: area, columns: columns, rows: rows, selected: selected, top: top, theme: theme)
     }
 
     /// Where the navigation keys move a selection among `count` rows (`page` rows per

@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// `a` / `:account ID`: one game account: its orders, what it was granted, the
@@ -26,15 +27,15 @@ public final class AccountScreen: ConsoleScreen {
         var lines: [(String, Style)] = []
         if !d.flags.isEmpty {
             lines.append(("Flags", theme[.tableHeader]))
-            for f in d.flags { lines.append(("\(Chrome.time(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }
+            for f in d.flags { lines.append(("\(TimeText.full(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }
             lines.append(("", theme[.row]))
         }
         lines.append(("Orders (\(d.orders.count))", theme[.tableHeader]))
-        for o in d.orders { lines.append(("\(o.orderId)  \(o.productId)  \(o.state.rawValue)  \(Chrome.time(o.createdAt))", theme[.state(o.state)])) }
+        for o in d.orders { lines.append(("\(o.orderId)  \(o.productId)  \(o.state.rawValue)  \(TimeText.full(o.createdAt))", theme[.state(o.state)])) }
         lines.append(("", theme[.row]))
         lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
         for g in d.grants {
-            lines.append(("\(Chrome.time(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(Chrome.time($0))" } ?? ""),
+            lines.append(("\(TimeText.full(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(TimeText.full($0))" } ?? ""),
                           g.revokedAt == nil ? theme[.row] : theme[.checkFailed]))
         }
         lines.append(("", theme[.row]))

@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// The home screen: orders newest first, paged by key as the selection moves down, narrowed
@@ -77,21 +78,12 @@ public final class OrdersScreen: ConsoleScreen {
     var problems: [String] { query.problems }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        let columns = [
-            Column(title: "ORDER", width: 14), Column(title: "ACCOUNT", width: 12, flexible: true),
-            Column(title: "PRODUCT", width: 11), Column(title: "STATE", width: 16), Column(title: "CREATED", width: 16),
-        ]
-        let rows: [[(String, Style?)]] = orders.map { order in
-            [(order.orderId, nil), (order.accountId, nil), (order.productId, nil),
-             (order.state.rawValue + (order.needsOperator ? "!" : "") + (order.environment == .sandbox && isProduction ? " SBX" : ""), theme[.state(order.state)]),
-             (String(Chrome.time(order.createdAt).prefix(16)), theme[.muted])]
-        }
         top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         if orders.isEmpty {
             screen.write(filterText.isEmpty ? "No orders." : "Nothing matches \(filterText).", row: area.top + 1, col: 2, style: theme[.muted])
             return
         }
-        Table.draw(&screen, area: area, columns: columns, rows: rows, selected: selected, top: top, theme: theme)
+        Table.draw(&screen, area: area, listing: OrderListings.orders(storeIsProduction: isProduction), items: orders, selected: selected, top: top, theme: theme)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {

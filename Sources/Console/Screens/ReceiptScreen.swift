@@ -1,6 +1,7 @@
 import AppStore
 import Foundation
 import OrderStore
+import Presentation
 import Receipts
 import Terminal
 
@@ -30,11 +31,11 @@ public final class ReceiptScreen: ConsoleScreen {
         let source: String
         let input: String
         if let attempt = detail.attempts.last(where: { !($0.body ?? "").isEmpty }), let body = attempt.body {
-            source = "Apple's answer to the latest call: \(attempt.method.rawValue) \(attempt.environment?.rawValue ?? "-") at \(Chrome.time(attempt.at)), "
+            source = "Apple's answer to the latest call: \(attempt.method.rawValue) \(attempt.environment?.rawValue ?? "-") at \(TimeText.full(attempt.at)), "
                 + (attempt.appleStatus.map { "status \($0) \(StatusCodeRule.meaning(of: $0))" } ?? "no status")
             input = body
         } else if let submission = detail.submissions.last {
-            source = "the receipt submitted at \(Chrome.time(submission.receivedAt)), decoded here (Apple not asked yet)"
+            source = "the receipt submitted at \(TimeText.full(submission.receivedAt)), decoded here (Apple not asked yet)"
             input = submission.receiptData
         } else {
             self.lines = [("No receipt was submitted for this order.", .muted)]
@@ -66,9 +67,9 @@ public final class ReceiptScreen: ConsoleScreen {
             lines.append(("Transactions, in_app and latest_receipt_info merged, newest first (▶ this order's)", .tableHeader))
             for t in TransactionPicking.merged(content) {
                 let mark = t.transactionId == picked ? "▶" : " "
-                var line = "\(mark) \(t.transactionId)  \(t.productId)  \(Chrome.time(t.purchaseDate))  original \(t.originalTransactionId)"
-                if let expires = t.expiresDate { line += "  expires \(Chrome.time(expires))" }
-                if let cancelled = t.cancellationDate { line += "  CANCELLED \(Chrome.time(cancelled))" }
+                var line = "\(mark) \(t.transactionId)  \(t.productId)  \(TimeText.full(t.purchaseDate))  original \(t.originalTransactionId)"
+                if let expires = t.expiresDate { line += "  expires \(TimeText.full(expires))" }
+                if let cancelled = t.cancellationDate { line += "  CANCELLED \(TimeText.full(cancelled))" }
                 lines.append((line, t.cancellationDate == nil ? (mark == "▶" ? .flashInfo : .row) : .checkFailed))
             }
             if !content.pendingRenewals.isEmpty {

@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// `:stuck`: paid, undelivered orders past the threshold, oldest first, with their tries,
@@ -7,6 +8,8 @@ public final class StuckScreen: ConsoleScreen {
     private(set) var items: [StuckOrder] = []
     private(set) var selected = 0
     private var top = 0
+    /// R2: a sandbox answer in a production store is marked SBX.
+    private var isProduction = true
     static let limit = 500
 
     public init() {}
@@ -22,26 +25,18 @@ public final class StuckScreen: ConsoleScreen {
     }
 
     public func load(_ session: ConsoleSession) async throws {
+        isProduction = session.store.settings.isProduction
         items = try await session.store.stuckOrders(limit: Self.limit).items
         selected = min(selected, max(0, items.count - 1))
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         guard !items.isEmpty else {
-            screen.write("Nothing is stuck.", row: area.top + 1, col: 2, style: theme[.checkPassed])
+            screen.write(OrderListings.stuck(storeIsProduction: isProduction).empty, row: area.top + 1, col: 2, style: theme[.checkPassed])
             return
         }
-        let columns = [
-            Column(title: "ORDER", width: 14), Column(title: "STATE", width: 16), Column(title: "AGE", width: 7),
-            Column(title: "TRIES", width: 5), Column(title: "NEXT TRY", width: 8), Column(title: "LAST ERROR", width: 10, flexible: true),
-        ]
-        let rows: [[(String, Style?)]] = items.map { item in
-            let next = item.order.needsOperator ? "operator" : item.nextRetryAt.map { String(Chrome.time($0).suffix(8)) } ?? "-"
-            return [(item.order.orderId, nil), (item.order.state.rawValue, theme[.state(item.order.state)]), (Chrome.age(item.age), nil),
-                    ("\(item.attempts)", nil), (next, item.order.needsOperator ? theme[.flashError] : theme[.muted]), (item.lastError ?? "", theme[.muted])]
-        }
         top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
-        Table.draw(&screen, area: area, columns: columns, rows: rows, selected: selected, top: top, theme: theme)
+        Table.draw(&screen, area: area, listing: OrderListings.stuck(storeIsProduction: isProduction), items: items, selected: selected, top: top, theme: theme)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {

@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// `o` / `:otid ID`: one auto-renewable subscription by original transaction id: its owner
@@ -24,44 +25,12 @@ public final class SubscriptionScreen: ConsoleScreen {
         detail = try await session.store.subscription(originalTransactionId)
     }
 
+    /// The lines of the screen, each with its style: what `iapdesk subscription show` prints.
     func lines(theme: Theme) -> [(String, Style)] {
-        guard let d = detail, let s = d.subscription else { return [("No subscription has original transaction id \(originalTransactionId).", theme[.muted])] }
-        var lines: [(String, Style)] = [
-            ("owner        \(s.ownerAccount) since \(Chrome.time(s.ownerSince)), decided by \(s.decidedBy)", theme[.row]),
-            ("product      \(s.productId)", theme[.row]),
-            ("status       \(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(Chrome.time(s.expiresAt))", theme[.row]),
-            ("facts        " + (s.factsSource.map { "from \($0.rawValue) at \(Chrome.time(s.factsAsOf))" } ?? "not yet from Apple"), theme[.muted]),
-        ]
-        if let last = d.ownership.last {
-            lines.append(("R8 verdict   \(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""), theme[.state(.disputed)]))
+        guard let detail, let sections = SubscriptionPresentation.sections(detail) else {
+            return [("No subscription has original transaction id \(originalTransactionId).", theme[.muted])]
         }
-        lines.append(("", theme[.row]))
-        lines.append(("Transactions (who submitted each)", theme[.tableHeader]))
-        for t in d.chain {
-            var line = "\(t.transaction.transactionId)  \(Chrome.time(t.transaction.purchaseDate))"
-            if let expires = t.transaction.expiresDate { line += " → \(Chrome.time(expires))" }
-            line += "  submitted by \(t.submittedBy ?? "-")  order \(t.orderId ?? "-")"
-            if let cancelled = t.transaction.cancellationDate { line += "  CANCELLED \(Chrome.time(cancelled))" }
-            lines.append((line, t.transaction.cancellationDate == nil ? theme[.row] : theme[.checkFailed]))
-        }
-        lines.append(("", theme[.row]))
-        lines.append(("Owner history", theme[.tableHeader]))
-        for e in d.ownership {
-            lines.append(("\(Chrome.time(e.at))  \(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
-                          + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), theme[.row]))
-        }
-        lines.append(("", theme[.row]))
-        lines.append(("Notifications from Apple", theme[.tableHeader]))
-        for n in d.notifications {
-            lines.append(("\(Chrome.time(n.facts.signedDate))  #\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
-                          + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), n.outcome == .rejected ? theme[.checkFailed] : theme[.muted]))
-        }
-        lines.append(("", theme[.row]))
-        lines.append(("Orders", theme[.tableHeader]))
-        for o in d.orders {
-            lines.append(("\(o.orderId)  \(o.accountId)  \(o.state.rawValue)  \(Chrome.time(o.createdAt))", theme[.state(o.state)]))
-        }
-        return lines
+        return DetailText.lines(sections, theme: theme)
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderStore
+import Presentation
 
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,9 +42,7 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             let entries = try await store.withStore { store, _ in try await store.auditLog(limit: limit) }
-            print(Output.table(["SEQ", "WHEN", "WHO", "ROLE", "ACTION", "TARGET", "REASON", "DETAIL"], entries.map {
-                ["\($0.seq)", Output.time($0.at), Output.safe($0.actor), $0.role, $0.action, Output.safe($0.target), Output.safe($0.reason), Output.safe($0.detail)]
-            }))
+            print(Output.table(QueueListings.audit(), entries))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrderStore
+import Presentation
 
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +18,8 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let filter = OrderFilter(state: state, accountId: account, productId: product, environment: env)
-            let page = try await store.withStore { store, _ in try await store.orders(filter, limit: limit) }
-            print(Output.orders(page.items))
+            let (page, production) = try await store.withStore { store, _ in (try await store.orders(filter, limit: limit), store.settings.isProduction) }
+            print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))
         }
     }
 
@@ -28,9 +29,9 @@ struct OrderCommand: AsyncParsableCommand {
         @Argument var id: String
 
         func run() async throws {
-            let found = try await store.withStore { store, _ in try await store.lookup(id) }
+            let (found, production) = try await store.withStore { store, _ in (try await store.lookup(id), store.settings.isProduction) }
             if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
-            print(Output.orders(found))
+            print(Output.table(OrderListings.orders(storeIsProduction: production), found))
         }
     }
 
@@ -41,7 +42,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (detail, production) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings.isProduction) }
-            print(OrderReport.render(detail, storeIsProduction: production))
+            print(Output.detail(OrderDetailPresentation.sections(detail, storeIsProduction: production)))
         }
     }
 

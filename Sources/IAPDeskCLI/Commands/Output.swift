@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import Presentation
 import Terminal
 
 /// Text output for the command line. Every value that came from data goes through the
@@ -22,11 +23,32 @@ enum Output {
         }.joined(separator: "\n")
     }
 
-    static func orders(_ orders: [Order]) -> String {
-        table(["ORDER", "ACCOUNT", "PRODUCT", "STATE", "ENV", "TRANSACTION", "CREATED"], orders.map {
-            [safe($0.orderId), safe($0.accountId), safe($0.productId), $0.state.rawValue, $0.environment?.rawValue ?? "-",
-             safe($0.transactionId), time($0.createdAt)]
-        })
+    /// A listing the console shows too, every column of it, each value in full; its empty
+    /// text when there is nothing.
+    static func table<Item>(_ listing: Listing<Item>, _ items: [Item], width: Int = 40) -> String {
+        guard !items.isEmpty else { return listing.empty }
+        return table(listing.headers, items.map { listing.cells($0).map { safe($0.text) } }, width: width)
+    }
+
+    /// A detail page the console shows too: fields aligned, headed sections indented.
+    static func detail(_ sections: [DetailSection]) -> String {
+        sections.map { section in
+            var lines = section.heading.map { ["\n\($0):"] } ?? []
+            let indent = section.heading == nil ? "" : "  "
+            let labelled = section.lines.filter { $0.label != nil }
+            let width = labelled.map { TextWidth.of($0.label ?? "") }.max() ?? 0
+            for line in section.lines {
+                let lead = indent + String(repeating: "  ", count: line.depth)
+                if let label = line.label {
+                    lines.append(lead + TextWidth.fit(label, to: width) + "  " + safe(line.text))
+                } else if let at = line.at {
+                    lines.append(lead + time(at) + "  " + safe(line.text))
+                } else {
+                    lines.append(lead + safe(line.text))
+                }
+            }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     static func keyValues(_ pairs: [(String, String)]) -> String {

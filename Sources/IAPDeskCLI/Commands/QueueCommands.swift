@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrderStore
+import Presentation
 
 struct StuckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,12 +13,11 @@ struct StuckCommand: AsyncParsableCommand {
     @Option var limit: Int = 50
 
     func run() async throws {
-        let (counts, stuck) = try await store.withStore { store, _ in (try await store.counts(), try await store.stuckOrders(limit: limit).items) }
+        let (counts, stuck, production) = try await store.withStore { store, _ in
+            (try await store.counts(), try await store.stuckOrders(limit: limit).items, store.settings.isProduction)
+        }
         print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
-        print(Output.table(["ORDER", "ACCOUNT", "STATE", "AGE", "ATTEMPTS", "NEXT RETRY", "LAST ERROR"], stuck.map {
-            [Output.safe($0.order.orderId), Output.safe($0.order.accountId), $0.order.state.rawValue, Output.age($0.age), "\($0.attempts)",
-             $0.order.needsOperator ? "needs operator" : Output.time($0.nextRetryAt), Output.safe($0.lastError)]
-        }))
+        print(Output.table(OrderListings.stuck(storeIsProduction: production), stuck))
     }
     }
 }
@@ -29,10 +29,7 @@ struct OrphansCommand: AsyncParsableCommand {
 
     func run() async throws {
         let orphans = try await store.withStore { store, _ in try await store.orphans(limit: limit) }
-        print(Output.table(["TRANSACTION", "ORIGINAL", "PRODUCT", "PURCHASED", "ENV", "REFUNDED"], orphans.map {
-            [Output.safe($0.transaction.transactionId), Output.safe($0.transaction.originalTransactionId), Output.safe($0.transaction.productId),
-             Output.time($0.transaction.purchaseDate), $0.environment?.rawValue ?? "-", Output.time($0.transaction.cancellationDate)]
-        }))
+        print(Output.table(QueueListings.orphans(), orphans))
     }
 }
 
@@ -48,26 +45,9 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let d = try await store.withStore { store, _ in try await store.subscription(originalTransactionId) }
-            guard let s = d.subscription else { throw StoreError.notFound(kind: "subscription", id: originalTransactionId) }
-            print(Output.keyValues([
-                ("subscription", Output.safe(s.originalTransactionId)), ("owner", Output.safe(s.ownerAccount) + " since \(Output.time(s.ownerSince)), decided by \(Output.safe(s.decidedBy))"),
-                ("product", Output.safe(s.productId)), ("status", "\(s.status), auto-renew \(s.autoRenew ? "on" : "off"), expires \(Output.time(s.expiresAt))"),
-            ]))
-            print("\nchain:")
-            print(Output.table(["TRANSACTION", "PRODUCT", "PURCHASED", "EXPIRES", "ORDER", "SUBMITTED BY"], d.chain.map {
-                [Output.safe($0.transaction.transactionId), Output.safe($0.transaction.productId), Output.time($0.transaction.purchaseDate),
-                 Output.time($0.transaction.expiresDate), Output.safe($0.orderId), Output.safe($0.submittedBy)]
-            }))
-            print("\nnotifications from Apple:")
-            print(Output.table(["SIGNED", "ID", "TYPE", "TRANSACTION", "OUTCOME", "DETAIL"], d.notifications.map {
-                [Output.time($0.facts.signedDate), "\($0.id)", Output.safe($0.facts.kind), Output.safe($0.facts.transaction?.transactionId),
-                 $0.outcome.rawValue, Output.safe($0.rejection ?? $0.detail)]
-            }, width: 80))
-            print("\nownership:")
-            print(Output.table(["WHEN", "VERDICT", "FROM", "TO", "BY", "WHY"], d.ownership.map {
-                [Output.time($0.at), $0.verdict.rawValue + ($0.needsReview ? " (review)" : ""), Output.safe($0.fromAccount), Output.safe($0.toAccount),
-                 Output.safe($0.decidedBy), Output.safe($0.reason)]
-            }, width: 80))
+            guard let sections = SubscriptionPresentation.sections(d) else { throw StoreError.notFound(kind: "subscription", id: originalTransactionId) }
+            print("subscription \(Output.safe(originalTransactionId))")
+            print(Output.detail(sections))
         }
     }
 
@@ -94,9 +74,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let events = try await store.withStore { store, _ in try await store.disputes(limit: limit) }
-            print(Output.table(["WHEN", "SUBSCRIPTION", "ORDER", "SUBMITTED BY", "VERDICT", "OWNER"], events.map {
-                [Output.time($0.at), Output.safe($0.originalTransactionId), Output.safe($0.orderId), Output.safe($0.submittedBy), $0.verdict.rawValue, Output.safe($0.toAccount)]
-            }))
+            print(Output.table(OwnershipListings.disputes(), events))
         }
     }
 }

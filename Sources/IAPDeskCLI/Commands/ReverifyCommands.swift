@@ -2,6 +2,7 @@ import AppStore
 import ArgumentParser
 import Foundation
 import OrderStore
+import Presentation
 
 /// `iapdesk order reverify ID`: the order's latest stored receipt goes to Apple (the Server
 /// API when the client named a transaction and a key is configured, verifyReceipt
@@ -63,25 +64,7 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
 extension Output {
     /// One re-verification: what Apple said, what it means and where the order is now.
     static func verification(_ outcome: VerificationOutcome) -> String {
-        let report = outcome.report
-        var lines: [String] = []
-        let via = report.method == .serverAPI ? "App Store Server API" : "verifyReceipt"
-        let environment = report.environment?.rawValue ?? "no environment"
-        lines.append("\(safe(outcome.order.orderId)): \(via), \(environment), \(report.latencyMs) ms: \(safe(report.answerSummary))")
-        switch outcome.classification {
-        case .valid, .validExpired: break
-        case .retryable(let reason): lines.append("  retryable: \(safe(reason))")
-        case .configuration(let reason): lines.append("  our configuration, needs an operator: \(safe(reason))")
-        case .final(let reason): lines.append("  final: \(safe(reason))")
-        }
-        for check in outcome.checks { lines.append("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(safe(check.detail))") }
-        if outcome.flaggedSandbox { lines.append("  flagged: a sandbox purchase in a production store (R2)") }
-        if let ownership = outcome.ownership { lines.append("  ownership (R8): \(safe(ownership.explanation))") }
-        var state = "  now \(outcome.order.state.rawValue)"
-        if let next = outcome.order.nextRetryAt { state += ", next try \(time(next))" }
-        if outcome.order.needsOperator { state += ", needs operator" }
-        if let error = outcome.order.lastError, outcome.order.state != .delivered { state += ": \(safe(error))" }
-        lines.append(state)
-        return lines.joined(separator: "\n")
+        ([safe(VerificationPresentation.headline(outcome))] + VerificationPresentation.lines(outcome).map { "  " + safe($0.text) })
+            .joined(separator: "\n")
     }
 }

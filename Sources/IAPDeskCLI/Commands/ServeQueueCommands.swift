@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrderStore
+import Presentation
 
 /// `iapdesk jobs`: the worker's queue, and dead jobs brought back.
 struct JobsCommand: AsyncParsableCommand {
@@ -16,10 +17,7 @@ struct JobsCommand: AsyncParsableCommand {
         func run() async throws {
             let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit)) }
             print("\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "") + ", \(status.leased) leased, \(status.dead) dead")
-            print(Output.table(["ID", "KIND", "SUBJECT", "DUE", "ATTEMPTS", "STATE", "LAST ERROR"], jobs.map { job in
-                ["\(job.id)", job.kind.rawValue, Output.safe(job.subject), Output.time(job.dueAt), "\(job.attempts)", Output.safe(job.stateLabel()),
-                 Output.safe(job.lastError)]
-            }, width: 60))
+            print(Output.table(QueueListings.jobs(), jobs, width: 60))
         }
     }
 
@@ -52,10 +50,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let records = try await store.withStore { store, _ in try await store.notifications(outcome: outcome, limit: limit) }
-            print(Output.table(["ID", "RECEIVED", "VIA", "ENV", "TYPE", "TRANSACTION", "OUTCOME", "DETAIL"], records.map { n in
-                ["\(n.id)", Output.time(n.receivedAt), n.via.rawValue, n.endpoint.rawValue, Output.safe(n.facts.kind),
-                 Output.safe(n.facts.transaction?.transactionId), n.outcome.rawValue, Output.safe(n.rejection ?? n.detail)]
-            }, width: 60))
+            print(Output.table(QueueListings.notifications(), records, width: 60))
         }
     }
 
@@ -102,10 +97,7 @@ struct EventsCommand: AsyncParsableCommand {
                 if let order { return try await store.events(orderId: order).map(\.event) }
                 return try await store.unconfirmedEvents(limit: limit)
             }
-            print(Output.table(["#", "EVENT", "WRITTEN", "TYPE", "ORDER", "ACCOUNT", "TRIES", "DELIVERY"], events.map { e in
-                ["\(e.id)", e.eventId, Output.time(e.createdAt), e.type.rawValue, Output.safe(e.orderId), Output.safe(e.accountId),
-                 "\(e.attempts)", Output.safe(e.deliveryText)]
-            }, width: 60))
+            print(Output.table(QueueListings.undeliveredEvents(), events, width: 60))
         }
     }
 

@@ -1,0 +1,47 @@
+import OrderStore
+
+/// One auto-renewable subscription as people read it, said once for `iapdesk subscription
+/// show` and the console's subscription screen: its owner and how that was decided, the
+/// chain with who submitted each transaction, the owner history, Apple's notifications and
+/// the orders that claimed it.
+public enum SubscriptionPresentation {
+    /// Nil when no subscription has that original transaction id.
+    public static func sections(_ d: SubscriptionDetail) -> [DetailSection]? {
+        guard let s = d.subscription else { return nil }
+        var fields = [
+            DetailLine(label: "owner", "\(s.ownerAccount) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy)"),
+            DetailLine(label: "product", s.productId),
+            DetailLine(label: "status", "\(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(TimeText.full(s.expiresAt))"),
+            DetailLine(label: "facts", s.factsSource.map { "from \($0.rawValue) at \(TimeText.full(s.factsAsOf))" } ?? "not yet from Apple", tone: .muted),
+        ]
+        if let last = d.ownership.last {
+            fields.append(DetailLine(label: "R8 verdict", "\(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""),
+                                     tone: .state(.disputed)))
+        }
+        let chain = d.chain.map { t in
+            var text = t.transaction.transactionId
+            if let expires = t.transaction.expiresDate { text += " until \(TimeText.full(expires))" }
+            text += "  submitted by \(t.submittedBy ?? "-")  order \(t.orderId ?? "-")"
+            if let cancelled = t.transaction.cancellationDate { text += "  CANCELLED \(TimeText.full(cancelled))" }
+            return DetailLine(at: t.transaction.purchaseDate, text, tone: t.transaction.cancellationDate == nil ? .plain : .failed)
+        }
+        let owners = d.ownership.map { e in
+            DetailLine(at: e.at, "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
+                       + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), tone: e.needsReview ? .state(.disputed) : .plain)
+        }
+        let notifications = d.notifications.map { n in
+            DetailLine(at: n.facts.signedDate, "#\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
+                       + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
+        }
+        let orders = d.orders.map { o in
+            DetailLine(at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(o.state.rawValue)", tone: .state(o.state))
+        }
+        return [
+            DetailSection(nil, fields),
+            DetailSection("Transactions (who submitted each)", chain),
+            DetailSection("Owner history", owners),
+            DetailSection("Notifications from Apple", notifications),
+            DetailSection("Orders", orders),
+        ]
+    }
+}

@@ -1,0 +1,42 @@
+import OrderStore
+
+/// One re-verification as people read it: `iapdesk order reverify` prints every line, the
+/// console's message bar the one-line form. Both come from here.
+public enum VerificationPresentation {
+    /// How Apple was asked and what it said: "o-1: App Store Server API, production, 41 ms: status 0 (valid)".
+    public static func headline(_ outcome: VerificationOutcome) -> String {
+        let report = outcome.report
+        let via = report.method == .serverAPI ? "App Store Server API" : "verifyReceipt"
+        return "\(outcome.order.orderId): \(via), \(report.environment?.rawValue ?? "no environment"), \(report.latencyMs) ms: \(report.answerSummary)"
+    }
+
+    /// What the answer means and where the order is now, a line each, below the headline.
+    public static func lines(_ outcome: VerificationOutcome) -> [DetailLine] {
+        var lines: [DetailLine] = []
+        switch outcome.classification {
+        case .valid, .validExpired: break
+        case .retryable(let reason): lines.append(DetailLine("retryable: \(reason)", tone: .state(.verifyRetry)))
+        case .configuration(let reason): lines.append(DetailLine("our configuration, needs an operator: \(reason)", tone: .alert))
+        case .final(let reason): lines.append(DetailLine("final: \(reason)", tone: .failed))
+        }
+        lines += outcome.checks.map { DetailLine("\($0.passed ? "✓" : "✗") \($0.name.rawValue): \($0.detail)", tone: $0.passed ? .passed : .failed) }
+        if outcome.flaggedSandbox { lines.append(DetailLine("flagged: a sandbox purchase in a production store (R2)", tone: .alert)) }
+        if let ownership = outcome.ownership { lines.append(DetailLine("ownership (R8): \(ownership.explanation)", tone: .state(.disputed))) }
+        let order = outcome.order
+        var state = "now \(order.state.rawValue)"
+        if let next = order.nextRetryAt { state += ", next try \(TimeText.full(next))" }
+        if order.needsOperator { state += ", needs operator" }
+        if let error = order.lastError, order.state != .delivered { state += ": \(error)" }
+        lines.append(DetailLine(state, tone: .state(order.state)))
+        return lines
+    }
+
+    /// The message bar's form: the headline, where the order went, the first failed check
+    /// and the next try.
+    public static func oneLine(_ outcome: VerificationOutcome) -> String {
+        var text = headline(outcome) + " → \(outcome.order.state.rawValue)"
+        if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(failed.detail))" }
+        if outcome.order.state == .verifyRetry, let next = outcome.order.nextRetryAt { text += ", next try \(TimeText.full(next))" }
+        return text
+    }
+}
