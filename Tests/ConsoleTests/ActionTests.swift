@@ -111,7 +111,9 @@ struct ActionTests {
             let detail = try terminal.screenText()
             #expect(detail.contains("REPLAY") && detail.contains("paid_1"), "\(detail)")
             await app.press(.character("a"))
-            #expect(try terminal.screenText().contains("replay  order replay_1"))
+            let account = try terminal.screenText()
+            #expect(account.contains("replay  order replay_1"))
+            #expect(account.contains("replay_1  coins_60  rejected REPLAY"), "the account's order list marks it: \(account)")
             await app.press(.escape)
 
             await app.press(.character("g"))

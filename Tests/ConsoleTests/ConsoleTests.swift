@@ -50,6 +50,23 @@ struct ConsoleTests {
         }
     }
 
+    @Test("The header's counts fit 80 columns whole: the settled ones give way first, none is cut")
+    func headerCountsFit() async throws {
+        try await Self.withConsole { _, terminal, store in
+            let counts = try await store.counts()
+            let row = try Self.screen(terminal).line(1)
+            #expect(!row.contains("…"), "\(row)")
+            #expect(row.contains("stuck \(counts.stuck)"), "\(row)")
+            for state in [OrderState.verifyRetry, .disputed] where counts.byState[state, default: 0] > 0 {
+                #expect(row.contains("\(Chrome.shortName(state)) \(counts.byState[state, default: 0])"), "\(state): \(row)")
+            }
+        }
+        // Every count wanted, and only 40 cells: stuck and what needs someone stay, whole.
+        let items = OrderState.allCases.map { Chrome.CountItem(text: "\(Chrome.shortName($0)) 12345", role: .state($0), priority: Chrome.priority(of: $0)) }
+        let shown = Chrome.fitting([Chrome.CountItem(text: "stuck 1000+ (oldest 59d3h)", role: .muted, priority: 0)] + items, width: 40)
+        #expect(shown.map(\.text) == ["stuck 1000+ (oldest 59d3h)", "retry 12345"])
+    }
+
     @Test("Arrows move the selection, Enter opens the order with its timeline, Esc comes back")
     func navigate() async throws {
         try await Self.withConsole { app, terminal, store in

@@ -18,12 +18,13 @@ enum OrderActions {
         guard !session.readOnly else { return reading }
         // The store says which actions this role may take on this order; the footer offers those.
         let allowed = OrderPermissions.allowed(on: order, role: session.actor.role)
-        var keys = reading
+        // What resolves the order comes first: on a narrow terminal the footer keeps it.
+        var keys: [KeyBinding] = []
         if allowed.contains(.settle) { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
         if allowed.contains(.reverify) { keys.append(KeyBinding(.character("r"), action: "re-verify")) }
         if allowed.contains(.grant) { keys.append(KeyBinding(.character("g"), action: "grant")) }
         if allowed.contains(.revoke) { keys.append(KeyBinding(.character("x"), action: "revoke")) }
-        return keys
+        return keys + reading
     }
 
     /// The action `key` asks for on `order`, if it is one this operator is offered.

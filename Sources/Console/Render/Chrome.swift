@@ -29,20 +29,9 @@ enum Chrome {
         let used = screen.write(badge, row: 0, col: col, style: theme[.headerBadge])
         screen.write(who, row: 0, col: col + used, style: theme[.header])
         if let counts {
-            // Stuck first: it is what support opens the console for.
-            let stuck = "stuck \(StoreCounts.text(counts.stuck))" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
-            var col = 1 + screen.write(stuck, row: 1, col: 1, style: counts.stuck > 0 ? theme[.flashError] : theme[.muted]) + 2
-            // Beside stuck: granted, but the game has not confirmed it knows.
-            if counts.gameNotTold > 0 {
-                col += screen.write("not told \(StoreCounts.text(counts.gameNotTold))", row: 1, col: col, style: theme[.flashError]) + 2
-            }
-            for state in OrderState.allCases {
-                let n = counts.byState[state, default: 0]
-                guard n > 0 else { continue }
-                col += screen.write("\(shortName(state)) \(compact(n))", row: 1, col: col, style: theme[.state(state)]) + 2
-            }
-            if counts.sandboxInProduction > 0 {
-                screen.write("sandbox \(StoreCounts.text(counts.sandboxInProduction))", row: 1, col: col, style: theme[.muted])
+            var col = 1
+            for item in fitting(countItems(counts), width: screen.cols - 1) {
+                col += screen.write(item.text, row: 1, col: col, style: theme[item.role]) + 2
             }
         }
         screen.fill(row: 2, style: theme[.tableHeader])
@@ -58,12 +47,74 @@ enum Chrome {
             screen.write(message.text, row: promptRow, col: 1, style: message.isError ? theme[.flashError] : theme[.flashInfo])
         }
         var col = 0
-        for binding in bindings {
+        for binding in footerBindings(bindings, cols: screen.cols) {
             let key = " \(binding.label) "
-            guard col + TextWidth.of(key) + TextWidth.of(binding.action) + 1 < screen.cols else { break }
+            guard col + footerWidth(binding) < screen.cols else { break }
             col += screen.write(key, row: footerRow, col: col, style: theme[.footerKey])
             col += screen.write(" \(binding.action) ", row: footerRow, col: col, style: theme[.footerText])
         }
+    }
+
+    /// One count of the header's second row: its text, its style, and how much it matters
+    /// when not all fit (lower first).
+    struct CountItem: Equatable {
+        var text: String
+        var role: ThemeRole
+        var priority: Int
+    }
+
+    /// The header's counts in reading order: stuck first (what support opens the console
+    /// for), events the game has not confirmed, the states, sandbox purchases in production.
+    static func countItems(_ counts: StoreCounts) -> [CountItem] {
+        let stuck = "stuck \(StoreCounts.text(counts.stuck))" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
+        var items = [CountItem(text: stuck, role: counts.stuck > 0 ? .flashError : .muted, priority: 0)]
+        if counts.gameNotTold > 0 { items.append(CountItem(text: "not told \(StoreCounts.text(counts.gameNotTold))", role: .flashError, priority: 1)) }
+        for state in OrderState.allCases {
+            let n = counts.byState[state, default: 0]
+            guard n > 0 else { continue }
+            items.append(CountItem(text: "\(shortName(state)) \(compact(n))", role: .state(state), priority: priority(of: state)))
+        }
+        if counts.sandboxInProduction > 0 {
+            items.append(CountItem(text: "sandbox \(StoreCounts.text(counts.sandboxInProduction))", role: .muted, priority: 8))
+        }
+        return items
+    }
+
+    /// States that want someone come first; the settled ones give way on a narrow terminal.
+    static func priority(of state: OrderState) -> Int {
+        switch state {
+        case .verifyRetry, .disputed: 2
+        case .rejected, .receiptReceived: 3
+        case .pendingPayment, .verified: 4
+        case .refunded: 5
+        case .delivered: 9
+        }
+    }
+
+    /// The items that fit `width` cells whole (two apart), the most important first, shown in
+    /// reading order: a count is left out, never cut.
+    static func fitting(_ items: [CountItem], width: Int) -> [CountItem] {
+        var used = 0
+        var kept = Set<Int>()
+        for (index, item) in items.enumerated().sorted(by: { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }) {
+            let cost = TextWidth.of(item.text) + (kept.isEmpty ? 0 : 2)
+            guard used + cost <= width else { continue }
+            used += cost
+            kept.insert(index)
+        }
+        return items.enumerated().filter { kept.contains($0.offset) }.map(\.element)
+    }
+
+    static func footerWidth(_ binding: KeyBinding) -> Int { TextWidth.of(binding.label) + TextWidth.of(binding.action) + 4 }
+
+    /// The keys the footer names in `cols` cells: all when they fit; otherwise the keys every
+    /// screen has (back, scroll, help, quit; the help screen lists them) give way first, so
+    /// the keys that resolve this screen (settle, re-verify, grant) stay.
+    static func footerBindings(_ bindings: [KeyBinding], cols: Int) -> [KeyBinding] {
+        func fits(_ keys: [KeyBinding]) -> Bool { keys.reduce(0) { $0 + footerWidth($1) } < cols }
+        guard !fits(bindings) else { return bindings }
+        let everywhere: Set<Key> = [.escape, .up, .down, .character("?"), .character("q")]
+        return bindings.filter { $0.keys.allSatisfy { !everywhere.contains($0) } }
     }
 
     /// "worker 2 · due 12 (oldest 3m) · dead 1"; nothing for a store no worker serves and

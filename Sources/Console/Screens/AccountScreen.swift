@@ -8,6 +8,8 @@ public final class AccountScreen: ConsoleScreen {
     let accountId: String
     private var detail: AccountDetail?
     private var text = ScrollingText()
+    /// R2: a sandbox answer in a production store is marked SBX.
+    private var isProduction = true
 
     public init(accountId: String) { self.accountId = accountId }
 
@@ -19,6 +21,7 @@ public final class AccountScreen: ConsoleScreen {
     }
 
     public func load(_ session: ConsoleSession) async throws {
+        isProduction = session.store.settings.isProduction
         detail = try await session.store.account(accountId)
     }
 
@@ -31,7 +34,10 @@ public final class AccountScreen: ConsoleScreen {
             lines.append(("", theme[.row]))
         }
         lines.append(("Orders (\(d.orders.count))", theme[.tableHeader]))
-        for o in d.orders { lines.append(("\(o.orderId)  \(o.productId)  \(o.state.rawValue)  \(TimeText.full(o.createdAt))", theme[.state(o.state)])) }
+        for o in d.orders {
+            lines.append(("\(o.orderId)  \(o.productId)  \(OrderListings.stateText(o, storeIsProduction: isProduction))  \(TimeText.full(o.createdAt))",
+                          theme[.state(o.state)]))
+        }
         lines.append(("", theme[.row]))
         lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
         for g in d.grants {

@@ -43,8 +43,10 @@ public final class SubscriptionScreen: ConsoleScreen {
             let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
             return .dialog(Dialog(
                 title: "Transfer subscription \(otid)",
-                lines: ["Owner now: \(s.ownerAccount) (decided by \(s.decidedBy)).",
-                        "The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
+                lines: ["Owner now: \(s.ownerAccount) (decided by \(s.decidedBy))."]
+                    // The account a dispute is usually settled towards: the one that submitted the renewal.
+                    + (detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map { ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."] } ?? [])
+                    + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
                 inputs: ["To account"], confirm: "transfer"
             ) { values in
                 try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])

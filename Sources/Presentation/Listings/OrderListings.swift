@@ -3,11 +3,15 @@ import OrderStore
 /// Orders as rows: the home list, `order list`/`order find`, the stuck queue and the R7
 /// conflicts.
 public enum OrderListings {
-    /// The state as a row shows it: `!` when it waits on an operator, `SBX` for a sandbox
-    /// purchase in a production store (R2).
+    /// The state as a row shows it: `!` when it waits on an operator, `REPLAY` for a receipt
+    /// another order holds (R7), `SBX` for a sandbox purchase in a production store (R2).
+    public static func stateText(_ order: Order, storeIsProduction: Bool) -> String {
+        order.state.rawValue + (order.needsOperator ? "!" : "") + (order.replayFlag ? " REPLAY" : "")
+            + (order.environment == .sandbox && storeIsProduction ? " SBX" : "")
+    }
+
     static func stateCell(_ order: Order, storeIsProduction: Bool) -> Cell {
-        Cell(order.state.rawValue + (order.needsOperator ? "!" : "") + (order.environment == .sandbox && storeIsProduction ? " SBX" : ""),
-             .state(order.state))
+        Cell(stateText(order, storeIsProduction: storeIsProduction), .state(order.state))
     }
 
     public static func orders(storeIsProduction: Bool) -> Listing<Order> {
