@@ -14,20 +14,23 @@ public enum StoredAnswer {
             return AppleReceiptContent(answer)
         }
         guard let signed = info["signedTransactionInfo"] as? String,
-              let jws = try? await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: nil),
-              let transaction = AppleTransaction(jws) else { return nil }
+            let jws = try? await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: nil),
+            let transaction = AppleTransaction(jws)
+        else { return nil }
         var content = AppleReceiptContent(bundleId: jws.bundleId ?? "", inApp: [transaction])
         let statuses = (object["getAllSubscriptionStatuses"] as? [String: Any])?["data"] as? [[String: Any]] ?? []
         for last in statuses.flatMap({ $0["lastTransactions"] as? [[String: Any]] ?? [] })
         where last["originalTransactionId"] as? String == transaction.originalTransactionId {
             if let signed = last["signedTransactionInfo"] as? String,
-               let latest = try? await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: nil),
-               let mapped = AppleTransaction(latest) {
+                let latest = try? await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: nil),
+                let mapped = AppleTransaction(latest)
+            {
                 content.latestReceiptInfo.append(mapped)
             }
             if let signed = last["signedRenewalInfo"] as? String,
-               let renewal = try? await JWS(compact: signed).verified(as: JWSRenewalInfo.self, trust: trust, bundleId: nil),
-               let mapped = AppleRenewalInfo(renewal) {
+                let renewal = try? await JWS(compact: signed).verified(as: JWSRenewalInfo.self, trust: trust, bundleId: nil),
+                let mapped = AppleRenewalInfo(renewal)
+            {
                 content.pendingRenewals.append(mapped)
             }
         }

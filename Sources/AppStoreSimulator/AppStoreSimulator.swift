@@ -17,8 +17,10 @@ public final class AppStoreSimulator: Sendable {
     let serverAPI: ServerAPIService
     let keyCheck: APIKeyCheck
 
-    public init(bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
-                faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil) throws {
+    public init(
+        bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
+        faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil
+    ) throws {
         self.bundleId = bundleId
         let authority = try authority ?? CertificateAuthority()
         self.authority = authority

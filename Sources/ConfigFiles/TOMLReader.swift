@@ -1,3 +1,4 @@
+import Foundation
 import TOMLKit
 
 /// Typed reads from a parsed TOML table with errors that name the file, line and key.
@@ -65,7 +66,9 @@ public struct TOMLReader {
         }
         for key in scope.keys {
             if secrets.contains(key) {
-                throw error(section, key, "secrets are read from files or environment variables, never from the configuration file; use \(key)_file or IAPDESK_\(key.uppercased())")
+                throw error(
+                    section, key,
+                    "secrets are read from files or environment variables, never from the configuration file; use \(key)_file or IAPDESK_\(key.uppercased())")
             }
             if tables.contains(key) { continue }
             guard keys.contains(key) else { throw error(section, key, "unknown setting") }
@@ -94,5 +97,3 @@ public struct TOMLReader {
         return nil
     }
 }
-
-import Foundation

@@ -9,7 +9,8 @@ public struct IAPDesk: AsyncParsableCommand {
         abstract: "A console for Apple In-App Purchase orders: find, verify, grant, settle ownership. Everything audited.",
         subcommands: [
             DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
-            AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self, TerminalCheckCommand.self, ServeCommand.self,
+            AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
+            TerminalCheckCommand.self, ServeCommand.self,
             JobsCommand.self, NotificationsCommand.self, EventsCommand.self, SSHSessionCommand.self,
         ])
 

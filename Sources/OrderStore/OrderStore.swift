@@ -48,11 +48,15 @@ public final class OrderStore: Sendable {
                 do {
                     try await DatabaseRoles.apply(on: db)
                 } catch {
-                    repairs.append("could not grant the iapdesk database roles on this version's tables (\(DatabaseErrorText.describe(error) ?? "\(error)")): run `iapdesk operator db-roles --apply` as the owner")
+                    repairs.append(
+                        "could not grant the iapdesk database roles on this version's tables (\(DatabaseErrorText.describe(error) ?? "\(error)")): run `iapdesk operator db-roles --apply` as the owner"
+                    )
                 }
             }
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
-            if !restored.isEmpty { repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))") }
+            if !restored.isEmpty {
+                repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))")
+            }
         } catch {
             await db.close()
             throw error
@@ -85,7 +89,8 @@ public final class OrderStore: Sendable {
     /// its own, so it fails alone. Throws only when the transaction itself fails, and then
     /// none is stored.
     func writeBatch<Item, Output>(_ batch: [Item], at now: Millis, _ each: (WriteTransaction, Item) async throws -> Output) async throws
-        -> [Result<Output, any Error>] {
+        -> [Result<Output, any Error>]
+    {
         func commit(isolating: Bool) async throws -> [Result<Output, any Error>] {
             try await write(as: .system, now: now) { tx in
                 var results: [Result<Output, any Error>] = []

@@ -12,8 +12,10 @@ public struct StoreSettings: Sendable, Equatable {
     /// store's log is keyed (`AuditKey`).
     public var auditKey: AuditKey?
 
-    public init(bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew,
-                auditKey: AuditKey? = nil) {
+    public init(
+        bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew,
+        auditKey: AuditKey? = nil
+    ) {
         self.bundleId = bundleId
         self.isProduction = isProduction
         self.stuckThreshold = stuckThreshold

@@ -24,7 +24,8 @@ public final class ReferenceGameServer: Sendable {
         router.post("/iapdesk/events") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             if await game.fault == .slow { try await Task.sleep(for: .seconds(2)) }
-            let (status, answer) = await game.receive(body: Data(buffer: body), signature: request.headers[HTTPField.Name("IAPDesk-Signature") ?? .authorization])
+            let (status, answer) = await game.receive(
+                body: Data(buffer: body), signature: request.headers[HTTPField.Name("IAPDesk-Signature") ?? .authorization])
             return Response(status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
         router.get("/players/:id") { _, context -> Response in
@@ -36,11 +37,12 @@ public final class ReferenceGameServer: Sendable {
         var logger = Logger(label: "reference-game")
         logger.logLevel = .error
         let (bound, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reference-game"),
-                              onServerRunning: { channel in
-                                  continuation.yield(channel.localAddress?.port ?? port)
-                                  continuation.finish()
-                              }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reference-game"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            }, logger: logger)
         let task = Task {
             defer { continuation.finish() }
             try await app.runService(gracefulShutdownSignals: [])

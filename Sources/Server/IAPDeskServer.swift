@@ -54,8 +54,10 @@ public final class IAPDeskServer: Sendable {
         IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
         EventRoutes(store: store, tokens: tokens).add(to: router)
         if let verifier {
-            NotificationRoutes(store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
-                               metrics: metrics, logger: logger).add(to: router)
+            NotificationRoutes(
+                store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                metrics: metrics, logger: logger
+            ).add(to: router)
         }
         HealthRoutes(store: store, metrics: metrics).add(to: router)
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -85,9 +87,17 @@ public final class IAPDeskServer: Sendable {
     /// Runs until the HTTP server ends (a signal) or, worker-only, until cancelled; then stops the worker.
     public func wait() async throws {
         if let http {
-            try await withTaskCancellationHandler { try await http.value } onCancel: { http.cancel() }
+            try await withTaskCancellationHandler {
+                try await http.value
+            } onCancel: {
+                http.cancel()
+            }
         } else if let worker {
-            await withTaskCancellationHandler { await worker.value } onCancel: { worker.cancel() }
+            await withTaskCancellationHandler {
+                await worker.value
+            } onCancel: {
+                worker.cancel()
+            }
         }
         worker?.cancel()
         await worker?.value
@@ -113,8 +123,12 @@ struct HealthRoutes: Sendable {
         router.get("/readyz") { _, _ in
             do {
                 let queue = try await store.jobQueueStatus()
-                return JSONAnswer.response(.ok, ["status": "ready", "jobs_due": queue.due, "oldest_due_at": queue.oldestDueAt,
-                                                 "jobs_leased": queue.leased, "jobs_dead": queue.dead])
+                return JSONAnswer.response(
+                    .ok,
+                    [
+                        "status": "ready", "jobs_due": queue.due, "oldest_due_at": queue.oldestDueAt,
+                        "jobs_leased": queue.leased, "jobs_dead": queue.dead,
+                    ])
             } catch {
                 return Problem(status: .serviceUnavailable, title: "Not ready", detail: "the order store does not answer").response
             }

@@ -11,7 +11,9 @@ public final class PseudoTerminal {
     public enum Failure: Error, CustomStringConvertible {
         case cannotOpen(String)
         public var description: String {
-            switch self { case .cannotOpen(let why): "cannot run on a pseudo-terminal: \(why)" }
+            switch self {
+            case .cannotOpen(let why): "cannot run on a pseudo-terminal: \(why)"
+            }
         }
     }
 
@@ -98,8 +100,9 @@ public final class PseudoTerminal {
     /// The program's resident memory, from /proc, in bytes.
     public var residentBytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kb * 1024
     }
 

@@ -15,7 +15,8 @@ struct ConsoleBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "console", abstract: "Measure the console budgets on a pseudo-terminal (release build).")
 
     @Option(help: "Orders to seed.") var orders: Int = 1_000_000
-    @Option(help: "A store to use (seeded first unless --reuse): a SQLite path (default: a temp file) or a postgres:// URL of an empty database.") var db: String?
+    @Option(help: "A store to use (seeded first unless --reuse): a SQLite path (default: a temp file) or a postgres:// URL of an empty database.") var db:
+        String?
     @Flag(help: "Reuse an already seeded store at --db.") var reuse = false
     @Option(help: "Key presses per key-to-frame figure.") var samples: Int = 300
     @Flag(help: "Print one JSON object instead of a table.") var json = false
@@ -93,16 +94,17 @@ struct ConsoleBenchmark: AsyncParsableCommand {
 
         let sortedScroll = scrollBytes.sorted()
         let medianScroll = sortedScroll.isEmpty ? .nan : Double(sortedScroll[sortedScroll.count / 2])
-        report([
-            Figure(key: "first_frame_ms", label: "start to first frame (ms)", value: firstFrameMs, budget: 300),
-            Figure(key: "key_down_p99_ms", label: "key to frame, down (ms, p99)", value: keySamples.p99, budget: 16),
-            Figure(key: "key_down_p50_ms", label: "key to frame, down (ms, p50)", value: keySamples.p50, budget: nil),
-            Figure(key: "filter_id_p99_ms", label: "key to frame, filter by order id (ms, p99)", value: filterSamples.p99, budget: 16),
-            Figure(key: "open_detail_p99_ms", label: "key to frame, open an order (ms, p99)", value: openSamples.p99, budget: 16),
-            Figure(key: "open_detail_p50_ms", label: "key to frame, open an order (ms, p50)", value: openSamples.p50, budget: nil),
-            Figure(key: "scroll_row_bytes", label: "bytes to scroll one row (median)", value: medianScroll, budget: 300),
-            Figure(key: "scroll_row_bytes_max", label: "bytes to scroll one row (max)", value: Double(sortedScroll.last ?? 0), budget: nil),
-            Figure(key: "rss_mb", label: "resident memory (MB)", value: rss, budget: 100),
-        ], json: json, context: ["orders": "\(total)", "terminal": "80x24 xterm-256color", "exited_cleanly": "\(exited)", "store": location.description])
+        report(
+            [
+                Figure(key: "first_frame_ms", label: "start to first frame (ms)", value: firstFrameMs, budget: 300),
+                Figure(key: "key_down_p99_ms", label: "key to frame, down (ms, p99)", value: keySamples.p99, budget: 16),
+                Figure(key: "key_down_p50_ms", label: "key to frame, down (ms, p50)", value: keySamples.p50, budget: nil),
+                Figure(key: "filter_id_p99_ms", label: "key to frame, filter by order id (ms, p99)", value: filterSamples.p99, budget: 16),
+                Figure(key: "open_detail_p99_ms", label: "key to frame, open an order (ms, p99)", value: openSamples.p99, budget: 16),
+                Figure(key: "open_detail_p50_ms", label: "key to frame, open an order (ms, p50)", value: openSamples.p50, budget: nil),
+                Figure(key: "scroll_row_bytes", label: "bytes to scroll one row (median)", value: medianScroll, budget: 300),
+                Figure(key: "scroll_row_bytes_max", label: "bytes to scroll one row (max)", value: Double(sortedScroll.last ?? 0), budget: nil),
+                Figure(key: "rss_mb", label: "resident memory (MB)", value: rss, budget: 100),
+            ], json: json, context: ["orders": "\(total)", "terminal": "80x24 xterm-256color", "exited_cleanly": "\(exited)", "store": location.description])
     }
 }

@@ -55,7 +55,9 @@ struct DecodeBenchmark: AsyncParsableCommand {
                 let value = row[key] as? Double ?? Double(row[key] as? Int ?? 0)
                 return String(format: "%.0f", value)
             }
-            print("\(name) \(cells[0].leftPad(7)) \(cells[1].leftPad(7)) \(cells[2].leftPad(10)) \(cells[3].leftPad(13)) \(cells[4].leftPad(7))  \((row["verified"] as? Bool ?? false) ? "VERIFIED" : "UNVERIFIED")")
+            print(
+                "\(name) \(cells[0].leftPad(7)) \(cells[1].leftPad(7)) \(cells[2].leftPad(10)) \(cells[3].leftPad(13)) \(cells[4].leftPad(7))  \((row["verified"] as? Bool ?? false) ? "VERIFIED" : "UNVERIFIED")"
+            )
         }
     }
 
@@ -105,7 +107,9 @@ struct FuzzBenchmark: AsyncParsableCommand {
             slowest = max(slowest, (ContinuousClock.now - start).milliseconds)
         }
         let total = (ContinuousClock.now - started).milliseconds / 1000
-        print("fuzz: \(iterations) mutated inputs from \(seeds.count) fixtures in \(String(format: "%.1f", total)) s; \(decoded) still decoded; no crash; slowest input \(String(format: "%.2f", slowest)) ms")
+        print(
+            "fuzz: \(iterations) mutated inputs from \(seeds.count) fixtures in \(String(format: "%.1f", total)) s; \(decoded) still decoded; no crash; slowest input \(String(format: "%.2f", slowest)) ms"
+        )
         if slowest > 1000 { throw ValidationError("an input took \(slowest) ms: a hang") }
     }
 }

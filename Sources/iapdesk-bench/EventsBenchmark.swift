@@ -20,7 +20,10 @@ struct EventsBenchmark: AsyncParsableCommand {
     @Option(help: "Accounts the events are spread over.") var accounts: Int = 500
     @Option(help: "Grants written one by one in phase two.") var live: Int = 500
     @Option(help: "Milliseconds between phase two's grants.") var pace: Int = 10
-    @Flag(help: "Write the grants through the worker's own store, as `serve --role all` does (its commits wake the worker); by default they come from a second connection, as from another process, which the worker finds by polling.")
+    @Flag(
+        help:
+            "Write the grants through the worker's own store, as `serve --role all` does (its commits wake the worker); by default they come from a second connection, as from another process, which the worker finds by polling."
+    )
     var sameProcess = false
     @Flag(help: "Print JSON.") var json = false
 
@@ -42,8 +45,9 @@ struct EventsBenchmark: AsyncParsableCommand {
         settings.kinds = [.sendEvents]
         let verifier = AppleVerifier(settings: AppStoreSettings(bundleId: DemoCatalogue.bundleId, verifyReceipt: .apple, trust: TrustRoots()))
         try await store.makeCommitsDurable()
-        let worker = Worker(store: store, verifier: verifier, game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: secret, origin: "bench")]),
-                            settings: settings)
+        let worker = Worker(
+            store: store, verifier: verifier, game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: secret, origin: "bench")]),
+            settings: settings)
         let start = ContinuousClock.now
         let running = Task { await worker.run() }
         while try await store.unconfirmedEventCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
@@ -69,13 +73,22 @@ struct EventsBenchmark: AsyncParsableCommand {
         if !sameProcess { await writer.close() }
         await store.close()
 
-        report([
-            Figure(key: "events_per_s", label: "events confirmed per second (backlog of \(backlog))", value: Double(backlog) / (drained.milliseconds / 1000), budget: nil),
-            Figure(key: "grant_to_confirmed_p50_ms", label: "grant → game's confirmation p50 (ms)", value: latency.p50, budget: nil),
-            Figure(key: "grant_to_confirmed_p99_ms", label: "grant → game's confirmation p99 (ms)", value: latency.p99, budget: 50),
-            Figure(key: "applied_twice", label: "events the game saw twice", value: Double(applied - backlog - live) + Double(await game.duplicates), budget: 0),
-        ], json: json, context: ["backend": backend.backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
-                                 "grants from": sameProcess ? "the worker's store (woken on commit)" : "a second connection (found by polling)", "receiver": "reference game, loopback, same process"])
+        report(
+            [
+                Figure(
+                    key: "events_per_s", label: "events confirmed per second (backlog of \(backlog))", value: Double(backlog) / (drained.milliseconds / 1000),
+                    budget: nil),
+                Figure(key: "grant_to_confirmed_p50_ms", label: "grant → game's confirmation p50 (ms)", value: latency.p50, budget: nil),
+                Figure(key: "grant_to_confirmed_p99_ms", label: "grant → game's confirmation p99 (ms)", value: latency.p99, budget: 50),
+                Figure(
+                    key: "applied_twice", label: "events the game saw twice", value: Double(applied - backlog - live) + Double(await game.duplicates), budget: 0
+                ),
+            ], json: json,
+            context: [
+                "backend": backend.backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
+                "grants from": sameProcess ? "the worker's store (woken on commit)" : "a second connection (found by polling)",
+                "receiver": "reference game, loopback, same process",
+            ])
     }
 
     /// An order placed, its receipt stored, Apple's valid answer applied: delivered, with its event.
@@ -83,7 +96,9 @@ struct EventsBenchmark: AsyncParsableCommand {
         _ = try await store.placeOrder(orderId: order, accountId: account, productId: "coins_60")
         let submission = try await store.submitReceipt(orderId: order, receiptData: "r-\(order)")
         let purchase = AppleTransaction(transactionId: "tx-\(order)", originalTransactionId: "tx-\(order)", productId: "coins_60", purchaseDate: .now() - 1_000)
-        _ = try await store.applyVerification(orderId: order, submissionId: submission, report: VerificationReport(
-            environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
+        _ = try await store.applyVerification(
+            orderId: order, submissionId: submission,
+            report: VerificationReport(
+                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
     }
 }

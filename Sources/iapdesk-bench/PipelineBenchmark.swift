@@ -36,9 +36,10 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let apple = try await SimulatorServer.start(simulator)
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
-        let verifier = AppleVerifier(settings: AppStoreSettings(
-            bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
-            trust: simulator.trustRoots))
+        let verifier = AppleVerifier(
+            settings: AppStoreSettings(
+                bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
+                trust: simulator.trustRoots))
         var server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), port: 0)
         guard var url = server.baseURL else { throw ValidationError("serve did not start") }
 
@@ -52,11 +53,15 @@ struct PipelineBenchmark: AsyncParsableCommand {
             _ = try await store.ensureOrder(orderId: "p-\(index)", accountId: "acct-\(index)", productId: "coins_60")
             submissions.append(("p-\(index)", #"{"receipt_data":"\#(receipt)"}"#))
         }
-        let delivered = await Self.timed(submissions.map { item in
-            (url + "/v1/orders/\(item.order)/receipts?wait=10", item.body, Self.token, { (status: Int, body: String) in
-                status == 200 && body.contains(#""state":"delivered""#)
-            })
-        }, clients: clients)
+        let delivered = await Self.timed(
+            submissions.map { item in
+                (
+                    url + "/v1/orders/\(item.order)/receipts?wait=10", item.body, Self.token,
+                    { (status: Int, body: String) in
+                        status == 200 && body.contains(#""state":"delivered""#)
+                    }
+                )
+            }, clients: clients)
 
         if acksWithoutWorker {
             await server.stop()
@@ -75,16 +80,20 @@ struct PipelineBenchmark: AsyncParsableCommand {
         await verifier.shutdown()
         await apple.stop()
         await store.close()
-        report([
-            Figure(key: "delivered_p50_ms", label: "submission → delivered p50 (ms)", value: delivered.samples.p50, budget: nil),
-            Figure(key: "delivered_p99_ms", label: "submission → delivered p99 (ms)", value: delivered.samples.p99, budget: nil),
-            Figure(key: "not_delivered", label: "submissions not answered delivered", value: Double(delivered.failures), budget: 0),
-            Figure(key: "ack_p50_ms", label: "notification acknowledgement p50 (ms)", value: acknowledged.samples.p50, budget: nil),
-            Figure(key: "ack_p99_ms", label: "notification acknowledgement p99 (ms)", value: acknowledged.samples.p99, budget: 10),
-            Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
-        ], json: json, context: ["backend": backend.backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
-                                 "apple": "simulator, latency 0", "load": "in-process HTTP clients",
-                                 "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)"])
+        report(
+            [
+                Figure(key: "delivered_p50_ms", label: "submission → delivered p50 (ms)", value: delivered.samples.p50, budget: nil),
+                Figure(key: "delivered_p99_ms", label: "submission → delivered p99 (ms)", value: delivered.samples.p99, budget: nil),
+                Figure(key: "not_delivered", label: "submissions not answered delivered", value: Double(delivered.failures), budget: 0),
+                Figure(key: "ack_p50_ms", label: "notification acknowledgement p50 (ms)", value: acknowledged.samples.p50, budget: nil),
+                Figure(key: "ack_p99_ms", label: "notification acknowledgement p99 (ms)", value: acknowledged.samples.p99, budget: 10),
+                Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
+            ], json: json,
+            context: [
+                "backend": backend.backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
+                "apple": "simulator, latency 0", "load": "in-process HTTP clients",
+                "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)",
+            ])
     }
 
     /// Posts each (url, body, token, accepted?) with `clients` in flight; times each answer.

@@ -16,9 +16,10 @@ enum RawSQL {
         case .sqlite(let path):
             return .sqlite(try await SQLiteConnection.open(storage: .file(path: path)))
         case .postgres:
-            return .postgres(try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try location.postgresConfiguration(), id: 99,
-                logger: Logger(label: "bench")))
+            return .postgres(
+                try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try location.postgresConfiguration(), id: 99,
+                    logger: Logger(label: "bench")))
         }
     }
 
@@ -34,7 +35,9 @@ enum RawSQL {
             return try await connection.query("SELECT \(Self.orderColumns) FROM orders WHERE order_id = ?", [.text(id)]).count
         case .postgres(let connection):
             var n = 0
-            for try await _ in try await connection.query("SELECT \(unescaped: Self.orderColumns) FROM orders WHERE order_id = \(id)", logger: Logger(label: "bench")) { n += 1 }
+            for try await _ in try await connection.query(
+                "SELECT \(unescaped: Self.orderColumns) FROM orders WHERE order_id = \(id)", logger: Logger(label: "bench"))
+            { n += 1 }
             return n
         }
     }
@@ -43,10 +46,13 @@ enum RawSQL {
     func firstPage(limit: Int) async throws -> Int {
         switch self {
         case .sqlite(let connection):
-            return try await connection.query("SELECT \(Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT ?", [.integer(limit)]).count
+            return try await connection.query("SELECT \(Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT ?", [.integer(limit)])
+                .count
         case .postgres(let connection):
             var n = 0
-            for try await _ in try await connection.query("SELECT \(unescaped: Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT \(limit)", logger: Logger(label: "bench")) { n += 1 }
+            for try await _ in try await connection.query(
+                "SELECT \(unescaped: Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT \(limit)", logger: Logger(label: "bench"))
+            { n += 1 }
             return n
         }
     }

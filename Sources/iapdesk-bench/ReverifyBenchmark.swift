@@ -39,8 +39,9 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         var settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
             serverAPI: serverAPI
-                ? try ServerAPICredentials(issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId, p8: Secret(value: simulator.apiKey.p8PEM, origin: "bench"),
-                                           productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
+                ? try ServerAPICredentials(
+                    issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId, p8: Secret(value: simulator.apiKey.p8PEM, origin: "bench"),
+                    productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
                 : nil,
             trust: simulator.trustRoots)
         settings.maxConnections = max(64, concurrency)
@@ -54,16 +55,18 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         await store.close()
 
         let ideal = Double(calls) * latency / Double(concurrency)
-        report([
-            Figure(key: "elapsed_s", label: "bulk re-verify (s)", value: elapsed, budget: ideal * 1.25),
-            Figure(key: "ideal_s", label: "ideal: calls × latency / concurrency (s)", value: ideal, budget: nil),
-            Figure(key: "ratio", label: "elapsed / ideal", value: elapsed / ideal, budget: 1.25),
-            Figure(key: "delivered", label: "delivered", value: Double(result.delivered), budget: nil),
-            Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
-        ], json: json, context: [
-            "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "concurrency": "\(concurrency)",
-            "store": location.description,
-        ])
+        report(
+            [
+                Figure(key: "elapsed_s", label: "bulk re-verify (s)", value: elapsed, budget: ideal * 1.25),
+                Figure(key: "ideal_s", label: "ideal: calls × latency / concurrency (s)", value: ideal, budget: nil),
+                Figure(key: "ratio", label: "elapsed / ideal", value: elapsed / ideal, budget: 1.25),
+                Figure(key: "delivered", label: "delivered", value: Double(result.delivered), budget: nil),
+                Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
+            ], json: json,
+            context: [
+                "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "concurrency": "\(concurrency)",
+                "store": location.description,
+            ])
         if result.delivered != ids.count {
             throw ValidationError("only \(result.delivered) of \(ids.count) delivered: \(result.failed.prefix(3).map { "\($0.orderId): \($0.error)" })")
         }

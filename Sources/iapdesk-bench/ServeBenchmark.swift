@@ -6,8 +6,8 @@ import NIOCore
 import NIOHTTP1
 import OrderStore
 import PostgresKit
-import Server
 import SQLiteKit
+import Server
 
 /// Issue 13's intake figures: receipt submissions per second with 64 concurrent clients,
 /// each answered 202 only after a durable commit, p50/p99 latency; the load comes from a
@@ -45,15 +45,17 @@ struct ServeBenchmark: AsyncParsableCommand {
         await store.close()
 
         let rate = Double(load.count) / load.seconds
-        report([
-            Figure(key: "submissions_per_s", label: "receipt submissions per second (durable 202)", value: rate, budget: nil),
-            Figure(key: "p50_ms", label: "submission latency p50 (ms)", value: load.p50, budget: nil),
-            Figure(key: "p99_ms", label: "submission latency p99 (ms)", value: load.p99, budget: 25),
-            Figure(key: "errors", label: "answers other than 202", value: Double(load.errors), budget: 0),
-            Figure(key: "per_commit", label: "submissions per group commit (mean)", value: perCommit, budget: nil),
-            Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
-            Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
-        ], json: json, context: ["backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
+        report(
+            [
+                Figure(key: "submissions_per_s", label: "receipt submissions per second (durable 202)", value: rate, budget: nil),
+                Figure(key: "p50_ms", label: "submission latency p50 (ms)", value: load.p50, budget: nil),
+                Figure(key: "p99_ms", label: "submission latency p99 (ms)", value: load.p99, budget: 25),
+                Figure(key: "errors", label: "answers other than 202", value: Double(load.errors), budget: 0),
+                Figure(key: "per_commit", label: "submissions per group commit (mean)", value: perCommit, budget: nil),
+                Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
+                Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
+            ], json: json,
+            context: ["backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
     }
 
     struct LoadResult: Decodable {
@@ -105,11 +107,13 @@ struct ServeBenchmark: AsyncParsableCommand {
             for index in 0..<rows {
                 let order = "raw-\(index)"
                 if index % perCommit == 0 { _ = try await connection.query("BEGIN IMMEDIATE") }
-                _ = try await connection.query("""
+                _ = try await connection.query(
+                    """
                     INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
                     VALUES (?, 'acct', NULL, 'client', ?, ?)
                     """, [.text(order), .text(body), .integer(Int(Millis.now()))])
-                _ = try await connection.query("""
+                _ = try await connection.query(
+                    """
                     INSERT INTO jobs (kind, subject, due_at, created_at) VALUES ('verify', ?, ?, ?)
                     ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at
                     """, [.text(order), .integer(Int(Millis.now())), .integer(Int(Millis.now()))])
@@ -124,11 +128,13 @@ struct ServeBenchmark: AsyncParsableCommand {
                 let order = "raw-\(index)"
                 let now = Millis.now()
                 if index % perCommit == 0 { _ = try await connection.query("BEGIN", logger: logger) }
-                _ = try await connection.query("""
+                _ = try await connection.query(
+                    """
                     INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
                     VALUES (\(order), 'acct', NULL, 'client', \(body), \(now))
                     """, logger: logger)
-                _ = try await connection.query("""
+                _ = try await connection.query(
+                    """
                     INSERT INTO jobs (kind, subject, due_at, created_at) VALUES ('verify', \(order), \(now), \(now))
                     ON CONFLICT (kind, subject) DO UPDATE SET due_at = excluded.due_at
                     """, logger: logger)
@@ -143,7 +149,8 @@ struct ServeBenchmark: AsyncParsableCommand {
 /// The load generator `iapdesk-bench serve` starts as a second process: `clients` tasks
 /// each submitting receipts to its own orders for `seconds`; one line of JSON out.
 struct ServeLoad: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve-load", abstract: "Load for `serve` (started by `iapdesk-bench serve`).", shouldDisplay: false)
+    static let configuration = CommandConfiguration(
+        commandName: "serve-load", abstract: "Load for `serve` (started by `iapdesk-bench serve`).", shouldDisplay: false)
 
     @Option var url: String
     @Option var clients: Int = 64
@@ -185,8 +192,10 @@ struct ServeLoad: AsyncParsableCommand {
             return await Samples.merged(&group)
         }
         try? await http.shutdown()
-        let object: [String: Any] = ["count": results.0.values.count, "errors": results.1, "seconds": Double(seconds),
-                                     "p50": results.0.p50, "p99": results.0.p99]
+        let object: [String: Any] = [
+            "count": results.0.values.count, "errors": results.1, "seconds": Double(seconds),
+            "p50": results.0.p50, "p99": results.0.p99,
+        ]
         let data = try JSONSerialization.data(withJSONObject: object)
         print(String(decoding: data, as: UTF8.self))
     }

@@ -32,7 +32,8 @@ struct StoreBenchmark: AsyncParsableCommand {
             let store = try await OrderStore.open(location, settings: settings)
             let start = ContinuousClock.now
             try await SyntheticStore(orders: orders, seed: 1, anchor: anchor).write(into: store)
-            figures.append(Figure(key: "seed_s", label: "seed \(orders) orders (s)", value: (ContinuousClock.now - start).milliseconds / 1000, budget: seedBudget))
+            figures.append(
+                Figure(key: "seed_s", label: "seed \(orders) orders (s)", value: (ContinuousClock.now - start).milliseconds / 1000, budget: seedBudget))
             await store.close()
         }
 
@@ -80,7 +81,10 @@ struct StoreBenchmark: AsyncParsableCommand {
         figures.append(Figure(key: "lookup_order_id_p99_ms", label: "lookup by order id p99 (ms)", value: byOrder.p99, budget: 1))
         figures.append(Figure(key: "lookup_any_id_p99_ms", label: "lookup by any id (order/account/tid/otid) p99 (ms)", value: anyId.p99, budget: 1))
         for (kind, samples) in zip(["order_id", "account_id", "transaction_id", "original_transaction_id"], byKind) {
-            figures.append(Figure(key: "lookup_by_\(kind)_p99_ms", label: "  lookup(any) given a \(kind.replacingOccurrences(of: "_", with: " ")) p99 (ms)", value: samples.p99, budget: nil))
+            figures.append(
+                Figure(
+                    key: "lookup_by_\(kind)_p99_ms", label: "  lookup(any) given a \(kind.replacingOccurrences(of: "_", with: " ")) p99 (ms)",
+                    value: samples.p99, budget: nil))
         }
         // `/` with the first half of an id: exact lookup, then the four prefix ranges.
         var prefixSearch = Samples()
@@ -88,11 +92,13 @@ struct StoreBenchmark: AsyncParsableCommand {
             let id = probeId(n)
             _ = try await prefixSearch.time { try await store.search(String(id.prefix(max(1, id.count / 2)))) }
         }
-        figures.append(Figure(key: "search_prefix_p99_ms", label: "search by half an id (exact + prefix, 50 rows) p99 (ms)", value: prefixSearch.p99, budget: nil))
+        figures.append(
+            Figure(key: "search_prefix_p99_ms", label: "search by half an id (exact + prefix, 50 rows) p99 (ms)", value: prefixSearch.p99, budget: nil))
         figures.append(Figure(key: "raw_lookup_order_id_p99_ms", label: "raw SQL lookup by order id p99 (ms)", value: rawByOrder.p99, budget: nil))
         figures.append(Figure(key: "lookup_overhead_ratio", label: "store / raw SQL, lookup p50 (×)", value: byOrder.p50 / rawByOrder.p50, budget: 10))
 
-        var firstPage = Samples(), rawFirstPage = Samples(), nextPage = Samples(), statePage = Samples(), stuckPage = Samples(), chain = Samples(), counts = Samples()
+        var firstPage = Samples(), rawFirstPage = Samples(), nextPage = Samples(), statePage = Samples(), stuckPage = Samples(), chain = Samples(),
+            counts = Samples()
         for _ in 0..<max(samples / 10, 50) {
             _ = try await firstPage.time { try await store.orders(limit: 50) }
             _ = try await rawFirstPage.time { try await raw.firstPage(limit: 50) }

@@ -72,7 +72,9 @@ func report(_ figures: [Figure], json: Bool, context: [String: String]) {
     for (key, value) in context.sorted(by: { $0.key < $1.key }) { print("\(key): \(value)") }
     let width = figures.map(\.label.count).max() ?? 0
     for figure in figures {
-        print(figure.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + format(figure.value).padding(toLength: 10, withPad: " ", startingAt: 0) + figure.verdict)
+        print(
+            figure.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + format(figure.value).padding(toLength: 10, withPad: " ", startingAt: 0)
+                + figure.verdict)
     }
 }
 

@@ -3,8 +3,12 @@ import ArgumentParser
 /// Benchmarks for DESIGN.md §7's budgets. Run release builds:
 /// `swift run -c release iapdesk-bench store --orders 1000000`.
 struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "iapdesk-bench", abstract: "Measure iapdesk against its budgets.",
-                                                    subcommands: [StoreBenchmark.self, DecodeBenchmark.self, FuzzBenchmark.self, ReverifyBenchmark.self, ConsoleBenchmark.self, ServeBenchmark.self, ServeLoad.self, EventsBenchmark.self, PipelineBenchmark.self])
+    static let configuration = CommandConfiguration(
+        commandName: "iapdesk-bench", abstract: "Measure iapdesk against its budgets.",
+        subcommands: [
+            StoreBenchmark.self, DecodeBenchmark.self, FuzzBenchmark.self, ReverifyBenchmark.self, ConsoleBenchmark.self, ServeBenchmark.self, ServeLoad.self,
+            EventsBenchmark.self, PipelineBenchmark.self,
+        ])
 
     /// Parses and runs, awaiting async subcommands (top-level code picks the sync overloads).
     static func runFromCommandLine() async {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AppStoreSimulator
 
 @Suite struct FaultProfileTests {

@@ -1,8 +1,9 @@
 import Foundation
+import Receipts
 import Testing
 import X509
+
 @testable import AppStoreSimulator
-import Receipts
 
 /// The simulator's receipts and JWS pass the real checks with its root, and only with it.
 @Suite struct SigningTests {
@@ -42,9 +43,10 @@ import Receipts
         let decoded = try AppReceiptDecoder.decode(base64: try ReceiptMinter(authority: authority).mint(Self.sampleReceipt()))
         let trusted = await decoded.verifySignature(trust: TrustRoots(apple: [authority.root]))
         #expect(trusted.isVerified, "\(trusted.summary)")
-        #expect(trusted.chain.map(\.commonName) == [
-            "iapdesk App Store Simulator Receipt Signing", "iapdesk App Store Simulator WWDR CA", "iapdesk App Store Simulator Root CA",
-        ])
+        #expect(
+            trusted.chain.map(\.commonName) == [
+                "iapdesk App Store Simulator Receipt Signing", "iapdesk App Store Simulator WWDR CA", "iapdesk App Store Simulator Root CA",
+            ])
         #expect(trusted.validationTime == Self.created)
         let stranger = try CertificateAuthority(name: "Someone Else")
         #expect(!(await decoded.verifySignature(trust: TrustRoots(apple: [stranger.root]))).isVerified)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import AppStoreSimulator
 import Receipts
+import Testing
+
+@testable import AppStoreSimulator
 
 /// The simulator's verifyReceipt answers like Apple, from its ledger, in Apple's JSON.
 @Suite struct VerifyReceiptServiceTests {

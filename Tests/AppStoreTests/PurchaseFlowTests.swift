@@ -106,7 +106,8 @@ struct PurchaseFlowTests {
             // Signed by the trusted simulator's own authority would be needed to pass 21003; the
             // pirate's receipt is signed by another root, so Apple (the simulator) refuses it.
             try await h.store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
-            try await h.store.submitReceipt(orderId: "o1", receiptData: try await other.ledger.receipt(appleId: "p@icloud"), claimedTransactionId: purchase.transactionId)
+            try await h.store.submitReceipt(
+                orderId: "o1", receiptData: try await other.ledger.receipt(appleId: "p@icloud"), claimedTransactionId: purchase.transactionId)
             let outcome = try await h.reverify("o1")
             #expect(outcome.report.appleStatus == 21003)
             #expect(outcome.order.state == .rejected)

@@ -48,7 +48,9 @@ struct ServerAPIClientTests {
             let page = try await client.refundHistory(kept.transactionId, in: .production).get()
             #expect(page.value.transactions.map(\.transactionId) == [refunded.transactionId])
             #expect(page.value.transactions.first?.revocationReason == 1)
-            guard case .failure(let other) = await client.transactionInfo(kept.transactionId, in: .sandbox) else { Issue.record("sandbox saw production"); return }
+            guard case .failure(let other) = await client.transactionInfo(kept.transactionId, in: .sandbox) else {
+                Issue.record("sandbox saw production"); return
+            }
             #expect(other.errorCode == 4_040_010)
         }
     }

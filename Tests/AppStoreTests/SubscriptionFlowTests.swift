@@ -54,8 +54,9 @@ struct SubscriptionFlowTests {
     private static func millis(_ date: Date) -> Millis { Millis((date.timeIntervalSince1970 * 1000).rounded()) }
     static let lifeCases: [(Backend, Bool)] = Backend.all.flatMap { backend in [(backend, false), (backend, true)] }
 
-    @Test("Seed 003 case 1, in life's order: Apple renews A's subscription, then B on the same phone places an order and submits it → A keeps it, B disputed",
-          arguments: lifeCases)
+    @Test(
+        "Seed 003 case 1, in life's order: Apple renews A's subscription, then B on the same phone places an order and submits it → A keeps it, B disputed",
+        arguments: lifeCases)
     func seed003RenewalFirst(backend: Backend, serverAPI: Bool) async throws {
         try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
             let now = Date()
@@ -77,8 +78,9 @@ struct SubscriptionFlowTests {
         }
     }
 
-    @Test("Seed 003 case 2, in life's order: A turns auto-renew off, the month lapses, B subscribes on the same Apple ID; it renews; A logs in and submits it → B keeps it, A disputed",
-          arguments: lifeCases)
+    @Test(
+        "Seed 003 case 2, in life's order: A turns auto-renew off, the month lapses, B subscribes on the same Apple ID; it renews; A logs in and submits it → B keeps it, A disputed",
+        arguments: lifeCases)
     func seed003OwnerStopped(backend: Backend, serverAPI: Bool) async throws {
         try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
             let now = Date()
@@ -89,8 +91,9 @@ struct SubscriptionFlowTests {
             #expect(try await h.store.subscription(monthly.originalTransactionId).subscription?.autoRenew == false)
 
             // The demo catalogue sells one subscription level; the seed's quarterly behaves the same.
-            let quarterly = try await h.buy("b-1", account: "B", appleId: "shared@icloud", productId: "vip_monthly",
-                                            claim: serverAPI, at: now.addingTimeInterval(-100 * Self.day))
+            let quarterly = try await h.buy(
+                "b-1", account: "B", appleId: "shared@icloud", productId: "vip_monthly",
+                claim: serverAPI, at: now.addingTimeInterval(-100 * Self.day))
             #expect(try await h.reverify("b-1").order.state == .delivered)
             // Apple renews B's subscription seventy days ago; A logs in five days ago and the game submits the renewal for A.
             let renewal = try await h.ledger.renew(originalTransactionId: quarterly.originalTransactionId, period: 90 * Self.day)
@@ -112,7 +115,8 @@ struct SubscriptionFlowTests {
 
             // The subscription renews; account B, logged in on the same device, submits it.
             let renewal = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
-            try await h.store.placeOrder(orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Millis(renewal.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
+            try await h.store.placeOrder(
+                orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Millis(renewal.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
             try await h.submit("b-1", appleId: "shared@icloud", claim: renewal.transactionId)
             let disputed = try await h.reverify("b-1")
             // A's subscription still auto-renews: the renewal is A's, B's order is disputed.
@@ -126,7 +130,8 @@ struct SubscriptionFlowTests {
             #expect(try await h.reverify("a-1").order.state == .delivered)
             #expect(try await h.store.subscription(first.originalTransactionId).subscription?.autoRenew == false)
             let next = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
-            try await h.store.placeOrder(orderId: "b-2", accountId: "B", productId: "vip_monthly", at: Millis(next.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
+            try await h.store.placeOrder(
+                orderId: "b-2", accountId: "B", productId: "vip_monthly", at: Millis(next.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
             try await h.submit("b-2", appleId: "shared@icloud", claim: next.transactionId)
             let moved = try await h.reverify("b-2")
             #expect(moved.order.state == .delivered, "\(moved.order.lastError ?? "")")

@@ -2,6 +2,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 /// Grant, revoke and re-verify from the console: dialogs with a required reason, the store
@@ -20,18 +21,22 @@ struct ActionTests {
             }
             let productId = receiptData  // the tests store the product id as the "receipt"
             let transaction = AppleTransaction(transactionId: id, originalTransactionId: id, productId: productId, purchaseDate: .now())
-            return VerificationReport(environment: .production, appleStatus: 0, latencyMs: 5,
-                                      content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [transaction]))
+            return VerificationReport(
+                environment: .production, appleStatus: 0, latencyMs: 5,
+                content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [transaction]))
         }
     }
 
-    static func withApp(role: Role = .support, apple: ScriptedApple = ScriptedApple(), paid: Int = 3,
-                        _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
+    static func withApp(
+        role: Role = .support, apple: ScriptedApple = ScriptedApple(), paid: Int = 3,
+        _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void
+    ) async throws {
         try await withTemporaryStore { store in
             for product in DemoCatalogue.products { try await store.upsertProduct(product) }
             for i in 1...paid {
                 try await store.placeOrder(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
-                try await store.submitReceipt(orderId: "paid_\(i)", receiptData: "coins_60", claimedTransactionId: "\(9_000_000 + i)", at: .now() - .minutes(29))
+                try await store.submitReceipt(
+                    orderId: "paid_\(i)", receiptData: "coins_60", claimedTransactionId: "\(9_000_000 + i)", at: .now() - .minutes(29))
             }
             let terminal = MemoryTerminal()
             let session = ConsoleSession(store: store, actor: Operator(name: "alice", role: role), storeLabel: "t", verifier: apple)
@@ -97,7 +102,8 @@ struct ActionTests {
         }
     }
 
-    @Test("A replayed receipt (R7): the order says which order holds the purchase; only an admin may grant it, warned first", arguments: [Role.support, .admin])
+    @Test(
+        "A replayed receipt (R7): the order says which order holds the purchase; only an admin may grant it, warned first", arguments: [Role.support, .admin])
     func replay(role: Role) async throws {
         try await Self.withApp(role: role) { app, terminal, store in
             // Account 9 sends the receipt that already paid for paid_1 of account 1.

@@ -2,6 +2,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 /// The console on the in-memory terminal over a real SQLite store: what an operator sees
@@ -11,7 +12,9 @@ struct ConsoleTests {
     static let hostileAccount = "acct\u{1B}[2J\u{202E}nimda"
 
     /// A small seeded store plus a few hand-made orders, one of them hostile.
-    static func withConsole(rows: Int = 24, cols: Int = 80, role: Role = .admin, _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void) async throws {
+    static func withConsole(rows: Int = 24, cols: Int = 80, role: Role = .admin, _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void)
+        async throws
+    {
         try await withTemporaryStore { store in
             try await SyntheticStore(orders: 400, seed: 5).write(into: store)
             try await store.placeOrder(orderId: "ord_hostile", accountId: hostileAccount, productId: "vip_monthly")
@@ -248,8 +251,9 @@ struct ConsoleTests {
             // A hostile order that is paid and stuck, so it reaches the queue, the receipt
             // screen (a receipt that does not decode) and the audit log.
             try await store.placeOrder(orderId: "ord_\u{1B}]0;pwn\u{07}", accountId: Self.hostileAccount, productId: "coins_60", at: .now() - .hours(3))
-            try await store.submitReceipt(orderId: "ord_\u{1B}]0;pwn\u{07}", receiptData: "\u{1B}[31m not base64 \u{202E}",
-                                          claimedTransactionId: "tid\u{1B}[2J", at: .now() - .hours(3))
+            try await store.submitReceipt(
+                orderId: "ord_\u{1B}]0;pwn\u{07}", receiptData: "\u{1B}[31m not base64 \u{202E}",
+                claimedTransactionId: "tid\u{1B}[2J", at: .now() - .hours(3))
             var seen: [String: String] = [:]
             func look(_ name: String) throws {
                 let frame = try Self.screen(terminal)
@@ -272,7 +276,9 @@ struct ConsoleTests {
             await app.press(.character("a"))
             try look("account")
             await app.press(.escape)
-            await app.command("otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))")
+            await app.command(
+                "otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))"
+            )
             try look("subscription")
 
             #expect(seen["stuck"]?.contains("ord_\\x1B") == true, "\(seen["stuck"] ?? "")")

@@ -1,5 +1,6 @@
 import OrderStore
 import Testing
+
 @testable import Console
 
 @Suite("The / grammar")

@@ -2,6 +2,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 /// Disputes, subscriptions, accounts, orphans and the audit log, on a seeded store.
@@ -52,11 +53,14 @@ struct OwnershipScreenTests {
             // A owns a renewing subscription; B submits its renewal: R8 disputes B's order.
             let t0 = Millis.now() - .minutes(30)
             func report(_ id: String) -> VerificationReport {
-                let renewal = AppleTransaction(transactionId: id, originalTransactionId: "otid-1", productId: "vip_monthly", purchaseDate: t0 + 60_000,
-                                               expiresDate: t0 + .hours(700))
-                return VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(
-                    bundleId: DemoCatalogue.bundleId, inApp: [renewal],
-                    pendingRenewals: [AppleRenewalInfo(originalTransactionId: "otid-1", productId: "vip_monthly", autoRenewEnabled: true)]))
+                let renewal = AppleTransaction(
+                    transactionId: id, originalTransactionId: "otid-1", productId: "vip_monthly", purchaseDate: t0 + 60_000,
+                    expiresDate: t0 + .hours(700))
+                return VerificationReport(
+                    environment: .production, appleStatus: 0,
+                    content: AppleReceiptContent(
+                        bundleId: DemoCatalogue.bundleId, inApp: [renewal],
+                        pendingRenewals: [AppleRenewalInfo(originalTransactionId: "otid-1", productId: "vip_monthly", autoRenewEnabled: true)]))
             }
             for (order, account, tid) in [("sub-a", "A", "otid-1"), ("sub-b", "B", "renewal-2")] {
                 try await store.placeOrder(orderId: order, accountId: account, productId: "vip_monthly", at: t0)
@@ -95,8 +99,9 @@ struct OwnershipScreenTests {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
             let t0 = Millis.now() - .minutes(30)
             let purchase = AppleTransaction(transactionId: "tx-twice", originalTransactionId: "tx-twice", productId: "coins_60", purchaseDate: t0 + 500)
-            let answer = VerificationReport(environment: .production, appleStatus: 0,
-                                            content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            let answer = VerificationReport(
+                environment: .production, appleStatus: 0,
+                content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
             try await store.placeOrder(orderId: "paid-auto", accountId: "p1", productId: "coins_60", at: t0)
             let auto = try await store.submitReceipt(orderId: "paid-auto", receiptData: "r", at: t0 + 1000)
             try await store.applyVerification(orderId: "paid-auto", submissionId: auto, report: answer)
@@ -132,24 +137,31 @@ struct OwnershipScreenTests {
             #expect(screen.contains("verifyReceipt failing since") && screen.contains("orders waiting, none rejected"), "\(screen)")
 
             let purchase = AppleTransaction(transactionId: "tx-back", originalTransactionId: "tx-back", productId: "coins_60", purchaseDate: .now())
-            let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            let answer = VerificationReport(
+                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
             try await store.applyVerification(orderId: "wait-0", submissionId: nil, report: answer)
             await app.refresh()
             #expect(try !terminal.screenText().contains("failing since"), "Apple answered: the banner is gone")
         }
     }
 
-    @Test(":notifications lists what Apple told us with its verdict; Enter shows it decoded; :jobs shows a dead job and R requeues it with a reason; the header counts the worker side")
+    @Test(
+        ":notifications lists what Apple told us with its verdict; Enter shows it decoded; :jobs shows a dead job and R requeues it with a reason; the header counts the worker side"
+    )
     func notificationsAndJobs() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
-            let refund = AppleTransaction(transactionId: "tx-refunded", originalTransactionId: "tx-refunded", productId: "coins_60",
-                                          purchaseDate: .now() - 60_000, cancellationDate: .now() - 1_000)
-            _ = try await store.receiveNotification(IncomingNotification(
-                endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
-                facts: NotificationFacts(uuid: "u-1", type: "REFUND", signedDate: .now(), environment: "Production", transaction: refund)))
+            let refund = AppleTransaction(
+                transactionId: "tx-refunded", originalTransactionId: "tx-refunded", productId: "coins_60",
+                purchaseDate: .now() - 60_000, cancellationDate: .now() - 1_000)
+            _ = try await store.receiveNotification(
+                IncomingNotification(
+                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                    facts: NotificationFacts(uuid: "u-1", type: "REFUND", signedDate: .now(), environment: "Production", transaction: refund)))
             try await store.applyNotifications(key: "tx-refunded")
-            _ = try await store.receiveNotification(IncomingNotification(
-                endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
+            _ = try await store.receiveNotification(
+                IncomingNotification(
+                    endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: "the body is not {\"signedPayload\": \"…\"}",
+                    facts: NotificationFacts()))
             await app.command("notifications")
             let list = try terminal.screenText()
             #expect(list.contains("REFUND") && list.contains("orphan") && list.contains("rejected"), "\(list)")
@@ -165,7 +177,9 @@ struct OwnershipScreenTests {
             for _ in 1...OrderStore.maxJobAttempts {
                 let claimed = try await store.claimJobs(owner: "w", limit: 500, lease: .seconds(60), now: now)
                 for job in claimed where job.subject == "job-1" { try await store.finishJob(job, owner: "w", result: .failed("Apple said no"), now: now) }
-                for job in claimed where job.subject != "job-1" { try await store.finishJob(job, owner: "w", result: .again(at: .now() + .hours(100)), now: now) }
+                for job in claimed where job.subject != "job-1" {
+                    try await store.finishJob(job, owner: "w", result: .again(at: .now() + .hours(100)), now: now)
+                }
                 now += .hours(2)
             }
             await app.command("jobs")
@@ -183,17 +197,21 @@ struct OwnershipScreenTests {
         }
     }
 
-    @Test(":undelivered lists what the game has not confirmed with its last error; Enter opens the order showing 'game told'; R resends with a reason; the header counts it and a failing game is a banner")
+    @Test(
+        ":undelivered lists what the game has not confirmed with its last error; Enter opens the order showing 'game told'; R resends with a reason; the header counts it and a failing game is a banner"
+    )
     func undeliveredEvents() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
             try await store.placeOrder(orderId: "ev-1", accountId: "p-ev", productId: "coins_300")
             let submission = try await store.submitReceipt(orderId: "ev-1", receiptData: "r")
             let purchase = AppleTransaction(transactionId: "tx-ev", originalTransactionId: "tx-ev", productId: "coins_300", purchaseDate: .now() - 1_000)
-            let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+            let answer = VerificationReport(
+                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
             #expect(try await store.applyVerification(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
             let event = try #require(try await store.events(orderId: "ev-1").first?.event)
             for _ in 1...OutageRule.streak {
-                try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
+                try await store.recordEventAttempt(
+                    event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
             }
             await app.command("undelivered")
             await app.refresh()
@@ -215,21 +233,27 @@ struct OwnershipScreenTests {
         }
     }
 
-    @Test(":undelivered, A resends every dead event with a reason: a progress bar counts the game's answers, and the result says how many it confirmed and how many died again")
+    @Test(
+        ":undelivered, A resends every dead event with a reason: a progress bar counts the game's answers, and the result says how many it confirmed and how many died again"
+    )
     func resendAllDead() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
             var events: [GameEvent] = []
             for index in 1...2 {
                 try await store.placeOrder(orderId: "dead-\(index)", accountId: "p-dead-\(index)", productId: "coins_300")
                 let submission = try await store.submitReceipt(orderId: "dead-\(index)", receiptData: "r")
-                let purchase = AppleTransaction(transactionId: "tx-dead-\(index)", originalTransactionId: "tx-dead-\(index)", productId: "coins_300",
-                                                purchaseDate: .now() - 1_000)
-                let answer = VerificationReport(environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
+                let purchase = AppleTransaction(
+                    transactionId: "tx-dead-\(index)", originalTransactionId: "tx-dead-\(index)", productId: "coins_300",
+                    purchaseDate: .now() - 1_000)
+                let answer = VerificationReport(
+                    environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
                 _ = try await store.applyVerification(orderId: "dead-\(index)", submissionId: submission, report: answer)
                 let event = try #require(try await store.events(orderId: "dead-\(index)").first?.event)
                 // Retried past its window: a dead letter.
-                events.append(try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
-                                                                 giveUpAt: .now() - 1))
+                events.append(
+                    try await store.recordEventAttempt(
+                        event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
+                        giveUpAt: .now() - 1))
             }
             #expect(events.allSatisfy { $0.deadAt != nil })
             await app.command("undelivered")
@@ -254,8 +278,9 @@ struct OwnershipScreenTests {
 
             // The worker's next tries: the game confirms one, the other fails once more and is dead again.
             try await store.recordEventAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
-            try await store.recordEventAttempt(events[1], GameEventAttempt(at: .now(), via: "push", httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
-                                               giveUpAt: .now() - 1)
+            try await store.recordEventAttempt(
+                events[1], GameEventAttempt(at: .now(), via: "push", httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
+                giveUpAt: .now() - 1)
             await app.settle()
             let done = try terminal.screenText()
             #expect(done.contains("resent 2: 1 confirmed by the game, 1 dead again (last: HTTP 500: game error)"), "\(done)")
@@ -299,8 +324,10 @@ struct OwnershipScreenTests {
             let submission = try await store.submitReceipt(orderId: "ord_paid", receiptData: "r", claimedTransactionId: "tx-paid", at: t0 + 1000)
             let paid = AppleTransaction(transactionId: "tx-paid", originalTransactionId: "tx-paid", productId: "coins_60", purchaseDate: t0 + 500)
             let stray = AppleTransaction(transactionId: "tx-stray", originalTransactionId: "tx-stray", productId: "coins_300", purchaseDate: t0 + 600)
-            try await store.applyVerification(orderId: "ord_paid", submissionId: submission, report: VerificationReport(
-                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [paid, stray])))
+            try await store.applyVerification(
+                orderId: "ord_paid", submissionId: submission,
+                report: VerificationReport(
+                    environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [paid, stray])))
             let orphan = try #require(try await store.orphans(limit: 1).first)
             #expect(orphan.transaction.transactionId == "tx-stray")
             try await store.placeOrder(orderId: "ord_for_orphan", accountId: "p-attach", productId: orphan.transaction.productId, at: t0)

@@ -4,6 +4,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 /// The receipt screen against the real simulator: the submitted receipt decoded locally
@@ -38,8 +39,10 @@ struct ReceiptScreenTests {
         await simulator.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "o1")
         try await store.submitReceipt(orderId: "o1", receiptData: try await simulator.ledger.receipt(appleId: "p@icloud"))
         let terminal = MemoryTerminal(rows: 40, cols: 100)
-        let app = ConsoleApp(session: ConsoleSession(store: store, actor: Operator(name: "alice", role: .support), storeLabel: "t",
-                                                     verifier: verifier, trust: simulator.trustRoots), device: terminal)
+        let app = ConsoleApp(
+            session: ConsoleSession(
+                store: store, actor: Operator(name: "alice", role: .support), storeLabel: "t",
+                verifier: verifier, trust: simulator.trustRoots), device: terminal)
         await app.open()
 
         await app.press(.character("v"))

@@ -3,6 +3,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 @Suite("Themes")
@@ -26,7 +27,8 @@ struct ThemeTests {
 
     @Test("Colours as names, indexes and hex; attributes; roles left out keep the default")
     func parsesColours() throws {
-        let theme = try ThemeLoader.parse("""
+        let theme = try ThemeLoader.parse(
+            """
             [header]
             fg = "bright_white"
             bg = "#1c2b3a"
@@ -40,13 +42,15 @@ struct ThemeTests {
         #expect(theme[.selectedRow] == Theme.builtIn[.selectedRow])
     }
 
-    @Test("A broken theme names the file, line and key", arguments: [
-        ("[header]\nfg = \"purple-ish\"\n", 2, "header.fg"),
-        ("[header]\nattrs = [\"blink\"]\n", 2, "header.attrs"),
-        ("[header]\ncolour = \"red\"\n", 2, "header.colour"),
-        ("[heder]\nfg = \"red\"\n", 1, "heder"),
-        ("[header]\nfg = \"300\"\n", 2, "header.fg"),
-    ])
+    @Test(
+        "A broken theme names the file, line and key",
+        arguments: [
+            ("[header]\nfg = \"purple-ish\"\n", 2, "header.fg"),
+            ("[header]\nattrs = [\"blink\"]\n", 2, "header.attrs"),
+            ("[header]\ncolour = \"red\"\n", 2, "header.colour"),
+            ("[heder]\nfg = \"red\"\n", 1, "heder"),
+            ("[header]\nfg = \"300\"\n", 2, "header.fg"),
+        ])
     func brokenTheme(text: String, line: Int, key: String) {
         do {
             _ = try ThemeLoader.parse(text, file: "broken.toml", name: "broken")

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Testing
+
 @testable import IAPDeskCLI
 
 /// Issue 12, with the built binary: a key made by `audit new-key`, a store signed with it,
@@ -37,7 +38,8 @@ struct AuditCommandTests {
         #expect(config.contains(key.fingerprint) && !config.contains(material), "\(config)")
 
         // Someone with the database drops the newest entries, moves the head back, and writes a grant.
-        let sql = "DELETE FROM audit_log WHERE seq > (SELECT seq - 3 FROM audit_head); "
+        let sql =
+            "DELETE FROM audit_log WHERE seq > (SELECT seq - 3 FROM audit_head); "
             + "UPDATE audit_head SET seq = seq - 3, hash = (SELECT hash FROM audit_log WHERE seq = (SELECT seq - 3 FROM audit_head)); "
             + "INSERT INTO grants (order_id, account_id, kind, operator, granted_at) SELECT order_id, account_id, 'manual', 'mallory', 1 FROM orders WHERE state = 'verify_retry' LIMIT 1;"
         #expect(system("sqlite3 '\(db)' \"\(sql)\"") == 0)

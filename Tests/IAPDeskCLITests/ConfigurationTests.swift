@@ -1,6 +1,7 @@
 import ConfigFiles
 import Foundation
 import Testing
+
 @testable import IAPDeskCLI
 
 @Suite("Configuration")
@@ -22,7 +23,8 @@ struct ConfigurationTests {
     @Test("The file is read; the environment overrides it")
     func precedence() throws {
         let secret = try file("  s3cr3t-shared\n")
-        let path = try file("""
+        let path = try file(
+            """
             [store]
             db = "/srv/iap.sqlite"
             bundle_id = "com.game.one"
@@ -87,7 +89,8 @@ struct ConfigurationTests {
 
     @Test("Secrets never appear in descriptions or the summary")
     func secretsHidden() throws {
-        let config = try Configuration.load(path: nil, environment: ["IAPDESK_SHARED_SECRET": "hunter2-shared", "XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"])
+        let config = try Configuration.load(
+            path: nil, environment: ["IAPDESK_SHARED_SECRET": "hunter2-shared", "XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"])
         #expect(config.sharedSecret?.value == "hunter2-shared")
         let shown = "\(config.sharedSecret!) \(String(reflecting: config.sharedSecret!)) " + config.summary.map { "\($0.0) \($0.1)" }.joined()
         #expect(!shown.contains("hunter2"))

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Testing
+
 @testable import IAPDeskCLI
 
 /// The demo's App Store knows every purchase its synthetic players paid for, and keeps
@@ -10,7 +11,9 @@ import Testing
 /// every paid order and rejects none, as it would against the real Apple.
 @Suite("Demo: an honest simulated App Store")
 struct DemoHonestyTests {
-    @Test("Seeded, saved, reloaded: the whole stuck queue re-verified through the reloaded simulator; no paid order rejected; missed refunds settle disputes for the submitter")
+    @Test(
+        "Seeded, saved, reloaded: the whole stuck queue re-verified through the reloaded simulator; no paid order rejected; missed refunds settle disputes for the submitter"
+    )
     func stuckQueueAfterReopen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-honest-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -6,7 +6,9 @@ import Testing
 /// controls, and each change shows in the console and reaches the reference game.
 @Suite("Demo serve in tmux", .serialized)
 struct DemoServeTmuxTests {
-    @Test("a purchase through the intake is delivered while the player waits; a renewal and a refund from the simulator show live in the console and reach the game")
+    @Test(
+        "a purchase through the intake is delivered while the player waits; a renewal and a refund from the simulator show live in the console and reach the game"
+    )
     func liveDemo() async throws {
         guard let binary = try Tmux.binary() else { return }
         let db = Tmux.demoStorePath("serve")
@@ -30,15 +32,19 @@ struct DemoServeTmuxTests {
         var transactions: [String: String] = [:]
         for (order, product, kind) in [("live-coins", "coins_60", "consumable"), ("live-vip", "vip_monthly", "auto_renewable")] {
             let appleId = "apple-\(order)"
-            let bought = try #require(await LoopbackHTTP.call(.POST, simulator + "/control/purchase",
-                                                              json: #"{"appleId":"\#(appleId)","productId":"\#(product)","kind":"\#(kind)"}"#))
+            let bought = try #require(
+                await LoopbackHTTP.call(
+                    .POST, simulator + "/control/purchase",
+                    json: #"{"appleId":"\#(appleId)","productId":"\#(product)","kind":"\#(kind)"}"#))
             transactions[order] = try #require(bought.body["transactionId"] as? String)
             let receipt = try #require(await LoopbackHTTP.call(.GET, simulator + "/control/receipt?appleId=\(appleId)")?.body["receipt"] as? String)
-            let placed = await LoopbackHTTP.call(.POST, serve + "/v1/orders",
-                                                 json: #"{"order_id":"\#(order)","account_id":"player-live","product_id":"\#(product)","quantity":1}"#, token: token)
+            let placed = await LoopbackHTTP.call(
+                .POST, serve + "/v1/orders",
+                json: #"{"order_id":"\#(order)","account_id":"player-live","product_id":"\#(product)","quantity":1}"#, token: token)
             #expect(placed?.status == 201, "\(String(describing: placed))")
-            let verdict = await LoopbackHTTP.call(.POST, serve + "/v1/orders/\(order)/receipts?wait=8",
-                                                  json: #"{"receipt_data":"\#(receipt)"}"#, token: token)
+            let verdict = await LoopbackHTTP.call(
+                .POST, serve + "/v1/orders/\(order)/receipts?wait=8",
+                json: #"{"receipt_data":"\#(receipt)"}"#, token: token)
             #expect(verdict?.status == 200 && verdict?.body["state"] as? String == "delivered", "\(String(describing: verdict?.body))")
         }
         #expect(try await Self.eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 1 }, "the game got the coins")
@@ -47,15 +53,17 @@ struct DemoServeTmuxTests {
         // Apple renews the VIP: DID_RENEW reaches serve, R8 extends it, the game is told.
         let vip = try #require(transactions["live-vip"])
         #expect(await LoopbackHTTP.call(.POST, simulator + "/control/renew", json: #"{"originalTransactionId":"\#(vip)"}"#)?.status == 200)
-        #expect(try await Self.eventually { (await Self.holdings(game)?["subscriptions"]?["vip_monthly"] ?? 0) > paidUntil },
-                "the game's VIP was extended")
+        #expect(
+            try await Self.eventually { (await Self.holdings(game)?["subscriptions"]?["vip_monthly"] ?? 0) > paidUntil },
+            "the game's VIP was extended")
 
         // Apple refunds the coins: REFUND → R9 → refunded in the console, and the game takes them back.
         let coins = try #require(transactions["live-coins"])
         #expect(await LoopbackHTTP.call(.POST, simulator + "/control/refund", json: #"{"transactionId":"\#(coins)"}"#)?.status == 200)
         try tmux.command("order live-coins")
-        let refunded = tmux.screen(waitingFor: { $0.contains("Order live-coins · refunded") && $0.contains("game told    refunded: confirmed") },
-                                   timeout: 15)
+        let refunded = tmux.screen(
+            waitingFor: { $0.contains("Order live-coins · refunded") && $0.contains("game told    refunded: confirmed") },
+            timeout: 15)
         #expect(refunded.contains("Apple REFUND") && refunded.contains("game told    refunded: confirmed"), "\(refunded)")
         #expect(try await Self.eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 0 }, "the game took the coins back")
         try tmux.send("Escape")

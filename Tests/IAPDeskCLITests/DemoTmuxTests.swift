@@ -46,7 +46,9 @@ struct DemoTmuxTests {
 /// The tickets the seeds describe, resolved by keyboard alone at 80×24.
 @Suite("Support flows in tmux", .serialized)
 struct SupportFlowTmuxTests {
-    @Test("Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log")
+    @Test(
+        "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log"
+    )
     func tickets() throws {
         guard let binary = try Tmux.binary() else { return }
         let demo = try DemoSession.start(binary)
@@ -103,7 +105,9 @@ struct SupportFlowTmuxTests {
         #expect(!tmux.isRunning)
     }
 
-    @Test("A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice")
+    @Test(
+        "A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice"
+    )
     func replayedReceipt() async throws {
         guard let binary = try Tmux.binary() else { return }
         let demo = try DemoSession.start(binary)

@@ -2,8 +2,9 @@ import AppStore
 import Foundation
 import OrderStore
 import ReferenceGame
-import Testing
 import TestSupport
+import Testing
+
 @testable import IAPDeskCLI
 
 /// Issue 14: the worker killed with SIGKILL while its webhooks are in flight to a slow
@@ -11,7 +12,9 @@ import TestSupport
 /// by its id, so every balance is exact and every account's events arrive in order.
 @Suite("serve: kill -9 of the worker mid-send", .serialized)
 struct EventSendCrashTests {
-    @Test("kill -9 while webhooks are in flight: after a second worker, every event confirmed, each applied exactly once, in order per account", arguments: Backend.all)
+    @Test(
+        "kill -9 while webhooks are in flight: after a second worker, every event confirmed, each applied exactly once, in order per account",
+        arguments: Backend.all)
     func killMidSend(backend: Backend) async throws {
         guard let binary = try ServeCrashTests.binary() else { return }
         let setup = try await ServeCrashTests.Setup.make(backend)
@@ -30,9 +33,12 @@ struct EventSendCrashTests {
                 let order = "k-\(account)-\(index)"
                 _ = try await store.placeOrder(orderId: order, accountId: "acct-\(account)", productId: "coins_60")
                 let submission = try await store.submitReceipt(orderId: order, receiptData: "r-\(order)")
-                let purchase = AppleTransaction(transactionId: "tx-\(order)", originalTransactionId: "tx-\(order)", productId: "coins_60", purchaseDate: .now() - 1_000)
-                _ = try await store.applyVerification(orderId: order, submissionId: submission, report: VerificationReport(
-                    environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
+                let purchase = AppleTransaction(
+                    transactionId: "tx-\(order)", originalTransactionId: "tx-\(order)", productId: "coins_60", purchaseDate: .now() - 1_000)
+                _ = try await store.applyVerification(
+                    orderId: order, submissionId: submission,
+                    report: VerificationReport(
+                        environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
             }
         }
         #expect(try await store.unconfirmedEventCount() == Int64(accounts * perAccount))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import IAPDeskCLI
 
 /// What operators read in `--help`, kept as text files beside this test, one per command:

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Testing
+
 @testable import IAPDeskCLI
 
 /// Issue 12: a viewer needs no write access to a SQLite store. Someone who may only read

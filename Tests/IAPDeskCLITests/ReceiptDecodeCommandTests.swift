@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Receipts
+import Testing
+
 @testable import IAPDeskCLI
 
 /// `iapdesk receipt decode`: what an operator sees for real and hostile input.
@@ -29,7 +30,10 @@ import Receipts
         let data = try AppleDataDetector.detect(Array(try #require(FileManager.default.contents(atPath: path))))
         let document = await ReceiptDocumentBuilder.build(data, trust: try TrustRoots.load(directory: trust))
         let text = ReceiptOutput.text(document)
-        #expect(text.contains("signature   receipt: VERIFIED Apple Root CA → Apple Worldwide Developer Relations Certification Authority → Mac App Store and iTunes Store Receipt Signing (SHA-256"))
+        #expect(
+            text.contains(
+                "signature   receipt: VERIFIED Apple Root CA → Apple Worldwide Developer Relations Certification Authority → Mac App Store and iTunes Store Receipt Signing (SHA-256"
+            ))
         #expect(text.contains("bundle id             dev.bonzer.weeka.app"))
         #expect(text.contains("2000001092134138"))
         let json = try ReceiptOutput.json(document)
@@ -63,7 +67,9 @@ import Receipts
         let payload = #"{"transactionId":"1","productId":"gem\u202E\u009B\u007Fpack\u001b]0;x\u0007","bundleId":"com.x"}"#
         let data = try AppleDataDetector.detect(Array(payload.utf8))
         let json = try ReceiptOutput.json(await ReceiptDocumentBuilder.build(data, trust: .none))
-        for raw in ["\u{202E}", "\u{9B}", "\u{7F}", "\u{1B}", "\u{07}"] { #expect(!json.contains(raw), "raw \(raw.unicodeScalars.first.map { String($0.value, radix: 16) } ?? "")") }
+        for raw in ["\u{202E}", "\u{9B}", "\u{7F}", "\u{1B}", "\u{07}"] {
+            #expect(!json.contains(raw), "raw \(raw.unicodeScalars.first.map { String($0.value, radix: 16) } ?? "")")
+        }
         #expect(json.contains(#"\u202E"#) && json.contains(#"\u009B"#) && json.contains(#"\u007F"#))
         #expect(json.contains("gem\\u202E\\u009B\\u007Fpack"), "escaped where it stood")
         // A JSON reader gets the very same characters back.

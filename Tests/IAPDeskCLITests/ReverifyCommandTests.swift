@@ -4,6 +4,7 @@ import ConfigFiles
 import Foundation
 import OrderStore
 import Testing
+
 @testable import IAPDeskCLI
 
 /// `iapdesk order reverify` and `iapdesk stuck reverify` as an operator runs them: a
@@ -25,19 +26,19 @@ struct ReverifyCommandTests {
 
         let config = folder + "/iapdesk.toml"
         try """
-            [store]
-            db = "\(db)"
-            bundle_id = "\(DemoCatalogue.bundleId)"
-            [apple]
-            simulator = "\(server.baseURL)"
-            shared_secret_file = "\(files.secret)"
-            key_file = "\(files.key)"
-            key_id = "\(simulator.apiKey.keyId)"
-            issuer_id = "\(simulator.apiKey.issuerId)"
-            timeout_seconds = 5
-            [receipts]
-            trust_roots = "\(files.roots)"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        [store]
+        db = "\(db)"
+        bundle_id = "\(DemoCatalogue.bundleId)"
+        [apple]
+        simulator = "\(server.baseURL)"
+        shared_secret_file = "\(files.secret)"
+        key_file = "\(files.key)"
+        key_id = "\(simulator.apiKey.keyId)"
+        issuer_id = "\(simulator.apiKey.issuerId)"
+        timeout_seconds = 5
+        [receipts]
+        trust_roots = "\(files.roots)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
 
         try await IAPDesk.run(["order", "reverify", ids[0], "--config", config])
         try await IAPDesk.run(["stuck", "reverify", "--all", "--config", config])
@@ -59,16 +60,17 @@ struct ReverifyCommandTests {
         _ = try await SimulatedOrders.seed(viewerStore, simulator: simulator, count: 2, sandboxEvery: 0)
         await viewerStore.close()
         let viewerConfig = folder + "/viewer.toml"
-        try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: db, with: viewerDb).write(toFile: viewerConfig, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: db, with: viewerDb).write(
+            toFile: viewerConfig, atomically: true, encoding: .utf8)
         await #expect(throws: ExitCode.failure) { try await IAPDesk.run(["stuck", "reverify", "--all", "--config", viewerConfig]) }
 
         // Half a Server API configuration is an error that names what is missing.
         try """
-            [store]
-            db = "\(db)"
-            [apple]
-            key_id = "ABC"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        [store]
+        db = "\(db)"
+        [apple]
+        key_id = "ABC"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         await #expect(throws: ConfigError.self) { try await IAPDesk.run(["order", "reverify", ids[0], "--config", config]) }
         await server.stop()
         try? FileManager.default.removeItem(atPath: folder)

@@ -1,7 +1,8 @@
 import Foundation
 import OrderStore
-import Testing
 import TestSupport
+import Testing
+
 @testable import IAPDeskCLI
 
 /// Issue 12: the README's deployment recipe, run as written on this machine: a real sshd

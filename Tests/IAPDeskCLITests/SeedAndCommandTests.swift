@@ -1,7 +1,8 @@
 import Foundation
 import OrderStore
-import Testing
 import TestSupport
+import Testing
+
 @testable import IAPDeskCLI
 
 @Suite("Synthetic data and commands")

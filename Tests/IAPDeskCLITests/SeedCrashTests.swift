@@ -1,7 +1,7 @@
 import Foundation
 import OrderStore
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 12: `iapdesk seed` killed with SIGKILL at random points. A seed is one
 /// transaction, so every kill leaves the store as the seed found it: writable, its audit
@@ -10,15 +10,18 @@ import TestSupport
 struct SeedCrashTests {
     static let kills = 10
 
-    @Test("kill -9 of seed, 10 times per backend: the store opens, audit verify is clean, every index is there, an operator can be added, and the next seed completes", arguments: Backend.all)
+    @Test(
+        "kill -9 of seed, 10 times per backend: the store opens, audit verify is clean, every index is there, an operator can be added, and the next seed completes",
+        arguments: Backend.all)
     func killSeed(backend: Backend) async throws {
         guard let binary = try Tmux.binary() else { return }
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
-        let db: String = switch location {
-        case .sqlite(let path): path
-        case .postgres(let url): url
-        }
+        let db: String =
+            switch location {
+            case .sqlite(let path): path
+            case .postgres(let url): url
+            }
         let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
         // The shape of a healthy store: its indexes as the migrations made them.
         let fresh = try await OrderStore.open(location, settings: settings)

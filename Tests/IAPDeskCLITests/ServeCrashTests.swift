@@ -1,8 +1,9 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
-import Testing
 import TestSupport
+import Testing
+
 @testable import IAPDeskCLI
 
 /// `iapdesk serve` killed with SIGKILL while game servers submit receipts and Apple posts
@@ -33,22 +34,23 @@ struct ServeCrashTests {
             let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
             for product in DemoCatalogue.products { try await store.upsertProduct(product) }
             await store.close()
-            let db: String = switch location {
-            case .sqlite(let path): path
-            case .postgres(let url): url
-            }
+            let db: String =
+                switch location {
+                case .sqlite(let path): path
+                case .postgres(let url): url
+                }
             let config = folder + "/iapdesk.toml"
             try """
-                [store]
-                db = "\(db)"
-                bundle_id = "\(DemoCatalogue.bundleId)"
-                [apple]
-                simulator = "\(apple.baseURL)"
-                shared_secret_file = "\(files.secret)"
-                timeout_seconds = 5
-                [receipts]
-                trust_roots = "\(files.roots)"
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            [store]
+            db = "\(db)"
+            bundle_id = "\(DemoCatalogue.bundleId)"
+            [apple]
+            simulator = "\(apple.baseURL)"
+            shared_secret_file = "\(files.secret)"
+            timeout_seconds = 5
+            [receipts]
+            trust_roots = "\(files.roots)"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
             let tokens = folder + "/tokens"
             try "game-1 \(token)\n".write(toFile: tokens, atomically: true, encoding: .utf8)
             return Setup(simulator: simulator, apple: apple, location: location, config: config, tokens: tokens, folder: folder)
@@ -71,7 +73,9 @@ struct ServeCrashTests {
         func notified(_ uuid: String) { notifications.append(uuid) }
     }
 
-    @Test("kill -9 under load, round after round: every 202 and every notification 2xx is in the store; the audit chain verifies; each paid order is delivered exactly once after", arguments: Backend.all)
+    @Test(
+        "kill -9 under load, round after round: every 202 and every notification 2xx is in the store; the audit chain verifies; each paid order is delivered exactly once after",
+        arguments: Backend.all)
     func killUnderLoad(backend: Backend) async throws {
         guard let binary = try Self.binary() else { return }
         let rounds = Int(ProcessInfo.processInfo.environment["IAPDESK_CRASH_ROUNDS"] ?? "") ?? 50
@@ -88,7 +92,8 @@ struct ServeCrashTests {
                 await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)
                 work.append((order, try await setup.simulator.ledger.receipt(appleId: appleId)))
             }
-            let test = try await setup.simulator.notification("TEST", about: try #require(await setup.simulator.ledger.purchases(appleId: "crash-\(round)-0@icloud").first))
+            let test = try await setup.simulator.notification(
+                "TEST", about: try #require(await setup.simulator.ledger.purchases(appleId: "crash-\(round)-0@icloud").first))
             let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
             // Ready (the store answers) before the kill's clock starts, so every round has load.
             _ = await serve.call(.GET, "/readyz", json: nil, token: nil)
@@ -101,10 +106,16 @@ struct ServeCrashTests {
                     await withTaskGroup(of: Void.self) { group in
                         for (order, receipt) in load {
                             group.addTask {
-                                guard let placed = await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#, token: Self.token),
-                                      placed.status == 201 || placed.status == 200 else { return }
-                                if let answer = await serve.call(.POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token),
-                                   answer.status == 202, let id = answer.body["submission_id"] as? Int {
+                                guard
+                                    let placed = await serve.call(
+                                        .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#,
+                                        token: Self.token),
+                                    placed.status == 201 || placed.status == 200
+                                else { return }
+                                if let answer = await serve.call(
+                                    .POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token),
+                                    answer.status == 202, let id = answer.body["submission_id"] as? Int
+                                {
                                     await acknowledged.submitted(order, id)
                                 }
                             }
@@ -130,7 +141,9 @@ struct ServeCrashTests {
         }
         let submissions = await acknowledged.submissions
         let notifications = await acknowledged.notifications
-        print("kill -9 on \(backend): \(rounds) rounds in \(ContinuousClock.now - started), \(submissions.count) submissions and \(notifications.count) notifications acknowledged")
+        print(
+            "kill -9 on \(backend): \(rounds) rounds in \(ContinuousClock.now - started), \(submissions.count) submissions and \(notifications.count) notifications acknowledged"
+        )
         #expect(submissions.count >= rounds / 2, "the load reached the server: \(submissions.count) acknowledged submissions")
 
         var store = try await setup.open()
@@ -216,7 +229,9 @@ struct ServeCrashTests {
     }
 
     /// The built binary; missing in CI is a failure, elsewhere a loud skip.
-    @Test("SIGTERM while Apple is slow to answer: serve stops accepting, the call in flight finishes, the worker gives its leases back and leaves, exit 0", arguments: Backend.all)
+    @Test(
+        "SIGTERM while Apple is slow to answer: serve stops accepting, the call in flight finishes, the worker gives its leases back and leaves, exit 0",
+        arguments: Backend.all)
     func gracefulStop(backend: Backend) async throws {
         guard let binary = try Self.binary() else { return }
         let setup = try await Setup.make(backend)
@@ -224,7 +239,9 @@ struct ServeCrashTests {
         await setup.simulator.ledger.purchase(appleId: "term@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "term-1")
         let receipt = try await setup.simulator.ledger.receipt(appleId: "term@icloud")
         let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
-        #expect(await serve.call(.POST, "/v1/orders", json: #"{"order_id":"term-1","account_id":"acct-term","product_id":"coins_60"}"#, token: Self.token)?.status == 201)
+        #expect(
+            await serve.call(.POST, "/v1/orders", json: #"{"order_id":"term-1","account_id":"acct-term","product_id":"coins_60"}"#, token: Self.token)?.status
+                == 201)
         #expect(await serve.call(.POST, "/v1/orders/term-1/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token)?.status == 202)
         // The worker has taken the verification and waits on Apple's 3 seconds.
         let store = try await setup.open()

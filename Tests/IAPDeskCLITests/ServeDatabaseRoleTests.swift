@@ -1,8 +1,9 @@
 import Foundation
 import NIOHTTP1
-@testable import OrderStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import OrderStore
 
 /// Issue 12: the README says `serve` logs in to PostgreSQL as a member of iapdesk_support,
 /// not as the store's owner. Orders placed and receipts submitted over HTTP, a notification
@@ -19,7 +20,8 @@ struct ServeDatabaseRoleTests {
         do {
             _ = try await owner.setUpDatabaseRoles()
             _ = try await owner.grantDatabaseLogin(login, role: .support)
-            let config = try String(contentsOfFile: setup.config, encoding: .utf8).replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(login)@")
+            let config = try String(contentsOfFile: setup.config, encoding: .utf8).replacingOccurrences(
+                of: "postgres://postgres@", with: "postgres://\(login)@")
             try config.write(toFile: setup.config, atomically: true, encoding: .utf8)
 
             let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
@@ -27,9 +29,11 @@ struct ServeDatabaseRoleTests {
                 let order = "s-\(index)", appleId = "support-\(index)@icloud"
                 await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)
                 let receipt = try await setup.simulator.ledger.receipt(appleId: appleId)
-                let placed = await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(index)","product_id":"coins_60"}"#, token: ServeCrashTests.token)
+                let placed = await serve.call(
+                    .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(index)","product_id":"coins_60"}"#, token: ServeCrashTests.token)
                 #expect(placed?.status == 201, "\(String(describing: placed))")
-                let answer = await serve.call(.POST, "/v1/orders/\(order)/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#, token: ServeCrashTests.token)
+                let answer = await serve.call(
+                    .POST, "/v1/orders/\(order)/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#, token: ServeCrashTests.token)
                 #expect(answer?.body["state"] as? String == "delivered", "\(String(describing: answer))")
             }
             let purchase = try #require(await setup.simulator.ledger.purchases(appleId: "support-0@icloud").first)

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Testing
+
 @testable import IAPDeskCLI
 
 /// `iapdesk jobs` and `iapdesk notifications` as an operator runs them on a store file.
@@ -22,8 +23,9 @@ struct ServeQueueCommandTests {
             now += .hours(2)
         }
         let dead = try #require(try await store.jobs(deadOnly: true).first)
-        let rejected = try await store.receiveNotification(IncomingNotification(
-            endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
+        let rejected = try await store.receiveNotification(
+            IncomingNotification(
+                endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
         await store.close()
 
         try await IAPDesk.run(["jobs", "list", "--dead", "--db", db])
@@ -53,11 +55,14 @@ struct ServeQueueCommandTests {
         _ = try await store.placeOrder(orderId: "e-1", accountId: "a-1", productId: "coins_60")
         let submission = try await store.submitReceipt(orderId: "e-1", receiptData: "AAAA")
         let purchase = AppleTransaction(transactionId: "tx-e1", originalTransactionId: "tx-e1", productId: "coins_60", purchaseDate: .now() - 1_000)
-        _ = try await store.applyVerification(orderId: "e-1", submissionId: submission, report: VerificationReport(
-            environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
+        _ = try await store.applyVerification(
+            orderId: "e-1", submissionId: submission,
+            report: VerificationReport(
+                environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
         let event = try #require(try await store.events(orderId: "e-1").first?.event)
-        try await store.recordEventAttempt(event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, answer: "connection refused", latencyMs: 1),
-                                           giveUpAt: .now() - 1)
+        try await store.recordEventAttempt(
+            event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, answer: "connection refused", latencyMs: 1),
+            giveUpAt: .now() - 1)
         await store.close()
 
         try await IAPDesk.run(["events", "list", "--db", db])

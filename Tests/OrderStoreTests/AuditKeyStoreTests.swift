@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R10 anchored (issue 12): someone who can write the database but does not hold the audit
@@ -29,9 +30,10 @@ struct AuditKeyStoreTests {
         var previous = try await sql.row("SELECT hash FROM audit_log WHERE seq = \(bind: seq - 1)")?.string("hash") ?? AuditChain.genesis
         for row in try await sql.rows("SELECT * FROM audit_log WHERE seq >= \(bind: seq) ORDER BY seq") {
             let entrySeq = try row.int64("seq")
-            let hash = AuditChain.hash(previous: previous, seq: entrySeq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
-                                       action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
-                                       detail: try row.string("detail"))
+            let hash = AuditChain.hash(
+                previous: previous, seq: entrySeq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
+                action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
+                detail: try row.string("detail"))
             try await sql.raw("UPDATE audit_log SET prev_hash = \(bind: previous), hash = \(bind: hash) WHERE seq = \(bind: entrySeq)").run()
             previous = hash
         }
@@ -74,13 +76,18 @@ struct AuditKeyStoreTests {
             try await delivered(store, "o1", tid: "902")
             let head = try await AuditHead.read(store.db.sql)
             let seq = head.seq + 1
-            let hash = AuditChain.hash(previous: head.hash, seq: seq, at: t0, actor: "root", role: "admin", action: "grant", target: "order:o9", reason: "trust me", detail: "")
-            try await store.db.sql.raw("""
+            let hash = AuditChain.hash(
+                previous: head.hash, seq: seq, at: t0, actor: "root", role: "admin", action: "grant", target: "order:o9", reason: "trust me", detail: "")
+            try await store.db.sql.raw(
+                """
                 INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash)
                 VALUES (\(bind: seq), \(bind: t0), 'root', 'admin', 'grant', 'order:o9', 'trust me', '', \(bind: head.hash), \(bind: hash))
-                """).run()
+                """
+            ).run()
             try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: seq, why: "it carries no MAC though the log is signed from entry 1: written or rewritten without the audit key"))
+            #expect(
+                try await store.verifyAuditLog()
+                    == .broken(seq: seq, why: "it carries no MAC though the log is signed from entry 1: written or rewritten without the audit key"))
         }
     }
 
@@ -92,15 +99,22 @@ struct AuditKeyStoreTests {
             #expect(try await store.verifyAuditLog { witness = $0 }.isIntactForTest)
             let end = try #require(witness).seq
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq > \(bind: end - 2)").run()
-            try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: end - 2), hash = (SELECT hash FROM audit_log WHERE seq = \(bind: end - 2)) WHERE id = 1").run()
+            try await store.db.sql.raw(
+                "UPDATE audit_head SET seq = \(bind: end - 2), hash = (SELECT hash FROM audit_log WHERE seq = \(bind: end - 2)) WHERE id = 1"
+            ).run()
 
-            #expect(try await store.verifyAuditLog() == .broken(seq: end - 2, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited"))
+            #expect(
+                try await store.verifyAuditLog()
+                    == .broken(
+                        seq: end - 2, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited"))
             guard case .broken(let seq, let why) = try await store.verifyAuditLog(witness: witness) else { Issue.record("truncation not found"); return }
             #expect(seq == end - 1)
             #expect(why.contains("entry \(end) was in it when verified"))
             await #expect(throws: StoreError.auditHeadForged(seq: end - 2)) { try await store.addOperator(name: "root", role: .admin, by: root) }
 
-            await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) { try await store.anchorAuditLog(reason: "looked", by: alice) }
+            await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) {
+                try await store.anchorAuditLog(reason: "looked", by: alice)
+            }
             #expect(try await store.anchorAuditLog(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
             #expect(try await store.verifyAuditLog() == .intact(entries: end - 1))
             try await store.addOperator(name: "root", role: .admin, by: root)
@@ -114,21 +128,26 @@ struct AuditKeyStoreTests {
             try await delivered(store, "o1", tid: "904")
             _ = try await store.paidOrder("o2", account: "a2")
             #expect(try await store.unauditedDeliveries().isEmpty)
-            try await store.db.sql.raw("""
+            try await store.db.sql.raw(
+                """
                 INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
                 VALUES ('o2', 'a2', NULL, 'manual', 'mallory', 'x', \(bind: t0 + 50))
-                """).run()
+                """
+            ).run()
             // A second grant for an order delivered once, at the instant of its real delivery.
             let real = try #require(try await store.orderDetail("o1").grants.first)
             try await store.db.sql.raw("UPDATE grants SET revoked_at = \(bind: t0 + 4000) WHERE order_id = 'o1'").run()
-            try await store.db.sql.raw("""
+            try await store.db.sql.raw(
+                """
                 INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
                 VALUES ('o1', 'a1', '904', 'automatic', 'system', NULL, \(bind: real.grantedAt))
-                """).run()
-            #expect(try await store.unauditedDeliveries() == [
-                UnauditedDelivery(orderId: "o2", grantedAt: t0 + 50, count: 1),
-                UnauditedDelivery(orderId: "o1", grantedAt: real.grantedAt, count: 1),
-            ])
+                """
+            ).run()
+            #expect(
+                try await store.unauditedDeliveries() == [
+                    UnauditedDelivery(orderId: "o2", grantedAt: t0 + 50, count: 1),
+                    UnauditedDelivery(orderId: "o1", grantedAt: real.grantedAt, count: 1),
+                ])
         }
     }
 
@@ -137,7 +156,9 @@ struct AuditKeyStoreTests {
         try await withStore(backend, settings: Self.keyed) { store in
             try await delivered(store, "o1", tid: "905")
             try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
-                await #expect(throws: StoreError.auditKeyRequired(fingerprint: Self.key.fingerprint)) { try await unkeyed.addOperator(name: "root", role: .admin, by: root) }
+                await #expect(throws: StoreError.auditKeyRequired(fingerprint: Self.key.fingerprint)) {
+                    try await unkeyed.addOperator(name: "root", role: .admin, by: root)
+                }
                 #expect(try await unkeyed.order("o1")?.state == .delivered)
                 #expect(try await unkeyed.verifyAuditLog().isIntactForTest)  // chain checked, MACs cannot be
             }
@@ -158,15 +179,23 @@ struct AuditKeyStoreTests {
             try await reopened(store, with: Self.key) { (keyed: OrderStore) async throws in
                 await #expect(throws: StoreError.auditNotAnchored) { try await keyed.addOperator(name: "root", role: .admin, by: root) }
                 await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.anchorAuditLog(reason: " ", by: root) }
-                #expect(try await keyed.anchorAuditLog(reason: "key installed, ticket 12", by: root) == .started(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
-                #expect(try await keyed.anchorAuditLog(reason: "again", by: root) == .alreadySigned(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
+                #expect(
+                    try await keyed.anchorAuditLog(reason: "key installed, ticket 12", by: root)
+                        == .started(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
+                #expect(
+                    try await keyed.anchorAuditLog(reason: "again", by: root)
+                        == .alreadySigned(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
                 try await delivered(keyed, "o2", tid: "907")
                 #expect(try await keyed.verifyAuditLog() == .intact(entries: try await AuditHead.read(keyed.db.sql).seq))
 
                 // Someone strips the MACs of the newest entries to rewrite them.
                 let end = try await AuditHead.read(keyed.db.sql).seq
                 try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL WHERE seq > \(bind: end - 2)").run()
-                #expect(try await keyed.verifyAuditLog() == .broken(seq: end - 1, why: "it carries no MAC though the log is signed from entry \(before + 1): written or rewritten without the audit key"))
+                #expect(
+                    try await keyed.verifyAuditLog()
+                        == .broken(
+                            seq: end - 1, why: "it carries no MAC though the log is signed from entry \(before + 1): written or rewritten without the audit key"
+                        ))
                 // …or every MAC and the head's key: a keyed writer refuses to start signing it quietly.
                 try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL").run()
                 try await keyed.db.sql.raw("UPDATE audit_head SET mac = NULL, key_fingerprint = NULL, keyed_since = NULL WHERE id = 1").run()

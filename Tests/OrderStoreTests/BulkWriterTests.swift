@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// The seeder's bulk path (multi-row inserts on SQLite, `COPY` text on PostgreSQL) stores

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// A console job or a CLI run can be cancelled at any await. A transaction cut off that

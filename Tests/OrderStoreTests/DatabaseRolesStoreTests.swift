@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Issue 12: on PostgreSQL the database enforces the roles too. A viewer's login cannot
@@ -58,7 +59,9 @@ struct DatabaseRolesStoreTests {
                 await #expect(throws: StoreError.self) { try await viewerLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "t") }
                 let promote = await refused(viewerLogin, "UPDATE operators SET role = 'admin' WHERE name = 'root'")
                 #expect(promote.contains("permission denied for table operators") && promote.contains("42501"), "\(promote)")
-                #expect(await refused(viewerLogin, "INSERT INTO grants (order_id, account_id, kind, operator, granted_at) VALUES ('o1', 'a1', 'manual', 'x', 1)").contains("permission denied"))
+                #expect(
+                    await refused(viewerLogin, "INSERT INTO grants (order_id, account_id, kind, operator, granted_at) VALUES ('o1', 'a1', 'manual', 'x', 1)")
+                        .contains("permission denied"))
             }
             try await asLogin(store, sue) { supportLogin in
                 #expect(supportLogin.databaseRoleCap == .support)
@@ -70,9 +73,11 @@ struct DatabaseRolesStoreTests {
                 await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
                     try await supportLogin.addOperator(name: "mallory", role: .admin, by: acting)
                 }
-                for statement in ["DELETE FROM audit_log WHERE seq = 1", "UPDATE audit_log SET reason = 'x' WHERE seq = 1",
-                                  "INSERT INTO operators VALUES ('mallory', 'admin', 1, 'mallory')", "UPDATE operators SET role = 'admin'",
-                                  "DELETE FROM grants", "TRUNCATE audit_log"] {
+                for statement in [
+                    "DELETE FROM audit_log WHERE seq = 1", "UPDATE audit_log SET reason = 'x' WHERE seq = 1",
+                    "INSERT INTO operators VALUES ('mallory', 'admin', 1, 'mallory')", "UPDATE operators SET role = 'admin'",
+                    "DELETE FROM grants", "TRUNCATE audit_log",
+                ] {
                     let said = await refused(supportLogin, statement)
                     #expect(said.contains("permission denied"), "\(statement): \(said)")
                 }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Seed 003's polling, as the store chooses what to poll.
@@ -8,12 +9,15 @@ struct ExpiryPollingStoreTests {
     /// A delivered monthly subscription bought at t0 whose period ends at `end`.
     private func subscribe(_ store: OrderStore, _ otid: String, ends end: Millis) async throws {
         let submission = try await store.paidOrder("o-\(otid)", account: "acct-\(otid)", product: "vip_monthly")
-        let report = validReport([], latest: [tx(otid, product: "vip_monthly", at: t0 + 500, expires: end)],
-                                 renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
+        let report = validReport(
+            [], latest: [tx(otid, product: "vip_monthly", at: t0 + 500, expires: end)],
+            renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
         #expect(try await store.applyVerification(orderId: "o-\(otid)", submissionId: submission, report: report, at: t0 + 2000).order.state == .delivered)
     }
 
-    @Test("Owed a check: periods ending within a day ahead or three days behind, not checked for six hours, not already owed; far ones are left alone", arguments: Backend.all)
+    @Test(
+        "Owed a check: periods ending within a day ahead or three days behind, not checked for six hours, not already owed; far ones are left alone",
+        arguments: Backend.all)
     func choosesNearExpiry(backend: Backend) async throws {
         try await withStore(backend) { store in
             let now = t0 + .days(10)

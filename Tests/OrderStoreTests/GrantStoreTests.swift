@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R11, roles, optimistic concurrency, orphans.
@@ -35,7 +36,8 @@ struct GrantStoreTests {
             #expect(waiting.order.nextRetryAt == t0 + 16_000 + .seconds(10))
             // Apple answers: the purchase is claimed and linked to the grant.
             let submission = try await store.orderDetail("o1").submissions.first?.id
-            let confirmed = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("41", at: t0 + 500)]), at: t0 + 30_000)
+            let confirmed = try await store.applyVerification(
+                orderId: "o1", submissionId: submission, report: validReport([tx("41", at: t0 + 500)]), at: t0 + 30_000)
             #expect(confirmed.order.state == .delivered)
             #expect(confirmed.order.transactionId == "41")
             #expect(confirmed.order.nextRetryAt == nil)
@@ -179,8 +181,9 @@ struct GrantStoreTests {
     func attachOrphan(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("paid", account: "a1")
-            _ = try await store.applyVerification(orderId: "paid", submissionId: submission,
-                                                  report: validReport([tx("1", at: t0 + 100), tx("2", at: t0 - 50)]), at: t0 + 3000)
+            _ = try await store.applyVerification(
+                orderId: "paid", submissionId: submission,
+                report: validReport([tx("1", at: t0 + 100), tx("2", at: t0 - 50)]), at: t0 + 3000)
             #expect(try await store.orphans().map(\.transaction.transactionId) == ["2"])
             // An order created after the purchase can't have paid for it (R5).
             let late = try await store.placeOrder(orderId: "late", accountId: "a1", productId: "coins_60", at: t0 + .days(2))

@@ -1,11 +1,14 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R1 under load: many receipts in one durable commit, each kept or refused on its own.
 @Suite("Group commit of receipt submissions and notifications (R1)")
 struct GroupCommitStoreTests {
-    @Test("One commit, many submissions: an unknown order or a reused idempotency key fails alone; the rest are stored, counted and audited", arguments: Backend.all)
+    @Test(
+        "One commit, many submissions: an unknown order or a reused idempotency key fails alone; the rest are stored, counted and audited",
+        arguments: Backend.all)
     func mixedBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
             for id in ["o1", "o2", "o3"] { _ = try await store.placeOrder(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
@@ -43,15 +46,20 @@ struct GroupCommitStoreTests {
         }
     }
 
-    @Test("One commit, many notifications: a duplicate inside the batch answers the first one's id, a forged one is kept as rejected, each verified one owes its application", arguments: Backend.all)
+    @Test(
+        "One commit, many notifications: a duplicate inside the batch answers the first one's id, a forged one is kept as rejected, each verified one owes its application",
+        arguments: Backend.all)
     func notificationBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
             func refund(_ uuid: String, _ tid: String) -> IncomingNotification {
-                let refunded = AppleTransaction(transactionId: tid, originalTransactionId: tid, productId: "coins_60", purchaseDate: t0 - 60_000, cancellationDate: t0 - 1_000)
-                return IncomingNotification(endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
-                                            facts: NotificationFacts(uuid: uuid, type: "REFUND", signedDate: t0, environment: "Production", transaction: refunded))
+                let refunded = AppleTransaction(
+                    transactionId: tid, originalTransactionId: tid, productId: "coins_60", purchaseDate: t0 - 60_000, cancellationDate: t0 - 1_000)
+                return IncomingNotification(
+                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                    facts: NotificationFacts(uuid: uuid, type: "REFUND", signedDate: t0, environment: "Production", transaction: refunded))
             }
-            let forged = IncomingNotification(endpoint: .production, via: .receiver, raw: "garbage", rejection: "the signature does not verify", facts: NotificationFacts())
+            let forged = IncomingNotification(
+                endpoint: .production, via: .receiver, raw: "garbage", rejection: "the signature does not verify", facts: NotificationFacts())
             let results = try await store.receiveNotifications([refund("u-1", "tx-1"), refund("u-2", "tx-2"), refund("u-1", "tx-1"), forged], at: t0 + 10)
             let receipts = results.map { try? $0.get() }
             guard case .stored(let first)? = receipts[0], case .stored? = receipts[1], case .rejected? = receipts[3] else {

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Issue 12: a store an older iapdesk's interrupted seed left without some of its

@@ -1,6 +1,6 @@
 import OrderStore
-import Testing
 import TestSupport
+import Testing
 
 /// The in-process wake-up of idle workers (`OrderStore.jobsDue`).
 @Suite("Job signal")

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// The worker's queue in the store: a stored receipt owes a verification in the same
@@ -40,7 +41,9 @@ struct JobStoreTests {
         }
     }
 
-    @Test("Work that arrives while a worker holds the job is not dropped by that worker's finish: the job stays, due when it was asked for", arguments: Backend.all)
+    @Test(
+        "Work that arrives while a worker holds the job is not dropped by that worker's finish: the job stays, due when it was asked for",
+        arguments: Backend.all)
     func enqueuedWhileLeased(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)

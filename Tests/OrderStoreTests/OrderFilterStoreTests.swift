@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Issue 15: every filter combination the console and the CLI offer narrows by all it
@@ -10,8 +11,10 @@ struct OrderFilterStoreTests {
     private static func combinations(state: OrderState, account: String, product: String, environment: AppleEnvironment) -> [OrderFilter] {
         var filters: [OrderFilter] = []
         for mask in 1..<16 {
-            filters.append(OrderFilter(state: mask & 1 != 0 ? state : nil, accountId: mask & 2 != 0 ? account : nil,
-                                       productId: mask & 4 != 0 ? product : nil, environment: mask & 8 != 0 ? environment : nil))
+            filters.append(
+                OrderFilter(
+                    state: mask & 1 != 0 ? state : nil, accountId: mask & 2 != 0 ? account : nil,
+                    productId: mask & 4 != 0 ? product : nil, environment: mask & 8 != 0 ? environment : nil))
         }
         return filters
     }
@@ -21,7 +24,9 @@ struct OrderFilterStoreTests {
             && (filter.productId.map { $0 == order.productId } ?? true) && (filter.environment.map { $0 == order.environment } ?? true)
     }
 
-    @Test("Each combination returns exactly the orders matching every field, newest first, across pages; three without an account are refused", arguments: Backend.all)
+    @Test(
+        "Each combination returns exactly the orders matching every field, newest first, across pages; three without an account are refused",
+        arguments: Backend.all)
     func combinationsNarrowByAll(backend: Backend) async throws {
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
@@ -34,9 +39,12 @@ struct OrderFilterStoreTests {
             let account = try #require(byAccount.max { $0.value.count < $1.value.count }?.key)
             let sample = try #require(byAccount[account]?.first)
             for filter in Self.combinations(state: sample.state, account: account, product: sample.productId, environment: sample.environment ?? .production)
-                + Self.combinations(state: .rejected, account: account, product: "coins_60", environment: .sandbox) {
+                + Self.combinations(state: .rejected, account: account, product: "coins_60", environment: .sandbox)
+            {
                 if filter.accountId == nil, filter.state != nil, filter.productId != nil, filter.environment != nil {
-                    await #expect(throws: StoreError.unservedFilter("state, product and env together are not served by an index: add acct:, or drop one of them")) {
+                    await #expect(
+                        throws: StoreError.unservedFilter("state, product and env together are not served by an index: add acct:, or drop one of them")
+                    ) {
                         try await store.orders(filter)
                     }
                     continue
@@ -66,8 +74,9 @@ struct IdKindStoreTests {
         try await withStore(backend) { store in
             for (order, account, tid, original) in [("o1", "77-acct", "7001", "7001"), ("o2", "a2", "7702", "5000")] {
                 let submission = try await store.paidOrder(order, account: account)
-                _ = try await store.applyVerification(orderId: order, submissionId: submission,
-                                                      report: validReport([tx(tid, original: original, at: t0 + 100)]), at: t0 + 3000)
+                _ = try await store.applyVerification(
+                    orderId: order, submissionId: submission,
+                    report: validReport([tx(tid, original: original, at: t0 + 100)]), at: t0 + 3000)
             }
             try await store.paidOrder("77-order", account: "a3")
             func ids(_ text: String, _ kind: IdKind, prefix: Bool = true) async throws -> Set<String> {

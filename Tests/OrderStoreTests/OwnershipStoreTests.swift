@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R8 through the store, set up in the order things happen in life: Apple renews first,
@@ -12,14 +13,17 @@ struct OwnershipStoreTests {
     /// 20 hours before the previous period ends, 30 days each.
     private func period(_ n: Int, product: String = "vip_monthly") -> AppleTransaction {
         let start = t0 + .days(Int64(30 * n))
-        return tx(n == 0 ? otid : "\(otid.dropLast())\(n)", product: product, original: otid,
-                  at: n == 0 ? t0 + 500 : start - .hours(20), expires: start + .days(30), line: "line-\(n)")
+        return tx(
+            n == 0 ? otid : "\(otid.dropLast())\(n)", product: product, original: otid,
+            at: n == 0 ? t0 + 500 : start - .hours(20), expires: start + .days(30), line: "line-\(n)")
     }
 
     /// `account` places an order at `at` and submits a receipt holding `chain`; Apple's
     /// answer says auto-renew is `renewing` now.
-    private func submit(_ store: OrderStore, _ id: String, account: String, product: String = "vip_monthly", at: Millis,
-                        chain: [AppleTransaction], renewing: Bool = true) async throws -> VerificationOutcome {
+    private func submit(
+        _ store: OrderStore, _ id: String, account: String, product: String = "vip_monthly", at: Millis,
+        chain: [AppleTransaction], renewing: Bool = true
+    ) async throws -> VerificationOutcome {
         try await store.placeOrder(orderId: id, accountId: account, productId: product, at: at)
         let submission = try await store.submitReceipt(orderId: id, receiptData: "r-\(id)", at: at + 1000)
         let report = validReport([], latest: chain, renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: product, autoRenewEnabled: renewing)])
@@ -58,21 +62,25 @@ struct OwnershipStoreTests {
         }
     }
 
-    @Test("Seed 003 case 2: A turns auto-renew off; B buys the quarterly on the same Apple ID → B owns; the quarterly renews, A submits it → B keeps it", arguments: Backend.all)
+    @Test(
+        "Seed 003 case 2: A turns auto-renew off; B buys the quarterly on the same Apple ID → B owns; the quarterly renews, A submits it → B keeps it",
+        arguments: Backend.all)
     func ownerStoppedRenewing(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await aSubscribes(store)
             try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(10), at: t0 + .days(10))
 
             // B buys as A's month ends; Apple now says auto-renew is on: B's new purchase, not A's wish.
-            let bBuys = try await submit(store, "b-1", account: "B", product: "vip_quarterly", at: t0 + .days(30) - .hours(21),
-                                         chain: [period(0), period(1, product: "vip_quarterly")])
+            let bBuys = try await submit(
+                store, "b-1", account: "B", product: "vip_quarterly", at: t0 + .days(30) - .hours(21),
+                chain: [period(0), period(1, product: "vip_quarterly")])
             #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .autoRenewOff))
             #expect(bBuys.order.state == .delivered)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
 
-            let aSubmits = try await submit(store, "a-2", account: "A", product: "vip_quarterly", at: t0 + .days(61),
-                                            chain: [period(0), period(1, product: "vip_quarterly"), period(2, product: "vip_quarterly")])
+            let aSubmits = try await submit(
+                store, "a-2", account: "A", product: "vip_quarterly", at: t0 + .days(61),
+                chain: [period(0), period(1, product: "vip_quarterly"), period(2, product: "vip_quarterly")])
             #expect(aSubmits.ownership == .ownerKeeps(owner: "B"))
             #expect(aSubmits.order.state == .disputed)
             let history = try await store.subscription(otid).ownership
@@ -145,8 +153,9 @@ struct OwnershipStoreTests {
             await #expect(throws: StoreError.reasonRequired(action: "resolve disputes")) {
                 try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true, by: alice, reason: " ")
             }
-            let settled = try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true,
-                                                         by: alice, reason: "ticket 4411: B is the family member who pays")
+            let settled = try await store.resolveDispute(
+                orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true,
+                by: alice, reason: "ticket 4411: B is the family member who pays")
             #expect(settled.state == .delivered)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
             #expect(try await store.disputes().isEmpty)
@@ -169,14 +178,17 @@ struct OwnershipStoreTests {
         }
     }
 
-    @Test("Re-verifying a dispute: Apple's answer shows A's period refunded before the renewal (a missed notification) → the rule settles it for B", arguments: Backend.all)
+    @Test(
+        "Re-verifying a dispute: Apple's answer shows A's period refunded before the renewal (a missed notification) → the rule settles it for B",
+        arguments: Backend.all)
     func reverifySettlesDispute(backend: Backend) async throws {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
             var refunded = period(0)
             refunded.cancellationDate = t0 + .days(20)
-            let report = validReport([], latest: [refunded, period(1)],
-                                     renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
+            let report = validReport(
+                [], latest: [refunded, period(1)],
+                renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
             let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
             #expect(again.ownership == .transfer(from: "A", to: "B", because: .refunded))
             #expect(again.order.state == .delivered)
@@ -192,8 +204,9 @@ struct OwnershipStoreTests {
     func reverifyKeepsDispute(backend: Backend) async throws {
         try await withStore(backend) { store in
             _ = try await disputedB(store)
-            let report = validReport([], latest: [period(0), period(1)],
-                                     renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
+            let report = validReport(
+                [], latest: [period(0), period(1)],
+                renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
             let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
             #expect(again.ownership == .ownerKeeps(owner: "A"))
             #expect(again.order.state == .disputed)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 @Suite("Queries, paging and storage")
@@ -10,8 +11,9 @@ struct QueryStoreTests {
         try await withStore(backend) { store in
             for i in 0..<53 {
                 // Two orders share each timestamp, so the order id must break ties.
-                try await store.placeOrder(orderId: String(format: "o%03d", i), accountId: i % 2 == 0 ? "even" : "odd",
-                                           productId: i % 3 == 0 ? "no_ads" : "coins_60", at: t0 + Millis(i / 2))
+                try await store.placeOrder(
+                    orderId: String(format: "o%03d", i), accountId: i % 2 == 0 ? "even" : "odd",
+                    productId: i % 3 == 0 ? "no_ads" : "coins_60", at: t0 + Millis(i / 2))
             }
             var seen: [String] = []
             var cursor: OrderCursor?
@@ -26,7 +28,8 @@ struct QueryStoreTests {
             #expect(try await store.orders(OrderFilter(accountId: "even"), limit: 100).items.count == 27)
             #expect(try await store.orders(OrderFilter(productId: "no_ads"), limit: 100).items.count == 18)
             #expect(try await store.orders(OrderFilter(state: .pendingPayment), limit: 100).items.count == 53)
-            let second = try await store.orders(OrderFilter(accountId: "odd"), after: try await store.orders(OrderFilter(accountId: "odd"), limit: 20).next, limit: 20)
+            let second = try await store.orders(
+                OrderFilter(accountId: "odd"), after: try await store.orders(OrderFilter(accountId: "odd"), limit: 20).next, limit: 20)
             #expect(second.items.count == 6 && second.next == nil)
         }
     }
@@ -34,9 +37,10 @@ struct QueryStoreTests {
     /// Order ord-77 of player-9: a delivered subscription, transaction 2000000111 of 2000000100.
     static func deliveredSubscription(_ store: OrderStore) async throws {
         let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
-        _ = try await store.applyVerification(orderId: "ord-77", submissionId: submission,
-                                              report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
-                                              at: t0 + 3000)
+        _ = try await store.applyVerification(
+            orderId: "ord-77", submissionId: submission,
+            report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
+            at: t0 + 3000)
     }
 
     @Test("Exact lookup finds an order by order id, account id, transaction id and original transaction id", arguments: Backend.all)
@@ -95,17 +99,21 @@ struct QueryStoreTests {
         }
     }
 
-    @Test("Header counts that grow with the store stop at the cap and say so (\"1000+\"), so every frame's counts cost the same at any size", arguments: Backend.all)
+    @Test(
+        "Header counts that grow with the store stop at the cap and say so (\"1000+\"), so every frame's counts cost the same at any size",
+        arguments: Backend.all)
     func cappedCounts(backend: Backend) async throws {
         try await withStore(backend) { store in
             let n = Int(StoreCounts.cap) + 5
             // Many stuck orders, written in one statement (placing each would be n commits).
             try await store.read { sql in
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by, stuck_since, attempts)
                     SELECT 'o' || CAST(n AS TEXT), 'a', 'coins_60', 1, CAST(\(bind: t0) AS BIGINT), 'receipt_received', CAST(\(bind: t0) AS BIGINT), 1, 'test', CAST(\(bind: t0) AS BIGINT), 0
                     FROM (WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < \(bind: n)) SELECT n FROM k) AS numbers
-                    """).run()
+                    """
+                ).run()
             }
             let counts = try await store.counts(now: t0 + .hours(1))
             #expect(counts.stuck == StoreCounts.cap)

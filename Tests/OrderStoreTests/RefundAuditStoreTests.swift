@@ -1,12 +1,14 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 @Suite("Refunds (R9) and the audit chain (R10)")
 struct RefundAuditStoreTests {
     private func delivered(_ store: OrderStore, _ id: String, tid: String, product: String = "coins_60") async throws {
         let submission = try await store.paidOrder(id, account: "a1", product: product)
-        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, product: product, at: t0 + 100)]), at: t0 + 3000)
+        _ = try await store.applyVerification(
+            orderId: id, submissionId: submission, report: validReport([tx(tid, product: product, at: t0 + 100)]), at: t0 + 3000)
     }
 
     @Test("R9: a refund notification refunds the order and revokes its grant", arguments: Backend.all)
@@ -27,12 +29,14 @@ struct RefundAuditStoreTests {
     func refundOnReverify(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "801", product: "no_ads")
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: nil,
-                                                            report: validReport([tx("801", product: "no_ads", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
+            let outcome = try await store.applyVerification(
+                orderId: "o1", submissionId: nil,
+                report: validReport([tx("801", product: "no_ads", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
             #expect(outcome.order.state == .refunded)
             // A later answer without the cancellation never erases the refund.
-            let later = try await store.applyVerification(orderId: "o1", submissionId: nil,
-                                                          report: validReport([tx("801", product: "no_ads", at: t0 + 100)]), at: t0 + .hours(3))
+            let later = try await store.applyVerification(
+                orderId: "o1", submissionId: nil,
+                report: validReport([tx("801", product: "no_ads", at: t0 + 100)]), at: t0 + .hours(3))
             #expect(later.order.state == .refunded)
             #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == t0 + .hours(1))
         }
@@ -42,8 +46,9 @@ struct RefundAuditStoreTests {
     func notRefunds(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "coins", tid: "810")
-            let consumable = try await store.applyVerification(orderId: "coins", submissionId: nil,
-                                                               report: validReport([tx("810", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
+            let consumable = try await store.applyVerification(
+                orderId: "coins", submissionId: nil,
+                report: validReport([tx("810", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
             #expect(consumable.order.state == .delivered)
             try await delivered(store, "vip", tid: "820", product: "vip_monthly")
             var upgraded = tx("820", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), cancelled: t0 + .days(3))
@@ -106,7 +111,9 @@ struct RefundAuditStoreTests {
             try await delivered(store, "o1", tid: "902")
             let count = try await store.auditLog().count
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = \(bind: count)").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: Int64(count), why: "the log ends at entry \(count - 1) but its head says \(count): entries were removed"))
+            #expect(
+                try await store.verifyAuditLog()
+                    == .broken(seq: Int64(count), why: "the log ends at entry \(count - 1) but its head says \(count): entries were removed"))
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = 2").run()
             #expect(try await store.verifyAuditLog() == .broken(seq: 2, why: "entry 2 is missing"))
         }

@@ -1,11 +1,14 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R7 through the store: one Apple purchase delivers once.
 @Suite("Replay (R7)")
 struct ReplayStoreTests {
-    private func verify(_ store: OrderStore, _ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws -> Order {
+    private func verify(_ store: OrderStore, _ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws
+        -> Order
+    {
         let submission = try await store.paidOrder(id, account: account, product: product)
         return try await store.applyVerification(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000).order
     }
@@ -71,10 +74,12 @@ struct ReplayStoreTests {
     @Test("A restored subscription period (same web order line item) does not deliver twice to another account", arguments: Backend.all)
     func subscriptionPeriod(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await verify(store, "o1", account: "a1", product: "vip_monthly",
-                                 [tx("700", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), line: "9001")])
-            let again = try await verify(store, "o2", account: "a2", product: "vip_monthly",
-                                         [tx("701", product: "vip_monthly", original: "700", at: t0 + 200, expires: t0 + .days(30), line: "9001")])
+            _ = try await verify(
+                store, "o1", account: "a1", product: "vip_monthly",
+                [tx("700", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), line: "9001")])
+            let again = try await verify(
+                store, "o2", account: "a2", product: "vip_monthly",
+                [tx("701", product: "vip_monthly", original: "700", at: t0 + 200, expires: t0 + .days(30), line: "9001")])
             #expect(again.lastError?.contains("wol:9001") == true)
         }
     }
@@ -101,7 +106,8 @@ struct ReplayStoreTests {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
             _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + 2000)
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
+            let outcome = try await store.applyVerification(
+                orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
             #expect(outcome.order.state == .delivered)
             let again = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 9000)
             #expect(again.order.state == .delivered)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Re-verification through the `ReceiptVerifier` seam OrderStore declares. The AppStore
@@ -48,7 +49,9 @@ struct ReverifyStoreTests {
         }
     }
 
-    @Test("Two bulk re-verifications of the same orders at once, from two connections: each order is asked about once, each delivered once", arguments: Backend.all)
+    @Test(
+        "Two bulk re-verifications of the same orders at once, from two connections: each order is asked about once, each delivered once",
+        arguments: Backend.all)
     func twoBulkRunsAskOnce(backend: Backend) async throws {
         try await withTwoConnections(backend) { first, second in
             let ids = (1...40).map { "bulk-\($0)" }
@@ -67,7 +70,9 @@ struct ReverifyStoreTests {
         }
     }
 
-    @Test("A bulk run stopped midway (the console's Esc) leaves no claim on the orders it never asked about: another run takes them at once", arguments: Backend.all)
+    @Test(
+        "A bulk run stopped midway (the console's Esc) leaves no claim on the orders it never asked about: another run takes them at once",
+        arguments: Backend.all)
     func stoppedRunGivesClaimsBack(backend: Backend) async throws {
         try await withStore(backend) { store in
             let ids = (1...12).map { "stop-\($0)" }
@@ -75,8 +80,9 @@ struct ReverifyStoreTests {
             let apple = CountingApple()
             let asked = Counter()
             // Four in flight; the second answer stops the run with orders it never asked about.
-            let stopped = await store.reverifyAll(ids, using: apple, by: alice, concurrency: 4,
-                                                  shouldContinue: { asked.value < 2 }, progress: { state in if state.done > 0 { asked.increment() } })
+            let stopped = await store.reverifyAll(
+                ids, using: apple, by: alice, concurrency: 4,
+                shouldContinue: { asked.value < 2 }, progress: { state in if state.done > 0 { asked.increment() } })
             #expect(stopped.done < ids.count && stopped.failed.isEmpty, "\(stopped.summary)")
             for id in ids {
                 if let job = try await store.job(.verify, subject: id) { #expect(job.leaseOwner == nil, "\(id) still claimed by \(job.leaseOwner ?? "")") }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrderStore
 
 @Suite("Rules as pure functions")
@@ -20,12 +21,14 @@ struct RuleTests {
 
     // MARK: R3
 
-    @Test("R3: every documented status code has its class; only proof of an invalid receipt is final", arguments: [
-        (0, "valid"), (21006, "validExpired"),
-        (21002, "retryable"), (21005, "retryable"), (21009, "retryable"),
-        (21000, "configuration"), (21004, "configuration"), (99999, "configuration"),
-        (21003, "final"), (21010, "final"),
-    ])
+    @Test(
+        "R3: every documented status code has its class; only proof of an invalid receipt is final",
+        arguments: [
+            (0, "valid"), (21006, "validExpired"),
+            (21002, "retryable"), (21005, "retryable"), (21009, "retryable"),
+            (21000, "configuration"), (21004, "configuration"), (99999, "configuration"),
+            (21003, "final"), (21010, "final"),
+        ])
     func statusClasses(status: Int, expected: String) {
         #expect(kind(StatusCodeRule.classify(statusReport(status))) == expected, "status \(status)")
     }
@@ -90,12 +93,15 @@ struct RuleTests {
     // MARK: R5
 
     private func order(product: String = "coins_60", quantity: Int = 1, created: Millis = t0) -> Order {
-        Order(orderId: "o1", accountId: "a1", productId: product, quantity: quantity, createdAt: created, state: .receiptReceived,
-              stateChangedAt: created, version: 1, updatedBy: "system", stuckSince: created, environment: nil, transactionId: nil,
-              originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
+        Order(
+            orderId: "o1", accountId: "a1", productId: product, quantity: quantity, createdAt: created, state: .receiptReceived,
+            stateChangedAt: created, version: 1, updatedBy: "system", stuckSince: created, environment: nil, transactionId: nil,
+            originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
     }
 
-    private func failures(_ picked: AppleTransaction?, order: Order? = nil, type: ProductType = .consumable, bundle: String = "com.example.game") -> [ReceiptCheck.Name] {
+    private func failures(_ picked: AppleTransaction?, order: Order? = nil, type: ProductType = .consumable, bundle: String = "com.example.game")
+        -> [ReceiptCheck.Name]
+    {
         let content = AppleReceiptContent(bundleId: bundle, inApp: picked.map { [$0] } ?? [])
         return ReceiptChecks.run(order: order ?? self.order(), productType: type, expectedBundleId: "com.example.game", content: content, picked: picked)
             .filter { !$0.passed }.map(\.name)
@@ -106,25 +112,28 @@ struct RuleTests {
         #expect(failures(tx("1", at: t0 + 1000)).isEmpty)
     }
 
-    @Test("R5: each failing check is reported", arguments: [
-        ("bundle", ReceiptCheck.Name.bundleId),
-        ("product", .productId),
-        ("quantity", .quantity),
-        ("early", .purchaseAfterOrder),
-        ("cancelled", .notCancelled),
-        ("token", .accountToken),
-        ("missing", .transactionPresent),
-    ])
+    @Test(
+        "R5: each failing check is reported",
+        arguments: [
+            ("bundle", ReceiptCheck.Name.bundleId),
+            ("product", .productId),
+            ("quantity", .quantity),
+            ("early", .purchaseAfterOrder),
+            ("cancelled", .notCancelled),
+            ("token", .accountToken),
+            ("missing", .transactionPresent),
+        ])
     func failingCheck(kind: String, expected: ReceiptCheck.Name) {
-        let got: [ReceiptCheck.Name] = switch kind {
-        case "bundle": failures(tx("1", at: t0 + 1000), bundle: "com.resigned.game")
-        case "product": failures(tx("1", product: "coins_600", at: t0 + 1000))
-        case "quantity": failures(tx("1", at: t0 + 1000, quantity: 5))
-        case "early": failures(tx("1", at: t0 - .minutes(30)))
-        case "cancelled": failures(tx("1", product: "no_ads", at: t0 + 1000, cancelled: t0 + 5000), order: order(product: "no_ads"), type: .nonConsumable)
-        case "token": failures(tx("1", at: t0 + 1000, token: "someone-elses-order"))
-        default: failures(nil)
-        }
+        let got: [ReceiptCheck.Name] =
+            switch kind {
+            case "bundle": failures(tx("1", at: t0 + 1000), bundle: "com.resigned.game")
+            case "product": failures(tx("1", product: "coins_600", at: t0 + 1000))
+            case "quantity": failures(tx("1", at: t0 + 1000, quantity: 5))
+            case "early": failures(tx("1", at: t0 - .minutes(30)))
+            case "cancelled": failures(tx("1", product: "no_ads", at: t0 + 1000, cancelled: t0 + 5000), order: order(product: "no_ads"), type: .nonConsumable)
+            case "token": failures(tx("1", at: t0 + 1000, token: "someone-elses-order"))
+            default: failures(nil)
+            }
         #expect(got == [expected])
     }
 
@@ -171,8 +180,9 @@ struct RuleTests {
     }
 
     private func pick(_ claimed: String?, _ content: AppleReceiptContent, product: String = "coins_60", held: Set<String> = []) -> AppleTransaction? {
-        TransactionPicking.pick(for: order(product: product), productType: TestCatalogue.types[product] ?? .consumable, claimedTransactionId: claimed,
-                                in: content, types: TestCatalogue.types, heldByAnother: { held.contains($0.transactionId) })
+        TransactionPicking.pick(
+            for: order(product: product), productType: TestCatalogue.types[product] ?? .consumable, claimedTransactionId: claimed,
+            in: content, types: TestCatalogue.types, heldByAnother: { held.contains($0.transactionId) })
     }
 
     @Test("R6: prefers the order's own product, and passes over purchases other orders hold")
@@ -232,7 +242,9 @@ struct RuleTests {
 
     // MARK: R8
 
-    private func owner(_ account: String = "A", autoRenew: Bool = true, status: SubscriptionStatus = .active, periodEnd: Millis? = t0 + .days(30)) -> OwnershipRule.OwnerFacts {
+    private func owner(_ account: String = "A", autoRenew: Bool = true, status: SubscriptionStatus = .active, periodEnd: Millis? = t0 + .days(30))
+        -> OwnershipRule.OwnerFacts
+    {
         .init(accountId: account, autoRenew: autoRenew, status: status, periodEnd: periodEnd)
     }
     private let renewalAt = t0 + .days(30) - .hours(20)
@@ -261,9 +273,13 @@ struct RuleTests {
     @Test("R8: an owner whose subscription had expired, been refunded or revoked before the purchase is not renewing, whatever the flag says")
     func lapsedOwner() {
         let monthsLater = t0 + .days(120)
-        #expect(OwnershipRule.decide(owner: owner(), submitter: "B", purchasedAt: monthsLater) == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
-        #expect(OwnershipRule.decide(owner: owner(status: .refunded), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .refunded))
-        #expect(OwnershipRule.decide(owner: owner(status: .revoked), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .revoked))
+        #expect(
+            OwnershipRule.decide(owner: owner(), submitter: "B", purchasedAt: monthsLater)
+                == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
+        #expect(
+            OwnershipRule.decide(owner: owner(status: .refunded), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .refunded))
+        #expect(
+            OwnershipRule.decide(owner: owner(status: .revoked), submitter: "B", purchasedAt: renewalAt) == .transfer(from: "A", to: "B", because: .revoked))
         // Apple still retrying A's card: the subscription still renews, even past the period's end.
         #expect(OwnershipRule.decide(owner: owner(status: .billingRetry), submitter: "B", purchasedAt: t0 + .days(40)) == .ownerKeeps(owner: "A"))
         // A renewal bought within Apple's renewal window of the period's end is A's.
@@ -284,14 +300,27 @@ struct RuleTests {
 
     @Test("R10: any changed field or link changes the hash")
     func auditHash() {
-        let base = AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d")
+        let base = AuditChain.hash(
+            previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d")
         #expect(base.count == 64)
-        #expect(base != AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r2", detail: "d"))
-        #expect(base != AuditChain.hash(previous: base, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d"))
-        #expect(base != AuditChain.hash(previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: nil, detail: "d"))
+        #expect(
+            base
+                != AuditChain.hash(
+                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r2", detail: "d"
+                ))
+        #expect(
+            base
+                != AuditChain.hash(
+                    previous: base, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d"))
+        #expect(
+            base
+                != AuditChain.hash(
+                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: nil, detail: "d")
+        )
         // Moving text between fields must not collide.
-        #expect(AuditChain.hash(previous: "", seq: 1, at: 0, actor: "ab", role: "c", action: "", target: "", reason: nil, detail: "")
-            != AuditChain.hash(previous: "", seq: 1, at: 0, actor: "a", role: "bc", action: "", target: "", reason: nil, detail: ""))
+        #expect(
+            AuditChain.hash(previous: "", seq: 1, at: 0, actor: "ab", role: "c", action: "", target: "", reason: nil, detail: "")
+                != AuditChain.hash(previous: "", seq: 1, at: 0, actor: "a", role: "bc", action: "", target: "", reason: nil, detail: ""))
     }
 
     // MARK: State machine
@@ -322,7 +351,9 @@ struct RuleTests {
         }
     }
 
-    @Test("Notifications: each type maps to one effect — REFUND and REVOKE take back (consumables too), renewals extend, status types set what R8 weighs, the rest is recorded")
+    @Test(
+        "Notifications: each type maps to one effect — REFUND and REVOKE take back (consumables too), renewals extend, status types set what R8 weighs, the rest is recorded"
+    )
     func notificationEffects() {
         #expect(NotificationEffect.of(type: "REFUND", subtype: nil) == .cancel(.refund))
         #expect(NotificationEffect.of(type: "REVOKE", subtype: nil) == .cancel(.revoke))
@@ -358,13 +389,17 @@ struct RuleTests {
         #expect(OutageRule.detect(newestFirst: mixed, now: now)?.method == .serverAPI, "each endpoint is watched on its own")
     }
 
-    @Test("Subscription events: a later end is a renewal (unless the order's own event told it), an expiry takes, a new owner is a take and a give; nothing else is news")
+    @Test(
+        "Subscription events: a later end is a renewal (unless the order's own event told it), an expiry takes, a new owner is a take and a give; nothing else is news"
+    )
     func subscriptionEvents() {
-        let before = Subscription(originalTransactionId: "otid", ownerAccount: "A", productId: "vip_monthly", status: .active, autoRenew: true,
-                                  expiresAt: t0 + .days(30), ownerSince: t0, decidedBy: "rule", factsAsOf: t0, factsSource: .verifyReceipt)
+        let before = Subscription(
+            originalTransactionId: "otid", ownerAccount: "A", productId: "vip_monthly", status: .active, autoRenew: true,
+            expiresAt: t0 + .days(30), ownerSince: t0, decidedBy: "rule", factsAsOf: t0, factsSource: .verifyReceipt)
         var renewed = before
         renewed.expiresAt = t0 + .days(60)
-        #expect(SubscriptionEventRule.changes(before: before, after: renewed, renewalToldAlready: false)
+        #expect(
+            SubscriptionEventRule.changes(before: before, after: renewed, renewalToldAlready: false)
                 == [.init(type: .subscriptionRenewed, gives: true, account: "A", until: t0 + .days(60))])
         #expect(SubscriptionEventRule.changes(before: before, after: renewed, renewalToldAlready: true).isEmpty, "the delivered renewal's event told it")
         var expired = before

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// Issue 15: the timeline the console and `order show` both print says only what is known,
@@ -21,7 +22,9 @@ struct TimelineStoreTests {
             #expect(calls.count == 4, "\(calls)")
             #expect(calls[1] == "… 8 more calls to Apple, same answer, until \((t0 + .minutes(10)).iso8601)", "\(calls)")
             #expect(calls[0] == calls[2])  // the first and the last of the run read alike
-            #expect(calls[0].contains("timed out after 30 s") && !calls[0].contains("no status") && !calls[0].contains("HTTP -") && !calls[0].contains("Production"), "\(calls[0])")
+            #expect(
+                calls[0].contains("timed out after 30 s") && !calls[0].contains("no status") && !calls[0].contains("HTTP -")
+                    && !calls[0].contains("Production"), "\(calls[0])")
             #expect(calls[3].contains("status 21005"), "\(calls[3])")
             #expect(lines.contains("audit #\(try await store.auditLog(limit: 1).first?.seq ?? 0) reverify by root (admin)"), "\(lines)")
         }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import OrderStore
 
 /// R1–R6 through the store, on both backends.
@@ -36,7 +37,8 @@ struct VerificationStoreTests {
     func delivers(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1000", at: t0 + 500)]), at: t0 + 3000)
+            let outcome = try await store.applyVerification(
+                orderId: "o1", submissionId: submission, report: validReport([tx("1000", at: t0 + 500)]), at: t0 + 3000)
             #expect(outcome.order.state == .delivered)
             #expect(outcome.order.transactionId == "1000")
             #expect(outcome.checks.allSatisfy { $0.passed })
@@ -51,8 +53,9 @@ struct VerificationStoreTests {
     func sandboxInProduction(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("review", account: "app-review")
-            let outcome = try await store.applyVerification(orderId: "review", submissionId: submission,
-                                                            report: validReport([tx("1", at: t0 + 500)], environment: .sandbox), at: t0 + 3000)
+            let outcome = try await store.applyVerification(
+                orderId: "review", submissionId: submission,
+                report: validReport([tx("1", at: t0 + 500)], environment: .sandbox), at: t0 + 3000)
             #expect(outcome.flaggedSandbox)
             #expect(outcome.order.state == .delivered)
             #expect(outcome.order.environment == .sandbox)
@@ -179,9 +182,11 @@ struct VerificationStoreTests {
             #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: "re-verify a rejected order", role: .support))
             #expect(try await store.rejectedOrders(reasonContaining: "21010") == ["o1"])
             // Without reopen (not an admin's word) the answer is recorded but decides nothing.
-            let ignored = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
+            let ignored = try await store.applyVerification(
+                orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
             #expect(ignored.order.state == .rejected)
-            let reopened = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), reopen: true, at: t0 + 5000)
+            let reopened = try await store.applyVerification(
+                orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), reopen: true, at: t0 + 5000)
             #expect(reopened.order.state == .delivered)
         }
     }
@@ -203,8 +208,9 @@ struct VerificationStoreTests {
     func claimedWrongProduct(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1", claimed: "77")
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission,
-                                                            report: validReport([tx("77", product: "no_ads", at: t0 + 500)]), at: t0 + 3000)
+            let outcome = try await store.applyVerification(
+                orderId: "o1", submissionId: submission,
+                report: validReport([tx("77", product: "no_ads", at: t0 + 500)]), at: t0 + 3000)
             #expect(outcome.order.lastError == "check failed: product id: no_ads ≠ coins_60")
         }
     }
@@ -213,8 +219,9 @@ struct VerificationStoreTests {
     func picksLatest(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            let report = validReport([tx("30", at: t0 + 900), tx("10", at: t0 - .days(3)), tx("20", at: t0 + 100)],
-                                     latest: [tx("30", at: t0 + 900), tx("v1", product: "vip_monthly", at: t0 + 999)])
+            let report = validReport(
+                [tx("30", at: t0 + 900), tx("10", at: t0 - .days(3)), tx("20", at: t0 + 100)],
+                latest: [tx("30", at: t0 + 900), tx("v1", product: "vip_monthly", at: t0 + 999)])
             let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: report, at: t0 + 3000)
             #expect(outcome.order.transactionId == "30")
             #expect(outcome.order.state == .delivered)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 /// Every real app receipt in the fixtures decodes to the values it holds.
@@ -60,9 +61,10 @@ import Testing
         #expect(receipt.receiptCreationDate == TestTrust.date("2020-05-06T18:28:49Z"))
         #expect(receipt.inAppPurchases.count == 187)
         #expect(Set(receipt.inAppPurchases.compactMap(\.originalTransactionId)) == ["1000000603177571"])
-        #expect(Set(receipt.inAppPurchases.compactMap(\.productId)) == [
-            "com.nutcallalert.inapp.lite", "com.nutcallalert.inapp.optimum", "com.nutcallalert.inapp.pro",
-        ])
+        #expect(
+            Set(receipt.inAppPurchases.compactMap(\.productId)) == [
+                "com.nutcallalert.inapp.lite", "com.nutcallalert.inapp.optimum", "com.nutcallalert.inapp.pro",
+            ])
     }
 
     @Test func macReceiptWithoutPurchases() throws {
@@ -97,7 +99,8 @@ import Testing
 
     @Test func xcodeReceiptsFromApplesLibrary() throws {
         guard let empty = try decode("asslswift__xcode-app-receipt-empty.b64")?.receipt,
-              let withTransaction = try decode("asslswift__xcode-app-receipt-with-transaction.b64")?.receipt else { return }
+            let withTransaction = try decode("asslswift__xcode-app-receipt-with-transaction.b64")?.receipt
+        else { return }
         #expect(empty.bundleId == "com.example.naturelab.backyardbirds.example")
         #expect(empty.inAppPurchases.isEmpty)
         let purchase = try #require(withTransaction.inAppPurchases.first)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 /// `iapdesk receipt decode` recognises every fixture by its shape.
@@ -10,7 +11,8 @@ import Testing
     }
 
     @Test func everyRealFixtureIsRecognised() throws {
-        let real = try Fixtures.files(in: "receipts") + Fixtures.files(in: "legacy-transaction-receipts")
+        let real =
+            try Fixtures.files(in: "receipts") + Fixtures.files(in: "legacy-transaction-receipts")
             + Fixtures.files(in: "jws") + Fixtures.files(in: "verifyreceipt-json")
         #expect(real.count == 30 || real.isEmpty)
         for path in real {
@@ -20,12 +22,12 @@ import Testing
 
     @Test func kindsOfInput() throws {
         guard let receipt = try detect("receipts/tpinappreceipt__receipt-xcode.b64"),
-              let notification = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json"),
-              let jws = try detect("jws/asslswift__xcode-signed-transaction.jws"),
-              let answer = try detect("verifyreceipt-json/mbaasy__remote_unified.json"),
-              let legacy = try detect("legacy-transaction-receipts/itunesiap__raw_receipt_legacy.b64"),
-              let apiError = try detect("server-api-json/asslswift__transactionIdNotFoundError.json"),
-              let payload = try detect("server-api-json/asslswift__signedTransaction.json")
+            let notification = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json"),
+            let jws = try detect("jws/asslswift__xcode-signed-transaction.jws"),
+            let answer = try detect("verifyreceipt-json/mbaasy__remote_unified.json"),
+            let legacy = try detect("legacy-transaction-receipts/itunesiap__raw_receipt_legacy.b64"),
+            let apiError = try detect("server-api-json/asslswift__transactionIdNotFoundError.json"),
+            let payload = try detect("server-api-json/asslswift__signedTransaction.json")
         else { return }
         #expect(receipt.kindName == "app receipt (PKCS#7)")
         #expect(notification.kindName == "JSON with signed data")
@@ -59,7 +61,8 @@ import Testing
 
     @Test func documentMarksEveryNestedSignature() async throws {
         guard let data = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json"),
-              let trust = try TestTrust.apple() else { return }
+            let trust = try TestTrust.apple()
+        else { return }
         let document = await ReceiptDocumentBuilder.build(data, trust: trust)
         #expect(document.signatures.map(\.subject) == ["signedPayload"])
         #expect(document.signatures.first?.verified == true)

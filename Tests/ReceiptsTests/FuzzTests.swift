@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 /// Mutated real inputs never crash or hang the decoder: each gives a value or an error.
@@ -38,12 +39,13 @@ import Testing
     }
 }
 
-
 /// Numeric edge cases in every date a client can hand us: each is refused with an error
 /// naming the field, or read as a date a later integer conversion can hold — never a trap.
 @Suite struct NumericDateTests {
-    static let hostile = ["1e30", "-1e30", "1e308", "-1e308", "inf", "-inf", "nan", "NaN", "9223372036854775808", "-9223372036854775809",
-                          "1.7976931348623157e308", "-1", "0", "253402300800000"]
+    static let hostile = [
+        "1e30", "-1e30", "1e308", "-1e308", "inf", "-inf", "nan", "NaN", "9223372036854775808", "-9223372036854775809",
+        "1.7976931348623157e308", "-1", "0", "253402300800000",
+    ]
 
     @Test(arguments: hostile)
     func verifyReceiptDates(_ value: String) {

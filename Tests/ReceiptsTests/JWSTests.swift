@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 @Suite struct JWSTests {
@@ -18,11 +19,12 @@ import Testing
         guard let jws = try realNotification(), let trust = try TestTrust.apple() else { return }
         let verdict = await jws.verify(trust: trust)
         #expect(verdict.isVerified, "\(verdict.summary)")
-        #expect(verdict.chain.map(\.commonName) == [
-            "Prod ECC Mac App Store and iTunes Store Receipt Signing",
-            "Apple Worldwide Developer Relations Certification Authority",
-            "Apple Root CA - G3",
-        ])
+        #expect(
+            verdict.chain.map(\.commonName) == [
+                "Prod ECC Mac App Store and iTunes Store Receipt Signing",
+                "Apple Worldwide Developer Relations Certification Authority",
+                "Apple Root CA - G3",
+            ])
         // The leaf expired in 2023: the chain is checked at signedDate, as Apple's library does offline.
         let checkedAt = try #require(verdict.validationTime).timeIntervalSince1970
         #expect(abs(checkedAt - 1_662_122_492) < 1)  // 2022-09-02T12:41:32Z
@@ -100,7 +102,8 @@ import Testing
 
     @Test func xcodeRenewalInfoAndAppTransaction() throws {
         guard let renewal = try jws("asslswift__xcode-signed-renewal-info.jws"),
-              let app = try jws("asslswift__xcode-signed-app-transaction.jws") else { return }
+            let app = try jws("asslswift__xcode-signed-app-transaction.jws")
+        else { return }
         let info = try renewal.decodePayload(JWSRenewalInfo.self)
         #expect(info.autoRenewStatus == 1)
         #expect(info.autoRenewProductId == "pass.premium")

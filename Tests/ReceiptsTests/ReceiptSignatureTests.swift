@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 /// Which chain signed each real receipt, and the reasons a receipt is UNVERIFIED.
@@ -46,7 +47,8 @@ import Testing
 
     @Test func xcodeReceiptsAreTrustedOnlyWithTheConfiguredStoreKitCertificate() async throws {
         guard let decoded = try decode("tpinappreceipt__receipt-xcode.b64"),
-              let apple = try TestTrust.apple(), let both = try TestTrust.appleAndXcode() else { return }
+            let apple = try TestTrust.apple(), let both = try TestTrust.appleAndXcode()
+        else { return }
         let refused = await decoded.verifySignature(trust: apple)
         #expect(!refused.isVerified)
         #expect(refused.reason?.contains("not configured as trusted") == true)
@@ -63,14 +65,16 @@ import Testing
 
     @Test func theWrongRootDoesNotVerify() async throws {
         guard let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64"),
-              let g3 = try TestTrust.certificates(TestTrust.appleRootG3Name) else { return }
+            let g3 = try TestTrust.certificates(TestTrust.appleRootG3Name)
+        else { return }
         let verdict = await decoded.verifySignature(trust: TrustRoots(apple: g3))
         #expect(!verdict.isVerified)
     }
 
     @Test func anAlteredPayloadBreaksTheSignature() async throws {
         guard let text = try Fixtures.text("receipts/tpinappreceipt__receipt-sandbox-g5.b64"),
-              let trust = try TestTrust.apple() else { return }
+            let trust = try TestTrust.apple()
+        else { return }
         var der = Array(try #require(Data(base64Encoded: text.filter { !$0.isWhitespace })))
         // Change one digit of the bundle id inside the signed payload: still parses, no longer signed.
         let needle = Array("dev.bonzer.weeka.app".utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 /// iOS 6 transaction receipts: decoded fully, signature checked as far as the format allows.

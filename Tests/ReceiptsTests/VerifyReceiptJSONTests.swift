@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Receipts
 
 @Suite struct VerifyReceiptJSONTests {
@@ -60,7 +61,7 @@ import Testing
         #expect(answer.status == 0)
         let latest = try #require(answer.latestReceiptInfo.first)
         #expect(latest.originalTransactionId == "1000000093384828")  // a JSON number here
-        #expect(latest.isTrialPeriod == false)                      // a JSON boolean here
+        #expect(latest.isTrialPeriod == false)  // a JSON boolean here
         #expect(latest.expiresDate == Date(timeIntervalSince1970: 1_394_619_485))
     }
 

@@ -2,26 +2,34 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// Seed 003: the server polls Apple about subscriptions about to expire, so a renewal
 /// reaches the store even when Apple's notification never came.
 @Suite("serve: polling subscriptions near expiry")
 struct ExpiryPollingTests {
-    @Test("A renewal Apple never notified: the worker polls the subscription as its period ends and the entitlement runs on; one far from expiry is not polled", arguments: Backend.all)
+    @Test(
+        "A renewal Apple never notified: the worker polls the subscription as its period ends and the entitlement runs on; one far from expiry is not polled",
+        arguments: Backend.all)
     func renewalLearnedByPolling(backend: Backend) async throws {
-        try await IntakeTests.withServe(backend, worker: { settings in
-            settings.expirySweepInterval = 100
-            settings.expiryPolling.recheckAfter = 200
-        }) { serve in
+        try await IntakeTests.withServe(
+            backend,
+            worker: { settings in
+                settings.expirySweepInterval = 100
+                settings.expiryPolling.recheckAfter = 200
+            }
+        ) { serve in
             let ledger = serve.simulator.ledger
             // One subscription ends in two hours, the other in thirty days.
-            let soon = await ledger.purchase(appleId: "soon@icloud", productId: "vip_monthly", kind: .autoRenewable,
-                                             period: 2 * 3_600, appAccountToken: "g-soon")
+            let soon = await ledger.purchase(
+                appleId: "soon@icloud", productId: "vip_monthly", kind: .autoRenewable,
+                period: 2 * 3_600, appAccountToken: "g-soon")
             let later = await ledger.purchase(appleId: "later@icloud", productId: "vip_monthly", kind: .autoRenewable, appAccountToken: "g-later")
             for (order, appleId) in [("g-soon", "soon@icloud"), ("g-later", "later@icloud")] {
-                #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"vip_monthly"}"#).status == 201)
+                #expect(
+                    try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"vip_monthly"}"#)
+                        .status == 201)
                 let receipt = try await ledger.receipt(appleId: appleId)
                 #expect(try await serve.call(.POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#).status == 202)
                 #expect(try await IntakeTests.waitFor("delivered", order: order, in: serve)["state"] as? String == "delivered")

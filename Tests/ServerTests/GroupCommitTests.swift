@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Server
 
 /// The batching itself, with a commit that takes its time: what arrives meanwhile shares

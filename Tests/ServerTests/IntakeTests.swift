@@ -7,8 +7,8 @@ import NIOCore
 import NIOHTTP1
 import OrderStore
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// `iapdesk serve` as a game server meets it: real HTTP on loopback to the intake API, a
 /// worker asking the App Store simulator, a real store on both backends.
@@ -22,8 +22,10 @@ struct IntakeTests {
         var store: OrderStore
         var baseURL: String
 
-        func call(_ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
-                  headers extra: [(String, String)] = []) async throws -> (status: Int, body: [String: Any]) {
+        func call(
+            _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
+            headers extra: [(String, String)] = []
+        ) async throws -> (status: Int, body: [String: Any]) {
             var request = HTTPClientRequest(url: baseURL + path)
             request.method = method
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -55,9 +57,11 @@ struct IntakeTests {
         return logger
     }()
 
-    static func withServe(_ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
-                          outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
-                          _ body: (Running) async throws -> Void) async throws {
+    static func withServe(
+        _ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
+        outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
+        _ body: (Running) async throws -> Void
+    ) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
         let location = try await backend.freshLocation()
@@ -66,9 +70,10 @@ struct IntakeTests {
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
             serverAPI: serverAPI
-                ? try ServerAPICredentials(issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId,
-                                           p8: Secret(value: simulator.apiKey.p8PEM, origin: "test"),
-                                           productionURL: apple.baseURL, sandboxURL: apple.baseURL + "/sandbox")
+                ? try ServerAPICredentials(
+                    issuerId: simulator.apiKey.issuerId, keyId: simulator.apiKey.keyId,
+                    p8: Secret(value: simulator.apiKey.p8PEM, origin: "test"),
+                    productionURL: apple.baseURL, sandboxURL: apple.baseURL + "/sandbox")
                 : nil,
             trust: simulator.trustRoots)
         let verifier = AppleVerifier(settings: settings)
@@ -77,8 +82,9 @@ struct IntakeTests {
         workerSettings.historyInterval = historyInterval
         workerSettings.outagePause = outagePause
         configure(&workerSettings)
-        let serve = try await IAPDeskServer.start(store: store, verifier: verifier, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
-                                                  workerSettings: workerSettings, logger: quietLogger)
+        let serve = try await IAPDeskServer.start(
+            store: store, verifier: verifier, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
+            workerSettings: workerSettings, logger: quietLogger)
         do {
             try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL)))
         } catch {
@@ -147,7 +153,8 @@ struct IntakeTests {
         }
     }
 
-    @Test("?wait= lets the game server see the verdict while the player watches: 200 delivered; a non-consumable is then an entitlement", arguments: Backend.all)
+    @Test(
+        "?wait= lets the game server see the verdict while the player watches: 200 delivered; a non-consumable is then an entitlement", arguments: Backend.all)
     func waitForVerdict(backend: Backend) async throws {
         try await Self.withServe(backend) { serve in
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-w","account_id":"acct-w","product_id":"no_ads"}"#).status == 201)
@@ -176,7 +183,9 @@ struct IntakeTests {
         }
     }
 
-    @Test("StoreKit 2: a signed transaction is checked at the door and verified through the Server API; a forged one is refused and nothing is stored", arguments: Backend.all)
+    @Test(
+        "StoreKit 2: a signed transaction is checked at the door and verified through the Server API; a forged one is refused and nothing is stored",
+        arguments: Backend.all)
     func storeKit2(backend: Backend) async throws {
         try await Self.withServe(backend, serverAPI: true) { serve in
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-sk2","account_id":"acct-sk2","product_id":"coins_300"}"#).status == 201)
@@ -196,7 +205,9 @@ struct IntakeTests {
         }
     }
 
-    @Test("Retries are safe: the same order placed twice is one order; an Idempotency-Key returns the first submission; reused with another body it is refused", arguments: Backend.all)
+    @Test(
+        "Retries are safe: the same order placed twice is one order; an Idempotency-Key returns the first submission; reused with another body it is refused",
+        arguments: Backend.all)
     func idempotent(backend: Backend) async throws {
         try await Self.withServe(backend) { serve in
             let order = #"{"order_id":"g-2","account_id":"acct-2","product_id":"no_ads"}"#
@@ -248,7 +259,9 @@ struct IntakeTests {
         }
     }
 
-    @Test("Apple down for many orders: after five failures in a row the worker probes with one verification at a time instead of hammering, the banner says since when and how many wait, and when Apple is back all are delivered")
+    @Test(
+        "Apple down for many orders: after five failures in a row the worker probes with one verification at a time instead of hammering, the banner says since when and how many wait, and when Apple is back all are delivered"
+    )
     func outageBackOff() async throws {
         // Probes 2 s apart: however slow a loaded machine makes the submissions below, a few
         // probes cannot add up to one call per order.
@@ -257,7 +270,8 @@ struct IntakeTests {
             var receipts: [String] = []
             for index in 0..<20 {
                 let order = "o-\(index)"
-                #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-o","product_id":"coins_60"}"#).status == 201)
+                #expect(
+                    try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-o","product_id":"coins_60"}"#).status == 201)
                 await serve.simulator.ledger.purchase(appleId: "o\(index)@icloud", productId: "coins_60", kind: .consumable, appAccountToken: order)
                 let receipt = try await serve.simulator.ledger.receipt(appleId: "o\(index)@icloud")
                 receipts.append(receipt)
@@ -272,7 +286,8 @@ struct IntakeTests {
             }
             try await Task.sleep(for: .seconds(1))
             let outage = try #require(try await serve.store.appleOutage(), "Apple down is seen as an outage")
-            #expect(outage.banner.hasPrefix("verifyReceipt failing since ") && outage.banner.hasSuffix("— 20 orders waiting, none rejected"), "\(outage.banner)")
+            #expect(
+                outage.banner.hasPrefix("verifyReceipt failing since ") && outage.banner.hasSuffix("— 20 orders waiting, none rejected"), "\(outage.banner)")
             var attempts = 0
             for index in 0..<20 { attempts += try await serve.store.orderDetail("o-\(index)").attempts.count }
             #expect(attempts < 16, "the worker backed off: \(attempts) calls to a dead Apple for 20 orders, not one each")

@@ -3,8 +3,8 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// App Store Server Notifications V2 as Apple posts them: signed by the simulator's chain,
 /// over real HTTP on loopback to `serve`, applied by its worker through the rules.
@@ -13,13 +13,18 @@ struct NotificationTests {
     typealias Running = IntakeTests.Running
 
     /// A purchase delivered the way a game server gets it delivered: order, receipt, worker.
-    static func delivered(_ orderId: String, product: String, kind: SimulatedPurchase.Kind, account: String = "acct-n",
-                          appleId: String = "n@icloud", in serve: Running) async throws -> SimulatedPurchase {
+    static func delivered(
+        _ orderId: String, product: String, kind: SimulatedPurchase.Kind, account: String = "acct-n",
+        appleId: String = "n@icloud", in serve: Running
+    ) async throws -> SimulatedPurchase {
         let placed = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(orderId)","account_id":"\#(account)","product_id":"\#(product)"}"#)
         #expect(placed.status == 201)
         let purchase = await serve.simulator.ledger.purchase(appleId: appleId, productId: product, kind: kind, appAccountToken: orderId)
         let receipt = try await serve.simulator.ledger.receipt(appleId: appleId)
-        #expect(try await serve.call(.POST, "/v1/orders/\(orderId)/receipts", json: #"{"receipt_data":"\#(receipt)","transaction_id":"\#(purchase.transactionId)"}"#).status == 202)
+        #expect(
+            try await serve.call(
+                .POST, "/v1/orders/\(orderId)/receipts", json: #"{"receipt_data":"\#(receipt)","transaction_id":"\#(purchase.transactionId)"}"#
+            ).status == 202)
         #expect(try await IntakeTests.waitFor("delivered", order: orderId, in: serve)["state"] as? String == "delivered")
         return purchase
     }
@@ -45,7 +50,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("REFUND of a delivered consumable (the only signal Apple gives for one) refunds the order and revokes its grant; Apple's retry of it changes nothing twice", arguments: Backend.all)
+    @Test(
+        "REFUND of a delivered consumable (the only signal Apple gives for one) refunds the order and revokes its grant; Apple's retry of it changes nothing twice",
+        arguments: Backend.all)
     func refundConsumable(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let purchase = try await Self.delivered("n-1", product: "coins_300", kind: .consumable, in: serve)
@@ -58,8 +65,9 @@ struct NotificationTests {
             #expect(detail.order.state == .refunded)
             #expect(detail.grants.count == 1 && detail.grants[0].revokedAt != nil)
             // Support reads it on the order's timeline (console and `order show` alike).
-            #expect(detail.timeline.contains { $0.kind == .notification(outcome: .applied) && $0.text.hasPrefix("Apple REFUND (#\(record.id)") },
-                    "\(detail.timeline.map(\.text))")
+            #expect(
+                detail.timeline.contains { $0.kind == .notification(outcome: .applied) && $0.text.hasPrefix("Apple REFUND (#\(record.id)") },
+                "\(detail.timeline.map(\.text))")
 
             // Apple retries with the same notificationUUID when our answer was lost.
             let again = try await Self.post(refund, in: serve)
@@ -71,7 +79,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("Out of order: a REFUND recovered late, signed before the REFUND_REVERSED already applied, is kept as superseded and does not take the delivery back", arguments: Backend.all)
+    @Test(
+        "Out of order: a REFUND recovered late, signed before the REFUND_REVERSED already applied, is kept as superseded and does not take the delivery back",
+        arguments: Backend.all)
     func outOfOrder(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let purchase = try await Self.delivered("n-2", product: "no_ads", kind: .nonConsumable, in: serve)
@@ -92,7 +102,8 @@ struct NotificationTests {
         }
     }
 
-    @Test("Forged, garbage, misdirected and oversized notifications are refused with a 4xx, change nothing, and are visible to operators", arguments: Backend.all)
+    @Test(
+        "Forged, garbage, misdirected and oversized notifications are refused with a 4xx, change nothing, and are visible to operators", arguments: Backend.all)
     func forged(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let purchase = try await Self.delivered("n-3", product: "coins_60", kind: .consumable, in: serve)
@@ -142,7 +153,9 @@ struct NotificationTests {
         }
     }
 
-    @Test("A subscription's life by notification: DID_RENEW moves its end, AUTO_RENEW_DISABLED turns renewal off, EXPIRED ends it, and a stale status signed earlier is superseded", arguments: Backend.all)
+    @Test(
+        "A subscription's life by notification: DID_RENEW moves its end, AUTO_RENEW_DISABLED turns renewal off, EXPIRED ends it, and a stale status signed earlier is superseded",
+        arguments: Backend.all)
     func subscriptionLife(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let vip = try await Self.delivered("n-4", product: "vip_monthly", kind: .autoRenewable, account: "acct-vip", in: serve)
@@ -154,11 +167,13 @@ struct NotificationTests {
             #expect(subscription.expiresAt == renewal.expiresDate.map { Millis(($0.timeIntervalSince1970 * 1000).rounded()) })
             #expect(subscription.ownerAccount == "acct-vip")
 
-            let staleEnable = try await serve.simulator.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", about: renewal,
-                                                                     signedAt: Date().addingTimeInterval(-60))
+            let staleEnable = try await serve.simulator.notification(
+                "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", about: renewal,
+                signedAt: Date().addingTimeInterval(-60))
             await serve.simulator.ledger.setAutoRenew(originalTransactionId: otid, false)
             let disabled = try await Self.applied(
-                try await Self.post(try await serve.simulator.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", about: renewal), in: serve),
+                try await Self.post(
+                    try await serve.simulator.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", about: renewal), in: serve),
                 in: serve)
             #expect(disabled.outcome == .applied)
             subscription = try #require(try await serve.store.subscription(otid).subscription)
@@ -169,13 +184,17 @@ struct NotificationTests {
             #expect(try await serve.store.subscription(otid).subscription?.autoRenew == false, "the older fact changed nothing")
 
             let expired = try await Self.applied(
-                try await Self.post(try await serve.simulator.notification("EXPIRED", subtype: "VOLUNTARY", about: renewal, signedAt: Date().addingTimeInterval(1)), in: serve),
+                try await Self.post(
+                    try await serve.simulator.notification("EXPIRED", subtype: "VOLUNTARY", about: renewal, signedAt: Date().addingTimeInterval(1)), in: serve),
                 in: serve)
             #expect(expired.outcome == .applied)
             #expect(try await serve.store.subscription(otid).subscription?.status == .expired)
             let told = try await serve.store.subscription(otid).notifications
-            #expect(told.map(\.facts.kind) == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"],
-                    "the subscription screen lists them by signed date: \(told.map(\.facts.kind))")
+            #expect(
+                told.map(\.facts.kind) == [
+                    "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+                ],
+                "the subscription screen lists them by signed date: \(told.map(\.facts.kind))")
 
             // The game reads back what the account owns, as R8 and the notifications left it.
             let owned = try await serve.call(.GET, "/v1/accounts/acct-vip/entitlements")
@@ -192,7 +211,8 @@ struct NotificationTests {
             let test = try await Self.applied(try await Self.post(try await serve.simulator.notification("TEST", about: purchase), in: serve), in: serve)
             #expect(test.outcome == .recorded && test.detail == "test notification")
             let signed = Date()
-            let request = try await serve.simulator.notification("CONSUMPTION_REQUEST", about: purchase, signedAt: signed, consumptionRequestReason: "UNINTENDED_PURCHASE")
+            let request = try await serve.simulator.notification(
+                "CONSUMPTION_REQUEST", about: purchase, signedAt: signed, consumptionRequestReason: "UNINTENDED_PURCHASE")
             let record = try await Self.applied(try await Self.post(request, in: serve), in: serve)
             #expect(record.outcome == .recorded && record.detail?.contains("UNINTENDED_PURCHASE") == true)
             #expect(record.deadline == Millis((signed.timeIntervalSince1970 * 1000).rounded()) + Millis.hours(12))
@@ -211,12 +231,15 @@ struct NotificationTests {
         }
     }
 
-    @Test("Receiver down: Apple's post fails, and the worker's sweep of Get Notification History recovers the REFUND through the same checks; Apple's later retry is a duplicate", arguments: Backend.all)
+    @Test(
+        "Receiver down: Apple's post fails, and the worker's sweep of Get Notification History recovers the REFUND through the same checks; Apple's later retry is a duplicate",
+        arguments: Backend.all)
     func recoveredFromHistory(backend: Backend) async throws {
         try await IntakeTests.withServe(backend, serverAPI: true, historyInterval: 300) { serve in
             // Nothing listens on port 9 of loopback: the receiver is down when Apple posts.
-            await serve.simulator.notifications.configure(production: "http://127.0.0.1:9/apple/notifications/production", sandbox: nil,
-                                                          retryDelays: [.seconds(3_600)])
+            await serve.simulator.notifications.configure(
+                production: "http://127.0.0.1:9/apple/notifications/production", sandbox: nil,
+                retryDelays: [.seconds(3_600)])
             let purchase = try await Self.delivered("n-7", product: "no_ads", kind: .nonConsumable, in: serve)
             try await serve.simulator.refundAndNotify(transactionId: purchase.transactionId)
             let sent = try #require(await serve.simulator.notifications.entries.last)

@@ -4,8 +4,8 @@ import Foundation
 import OrderStore
 import ReferenceGame
 import Server
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 14: every grant, revoke and refund reaches the game through the outbox —
 /// pushed as signed webhooks to the reference game over loopback, or pulled by cursor.
@@ -14,8 +14,10 @@ struct OutboxTests {
     static let secret = "game-webhook-secret-0123456789"
 
     /// The reference game on loopback and a `serve` pushing to it, retrying quickly.
-    static func withGame(_ backend: Backend, retryFor: Millis = .hours(72),
-                         _ body: (IntakeTests.Running, ReferenceGame) async throws -> Void) async throws {
+    static func withGame(
+        _ backend: Backend, retryFor: Millis = .hours(72),
+        _ body: (IntakeTests.Running, ReferenceGame) async throws -> Void
+    ) async throws {
         let game = ReferenceGame(secret: secret)
         let receiver = try await ReferenceGameServer.start(game)
         var webhook = GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: secret, origin: "test")])
@@ -32,7 +34,8 @@ struct OutboxTests {
 
     /// A player buys `product` for `order` on `account`; the game server submits the receipt.
     static func buy(_ serve: IntakeTests.Running, order: String, account: String, product: String = "coins_300") async throws {
-        #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"\#(account)","product_id":"\#(product)"}"#).status == 201)
+        #expect(
+            try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"\#(account)","product_id":"\#(product)"}"#).status == 201)
         let appleId = "\(order)@icloud"
         await serve.simulator.ledger.purchase(appleId: appleId, productId: product, kind: .consumable, appAccountToken: order)
         let receipt = try await serve.simulator.ledger.receipt(appleId: appleId)
@@ -53,7 +56,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("A delivered purchase is pushed to the game, signed; the game applies it once; an operator's revoke takes it back; every try is on record", arguments: Backend.all)
+    @Test(
+        "A delivered purchase is pushed to the game, signed; the game applies it once; an operator's revoke takes it back; every try is on record",
+        arguments: Backend.all)
     func pushDelivered(backend: Backend) async throws {
         try await Self.withGame(backend) { serve, game in
             try await Self.buy(serve, order: "g-1", account: "p1")
@@ -92,7 +97,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("The game down for a (compressed) day, then back: every event confirmed, each applied exactly once, per account in order; the banner said so meanwhile", arguments: Backend.all)
+    @Test(
+        "The game down for a (compressed) day, then back: every event confirmed, each applied exactly once, per account in order; the banner said so meanwhile",
+        arguments: Backend.all)
     func gameDownThenBack(backend: Backend) async throws {
         try await Self.withGame(backend) { serve, game in
             await game.setFault(.down)
@@ -133,7 +140,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("A dead letter: past its retry window an event is DEAD; an operator resends it (audited) and the game applies it once; resending a confirmed one changes no balance", arguments: [Backend.sqlite])
+    @Test(
+        "A dead letter: past its retry window an event is DEAD; an operator resends it (audited) and the game applies it once; resending a confirmed one changes no balance",
+        arguments: [Backend.sqlite])
     func deadLetterResent(backend: Backend) async throws {
         try await Self.withGame(backend, retryFor: 300) { serve, game in
             await game.setFault(.error500)
@@ -163,7 +172,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("Pull: a game without webhooks reads events after its cursor (long poll) and acknowledges them; a cursor never handed out is refused", arguments: Backend.all)
+    @Test(
+        "Pull: a game without webhooks reads events after its cursor (long poll) and acknowledges them; a cursor never handed out is refused",
+        arguments: Backend.all)
     func pull(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let empty = try await serve.call(.GET, "/v1/events?after=0")
@@ -192,7 +203,9 @@ struct OutboxTests {
         }
     }
 
-    @Test("The README's recipe, proven by the reference game: a wrong HMAC, a replayed old timestamp and a missing header are refused; two live secrets let a rotation go without a gap")
+    @Test(
+        "The README's recipe, proven by the reference game: a wrong HMAC, a replayed old timestamp and a missing header are refused; two live secrets let a rotation go without a gap"
+    )
     func signatureRecipe() async throws {
         let game = ReferenceGame(secret: Self.secret)
         let body = Data(#"{"effect":{"account_id":"a","op":"give","product_id":"coins_60","quantity":1},"id":"evt_1","type":"delivered"}"#.utf8)
@@ -228,11 +241,12 @@ struct OutboxTests {
             return
         }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-recipe-\(UUID().uuidString.prefix(8)).py")
-        try (snippet + """
+        try
+            (snippet + """
 
-            import os, sys
-            print(verify(os.environ["SECRET"].encode(), os.environ["HEADER"], sys.stdin.buffer.read()))
-            """).write(to: script, atomically: true, encoding: .utf8)
+                import os, sys
+                print(verify(os.environ["SECRET"].encode(), os.environ["HEADER"], sys.stdin.buffer.read()))
+                """).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
 
         func run(header: String, body: Data) throws -> String {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The OpenAPI document is the contract: schemathesis (PyPI) generates requests from it
 /// against a live `serve` — every documented input, valid and invalid — and checks that

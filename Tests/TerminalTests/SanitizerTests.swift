@@ -1,5 +1,5 @@
-import Testing
 import Terminal
+import Testing
 
 @Suite("Sanitizer")
 struct SanitizerTests {

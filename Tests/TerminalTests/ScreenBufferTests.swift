@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Terminal
 
 @Suite struct ScreenBufferTests {
@@ -76,9 +77,9 @@ import Testing
     @Test func coloursMapToWhatTheTerminalHas() {
         #expect(ColorDepth.full.index(for: .rgb(255, 0, 0)) == 196)
         #expect(ColorDepth.full.index(for: .rgb(0x30, 0x30, 0x30)) == 236)
-        #expect(ColorDepth.sixteen.index(for: .indexed(196)) == 9)   // bright red
-        #expect(ColorDepth.eight.index(for: .indexed(196)) == 1)     // red
-        #expect(ColorDepth.eight.index(for: .indexed(10)) == 2)      // bright green → green
+        #expect(ColorDepth.sixteen.index(for: .indexed(196)) == 9)  // bright red
+        #expect(ColorDepth.eight.index(for: .indexed(196)) == 1)  // red
+        #expect(ColorDepth.eight.index(for: .indexed(10)) == 2)  // bright green → green
         #expect(ColorDepth.none.index(for: .indexed(1)) == nil)
         #expect(ColorDepth.full.index(for: .terminalDefault) == nil)
     }

@@ -16,10 +16,12 @@ public enum PostgresServer {
     /// Whether PostgreSQL cases should run at all.
     public static let shouldRun: Bool = {
         if isCI || externalURL != nil || binDirectory != nil { return true }
-        FileHandle.standardError.write(Data("""
-            ⚠️  SKIPPING PostgreSQL store tests: no PostgreSQL server binaries found and IAPDESK_TEST_POSTGRES_URL is not set.
-               Install postgresql (apt-get install postgresql) to run the full conformance suite.\n
-            """.utf8))
+        FileHandle.standardError.write(
+            Data(
+                """
+                ⚠️  SKIPPING PostgreSQL store tests: no PostgreSQL server binaries found and IAPDESK_TEST_POSTGRES_URL is not set.
+                   Install postgresql (apt-get install postgresql) to run the full conformance suite.\n
+                """.utf8))
         return false
     }()
 
@@ -47,8 +49,12 @@ public enum PostgresServer {
         // PostgreSQL 15 get their default collation.
         let create = "CREATE DATABASE \(name)"
         do {
-            try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c",
-                                 "\(create) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"])
+            try run(
+                psqlPath(),
+                [
+                    "\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                    "\(create) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'",
+                ])
         } catch {
             try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", create])
         }
@@ -98,10 +104,15 @@ public enum PostgresServer {
             }
         }
         try server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-        try server("pg_ctl", ["-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
-                              "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200", "start"])
+        try server(
+            "pg_ctl",
+            [
+                "-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
+                "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200", "start",
+            ])
         // Stop the server when this process ends, however it ends.
-        let stop = asRoot
+        let stop =
+            asRoot
             ? "runuser -u postgres -- \(bin)/pg_ctl -D \(dir)/data -m immediate stop"
             : "\(bin)/pg_ctl -D \(dir)/data -m immediate stop"
         try run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop) >/dev/null 2>&1; rm -rf \(dir)"], wait: false)

@@ -44,12 +44,16 @@ public struct ServerAPIClient: Sendable {
     }
 
     /// Get Transaction History v2, one page: `GET /inApps/v2/history/{id}?revision=`.
-    public func transactionHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+    public func transactionHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<
+        Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure
+    > {
         await page("/inApps/v2/history/\(escaped(transactionId))", environment, revision: revision)
     }
 
     /// Get Refund History, one page: `GET /inApps/v2/refund/lookup/{id}?revision=`.
-    public func refundHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+    public func refundHistory(_ transactionId: String, in environment: AppleEnvironment, revision: String? = nil) async -> Result<
+        Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure
+    > {
         await page("/inApps/v2/refund/lookup/\(escaped(transactionId))", environment, revision: revision)
     }
 
@@ -77,10 +81,11 @@ public struct ServerAPIClient: Sendable {
         await get("/inApps/v1/subscriptions/\(escaped(transactionId))", environment, as: StatusResponse.self) { response in
             var states: [SubscriptionState] = []
             for last in response.data.flatMap(\.lastTransactions) {
-                states.append(SubscriptionState(
-                    status: last.status, originalTransactionId: last.originalTransactionId,
-                    transaction: try await last.signedTransactionInfo.asyncMap { try await verify($0, as: JWSTransaction.self) },
-                    renewal: try await last.signedRenewalInfo.asyncMap { try await verify($0, as: JWSRenewalInfo.self) }))
+                states.append(
+                    SubscriptionState(
+                        status: last.status, originalTransactionId: last.originalTransactionId,
+                        transaction: try await last.signedTransactionInfo.asyncMap { try await verify($0, as: JWSTransaction.self) },
+                        renewal: try await last.signedRenewalInfo.asyncMap { try await verify($0, as: JWSRenewalInfo.self) }))
             }
             return states
         }
@@ -97,7 +102,9 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
-    private func page(_ path: String, _ environment: AppleEnvironment, revision: String?) async -> Result<Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure> {
+    private func page(_ path: String, _ environment: AppleEnvironment, revision: String?) async -> Result<
+        Answer<(page: TransactionPage, transactions: [JWSTransaction])>, ServerAPIFailure
+    > {
         let query = revision.map { "?revision=\(escaped($0))" } ?? ""
         return await get(path + query, environment, as: TransactionPage.self) { page in
             var transactions: [JWSTransaction] = []
@@ -117,12 +124,16 @@ public struct ServerAPIClient: Sendable {
     /// Get Notification History, one page: `POST /inApps/v1/notifications/history`, the
     /// notifications Apple signed between `start` and `end`, only those it failed to
     /// deliver with `onlyFailures`.
-    public func notificationHistory(start: Millis, end: Millis, onlyFailures: Bool, paginationToken: String?, in environment: AppleEnvironment) async -> Result<Answer<NotificationHistoryPage>, ServerAPIFailure> {
+    public func notificationHistory(start: Millis, end: Millis, onlyFailures: Bool, paginationToken: String?, in environment: AppleEnvironment) async -> Result<
+        Answer<NotificationHistoryPage>, ServerAPIFailure
+    > {
         let query = paginationToken.map { "?paginationToken=\(escaped($0))" } ?? ""
         let body = #"{"startDate":\#(start),"endDate":\#(end),"onlyFailures":\#(onlyFailures)}"#
-        return await call(.POST, "/inApps/v1/notifications/history" + query, environment, body: Array(body.utf8), as: NotificationHistoryResponse.self) { response in
-            NotificationHistoryPage(signedPayloads: response.notificationHistory.map(\.signedPayload), hasMore: response.hasMore ?? false,
-                                    paginationToken: response.paginationToken)
+        return await call(.POST, "/inApps/v1/notifications/history" + query, environment, body: Array(body.utf8), as: NotificationHistoryResponse.self) {
+            response in
+            NotificationHistoryPage(
+                signedPayloads: response.notificationHistory.map(\.signedPayload), hasMore: response.hasMore ?? false,
+                paginationToken: response.paginationToken)
         }
     }
 
@@ -143,10 +154,13 @@ public struct ServerAPIClient: Sendable {
         do { token = try ServerAPIToken.make(credentials, bundleId: bundleId) } catch {
             return .failure(ServerAPIFailure(transportError: "could not sign the API token: \(error)", latencyMs: 0, body: ""))
         }
-        let exchange = await http.send(method, credentials.baseURL(environment) + path, headers: [
-            ("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "iapdesk"),
-        ], body: body)
-        var failure = ServerAPIFailure(httpStatus: exchange.httpStatus, transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
+        let exchange = await http.send(
+            method, credentials.baseURL(environment) + path,
+            headers: [
+                ("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "iapdesk"),
+            ], body: body)
+        var failure = ServerAPIFailure(
+            httpStatus: exchange.httpStatus, transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
         guard exchange.transportError == nil else { return .failure(failure) }
         guard exchange.httpStatus == 200 else {
             let payload = try? JSONDecoder().decode(ErrorPayload.self, from: Data(exchange.body))

@@ -8,9 +8,10 @@ enum ServerAPIToken {
     static func make(_ credentials: ServerAPICredentials, bundleId: String, now: Date = Date()) throws -> String {
         let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": credentials.keyId, "typ": "JWT"], options: [.sortedKeys])
         let issuedAt = Int(now.timeIntervalSince1970)
-        let claims = try JSONSerialization.data(withJSONObject: [
-            "iss": credentials.issuerId, "iat": issuedAt, "exp": issuedAt + 300, "aud": "appstoreconnect-v1", "bid": bundleId,
-        ], options: [.sortedKeys])
+        let claims = try JSONSerialization.data(
+            withJSONObject: [
+                "iss": credentials.issuerId, "iat": issuedAt, "exp": issuedAt + 300, "aud": "appstoreconnect-v1", "bid": bundleId,
+            ], options: [.sortedKeys])
         let signingInput = "\(Base64.encodeURL(header)).\(Base64.encodeURL(claims))"
         let signature = try credentials.key.signature(for: Data(signingInput.utf8))
         return "\(signingInput).\(Base64.encodeURL(signature.rawRepresentation))"

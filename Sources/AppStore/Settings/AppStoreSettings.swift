@@ -66,7 +66,9 @@ public struct ServerAPICredentials: Sendable {
 
     /// `p8` is the `.p8` file's PEM; a key that does not parse is refused here, not at the
     /// first call.
-    public init(issuerId: String, keyId: String, p8: Secret, productionURL: String = appleProductionURL, sandboxURL: String = appleSandboxURL) throws(AppStoreConfigError) {
+    public init(issuerId: String, keyId: String, p8: Secret, productionURL: String = appleProductionURL, sandboxURL: String = appleSandboxURL)
+        throws(AppStoreConfigError)
+    {
         do { key = try P256.Signing.PrivateKey(pemRepresentation: p8.value) } catch {
             throw AppStoreConfigError("the App Store Server API key (\(p8.origin)) is not a PEM P-256 private key")
         }

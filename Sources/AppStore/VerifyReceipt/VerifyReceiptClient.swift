@@ -26,11 +26,12 @@ public struct VerifyReceiptClient: Sendable {
             var report = Self.report(exchange, environment: environment)
             report.latencyMs = totalLatency
             report.sharedSecretSent = endpoints.sharedSecret != nil
-            let next: AppleEnvironment? = switch report.appleStatus {
-            case 21007: .sandbox
-            case 21008: .production
-            default: nil
-            }
+            let next: AppleEnvironment? =
+                switch report.appleStatus {
+                case 21007: .sandbox
+                case 21008: .production
+                default: nil
+                }
             guard let next, !visited.contains(next) else { return report }
             environment = next
         }

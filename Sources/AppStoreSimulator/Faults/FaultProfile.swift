@@ -47,10 +47,13 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
         switch name {
         case "none": FaultProfile.none
         case "slow": FaultProfile(latency: 3...6)
-        case "flaky": FaultProfile(latency: 0.05...0.4, faults: [
-            Entry(.status(21005, retryable: nil), 0.1), Entry(.status(21199, retryable: true), 0.05), Entry(.http(503), 0.05),
-            Entry(.malformed, 0.02), Entry(.truncated, 0.02), Entry(.http(429), 0.02),
-        ])
+        case "flaky":
+            FaultProfile(
+                latency: 0.05...0.4,
+                faults: [
+                    Entry(.status(21005, retryable: nil), 0.1), Entry(.status(21199, retryable: true), 0.05), Entry(.http(503), 0.05),
+                    Entry(.malformed, 0.02), Entry(.truncated, 0.02), Entry(.http(429), 0.02),
+                ])
         case "storm": FaultProfile(faults: [Entry(.status(21005, retryable: nil))])
         case "down": FaultProfile(faults: [Entry(.http(503))])
         default: nil
@@ -73,7 +76,8 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
                 let parts = item.dropFirst("latency=".count).split(separator: "-", omittingEmptySubsequences: false)
                 let bounds = parts.compactMap { Double($0) }
                 guard (1...2).contains(parts.count), bounds.count == parts.count, let low = bounds.first, let high = bounds.last,
-                      low >= 0, low <= high else {
+                    low >= 0, low <= high
+                else {
                     throw FaultSpecError(item: item)
                 }
                 profile.latency = low...high
@@ -135,13 +139,14 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
             items.append(latency.lowerBound == latency.upperBound ? "latency=\(latency.lowerBound)" : "latency=\(latency.lowerBound)-\(latency.upperBound)")
         }
         for entry in faults {
-            let name = switch entry.fault {
-            case .status(let code, let retryable): "\(code)" + (retryable.map { $0 ? "r" : "n" } ?? "")
-            case .http(let code): "http\(code)"
-            case .timeout: "timeout"
-            case .malformed: "malformed"
-            case .truncated: "truncated"
-            }
+            let name =
+                switch entry.fault {
+                case .status(let code, let retryable): "\(code)" + (retryable.map { $0 ? "r" : "n" } ?? "")
+                case .http(let code): "http\(code)"
+                case .timeout: "timeout"
+                case .malformed: "malformed"
+                case .truncated: "truncated"
+                }
             let counted = entry.remaining.map { "\(name)*\($0)" } ?? name
             items.append(entry.probability == 1 ? counted : "\(counted):\(entry.probability)")
         }

@@ -28,9 +28,11 @@ public struct SimulatedPurchase: Sendable, Equatable, Codable {
     /// Family Sharing access revoked (Apple's REVOKE): the purchase stops counting, like a refund.
     public var isRevoked: Bool = false
 
-    public init(appleId: String, transactionId: String, originalTransactionId: String, productId: String, kind: Kind, isSandbox: Bool,
-                purchaseDate: Date, expiresDate: Date? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
-                webOrderLineItemId: Int64? = nil, autoRenew: Bool = false, appAccountToken: String? = nil, appleOrderId: String? = nil) {
+    public init(
+        appleId: String, transactionId: String, originalTransactionId: String, productId: String, kind: Kind, isSandbox: Bool,
+        purchaseDate: Date, expiresDate: Date? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
+        webOrderLineItemId: Int64? = nil, autoRenew: Bool = false, appAccountToken: String? = nil, appleOrderId: String? = nil
+    ) {
         self.appleId = appleId
         self.transactionId = transactionId
         self.originalTransactionId = originalTransactionId

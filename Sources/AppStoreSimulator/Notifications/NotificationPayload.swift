@@ -62,7 +62,8 @@ extension AppStoreSimulator {
                 signedTransactionInfo: try minter.sign(TransactionPayload(purchase, bundleId: bundleId, signedAt: signedAt)),
                 signedRenewalInfo: subscription ? try minter.sign(RenewalPayload(latest, signedAt: signedAt)) : nil,
                 status: status, consumptionRequestReason: consumptionRequestReason))
-        return SimulatedNotification(uuid: uuid, type: type, subtype: subtype, signedDate: signedAt, isSandbox: purchase.isSandbox,
-                                     transactionIds: [purchase.transactionId, purchase.originalTransactionId], signedPayload: try minter.sign(payload))
+        return SimulatedNotification(
+            uuid: uuid, type: type, subtype: subtype, signedDate: signedAt, isSandbox: purchase.isSandbox,
+            transactionIds: [purchase.transactionId, purchase.originalTransactionId], signedPayload: try minter.sign(payload))
     }
 }

@@ -47,13 +47,14 @@ public actor NotificationSender {
         if await attempt(index) { return true }
         guard !notification.isSandbox else { return false }
         let delays = retryDelays
-        retries.append(Task { [weak self] in
-            for delay in delays {
-                try? await Task.sleep(for: delay)
-                guard !Task.isCancelled, let self else { return }
-                if await self.attempt(index) { return }
-            }
-        })
+        retries.append(
+            Task { [weak self] in
+                for delay in delays {
+                    try? await Task.sleep(for: delay)
+                    guard !Task.isCancelled, let self else { return }
+                    if await self.attempt(index) { return }
+                }
+            })
         return false
     }
 

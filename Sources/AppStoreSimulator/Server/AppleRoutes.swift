@@ -38,7 +38,8 @@ struct AppleRoutes: Sendable {
                 let body = try await request.body.collect(upTo: 1 << 16)
                 return await faulted(api: true) {
                     guard authorized else { return SimulatorAnswer(status: 401, body: []) }
-                    return await Self.notificationHistory(simulator, body: Data(buffer: body), token: request.uri.queryParameters.get("paginationToken"), sandbox: sandbox)
+                    return await Self.notificationHistory(
+                        simulator, body: Data(buffer: body), token: request.uri.queryParameters.get("paginationToken"), sandbox: sandbox)
                 }
             }
             serverAPI(router, "\(prefix)/inApps/v2/refund/lookup/:id") { request, id in
@@ -50,12 +51,14 @@ struct AppleRoutes: Sendable {
     /// Get Notification History: `{startDate, endDate, onlyFailures?, transactionId?}` in the body.
     private static func notificationHistory(_ simulator: AppStoreSimulator, body: Data, token: String?, sandbox: Bool) async -> SimulatorAnswer {
         guard let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let start = (json["startDate"] as? NSNumber)?.doubleValue, let end = (json["endDate"] as? NSNumber)?.doubleValue else {
+            let start = (json["startDate"] as? NSNumber)?.doubleValue, let end = (json["endDate"] as? NSNumber)?.doubleValue
+        else {
             return .apiError(4_000_015, "Invalid start date.", status: 400)
         }
         guard start <= end else { return .apiError(4_000_013, "Start date after end date.", status: 400) }
         return await simulator.notifications.history(
-            sandbox: sandbox, start: Date(timeIntervalSince1970: start / 1000), end: Date(timeIntervalSince1970: min(end, Date().timeIntervalSince1970 * 1000 + 1) / 1000),
+            sandbox: sandbox, start: Date(timeIntervalSince1970: start / 1000),
+            end: Date(timeIntervalSince1970: min(end, Date().timeIntervalSince1970 * 1000 + 1) / 1000),
             onlyFailures: json["onlyFailures"] as? Bool ?? false, transactionId: json["transactionId"] as? String, after: token)
     }
 
@@ -87,7 +90,9 @@ struct AppleRoutes: Sendable {
             let answer: SimulatorAnswer = api ? .apiError(4_290_000, "Rate limit exceeded.", status: 429) : SimulatorAnswer(status: 429, body: [])
             return Self.response(answer, extra: ["Retry-After": "1"])
         case .http(let code):
-            return Self.response(SimulatorAnswer(status: code, headers: ["Content-Type": "text/html"], body: Array("<html><body>\(code) Service Unavailable</body></html>".utf8)))
+            return Self.response(
+                SimulatorAnswer(status: code, headers: ["Content-Type": "text/html"], body: Array("<html><body>\(code) Service Unavailable</body></html>".utf8))
+            )
         case .timeout:
             try? await Task.sleep(for: .seconds(hang))
             return Self.response(SimulatorAnswer(status: 504, body: []))

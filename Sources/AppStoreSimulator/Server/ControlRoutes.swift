@@ -21,13 +21,15 @@ struct ControlRoutes: Sendable {
         router.post("/control/purchase") { request, _ in
             try await handle(request) { json in
                 guard let appleId = json["appleId"] as? String, let productId = json["productId"] as? String,
-                      let kindName = json["kind"] as? String, let kind = SimulatedPurchase.Kind(name: kindName) else {
+                    let kindName = json["kind"] as? String, let kind = SimulatedPurchase.Kind(name: kindName)
+                else {
                     throw ControlError("purchase needs appleId, productId and kind (consumable, non_consumable, non_renewing, auto_renewable)")
                 }
                 let date = (json["purchaseDateMs"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } ?? Date()
-                return Self.describe(await ledger.purchase(
-                    appleId: appleId, productId: productId, kind: kind, sandbox: json["sandbox"] as? Bool ?? false,
-                    at: date, appAccountToken: json["appAccountToken"] as? String))
+                return Self.describe(
+                    await ledger.purchase(
+                        appleId: appleId, productId: productId, kind: kind, sandbox: json["sandbox"] as? Bool ?? false,
+                        at: date, appAccountToken: json["appAccountToken"] as? String))
             }
         }
         router.post("/control/renew") { request, _ in

@@ -10,8 +10,10 @@ public struct SimulatorAPIKey: Sendable {
     public let keyId: String
     public let privateKey: P256.Signing.PrivateKey
 
-    public init(issuerId: String = "57246542-96fe-1a63-e053-0824d011072a", keyId: String = "SIMKEY0001",
-                privateKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey()) {
+    public init(
+        issuerId: String = "57246542-96fe-1a63-e053-0824d011072a", keyId: String = "SIMKEY0001",
+        privateKey: P256.Signing.PrivateKey = P256.Signing.PrivateKey()
+    ) {
         self.issuerId = issuerId
         self.keyId = keyId
         self.privateKey = privateKey
@@ -32,11 +34,11 @@ struct APIKeyCheck: Sendable {
         guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
         let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerBytes = Base64.decodeURL(parts[0]), let payloadBytes = Base64.decodeURL(parts[1]),
-              let signatureBytes = Base64.decodeURL(parts[2]),
-              let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
-              let claims = try? JSONDecoder().decode(Claims.self, from: Data(payloadBytes)),
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+            let headerBytes = Base64.decodeURL(parts[0]), let payloadBytes = Base64.decodeURL(parts[1]),
+            let signatureBytes = Base64.decodeURL(parts[2]),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes)),
+            let claims = try? JSONDecoder().decode(Claims.self, from: Data(payloadBytes)),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
         else { return false }
         let signed = Data("\(parts[0]).\(parts[1])".utf8)
         let nowSeconds = now.timeIntervalSince1970

@@ -16,15 +16,21 @@ public struct CertificateAuthority: Sendable {
     /// Certificates are valid from 2000 to 2100, so that back-dated test purchases (checked
     /// at their own dates, like Apple's) still fall inside.
     public init(name: String = "iapdesk App Store Simulator") throws {
-        let notBefore = Date(timeIntervalSince1970: 946_684_800)    // 2000-01-01
-        let notAfter = Date(timeIntervalSince1970: 4_102_444_800)   // 2100-01-01
+        let notBefore = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
+        let notAfter = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01
         let rootKey = P256.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         leafKey = P256.Signing.PrivateKey()
 
-        let rootName = try DistinguishedName { CommonName("\(name) Root CA"); OrganizationName("iapdesk") }
-        let intermediateName = try DistinguishedName { CommonName("\(name) WWDR CA"); OrganizationName("iapdesk") }
-        let leafName = try DistinguishedName { CommonName("\(name) Receipt Signing"); OrganizationName("iapdesk") }
+        let rootName = try DistinguishedName {
+            CommonName("\(name) Root CA"); OrganizationName("iapdesk")
+        }
+        let intermediateName = try DistinguishedName {
+            CommonName("\(name) WWDR CA"); OrganizationName("iapdesk")
+        }
+        let leafName = try DistinguishedName {
+            CommonName("\(name) Receipt Signing"); OrganizationName("iapdesk")
+        }
 
         root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
@@ -83,8 +89,9 @@ public struct CertificateAuthority: Sendable {
     }
 
     public func saved() throws -> Saved {
-        Saved(rootPEM: try root.serializeAsPEM().pemString, intermediatePEM: try intermediate.serializeAsPEM().pemString,
-              leafPEM: try leaf.serializeAsPEM().pemString, leafKeyPEM: leafKey.pemRepresentation)
+        Saved(
+            rootPEM: try root.serializeAsPEM().pemString, intermediatePEM: try intermediate.serializeAsPEM().pemString,
+            leafPEM: try leaf.serializeAsPEM().pemString, leafKeyPEM: leafKey.pemRepresentation)
     }
 
     /// The root as PEM, for a trust-roots folder.

@@ -36,10 +36,12 @@ public enum SavedSimulator {
     /// The simulator saved in `folder`, with its ledger, under `faults`.
     public static func load(from folder: String, faults: FaultProfile = .none) async throws -> AppStoreSimulator {
         let identity = try JSONDecoder().decode(Identity.self, from: try Data(contentsOf: URL(fileURLWithPath: folder + "/" + identityFile)))
-        let key = SimulatorAPIKey(issuerId: identity.issuerId, keyId: identity.keyId,
-                                  privateKey: try P256.Signing.PrivateKey(pemRepresentation: identity.apiKeyPEM))
-        let simulator = try AppStoreSimulator(bundleId: identity.bundleId, sharedSecret: identity.sharedSecret, apiKey: key, faults: faults,
-                                              authority: try CertificateAuthority(saved: identity.authority))
+        let key = SimulatorAPIKey(
+            issuerId: identity.issuerId, keyId: identity.keyId,
+            privateKey: try P256.Signing.PrivateKey(pemRepresentation: identity.apiKeyPEM))
+        let simulator = try AppStoreSimulator(
+            bundleId: identity.bundleId, sharedSecret: identity.sharedSecret, apiKey: key, faults: faults,
+            authority: try CertificateAuthority(saved: identity.authority))
         let ledgerURL = URL(fileURLWithPath: folder + "/" + ledgerFile)
         if FileManager.default.fileExists(atPath: ledgerURL.path) {
             await simulator.ledger.adopt(try JSONDecoder().decode([SimulatedPurchase].self, from: try Data(contentsOf: ledgerURL)))

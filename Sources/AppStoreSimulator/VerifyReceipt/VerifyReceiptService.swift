@@ -22,7 +22,8 @@ public struct VerifyReceiptService: Sendable {
             return ["status": 21000]
         }
         guard let receiptData = request["receipt-data"] as? String,
-              let decoded = try? AppReceiptDecoder.decode(base64: receiptData) else {
+            let decoded = try? AppReceiptDecoder.decode(base64: receiptData)
+        else {
             return ["status": 21002]
         }
         guard await decoded.verifySignature(trust: trust).isVerified else { return ["status": 21003] }

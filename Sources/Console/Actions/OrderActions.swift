@@ -48,13 +48,14 @@ enum OrderActions {
             return .flash("re-verify needs Apple (or the simulator) configured: see [apple] in iapdesk.toml", isError: true)
         }
         let (store, actor) = (session.store, session.actor)
-        return .job(BackgroundJob(title: "re-verifying \(orderId)") { _ in
-            do {
-                return (VerificationPresentation.oneLine(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
-            } catch {
-                return ("\(orderId): \(error)", true)
-            }
-        })
+        return .job(
+            BackgroundJob(title: "re-verifying \(orderId)") { _ in
+                do {
+                    return (VerificationPresentation.oneLine(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
+                } catch {
+                    return ("\(orderId): \(error)", true)
+                }
+            })
     }
 
     /// `R` on a queue: re-verify every listed order, 8 at a time, with a progress bar; Esc
@@ -65,15 +66,16 @@ enum OrderActions {
         }
         guard !orderIds.isEmpty else { return .flash("nothing to re-verify", isError: false) }
         let (store, actor) = (session.store, session.actor)
-        return .job(BackgroundJob(title: "re-verifying \(orderIds.count) orders") { job in
-            job.report(done: 0, total: orderIds.count)
-            let result = await store.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) { progress in
-                job.report(done: progress.done, total: progress.total)
-            }
-            let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
-            let firstFailure = result.failed.first.map { ": \($0.orderId): \($0.error)" } ?? ""
-            return (result.summary + firstFailure + stopped, !result.failed.isEmpty)
-        })
+        return .job(
+            BackgroundJob(title: "re-verifying \(orderIds.count) orders") { job in
+                job.report(done: 0, total: orderIds.count)
+                let result = await store.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) { progress in
+                    job.report(done: progress.done, total: progress.total)
+                }
+                let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
+                let firstFailure = result.failed.first.map { ": \($0.orderId): \($0.error)" } ?? ""
+                return (result.summary + firstFailure + stopped, !result.failed.isEmpty)
+            })
     }
 
     /// `g`: deliver by hand, with a reason, against the version on screen.
@@ -86,52 +88,58 @@ enum OrderActions {
         // R7: a replayed receipt paid for another order; granting this one gives a second
         // delivery for one payment. Say so before the reason is typed.
         if order.replayFlag {
-            lines.append("WARNING: rejected as a replay. \(order.lastError ?? "Its purchase was already claimed by another order.") Granting delivers twice for one payment.")
+            lines.append(
+                "WARNING: rejected as a replay. \(order.lastError ?? "Its purchase was already claimed by another order.") Granting delivers twice for one payment."
+            )
         }
         lines.append("Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.")
-        return .dialog(Dialog(
-            title: "Grant \(order.orderId)",
-            lines: lines,
-            confirm: "grant"
-        ) { values in
-            let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
-            return "granted \(granted.orderId): now \(granted.state.rawValue)"
-        })
+        return .dialog(
+            Dialog(
+                title: "Grant \(order.orderId)",
+                lines: lines,
+                confirm: "grant"
+            ) { values in
+                let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                return "granted \(granted.orderId): now \(granted.state.rawValue)"
+            })
     }
 
     /// `x`: take a delivery back, with a reason.
     static func revoke(_ order: Order, session: ConsoleSession) -> ScreenAction {
         let (store, actor) = (session.store, session.actor)
-        return .dialog(Dialog(
-            title: "Revoke \(order.orderId)",
-            lines: [
-                "Take back the delivery of \(order.productId) from account \(order.accountId).",
-                "The grant is marked revoked (it stays in the history). Recorded in the audit log as \(actor.name) with your reason.",
-            ],
-            confirm: "revoke"
-        ) { values in
-            let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
-            return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
-        })
+        return .dialog(
+            Dialog(
+                title: "Revoke \(order.orderId)",
+                lines: [
+                    "Take back the delivery of \(order.productId) from account \(order.accountId).",
+                    "The grant is marked revoked (it stays in the history). Recorded in the audit log as \(actor.name) with your reason.",
+                ],
+                confirm: "revoke"
+            ) { values in
+                let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
+            })
     }
 
     /// `d` on a disputed renewal (R8): the rule's verdict stands (owner) or the submitting
     /// account gets it (submitter), with a reason.
     static func settleDispute(_ order: Order, session: ConsoleSession) -> ScreenAction {
         let (store, actor) = (session.store, session.actor)
-        return .dialog(Dialog(
-            title: "Settle dispute on \(order.orderId)",
-            lines: [
-                "Account \(order.accountId) submitted a renewal of subscription \(order.originalTransactionId ?? "-"), which R8 gave to its owner.",
-                "Type owner to let the verdict stand (the order is rejected), or submitter to give this account the renewal (delivered, ownership moves).",
-                order.lastError.map { "The rule said: \($0)" } ?? "",
-            ],
-            inputs: ["Favor (owner or submitter)"], confirm: "settle"
-        ) { values in
-            guard values[0] == "owner" || values[0] == "submitter" else { throw StoreError.invalid("favor is owner or submitter") }
-            let settled = try await store.resolveDispute(orderId: order.orderId, expectedVersion: order.version,
-                                                         favorSubmitter: values[0] == "submitter", by: actor, reason: values[1])
-            return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
-        })
+        return .dialog(
+            Dialog(
+                title: "Settle dispute on \(order.orderId)",
+                lines: [
+                    "Account \(order.accountId) submitted a renewal of subscription \(order.originalTransactionId ?? "-"), which R8 gave to its owner.",
+                    "Type owner to let the verdict stand (the order is rejected), or submitter to give this account the renewal (delivered, ownership moves).",
+                    order.lastError.map { "The rule said: \($0)" } ?? "",
+                ],
+                inputs: ["Favor (owner or submitter)"], confirm: "settle"
+            ) { values in
+                guard values[0] == "owner" || values[0] == "submitter" else { throw StoreError.invalid("favor is owner or submitter") }
+                let settled = try await store.resolveDispute(
+                    orderId: order.orderId, expectedVersion: order.version,
+                    favorSubmitter: values[0] == "submitter", by: actor, reason: values[1])
+                return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
+            })
     }
 }

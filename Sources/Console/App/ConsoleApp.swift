@@ -157,7 +157,8 @@ public final class ConsoleApp {
         case .enter:
             if let empty = dialog.fields.firstIndex(where: { $0.editor.text.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 dialog.focus = empty
-                dialog.error = empty == dialog.fields.count - 1
+                dialog.error =
+                    empty == dialog.fields.count - 1
                     ? "a reason is required: it goes into the audit log" : "\(dialog.fields[empty].label) is required"
                 return
             }
@@ -264,7 +265,7 @@ public final class ConsoleApp {
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
         case .success(.stuck), .success(.disputes), .success(.orphans), .success(.conflicts), .success(.audit),
-             .success(.notifications), .success(.jobs), .success(.undelivered):
+            .success(.notifications), .success(.jobs), .success(.undelivered):
             break  // lists, opened above
         case .success(.account(let id)):
             try await push(AccountScreen(accountId: id))
@@ -325,7 +326,10 @@ public final class ConsoleApp {
         let spin = frames[spinner % frames.count]
         guard let (done, total) = job.progress, total > 0 else { return ("\(spin) \(job.title)…", false) }
         let width = 20, filled = done * width / total
-        return ("\(spin) \(job.title) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) · Esc cancels", false)
+        return (
+            "\(spin) \(job.title) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) · Esc cancels",
+            false
+        )
     }
 
     /// The real loop: keys as they come, a refresh every `refreshEvery` so that other

@@ -18,8 +18,10 @@ public final class ConsoleSession {
     /// Each product's type, loaded when the console opens: `o` is offered on subscriptions only.
     public var productTypes: [String: ProductType] = [:]
 
-    public init(store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-                trust: TrustRoots = TrustRoots(), notes: [(String, String)] = []) {
+    public init(
+        store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
+        trust: TrustRoots = TrustRoots(), notes: [(String, String)] = []
+    ) {
         self.trust = trust
         self.notes = notes
         self.store = store

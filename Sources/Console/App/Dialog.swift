@@ -22,15 +22,19 @@ public final class Dialog {
 
     /// `perform` gets the fields' values (the reason last) and returns the message to show
     /// once it is done.
-    public convenience init(title: String, lines: [String], inputs: [String] = [], confirm: String,
-                            perform: @escaping ([String]) async throws -> String) {
+    public convenience init(
+        title: String, lines: [String], inputs: [String] = [], confirm: String,
+        perform: @escaping ([String]) async throws -> String
+    ) {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
     }
 
     /// `startJob` does the quick, refusable part (the store may say no, shown in the dialog)
     /// and returns the slow rest, which the console runs with its progress bar.
-    public convenience init(title: String, lines: [String], inputs: [String] = [], confirm: String,
-                            startJob: @escaping ([String]) async throws -> BackgroundJob) {
+    public convenience init(
+        title: String, lines: [String], inputs: [String] = [], confirm: String,
+        startJob: @escaping ([String]) async throws -> BackgroundJob
+    ) {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .job(try await startJob($0)) })
     }
 
@@ -85,6 +89,8 @@ public final class Dialog {
             let used = screen.write("\(field.label): \(field.editor.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
             if index == focus { screen.write("█", row: input, col: left + 2 + used, style: theme[.dialog]) }
         }
-        screen.write(" Enter \(confirm)\(fields.count > 1 ? " · Tab next field" : "") · Esc cancel ", row: bottom - fields.count - 1, col: left + 2, maxWidth: width - 4, style: theme[.muted])
+        screen.write(
+            " Enter \(confirm)\(fields.count > 1 ? " · Tab next field" : "") · Esc cancel ", row: bottom - fields.count - 1, col: left + 2, maxWidth: width - 4,
+            style: theme[.muted])
     }
 }

@@ -22,8 +22,9 @@ enum Chrome {
         let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
         let storeWidth = screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
         if let workers, let text = workerText(workers) {
-            screen.write("  " + text, row: 0, col: storeWidth, maxWidth: max(0, screen.cols - right - 1 - storeWidth),
-                         style: workers.live == 0 || workers.queue.dead > 0 ? theme[.headerBadge] : theme[.header])
+            screen.write(
+                "  " + text, row: 0, col: storeWidth, maxWidth: max(0, screen.cols - right - 1 - storeWidth),
+                style: workers.live == 0 || workers.queue.dead > 0 ? theme[.headerBadge] : theme[.header])
         }
         let col = screen.cols - right
         let used = screen.write(badge, row: 0, col: col, style: theme[.headerBadge])

@@ -16,8 +16,10 @@ public final class AccountScreen: ConsoleScreen {
     public var title: String { "Account \(accountId)" }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"),
-         KeyBinding(.character("?"), action: "help")]
+        [
+            KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"),
+            KeyBinding(.character("?"), action: "help"),
+        ]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -35,18 +37,27 @@ public final class AccountScreen: ConsoleScreen {
         }
         lines.append(("Orders (\(d.orders.count))", theme[.tableHeader]))
         for o in d.orders {
-            lines.append(("\(o.orderId)  \(o.productId)  \(OrderListings.stateText(o, storeIsProduction: isProduction))  \(TimeText.full(o.createdAt))",
-                          theme[.state(o.state)]))
+            lines.append(
+                (
+                    "\(o.orderId)  \(o.productId)  \(OrderListings.stateText(o, storeIsProduction: isProduction))  \(TimeText.full(o.createdAt))",
+                    theme[.state(o.state)]
+                ))
         }
         lines.append(("", theme[.row]))
         lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
         for g in d.grants {
-            lines.append(("\(TimeText.full(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)" + (g.revokedAt.map { "  REVOKED \(TimeText.full($0))" } ?? ""),
-                          g.revokedAt == nil ? theme[.row] : theme[.checkFailed]))
+            lines.append(
+                (
+                    "\(TimeText.full(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)"
+                        + (g.revokedAt.map { "  REVOKED \(TimeText.full($0))" } ?? ""),
+                    g.revokedAt == nil ? theme[.row] : theme[.checkFailed]
+                ))
         }
         lines.append(("", theme[.row]))
         lines.append(("Subscriptions owned (\(d.subscriptions.count))", theme[.tableHeader]))
-        for s in d.subscriptions { lines.append(("\(s.originalTransactionId)  \(s.productId)  \(s.status)  auto-renew \(s.autoRenew ? "on" : "off")", theme[.row])) }
+        for s in d.subscriptions {
+            lines.append(("\(s.originalTransactionId)  \(s.productId)  \(s.status)  auto-renew \(s.autoRenew ? "on" : "off")", theme[.row]))
+        }
         return lines
     }
 

@@ -17,9 +17,11 @@ final class ListScreen<Item>: ConsoleScreen {
     private var selected = 0
     private var top = 0
 
-    init(_ listing: Listing<Item>, fetch: @escaping (ConsoleSession) async throws -> [Item], open: ((Item) -> (any ConsoleScreen)?)? = nil,
-         action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil,
-         bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)? = nil) {
+    init(
+        _ listing: Listing<Item>, fetch: @escaping (ConsoleSession) async throws -> [Item], open: ((Item) -> (any ConsoleScreen)?)? = nil,
+        action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil,
+        bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)? = nil
+    ) {
         self.listing = listing
         self.fetch = fetch
         self.open = open
@@ -31,7 +33,9 @@ final class ListScreen<Item>: ConsoleScreen {
 
     func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         let actions = session.readOnly || items.isEmpty ? [] : [action?.binding, bulkAction?.binding].compactMap { $0 }
-        return (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + actions + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+        return (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + actions + [
+            KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help"),
+        ]
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -87,19 +91,26 @@ enum Lists {
         ListScreen(
             QueueListings.orphans(),
             fetch: { try await $0.store.orphans(limit: 500) },
-            action: (KeyBinding(.character("A"), action: "attach to order"), { orphan, session in
-                let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
-                return .dialog(Dialog(
-                    title: "Attach transaction \(tid)",
-                    lines: ["\(orphan.transaction.productId) bought \(TimeText.full(orphan.transaction.purchaseDate)); no order claims it.",
-                            "Name the order it paid for: the rules check it like a receipt (R5, R7), then it is delivered once."],
-                    inputs: ["Order id"], confirm: "attach"
-                ) { values in
-                    guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: "order", id: values[0]) }
-                    let attached = try await store.attachOrphan(transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
-                    return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
-                })
-            }))
+            action: (
+                KeyBinding(.character("A"), action: "attach to order"),
+                { orphan, session in
+                    let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
+                    return .dialog(
+                        Dialog(
+                            title: "Attach transaction \(tid)",
+                            lines: [
+                                "\(orphan.transaction.productId) bought \(TimeText.full(orphan.transaction.purchaseDate)); no order claims it.",
+                                "Name the order it paid for: the rules check it like a receipt (R5, R7), then it is delivered once.",
+                            ],
+                            inputs: ["Order id"], confirm: "attach"
+                        ) { values in
+                            guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: "order", id: values[0]) }
+                            let attached = try await store.attachOrphan(
+                                transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
+                            return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
+                        })
+                }
+            ))
     }
 
     static func audit() -> ListScreen<AuditEntry> {
@@ -107,7 +118,8 @@ enum Lists {
             QueueListings.audit(),
             fetch: { try await $0.store.auditLog(limit: 500) },
             open: { entry in
-                entry.target.hasPrefix("order:") ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
+                entry.target.hasPrefix("order:")
+                    ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
                     : entry.target.hasPrefix("otid:") ? SubscriptionScreen(originalTransactionId: String(entry.target.dropFirst("otid:".count))) : nil
             })
     }
@@ -124,19 +136,25 @@ enum Lists {
             QueueListings.jobs(),
             fetch: { try await $0.store.jobs(limit: 500) },
             open: { job in job.kind == .verify ? OrderDetailScreen(orderId: job.subject) : nil },
-            action: (KeyBinding(.character("R"), action: "requeue dead"), { job, session in
-                guard job.deadAt != nil else { return .flash("job \(job.id) is not dead; it runs on its own", isError: true) }
-                let (store, actor) = (session.store, session.actor)
-                return .dialog(Dialog(
-                    title: "Requeue job \(job.id)",
-                    lines: ["\(job.kind.rawValue) \(job.subject) failed \(job.attempts) times: \(job.lastError ?? "no error kept")",
-                            "It runs again now, its tries counted from zero. The requeue is audited."],
-                    inputs: [], confirm: "requeue"
-                ) { values in
-                    let requeued = try await store.requeueJob(id: job.id, by: actor, reason: values[0])
-                    return "job \(requeued.id) is due now"
-                })
-            }))
+            action: (
+                KeyBinding(.character("R"), action: "requeue dead"),
+                { job, session in
+                    guard job.deadAt != nil else { return .flash("job \(job.id) is not dead; it runs on its own", isError: true) }
+                    let (store, actor) = (session.store, session.actor)
+                    return .dialog(
+                        Dialog(
+                            title: "Requeue job \(job.id)",
+                            lines: [
+                                "\(job.kind.rawValue) \(job.subject) failed \(job.attempts) times: \(job.lastError ?? "no error kept")",
+                                "It runs again now, its tries counted from zero. The requeue is audited.",
+                            ],
+                            inputs: [], confirm: "requeue"
+                        ) { values in
+                            let requeued = try await store.requeueJob(id: job.id, by: actor, reason: values[0])
+                            return "job \(requeued.id) is due now"
+                        })
+                }
+            ))
     }
 
     static func undelivered() -> ListScreen<GameEvent> {
@@ -144,29 +162,41 @@ enum Lists {
             QueueListings.undeliveredEvents(),
             fetch: { try await $0.store.unconfirmedEvents(limit: 500) },
             open: { event in event.orderId.map { OrderDetailScreen(orderId: $0) } },
-            action: (KeyBinding(.character("R"), action: "resend"), { event, session in
-                let (store, actor) = (session.store, session.actor)
-                return .dialog(Dialog(
-                    title: "Resend \(event.eventId)",
-                    lines: ["\(event.summary)", "\(event.deliveryText)",
-                            "The worker sends it now; the game applies it once by its id. The resend is audited."],
-                    inputs: [], confirm: "resend"
-                ) { values in
-                    let resent = try await store.resendEvent(event.eventId, by: actor, reason: values[0])
-                    return "\(resent.eventId) is owed to the game again"
-                })
-            }),
-            bulkAction: (KeyBinding(.character("A"), action: "resend all dead"), { events, session in
-                let dead = events.filter { $0.deadAt != nil }.count
-                guard dead > 0 else { return .flash("no dead event: the worker is still trying every one on its own", isError: false) }
-                return .dialog(Dialog(
-                    title: "Resend every dead event",
-                    lines: ["\(dead)\(events.count >= 500 ? " or more" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
-                            "The game applies each once by its id. Every resend is audited."],
-                    inputs: [], confirm: "resend all"
-                ) { values in
-                    EventActions.resendAllDead(try await session.store.resendDeadEvents(by: session.actor, reason: values[0]), store: session.store)
-                })
-            }))
+            action: (
+                KeyBinding(.character("R"), action: "resend"),
+                { event, session in
+                    let (store, actor) = (session.store, session.actor)
+                    return .dialog(
+                        Dialog(
+                            title: "Resend \(event.eventId)",
+                            lines: [
+                                "\(event.summary)", "\(event.deliveryText)",
+                                "The worker sends it now; the game applies it once by its id. The resend is audited.",
+                            ],
+                            inputs: [], confirm: "resend"
+                        ) { values in
+                            let resent = try await store.resendEvent(event.eventId, by: actor, reason: values[0])
+                            return "\(resent.eventId) is owed to the game again"
+                        })
+                }
+            ),
+            bulkAction: (
+                KeyBinding(.character("A"), action: "resend all dead"),
+                { events, session in
+                    let dead = events.filter { $0.deadAt != nil }.count
+                    guard dead > 0 else { return .flash("no dead event: the worker is still trying every one on its own", isError: false) }
+                    return .dialog(
+                        Dialog(
+                            title: "Resend every dead event",
+                            lines: [
+                                "\(dead)\(events.count >= 500 ? " or more" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
+                                "The game applies each once by its id. Every resend is audited.",
+                            ],
+                            inputs: [], confirm: "resend all"
+                        ) { values in
+                            EventActions.resendAllDead(try await session.store.resendDeadEvents(by: session.actor, reason: values[0]), store: session.store)
+                        })
+                }
+            ))
     }
 }

@@ -14,7 +14,9 @@ final class NotificationScreen: ConsoleScreen {
     var title: String { "Notification #\(id)" + (record.map { " \($0.facts.kind)" } ?? "") }
 
     func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        (orderId == nil ? [] : [KeyBinding(.character("o"), action: "order")]) + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+        (orderId == nil ? [] : [KeyBinding(.character("o"), action: "order")]) + [
+            KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help"),
+        ]
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -28,10 +30,13 @@ final class NotificationScreen: ConsoleScreen {
     func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         guard let record else { return }
         let width = (record.fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
-        let lines = record.fields.map { field in
-            (TextWidth.fit(field.name, to: width) + field.value,
-             field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row])
-        } + [("", theme[.row]), ("raw signed payload (\(record.raw.utf8.count) bytes):", theme[.muted]), (record.raw, theme[.muted])]
+        let lines =
+            record.fields.map { field in
+                (
+                    TextWidth.fit(field.name, to: width) + field.value,
+                    field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row]
+                )
+            } + [("", theme[.row]), ("raw signed payload (\(record.raw.utf8.count) bytes):", theme[.muted]), (record.raw, theme[.muted])]
         text.draw(lines, into: &screen, area: area)
     }
 

@@ -45,8 +45,10 @@ public final class OrdersScreen: ConsoleScreen {
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         [KeyBinding(.enter, action: "open")] + OrderActions.bindings(for: selectedOrder, session: session)
-            + [KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
-               KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit")]
+            + [
+                KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
+                KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit"),
+            ]
     }
 
     public var selectedOrder: Order? { orders.indices.contains(selected) ? orders[selected] : nil }
@@ -83,7 +85,8 @@ public final class OrdersScreen: ConsoleScreen {
             screen.write(filterText.isEmpty ? "No orders." : "Nothing matches \(filterText).", row: area.top + 1, col: 2, style: theme[.muted])
             return
         }
-        Table.draw(&screen, area: area, listing: OrderListings.orders(storeIsProduction: isProduction), items: orders, selected: selected, top: top, theme: theme)
+        Table.draw(
+            &screen, area: area, listing: OrderListings.orders(storeIsProduction: isProduction), items: orders, selected: selected, top: top, theme: theme)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {

@@ -21,8 +21,10 @@ public final class ReceiptScreen: ConsoleScreen {
     public var title: String { "Receipt · \(orderId)" + (showRaw ? " · raw" : "") }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, action: "back"), KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw"),
-         KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+        [
+            KeyBinding(.escape, action: "back"), KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw"),
+            KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help"),
+        ]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -31,7 +33,8 @@ public final class ReceiptScreen: ConsoleScreen {
         let source: String
         let input: String
         if let attempt = detail.attempts.last(where: { !($0.body ?? "").isEmpty }), let body = attempt.body {
-            source = "Apple's answer to the latest call: \(attempt.method.rawValue) \(attempt.environment?.rawValue ?? "-") at \(TimeText.full(attempt.at)), "
+            source =
+                "Apple's answer to the latest call: \(attempt.method.rawValue) \(attempt.environment?.rawValue ?? "-") at \(TimeText.full(attempt.at)), "
                 + (attempt.appleStatus.map { "status \($0) \(StatusCodeRule.meaning(of: $0))" } ?? "no status")
             input = body
         } else if let submission = detail.submissions.last {

@@ -41,17 +41,20 @@ public final class SubscriptionScreen: ConsoleScreen {
         if key == .enter { return .push(OrdersScreen.ofSubscription(originalTransactionId)) }
         if key == .character("t"), !session.readOnly, let s = detail?.subscription {
             let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
-            return .dialog(Dialog(
-                title: "Transfer subscription \(otid)",
-                lines: ["Owner now: \(s.ownerAccount) (decided by \(s.decidedBy))."]
-                    // The account a dispute is usually settled towards: the one that submitted the renewal.
-                    + (detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map { ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."] } ?? [])
-                    + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
-                inputs: ["To account"], confirm: "transfer"
-            ) { values in
-                try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
-                return "subscription \(otid) now belongs to \(values[0])"
-            })
+            return .dialog(
+                Dialog(
+                    title: "Transfer subscription \(otid)",
+                    lines: ["Owner now: \(s.ownerAccount) (decided by \(s.decidedBy))."]
+                        // The account a dispute is usually settled towards: the one that submitted the renewal.
+                        + (detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map {
+                            ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."]
+                        } ?? [])
+                        + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
+                    inputs: ["To account"], confirm: "transfer"
+                ) { values in
+                    try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
+                    return "subscription \(otid) now belongs to \(values[0])"
+                })
         }
         _ = text.handle(key, area: area)
         return .none

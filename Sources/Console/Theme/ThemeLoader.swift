@@ -41,8 +41,10 @@ public enum ThemeLoader {
             if FileManager.default.fileExists(atPath: path) { return try load(file: path) }
         }
         if nameOrPath == Theme.builtIn.name { return .builtIn }
-        let known = Set(folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
-            .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }).sorted()
+        let known = Set(
+            folders.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }
+                .filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }
+        ).sorted()
         throw ConfigError(key: "theme", "no theme named \"\(nameOrPath)\"" + (known.isEmpty ? "" : "; there are: \(known.joined(separator: ", "))"))
     }
 

@@ -9,8 +9,10 @@ public enum ThemeRole: Hashable, Sendable, CaseIterable {
     case state(OrderState)
 
     public static var allCases: [ThemeRole] {
-        [.header, .headerBadge, .tableHeader, .row, .selectedRow, .footerKey, .footerText, .flashInfo, .flashError,
-         .dialog, .dialogTitle, .muted, .checkPassed, .checkFailed] + OrderState.allCases.map { .state($0) }
+        [
+            .header, .headerBadge, .tableHeader, .row, .selectedRow, .footerKey, .footerText, .flashInfo, .flashError,
+            .dialog, .dialogTitle, .muted, .checkPassed, .checkFailed,
+        ] + OrderState.allCases.map { .state($0) }
     }
 
     /// The table name in a theme file.

@@ -2,14 +2,16 @@ import ArgumentParser
 import OrderStore
 
 struct OperatorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "operator", abstract: "Operators and their roles, kept in the store (and, on PostgreSQL, in the database).",
-                                                    subcommands: [Add.self, DatabaseRolesCommand.self])
+    static let configuration = CommandConfiguration(
+        commandName: "operator", abstract: "Operators and their roles, kept in the store (and, on PostgreSQL, in the database).",
+        subcommands: [Add.self, DatabaseRolesCommand.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: """
-            Give NAME a role (viewer, support, admin). The first operator must be an admin. On PostgreSQL with \
-            the iapdesk database roles set up, NAME's database login must be in the role's group too (--db-login).
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: """
+                Give NAME a role (viewer, support, admin). The first operator must be an admin. On PostgreSQL with \
+                the iapdesk database roles set up, NAME's database login must be in the role's group too (--db-login).
+                """)
         @OptionGroup var store: StoreOptions
         @Argument var name: String
         @Option var role: Role
@@ -30,10 +32,12 @@ struct OperatorCommand: AsyncParsableCommand {
     }
 
     struct DatabaseRolesCommand: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "db-roles", abstract: """
-            PostgreSQL: print (or --apply, as the store's owner with CREATEROLE) the group roles iapdesk_viewer, \
-            iapdesk_support and iapdesk_admin and the grants that let each do only what its role may.
-            """)
+        static let configuration = CommandConfiguration(
+            commandName: "db-roles",
+            abstract: """
+                PostgreSQL: print (or --apply, as the store's owner with CREATEROLE) the group roles iapdesk_viewer, \
+                iapdesk_support and iapdesk_admin and the grants that let each do only what its role may.
+                """)
         @OptionGroup var store: StoreOptions
         @Flag(help: "Run the statements instead of printing them.") var apply = false
 

@@ -9,10 +9,11 @@ struct AuditCommand: AsyncParsableCommand {
         subcommands: [Verify.self, Log.self, Anchor.self, NewKey.self])
 
     struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: """
-            Recompute the chain and, with the audit key, every MAC; check that every grant has its audit entry, \
-            and that the log still holds where the witness file saw it end. Exit 1 on the first problem.
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: """
+                Recompute the chain and, with the audit key, every MAC; check that every grant has its audit entry, \
+                and that the log still holds where the witness file saw it end. Exit 1 on the first problem.
+                """)
         @OptionGroup var store: StoreOptions
         @Option(help: "Witness file: where the last intact run saw the log end (overrides audit.witness_file). Updated when all is intact.")
         var witness: String?
@@ -25,8 +26,10 @@ struct AuditCommand: AsyncParsableCommand {
                 let chain = try await store.verifyAuditLog(witness: known) { seen = $0 }
                 let signing = try await store.auditSigning()
                 let unaudited = try await store.unauditedDeliveries()
-                for line in AuditReport.lines(chain: chain, signing: signing, keyConfigured: configuration.auditKey != nil,
-                                              witnessPath: witnessPath, witness: known, unaudited: unaudited) { print(line) }
+                for line in AuditReport.lines(
+                    chain: chain, signing: signing, keyConfigured: configuration.auditKey != nil,
+                    witnessPath: witnessPath, witness: known, unaudited: unaudited)
+                { print(line) }
                 let intact = chain.isIntact && unaudited.isEmpty
                 if intact, let witnessPath, let seen { try AuditWitnessFile.write(seen, to: witnessPath) }
                 return intact
@@ -47,10 +50,11 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     struct Anchor: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: """
-            Admin: start signing this store's log with the configured audit key, or, after reading `audit verify`, \
-            sign again the end of a log whose head lost its MAC. Everything before must verify.
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: """
+                Admin: start signing this store's log with the configured audit key, or, after reading `audit verify`, \
+                sign again the end of a log whose head lost its MAC. Everything before must verify.
+                """)
         @OptionGroup var store: StoreOptions
         @Option(help: "Why, for the audit log.") var reason: String
 
@@ -70,10 +74,12 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     struct NewKey: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "new-key", abstract: """
-            Write a new random audit key to FILE (owner-only; never overwrites). Keep it where the database's \
-            administrators cannot read it, and point audit.key_file or IAPDESK_AUDIT_KEY_FILE at it.
-            """)
+        static let configuration = CommandConfiguration(
+            commandName: "new-key",
+            abstract: """
+                Write a new random audit key to FILE (owner-only; never overwrites). Keep it where the database's \
+                administrators cannot read it, and point audit.key_file or IAPDESK_AUDIT_KEY_FILE at it.
+                """)
         @Argument(help: "The key file to create.") var file: String
 
         func run() throws {
@@ -94,8 +100,10 @@ extension AuditVerification {
 
 /// What `audit verify` found, a line per thing proved or not.
 enum AuditReport {
-    static func lines(chain: AuditVerification, signing: AuditSigning?, keyConfigured: Bool, witnessPath: String?, witness: AuditWitness?,
-                      unaudited: [UnauditedDelivery]) -> [String] {
+    static func lines(
+        chain: AuditVerification, signing: AuditSigning?, keyConfigured: Bool, witnessPath: String?, witness: AuditWitness?,
+        unaudited: [UnauditedDelivery]
+    ) -> [String] {
         var lines: [String] = []
         switch chain {
         case .intact(let entries): lines.append("audit log intact: \(entries) entries")
@@ -147,6 +155,8 @@ enum AuditWitnessFile {
         let data = try JSONEncoder().encode(witness)
         let temporary = path + ".new"
         try data.write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else { throw ValidationError("cannot write the audit witness \(Output.safe(path)): \(String(cString: strerror(errno)))") }
+        guard rename(temporary, path) == 0 else {
+            throw ValidationError("cannot write the audit witness \(Output.safe(path)): \(String(cString: strerror(errno)))")
+        }
     }
 }

@@ -11,7 +11,10 @@ import ReferenceGame
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store.")
 
-    @Option(help: "Where to put the demo store (default: a new temp file). Its simulated App Store is kept beside it, in FILE.simulator/, so reopening it re-verifies as before.")
+    @Option(
+        help:
+            "Where to put the demo store (default: a new temp file). Its simulated App Store is kept beside it, in FILE.simulator/, so reopening it re-verifies as before."
+    )
     var db: String?
     @Option(help: "How many synthetic orders.") var orders: Int = 20_000
     @Option(help: "Random seed.") var seed: UInt64 = 1
@@ -32,11 +35,12 @@ struct DemoCommand: AsyncParsableCommand {
         let simulatorFolder = path + ".simulator"
         let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let fresh = try await store.counts().total == 0
-        let simulator = if !fresh, SavedSimulator.exists(in: simulatorFolder) {
-            try await SavedSimulator.load(from: simulatorFolder, faults: profile)
-        } else {
-            try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
-        }
+        let simulator =
+            if !fresh, SavedSimulator.exists(in: simulatorFolder) {
+                try await SavedSimulator.load(from: simulatorFolder, faults: profile)
+            } else {
+                try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
+            }
         let server = try await SimulatorServer.start(simulator)
         do {
             if fresh {
@@ -52,11 +56,14 @@ struct DemoCommand: AsyncParsableCommand {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")
             } else {
                 try await AppleVerifier.using(settings) { verifier in
-                    try await DemoServe.running(store: store, verifier: verifier, simulator: server, gameFault: gameFault,
-                                                host: listen.host, port: listen.port) { endpoints in
+                    try await DemoServe.running(
+                        store: store, verifier: verifier, simulator: server, gameFault: gameFault,
+                        host: listen.host, port: listen.port
+                    ) { endpoints in
                         try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
-                        try await ConsoleRunner.run(store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier,
-                                                    trust: simulator.trustRoots, notes: endpoints.helpLines)
+                        try await ConsoleRunner.run(
+                            store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier,
+                            trust: simulator.trustRoots, notes: endpoints.helpLines)
                     }
                 }
             }

@@ -24,9 +24,11 @@ enum DemoServe {
         var game: String
 
         var helpLines: [(String, String)] {
-            [("serve", serve + "  (intake API, /apple/notifications/…, /metrics)"),
-             ("simulator", simulator + "/control/…  (purchase, renew, refund, revoke)"),
-             ("game", game + "/players/ID  (the reference game's balances)")]
+            [
+                ("serve", serve + "  (intake API, /apple/notifications/…, /metrics)"),
+                ("simulator", simulator + "/control/…  (purchase, renew, refund, revoke)"),
+                ("game", game + "/players/ID  (the reference game's balances)"),
+            ]
         }
 
         /// The file an operator reads to try the demo from another terminal.
@@ -52,8 +54,10 @@ enum DemoServe {
         }
     }
 
-    static func running(store: OrderStore, verifier: AppleVerifier, simulator: SimulatorServer, gameFault: ReferenceGame.Fault,
-                        host: String, port: Int, _ body: (Endpoints) async throws -> Void) async throws {
+    static func running(
+        store: OrderStore, verifier: AppleVerifier, simulator: SimulatorServer, gameFault: ReferenceGame.Fault,
+        host: String, port: Int, _ body: (Endpoints) async throws -> Void
+    ) async throws {
         let game = ReferenceGame(secret: gameSecret)
         await game.setFault(gameFault)
         let receiver = try await ReferenceGameServer.start(game)

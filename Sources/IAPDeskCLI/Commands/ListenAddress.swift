@@ -13,7 +13,8 @@ struct ListenAddress: ExpressibleByArgument {
 
     init?(argument: String) {
         guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
-              (0...65_535).contains(port), colon != argument.startIndex else { return nil }
+            (0...65_535).contains(port), colon != argument.startIndex
+        else { return nil }
         host = String(argument[..<colon])
         self.port = port
     }

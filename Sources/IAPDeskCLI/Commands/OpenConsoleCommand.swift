@@ -18,8 +18,9 @@ struct OpenConsoleCommand: AsyncParsableCommand {
         try await store.withStore { store, configuration in
             let actor = try await store.actor(forUser: OperatorIdentity.current, readOnly: readonly)
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                try await ConsoleRunner.run(store: store, actor: actor, theme: theme ?? configuration.theme,
-                                            storeLabel: configuration.storeLocation.description, verifier: verifier, trust: try configuration.trust())
+                try await ConsoleRunner.run(
+                    store: store, actor: actor, theme: theme ?? configuration.theme,
+                    storeLabel: configuration.storeLocation.description, verifier: verifier, trust: try configuration.trust())
             }
         }
     }
@@ -27,8 +28,10 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
 enum ConsoleRunner {
-    static func run(store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots,
-                    notes: [(String, String)] = []) async throws {
+    static func run(
+        store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots,
+        notes: [(String, String)] = []
+    ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
         let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust, notes: notes)

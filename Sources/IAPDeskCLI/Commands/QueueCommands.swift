@@ -8,17 +8,17 @@ struct StuckCommand: AsyncParsableCommand {
         subcommands: [List.self, ReverifyStuckCommand.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The stuck queue (the default).")
-    @OptionGroup var store: StoreOptions
-    @Option var limit: Int = 50
+        static let configuration = CommandConfiguration(abstract: "The stuck queue (the default).")
+        @OptionGroup var store: StoreOptions
+        @Option var limit: Int = 50
 
-    func run() async throws {
-        let (counts, stuck, production) = try await store.withStore { store, _ in
-            (try await store.counts(), try await store.stuckOrders(limit: limit).items, store.settings.isProduction)
+        func run() async throws {
+            let (counts, stuck, production) = try await store.withStore { store, _ in
+                (try await store.counts(), try await store.stuckOrders(limit: limit).items, store.settings.isProduction)
+            }
+            print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
+            print(Output.table(OrderListings.stuck(storeIsProduction: production), stuck))
         }
-        print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
-        print(Output.table(OrderListings.stuck(storeIsProduction: production), stuck))
-    }
     }
 }
 

@@ -14,12 +14,12 @@ struct ReceiptDecodeCommand: AsyncParsableCommand {
         commandName: "decode",
         abstract: "Decode any Apple data and check its signature.",
         discussion: """
-        Reads a file (or - for standard input) and recognises: a PKCS#7 app receipt (base64 \
-        or DER), an iOS 6 transaction receipt, a verifyReceipt answer, a JWS (transaction, \
-        renewal info, app transaction, notification), a notification's signedPayload JSON, \
-        or an App Store Server API answer. Signatures are checked against the configured \
-        trust roots; without them the verdict is UNVERIFIED with the reason.
-        """)
+            Reads a file (or - for standard input) and recognises: a PKCS#7 app receipt (base64 \
+            or DER), an iOS 6 transaction receipt, a verifyReceipt answer, a JWS (transaction, \
+            renewal info, app transaction, notification), a notification's signedPayload JSON, \
+            or an App Store Server API answer. Signatures are checked against the configured \
+            trust roots; without them the verdict is UNVERIFIED with the reason.
+            """)
 
     @Argument(help: "The file to decode, or - for standard input.")
     var file: String = "-"

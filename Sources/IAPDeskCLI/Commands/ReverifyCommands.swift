@@ -31,7 +31,10 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
     @Flag(help: "The whole stuck queue, not only orders whose retry time has come.") var all = false
     @Option(help: "At most this many orders.") var limit: Int = 1000
     @Option(help: "Calls to Apple in flight at once.") var concurrency: Int = 32
-    @Option(help: ArgumentHelp("Instead, re-verify rejected orders whose reason contains this text (admins only), e.g. \"21004\" once the shared secret is fixed.", valueName: "reason"))
+    @Option(
+        help: ArgumentHelp(
+            "Instead, re-verify rejected orders whose reason contains this text (admins only), e.g. \"21004\" once the shared secret is fixed.",
+            valueName: "reason"))
     var rejected: String?
 
     func run() async throws {
@@ -39,17 +42,23 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
         guard rejected == nil || !all else { throw ValidationError("--rejected and --all choose different orders: give one") }
         let result = try await store.withStore { store, configuration in
             let actor = try await store.actor(forUser: OperatorIdentity.current)
-            let ids: [String] = if let rejected {
-                try await store.rejectedOrders(reasonContaining: rejected, limit: limit)
-            } else if all {
-                try await store.stuckOrders(limit: limit).items.map(\.order.orderId)
-            } else {
-                try await store.ordersDueForRetry(limit: limit)
-            }
+            let ids: [String] =
+                if let rejected {
+                    try await store.rejectedOrders(reasonContaining: rejected, limit: limit)
+                } else if all {
+                    try await store.stuckOrders(limit: limit).items.map(\.order.orderId)
+                } else {
+                    try await store.ordersDueForRetry(limit: limit)
+                }
             return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                await store.reverifyAll(ids, using: verifier, by: actor, concurrency: concurrency, progress: { progress in
-                    FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) re-verified, \(progress.delivered) delivered, \(progress.retrying) waiting on Apple".utf8))
-                })
+                await store.reverifyAll(
+                    ids, using: verifier, by: actor, concurrency: concurrency,
+                    progress: { progress in
+                        FileHandle.standardError.write(
+                            Data(
+                                "\r\(progress.done)/\(progress.total) re-verified, \(progress.delivered) delivered, \(progress.retrying) waiting on Apple".utf8)
+                        )
+                    })
             }
         }
         FileHandle.standardError.write(Data("\n".utf8))

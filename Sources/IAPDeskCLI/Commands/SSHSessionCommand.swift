@@ -7,14 +7,18 @@ import Foundation
 /// `SSH_ORIGINAL_COMMAND`; it is split like a shell would, with no expansion at all, and
 /// only the operator's commands run. No words: the console.
 struct SSHSessionCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ssh-session", abstract: """
-        For sshd's ForceCommand through sudo: runs the command typed after the host (SSH_ORIGINAL_COMMAND, \
-        quoted as in a shell, never expanded), one of \(allowed.sorted().joined(separator: ", ")); the console when none.
-        """)
+    static let configuration = CommandConfiguration(
+        commandName: "ssh-session",
+        abstract: """
+            For sshd's ForceCommand through sudo: runs the command typed after the host (SSH_ORIGINAL_COMMAND, \
+            quoted as in a shell, never expanded), one of \(allowed.sorted().joined(separator: ", ")); the console when none.
+            """)
 
     /// What an operator does; serving, seeding, the simulator and the demo are not theirs.
-    static let allowed: Set<String> = ["console", "order", "stuck", "orphans", "subscription", "audit", "operator", "receipt", "jobs",
-                                       "notifications", "events"]
+    static let allowed: Set<String> = [
+        "console", "order", "stuck", "orphans", "subscription", "audit", "operator", "receipt", "jobs",
+        "notifications", "events",
+    ]
 
     func run() async throws {
         let typed = ProcessInfo.processInfo.environment["SSH_ORIGINAL_COMMAND"] ?? ""

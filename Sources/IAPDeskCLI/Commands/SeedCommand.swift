@@ -22,7 +22,9 @@ struct SeedCommand: AsyncParsableCommand {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        print("seeded \(summary.orders) orders in \(String(format: "%.1f", seconds)) s: \(summary.transactions) transactions, \(summary.orphans) orphans, \(summary.subscriptions) subscriptions, \(summary.disputes) open disputes")
+        print(
+            "seeded \(summary.orders) orders in \(String(format: "%.1f", seconds)) s: \(summary.transactions) transactions, \(summary.orphans) orphans, \(summary.subscriptions) subscriptions, \(summary.disputes) open disputes"
+        )
         print(OrderState.allCases.map { "\($0.rawValue) \(summary.byState[$0] ?? 0)" }.joined(separator: ", "))
     }
 }

@@ -15,8 +15,11 @@ struct JobsCommand: AsyncParsableCommand {
         @Option var limit: Int = 50
 
         func run() async throws {
-            let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit)) }
-            print("\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "") + ", \(status.leased) leased, \(status.dead) dead")
+            let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit))
+            }
+            print(
+                "\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "")
+                    + ", \(status.leased) leased, \(status.dead) dead")
             print(Output.table(QueueListings.jobs(), jobs, width: 60))
         }
     }

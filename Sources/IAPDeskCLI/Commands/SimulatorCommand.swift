@@ -27,7 +27,8 @@ struct SimulatorCommand: AsyncParsableCommand {
         let simulator = try AppStoreSimulator(bundleId: bundleId, sharedSecret: secret, faults: profile)
         let folder = try SimulatorFiles.write(simulator, into: state)
         let server = try await SimulatorServer.start(simulator, host: host, port: port)
-        print("""
+        print(
+            """
             App Store simulator on \(server.baseURL) (bundle \(bundleId), faults \(profile))
               trust root:  \(folder.roots)/root.pem
               API key:     \(folder.key) (key id \(simulator.apiKey.keyId))
@@ -45,7 +46,8 @@ struct SimulatorCommand: AsyncParsableCommand {
                 try await SimulatorFiles.makeAdminIfNew(store)
                 let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: orders)
                 await store.close()
-                print("""
+                print(
+                    """
 
                     seeded \(ids.count) paid orders into \(seedStore) (\(ids.first ?? "")…\(ids.last ?? "")); try:
                       IAPDESK_DB=\(seedStore) iapdesk order reverify \(ids.first ?? "")

@@ -7,7 +7,8 @@ import Terminal
 /// UTF-8, wide characters, keys) and a theme's styles, for an operator whose SSH session
 /// draws oddly or who is choosing a theme. Keys are echoed by name; q or Ctrl-C leaves.
 struct TerminalCheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "terminal-check", abstract: "Show what iapdesk sees of this terminal and a theme's styles; q quits.")
+    static let configuration = CommandConfiguration(
+        commandName: "terminal-check", abstract: "Show what iapdesk sees of this terminal and a theme's styles; q quits.")
 
     @Option(help: "Theme name or .toml path (default: console.theme / IAPDESK_THEME).") var theme: String?
     @Option(help: "Configuration file.") var config: String?

@@ -112,19 +112,25 @@ public struct Configuration: Sendable, Equatable {
         let file = reader.file
         try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit"], in: nil)
         try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
-        try reader.onlyKeys(["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
-                            refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
+        try reader.onlyKeys(
+            ["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
+            refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
         try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
-        try reader.onlyKeys(["shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
-                             "verify_receipt_sandbox_url", "server_api_url", "server_api_sandbox_url"], in: "apple",
-                            refusing: ["shared_secret", "key", "private_key", "password"])
+        try reader.onlyKeys(
+            [
+                "shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
+                "verify_receipt_sandbox_url", "server_api_url", "server_api_sandbox_url",
+            ], in: "apple",
+            refusing: ["shared_secret", "key", "private_key", "password"])
         try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
         try reader.onlyKeys(["theme"], in: "console")
         if let db = try reader.string("store", "db") { self.db = db }
         if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
         if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
-        if let path = try reader.string("apple", "shared_secret_file") { sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file) }
+        if let path = try reader.string("apple", "shared_secret_file") {
+            sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file)
+        }
         if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path, setting: "apple.key_file", in: file) }
         if let id = try reader.string("apple", "key_id") { keyId = id }
         if let id = try reader.string("apple", "issuer_id") { issuerId = id }
@@ -138,7 +144,9 @@ public struct Configuration: Sendable, Equatable {
         if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
         if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
         if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
-        if let path = try reader.string("game", "webhook_secrets_file") { gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file) }
+        if let path = try reader.string("game", "webhook_secrets_file") {
+            gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file)
+        }
         if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
         if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
         if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
@@ -159,7 +167,9 @@ public struct Configuration: Sendable, Equatable {
         if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
         if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
         if let url = env["IAPDESK_GAME_WEBHOOK_URL"] { gameWebhookURL = url }
-        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] { gameWebhookSecrets = try Self.secrets(file: path, setting: "IAPDESK_GAME_WEBHOOK_SECRETS_FILE") }
+        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] {
+            gameWebhookSecrets = try Self.secrets(file: path, setting: "IAPDESK_GAME_WEBHOOK_SECRETS_FILE")
+        }
         if let path = env["IAPDESK_AUDIT_KEY_FILE"] { try loadAuditKey(file: path, setting: "IAPDESK_AUDIT_KEY_FILE") }
         if let path = env["IAPDESK_AUDIT_WITNESS_FILE"] { auditWitnessFile = path }
     }
@@ -224,7 +234,8 @@ public struct Configuration: Sendable, Equatable {
         let parts: [(String, Bool)] = [("apple.key_file", privateKey != nil), ("apple.key_id", keyId != nil), ("apple.issuer_id", issuerId != nil)]
         var credentials: ServerAPICredentials?
         if let privateKey, let keyId, let issuerId {
-            credentials = try ServerAPICredentials(issuerId: issuerId, keyId: keyId, p8: privateKey, productionURL: serverAPIURL, sandboxURL: serverAPISandboxURL)
+            credentials = try ServerAPICredentials(
+                issuerId: issuerId, keyId: keyId, p8: privateKey, productionURL: serverAPIURL, sandboxURL: serverAPISandboxURL)
         } else if parts.contains(where: \.1) {
             let missing = parts.filter { !$0.1 }.map(\.0).joined(separator: ", ")
             throw ConfigError(file: source, "the App Store Server API needs apple.key_file, apple.key_id and apple.issuer_id together; missing \(missing)")
@@ -273,7 +284,10 @@ public struct Configuration: Sendable, Equatable {
             ("Apple time-out", "\(timeoutSeconds) s"),
             ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
             ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
-            ("game webhook", gameWebhookURL.map { "\($0), \(gameWebhookSecrets.count) secret(s), retried \(gameWebhookRetryHours) h" } ?? "(not set: games pull /v1/events)"),
+            (
+                "game webhook",
+                gameWebhookURL.map { "\($0), \(gameWebhookSecrets.count) secret(s), retried \(gameWebhookRetryHours) h" } ?? "(not set: games pull /v1/events)"
+            ),
             ("audit key", auditKey.map { "\($0) (\(auditKeyOrigin ?? "?"))" } ?? "(not set: the audit chain is not signed)"),
             ("audit witness", auditWitnessFile ?? "(not set: audit verify cannot tell a truncated log)"),
             ("theme", theme),

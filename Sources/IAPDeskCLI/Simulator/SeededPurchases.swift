@@ -13,8 +13,10 @@ enum SeededPurchases {
         let bundleId = simulator.bundleId
         return { purchase in
             let simulated = SimulatedPurchase(purchase)
-            return try minter.mint(Ledger.appReceipt(bundleId: bundleId, holding: [simulated], sandbox: simulated.isSandbox,
-                                                     at: simulated.purchaseDate.addingTimeInterval(10)))
+            return try minter.mint(
+                Ledger.appReceipt(
+                    bundleId: bundleId, holding: [simulated], sandbox: simulated.isSandbox,
+                    at: simulated.purchaseDate.addingTimeInterval(10)))
         }
     }
 
@@ -29,12 +31,13 @@ enum SeededPurchases {
 
 extension SimulatedPurchase {
     init(_ synthetic: SyntheticPurchase) {
-        let kind: Kind = switch synthetic.type {
-        case .consumable: .consumable
-        case .nonConsumable: .nonConsumable
-        case .nonRenewing: .nonRenewing
-        case .autoRenewable: .autoRenewable
-        }
+        let kind: Kind =
+            switch synthetic.type {
+            case .consumable: .consumable
+            case .nonConsumable: .nonConsumable
+            case .nonRenewing: .nonRenewing
+            case .autoRenewable: .autoRenewable
+            }
         func date(_ millis: Millis) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
         self.init(
             appleId: synthetic.appleAccount, transactionId: synthetic.transactionId, originalTransactionId: synthetic.originalTransactionId,

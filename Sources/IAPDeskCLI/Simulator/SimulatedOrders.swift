@@ -26,7 +26,8 @@ public enum SimulatedOrders {
             guard let type = types[productId], let kind = SimulatedPurchase.Kind(name: type.rawValue) else { continue }
             let orderId = "\(prefix)_\(String(format: "%06d", index))"
             let placed = now.addingTimeInterval(-600)
-            try await store.placeOrder(orderId: orderId, accountId: "\(prefix)_acct_\(index)", productId: productId, at: Millis(placed.timeIntervalSince1970 * 1000))
+            try await store.placeOrder(
+                orderId: orderId, accountId: "\(prefix)_acct_\(index)", productId: productId, at: Millis(placed.timeIntervalSince1970 * 1000))
             let appleId = "\(prefix)-player-\(index)@icloud.example"
             let sandbox = sandboxEvery > 0 && index % sandboxEvery == 0
             let purchase = await simulator.ledger.purchase(

@@ -41,8 +41,10 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var renewal: AppleRenewalInfo?
     public var consumptionRequestReason: String?
 
-    public init(uuid: String? = nil, type: String? = nil, subtype: String? = nil, signedDate: Millis? = nil, environment: String? = nil,
-                transaction: AppleTransaction? = nil, renewal: AppleRenewalInfo? = nil, consumptionRequestReason: String? = nil) {
+    public init(
+        uuid: String? = nil, type: String? = nil, subtype: String? = nil, signedDate: Millis? = nil, environment: String? = nil,
+        transaction: AppleTransaction? = nil, renewal: AppleRenewalInfo? = nil, consumptionRequestReason: String? = nil
+    ) {
         self.uuid = uuid
         self.type = type
         self.subtype = subtype

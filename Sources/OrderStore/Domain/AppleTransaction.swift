@@ -60,8 +60,10 @@ public struct AppleRenewalInfo: Sendable, Equatable, Codable {
     /// The player keeps access until then while Apple retries the charge.
     public var gracePeriodExpiresDate: Millis?
 
-    public init(originalTransactionId: String, productId: String, autoRenewEnabled: Bool, expirationIntent: Int? = nil,
-                isInBillingRetry: Bool = false, gracePeriodExpiresDate: Millis? = nil) {
+    public init(
+        originalTransactionId: String, productId: String, autoRenewEnabled: Bool, expirationIntent: Int? = nil,
+        isInBillingRetry: Bool = false, gracePeriodExpiresDate: Millis? = nil
+    ) {
         self.originalTransactionId = originalTransactionId
         self.productId = productId
         self.autoRenewEnabled = autoRenewEnabled

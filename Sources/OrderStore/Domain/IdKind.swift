@@ -8,8 +8,10 @@ public enum IdKind: String, Sendable, CaseIterable {
 
     /// The orders columns a prefix search of this kind reads, most specific first.
     var prefixColumns: [String] {
-        let all: [(IdKind, String)] = [(.order, "order_id"), (.transaction, "transaction_id"),
-                                       (.originalTransaction, "original_transaction_id"), (.account, "account_id")]
+        let all: [(IdKind, String)] = [
+            (.order, "order_id"), (.transaction, "transaction_id"),
+            (.originalTransaction, "original_transaction_id"), (.account, "account_id"),
+        ]
         return all.filter { includes($0.0) }.map(\.1)
     }
 }

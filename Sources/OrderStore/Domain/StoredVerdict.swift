@@ -29,8 +29,10 @@ public struct StoredVerdict: Sendable, Equatable, Codable {
         self = decoded
     }
 
-    init(outcome: AttemptOutcome, reason: String?, pickedTransactionId: String?, checks: [ReceiptCheck],
-         ownershipVerdict: OwnershipVerdict?, ownershipReason: String?, orderState: OrderState, sandboxInProduction: Bool) {
+    init(
+        outcome: AttemptOutcome, reason: String?, pickedTransactionId: String?, checks: [ReceiptCheck],
+        ownershipVerdict: OwnershipVerdict?, ownershipReason: String?, orderState: OrderState, sandboxInProduction: Bool
+    ) {
         self.outcome = outcome
         self.reason = reason
         self.pickedTransactionId = pickedTransactionId

@@ -36,14 +36,18 @@ extension OrderStore {
     /// `reopen` lets an admin's re-verification decide a `rejected` order again (a wrong
     /// configuration undone); otherwise a rejected order only gains the attempt.
     @discardableResult
-    public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws -> VerificationOutcome {
+    public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws
+        -> VerificationOutcome
+    {
         try await applyVerification(orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: nil, at: now)
     }
 
     /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
     /// the same transaction as the answer.
-    func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
-                           at now: Millis = .now()) async throws -> VerificationOutcome {
+    func applyVerification(
+        orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
+        at now: Millis = .now()
+    ) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             let classification = StatusCodeRule.classify(report)
@@ -77,7 +81,8 @@ extension OrderStore {
     }
 
     /// A paid order meets Apple's answer: retry, reject, or claim the purchase and deliver.
-    private func settle(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+    private func settle(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome) async throws
+    {
         var next = order
         next.environment = report.environment ?? order.environment
         switch outcome.classification {
@@ -94,7 +99,8 @@ extension OrderStore {
             break
         }
         guard let content = report.content else {
-            try await scheduleRetry(tx, order: next, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
+            try await scheduleRetry(
+                tx, order: next, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
             return
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
@@ -110,17 +116,21 @@ extension OrderStore {
             next.lastError = detail
             outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: detail)
         case .restore(let holder):
-            try await verifyAndDeliver(tx, next, previous: order, purchase: purchase, kind: .restore,
-                                       detail: "restore of the purchase order \(holder) holds for the same account", content: content, report: report, outcome: &outcome)
+            try await verifyAndDeliver(
+                tx, next, previous: order, purchase: purchase, kind: .restore,
+                detail: "restore of the purchase order \(holder) holds for the same account", content: content, report: report, outcome: &outcome)
         case .claimed:
-            try await verifyAndDeliver(tx, next, previous: order, purchase: purchase, kind: .automatic,
-                                       detail: "transaction \(purchase.transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")",
-                                       content: content, report: report, outcome: &outcome)
+            try await verifyAndDeliver(
+                tx, next, previous: order, purchase: purchase, kind: .automatic,
+                detail: "transaction \(purchase.transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")",
+                content: content, report: report, outcome: &outcome)
         }
     }
 
-    private func verifyAndDeliver(_ tx: WriteTransaction, _ next: Order, previous: Order, purchase: Purchase, kind: GrantKind, detail: String,
-                                  content: AppleReceiptContent, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+    private func verifyAndDeliver(
+        _ tx: WriteTransaction, _ next: Order, previous: Order, purchase: Purchase, kind: GrantKind, detail: String,
+        content: AppleReceiptContent, report: VerificationReport, outcome: inout VerificationOutcome
+    ) async throws {
         var verified = next
         verified.transactionId = purchase.transaction.transactionId
         verified.originalTransactionId = purchase.transaction.originalTransactionId
@@ -151,10 +161,12 @@ extension OrderStore {
     /// still keeps it, it waits for an operator as before.
     private func redecide(_ tx: WriteTransaction, order: Order, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
         guard outcome.classification.isValid, let content = report.content, let transactionId = order.transactionId,
-              let renewal = TransactionPicking.merged(content).first(where: { $0.transactionId == transactionId }) else { return }
+            let renewal = TransactionPicking.merged(content).first(where: { $0.transactionId == transactionId })
+        else { return }
         try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
-        let decision = try await decideOwnership(tx, order: order, transaction: renewal, content: content,
-                                                 source: FactSource(report.method), recordingOwnerKeeps: false)
+        let decision = try await decideOwnership(
+            tx, order: order, transaction: renewal, content: content,
+            source: FactSource(report.method), recordingOwnerKeeps: false)
         outcome.ownership = decision
         if case .ownerKeeps = decision { return }
         try await tx.closeReview(orderId: order.orderId)
@@ -192,8 +204,10 @@ extension OrderStore {
 
     /// R6 and R5 on a valid answer: picks the order's transaction, keeps every transaction
     /// Apple showed, runs the checks into `outcome`. Nil when a check failed.
-    func examine(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, content: AppleReceiptContent,
-                 outcome: inout VerificationOutcome) async throws -> Purchase? {
+    func examine(
+        _ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, content: AppleReceiptContent,
+        outcome: inout VerificationOutcome
+    ) async throws -> Purchase? {
         let types = try await tx.sql.productTypes()
         guard let productType = types[order.productId] else { throw StoreError.notFound(kind: "product", id: order.productId) }
         let claimedId = try await claimedTransactionId(tx, submissionId: submissionId)
@@ -205,12 +219,14 @@ extension OrderStore {
                 held.insert(candidate.transactionId)
             }
         }
-        let picked = TransactionPicking.pick(for: order, productType: productType, claimedTransactionId: claimedId, in: content, types: types,
-                                             heldByAnother: { held.contains($0.transactionId) })
+        let picked = TransactionPicking.pick(
+            for: order, productType: productType, claimedTransactionId: claimedId, in: content, types: types,
+            heldByAnother: { held.contains($0.transactionId) })
         outcome.picked = picked
         try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
-        outcome.checks = ReceiptChecks.run(order: order, productType: productType, expectedBundleId: settings.bundleId, content: content,
-                                           picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
+        outcome.checks = ReceiptChecks.run(
+            order: order, productType: productType, expectedBundleId: settings.bundleId, content: content,
+            picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
         guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
         return Purchase(transaction: picked, type: productType)
     }
@@ -232,8 +248,9 @@ extension OrderStore {
         let types = try await tx.sql.productTypes()
         let type = types[order.productId] ?? .consumable
         if order.state == .delivered,
-           let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
-           let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method == .serverAPI) {
+            let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
+            let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method == .serverAPI)
+        {
             outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(cancelled.iso8601)")
         }
         if type == .autoRenewable, let otid = order.originalTransactionId {
@@ -244,7 +261,9 @@ extension OrderStore {
     /// R4: the order waits for the next try. `operatorNeeded` marks our own configuration
     /// or an answer only a person can act on; the retries still run, so fixing the
     /// configuration is enough. A hand delivery awaiting confirmation stays delivered.
-    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: String, operatorNeeded: Bool, outcome: inout VerificationOutcome) async throws {
+    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: String, operatorNeeded: Bool, outcome: inout VerificationOutcome)
+        async throws
+    {
         var next = order
         if !previous.isUnconfirmedDelivery { next.state = .verifyRetry }
         next.attempts = previous.attempts + 1
@@ -255,19 +274,25 @@ extension OrderStore {
         // R4: never rejected for Apple's outage; when the schedule runs out a human takes over.
         next.needsOperator = operatorNeeded || next.nextRetryAt == nil
         let action = previous.isUnconfirmedDelivery ? "grant.unconfirmed" : (previous.state == .verifyRetry ? "verify.retry" : "verify.retryable")
-        let detail = next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
+        let detail =
+            next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
         outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason, detail: detail)
     }
 
-    private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass) async throws -> Int64 {
-        guard let row = try await tx.sql.row("""
-            INSERT INTO verification_attempts (order_id, submission_id, at, method, environment, outcome, apple_status,
-              http_status, latency_ms, reason, body)
-            VALUES (\(bind: orderId), \(bind: submissionId), \(bind: tx.now), \(bind: report.method.rawValue),
-                    \(bind: report.environment?.rawValue), \(bind: classification.outcome.rawValue), \(bind: report.appleStatus),
-                    \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: classification.reason), \(bind: report.body))
-            RETURNING id
-            """) else { throw StoreError.corrupt("attempt insert returned no id") }
+    private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)
+        async throws -> Int64
+    {
+        guard
+            let row = try await tx.sql.row(
+                """
+                INSERT INTO verification_attempts (order_id, submission_id, at, method, environment, outcome, apple_status,
+                  http_status, latency_ms, reason, body)
+                VALUES (\(bind: orderId), \(bind: submissionId), \(bind: tx.now), \(bind: report.method.rawValue),
+                        \(bind: report.environment?.rawValue), \(bind: classification.outcome.rawValue), \(bind: report.appleStatus),
+                        \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: classification.reason), \(bind: report.body))
+                RETURNING id
+                """)
+        else { throw StoreError.corrupt("attempt insert returned no id") }
         return try row.int64("id")
     }
 

@@ -28,9 +28,11 @@ extension OrderStore {
         let wasSigned = head.keyFingerprint != nil
         try await write(as: actor) { tx in
             tx.anchoring = true
-            tx.audit("audit.anchor", target: "audit", reason: reason,
-                     detail: wasSigned ? "the head at entry \(head.seq) did not carry the key's MAC; signed again here"
-                                       : "signing starts here with audit key \(key.fingerprint)")
+            tx.audit(
+                "audit.anchor", target: "audit", reason: reason,
+                detail: wasSigned
+                    ? "the head at entry \(head.seq) did not carry the key's MAC; signed again here"
+                    : "signing starts here with audit key \(key.fingerprint)")
         }
         if wasSigned { return .signedAgain(headWas: head.seq) }
         return .started(AuditSigning(since: head.seq + 1, fingerprint: key.fingerprint))

@@ -42,22 +42,29 @@ extension OrderStore {
     /// head's (a log truncated and its head moved back). With a `witness`, the entry it
     /// names must still be there, unchanged. Entries appended during the walk are left
     /// for the next one. `returning` receives the witness of the head verified.
-    public func verifyAuditLog(witness: AuditWitness? = nil, batch: Int = 5000, ignoringHeadMAC: Bool = false,
-                               returning: ((AuditWitness) -> Void)? = nil) async throws -> AuditVerification {
+    public func verifyAuditLog(
+        witness: AuditWitness? = nil, batch: Int = 5000, ignoringHeadMAC: Bool = false,
+        returning: ((AuditWitness) -> Void)? = nil
+    ) async throws -> AuditVerification {
         let head = try await read { sql in try await AuditHead.read(sql) }
         let key = settings.auditKey
         if let key, let fingerprint = head.keyFingerprint, key.fingerprint != fingerprint {
             throw StoreError.auditKeyMismatch(store: fingerprint, configured: key.fingerprint)
         }
         if let witness, witness.seq > head.seq {
-            return .broken(seq: head.seq + 1, why: "the log ends at entry \(head.seq), but entry \(witness.seq) was in it when verified at \(witness.verifiedAt.iso8601): it was truncated and its head moved back")
+            return .broken(
+                seq: head.seq + 1,
+                why:
+                    "the log ends at entry \(head.seq), but entry \(witness.seq) was in it when verified at \(witness.verifiedAt.iso8601): it was truncated and its head moved back"
+            )
         }
         let signedSince = head.keyFingerprint == nil ? nil : head.keyedSince ?? 1
         var previous = AuditChain.genesis
         var expectedSeq: Int64 = 1
         while expectedSeq <= head.seq {
             let rows = try await read { sql in
-                try await sql.rows("""
+                try await sql.rows(
+                    """
                     SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac FROM audit_log
                     WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(bind: batch)
                     """)
@@ -96,7 +103,9 @@ extension OrderStore {
     /// is checked: a keyed log has a MAC on every entry from where signing began.
     private static func macProblem(_ mac: String?, hash: String, seq: Int64, signedSince: Int64?, key: AuditKey?) -> String? {
         guard let mac else {
-            if let signedSince, seq >= signedSince { return "it carries no MAC though the log is signed from entry \(signedSince): written or rewritten without the audit key" }
+            if let signedSince, seq >= signedSince {
+                return "it carries no MAC though the log is signed from entry \(signedSince): written or rewritten without the audit key"
+            }
             return nil
         }
         guard let signedSince, seq >= signedSince else {

@@ -3,7 +3,9 @@ extension OrderStore {
     /// the answer that confirms it claims the purchase and links it to the grant. If the
     /// purchase already paid for another order, nothing is taken back: the order is flagged
     /// "two deliveries for one purchase", naming both, for an operator.
-    func confirmDelivery(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+    func confirmDelivery(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome)
+        async throws
+    {
         switch outcome.classification {
         case .retryable(let reason):
             return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
@@ -15,14 +17,16 @@ extension OrderStore {
             break
         }
         guard let content = report.content else {
-            return try await scheduleRetry(tx, order: order, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
+            return try await scheduleRetry(
+                tx, order: order, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
             guard let failed = ReceiptChecks.firstFailure(outcome.checks), failed.name != .transactionPresent else {
                 let reason = "Apple's answer holds no transaction for this hand delivery yet"
                 return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
             }
-            return try await stopConfirming(tx, order, because: "Apple's answer does not confirm this hand delivery: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
+            return try await stopConfirming(
+                tx, order, because: "Apple's answer does not confirm this hand delivery: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
         }
         let transaction = purchase.transaction
         if case .replay(let holder, let holderAccount, let key) = try await tx.claim(transaction, type: purchase.type, for: order) {
@@ -45,8 +49,9 @@ extension OrderStore {
                 next.lastError = "delivered by hand, but R8 gives this renewal to \(owner): settle it in :disputes"
             }
         }
-        outcome.order = try await tx.save(next, previous: order, action: "grant.confirmed",
-                                          detail: "Apple confirms transaction \(transaction.transactionId)")
+        outcome.order = try await tx.save(
+            next, previous: order, action: "grant.confirmed",
+            detail: "Apple confirms transaction \(transaction.transactionId)")
     }
 
     private func stopConfirming(_ tx: WriteTransaction, _ order: Order, because reason: String, outcome: inout VerificationOutcome) async throws {
@@ -58,8 +63,11 @@ extension OrderStore {
         outcome.order = try await tx.save(next, previous: order, action: "grant.unconfirmed", reason: reason, detail: "needs operator")
     }
 
-    private func flagDoubleDelivery(_ tx: WriteTransaction, _ order: Order, holder: String, holderAccount: String, key: String, outcome: inout VerificationOutcome) async throws {
-        let detail = "two deliveries for one purchase: \(key) paid for order \(holder) (account \(holderAccount)) and was delivered by hand to order \(order.orderId)"
+    private func flagDoubleDelivery(
+        _ tx: WriteTransaction, _ order: Order, holder: String, holderAccount: String, key: String, outcome: inout VerificationOutcome
+    ) async throws {
+        let detail =
+            "two deliveries for one purchase: \(key) paid for order \(holder) (account \(holderAccount)) and was delivered by hand to order \(order.orderId)"
         var next = order
         next.deliveryConflict = holder
         next.needsOperator = true
@@ -76,10 +84,12 @@ extension OrderStore {
     /// Orders flagged "two deliveries for one purchase", newest first: each names the other order.
     public func deliveryConflicts(limit: Int = 100) async throws -> [Order] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(Order.columns) FROM orders WHERE delivery_conflict IS NOT NULL
                 ORDER BY state_changed_at DESC, order_id DESC LIMIT \(bind: limit)
-                """).map(Order.init(row:))
+                """
+            ).map(Order.init(row:))
         }
     }
 }

@@ -23,7 +23,8 @@ extension OrderStore {
     /// end there. Returns how many were owed.
     public func scheduleExpiryChecks(_ polling: ExpiryPolling, now: Millis = .now()) async throws -> Int {
         try await write(as: .system, now: now) { tx in
-            let due = try await tx.sql.rows("""
+            let due = try await tx.sql.rows(
+                """
                 SELECT original_transaction_id FROM subscriptions s
                 WHERE expires_at IS NOT NULL AND expires_at BETWEEN \(bind: now - polling.behind) AND \(bind: now + polling.ahead)
                   AND status NOT IN ('refunded', 'revoked')
@@ -31,7 +32,8 @@ extension OrderStore {
                   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = \(bind: JobKind.subscriptionCheck.rawValue)
                                     AND j.subject = s.original_transaction_id)
                 ORDER BY expires_at, original_transaction_id LIMIT \(bind: polling.perSweep)
-                """).map { try $0.string("original_transaction_id") }
+                """
+            ).map { try $0.string("original_transaction_id") }
             for otid in due { try await tx.enqueue(.subscriptionCheck, subject: otid, dueAt: now) }
             return due.count
         }
@@ -43,7 +45,8 @@ extension OrderStore {
     /// (it was learned from notifications alone).
     public func checkSubscription(_ otid: String, using verifier: any ReceiptVerifier) async throws -> VerificationOutcome? {
         let orderId = try await read { sql in
-            try await sql.row("""
+            try await sql.row(
+                """
                 SELECT order_id FROM orders
                 WHERE original_transaction_id = \(bind: otid) AND state = 'delivered'
                   AND EXISTS (SELECT 1 FROM receipt_submissions s WHERE s.order_id = orders.order_id)

@@ -54,30 +54,35 @@ extension OrderStore {
     /// status says so. A refund for a transaction no order claimed is kept on the
     /// transaction, so the orphan shows as refunded.
     @discardableResult
-    public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws -> Order? {
+    public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws
+        -> Order?
+    {
         try await write(as: .system, now: now) { tx in
             try await applyCancellation(tx, transactionId: transactionId, cancelledAt: cancelledAt, reason: reason, kind: kind)
         }
     }
 
     func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
-            try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
-            let stored = try await tx.storedTransaction(transactionId)
-            if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
-                try await tx.updateFacts(otid, SubscriptionFacts(autoRenew: subscription.autoRenew, status: kind == .revoke ? .revoked : .refunded,
-                                                                 expiresAt: nil, asOf: cancelledAt, source: .notification))
-            }
-            guard let orderId = stored?.orderId else {
-                tx.audit("\(kind.rawValue).unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
-                return nil
-            }
-            let order = try await tx.sql.requireOrder(orderId)
-            guard RefundRule.refundApplies(to: order.state) else {
-                tx.audit("\(kind.rawValue).ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue), nothing was delivered")
-                return order
-            }
-            let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
-            return try await refund(tx, order: order, why: why)
+        try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
+        let stored = try await tx.storedTransaction(transactionId)
+        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
+            try await tx.updateFacts(
+                otid,
+                SubscriptionFacts(
+                    autoRenew: subscription.autoRenew, status: kind == .revoke ? .revoked : .refunded,
+                    expiresAt: nil, asOf: cancelledAt, source: .notification))
+        }
+        guard let orderId = stored?.orderId else {
+            tx.audit("\(kind.rawValue).unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+            return nil
+        }
+        let order = try await tx.sql.requireOrder(orderId)
+        guard RefundRule.refundApplies(to: order.state) else {
+            tx.audit("\(kind.rawValue).ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue), nothing was delivered")
+            return order
+        }
+        let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
+        return try await refund(tx, order: order, why: why)
     }
 
     /// R9: Apple reversed a refund (REFUND_REVERSED). The cancellation is cleared and a
@@ -88,24 +93,28 @@ extension OrderStore {
     }
 
     func applyRefundReversal(_ tx: WriteTransaction, transactionId: String) async throws -> Order? {
-            let now = tx.now
-            try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
-            let stored = try await tx.storedTransaction(transactionId)
-            if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
-               subscription.status == .refunded || subscription.status == .revoked {
-                let expired = (subscription.expiresAt ?? .max) < now
-                try await tx.updateFacts(otid, SubscriptionFacts(autoRenew: subscription.autoRenew, status: expired ? .expired : .active,
-                                                                 expiresAt: nil, asOf: now, source: .notification))
-            }
-            guard let orderId = stored?.orderId else {
-                tx.audit("refund_reversed.unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
-                return nil
-            }
-            let order = try await tx.sql.requireOrder(orderId)
-            guard order.state == .refunded else {
-                tx.audit("refund_reversed.ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue)")
-                return order
-            }
-            return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")
+        let now = tx.now
+        try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
+        let stored = try await tx.storedTransaction(transactionId)
+        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
+            subscription.status == .refunded || subscription.status == .revoked
+        {
+            let expired = (subscription.expiresAt ?? .max) < now
+            try await tx.updateFacts(
+                otid,
+                SubscriptionFacts(
+                    autoRenew: subscription.autoRenew, status: expired ? .expired : .active,
+                    expiresAt: nil, asOf: now, source: .notification))
+        }
+        guard let orderId = stored?.orderId else {
+            tx.audit("refund_reversed.unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+            return nil
+        }
+        let order = try await tx.sql.requireOrder(orderId)
+        guard order.state == .refunded else {
+            tx.audit("refund_reversed.ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue)")
+            return order
+        }
+        return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")
     }
 }

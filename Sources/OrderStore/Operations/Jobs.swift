@@ -9,8 +9,10 @@ extension OrderStore {
     /// `kinds` narrows the claim (the worker keeps applying notifications at full speed
     /// while it probes a failing Apple with one verification at a time). Verify jobs
     /// created before `verifyCreatedSince` are left alone (the demo's seeded backlog).
-    public func claimJobs(owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, verifyCreatedSince: Millis? = nil,
-                          now: Millis = .now()) async throws -> [Job] {
+    public func claimJobs(
+        owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, verifyCreatedSince: Millis? = nil,
+        now: Millis = .now()
+    ) async throws -> [Job] {
         if kinds?.isEmpty == true { return [] }
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         var kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
@@ -18,13 +20,15 @@ extension OrderStore {
             kindFilter = kindFilter + " AND (kind <> \(bind: JobKind.verify.rawValue) OR created_at >= \(bind: since))"
         }
         return try await write(as: .system, now: now) { tx in
-            try await tx.sql.rows("""
+            try await tx.sql.rows(
+                """
                 UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL
                 WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)\(kindFilter)
                                AND (lease_until IS NULL OR lease_until < \(bind: now))
                              ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
                 RETURNING \(unsafeRaw: Job.columns)
-                """).map(Job.init(row:)).sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
+                """
+            ).map(Job.init(row:)).sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
         }
     }
 
@@ -35,7 +39,8 @@ extension OrderStore {
         var lost: [Int64] = []
         try await write(as: .system, now: now) { tx in
             for job in jobs {
-                let renewed = try await tx.sql.row("""
+                let renewed = try await tx.sql.row(
+                    """
                     UPDATE jobs SET lease_until = \(bind: now + lease)
                     WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts) RETURNING id
                     """)
@@ -69,10 +74,12 @@ extension OrderStore {
             switch result {
             case .done:
                 // Owed again since it was claimed (`again_at`): kept, due then; else gone.
-                if try await tx.sql.row("""
+                if try await tx.sql.row(
+                    """
                     UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
                     WHERE \(fence) AND again_at IS NOT NULL RETURNING id
-                    """) != nil {
+                    """) != nil
+                {
                     return true
                 }
                 query = "DELETE FROM jobs WHERE \(fence) RETURNING id"
@@ -107,7 +114,8 @@ extension OrderStore {
     /// Due, leased and dead jobs, and the oldest due: what `/metrics` and the header show.
     public func jobQueueStatus(now: Millis = .now()) async throws -> JobQueueStatus {
         try await read { sql in
-            let row = try await sql.row("""
+            let row = try await sql.row(
+                """
                 SELECT
                   COALESCE(SUM(CASE WHEN dead_at IS NULL AND due_at <= \(bind: now) AND (lease_until IS NULL OR lease_until < \(bind: now)) THEN 1 ELSE 0 END), 0) AS due,
                   MIN(CASE WHEN dead_at IS NULL AND due_at <= \(bind: now) THEN due_at END) AS oldest,
@@ -115,8 +123,9 @@ extension OrderStore {
                   COALESCE(SUM(CASE WHEN dead_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS dead
                 FROM jobs
                 """)
-            return JobQueueStatus(due: try row?.int("due") ?? 0, oldestDueAt: try row?.optionalInt64("oldest"),
-                                  leased: try row?.int("leased") ?? 0, dead: try row?.int("dead") ?? 0)
+            return JobQueueStatus(
+                due: try row?.int("due") ?? 0, oldestDueAt: try row?.optionalInt64("oldest"),
+                leased: try row?.int("leased") ?? 0, dead: try row?.int("dead") ?? 0)
         }
     }
 
@@ -133,10 +142,12 @@ extension OrderStore {
     /// The queue for operators: dead jobs first (they wait for someone), then by due time.
     public func jobs(deadOnly: Bool = false, limit: Int = 100) async throws -> [Job] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: Job.columns) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
                 ORDER BY CASE WHEN dead_at IS NULL THEN 1 ELSE 0 END, due_at, id LIMIT \(bind: limit)
-                """).map(Job.init(row:))
+                """
+            ).map(Job.init(row:))
         }
     }
 
@@ -144,14 +155,19 @@ extension OrderStore {
     public func requeueJob(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Job {
         try requireOperator(actor, may: "requeue jobs", reason: reason)
         return try await write(as: actor, now: now) { tx in
-            guard let job = try await tx.sql.row("""
-                UPDATE jobs SET dead_at = NULL, due_at = \(bind: now), attempts = 0, lease_owner = NULL, lease_until = NULL
-                WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.columns)
-                """).map(Job.init(row:)) else {
+            guard
+                let job = try await tx.sql.row(
+                    """
+                    UPDATE jobs SET dead_at = NULL, due_at = \(bind: now), attempts = 0, lease_owner = NULL, lease_until = NULL
+                    WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.columns)
+                    """
+                ).map(Job.init(row:))
+            else {
                 throw StoreError.jobNotDead(id: id)
             }
-            tx.audit("job.requeue", target: job.kind == .verify ? "order:\(job.subject)" : "job:\(id)", reason: reason,
-                     detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
+            tx.audit(
+                "job.requeue", target: job.kind == .verify ? "order:\(job.subject)" : "job:\(id)", reason: reason,
+                detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
             return job
         }
     }

@@ -32,9 +32,11 @@ extension WriteTransaction {
     func receive(_ notification: IncomingNotification) async throws -> NotificationReceipt {
         let facts = notification.facts
         let verified = notification.rejection == nil
-        let deadline = verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
+        let deadline =
+            verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
             ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
-        let inserted = try await sql.row("""
+        let inserted = try await sql.row(
+            """
             INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
               original_transaction_id, apply_key, facts, raw, outcome, deadline_at)
             VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
@@ -49,10 +51,12 @@ extension WriteTransaction {
             return .duplicate(id: try first?.int64("id") ?? 0)
         }
         guard verified else {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
                   SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: OrderStore.maxRejectedNotifications))
-                """).run()
+                """
+            ).run()
             return .rejected(id: id)
         }
         try await enqueue(.applyNotifications, subject: facts.applyKey, dueAt: now)
@@ -67,17 +71,20 @@ extension OrderStore {
     @discardableResult
     public func applyNotifications(key: String, at now: Millis = .now()) async throws -> Int {
         let pending = try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT id FROM notifications WHERE apply_key = \(bind: key) AND outcome = 'pending' ORDER BY signed_date, id
-                """).map { try $0.int64("id") }
+                """
+            ).map { try $0.int64("id") }
         }
         for id in pending {
             try await write(as: .system, now: now) { tx in
                 guard let record = try await tx.notificationRecord(id), record.outcome == .pending else { return }
                 let (outcome, detail) = try await apply(tx, record)
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
-                tx.audit("notification.\(outcome.rawValue)", target: record.facts.transaction.map { "tid:\($0.transactionId)" } ?? "notification:\(id)",
-                         detail: "#\(id) \(record.facts.kind): \(detail)")
+                tx.audit(
+                    "notification.\(outcome.rawValue)", target: record.facts.transaction.map { "tid:\($0.transactionId)" } ?? "notification:\(id)",
+                    detail: "#\(id) \(record.facts.kind): \(detail)")
             }
         }
         return pending.count
@@ -103,7 +110,8 @@ extension OrderStore {
         let signed = facts.signedDate ?? record.receivedAt
         // A refund recovered late must not undo a reversal Apple signed after it, nor the other way round.
         if let family = effect.family, let tid = facts.transaction?.transactionId,
-           let newer = try await tx.newerApplied(transactionId: tid, types: family, after: signed, excluding: record.id) {
+            let newer = try await tx.newerApplied(transactionId: tid, types: family, after: signed, excluding: record.id)
+        {
             return (.superseded, "notification #\(newer.id) (\(newer.type)) about transaction \(tid) was signed later and applied first")
         }
         if let transaction = facts.transaction {
@@ -112,20 +120,27 @@ extension OrderStore {
         switch effect {
         case .cancel(let kind):
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
-            let order = try await applyCancellation(tx, transactionId: t.transactionId, cancelledAt: t.cancellationDate ?? signed,
-                                                    reason: t.cancellationReason, kind: kind)
+            let order = try await applyCancellation(
+                tx, transactionId: t.transactionId, cancelledAt: t.cancellationDate ?? signed,
+                reason: t.cancellationReason, kind: kind)
             guard let order else { return (.orphan, "no order claims transaction \(t.transactionId); it is kept as \(kind.rawValue)ed") }
-            return (.applied, order.state == .refunded
-                ? "order \(order.orderId) refunded and its grant revoked (R9)"
-                : "order \(order.orderId) is \(order.state.rawValue): nothing delivered to take back")
+            return (
+                .applied,
+                order.state == .refunded
+                    ? "order \(order.orderId) refunded and its grant revoked (R9)"
+                    : "order \(order.orderId) is \(order.state.rawValue): nothing delivered to take back"
+            )
         case .refundReversed:
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
             guard let order = try await applyRefundReversal(tx, transactionId: t.transactionId) else {
                 return (.orphan, "no order claims transaction \(t.transactionId); its refund is cleared")
             }
-            return (.applied, order.state == .delivered
-                ? "order \(order.orderId) delivered again (refund reversed)"
-                : "order \(order.orderId) is \(order.state.rawValue): nothing to deliver again")
+            return (
+                .applied,
+                order.state == .delivered
+                    ? "order \(order.orderId) delivered again (refund reversed)"
+                    : "order \(order.orderId) is \(order.state.rawValue): nothing to deliver again"
+            )
         case .newPeriod:
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
             guard let subscription = try await tx.subscriptionRow(t.originalTransactionId) else {
@@ -141,14 +156,18 @@ extension OrderStore {
             }
             guard let subscription = try await tx.subscriptionRow(otid) else { return (.orphan, "no order holds subscription \(otid)") }
             if facts.transaction != nil { try await tx.refreshExpiry(otid) }
-            let applied = try await applyRenewalStatus(tx, subscription, autoRenew: autoRenew ?? facts.renewal?.autoRenewEnabled, status: status,
-                                                       asOf: signed, source: .notification)
+            let applied = try await applyRenewalStatus(
+                tx, subscription, autoRenew: autoRenew ?? facts.renewal?.autoRenewEnabled, status: status,
+                asOf: signed, source: .notification)
             guard applied else { return (.superseded, "facts about subscription \(otid) newer than this were stored first") }
             let now = try await tx.subscriptionRow(otid)
             return (.applied, "subscription \(otid) is \(now?.status.rawValue ?? "?"), auto-renew \(now?.autoRenew == true ? "on" : "off")")
         case .consumptionRequest:
-            return (.recorded, "refund requested (\(facts.consumptionRequestReason ?? "no reason given")): "
-                + "send consumption information by \((signed + NotificationEffect.consumptionDeadline).iso8601)")
+            return (
+                .recorded,
+                "refund requested (\(facts.consumptionRequestReason ?? "no reason given")): "
+                    + "send consumption information by \((signed + NotificationEffect.consumptionDeadline).iso8601)"
+            )
         case .record:
             return (.recorded, facts.type == "TEST" ? "test notification" : "no effect on orders")
         }

@@ -9,13 +9,16 @@ extension OrderStore {
                 guard role == .admin else { throw StoreError.firstOperatorMustBeAdmin }
             } else {
                 // The table's word, never more than the caller was given (a database cap, --readonly).
-                let actingRole = min(try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self) ?? .viewer, actor.role)
+                let actingRole = min(
+                    try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self) ?? .viewer, actor.role)
                 guard actingRole == .admin else { throw StoreError.forbidden(action: "add operators", role: actingRole) }
             }
-            try await tx.sql.raw("""
+            try await tx.sql.raw(
+                """
                 INSERT INTO operators (name, role, added_at, added_by) VALUES (\(bind: name), \(bind: role.rawValue), \(bind: now), \(bind: actor.name))
                 ON CONFLICT (name) DO UPDATE SET role = excluded.role
-                """).run()
+                """
+            ).run()
             tx.audit("operator.set_role", target: "operator:\(name)", detail: role.rawValue)
         }
     }

@@ -5,7 +5,9 @@ extension OrderStore {
     /// refunded) and the same claim (R7), so an orphan can't be attached twice; a
     /// subscription's renewal goes through R8 like any other.
     @discardableResult
-    public func attachOrphan(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func attachOrphan(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now())
+        async throws -> Order
+    {
         try requireOperator(actor, may: "attach orphan transactions", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
@@ -21,8 +23,9 @@ extension OrderStore {
             let type = types[order.productId] ?? .consumable
             let transaction = stored.transaction
             let content = AppleReceiptContent(bundleId: settings.bundleId, inApp: [transaction])
-            let checks = ReceiptChecks.run(order: order, productType: type, expectedBundleId: settings.bundleId, content: content,
-                                           picked: transaction, clockSkew: settings.clockSkew)
+            let checks = ReceiptChecks.run(
+                order: order, productType: type, expectedBundleId: settings.bundleId, content: content,
+                picked: transaction, clockSkew: settings.clockSkew)
             if let failed = ReceiptChecks.firstFailure(checks) {
                 throw StoreError.checkFailed(orderId: orderId, check: failed.name.rawValue, detail: failed.detail)
             }
@@ -38,8 +41,9 @@ extension OrderStore {
             var current = try await tx.save(next, previous: order, action: "orphan.attach", reason: reason, detail: "transaction \(transactionId)")
             if type == .autoRenewable {
                 let chain = try await tx.chain(transaction.originalTransactionId)
-                let decision = try await decideOwnership(tx, order: current, transaction: transaction,
-                                                         content: AppleReceiptContent(bundleId: settings.bundleId, inApp: chain), source: .operator)
+                let decision = try await decideOwnership(
+                    tx, order: current, transaction: transaction,
+                    content: AppleReceiptContent(bundleId: settings.bundleId, inApp: chain), source: .operator)
                 if case .ownerKeeps = decision {
                     var disputed = current
                     disputed.state = .disputed

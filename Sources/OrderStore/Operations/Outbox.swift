@@ -24,10 +24,12 @@ extension OrderStore {
     /// The account's events still owed to the game, oldest first (the order they happened in).
     public func unsentEvents(account: String, limit: Int = 100) async throws -> [GameEvent] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events
                 WHERE account_id = \(bind: account) AND confirmed_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(bind: limit)
-                """).map(GameEvent.init(row:))
+                """
+            ).map(GameEvent.init(row:))
         }
     }
 
@@ -35,7 +37,8 @@ extension OrderStore {
     /// `giveUpAt` makes it a dead letter for an operator to resend. Returns the event after.
     @discardableResult
     public func recordEventAttempt(_ event: GameEvent, _ attempt: GameEventAttempt, giveUpAt: Millis? = nil) async throws -> GameEvent {
-        try await write(as: .system, now: attempt.at) { tx in try await tx.recordAttempt(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: giveUpAt)) }
+        try await write(as: .system, now: attempt.at) { tx in try await tx.recordAttempt(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: giveUpAt))
+        }
     }
 
     /// Many tries in one commit (the worker's concurrent sends, group-committed); each
@@ -51,9 +54,11 @@ extension OrderStore {
     /// Events after `cursor` in commit order, for games that pull.
     public func events(after cursor: Int64, limit: Int = 100) async throws -> [GameEvent] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
-                """).map(GameEvent.init(row:))
+                """
+            ).map(GameEvent.init(row:))
         }
     }
 
@@ -67,19 +72,23 @@ extension OrderStore {
     @discardableResult
     public func acknowledgeEvents(through cursor: Int64, at now: Millis = .now()) async throws -> Int {
         try await write(as: .system, now: now) { tx in
-            try await tx.sql.rows("""
+            try await tx.sql.rows(
+                """
                 UPDATE events SET confirmed_at = \(bind: now), confirmed_via = 'pull'
                 WHERE id <= \(bind: cursor) AND confirmed_at IS NULL RETURNING id
-                """).count
+                """
+            ).count
         }
     }
 
     /// Events the game has not confirmed, oldest first.
     public func unconfirmedEvents(limit: Int = 100) async throws -> [GameEvent] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
-                """).map(GameEvent.init(row:))
+                """
+            ).map(GameEvent.init(row:))
         }
     }
 
@@ -91,9 +100,11 @@ extension OrderStore {
     /// An order's events, oldest first.
     public func events(orderId: String) async throws -> [GameEventDetail] {
         try await read { sql in
-            let events = try await sql.rows("""
+            let events = try await sql.rows(
+                """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id = \(bind: orderId) ORDER BY id
-                """).map(GameEvent.init(row:))
+                """
+            ).map(GameEvent.init(row:))
             var details: [GameEventDetail] = []
             for event in events { details.append(GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))) }
             return details
@@ -103,7 +114,8 @@ extension OrderStore {
     /// One event by its id (`evt_…`) or its cursor number.
     public func event(_ id: String) async throws -> GameEventDetail {
         try await read { sql in
-            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:)) else {
+            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:))
+            else {
                 throw StoreError.notFound(kind: "event", id: id)
             }
             return GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))
@@ -117,10 +129,14 @@ extension OrderStore {
     public func resendEvent(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
         try requireOperator(actor, may: "resend events to the game", reason: reason)
         return try await write(as: actor, now: now) { tx in
-            guard let event = try await tx.sql.row("""
-                UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE \(Self.eventKey(id))
-                RETURNING \(unsafeRaw: GameEvent.columns)
-                """).map(GameEvent.init(row:)) else { throw StoreError.notFound(kind: "event", id: id) }
+            guard
+                let event = try await tx.sql.row(
+                    """
+                    UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE \(Self.eventKey(id))
+                    RETURNING \(unsafeRaw: GameEvent.columns)
+                    """
+                ).map(GameEvent.init(row:))
+            else { throw StoreError.notFound(kind: "event", id: id) }
             try await tx.enqueue(.sendEvents, subject: event.accountId, dueAt: now)
             tx.auditResend(event, reason: reason)
             return event
@@ -132,10 +148,12 @@ extension OrderStore {
     public func resendDeadEvents(by actor: Operator, reason: String, limit: Int = 10_000, at now: Millis = .now()) async throws -> [GameEvent] {
         try requireOperator(actor, may: "resend events to the game", reason: reason)
         return try await write(as: actor, now: now) { tx in
-            let events = try await tx.sql.rows("""
+            let events = try await tx.sql.rows(
+                """
                 UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(bind: limit))
                 RETURNING \(unsafeRaw: GameEvent.columns)
-                """).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
+                """
+            ).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
             for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
             for event in events { tx.auditResend(event, reason: reason) }
             return events
@@ -151,7 +169,10 @@ extension OrderStore {
             let ids = events[start..<min(start + 500, events.count)].map(\.id)
             let rows = try await read { sql in
                 try await sql.rows("SELECT confirmed_at, dead_at, last_error FROM events WHERE id IN (\(binds: ids)) ORDER BY id").map { row in
-                    (confirmed: try row.optionalInt64("confirmed_at") != nil, dead: try row.optionalInt64("dead_at") != nil, error: try row.optionalString("last_error"))
+                    (
+                        confirmed: try row.optionalInt64("confirmed_at") != nil, dead: try row.optionalInt64("dead_at") != nil,
+                        error: try row.optionalString("last_error")
+                    )
                 }
             }
             confirmed += rows.count(where: \.confirmed)
@@ -186,11 +207,13 @@ extension OrderStore {
     @discardableResult
     public func scheduleUnsentEvents(now: Millis = .now(), limit: Int = 10_000) async throws -> Int {
         try await write(as: .system, now: now) { tx in
-            let accounts = try await tx.sql.rows("""
+            let accounts = try await tx.sql.rows(
+                """
                 SELECT DISTINCT account_id FROM events e WHERE confirmed_at IS NULL AND dead_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = \(bind: JobKind.sendEvents.rawValue) AND j.subject = e.account_id)
                 LIMIT \(bind: limit)
-                """).map { try $0.string("account_id") }
+                """
+            ).map { try $0.string("account_id") }
             for account in accounts { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
             return accounts.count
         }
@@ -219,20 +242,25 @@ extension WriteTransaction {
 
     func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
         let (event, attempt) = (record.event, record.attempt)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO event_attempts (event, at, via, http_status, answer, latency_ms)
             VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.answer), \(bind: attempt.latencyMs))
-            """).run()
+            """
+        ).run()
         let confirmed = attempt.succeeded
         let dead = !confirmed && record.giveUpAt.map { attempt.at >= $0 } == true
-        guard let row = try await sql.row("""
-            UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
-              last_error = \(bind: confirmed ? nil : attempt.answer.map { String($0.prefix(500)) }),
-              confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
-              confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
-              dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
-            WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
-            """) else { throw StoreError.notFound(kind: "event", id: event.eventId) }
+        guard
+            let row = try await sql.row(
+                """
+                UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
+                  last_error = \(bind: confirmed ? nil : attempt.answer.map { String($0.prefix(500)) }),
+                  confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
+                  confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
+                  dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
+                WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
+                """)
+        else { throw StoreError.notFound(kind: "event", id: event.eventId) }
         if dead { audit("event.dead", target: "order:\(event.orderId ?? "-")", detail: "\(event.eventId): the game did not confirm it in time") }
         return try GameEvent(row: row)
     }
@@ -244,9 +272,11 @@ extension SQLDatabase {
     }
 
     func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
-        try await rows("""
+        try await rows(
+            """
             SELECT at, via, http_status, answer, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
-            """).map(GameEventAttempt.init(row:))
+            """
+        ).map(GameEventAttempt.init(row:))
     }
 }
 

@@ -8,8 +8,10 @@ extension OrderStore {
     /// the renewal: then Apple's answer in hand (its renewal info and the chain of
     /// periods) refreshes them first. A dispute decided again records nothing new when the
     /// owner still keeps it (`recordingOwnerKeeps: false`): its review item stands.
-    func decideOwnership(_ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent, source: FactSource,
-                         recordingOwnerKeeps: Bool = true) async throws -> OwnershipRule.Decision {
+    func decideOwnership(
+        _ tx: WriteTransaction, order: Order, transaction: AppleTransaction, content: AppleReceiptContent, source: FactSource,
+        recordingOwnerKeeps: Bool = true
+    ) async throws -> OwnershipRule.Decision {
         let otid = transaction.originalTransactionId
         let stored = try await tx.subscriptionRow(otid)
         let apple = content.pendingRenewals.first { $0.originalTransactionId == otid }
@@ -31,15 +33,17 @@ extension OrderStore {
             break
         }
         try await tx.updateFacts(otid, productId: transaction.productId, facts)
-        let recorded = switch decision {
-        case .sameOwner: false
-        case .ownerKeeps: recordingOwnerKeeps
-        case .firstOwner, .transfer: true
-        }
+        let recorded =
+            switch decision {
+            case .sameOwner: false
+            case .ownerKeeps: recordingOwnerKeeps
+            case .firstOwner, .transfer: true
+            }
         if recorded {
             let ownerAfter = if case .ownerKeeps(let keeper) = decision { keeper } else { order.accountId }
-            try await tx.recordOwnershipEvent(otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
-                                              verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
+            try await tx.recordOwnershipEvent(
+                otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
+                verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
             tx.audit("ownership.\(decision.verdict.rawValue)", target: "otid:\(otid)", detail: decision.explanation)
         }
         return decision
@@ -50,19 +54,23 @@ extension OrderStore {
     /// (Apple's history); the renewal intent from the store, confirmed by Apple's current
     /// word when the stored one predates the renewal. A stale "on" holds only if Apple still
     /// says on; a stale "off" stays off, since Apple's "on" may be this very purchase.
-    static func ownerFacts(_ stored: Subscription, apple: AppleRenewalInfo?, chain: [AppleTransaction], before renewal: AppleTransaction) -> OwnershipRule.OwnerFacts {
+    static func ownerFacts(_ stored: Subscription, apple: AppleRenewalInfo?, chain: [AppleTransaction], before renewal: AppleTransaction)
+        -> OwnershipRule.OwnerFacts
+    {
         let earlier = chain.filter { $0.purchaseDate < renewal.purchaseDate && $0.transactionId != renewal.transactionId }
         let last = earlier.max { $0.purchaseDate < $1.purchaseDate }
         let refundedBefore = last.flatMap { RefundRule.cancellation(of: $0, type: .autoRenewable) }.map { $0 <= renewal.purchaseDate } ?? false
         var autoRenew = stored.autoRenew
         if (stored.factsAsOf ?? 0) < renewal.purchaseDate, let apple { autoRenew = autoRenew && apple.autoRenewEnabled }
-        let status: SubscriptionStatus = switch stored.status {
-        case _ where refundedBefore: stored.status == .revoked ? .revoked : .refunded
-        case .billingRetry, .gracePeriod: stored.status
-        default: .active  // expiry is judged from the period's end below
-        }
-        return OwnershipRule.OwnerFacts(accountId: stored.ownerAccount, autoRenew: autoRenew, status: status,
-                                        periodEnd: earlier.compactMap(\.expiresDate).max() ?? (earlier.isEmpty ? nil : stored.expiresAt))
+        let status: SubscriptionStatus =
+            switch stored.status {
+            case _ where refundedBefore: stored.status == .revoked ? .revoked : .refunded
+            case .billingRetry, .gracePeriod: stored.status
+            default: .active  // expiry is judged from the period's end below
+            }
+        return OwnershipRule.OwnerFacts(
+            accountId: stored.ownerAccount, autoRenew: autoRenew, status: status,
+            periodEnd: earlier.compactMap(\.expiresDate).max() ?? (earlier.isEmpty ? nil : stored.expiresAt))
     }
 
     /// What Apple's answer says of the subscription now, to be stored with when and how we learned it.
@@ -83,15 +91,18 @@ extension OrderStore {
         let facts = Self.factsNow(apple: apple, chain: try await tx.chain(otid), fallbackAutoRenew: stored.autoRenew, now: tx.now, source: source)
         try await tx.updateFacts(otid, facts)
         if facts.autoRenew != stored.autoRenew || facts.status != stored.status {
-            tx.audit("subscription.facts", target: "otid:\(otid)",
-                     detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
+            tx.audit(
+                "subscription.facts", target: "otid:\(otid)",
+                detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
         }
     }
 
     /// An operator moves a subscription to another account, with a reason (DESIGN.md §3 R8).
     /// A renewal disputed under it is settled by the move: the new owner's order is
     /// delivered, anyone else's rejected, and their review items closed.
-    public func transferOwnership(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+    public func transferOwnership(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now())
+        async throws
+    {
         try requireOperator(actor, may: "transfer subscription ownership", reason: reason)
         try await write(as: actor, now: now) { tx in
             guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
@@ -111,14 +122,17 @@ extension OrderStore {
 
     private func transfer(_ tx: WriteTransaction, otid: String, from: String, to: String, orderId: String?, reason: String) async throws {
         try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
-        try await tx.recordOwnershipEvent(otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
+        try await tx.recordOwnershipEvent(
+            otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
         tx.audit("ownership.transfer", target: "otid:\(otid)", reason: reason, detail: "\(from) → \(to)")
     }
 
     /// Settles a disputed order (R8): either the rule's verdict stands (the order is
     /// rejected; the renewal stays with the owner), or the submitter gets the subscription
     /// and the order is delivered. Either way the decision leaves the review list.
-    public func resolveDispute(orderId: String, expectedVersion: Int64, favorSubmitter: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
+    public func resolveDispute(orderId: String, expectedVersion: Int64, favorSubmitter: Bool, by actor: Operator, reason: String, at now: Millis = .now())
+        async throws -> Order
+    {
         try requireOperator(actor, may: "resolve disputes", reason: reason)
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
@@ -150,8 +164,10 @@ extension OrderStore {
     /// Apple told us (a notification, or renewal info) whether a subscription still renews,
     /// and where it stands, as of `asOf` (the notification's `signedDate`). Facts older
     /// than those stored change nothing.
-    public func recordRenewalStatus(originalTransactionId otid: String, autoRenew: Bool, status: SubscriptionStatus? = nil,
-                                    asOf: Millis? = nil, source: FactSource = .notification, at now: Millis = .now()) async throws {
+    public func recordRenewalStatus(
+        originalTransactionId otid: String, autoRenew: Bool, status: SubscriptionStatus? = nil,
+        asOf: Millis? = nil, source: FactSource = .notification, at now: Millis = .now()
+    ) async throws {
         try await write(as: .system, now: now) { tx in
             guard let stored = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
             try await applyRenewalStatus(tx, stored, autoRenew: autoRenew, status: status, asOf: asOf ?? now, source: source)
@@ -160,16 +176,19 @@ extension OrderStore {
 
     /// Returns whether the facts were newer than those stored (and so applied).
     @discardableResult
-    func applyRenewalStatus(_ tx: WriteTransaction, _ stored: Subscription, autoRenew: Bool?, status: SubscriptionStatus?,
-                            asOf: Millis, source: FactSource) async throws -> Bool {
+    func applyRenewalStatus(
+        _ tx: WriteTransaction, _ stored: Subscription, autoRenew: Bool?, status: SubscriptionStatus?,
+        asOf: Millis, source: FactSource
+    ) async throws -> Bool {
         let otid = stored.originalTransactionId
         let facts = SubscriptionFacts(autoRenew: autoRenew ?? stored.autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf, source: source)
         guard try await tx.updateFacts(otid, facts) else {
             tx.audit("subscription.facts_ignored", target: "otid:\(otid)", detail: "older than the facts stored")
             return false
         }
-        tx.audit("subscription.renewal_status", target: "otid:\(otid)",
-                 detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
+        tx.audit(
+            "subscription.renewal_status", target: "otid:\(otid)",
+            detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
         return true
     }
 

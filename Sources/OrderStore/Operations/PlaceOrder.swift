@@ -7,13 +7,15 @@ extension OrderStore {
     /// Adds or updates a product in the catalogue.
     public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
         try await write(as: actor, now: now) { tx in
-            try await tx.sql.raw("""
+            try await tx.sql.raw(
+                """
                 INSERT INTO products (product_id, type, display_name, price_minor, currency)
                 VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName),
                         \(bind: product.priceMinor), \(bind: product.currency))
                 ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
                   price_minor = excluded.price_minor, currency = excluded.currency
-                """).run()
+                """
+            ).run()
             tx.audit("product.upsert", target: "product:\(product.productId)", detail: "\(product.type.rawValue) \(product.displayName)")
         }
     }
@@ -30,7 +32,9 @@ extension OrderStore {
     /// `placeOrder` for a caller that may retry (a game server after a timeout): the same
     /// order placed again is the order already there (`created` false); the same id with
     /// another account, product or quantity is refused.
-    public func ensureOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> (order: Order, created: Bool) {
+    public func ensureOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> (
+        order: Order, created: Bool
+    ) {
         let (order, created) = try await place(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at)
         guard created || (order.accountId == accountId && order.productId == productId && order.quantity == quantity) else {
             throw StoreError.orderMismatch(orderId: orderId)
@@ -44,7 +48,8 @@ extension OrderStore {
         guard quantity > 0 else { throw StoreError.invalid("quantity must be positive, got \(quantity)") }
         return try await write(as: .system, now: at) { tx in
             guard try await tx.sql.productTypes()[productId] != nil else { throw StoreError.notFound(kind: "product", id: productId) }
-            let inserted = try await tx.sql.row("""
+            let inserted = try await tx.sql.row(
+                """
                 INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by)
                 VALUES (\(bind: orderId), \(bind: accountId), \(bind: productId), \(bind: quantity), \(bind: at),
                         \(bind: OrderState.pendingPayment.rawValue), \(bind: at), 1, 'system')

@@ -8,17 +8,22 @@ extension OrderStore {
     /// `unlessAskedSince` (a bulk run's start): an order Apple was asked about since then,
     /// by another process, is left alone rather than asked about twice.
     @discardableResult
-    public func reverify(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,
-                         unlessAskedSince: Millis? = nil) async throws -> VerificationOutcome {
+    public func reverify(
+        orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,
+        unlessAskedSince: Millis? = nil
+    ) async throws -> VerificationOutcome {
         guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
-        let owner = "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
+        let owner =
+            "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
         if let holder = try await claimVerification(orderId: orderId, owner: owner) {
             throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
         }
         do {
-            if let since = unlessAskedSince, try await read({ sql in
-                try await sql.row("SELECT id FROM verification_attempts WHERE order_id = \(bind: orderId) AND at >= \(bind: since) LIMIT 1") != nil
-            }) {
+            if let since = unlessAskedSince,
+                try await read({ sql in
+                    try await sql.row("SELECT id FROM verification_attempts WHERE order_id = \(bind: orderId) AND at >= \(bind: since) LIMIT 1") != nil
+                })
+            {
                 throw StoreError.verifyingElsewhere(orderId: orderId, by: "another process, which asked Apple since this run began")
             }
             // The answer and the claim's release are one commit.
@@ -33,13 +38,19 @@ extension OrderStore {
     /// The call and its recording, for a caller that holds the order's verify job (the
     /// worker, under its lease; `reverify`, under its claim, released with the answer).
     /// The actor's role was checked by the caller.
-    func askApple(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator, releasingClaimOf owner: String? = nil) async throws -> VerificationOutcome {
+    func askApple(orderId: String, using verifier: any ReceiptVerifier, by actor: Operator, releasingClaimOf owner: String? = nil) async throws
+        -> VerificationOutcome
+    {
         let (order, submission) = try await read { sql in
             let order = try await sql.requireOrder(orderId)
-            return (order, try await sql.row("""
-                SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
-                WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
-                """))
+            return (
+                order,
+                try await sql.row(
+                    """
+                    SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
+                    WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
+                    """)
+            )
         }
         if !actor.isSystem, let refusal = OrderPermissions.reverifyRefusal(order, role: actor.role) { throw refusal }
         guard let submission else { throw StoreError.noReceipt(orderId: orderId) }
@@ -66,23 +77,27 @@ extension OrderStore {
     /// configuration is fixed. Served by the state index; the reason is matched in code.
     public func rejectedOrders(reasonContaining reason: String, limit: Int = 10_000) async throws -> [String] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT order_id, last_error FROM orders WHERE state = 'rejected' ORDER BY created_at, order_id
-                """).compactMap { row -> String? in
-                    guard (try row.optionalString("last_error"))?.localizedCaseInsensitiveContains(reason) == true else { return nil }
-                    return try row.string("order_id")
-                }
-                .prefix(limit).map { $0 }
+                """
+            ).compactMap { row -> String? in
+                guard (try row.optionalString("last_error"))?.localizedCaseInsensitiveContains(reason) == true else { return nil }
+                return try row.string("order_id")
+            }
+            .prefix(limit).map { $0 }
         }
     }
 
     /// Orders whose R4 retry time has come, oldest first.
     public func ordersDueForRetry(now: Millis = .now(), limit: Int = 100) async throws -> [String] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT order_id FROM orders WHERE next_retry_at IS NOT NULL AND next_retry_at <= \(bind: now)
                 ORDER BY next_retry_at, order_id LIMIT \(bind: limit)
-                """).map { try $0.string("order_id") }
+                """
+            ).map { try $0.string("order_id") }
         }
     }
 }

@@ -11,8 +11,10 @@ public struct ReceiptSubmission: Sendable {
     public var source: SubmissionSource
     public var idempotency: IdempotencyKey?
 
-    public init(orderId: String, receiptData: String, claimedTransactionId: String? = nil,
-                source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil) {
+    public init(
+        orderId: String, receiptData: String, claimedTransactionId: String? = nil,
+        source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil
+    ) {
         self.orderId = orderId
         self.receiptData = receiptData
         self.claimedTransactionId = claimedTransactionId
@@ -37,8 +39,9 @@ extension OrderStore {
         orderId: String, receiptData: String, claimedTransactionId: String? = nil,
         source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
     ) async throws -> Int64 {
-        let submission = ReceiptSubmission(orderId: orderId, receiptData: receiptData, claimedTransactionId: claimedTransactionId,
-                                           source: source, idempotency: idempotency)
+        let submission = ReceiptSubmission(
+            orderId: orderId, receiptData: receiptData, claimedTransactionId: claimedTransactionId,
+            source: source, idempotency: idempotency)
         return try await write(as: .system, now: at) { tx in try await tx.submit(submission) }.id
     }
 
@@ -58,12 +61,15 @@ extension WriteTransaction {
         if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
             return SubmittedReceipt(id: first, order: order)
         }
-        guard let row = try await sql.row("""
-            INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
-            VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
-                    \(bind: submission.receiptData), \(bind: now))
-            RETURNING id
-            """) else { throw StoreError.corrupt("submission insert returned no id") }
+        guard
+            let row = try await sql.row(
+                """
+                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+                VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
+                        \(bind: submission.receiptData), \(bind: now))
+                RETURNING id
+                """)
+        else { throw StoreError.corrupt("submission insert returned no id") }
         let id = try row.int64("id")
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
         try await enqueue(.verify, subject: orderId, dueAt: now)

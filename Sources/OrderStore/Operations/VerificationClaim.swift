@@ -10,7 +10,8 @@ extension OrderStore {
     /// nil when taken, else who holds it.
     func claimVerification(orderId: String, owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws -> String? {
         try await write(as: .system, now: now) { tx in
-            let taken = try await tx.sql.row("""
+            let taken = try await tx.sql.row(
+                """
                 INSERT INTO jobs (kind, subject, due_at, created_at, lease_owner, lease_until)
                 VALUES (\(bind: JobKind.verify.rawValue), \(bind: orderId), \(bind: now), \(bind: now), \(bind: owner), \(bind: now + lease))
                 ON CONFLICT (kind, subject) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
@@ -18,7 +19,8 @@ extension OrderStore {
                 RETURNING id
                 """)
             if taken != nil { return nil }
-            let holder = try await tx.sql.row("""
+            let holder = try await tx.sql.row(
+                """
                 SELECT lease_owner FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)
                 """)
             return try holder?.optionalString("lease_owner") ?? "another process"
@@ -37,7 +39,8 @@ extension OrderStore {
     /// for both, and no moment where the answer is stored and the claim still held): owed
     /// again only if that answer asked for a retry (`again_at`); otherwise it goes.
     static func releaseAnswered(_ tx: WriteTransaction, orderId: String, owner: String) async throws {
-        let kept = try await tx.sql.row("""
+        let kept = try await tx.sql.row(
+            """
             UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL
             WHERE \(claimKey(orderId, owner)) AND again_at IS NOT NULL RETURNING id
             """)

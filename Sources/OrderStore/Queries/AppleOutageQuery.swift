@@ -6,8 +6,9 @@ extension OrderStore {
     public func appleFailing(now: Millis = .now()) async throws -> (method: VerificationMethod, since: Millis, failures: Int)? {
         let attempts = try await read { sql in
             try await sql.rows("SELECT method, outcome, at FROM verification_attempts ORDER BY id DESC LIMIT 100").map { row in
-                OutageRule.Attempt(method: try row.value("method", as: VerificationMethod.self),
-                                   outcome: try row.value("outcome", as: AttemptOutcome.self), at: try row.int64("at"))
+                OutageRule.Attempt(
+                    method: try row.value("method", as: VerificationMethod.self),
+                    outcome: try row.value("outcome", as: AttemptOutcome.self), at: try row.int64("at"))
             }
         }
         return OutageRule.detect(newestFirst: attempts, now: now)
@@ -19,7 +20,8 @@ extension OrderStore {
         guard let found = try await appleFailing(now: now) else { return nil }
         var counts = known
         if counts == nil { counts = try await self.counts(now: now) }
-        return AppleOutage(method: found.method, since: found.since, failures: found.failures,
-                           waiting: (counts?.byState[.receiptReceived] ?? 0) + (counts?.byState[.verifyRetry] ?? 0))
+        return AppleOutage(
+            method: found.method, since: found.since, failures: found.failures,
+            waiting: (counts?.byState[.receiptReceived] ?? 0) + (counts?.byState[.verifyRetry] ?? 0))
     }
 }

@@ -42,21 +42,29 @@ extension OrderStore {
             let product = try await sql.product(order.productId)
             return OrderDetail(
                 order: order, product: product,
-                submissions: try await sql.rows("""
+                submissions: try await sql.rows(
+                    """
                     SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at
                     FROM receipt_submissions WHERE order_id = \(bind: orderId) ORDER BY id
-                    """).map(Submission.init(row:)),
-                attempts: try await sql.rows("""
+                    """
+                ).map(Submission.init(row:)),
+                attempts: try await sql.rows(
+                    """
                     SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
                     FROM verification_attempts WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT \(bind: attemptLimit)
-                    """).map(VerificationAttempt.init(row:)).reversed(),
+                    """
+                ).map(VerificationAttempt.init(row:)).reversed(),
                 grants: try await sql.rows("SELECT * FROM grants WHERE order_id = \(bind: orderId) ORDER BY id").map(Grant.init(row:)),
-                transactions: try await sql.rows("""
+                transactions: try await sql.rows(
+                    """
                     SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE order_id = \(bind: orderId)
-                    """).map(StoredTransaction.init(row:)),
-                audit: try await sql.rows("""
+                    """
+                ).map(StoredTransaction.init(row:)),
+                audit: try await sql.rows(
+                    """
                     SELECT * FROM audit_log WHERE target = \(bind: "order:\(orderId)") ORDER BY seq
-                    """).map(AuditEntry.init(row:)))
+                    """
+                ).map(AuditEntry.init(row:)))
         }
         let transactionIds = Set(detail.transactions.map(\.transaction.transactionId) + [detail.order.transactionId].compactMap { $0 })
         detail.notifications = try await notifications(transactionIds: transactionIds.sorted())
@@ -68,20 +76,28 @@ extension OrderStore {
         try await read { sql in
             SubscriptionDetail(
                 subscription: try await sql.row("SELECT * FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(Subscription.init(row:)),
-                chain: try await sql.rows("""
+                chain: try await sql.rows(
+                    """
                     SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid)
                     ORDER BY purchase_date, transaction_id LIMIT \(bind: limit)
-                    """).map(StoredTransaction.init(row:)),
-                orders: try await sql.rows("""
+                    """
+                ).map(StoredTransaction.init(row:)),
+                orders: try await sql.rows(
+                    """
                     SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) ORDER BY created_at LIMIT \(bind: limit)
-                    """).map(Order.init(row:)),
-                ownership: try await sql.rows("""
+                    """
+                ).map(Order.init(row:)),
+                ownership: try await sql.rows(
+                    """
                     SELECT * FROM ownership_events WHERE original_transaction_id = \(bind: otid) ORDER BY id LIMIT \(bind: limit)
-                    """).map(OwnershipEvent.init(row:)),
-                notifications: try await sql.rows("""
+                    """
+                ).map(OwnershipEvent.init(row:)),
+                notifications: try await sql.rows(
+                    """
                     SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE original_transaction_id = \(bind: otid)
                     ORDER BY signed_date, id LIMIT \(bind: limit)
-                    """).map(NotificationRecord.init(row:)))
+                    """
+                ).map(NotificationRecord.init(row:)))
         }
     }
 
@@ -89,19 +105,27 @@ extension OrderStore {
         try await read { sql in
             AccountDetail(
                 accountId: accountId,
-                orders: try await sql.rows("""
+                orders: try await sql.rows(
+                    """
                     SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: accountId)
                     ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
-                    """).map(Order.init(row:)),
-                grants: try await sql.rows("""
+                    """
+                ).map(Order.init(row:)),
+                grants: try await sql.rows(
+                    """
                     SELECT * FROM grants WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
-                    """).map(Grant.init(row:)),
-                subscriptions: try await sql.rows("""
+                    """
+                ).map(Grant.init(row:)),
+                subscriptions: try await sql.rows(
+                    """
                     SELECT * FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
-                    """).map(Subscription.init(row:)),
-                flags: try await sql.rows("""
+                    """
+                ).map(Subscription.init(row:)),
+                flags: try await sql.rows(
+                    """
                     SELECT * FROM account_flags WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
-                    """).map(AccountFlag.init(row:)))
+                    """
+                ).map(AccountFlag.init(row:)))
         }
     }
 
@@ -116,20 +140,24 @@ extension OrderStore {
     public func orphans(after: (firstSeenAt: Millis, transactionId: String)? = nil, limit: Int = 50) async throws -> [StoredTransaction] {
         let from = after ?? (Int64.min, "")
         return try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions
                 WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
                 ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
-                """).map(StoredTransaction.init(row:))
+                """
+            ).map(StoredTransaction.init(row:))
         }
     }
 
     /// The audit log, newest first, before `seq` (exclusive).
     public func auditLog(before seq: Int64? = nil, limit: Int = 100) async throws -> [AuditEntry] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT * FROM audit_log WHERE seq < \(bind: seq ?? Int64.max) ORDER BY seq DESC LIMIT \(bind: limit)
-                """).map(AuditEntry.init(row:))
+                """
+            ).map(AuditEntry.init(row:))
         }
     }
 }

@@ -22,18 +22,23 @@ extension OrderStore {
         try await read { sql in
             Entitlements(
                 accountId: accountId,
-                subscriptions: try await sql.rows("""
+                subscriptions: try await sql.rows(
+                    """
                     SELECT * FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
-                    """).map(Subscription.init(row:)),
-                purchases: try await sql.rows("""
+                    """
+                ).map(Subscription.init(row:)),
+                purchases: try await sql.rows(
+                    """
                     SELECT g.order_id, o.product_id, p.type, g.granted_at FROM grants g
                     JOIN orders o ON o.order_id = g.order_id JOIN products p ON p.product_id = o.product_id
                     WHERE g.account_id = \(bind: accountId) AND g.revoked_at IS NULL AND p.type IN ('non_consumable', 'non_renewing')
                     ORDER BY g.granted_at LIMIT \(bind: limit)
-                    """).map { row in
-                        Entitlements.Purchase(orderId: try row.string("order_id"), productId: try row.string("product_id"),
-                                              type: try row.value("type", as: ProductType.self), grantedAt: try row.int64("granted_at"))
-                    })
+                    """
+                ).map { row in
+                    Entitlements.Purchase(
+                        orderId: try row.string("order_id"), productId: try row.string("product_id"),
+                        type: try row.value("type", as: ProductType.self), grantedAt: try row.int64("granted_at"))
+                })
         }
     }
 }

@@ -16,13 +16,15 @@ enum LookupQuery {
             parts.append("SELECT 2 AS via, \(columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(id))")
         }
         if kind.includes(.originalTransaction) {
-            parts.append("""
+            parts.append(
+                """
                 SELECT * FROM (SELECT 3 AS via, \(columns) FROM orders WHERE original_transaction_id = \(id)
                                ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_original
                 """)
         }
         if kind.includes(.account) {
-            parts.append("""
+            parts.append(
+                """
                 SELECT * FROM (SELECT 4 AS via, \(columns) FROM orders WHERE account_id = \(id)
                                ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_account
                 """)

@@ -17,12 +17,14 @@ extension OrderStore {
     /// Served by the partial index on orders that need an operator; empty when none do.
     public func operatorAlerts(limit: Int = 5) async throws -> [OperatorAlert] {
         try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT last_error, COUNT(*) AS n, MIN(state_changed_at) AS since FROM orders
                 WHERE needs_operator = 1 GROUP BY last_error ORDER BY n DESC, last_error LIMIT \(bind: limit)
-                """).map { row in
-                    OperatorAlert(reason: try row.optionalString("last_error") ?? "needs an operator", orders: try row.int("n"), since: try row.int64("since"))
-                }
+                """
+            ).map { row in
+                OperatorAlert(reason: try row.optionalString("last_error") ?? "needs an operator", orders: try row.int("n"), since: try row.int64("since"))
+            }
         }
     }
 }

@@ -36,10 +36,12 @@ extension OrderStore {
             }
             // The other figures in one statement: on PostgreSQL each statement is a round
             // trip, and the header asks for these on every refresh.
-            let sandboxCap: SQLQueryString = settings.isProduction
+            let sandboxCap: SQLQueryString =
+                settings.isProduction
                 ? "(SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.cap)) AS capped_sandbox)"
                 : "0"
-            let figures = try await sql.row("""
+            let figures = try await sql.row(
+                """
                 SELECT (SELECT MIN(stuck_since) FROM orders WHERE stuck_since IS NOT NULL) AS oldest,
                        (SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                                               LIMIT \(bind: StoreCounts.cap)) AS capped_stuck) AS stuck,

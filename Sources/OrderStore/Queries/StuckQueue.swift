@@ -20,12 +20,14 @@ extension OrderStore {
         let cutoff = now - settings.stuckThreshold
         let after = cursor ?? StuckCursor(stuckSince: Int64.min, orderId: "")
         let orders = try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(Order.columns) FROM orders
                 WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                   AND (stuck_since, order_id) > (\(bind: after.stuckSince), \(bind: after.orderId))
                 ORDER BY stuck_since, order_id LIMIT \(bind: limit)
-                """).map(Order.init(row:))
+                """
+            ).map(Order.init(row:))
         }
         let items = orders.map { StuckOrder(order: $0, age: now - ($0.stuckSince ?? now)) }
         let next = orders.count == limit ? orders.last.flatMap { o in o.stuckSince.map { StuckCursor(stuckSince: $0, orderId: o.orderId) } } : nil

@@ -23,31 +23,43 @@ extension OrderDetail {
     public var timeline: [TimelineEvent] {
         var events = [TimelineEvent(at: order.createdAt, kind: .placed, text: "order placed")]
         for s in submissions {
-            events.append(TimelineEvent(at: s.receivedAt, kind: .submission,
-                                        text: "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
+            events.append(
+                TimelineEvent(
+                    at: s.receivedAt, kind: .submission,
+                    text: "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
         }
         events += Self.attemptEvents(attempts)
         for g in grants {
-            events.append(TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind.rawValue)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
+            events.append(
+                TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind.rawValue)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
             if let revoked = g.revokedAt {
                 events.append(TimelineEvent(at: revoked, kind: .revoke, text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeReason ?? "")"))
             }
         }
         for n in notifications {
-            events.append(TimelineEvent(at: n.receivedAt, kind: .notification(outcome: n.outcome),
-                                        text: "Apple \(n.facts.kind) (#\(n.id), signed \(n.facts.signedDate?.iso8601 ?? "-"), via \(n.via.rawValue)): "
-                                            + "\(n.outcome.rawValue)" + ((n.rejection ?? n.detail).map { " — \($0)" } ?? "")))
+            events.append(
+                TimelineEvent(
+                    at: n.receivedAt, kind: .notification(outcome: n.outcome),
+                    text: "Apple \(n.facts.kind) (#\(n.id), signed \(n.facts.signedDate?.iso8601 ?? "-"), via \(n.via.rawValue)): "
+                        + "\(n.outcome.rawValue)" + ((n.rejection ?? n.detail).map { " — \($0)" } ?? "")))
         }
         for e in self.events {
-            let tries = e.attempts.isEmpty ? "" : "; tries: " + e.attempts.suffix(3).map(\.line).joined(separator: "; ")
-                + (e.attempts.count > 3 ? " (\(e.attempts.count) in all)" : "")
-            events.append(TimelineEvent(at: e.event.createdAt, kind: .gameEvent(confirmed: e.event.confirmedAt != nil),
-                                        text: "game told \(e.event.type.rawValue) (\(e.event.eventId)): \(e.event.summary) — \(e.event.deliveryText)" + tries))
+            let tries =
+                e.attempts.isEmpty
+                ? ""
+                : "; tries: " + e.attempts.suffix(3).map(\.line).joined(separator: "; ")
+                    + (e.attempts.count > 3 ? " (\(e.attempts.count) in all)" : "")
+            events.append(
+                TimelineEvent(
+                    at: e.event.createdAt, kind: .gameEvent(confirmed: e.event.confirmedAt != nil),
+                    text: "game told \(e.event.type.rawValue) (\(e.event.eventId)): \(e.event.summary) — \(e.event.deliveryText)" + tries))
         }
         for e in audit {
-            events.append(TimelineEvent(at: e.at, kind: .audit,
-                                        text: "audit #\(e.seq) \(e.action) by \(e.actor) (\(e.role))" + (e.detail.isEmpty ? "" : ": \(e.detail)")
-                                            + (e.reason.map { " — \($0)" } ?? "")))
+            events.append(
+                TimelineEvent(
+                    at: e.at, kind: .audit,
+                    text: "audit #\(e.seq) \(e.action) by \(e.actor) (\(e.role))" + (e.detail.isEmpty ? "" : ": \(e.detail)")
+                        + (e.reason.map { " — \($0)" } ?? "")))
         }
         // Stable: events at the same millisecond keep the order above.
         return events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -67,7 +79,9 @@ extension OrderDetail {
                 + (a.reason.map { " — \($0)" } ?? "")
         }
         func sameAnswer(_ a: VerificationAttempt, _ b: VerificationAttempt) -> Bool {
-            (a.outcome, a.appleStatus, a.httpStatus, a.reason, a.method, a.environment) == (b.outcome, b.appleStatus, b.httpStatus, b.reason, b.method, b.environment)
+            (a.outcome, a.appleStatus, a.httpStatus, a.reason, a.method, a.environment) == (
+                b.outcome, b.appleStatus, b.httpStatus, b.reason, b.method, b.environment
+            )
         }
         var events: [TimelineEvent] = []
         var index = attempts.startIndex
@@ -78,8 +92,10 @@ extension OrderDetail {
             events.append(TimelineEvent(at: run[index].at, kind: .attempt(outcome: run[index].outcome), text: line(run[index])))
             if run.count > 2 {
                 let between = run.count - 2
-                events.append(TimelineEvent(at: run[index + 1].at, kind: .attempt(outcome: run[index].outcome),
-                                            text: "… \(between) more call\(between == 1 ? "" : "s") to Apple, same answer, until \(run[end - 1].at.iso8601)"))
+                events.append(
+                    TimelineEvent(
+                        at: run[index + 1].at, kind: .attempt(outcome: run[index].outcome),
+                        text: "… \(between) more call\(between == 1 ? "" : "s") to Apple, same answer, until \(run[end - 1].at.iso8601)"))
             }
             if run.count > 1 {
                 events.append(TimelineEvent(at: run[end - 1].at, kind: .attempt(outcome: run[end - 1].outcome), text: line(run[end - 1])))

@@ -33,21 +33,25 @@ extension OrderStore {
     /// log is: run after `verifyAuditLog`.
     public func unauditedDeliveries(limit: Int = 20) async throws -> [UnauditedDelivery] {
         try await read { sql in
-            let seeded = try await sql.rows("""
+            let seeded = try await sql.rows(
+                """
                 SELECT detail FROM audit_log WHERE target = \(bind: SeedAuditEntry.target) AND action = \(bind: SeedAuditEntry.action)
-                """).compactMap { SeedAuditEntry.grantIds(in: try $0.string("detail")) }
+                """
+            ).compactMap { SeedAuditEntry.grantIds(in: try $0.string("detail")) }
             var outsideSeeds: SQLQueryString = "1 = 1"
             for range in seeded {
                 outsideSeeds = "\(outsideSeeds) AND NOT (g.id BETWEEN \(bind: range.lowerBound) AND \(bind: range.upperBound))"
             }
-            return try await sql.rows("""
+            return try await sql.rows(
+                """
                 SELECT order_id, granted_at, grants - audited AS unaudited FROM (
                   SELECT g.order_id, g.granted_at, COUNT(*) AS grants, (
                     SELECT COUNT(*) FROM audit_log a
                     WHERE a.target = 'order:' || g.order_id AND a.at = g.granted_at AND a.detail LIKE '%→ delivered%') AS audited
                   FROM grants g WHERE \(outsideSeeds) GROUP BY g.order_id, g.granted_at) AS counted
                 WHERE grants > audited ORDER BY granted_at LIMIT \(bind: limit)
-                """).map {
+                """
+            ).map {
                 UnauditedDelivery(orderId: try $0.string("order_id"), grantedAt: try $0.int64("granted_at"), count: try $0.int("unaudited"))
             }
         }

@@ -7,7 +7,9 @@ import Foundation
 public enum AuditChain {
     public static let genesis = String(repeating: "0", count: 64)
 
-    public static func hash(previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String) -> String {
+    public static func hash(
+        previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
+    ) -> String {
         // Length-prefixed fields: no choice of field contents can make two entries collide.
         var data = Data()
         for field in [previous, String(seq), String(at), actor, role, action, target, reason ?? "\u{0}", detail] {

@@ -107,7 +107,8 @@ public enum StatusCodeRule {
         case 21100...21199:
             // Apple's own internal errors: `is_retryable` false says this very request will
             // fail again, not that the receipt is bad; the order waits for an operator.
-            return report.isRetryable == false ? .configuration(reason: "\(described), Apple says not retryable: needs an operator") : .retryable(reason: described)
+            return report.isRetryable == false
+                ? .configuration(reason: "\(described), Apple says not retryable: needs an operator") : .retryable(reason: described)
         case 21007, 21008:
             // R2 resends these; if one is still the final answer the resend itself failed.
             return .retryable(reason: "\(described) (environment switch did not settle)")

@@ -26,32 +26,36 @@ public enum ReceiptChecks {
         var checks: [ReceiptCheck] = [
             ReceiptCheck(
                 name: .bundleId, passed: content.bundleId == expectedBundleId,
-                detail: content.bundleId == expectedBundleId ? content.bundleId : "\(content.bundleId) ≠ \(expectedBundleId) (re-signed app?)"),
+                detail: content.bundleId == expectedBundleId ? content.bundleId : "\(content.bundleId) ≠ \(expectedBundleId) (re-signed app?)")
         ]
         guard let transaction = picked else {
             checks.append(ReceiptCheck(name: .transactionPresent, passed: false, detail: "no transaction for this order in the receipt"))
             return checks
         }
         checks.append(ReceiptCheck(name: .transactionPresent, passed: true, detail: transaction.transactionId))
-        checks.append(ReceiptCheck(
-            name: .productId, passed: transaction.productId == order.productId,
-            detail: transaction.productId == order.productId ? transaction.productId : "\(transaction.productId) ≠ \(order.productId)"))
-        checks.append(ReceiptCheck(
-            name: .quantity, passed: transaction.quantity == order.quantity,
-            detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
+        checks.append(
+            ReceiptCheck(
+                name: .productId, passed: transaction.productId == order.productId,
+                detail: transaction.productId == order.productId ? transaction.productId : "\(transaction.productId) ≠ \(order.productId)"))
+        checks.append(
+            ReceiptCheck(
+                name: .quantity, passed: transaction.quantity == order.quantity,
+                detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
         checks.append(purchaseDateCheck(transaction, order: order, productType: productType, clockSkew: clockSkew))
         let cancelled = RefundRule.cancellation(of: transaction, type: productType) != nil
-        checks.append(ReceiptCheck(
-            name: .notCancelled, passed: !cancelled,
-            detail: cancelled ? "cancelled \(transaction.cancellationDate?.iso8601 ?? "")" : "not cancelled"))
+        checks.append(
+            ReceiptCheck(
+                name: .notCancelled, passed: !cancelled,
+                detail: cancelled ? "cancelled \(transaction.cancellationDate?.iso8601 ?? "")" : "not cancelled"))
         // A receipt can carry other users' transactions [S3]; when the app sent our order
         // id as its account token, a different token means it pays for another order.
         // Renewals carry the token of the subscription's first purchase, so for them the
         // token says nothing about this order: who gets a renewal is R8's question.
         if let token = transaction.appAccountToken, !token.isEmpty, transaction.transactionId == transaction.originalTransactionId {
-            checks.append(ReceiptCheck(
-                name: .accountToken, passed: token == order.orderId,
-                detail: token == order.orderId ? token : "token \(token) belongs to another order"))
+            checks.append(
+                ReceiptCheck(
+                    name: .accountToken, passed: token == order.orderId,
+                    detail: token == order.orderId ? token : "token \(token) belongs to another order"))
         }
         return checks
     }
@@ -61,8 +65,9 @@ public enum ReceiptChecks {
     /// R8's question, not this check's.
     static func purchaseDateCheck(_ transaction: AppleTransaction, order: Order, productType: ProductType, clockSkew: Millis) -> ReceiptCheck {
         if productType == .autoRenewable, transaction.isRenewal {
-            return ReceiptCheck(name: .purchaseAfterOrder, passed: true,
-                                detail: "renewal bought \(transaction.purchaseDate.iso8601): its owner is decided by R8")
+            return ReceiptCheck(
+                name: .purchaseAfterOrder, passed: true,
+                detail: "renewal bought \(transaction.purchaseDate.iso8601): its owner is decided by R8")
         }
         let earliest = order.createdAt - clockSkew
         let passed = transaction.purchaseDate >= earliest

@@ -1,7 +1,7 @@
 import Logging
 import NIOCore
-import SQLKit
 import PostgresNIO
+import SQLKit
 import SQLiteNIO
 
 /// A value in a bulk row: text, integer or NULL, bound straight into the driver.
@@ -54,7 +54,8 @@ struct BulkWriter: Sendable {
 
     private func insert(_ connection: SQLiteConnection, table: String, columns: [String], rows: ArraySlice<[any BulkConvertible]>) async throws {
         let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
-        let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        let sql =
+            "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
             + Array(repeating: tuple, count: rows.count).joined(separator: ",")
         var binds: [SQLiteData] = []
         binds.reserveCapacity(rows.count * columns.count)
@@ -132,7 +133,8 @@ struct SecondaryIndexes {
     let definitions: [(name: String, sql: String)]
 
     static func read(_ sql: any SQLDatabase, dialect: Dialect) async throws -> SecondaryIndexes {
-        let query: SQLQueryString = dialect == .sqlite
+        let query: SQLQueryString =
+            dialect == .sqlite
             ? "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name"
             : "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND indexdef NOT LIKE 'CREATE UNIQUE%' ORDER BY indexname"
         return SecondaryIndexes(definitions: try await sql.rows(query).map { (try $0.string("name"), try $0.string("sql")) })

@@ -12,9 +12,10 @@ public enum DemoCatalogue {
         Product(productId: "no_ads", type: .nonConsumable, displayName: "永久去广告 · Remove Ads", priceMinor: 1800, currency: "CNY"),
         Product(productId: "pass_30d", type: .nonRenewing, displayName: "30 天战令 · 30-Day Battle Pass", priceMinor: 3000, currency: "CNY"),
         Product(productId: "vip_monthly", type: .autoRenewable, displayName: "月度 VIP · Monthly VIP", priceMinor: 2500, currency: "CNY"),
-        Product(productId: "gift_pack", type: .consumable,
-                displayName: "礼包\u{1B}[31m RED\u{1B}[0m \u{202E}kcap tfig\u{202C} " + String(repeating: "很长的名字 very long name ", count: 8),
-                priceMinor: 1200, currency: "CNY"),
+        Product(
+            productId: "gift_pack", type: .consumable,
+            displayName: "礼包\u{1B}[31m RED\u{1B}[0m \u{202E}kcap tfig\u{202C} " + String(repeating: "很长的名字 very long name ", count: 8),
+            priceMinor: 1200, currency: "CNY"),
     ]
 
     /// A few account ids as hostile as real data gets: terminal escapes, CJK, bidi, overlong.

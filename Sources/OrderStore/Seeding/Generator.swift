@@ -103,9 +103,12 @@ struct Generator {
             state = recent ? [OrderState.receiptReceived, .verifyRetry, .verifyRetry, .verifyRetry, .verified][random.int(0...4)] : .verifyRetry
         case ..<(undelivered + 0.025):
             state = .rejected
-            lastError = ["21003 receipt could not be authenticated", "21010 user account not found or deleted",
-                         "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)",
-                         "21004 shared secret does not match"][random.int(0...3)]
+            lastError =
+                [
+                    "21003 receipt could not be authenticated", "21010 user account not found or deleted",
+                    "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)",
+                    "21004 shared secret does not match",
+                ][random.int(0...3)]
         case ..<(undelivered + 0.035): state = .refunded
         default: manual = random.chance(0.03)
         }
@@ -159,15 +162,18 @@ struct Generator {
             case .firstOwner, .sameOwner:
                 break
             }
-            rows.ownership.append([otid, orderId, accountId, sub.owner, state == .disputed || state == .rejected ? sub.owner : accountId,
-                                   settledAt, "rule", decision.verdict.rawValue, decision.explanation, decision.needsReview && state != .rejected ? 1 : 0])
+            rows.ownership.append([
+                otid, orderId, accountId, sub.owner, state == .disputed || state == .rejected ? sub.owner : accountId,
+                settledAt, "rule", decision.verdict.rawValue, decision.explanation, decision.needsReview && state != .rejected ? 1 : 0,
+            ])
         }
 
         let paid = state != .pendingPayment
-        let claimsPurchase: Bool = switch state {
-        case .delivered, .refunded, .verified, .disputed: true
-        default: false
-        }
+        let claimsPurchase: Bool =
+            switch state {
+            case .delivered, .refunded, .verified, .disputed: true
+            default: false
+            }
         var stuckSince: Millis?
         var attempts = 0
         var firstFailure: Millis?
@@ -189,16 +195,21 @@ struct Generator {
             changedAt = at
             nextRetry = RetrySchedule.nextAttempt(afterFailure: attempts, firstFailureAt: settledAt, now: at)
             needsOperator = nextRetry == nil
-            lastError = ["21005 receipt server temporarily unavailable", "no answer from Apple: timed out after 30 s",
-                         "Apple HTTP 503", "21009 internal data access error"][random.int(0...3)]
+            lastError =
+                [
+                    "21005 receipt server temporarily unavailable", "no answer from Apple: timed out after 30 s",
+                    "Apple HTTP 503", "21009 internal data access error",
+                ][random.int(0...3)]
         }
 
         let version: Int64 = paid ? (state == .delivered ? 4 : 3) : 1
         let purchaseOrderTid = claimsPurchase ? tid : nil
-        rows.orders.append([orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
-                            manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
-                            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
-                            needsOperator ? 1 : 0, replay ? 1 : 0])
+        rows.orders.append([
+            orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
+            manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
+            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
+            needsOperator ? 1 : 0, replay ? 1 : 0,
+        ])
         stateCounts[state, default: 0] += 1
         // What the worker owes these orders, as the store would have enqueued it.
         if state == .receiptReceived || state == .verified || nextRetry != nil {
@@ -233,25 +244,33 @@ struct Generator {
         switch state {
         case .verifyRetry:
             for n in max(1, attempts - 2)...attempts {
-                rows.attempts.append([orderId, submissionId, settledAt + Millis(n) * 10_000, "verify_receipt", NULL, "retryable", NONE,
-                                      NONE, 30_000, lastError, NULL])
+                rows.attempts.append([
+                    orderId, submissionId, settledAt + Millis(n) * 10_000, "verify_receipt", NULL, "retryable", NONE,
+                    NONE, 30_000, lastError, NULL,
+                ])
             }
         case .receiptReceived:
             break
         case .rejected where !replay && lastError?.hasPrefix("check") == false && lastError?.hasPrefix("dispute") == false:
             let status = Int(lastError?.prefix(5) ?? "") ?? 21003
-            rows.attempts.append([orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
-                                  random.int(2_800...6_200), lastError, "{\"status\":\(status)}"])
+            rows.attempts.append([
+                orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
+                random.int(2_800...6_200), lastError, "{\"status\":\(status)}",
+            ])
         default:
-            rows.attempts.append([orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "valid", 0, 200,
-                                  random.int(2_800...6_200), NULL, body])
+            rows.attempts.append([
+                orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "valid", 0, 200,
+                random.int(2_800...6_200), NULL, body,
+            ])
         }
 
         if claimsPurchase {
             let expires: Millis? = product == "vip_monthly" ? paidAt + .hours(24 * 30) : nil
             let cancelled: Millis? = state == .refunded ? settledAt + random.millis(.hours(1)...(.hours(24 * 10))) : nil
-            rows.transactions.append([tid, otid, product, 1, paidAt, paidAt, expires, cancelled, cancelled == nil ? NONE : 0, line,
-                                      "PURCHASED", environment.rawValue, orderId, accountId, settledAt])
+            rows.transactions.append([
+                tid, otid, product, 1, paidAt, paidAt, expires, cancelled, cancelled == nil ? NONE : 0, line,
+                "PURCHASED", environment.rawValue, orderId, accountId, settledAt,
+            ])
             transactionCount += 1
             var keys = ["tid:\(tid)"]
             if product == "no_ads" { keys.append("otid:\(otid)"); noAdsOwners[accountIndex] = orderId }
@@ -260,8 +279,10 @@ struct Generator {
             if product.hasPrefix("coins") { recentConsumables = [(tid, orderId, accountId)] }
             if product == "vip_monthly", subscriptions[otid] == nil {
                 subscriptions[otid] = (accountId, product, expires ?? paidAt, random.chance(0.8), settledAt)
-                rows.ownership.append([otid, orderId, accountId, NULL, accountId, settledAt, "rule", "first_owner",
-                                       "no owner yet; \(accountId) becomes owner", 0])
+                rows.ownership.append([
+                    otid, orderId, accountId, NULL, accountId, settledAt, "rule", "first_owner",
+                    "no owner yet; \(accountId) becomes owner", 0,
+                ])
             } else if product == "vip_monthly", let expires, !disputed {
                 let known = subscriptions[otid]?.expires ?? expires
                 subscriptions[otid]?.expires = max(known, expires)
@@ -272,36 +293,55 @@ struct Generator {
         case .delivered:
             let grantedAt = manual ? settledAt + random.millis(.minutes(10)...(.hours(20))) : settledAt
             let reason: String? = manual ? "ticket #\(10_000 + i % 90_000): paid, Apple timed out; receipt checked by hand" : nil
-            rows.grants.append([orderId, accountId, tid, manual ? "manual" : "automatic", manual ? "ops-lin" : "system", reason,
-                                grantedAt, NONE, NULL, NULL])
-            if manual { audit(&rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason, detail: "verify_retry → delivered") }
+            rows.grants.append([
+                orderId, accountId, tid, manual ? "manual" : "automatic", manual ? "ops-lin" : "system", reason,
+                grantedAt, NONE, NULL, NULL,
+            ])
+            if manual {
+                audit(
+                    &rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason,
+                    detail: "verify_retry → delivered")
+            }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
             rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
-            audit(&rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)", reason: "Apple refunded transaction \(tid)", detail: "delivered → refunded")
+            audit(
+                &rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)", reason: "Apple refunded transaction \(tid)",
+                detail: "delivered → refunded")
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
-                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError, detail: "receipt_received → rejected")
+                audit(
+                    &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError,
+                    detail: "receipt_received → rejected")
             } else {
-                audit(&rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError, detail: "receipt_received → rejected")
+                audit(
+                    &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError,
+                    detail: "receipt_received → rejected")
             }
         case .disputed:
-            audit(&rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError, detail: "verified → disputed")
+            audit(
+                &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError,
+                detail: "verified → disputed")
         default:
             break
         }
         if random.chance(0.003) {  // a purchase Apple knows that the client never reported
             let orphan = String(600_000_000_000_000 + i)
-            rows.transactions.append([orphan, orphan, "coins_300", 1, paidAt, paidAt, NONE, NONE, NONE, NULL, "PURCHASED",
-                                      environment.rawValue, NULL, NULL, settledAt])
+            rows.transactions.append([
+                orphan, orphan, "coins_300", 1, paidAt, paidAt, NONE, NONE, NONE, NULL, "PURCHASED",
+                environment.rawValue, NULL, NULL, settledAt,
+            ])
             orphanCount += 1
         }
     }
 
-    private mutating func audit(_ rows: inout SyntheticRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String) {
+    private mutating func audit(
+        _ rows: inout SyntheticRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
+    ) {
         auditSeq += 1
-        let hash = AuditChain.hash(previous: auditHash, seq: auditSeq, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
+        let hash = AuditChain.hash(
+            previous: auditHash, seq: auditSeq, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
         rows.audit.append([auditSeq, at, actor, role, action, target, reason, detail, auditHash, hash, auditSigner?.entryMAC(hash: hash)])
         auditHash = hash
     }
@@ -310,20 +350,26 @@ struct Generator {
     mutating func finish(sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect) async throws {
         var subscriptionRows: [[any BulkConvertible]] = []
         for (otid, sub) in subscriptions.sorted(by: { $0.key < $1.key }) {
-            subscriptionRows.append([otid, sub.owner, sub.product, sub.expires > plan.anchor ? "active" : "expired", sub.autoRenew ? 1 : 0,
-                                     sub.expires, sub.since, "rule", sub.since])
+            subscriptionRows.append([
+                otid, sub.owner, sub.product, sub.expires > plan.anchor ? "active" : "expired", sub.autoRenew ? 1 : 0,
+                sub.expires, sub.since, "rule", sub.since,
+            ])
         }
-        try await writer.insert(into: "subscriptions", columns: [
-            "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
-            "decided_by", "updated_at"], rows: subscriptionRows)
+        try await writer.insert(
+            into: "subscriptions",
+            columns: [
+                "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
+                "decided_by", "updated_at",
+            ], rows: subscriptionRows)
         for (state, n) in stateCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try await sql.raw("UPDATE state_counts SET n = n + \(bind: n) WHERE state = \(bind: state.rawValue)").run()
         }
         // The seed's own entry names the grants it made: they have no entries of their own.
         let grantsAfter = try await sql.row("SELECT COALESCE(MAX(id), 0) AS id FROM grants")?.int64("id") ?? grantsBefore
         var seedEntry = SyntheticRows()
-        audit(&seedEntry, at: plan.anchor, actor: "system", role: "rule", action: SeedAuditEntry.action, target: SeedAuditEntry.target, reason: nil,
-              detail: SeedAuditEntry.detail(orders: plan.orders, grantIds: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil))
+        audit(
+            &seedEntry, at: plan.anchor, actor: "system", role: "rule", action: SeedAuditEntry.action, target: SeedAuditEntry.target, reason: nil,
+            detail: SeedAuditEntry.detail(orders: plan.orders, grantIds: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil))
         try await seedEntry.write(to: writer)
         try await AuditHead.advance(sql, to: auditSeq, hash: auditHash, signer: auditSigner, firstAppended: firstAuditSeq)
         if dialect == .postgres {  // explicit ids leave the sequence behind

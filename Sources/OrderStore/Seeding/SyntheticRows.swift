@@ -15,29 +15,50 @@ struct SyntheticRows: Sendable {
     var jobs: [Values] = []
 
     func write(to writer: BulkWriter) async throws {
-        try await writer.insert(into: "orders", columns: [
-            "order_id", "account_id", "product_id", "quantity", "created_at", "state", "state_changed_at", "version", "updated_by",
-            "stuck_since", "environment", "transaction_id", "original_transaction_id", "attempts", "first_failure_at",
-            "next_retry_at", "last_error", "needs_operator", "replay_flag"], rows: orders)
-        try await writer.insert(into: "receipt_submissions", columns: [
-            "id", "order_id", "account_id", "claimed_transaction_id", "source", "receipt_data", "received_at"], rows: submissions)
-        try await writer.insert(into: "verification_attempts", columns: [
-            "order_id", "submission_id", "at", "method", "environment", "outcome", "apple_status", "http_status", "latency_ms",
-            "reason", "body"], rows: attempts)
-        try await writer.insert(into: "transactions", columns: [
-            "transaction_id", "original_transaction_id", "product_id", "quantity", "purchase_date", "original_purchase_date",
-            "expires_date", "cancellation_date", "cancellation_reason", "web_order_line_item_id", "ownership_type", "environment",
-            "order_id", "submitted_by", "first_seen_at"], rows: transactions)
+        try await writer.insert(
+            into: "orders",
+            columns: [
+                "order_id", "account_id", "product_id", "quantity", "created_at", "state", "state_changed_at", "version", "updated_by",
+                "stuck_since", "environment", "transaction_id", "original_transaction_id", "attempts", "first_failure_at",
+                "next_retry_at", "last_error", "needs_operator", "replay_flag",
+            ], rows: orders)
+        try await writer.insert(
+            into: "receipt_submissions",
+            columns: [
+                "id", "order_id", "account_id", "claimed_transaction_id", "source", "receipt_data", "received_at",
+            ], rows: submissions)
+        try await writer.insert(
+            into: "verification_attempts",
+            columns: [
+                "order_id", "submission_id", "at", "method", "environment", "outcome", "apple_status", "http_status", "latency_ms",
+                "reason", "body",
+            ], rows: attempts)
+        try await writer.insert(
+            into: "transactions",
+            columns: [
+                "transaction_id", "original_transaction_id", "product_id", "quantity", "purchase_date", "original_purchase_date",
+                "expires_date", "cancellation_date", "cancellation_reason", "web_order_line_item_id", "ownership_type", "environment",
+                "order_id", "submitted_by", "first_seen_at",
+            ], rows: transactions)
         try await writer.insert(into: "claims", columns: ["claim_key", "order_id", "account_id", "transaction_id", "at"], rows: claims)
-        try await writer.insert(into: "grants", columns: [
-            "order_id", "account_id", "transaction_id", "kind", "operator", "reason", "granted_at", "revoked_at", "revoked_by",
-            "revoke_reason"], rows: grants)
+        try await writer.insert(
+            into: "grants",
+            columns: [
+                "order_id", "account_id", "transaction_id", "kind", "operator", "reason", "granted_at", "revoked_at", "revoked_by",
+                "revoke_reason",
+            ], rows: grants)
         try await writer.insert(into: "account_flags", columns: ["account_id", "flag", "order_id", "detail", "at"], rows: flags)
-        try await writer.insert(into: "ownership_events", columns: [
-            "original_transaction_id", "order_id", "submitted_by", "from_account", "to_account", "at", "decided_by", "verdict",
-            "reason", "needs_review"], rows: ownership)
+        try await writer.insert(
+            into: "ownership_events",
+            columns: [
+                "original_transaction_id", "order_id", "submitted_by", "from_account", "to_account", "at", "decided_by", "verdict",
+                "reason", "needs_review",
+            ], rows: ownership)
         try await writer.insert(into: "jobs", columns: ["kind", "subject", "due_at", "created_at"], rows: jobs)
-        try await writer.insert(into: "audit_log", columns: [
-            "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac"], rows: audit)
+        try await writer.insert(
+            into: "audit_log",
+            columns: [
+                "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac",
+            ], rows: audit)
     }
 }

@@ -85,13 +85,16 @@ public struct SyntheticStore: Sendable {
             if sqlite { try await sql.raw("PRAGMA journal_mode = WAL").run() }
             if store.dialect == .postgres { try await sql.raw("ANALYZE").run() } else { try await sql.raw("PRAGMA optimize").run() }
         }
-        return Summary(orders: orders, byState: generator.stateCounts, transactions: generator.transactionCount,
-                       orphans: generator.orphanCount, subscriptions: generator.subscriptions.count, disputes: generator.disputeCount,
-                       purchases: generator.purchases)
+        return Summary(
+            orders: orders, byState: generator.stateCounts, transactions: generator.transactionCount,
+            orphans: generator.orphanCount, subscriptions: generator.subscriptions.count, disputes: generator.disputeCount,
+            purchases: generator.purchases)
     }
 
     /// Writes the orders in batches, then what depends on all of them.
-    private func load(_ generator: inout Generator, sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect, progress: (@Sendable (Int) -> Void)?) async throws {
+    private func load(_ generator: inout Generator, sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect, progress: (@Sendable (Int) -> Void)?)
+        async throws
+    {
         // Generating batch k+1 overlaps writing batch k: SQLite works on its own thread, so
         // both cores are busy.
         let batch = 20_000

@@ -48,11 +48,13 @@ struct AuditHead {
     /// Moves the head to the last entry appended, signed when the log is keyed.
     static func advance(_ sql: any SQLDatabase, to seq: Int64, hash: String, signer: AuditKey?, firstAppended: Int64) async throws {
         if let signer {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash), mac = \(bind: signer.headMAC(seq: seq, hash: hash)),
                   key_fingerprint = \(bind: signer.fingerprint), keyed_since = COALESCE(keyed_since, \(bind: firstAppended))
                 WHERE id = 1
-                """).run()
+                """
+            ).run()
         } else {
             try await sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
         }

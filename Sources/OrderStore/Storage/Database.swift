@@ -84,7 +84,9 @@ final class Database: Sendable {
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
             // makes a second writer wait instead of failing.
             do {
-                let pragmas = readOnly ? ["PRAGMA busy_timeout = 10000"]
+                let pragmas =
+                    readOnly
+                    ? ["PRAGMA busy_timeout = 10000"]
                     : ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"]
                 for pragma in pragmas {
                     try await db.sql.raw(SQLQueryString(pragma)).run()

@@ -71,12 +71,16 @@ public enum DatabaseRoles {
     /// owner or a superuser, or a cluster where the groups were never made.
     static func cappedLogin(_ sql: any SQLDatabase, dialect: Dialect) async throws -> Login? {
         guard dialect == .postgres else { return nil }
-        guard let me = try await sql.row("""
-            SELECT current_user AS name, r.rolsuper, pg_get_userbyid(c.relowner) = current_user AS owner FROM pg_roles r, pg_class c
-            WHERE r.rolname = current_user AND c.relname = 'audit_log' AND c.relnamespace = to_regnamespace(current_schema())::oid
-            """) else { return nil }
+        guard
+            let me = try await sql.row(
+                """
+                SELECT current_user AS name, r.rolsuper, pg_get_userbyid(c.relowner) = current_user AS owner FROM pg_roles r, pg_class c
+                WHERE r.rolname = current_user AND c.relname = 'audit_log' AND c.relnamespace = to_regnamespace(current_schema())::oid
+                """)
+        else { return nil }
         if try me.raw.decode(column: "rolsuper", as: Bool.self) || me.raw.decode(column: "owner", as: Bool.self) { return nil }
-        let groups = try await sql.rows("""
+        let groups = try await sql.rows(
+            """
             SELECT rolname, pg_has_role(current_user, oid, 'MEMBER') AS member FROM pg_roles WHERE rolname LIKE 'iapdesk\\_%'
             """)
         if groups.isEmpty { return nil }

@@ -58,7 +58,8 @@ enum Migrations {
         try await db.lock.run {
             try await db.sql.writeTransaction(db.dialect) {
                 for index in missing {
-                    try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) "))).run()
+                    try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) ")))
+                        .run()
                 }
             }
         }
@@ -106,7 +107,7 @@ enum Migrations {
     /// Issue 13, polling: the worker asks Apple about subscriptions whose period ends
     /// soon (seed 003); their expiry is a range of this index.
     private static let v6 = [
-        "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL",
+        "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL"
     ]
 
     /// Issue 13, notifications: every App Store Server Notification kept raw with its

@@ -38,8 +38,9 @@ extension SQLDatabase {
 
     func product(_ productId: String) async throws -> Product? {
         try await row("SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: productId)").map { row in
-            Product(productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
-                    displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
+            Product(
+                productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
+                displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
         }
     }
 

@@ -62,7 +62,8 @@ final class WriteTransaction {
             if !next.isUnconfirmedDelivery { next.nextRetryAt = nil }
         }
         next.updatedBy = actor.name
-        let updated = try await sql.row("""
+        let updated = try await sql.row(
+            """
             UPDATE orders SET state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
               version = version + 1, updated_by = \(bind: next.updatedBy), stuck_since = \(bind: next.stuckSince),
               environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
@@ -84,8 +85,9 @@ final class WriteTransaction {
         if next.state != previous.state {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1
-            audit(action, target: "order:\(order.orderId)", reason: reason,
-                  detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"))
+            audit(
+                action, target: "order:\(order.orderId)", reason: reason,
+                detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"))
         } else if !action.isEmpty {
             audit(action, target: "order:\(order.orderId)", reason: reason, detail: detail)
         }
@@ -117,7 +119,8 @@ final class WriteTransaction {
         guard let current = try await sql.row("SELECT updated_by, state_changed_at, version FROM orders WHERE order_id = \(bind: orderId)") else {
             return .notFound(kind: "order", id: orderId)
         }
-        return .conflict(orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))
+        return .conflict(
+            orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))
     }
 
     /// Commit-time writes, in a fixed lock order: counters by state name, then the audit head.
@@ -142,18 +145,22 @@ final class WriteTransaction {
             for entry in chunk {
                 seq += 1
                 let role = entry.actor.auditRole
-                let hash = AuditChain.hash(previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                                           action: entry.action, target: entry.target, reason: entry.reason, detail: entry.detail)
-                rows.append("""
+                let hash = AuditChain.hash(
+                    previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
+                    action: entry.action, target: entry.target, reason: entry.reason, detail: entry.detail)
+                rows.append(
+                    """
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
                      \(bind: entry.target), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
                      \(bind: signer?.entryMAC(hash: hash)))
                     """)
                 previous = hash
             }
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac) VALUES \(rows.joined(separator: ", "))
-                """).run()
+                """
+            ).run()
         }
         try await AuditHead.advance(sql, to: seq, hash: previous, signer: signer, firstAppended: head.seq + 1)
         audits = []

@@ -36,8 +36,11 @@ public enum OrderDetailPresentation {
     static func verdict(_ d: OrderDetail) -> DetailSection? {
         guard let verdict = d.attempts.last(where: { $0.verdict != nil })?.verdict else { return nil }
         let passed = verdict.checks.allSatisfy(\.passed)
-        var lines = [DetailLine("\(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)" + (verdict.reason.map { ": \($0)" } ?? ""),
-                                tone: passed ? .plain : .failed)]
+        var lines = [
+            DetailLine(
+                "\(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)" + (verdict.reason.map { ": \($0)" } ?? ""),
+                tone: passed ? .plain : .failed)
+        ]
         if let picked = verdict.pickedTransactionId { lines.append(DetailLine("picked transaction \(picked)", tone: .muted, depth: 1)) }
         let failed = verdict.checks.filter { !$0.passed }
         lines += failed.map { DetailLine("✗ \($0.name.rawValue): \($0.detail)", tone: .failed, depth: 1) }

@@ -15,8 +15,10 @@ public enum SubscriptionPresentation {
             DetailLine(label: "facts", s.factsSource.map { "from \($0.rawValue) at \(TimeText.full(s.factsAsOf))" } ?? "not yet from Apple", tone: .muted),
         ]
         if let last = d.ownership.last {
-            fields.append(DetailLine(label: "R8 verdict", "\(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""),
-                                     tone: .state(.disputed)))
+            fields.append(
+                DetailLine(
+                    label: "R8 verdict", "\(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""),
+                    tone: .state(.disputed)))
         }
         let chain = d.chain.map { t in
             var text = t.transaction.transactionId
@@ -26,12 +28,16 @@ public enum SubscriptionPresentation {
             return DetailLine(at: t.transaction.purchaseDate, text, tone: t.transaction.cancellationDate == nil ? .plain : .failed)
         }
         let owners = d.ownership.map { e in
-            DetailLine(at: e.at, "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
-                       + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), tone: e.needsReview ? .state(.disputed) : .plain)
+            DetailLine(
+                at: e.at,
+                "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
+                    + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), tone: e.needsReview ? .state(.disputed) : .plain)
         }
         let notifications = d.notifications.map { n in
-            DetailLine(at: n.facts.signedDate, "#\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
-                       + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
+            DetailLine(
+                at: n.facts.signedDate,
+                "#\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
+                    + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
         }
         let orders = d.orders.map { o in
             DetailLine(at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(o.state.rawValue)", tone: .state(o.state))

@@ -15,38 +15,44 @@ public enum OrderListings {
     }
 
     public static func orders(storeIsProduction: Bool) -> Listing<Order> {
-        Listing(title: "Orders", empty: "No orders.", columns: [
-            ListColumn("ORDER", width: 14) { Cell($0.orderId) },
-            ListColumn("ACCOUNT", width: 12, flexible: true) { Cell($0.accountId) },
-            ListColumn("PRODUCT", width: 11) { Cell($0.productId) },
-            ListColumn("STATE", width: 16) { stateCell($0, storeIsProduction: storeIsProduction) },
-            ListColumn("ENV", width: 10, optional: true) { Cell($0.environment?.rawValue, .muted) },
-            ListColumn("TRANSACTION", width: 17, optional: true) { Cell($0.transactionId, .muted) },
-            ListColumn("CREATED", width: 16) { .time($0.createdAt) },
-        ])
+        Listing(
+            title: "Orders", empty: "No orders.",
+            columns: [
+                ListColumn("ORDER", width: 14) { Cell($0.orderId) },
+                ListColumn("ACCOUNT", width: 12, flexible: true) { Cell($0.accountId) },
+                ListColumn("PRODUCT", width: 11) { Cell($0.productId) },
+                ListColumn("STATE", width: 16) { stateCell($0, storeIsProduction: storeIsProduction) },
+                ListColumn("ENV", width: 10, optional: true) { Cell($0.environment?.rawValue, .muted) },
+                ListColumn("TRANSACTION", width: 17, optional: true) { Cell($0.transactionId, .muted) },
+                ListColumn("CREATED", width: 16) { .time($0.createdAt) },
+            ])
     }
 
     public static func stuck(storeIsProduction: Bool) -> Listing<StuckOrder> {
-        Listing(title: "Stuck", empty: "Nothing is stuck.", columns: [
-            ListColumn("ORDER", width: 14) { Cell($0.order.orderId) },
-            ListColumn("ACCOUNT", width: 12, optional: true) { Cell($0.order.accountId) },
-            ListColumn("STATE", width: 16) { stateCell($0.order, storeIsProduction: storeIsProduction) },
-            ListColumn("AGE", width: 7) { Cell(.age($0.age)) },
-            ListColumn("TRIES", width: 5) { .count($0.attempts) },
-            // An order no retry will move says so where its next try would be.
-            ListColumn("NEXT TRY", width: 8) { $0.order.needsOperator ? Cell("operator", .alert) : .time($0.nextRetryAt) },
-            ListColumn("LAST ERROR", width: 10, flexible: true) { Cell($0.lastError, .muted) },
-        ])
+        Listing(
+            title: "Stuck", empty: "Nothing is stuck.",
+            columns: [
+                ListColumn("ORDER", width: 14) { Cell($0.order.orderId) },
+                ListColumn("ACCOUNT", width: 12, optional: true) { Cell($0.order.accountId) },
+                ListColumn("STATE", width: 16) { stateCell($0.order, storeIsProduction: storeIsProduction) },
+                ListColumn("AGE", width: 7) { Cell(.age($0.age)) },
+                ListColumn("TRIES", width: 5) { .count($0.attempts) },
+                // An order no retry will move says so where its next try would be.
+                ListColumn("NEXT TRY", width: 8) { $0.order.needsOperator ? Cell("operator", .alert) : .time($0.nextRetryAt) },
+                ListColumn("LAST ERROR", width: 10, flexible: true) { Cell($0.lastError, .muted) },
+            ])
     }
 
     /// R7: hand deliveries Apple later showed were paid by a purchase another order holds.
     public static func conflicts() -> Listing<Order> {
-        Listing(title: "Two deliveries for one purchase (R7)", empty: "No purchase was delivered twice.", columns: [
-            ListColumn("WHEN", width: 16) { .time($0.stateChangedAt) },
-            ListColumn("ORDER", width: 14) { Cell($0.orderId) },
-            ListColumn("ACCOUNT", width: 12, flexible: true) { Cell($0.accountId) },
-            ListColumn("PRODUCT", width: 11) { Cell($0.productId) },
-            ListColumn("ALSO PAID", width: 14) { Cell($0.deliveryConflict, .alert) },
-        ])
+        Listing(
+            title: "Two deliveries for one purchase (R7)", empty: "No purchase was delivered twice.",
+            columns: [
+                ListColumn("WHEN", width: 16) { .time($0.stateChangedAt) },
+                ListColumn("ORDER", width: 14) { Cell($0.orderId) },
+                ListColumn("ACCOUNT", width: 12, flexible: true) { Cell($0.accountId) },
+                ListColumn("PRODUCT", width: 11) { Cell($0.productId) },
+                ListColumn("ALSO PAID", width: 14) { Cell($0.deliveryConflict, .alert) },
+            ])
     }
 }

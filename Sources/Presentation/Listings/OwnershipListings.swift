@@ -3,13 +3,15 @@ import OrderStore
 /// R8 decisions as rows.
 public enum OwnershipListings {
     public static func disputes() -> Listing<OwnershipEvent> {
-        Listing(title: "Disputes (R8 decisions to review)", empty: "No ownership decision is waiting for review.", columns: [
-            ListColumn("WHEN", width: 11) { .time($0.at) },
-            ListColumn("SUBSCRIPTION", width: 16) { Cell($0.originalTransactionId) },
-            ListColumn("ORDER", width: 14) { Cell($0.orderId) },
-            ListColumn("SUBMITTED BY", width: 10, flexible: true) { Cell($0.submittedBy) },
-            ListColumn("VERDICT", width: 12) { Cell($0.verdict.rawValue, .state(.disputed)) },
-            ListColumn("OWNER", width: 10) { Cell($0.toAccount) },
-        ])
+        Listing(
+            title: "Disputes (R8 decisions to review)", empty: "No ownership decision is waiting for review.",
+            columns: [
+                ListColumn("WHEN", width: 11) { .time($0.at) },
+                ListColumn("SUBSCRIPTION", width: 16) { Cell($0.originalTransactionId) },
+                ListColumn("ORDER", width: 14) { Cell($0.orderId) },
+                ListColumn("SUBMITTED BY", width: 10, flexible: true) { Cell($0.submittedBy) },
+                ListColumn("VERDICT", width: 12) { Cell($0.verdict.rawValue, .state(.disputed)) },
+                ListColumn("OWNER", width: 10) { Cell($0.toAccount) },
+            ])
     }
 }

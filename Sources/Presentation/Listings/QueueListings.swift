@@ -4,68 +4,78 @@ import OrderStore
 /// has not confirmed, notifications from Apple, and the audit log.
 public enum QueueListings {
     public static func orphans() -> Listing<StoredTransaction> {
-        Listing(title: "Orphans (transactions Apple knows, no order claims)", empty: "No orphan transactions.", columns: [
-            ListColumn("TRANSACTION", width: 17) { Cell($0.transaction.transactionId) },
-            ListColumn("ORIGINAL", width: 17) { Cell($0.transaction.originalTransactionId, .muted) },
-            ListColumn("PRODUCT", width: 11, flexible: true) { Cell($0.transaction.productId) },
-            ListColumn("PURCHASED", width: 16) { .time($0.transaction.purchaseDate) },
-            ListColumn("ENV", width: 10) { Cell($0.environment?.rawValue) },
-            ListColumn("REFUNDED", width: 16, optional: true) { .time($0.transaction.cancellationDate, .alert) },
-        ])
+        Listing(
+            title: "Orphans (transactions Apple knows, no order claims)", empty: "No orphan transactions.",
+            columns: [
+                ListColumn("TRANSACTION", width: 17) { Cell($0.transaction.transactionId) },
+                ListColumn("ORIGINAL", width: 17) { Cell($0.transaction.originalTransactionId, .muted) },
+                ListColumn("PRODUCT", width: 11, flexible: true) { Cell($0.transaction.productId) },
+                ListColumn("PURCHASED", width: 16) { .time($0.transaction.purchaseDate) },
+                ListColumn("ENV", width: 10) { Cell($0.environment?.rawValue) },
+                ListColumn("REFUNDED", width: 16, optional: true) { .time($0.transaction.cancellationDate, .alert) },
+            ])
     }
 
     public static func jobs() -> Listing<Job> {
-        Listing(title: "Worker jobs (dead first)", empty: "No jobs: nothing is owed to Apple or waiting to be applied.", columns: [
-            ListColumn("ID", width: 7) { .count($0.id, .muted) },
-            ListColumn("KIND", width: 13) { Cell($0.kind.rawValue) },
-            ListColumn("SUBJECT", width: 18) { Cell($0.subject) },
-            ListColumn("DUE", width: 11) { .time($0.dueAt) },
-            ListColumn("TRIES", width: 5) { .count($0.attempts) },
-            ListColumn("STATE / LAST ERROR", width: 12, flexible: true) { job in
-                Cell(job.stateLabel() + (job.lastError.map { " · \($0)" } ?? ""), job.deadAt != nil ? .alert : .muted)
-            },
-        ])
+        Listing(
+            title: "Worker jobs (dead first)", empty: "No jobs: nothing is owed to Apple or waiting to be applied.",
+            columns: [
+                ListColumn("ID", width: 7) { .count($0.id, .muted) },
+                ListColumn("KIND", width: 13) { Cell($0.kind.rawValue) },
+                ListColumn("SUBJECT", width: 18) { Cell($0.subject) },
+                ListColumn("DUE", width: 11) { .time($0.dueAt) },
+                ListColumn("TRIES", width: 5) { .count($0.attempts) },
+                ListColumn("STATE / LAST ERROR", width: 12, flexible: true) { job in
+                    Cell(job.stateLabel() + (job.lastError.map { " · \($0)" } ?? ""), job.deadAt != nil ? .alert : .muted)
+                },
+            ])
     }
 
     public static func undeliveredEvents() -> Listing<GameEvent> {
-        Listing(title: "Events the game has not confirmed (oldest first)", empty: "Nothing owed to the game: every event is confirmed.", columns: [
-            ListColumn("#", width: 6, optional: true) { .count($0.id, .muted) },
-            // `iapdesk events resend` takes it; the console opens the order instead.
-            ListColumn("EVENT", width: 24, optional: true) { Cell($0.eventId, .muted) },
-            ListColumn("WRITTEN", width: 11) { .time($0.createdAt) },
-            ListColumn("TYPE", width: 10) { Cell($0.type.rawValue) },
-            ListColumn("ORDER", width: 14) { Cell($0.orderId) },
-            ListColumn("ACCOUNT", width: 10) { Cell($0.accountId) },
-            ListColumn("TRIES", width: 5) { .count($0.attempts) },
-            ListColumn("DELIVERY", width: 12, flexible: true) { Cell($0.deliveryText, $0.deadAt != nil ? .alert : .muted) },
-        ])
+        Listing(
+            title: "Events the game has not confirmed (oldest first)", empty: "Nothing owed to the game: every event is confirmed.",
+            columns: [
+                ListColumn("#", width: 6, optional: true) { .count($0.id, .muted) },
+                // `iapdesk events resend` takes it; the console opens the order instead.
+                ListColumn("EVENT", width: 24, optional: true) { Cell($0.eventId, .muted) },
+                ListColumn("WRITTEN", width: 11) { .time($0.createdAt) },
+                ListColumn("TYPE", width: 10) { Cell($0.type.rawValue) },
+                ListColumn("ORDER", width: 14) { Cell($0.orderId) },
+                ListColumn("ACCOUNT", width: 10) { Cell($0.accountId) },
+                ListColumn("TRIES", width: 5) { .count($0.attempts) },
+                ListColumn("DELIVERY", width: 12, flexible: true) { Cell($0.deliveryText, $0.deadAt != nil ? .alert : .muted) },
+            ])
     }
 
     public static func notifications() -> Listing<NotificationRecord> {
-        Listing(title: "Notifications from Apple (newest first)", empty: "No notification has come from Apple yet (iapdesk serve receives them).", columns: [
-            ListColumn("ID", width: 6, optional: true) { .count($0.id, .muted) },
-            ListColumn("RECEIVED", width: 11) { .time($0.receivedAt) },
-            ListColumn("VIA", width: 6, optional: true) { Cell($0.via.rawValue, .muted) },
-            ListColumn("TYPE", width: 18) { Cell($0.facts.kind) },
-            ListColumn("ENV", width: 10) { Cell($0.endpoint.rawValue, .muted) },
-            ListColumn("TRANSACTION", width: 17) { Cell($0.facts.transaction?.transactionId) },
-            ListColumn("OUTCOME", width: 10) { n in Cell(n.outcome.rawValue, n.outcome == .rejected ? .alert : n.outcome == .applied ? .plain : .muted) },
-            ListColumn("DETAIL", width: 8, flexible: true) { Cell($0.rejection ?? $0.detail, .muted) },
-        ])
+        Listing(
+            title: "Notifications from Apple (newest first)", empty: "No notification has come from Apple yet (iapdesk serve receives them).",
+            columns: [
+                ListColumn("ID", width: 6, optional: true) { .count($0.id, .muted) },
+                ListColumn("RECEIVED", width: 11) { .time($0.receivedAt) },
+                ListColumn("VIA", width: 6, optional: true) { Cell($0.via.rawValue, .muted) },
+                ListColumn("TYPE", width: 18) { Cell($0.facts.kind) },
+                ListColumn("ENV", width: 10) { Cell($0.endpoint.rawValue, .muted) },
+                ListColumn("TRANSACTION", width: 17) { Cell($0.facts.transaction?.transactionId) },
+                ListColumn("OUTCOME", width: 10) { n in Cell(n.outcome.rawValue, n.outcome == .rejected ? .alert : n.outcome == .applied ? .plain : .muted) },
+                ListColumn("DETAIL", width: 8, flexible: true) { Cell($0.rejection ?? $0.detail, .muted) },
+            ])
     }
 
     public static func audit() -> Listing<AuditEntry> {
-        Listing(title: "Audit log (newest first)", empty: "The audit log is empty.", columns: [
-            ListColumn("SEQ", width: 6, optional: true) { .count($0.seq, .muted) },
-            // Month, day and minute keep room for the reason, which is what support reads here.
-            ListColumn("WHEN", width: 11) { .time($0.at) },
-            ListColumn("WHO", width: 8) { Cell($0.actor) },
-            ListColumn("ROLE", width: 7, optional: true) { Cell($0.role, .muted) },
-            ListColumn("ACTION", width: 16) { Cell($0.action) },
-            ListColumn("TARGET", width: 16) { Cell($0.target) },
-            ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
-                Cell(e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, e.reason == nil ? .muted : .plain)
-            },
-        ])
+        Listing(
+            title: "Audit log (newest first)", empty: "The audit log is empty.",
+            columns: [
+                ListColumn("SEQ", width: 6, optional: true) { .count($0.seq, .muted) },
+                // Month, day and minute keep room for the reason, which is what support reads here.
+                ListColumn("WHEN", width: 11) { .time($0.at) },
+                ListColumn("WHO", width: 8) { Cell($0.actor) },
+                ListColumn("ROLE", width: 7, optional: true) { Cell($0.role, .muted) },
+                ListColumn("ACTION", width: 16) { Cell($0.action) },
+                ListColumn("TARGET", width: 16) { Cell($0.target) },
+                ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
+                    Cell(e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, e.reason == nil ? .muted : .plain)
+                },
+            ])
     }
 }

@@ -14,7 +14,7 @@ public struct BERElement: Sendable {
 }
 
 public struct BERTag: Sendable, Equatable {
-    public let cls: UInt8          // 0 universal, 1 application, 2 context, 3 private
+    public let cls: UInt8  // 0 universal, 1 application, 2 context, 3 private
     public let constructed: Bool
     public let number: UInt32
 

@@ -6,9 +6,9 @@ struct FastTLV {
     let bytes: UnsafeBufferPointer<UInt8>
 
     struct Element {
-        var tag: UInt8          // the identifier octet (receipts use low tag numbers only)
+        var tag: UInt8  // the identifier octet (receipts use low tag numbers only)
         var content: Range<Int>
-        var end: Int            // index after the element (after 00 00 when indefinite)
+        var end: Int  // index after the element (after 00 00 when indefinite)
     }
 
     func element(at offset: Int, limit: Int, depth: Int) throws(BERError) -> Element {

@@ -35,14 +35,17 @@ public enum ReceiptSignatureCheck {
         let signedBytes: [UInt8]
         if let attributes = signer.signedAttributes {
             guard let expected = signer.messageDigest, DigestAlgorithms.hash(signedData.content, digest: digest) == expected else {
-                return .unverified("the content's digest does not match the signed messageDigest: the receipt was altered", chain: [signerCertificate], digest: digest)
+                return .unverified(
+                    "the content's digest does not match the signed messageDigest: the receipt was altered", chain: [signerCertificate], digest: digest)
             }
             signedBytes = attributes
         } else {
             signedBytes = signedData.content
         }
         guard signerCertificate.publicKey.isValidSignature(signer.signature, for: signedBytes, signatureAlgorithm: algorithm) else {
-            return .unverified("the signature does not match the content: the receipt was altered or signed by another key", chain: [signerCertificate], digest: digest, at: time)
+            return .unverified(
+                "the signature does not match the content: the receipt was altered or signed by another key", chain: [signerCertificate], digest: digest,
+                at: time)
         }
 
         let outcome: ChainCheck.Outcome

@@ -58,7 +58,7 @@ public struct SignedData: Sendable {
         guard encapsulated.count == 2 else { throw ReceiptError.malformed("PKCS#7: no encapsulated content (detached signature)") }
         try r.expect(encapsulated[1], .context(0), "[0] eContent")
         guard let octetString = try r.children(of: encapsulated[1], depth: 5).first,
-              octetString.tag.number == 4, octetString.tag.cls == 0
+            octetString.tag.number == 4, octetString.tag.cls == 0
         else { throw ReceiptError.malformed("PKCS#7: eContent is not an OCTET STRING") }
         content = Array(try r.octets(octetString, depth: 6))
 
@@ -99,7 +99,8 @@ public struct SignedData: Sendable {
             for attribute in try r.children(of: attributes, depth: 6) {
                 let pair = try r.children(of: attribute, depth: 7)
                 if pair.count == 2, try r.oid(pair[0]) == messageDigestOID,
-                   let value = try r.children(of: pair[1], depth: 8).first {
+                    let value = try r.children(of: pair[1], depth: 8).first
+                {
                     messageDigest = Array(r.bytes[value.content])
                 }
             }

@@ -99,7 +99,8 @@ public enum AppleDataDetector {
         if let type = object["notification_type"] as? String {
             var unified: VerifyReceiptResponse?
             if let inner = object["unified_receipt"],
-               let data = try? JSONSerialization.data(withJSONObject: inner) {
+                let data = try? JSONSerialization.data(withJSONObject: inner)
+            {
                 unified = try VerifyReceiptResponse.decode(Array(data))
             }
             return .notificationV1(type: type, unifiedReceipt: unified)

@@ -14,7 +14,7 @@ public struct AppleDate: Sendable, Equatable, Hashable, Decodable, Comparable {
     /// JavaScript dates hold; Xcode writes year 0 for "never"). Anything else ("1e30",
     /// "inf", NaN) is hostile or broken data, refused where it is read so that no later
     /// conversion to an integer can trap.
-    public static let plausibleMilliseconds: ClosedRange<Double> = -8_640_000_000_000_000 ... 8_640_000_000_000_000
+    public static let plausibleMilliseconds: ClosedRange<Double> = -8_640_000_000_000_000...8_640_000_000_000_000
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()

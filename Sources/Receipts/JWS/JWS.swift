@@ -84,8 +84,8 @@ public struct JWS: Sendable {
         }
         let leaf = certificates[0]
         guard let key = P256.Signing.PublicKey(leaf.publicKey),
-              let rawSignature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.isValidSignature(rawSignature, for: signingInput)
+            let rawSignature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.isValidSignature(rawSignature, for: signingInput)
         else {
             return .unverified("the ES256 signature does not match the leaf certificate: altered or forged", chain: certificates, digest: "SHA-256", at: time)
         }

@@ -7,13 +7,21 @@ indirect enum JSONValue: Decodable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let value = try? c.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? c.decode(Int64.self) { self = .number(Double(value), text: String(value)) }
-        else if let value = try? c.decode(Double.self) { self = .number(value, text: String(value)) }
-        else if let value = try? c.decode(String.self) { self = .string(value) }
-        else if let value = try? c.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let value = try? c.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? c.decode(Int64.self) {
+            self = .number(Double(value), text: String(value))
+        } else if let value = try? c.decode(Double.self) {
+            self = .number(value, text: String(value))
+        } else if let value = try? c.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? c.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     static func parse(_ bytes: [UInt8]) -> JSONValue? {

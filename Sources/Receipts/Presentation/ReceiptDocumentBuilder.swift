@@ -64,9 +64,11 @@ public enum ReceiptDocumentBuilder {
         let rows = receipt.inAppPurchases
             .sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
             .map { p in
-                [date(p.purchaseDate), p.transactionId ?? "", p.originalTransactionId ?? "", p.productId ?? "",
-                 p.quantity.map(String.init) ?? "", date(p.expiresDate), date(p.cancellationDate),
-                 p.webOrderLineItemId.map(String.init) ?? "", flags(trial: p.isTrialPeriod, intro: p.isInIntroOfferPeriod)]
+                [
+                    date(p.purchaseDate), p.transactionId ?? "", p.originalTransactionId ?? "", p.productId ?? "",
+                    p.quantity.map(String.init) ?? "", date(p.expiresDate), date(p.cancellationDate),
+                    p.webOrderLineItemId.map(String.init) ?? "", flags(trial: p.isTrialPeriod, intro: p.isInIntroOfferPeriod),
+                ]
             }
         return [
             .init(title: "App receipt", fields: header),
@@ -94,22 +96,30 @@ public enum ReceiptDocumentBuilder {
         header.add("latest receipt", response.latestReceipt.map { "\($0.count) base64 characters" })
         var sections: [ReceiptDocument.Section] = [.init(title: "verifyReceipt answer", fields: header)]
         let rows = response.allTransactions.reversed().map { t in
-            [date(t.purchaseDate), t.transactionId ?? "", t.originalTransactionId ?? "", t.productId ?? "",
-             t.quantity.map(String.init) ?? "", date(t.expiresDate),
-             t.cancellationDate.map { RFC3339.format($0) + (t.cancellationReason.map { " (reason \($0))" } ?? "") } ?? "",
-             t.webOrderLineItemId ?? "", flags(trial: t.isTrialPeriod, intro: t.isInIntroOfferPeriod)]
+            [
+                date(t.purchaseDate), t.transactionId ?? "", t.originalTransactionId ?? "", t.productId ?? "",
+                t.quantity.map(String.init) ?? "", date(t.expiresDate),
+                t.cancellationDate.map { RFC3339.format($0) + (t.cancellationReason.map { " (reason \($0))" } ?? "") } ?? "",
+                t.webOrderLineItemId ?? "", flags(trial: t.isTrialPeriod, intro: t.isInIntroOfferPeriod),
+            ]
         }
         if !rows.isEmpty {
-            sections.append(.init(title: "Transactions (in_app and latest_receipt_info merged, by purchase date)", table: .init(columns: transactionColumns, rows: rows)))
+            sections.append(
+                .init(title: "Transactions (in_app and latest_receipt_info merged, by purchase date)", table: .init(columns: transactionColumns, rows: rows)))
         }
         if !response.pendingRenewalInfo.isEmpty {
             let renewals = response.pendingRenewalInfo.map { r in
-                [r.originalTransactionId ?? "", r.productId ?? "", r.autoRenewProductId ?? "",
-                 r.autoRenewStatus.map { $0 ? "on" : "off" } ?? "", r.expirationIntent.map(String.init) ?? "",
-                 r.isInBillingRetryPeriod.map { $0 ? "yes" : "no" } ?? ""]
+                [
+                    r.originalTransactionId ?? "", r.productId ?? "", r.autoRenewProductId ?? "",
+                    r.autoRenewStatus.map { $0 ? "on" : "off" } ?? "", r.expirationIntent.map(String.init) ?? "",
+                    r.isInBillingRetryPeriod.map { $0 ? "yes" : "no" } ?? "",
+                ]
             }
-            sections.append(.init(title: "Pending renewal info", table: .init(
-                columns: ["original", "product", "renews to", "auto-renew", "expiration intent", "billing retry"], rows: renewals)))
+            sections.append(
+                .init(
+                    title: "Pending renewal info",
+                    table: .init(
+                        columns: ["original", "product", "renews to", "auto-renew", "expiration intent", "billing retry"], rows: renewals)))
         }
         return sections
     }

@@ -33,7 +33,8 @@ enum ChainCheck {
     /// signer is byte-identical to one the operator configured, within its validity.
     static func checkPinned(signer: Certificate, pinned: [Certificate], at time: Date) -> Outcome {
         guard pinned.contains(signer) else {
-            return .untrusted("signed by a local StoreKit test certificate (\(CertificateSummary.commonName(signer.subject))) that is not configured as trusted")
+            return .untrusted(
+                "signed by a local StoreKit test certificate (\(CertificateSummary.commonName(signer.subject))) that is not configured as trusted")
         }
         guard signer.notValidBefore <= time, time <= signer.notValidAfter else {
             return .untrusted("the StoreKit test certificate was not valid at \(RFC3339.format(time))")

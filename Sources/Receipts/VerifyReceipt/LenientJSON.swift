@@ -37,7 +37,8 @@ extension KeyedDecodingContainer where Key == AnyKey {
             if text == "true" { return 1 }
             if text == "false" { return 0 }
             if let double = Double(text), double == double.rounded(), abs(double) < 9e18 { return Int64(double) }
-            throw DecodingError.typeMismatch(Int64.self, .init(codingPath: codingPath + [AnyKey(name)], debugDescription: "expected an integer, found \(text.prefix(40))"))
+            throw DecodingError.typeMismatch(
+                Int64.self, .init(codingPath: codingPath + [AnyKey(name)], debugDescription: "expected an integer, found \(text.prefix(40))"))
         }
         return nil
     }
@@ -49,7 +50,8 @@ extension KeyedDecodingContainer where Key == AnyKey {
             case "true", "1": return true
             case "false", "0": return false
             default:
-                throw DecodingError.typeMismatch(Bool.self, .init(codingPath: codingPath + [AnyKey(name)], debugDescription: "expected a boolean, found \(text.prefix(40))"))
+                throw DecodingError.typeMismatch(
+                    Bool.self, .init(codingPath: codingPath + [AnyKey(name)], debugDescription: "expected a boolean, found \(text.prefix(40))"))
             }
         }
         return nil

@@ -1,6 +1,6 @@
-import Hummingbird
 import Crypto
 import Foundation
+import Hummingbird
 
 /// The game servers allowed to call the intake API, each with its own bearer token. Tokens
 /// come from a file (one `name token` per line, `#` comments) or the environment, never

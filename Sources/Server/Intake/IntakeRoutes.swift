@@ -100,11 +100,13 @@ struct IntakeRoutes: Sendable {
         var claimed = body.transactionId
         if body.signedTransaction != nil { claimed = try await signedTransactionId(data, claimed: claimed) }
         let idempotency = request.headers[Self.idempotencyKey].map { key in
-            IdempotencyKey(client: client, key: String(key.prefix(200)),
-                           requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
+            IdempotencyKey(
+                client: client, key: String(key.prefix(200)),
+                requestHash: SHA256.hash(data: Data("\(orderId)\n".utf8) + Data(buffer: raw)).map { String(format: "%02x", $0) }.joined())
         }
         let wait = try Self.waitSeconds(request)
-        let submitted = try await receipts.submit(ReceiptSubmission(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency))
+        let submitted = try await receipts.submit(
+            ReceiptSubmission(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency))
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
         let order = wait > .zero ? try await verdict(orderId, within: wait) : submitted.order
@@ -163,7 +165,9 @@ struct IntakeRoutes: Sendable {
         } catch DecodingError.keyNotFound(let key, _) {
             throw Problem.badRequest("\(snakeCase(key.stringValue)): required")
         } catch DecodingError.typeMismatch(let expected, let context), DecodingError.valueNotFound(let expected, let context) {
-            throw Problem.badRequest("\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: ".")): expected \(expected == String.self ? "a string" : "an integer")")
+            throw Problem.badRequest(
+                "\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: ".")): expected \(expected == String.self ? "a string" : "an integer")"
+            )
         } catch {
             throw Problem.badRequest("the body is not a JSON object")
         }

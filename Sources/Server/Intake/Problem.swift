@@ -17,10 +17,12 @@ struct Problem: Error {
     static let unauthorized = Problem(status: .unauthorized, title: "Unauthorized", detail: "send Authorization: Bearer <your game server's token>")
 
     var response: Response {
-        JSONAnswer.response(status, [
-            "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
-            "detail": Sanitizer.sanitize(detail),
-        ], contentType: "application/problem+json")
+        JSONAnswer.response(
+            status,
+            [
+                "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
+                "detail": Sanitizer.sanitize(detail),
+            ], contentType: "application/problem+json")
     }
 
     /// The problem for an error from the store: what the caller can fix is a 4xx.

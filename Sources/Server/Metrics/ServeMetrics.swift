@@ -69,8 +69,9 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        metrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code,
-                        duration: ContinuousClock.now - start)
+        metrics.request(
+            route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code,
+            duration: ContinuousClock.now - start)
         return response
     }
 }

@@ -61,8 +61,9 @@ public struct NotificationDecoder: Sendable {
 
     /// A body that is not `{"signedPayload": …}` at all, kept for operators the same way.
     public func garbage(_ body: String, endpoint: AppleEnvironment, via: NotificationChannel) -> IncomingNotification {
-        IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(body, limit: Self.rejectedRawLimit),
-                             rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts())
+        IncomingNotification(
+            endpoint: endpoint, via: via, raw: Self.storable(body, limit: Self.rejectedRawLimit),
+            rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts())
     }
 
     private static func facts(_ notification: ServerNotification?) -> NotificationFacts {

@@ -80,11 +80,13 @@ struct EventSender: Sendable {
             for try await var chunk in response.body where answer.readableBytes < 300 { answer.writeBuffer(&chunk) }
             let text = String(String(buffer: answer).prefix(300))
             let ok = (200..<300).contains(Int(response.status.code))
-            return GameEventAttempt(at: at, via: "push", httpStatus: Int(response.status.code),
-                                    answer: ok ? text : "HTTP \(response.status.code): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
+            return GameEventAttempt(
+                at: at, via: "push", httpStatus: Int(response.status.code),
+                answer: ok ? text : "HTTP \(response.status.code): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
-            return GameEventAttempt(at: at, via: "push", httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),
-                                    latencyMs: (ContinuousClock.now - start).milliseconds)
+            return GameEventAttempt(
+                at: at, via: "push", httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),
+                latencyMs: (ContinuousClock.now - start).milliseconds)
         }
     }
 }

@@ -48,15 +48,18 @@ public struct Worker: Sendable {
     let metrics: ServeMetrics
     let logger: Logger
 
-    public init(store: OrderStore, verifier: AppleVerifier, game: GameWebhook? = nil, settings: Settings = Settings(),
-                metrics: ServeMetrics = ServeMetrics(), logger: Logger = Logger(label: "iapdesk.worker")) {
+    public init(
+        store: OrderStore, verifier: AppleVerifier, game: GameWebhook? = nil, settings: Settings = Settings(),
+        metrics: ServeMetrics = ServeMetrics(), logger: Logger = Logger(label: "iapdesk.worker")
+    ) {
         self.store = store
         self.metrics = metrics
         self.verifier = verifier
         sweep = verifier.serverAPI.map { client in
-            HistorySweep(store: store, client: client,
-                         decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
-                         settings: HistorySweep.Settings(interval: settings.historyInterval, firstLookBack: settings.historyFirstLookBack))
+            HistorySweep(
+                store: store, client: client,
+                decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                settings: HistorySweep.Settings(interval: settings.historyInterval, firstLookBack: settings.historyFirstLookBack))
         }
         sender = game.map { EventSender(store: store, webhook: $0, http: .shared, metrics: metrics) }
         self.settings = settings
@@ -102,7 +105,8 @@ public struct Worker: Sendable {
                     down = try await store.appleFailing() != nil
                 }
                 if down != wasDown {
-                    logger.warning(down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
+                    logger.warning(
+                        down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
                     wasDown = down
                 }
                 if down {
@@ -138,8 +142,9 @@ public struct Worker: Sendable {
     /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
     @discardableResult
     public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
-        let jobs = try await store.claimJobs(owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds,
-                                              verifyCreatedSince: settings.verifyCreatedSince)
+        let jobs = try await store.claimJobs(
+            owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds,
+            verifyCreatedSince: settings.verifyCreatedSince)
         guard !jobs.isEmpty else { return 0 }
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs.makeIterator()
@@ -170,8 +175,11 @@ public struct Worker: Sendable {
                 result = outcome?.order.nextRetryAt.map { .again(at: $0) } ?? .done
                 if let outcome {
                     metrics.verification(outcome: outcome.classification.outcome.rawValue)
-                    logger.info("verified", metadata: [
-                        "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)"])
+                    logger.info(
+                        "verified",
+                        metadata: [
+                            "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)",
+                        ])
                 }
             case .notificationHistory:
                 guard let sweep, let environment = AppleEnvironment(rawValue: job.subject) else {

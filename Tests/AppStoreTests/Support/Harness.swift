@@ -4,6 +4,7 @@ import Foundation
 import OrderStore
 import Receipts
 import TestSupport
+import Testing
 
 /// A real simulator on a loopback port, a real SQLite store and the real AppStore clients
 /// between them: what `iapdesk order reverify` runs, with the test in Apple's seat.
@@ -18,15 +19,18 @@ struct Harness {
     var ledger: Ledger { simulator.ledger }
 
     /// Settings pointing at `server`; `serverAPI: false` leaves verifyReceipt only.
-    static func settings(for server: SimulatorServer, serverAPI: Bool = true, trust: TrustRoots? = nil, key: SimulatorAPIKey? = nil,
-                         timeout: Duration = .seconds(10)) throws -> AppStoreSettings {
+    static func settings(
+        for server: SimulatorServer, serverAPI: Bool = true, trust: TrustRoots? = nil, key: SimulatorAPIKey? = nil,
+        timeout: Duration = .seconds(10)
+    ) throws -> AppStoreSettings {
         let simulator = server.simulator
         let key = key ?? simulator.apiKey
         var settings = AppStoreSettings(
             bundleId: bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: secret, origin: "test")),
             serverAPI: serverAPI
-                ? try ServerAPICredentials(issuerId: key.issuerId, keyId: key.keyId, p8: Secret(value: key.p8PEM, origin: "test"),
-                                           productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
+                ? try ServerAPICredentials(
+                    issuerId: key.issuerId, keyId: key.keyId, p8: Secret(value: key.p8PEM, origin: "test"),
+                    productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox")
                 : nil,
             trust: trust ?? simulator.trustRoots)
         settings.requestTimeout = timeout
@@ -71,7 +75,8 @@ struct Harness {
         let type = try #require(DemoCatalogue.products.first { $0.productId == productId }?.type)
         let kind = try #require(SimulatedPurchase.Kind(name: type.rawValue))
         try await store.placeOrder(orderId: orderId, accountId: account, productId: productId, at: Millis(date.timeIntervalSince1970 * 1000) - 60_000)
-        let purchase = await ledger.purchase(appleId: appleId, productId: productId, kind: kind, sandbox: sandbox, at: date, appAccountToken: token ? orderId : nil)
+        let purchase = await ledger.purchase(
+            appleId: appleId, productId: productId, kind: kind, sandbox: sandbox, at: date, appAccountToken: token ? orderId : nil)
         try await submit(orderId, appleId: appleId, sandbox: sandbox, claim: claim ? purchase.transactionId : nil)
         return purchase
     }
@@ -90,5 +95,3 @@ struct Harness {
         await simulator.faults.set(try FaultProfile.parse(spec))
     }
 }
-
-import Testing

@@ -2,6 +2,7 @@ import Foundation
 import OrderStore
 import Terminal
 import Testing
+
 @testable import Console
 
 /// How the console tests work the console: a throwaway SQLite store, keys typed as an

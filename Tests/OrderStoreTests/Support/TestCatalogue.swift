@@ -28,17 +28,23 @@ let alice = Operator(name: "alice", role: .support)
 let root = Operator(name: "root", role: .admin)
 let viewer = Operator(name: "vic", role: .viewer)
 
-func tx(_ id: String, product: String = "coins_60", original: String? = nil, at: Millis, expires: Millis? = nil,
-        cancelled: Millis? = nil, quantity: Int = 1, line: String? = nil, token: String? = nil) -> AppleTransaction {
-    AppleTransaction(transactionId: id, originalTransactionId: original ?? id, productId: product, quantity: quantity,
-                     purchaseDate: at, expiresDate: expires, cancellationDate: cancelled, webOrderLineItemId: line, appAccountToken: token)
+func tx(
+    _ id: String, product: String = "coins_60", original: String? = nil, at: Millis, expires: Millis? = nil,
+    cancelled: Millis? = nil, quantity: Int = 1, line: String? = nil, token: String? = nil
+) -> AppleTransaction {
+    AppleTransaction(
+        transactionId: id, originalTransactionId: original ?? id, productId: product, quantity: quantity,
+        purchaseDate: at, expiresDate: expires, cancellationDate: cancelled, webOrderLineItemId: line, appAccountToken: token)
 }
 
 /// An Apple answer with status 0 holding `transactions`.
-func validReport(_ transactions: [AppleTransaction], latest: [AppleTransaction] = [], bundle: String = "com.example.game",
-                 environment: AppleEnvironment = .production, renewals: [AppleRenewalInfo] = []) -> VerificationReport {
-    VerificationReport(environment: environment, appleStatus: 0, body: #"{"status":0}"#,
-                       content: AppleReceiptContent(bundleId: bundle, inApp: transactions, latestReceiptInfo: latest, pendingRenewals: renewals))
+func validReport(
+    _ transactions: [AppleTransaction], latest: [AppleTransaction] = [], bundle: String = "com.example.game",
+    environment: AppleEnvironment = .production, renewals: [AppleRenewalInfo] = []
+) -> VerificationReport {
+    VerificationReport(
+        environment: environment, appleStatus: 0, body: #"{"status":0}"#,
+        content: AppleReceiptContent(bundleId: bundle, inApp: transactions, latestReceiptInfo: latest, pendingRenewals: renewals))
 }
 
 func statusReport(_ status: Int, retryable: Bool? = nil) -> VerificationReport {

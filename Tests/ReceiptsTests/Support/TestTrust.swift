@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import X509
+
 @testable import Receipts
 
 /// Trust roots built from the fixture certificates, the way an operator would configure them.

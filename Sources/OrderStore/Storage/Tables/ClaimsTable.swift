@@ -27,7 +27,8 @@ extension WriteTransaction {
         var taken: [String] = []
         var restoredFrom: String?
         for key in ReplayKeys.keys(for: transaction, type: type) {
-            let inserted = try await sql.row("""
+            let inserted = try await sql.row(
+                """
                 INSERT INTO claims (claim_key, order_id, account_id, transaction_id, at)
                 VALUES (\(bind: key), \(bind: order.orderId), \(bind: order.accountId), \(bind: transaction.transactionId), \(bind: now))
                 ON CONFLICT (claim_key) DO NOTHING RETURNING claim_key
@@ -45,10 +46,12 @@ extension WriteTransaction {
             return .replay(holderOrder: holder.order, holderAccount: holder.account, key: key)
         }
         if let restoredFrom { return .restore(holderOrder: restoredFrom) }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE transactions SET order_id = \(bind: order.orderId), submitted_by = \(bind: order.accountId)
             WHERE transaction_id = \(bind: transaction.transactionId)
-            """).run()
+            """
+        ).run()
         return .claimed
     }
 

@@ -7,8 +7,10 @@ extension WriteTransaction {
     /// Writes the event for a change to `order` and owes its account a send. For a
     /// subscription the effect names its owner and period end (R8) unless `change` (a
     /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
-    func recordEvent(_ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
-                     change: SubscriptionEventRule.Change? = nil) async throws {
+    func recordEvent(
+        _ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
+        change: SubscriptionEventRule.Change? = nil
+    ) async throws {
         let product = try await sql.product(order.productId)
         var subscription: Subscription?
         if product?.type == .autoRenewable, let otid = order.originalTransactionId { subscription = try await subscriptionRow(otid) }
@@ -19,10 +21,12 @@ extension WriteTransaction {
             eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
             account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
             until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO events (event_id, type, order_id, account_id, created_at, payload)
             VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: account), \(bind: now), \(bind: payload.json))
-            """).run()
+            """
+        ).run()
         try await enqueue(.sendEvents, subject: account, dueAt: now)
     }
 
@@ -37,10 +41,14 @@ extension WriteTransaction {
         for (otid, before) in subscriptionsBefore.sorted(by: { $0.key < $1.key }) {
             guard let before, let after = try await subscriptionRow(otid) else { continue }
             let changes = SubscriptionEventRule.changes(before: before, after: after, renewalToldAlready: subscriptionsTold.contains(otid))
-            guard !changes.isEmpty, let order = try await sql.row("""
-                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid)
-                ORDER BY CASE WHEN state = 'delivered' THEN 0 ELSE 1 END, created_at DESC LIMIT 1
-                """).map(Order.init(row:)) else { continue }
+            guard !changes.isEmpty,
+                let order = try await sql.row(
+                    """
+                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid)
+                    ORDER BY CASE WHEN state = 'delivered' THEN 0 ELSE 1 END, created_at DESC LIMIT 1
+                    """
+                ).map(Order.init(row:))
+            else { continue }
             for change in changes { try await recordEvent(change.type, order: order, change: change) }
         }
         subscriptionsBefore = [:]
@@ -73,7 +81,8 @@ extension GameEvent {
 
 extension GameEventAttempt {
     init(row: Row) throws {
-        self.init(at: try row.int64("at"), via: try row.string("via"), httpStatus: try row.optionalInt64("http_status").map(Int.init),
-                  answer: try row.optionalString("answer"), latencyMs: try row.optionalInt64("latency_ms"))
+        self.init(
+            at: try row.int64("at"), via: try row.string("via"), httpStatus: try row.optionalInt64("http_status").map(Int.init),
+            answer: try row.optionalString("answer"), latencyMs: try row.optionalInt64("latency_ms"))
     }
 }

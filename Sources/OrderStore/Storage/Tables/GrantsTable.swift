@@ -4,7 +4,8 @@ import SQLKit
 extension WriteTransaction {
     /// Inserts the live grant; false when the order already has one.
     func insertGrant(_ order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Bool {
-        try await sql.row("""
+        try await sql.row(
+            """
             INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
             VALUES (\(bind: order.orderId), \(bind: order.accountId), \(bind: transactionId), \(bind: kind.rawValue),
                     \(bind: actor.name), \(bind: reason), \(bind: now))
@@ -14,21 +15,27 @@ extension WriteTransaction {
 
     /// A hand delivery Apple has now confirmed names its purchase.
     func linkLiveGrant(orderId: String, transactionId: String) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE grants SET transaction_id = \(bind: transactionId) WHERE order_id = \(bind: orderId) AND revoked_at IS NULL
-            """).run()
+            """
+        ).run()
     }
 
     func revokeLiveGrant(orderId: String, by who: String, reason: String) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE grants SET revoked_at = \(bind: now), revoked_by = \(bind: who), revoke_reason = \(bind: reason)
             WHERE order_id = \(bind: orderId) AND revoked_at IS NULL
-            """).run()
+            """
+        ).run()
     }
 
     /// Who holds the live grant, for the R11 loser's message.
     func liveGrant(orderId: String) async throws -> (by: String, at: Millis)? {
-        guard let row = try await sql.row("SELECT operator, granted_at FROM grants WHERE order_id = \(bind: orderId) AND revoked_at IS NULL") else { return nil }
+        guard let row = try await sql.row("SELECT operator, granted_at FROM grants WHERE order_id = \(bind: orderId) AND revoked_at IS NULL") else {
+            return nil
+        }
         return (try row.string("operator"), try row.int64("granted_at"))
     }
 }

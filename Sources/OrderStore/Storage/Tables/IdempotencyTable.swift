@@ -20,18 +20,23 @@ public struct IdempotencyKey: Sendable, Equatable {
 extension WriteTransaction {
     /// The submission a key already produced, or nil if the key is new.
     func replayedSubmission(_ idempotency: IdempotencyKey) async throws -> Int64? {
-        guard let row = try await sql.row("""
-            SELECT request_hash, body FROM idempotency_keys WHERE client = \(bind: idempotency.client) AND key = \(bind: idempotency.key)
-            """) else { return nil }
+        guard
+            let row = try await sql.row(
+                """
+                SELECT request_hash, body FROM idempotency_keys WHERE client = \(bind: idempotency.client) AND key = \(bind: idempotency.key)
+                """)
+        else { return nil }
         guard try row.string("request_hash") == idempotency.requestHash else { throw StoreError.idempotencyMismatch(key: idempotency.key) }
         guard let id = Int64(try row.string("body")) else { throw StoreError.corrupt("idempotency key \(idempotency.key) holds no submission id") }
         return id
     }
 
     func remember(_ idempotency: IdempotencyKey, submission id: Int64) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO idempotency_keys (client, key, request_hash, status, body, at)
             VALUES (\(bind: idempotency.client), \(bind: idempotency.key), \(bind: idempotency.requestHash), 202, \(bind: String(id)), \(bind: now))
-            """).run()
+            """
+        ).run()
     }
 }

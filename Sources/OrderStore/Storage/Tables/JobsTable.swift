@@ -9,13 +9,15 @@ extension WriteTransaction {
     /// keeps it instead of deleting it: work that arrived meanwhile is never dropped.
     func enqueue(_ kind: JobKind, subject: String, dueAt: Millis) async throws {
         if dueAt <= now { madeJobDue = true }
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO jobs (kind, subject, due_at, created_at) VALUES (\(bind: kind.rawValue), \(bind: subject), \(bind: dueAt), \(bind: now))
             ON CONFLICT (kind, subject) DO UPDATE SET
               due_at = CASE WHEN jobs.dead_at IS NOT NULL OR excluded.due_at < jobs.due_at THEN excluded.due_at ELSE jobs.due_at END,
               dead_at = NULL,
               again_at = CASE WHEN jobs.lease_owner IS NOT NULL THEN excluded.due_at ELSE jobs.again_at END
-            """).run()
+            """
+        ).run()
     }
 }
 

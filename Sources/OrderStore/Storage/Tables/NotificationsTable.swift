@@ -36,19 +36,23 @@ extension WriteTransaction {
     }
 
     func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: String) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE notifications SET outcome = \(bind: outcome.rawValue), detail = \(bind: detail), applied_at = \(bind: now) WHERE id = \(bind: id)
-            """).run()
+            """
+        ).run()
     }
 
     /// The newest applied notification of `types` about `transactionId` signed after `signedDate`.
     func newerApplied(transactionId: String, types: [String], after signedDate: Millis, excluding id: Int64) async throws -> (id: Int64, type: String)? {
-        try await sql.row("""
+        try await sql.row(
+            """
             SELECT id, type FROM notifications
             WHERE transaction_id = \(bind: transactionId) AND id <> \(bind: id) AND signed_date > \(bind: signedDate)
               AND outcome IN ('applied', 'orphan') AND type IN (\(binds: types))
             ORDER BY signed_date DESC LIMIT 1
-            """).map { (try $0.int64("id"), try $0.string("type")) }
+            """
+        ).map { (try $0.int64("id"), try $0.string("type")) }
     }
 }
 
@@ -65,8 +69,10 @@ extension OrderStore {
 
     public func notification(id: Int64) async throws -> NotificationRecord {
         try await read { sql in
-            guard let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)")
-                .map(NotificationRecord.init(row:)) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
+            guard
+                let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)")
+                    .map(NotificationRecord.init(row:))
+            else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
             return record
         }
     }
@@ -75,10 +81,12 @@ extension OrderStore {
     public func notifications(transactionIds: [String]) async throws -> [NotificationRecord] {
         guard !transactionIds.isEmpty else { return [] }
         return try await read { sql in
-            try await sql.rows("""
+            try await sql.rows(
+                """
                 SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE transaction_id IN (\(binds: transactionIds))
                 ORDER BY signed_date, id
-                """).map(NotificationRecord.init(row:))
+                """
+            ).map(NotificationRecord.init(row:))
         }
     }
 }

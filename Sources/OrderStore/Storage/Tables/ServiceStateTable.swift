@@ -8,10 +8,12 @@ extension OrderStore {
 
     public func setServiceState(_ key: String, _ value: String, at now: Millis = .now()) async throws {
         try await write(as: .system, now: now) { tx in
-            try await tx.sql.raw("""
+            try await tx.sql.raw(
+                """
                 INSERT INTO service_state (key, value, updated_at) VALUES (\(bind: key), \(bind: value), \(bind: now))
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -35,10 +37,12 @@ extension OrderStore {
     /// a goodbye are forgotten a day later.
     public func heartbeat(worker owner: String, at now: Millis = .now()) async throws {
         try await write(as: .system, now: now) { tx in
-            try await tx.sql.raw("""
+            try await tx.sql.raw(
+                """
                 INSERT INTO service_state (key, value, updated_at) VALUES (\(bind: "worker:\(owner)"), 'alive', \(bind: now))
                 ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at
-                """).run()
+                """
+            ).run()
             try await tx.sql.raw("DELETE FROM service_state WHERE key LIKE 'worker:%' AND updated_at < \(bind: now - .hours(24))").run()
         }
     }
@@ -52,7 +56,8 @@ extension OrderStore {
 
     public func workerStatus(now: Millis = .now()) async throws -> WorkerStatus {
         let live = try await read { sql in
-            try await sql.row("""
+            try await sql.row(
+                """
                 SELECT COUNT(*) AS n FROM service_state WHERE key LIKE 'worker:%' AND updated_at >= \(bind: now - WorkerStatus.liveWithin)
                 """)?.int("n") ?? 0
         }

@@ -16,12 +16,14 @@ extension WriteTransaction {
     }
 
     func insertSubscription(_ otid: String, owner: String, productId: String, facts: SubscriptionFacts) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, expires_at,
               owner_since, decided_by, updated_at, facts_as_of, facts_source)
             VALUES (\(bind: otid), \(bind: owner), \(bind: productId), \(bind: facts.status.rawValue), \(bind: facts.autoRenew ? 1 : 0),
                     \(bind: facts.expiresAt), \(bind: now), 'rule', \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
-            """).run()
+            """
+        ).run()
     }
 
     /// Writes Apple's newer facts; facts older than those stored change nothing (a
@@ -29,7 +31,8 @@ extension WriteTransaction {
     @discardableResult
     func updateFacts(_ otid: String, productId: String? = nil, _ facts: SubscriptionFacts) async throws -> Bool {
         try await willChangeSubscription(otid)
-        return try await sql.row("""
+        return try await sql.row(
+            """
             UPDATE subscriptions SET status = \(bind: facts.status.rawValue), auto_renew = \(bind: facts.autoRenew ? 1 : 0),
               expires_at = COALESCE(\(bind: facts.expiresAt), expires_at), product_id = COALESCE(\(bind: productId), product_id),
               facts_as_of = \(bind: facts.asOf), facts_source = \(bind: facts.source.rawValue), updated_at = \(bind: now)
@@ -41,31 +44,39 @@ extension WriteTransaction {
     /// A new owner starts a new tenure.
     func setOwner(_ otid: String, to account: String, decidedBy: String) async throws {
         try await willChangeSubscription(otid)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE subscriptions SET owner_account = \(bind: account), owner_since = \(bind: now), decided_by = \(bind: decidedBy),
               updated_at = \(bind: now)
             WHERE original_transaction_id = \(bind: otid) AND owner_account <> \(bind: account)
-            """).run()
+            """
+        ).run()
     }
 
     /// The subscription's end as its stored periods show it.
     func refreshExpiry(_ otid: String) async throws {
         try await willChangeSubscription(otid)
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE subscriptions SET expires_at = (SELECT MAX(expires_date) FROM transactions WHERE original_transaction_id = \(bind: otid)),
               updated_at = \(bind: now)
             WHERE original_transaction_id = \(bind: otid)
-            """).run()
+            """
+        ).run()
     }
 
-    func recordOwnershipEvent(_ otid: String, orderId: String?, submittedBy: String, from: String?, to: String,
-                              verdict: OwnershipVerdict, reason: String, needsReview: Bool) async throws {
-        try await sql.raw("""
+    func recordOwnershipEvent(
+        _ otid: String, orderId: String?, submittedBy: String, from: String?, to: String,
+        verdict: OwnershipVerdict, reason: String, needsReview: Bool
+    ) async throws {
+        try await sql.raw(
+            """
             INSERT INTO ownership_events (original_transaction_id, order_id, submitted_by, from_account, to_account, at,
               decided_by, verdict, reason, needs_review)
             VALUES (\(bind: otid), \(bind: orderId), \(bind: submittedBy), \(bind: from), \(bind: to), \(bind: now),
                     \(bind: actor.isSystem ? "rule" : actor.name), \(bind: verdict.rawValue), \(bind: reason), \(bind: needsReview ? 1 : 0))
-            """).run()
+            """
+        ).run()
     }
 
     /// Settling a disputed order takes its R8 decision off the review list.
@@ -74,8 +85,10 @@ extension WriteTransaction {
     }
 
     func disputedOrders(_ otid: String) async throws -> [Order] {
-        try await sql.rows("""
+        try await sql.rows(
+            """
             SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) AND state = 'disputed' ORDER BY order_id
-            """).map(Order.init(row:))
+            """
+        ).map(Order.init(row:))
     }
 }

@@ -7,7 +7,8 @@ extension WriteTransaction {
     func storeTransactions(_ transactions: [AppleTransaction], environment: AppleEnvironment?) async throws {
         var seen = Set<String>()
         for t in transactions where seen.insert(t.transactionId).inserted {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
                   original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
                   ownership_type, environment, first_seen_at, is_upgraded)
@@ -19,7 +20,8 @@ extension WriteTransaction {
                   cancellation_date = COALESCE(transactions.cancellation_date, excluded.cancellation_date),
                   cancellation_reason = COALESCE(transactions.cancellation_reason, excluded.cancellation_reason),
                   is_upgraded = excluded.is_upgraded
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -30,17 +32,21 @@ extension WriteTransaction {
 
     /// The periods of a subscription, oldest first.
     func chain(_ otid: String) async throws -> [AppleTransaction] {
-        try await sql.rows("""
+        try await sql.rows(
+            """
             SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid)
             ORDER BY purchase_date, transaction_id
-            """).map { try StoredTransaction(row: $0).transaction }
+            """
+        ).map { try StoredTransaction(row: $0).transaction }
     }
 
     func setCancellation(transactionId: String, at date: Millis?, reason: Int?) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE transactions SET cancellation_date = \(bind: date), cancellation_reason = \(bind: reason)
             WHERE transaction_id = \(bind: transactionId)
-            """).run()
+            """
+        ).run()
     }
 
     func claimingOrder(transactionId: String) async throws -> String? {
