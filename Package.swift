@@ -154,10 +154,11 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
-        // TestSupport: a throwaway PostgreSQL server and the backends the store suites run on.
+        // TestSupport: a throwaway PostgreSQL server, the backends the store suites run on, the
+        // fixtures, and what a test needs from the machine (skipped with its reason, never in CI).
         .target(name: "TestSupport", dependencies: ["OrderStore"], path: "Tests/TestSupport"),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "TestSupport"]),
-        .testTarget(name: "ReceiptsTests", dependencies: ["Receipts"]),
+        .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The demo as a studio tries it: with the console open, a game server's purchase goes in
 /// through the demo's `serve`, the simulated App Store renews and refunds through its
 /// controls, and each change shows in the console and reaches the reference game.
-@Suite("Demo serve in tmux", .serialized)
+@Suite("Demo serve in tmux", .serialized, .needsTmux)
 struct DemoServeTmuxTests {
     @Test(
         "a purchase through the intake is delivered while the player waits; a renewal and a refund from the simulator show live in the console and reach the game"
     )
     func liveDemo() async throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let db = Tmux.demoStorePath("serve")
         defer { Tmux.removeDemoStore(db) }
         let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)", cols: 100, rows: 40)

@@ -1,16 +1,17 @@
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 /// The demo's stuck queue as an on-call engineer clears it: every listed order re-verified
 /// with `R` against the demo's simulated App Store, which knows every paid purchase. No
 /// paid order is rejected; a dispute whose owner's period Apple had refunded (a notification
 /// the store missed) goes to the submitter; and the store reopened later still re-verifies.
-@Suite("Demo stuck queue in tmux", .serialized)
+@Suite("Demo stuck queue in tmux", .serialized, .needsTmux)
 struct DemoStuckQueueTmuxTests {
     @Test("R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works")
     func clearStuckQueue() async throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let db = Tmux.demoStorePath("stuck")
         defer { Tmux.removeDemoStore(db) }
         var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")

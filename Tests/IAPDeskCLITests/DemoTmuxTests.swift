@@ -1,14 +1,15 @@
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 /// `iapdesk demo` in a real terminal, driven by keys: an operator finds an order by its
 /// transaction id, reads it, survives a resize and quits.
-@Suite("Demo in tmux", .serialized)
+@Suite("Demo in tmux", .serialized, .needsTmux)
 struct DemoTmuxTests {
     @Test("Find an order by transaction id, open it, resize, go back and quit")
     func findAndRead() async throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let demo = try DemoSession.start(binary)
         defer { demo.stop() }
         let (tmux, db, home) = (demo.tmux, demo.db, demo.home)
@@ -44,13 +45,13 @@ struct DemoTmuxTests {
 }
 
 /// The tickets the seeds describe, resolved by keyboard alone at 80×24.
-@Suite("Support flows in tmux", .serialized)
+@Suite("Support flows in tmux", .serialized, .needsTmux)
 struct SupportFlowTmuxTests {
     @Test(
         "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log"
     )
     func tickets() throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let demo = try DemoSession.start(binary)
         defer { demo.stop() }
         let tmux = demo.tmux
@@ -109,7 +110,7 @@ struct SupportFlowTmuxTests {
         "A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice"
     )
     func replayedReceipt() async throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let demo = try DemoSession.start(binary)
         defer { demo.stop() }
         let (tmux, db) = (demo.tmux, demo.db)

@@ -10,13 +10,13 @@ import Testing
 /// Issue 14: the worker killed with SIGKILL while its webhooks are in flight to a slow
 /// game. A send cut off is sent again after the lease; the game applies each event once
 /// by its id, so every balance is exact and every account's events arrive in order.
-@Suite("serve: kill -9 of the worker mid-send", .serialized)
+@Suite("serve: kill -9 of the worker mid-send", .serialized, .needsBinary)
 struct EventSendCrashTests {
     @Test(
         "kill -9 while webhooks are in flight: after a second worker, every event confirmed, each applied exactly once, in order per account",
         arguments: Backend.all)
     func killMidSend(backend: Backend) async throws {
-        guard let binary = try ServeCrashTests.binary() else { return }
+        let binary = try Machine.requireBinary()
         let setup = try await ServeCrashTests.Setup.make(backend)
         let secret = "crash-webhook-secret-0123456789"
         let game = ReferenceGame(secret: secret)

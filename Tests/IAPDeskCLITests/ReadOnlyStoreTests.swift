@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -9,14 +10,14 @@ import Testing
 /// viewer's, and the file is unchanged. Runs the real binary as the unprivileged `nobody`.
 @Suite("Read-only SQLite store")
 struct ReadOnlyStoreTests {
-    @Test("As a user who may only read the file: order list and audit verify work, a grant is refused, nothing is written")
+    static func hasNobody() -> Bool { Machine.isRoot && system("id nobody >/dev/null 2>&1") == 0 }
+
+    @Test(
+        "As a user who may only read the file: order list and audit verify work, a grant is refused, nothing is written",
+        .needsBinary, .needs("root and the user nobody") { hasNobody() })
     func viewerReadsWithoutWriteAccess() async throws {
-        guard let binary = Tmux.builtExecutable(), geteuid() == 0, system("id nobody >/dev/null 2>&1") == 0 else {
-            let why = "needs root, the user nobody and the built binary (swift build --build-tests)"
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError(why) }
-            print("⚠️  SKIPPED: \(why)")
-            return
-        }
+        let binary = try Machine.requireBinary()
+        guard Self.hasNobody() else { throw Machine.Missing(what: "root and the user nobody") }
         // A directory anyone may create in (SQLite's -shm beside the file), like /tmp.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-ro-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o1777])

@@ -1,19 +1,16 @@
 import Foundation
 import Receipts
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
 
 /// `iapdesk receipt decode`: what an operator sees for real and hostile input.
-@Suite struct ReceiptDecodeCommandTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures").path
-
+@Suite(.needsFixtures) struct ReceiptDecodeCommandTests {
     func fixture(_ relative: String) throws -> String? {
-        let path = "\(Self.fixtures)/\(relative)"
+        let path = Fixtures.path(relative)
         if FileManager.default.fileExists(atPath: path) { return path }
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
-        print("⚠️  SKIPPED: fixture \(path) is missing")
+        try Machine.missing("fixture \(path)")
         return nil
     }
 
@@ -111,15 +108,11 @@ import Testing
 
 /// What the binary prints when a command fails: sanitized, the command's own words, a
 /// non-zero exit.
-@Suite("CLI errors")
+@Suite("CLI errors", .needsBinary)
 struct CLIErrorTests {
     /// Runs the built binary; (exit status, standard output, standard error).
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String)? {
-        guard let binary = Tmux.builtExecutable() else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError("the iapdesk binary is not built") }
-            print("⚠️  SKIPPED: the iapdesk binary is not built (swift build --build-tests)")
-            return nil
-        }
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
+        let binary = try Machine.requireBinary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -137,15 +130,15 @@ struct CLIErrorTests {
     func errorsAreSanitized() throws {
         let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-errors-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
-        guard let (status, _, error) = try Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db]) else { return }
+        let (status, _, error) = try Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db])
         #expect(status != 0)
         #expect(!error.contains("\u{1b}") && !error.contains("\u{07}") && error.contains(#"x\x1B]0;pwned\x07"#), "\(error)")
 
-        guard let (invalid, _, said) = try Self.run(["order", "list", "--state", "bogus\u{202E}", "--db", db]) else { return }
+        let (invalid, _, said) = try Self.run(["order", "list", "--state", "bogus\u{202E}", "--db", db])
         #expect(invalid == 64 && said.contains("is invalid for '--state <state>'") && said.contains("verify_retry") && !said.contains("\u{202E}"), "\(said)")
         #expect(!said.contains("Usage: iapdesk <subcommand>"), "\(said)")
 
-        guard let (helped, help, _) = try Self.run(["--help"]) else { return }
+        let (helped, help, _) = try Self.run(["--help"])
         #expect(helped == 0 && help.contains("USAGE: iapdesk <subcommand>"))
     }
 }

@@ -20,15 +20,16 @@ struct SSHRecipeTests {
         return (status == 0 ? 0 : (status >> 8 == 0 ? 1 : status >> 8), text)
     }
 
-    @Test("ssh operator@host runs iapdesk as the service account: console and commands under the SSH name, nothing else, no direct access")
+    static let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/sudo", "/usr/sbin/useradd", "/usr/bin/tmux"]
+    static let toolsNeeded = "root, sshd, ssh, sudo, useradd and tmux (apt-get install openssh-server openssh-client sudo tmux)"
+    static func hasTools() -> Bool { Machine.isRoot && tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    @Test(
+        "ssh operator@host runs iapdesk as the service account: console and commands under the SSH name, nothing else, no direct access",
+        .needsBinary, .needs(toolsNeeded) { hasTools() })
     func recipe() async throws {
-        let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/sudo", "/usr/sbin/useradd", "/usr/bin/tmux"]
-        guard let binary = Tmux.builtExecutable(), geteuid() == 0, tools.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0) }) else {
-            let why = "needs root, the built binary, sshd, ssh, sudo, useradd and tmux (apt-get install openssh-server openssh-client sudo tmux)"
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw CLIError(why) }
-            print("⚠️  SKIPPED: \(why)")
-            return
-        }
+        let binary = try Machine.requireBinary()
+        guard Self.hasTools() else { throw Machine.Missing(what: Self.toolsNeeded) }
         let tag = String(UInt32.random(in: 10_000...99_999))
         let (service, person, group) = ("iapdsvc\(tag)", "iapdop\(tag)", "iapdops\(tag)")
         let folder = "/tmp/iapdesk-ssh-\(tag)"

@@ -6,7 +6,7 @@ import Testing
 /// Issue 12: `iapdesk seed` killed with SIGKILL at random points. A seed is one
 /// transaction, so every kill leaves the store as the seed found it: writable, its audit
 /// head matching its log, every index in place; and the next seed completes.
-@Suite("seed: kill -9", .serialized)
+@Suite("seed: kill -9", .serialized, .needsBinary)
 struct SeedCrashTests {
     static let kills = 10
 
@@ -14,7 +14,7 @@ struct SeedCrashTests {
         "kill -9 of seed, 10 times per backend: the store opens, audit verify is clean, every index is there, an operator can be added, and the next seed completes",
         arguments: Backend.all)
     func killSeed(backend: Backend) async throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Machine.requireBinary()
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
         let db: String =

@@ -10,7 +10,7 @@ import Testing
 /// notifications, round after round: what was acknowledged (202, 200) is in the store,
 /// the audit chain verifies, nothing is delivered twice; and two worker processes on one
 /// PostgreSQL share a queue without a double grant when one of them is killed.
-@Suite("serve: kill -9 and two workers", .serialized)
+@Suite("serve: kill -9 and two workers", .serialized, .needsBinary)
 struct ServeCrashTests {
     static let token = "crash-test-token-0123456789"
     /// Short leases, so a killed process's jobs come back within the test.
@@ -77,7 +77,7 @@ struct ServeCrashTests {
         "kill -9 under load, round after round: every 202 and every notification 2xx is in the store; the audit chain verifies; each paid order is delivered exactly once after",
         arguments: Backend.all)
     func killUnderLoad(backend: Backend) async throws {
-        guard let binary = try Self.binary() else { return }
+        let binary = try Machine.requireBinary()
         let rounds = Int(ProcessInfo.processInfo.environment["IAPDESK_CRASH_ROUNDS"] ?? "") ?? 50
         let setup = try await Setup.make(backend)
         let acknowledged = Acknowledged()
@@ -177,7 +177,7 @@ struct ServeCrashTests {
 
     @Test("Two worker processes on one PostgreSQL over 1,000 due orders, one killed mid-lease: every order verified and delivered once, no job lost")
     func twoWorkers() async throws {
-        guard let binary = try Self.binary() else { return }
+        let binary = try Machine.requireBinary()
         guard Backend.all.contains(.postgres) else { return }
         let setup = try await Setup.make(.postgres)
         let store = try await setup.open()
@@ -233,7 +233,7 @@ struct ServeCrashTests {
         "SIGTERM while Apple is slow to answer: serve stops accepting, the call in flight finishes, the worker gives its leases back and leaves, exit 0",
         arguments: Backend.all)
     func gracefulStop(backend: Backend) async throws {
-        guard let binary = try Self.binary() else { return }
+        let binary = try Machine.requireBinary()
         let setup = try await Setup.make(backend)
         await setup.simulator.faults.set(try FaultProfile.parse("latency=3"))
         await setup.simulator.ledger.purchase(appleId: "term@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "term-1")
@@ -269,13 +269,5 @@ struct ServeCrashTests {
         #expect(order.state == .delivered || owed, "\(order.state) with no verification owed")
         await store.close()
         await setup.tearDown()
-    }
-
-    static func binary() throws -> String? {
-        if let found = Tmux.builtExecutable() { return found }
-        let why = "the serve crash tests need the iapdesk binary (run `swift build --build-tests` first)"
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw ServeProcessError(description: why) }
-        print("⚠️  SKIPPED: \(why)")
-        return nil
     }
 }

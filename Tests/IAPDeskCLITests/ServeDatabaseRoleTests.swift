@@ -8,11 +8,11 @@ import Testing
 /// Issue 12: the README says `serve` logs in to PostgreSQL as a member of iapdesk_support,
 /// not as the store's owner. Orders placed and receipts submitted over HTTP, a notification
 /// from Apple, the worker verifying and delivering: all within that group's grants.
-@Suite("serve as a support database login")
+@Suite("serve as a support database login", .needsBinary)
 struct ServeDatabaseRoleTests {
     @Test("Intake, notifications and the worker need nothing beyond iapdesk_support's grants")
     func serveAsSupport() async throws {
-        guard let binary = try ServeCrashTests.binary() else { return }
+        let binary = try Machine.requireBinary()
         guard Backend.all.contains(.postgres) else { return }
         let setup = try await ServeCrashTests.Setup.make(.postgres)
         let owner = try await setup.open()

@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The ncurses driver in a real terminal: wide characters, sanitized hostile strings, key
 /// names, a resize, and a clean exit on q.
-@Suite("Terminal in tmux", .serialized)
+@Suite("Terminal in tmux", .serialized, .needsTmux)
 struct TerminalCheckTmuxTests {
     @Test("terminal-check draws CJK and escapes hostile text, follows a resize, reads keys and quits on q")
     func terminalCheck() throws {
-        guard let binary = try Tmux.binary() else { return }
+        let binary = try Tmux.binary()
         let tmux = try Tmux.start("\(binary) terminal-check")
         defer { tmux.stop() }
         let first = tmux.screen { $0.contains("size: 80×24") }

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
 /// Every real app receipt in the fixtures decodes to the values it holds.
-@Suite struct AppReceiptFixtureTests {
+@Suite(.needsFixtures) struct AppReceiptFixtureTests {
     func decode(_ name: String) throws -> DecodedAppReceipt? {
         guard let text = try Fixtures.text("receipts/\(name)") else { return nil }
         return try AppReceiptDecoder.decode(base64: text)

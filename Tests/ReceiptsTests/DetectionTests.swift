@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
 /// `iapdesk receipt decode` recognises every fixture by its shape.
-@Suite struct DetectionTests {
+@Suite(.needsFixtures) struct DetectionTests {
     func detect(_ path: String) throws -> AppleData? {
         guard let data = try Fixtures.data(path) else { return nil }
         return try AppleDataDetector.detect(Array(data))

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
 /// Mutated real inputs never crash or hang the decoder: each gives a value or an error.
 /// The default run is short; `IAPDESK_FUZZ_ITERATIONS` (or `iapdesk-bench fuzz`) runs more.
-@Suite struct FuzzTests {
+@Suite(.needsFixtures) struct FuzzTests {
     @Test func mutatedFixturesGiveErrorsNotCrashes() async throws {
         var seeds: [[UInt8]] = []
         for folder in ["receipts", "jws", "verifyreceipt-json", "legacy-transaction-receipts"] {

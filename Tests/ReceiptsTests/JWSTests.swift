@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
-@Suite struct JWSTests {
+@Suite(.needsFixtures) struct JWSTests {
     func jws(_ name: String) throws -> JWS? {
         guard let text = try Fixtures.text("jws/\(name)") else { return nil }
         return try JWS(compact: text)

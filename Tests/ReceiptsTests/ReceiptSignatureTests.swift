@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
 /// Which chain signed each real receipt, and the reasons a receipt is UNVERIFIED.
-@Suite struct ReceiptSignatureTests {
+@Suite(.needsFixtures) struct ReceiptSignatureTests {
     func decode(_ name: String) throws -> DecodedAppReceipt? {
         guard let text = try Fixtures.text("receipts/\(name)") else { return nil }
         return try AppReceiptDecoder.decode(base64: text)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
 /// iOS 6 transaction receipts: decoded fully, signature checked as far as the format allows.
-@Suite struct TransactionReceiptTests {
+@Suite(.needsFixtures) struct TransactionReceiptTests {
     func receipt(_ name: String) throws -> TransactionReceipt? {
         guard let text = try Fixtures.text("legacy-transaction-receipts/\(name)") else { return nil }
         guard case .transactionReceipt(let receipt) = try AppleDataDetector.detect(Array(text.utf8)) else {

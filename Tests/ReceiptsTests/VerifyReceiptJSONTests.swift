@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Receipts
 
-@Suite struct VerifyReceiptJSONTests {
+@Suite(.needsFixtures) struct VerifyReceiptJSONTests {
     func response(_ name: String) throws -> VerifyReceiptResponse? {
         guard let data = try Fixtures.data("verifyreceipt-json/\(name)") else { return nil }
         return try VerifyReceiptResponse.decode(Array(data))

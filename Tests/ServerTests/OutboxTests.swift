@@ -226,7 +226,9 @@ struct OutboxTests {
         #expect(await game.duplicates == 1)
     }
 
-    @Test("The README's Python snippet accepts iapdesk's signature and refuses a forged, tampered or replayed webhook")
+    @Test(
+        "The README's Python snippet accepts iapdesk's signature and refuses a forged, tampered or replayed webhook",
+        .needs("python3") { Machine.executable("python3") != nil })
     func readmeRecipeInPython() async throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
@@ -235,11 +237,7 @@ struct OutboxTests {
             return
         }
         let snippet = text[begin.upperBound..<end.lowerBound].replacingOccurrences(of: "```python", with: "").replacingOccurrences(of: "```", with: "")
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { throw TestSkipRefused(description: "python3 is not installed") }
-            print("⚠️  SKIPPED: python3 is not installed; the README's recipe is not run")
-            return
-        }
+        guard let python = Machine.executable("python3") else { throw Machine.Missing(what: "python3") }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-recipe-\(UUID().uuidString.prefix(8)).py")
         try
             (snippet + """

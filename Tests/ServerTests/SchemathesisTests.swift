@@ -5,20 +5,11 @@ import Testing
 /// The OpenAPI document is the contract: schemathesis (PyPI) generates requests from it
 /// against a live `serve` — every documented input, valid and invalid — and checks that
 /// nothing answers 5xx and every answer matches the document.
-@Suite("serve: the OpenAPI contract", .serialized)
+@Suite("serve: the OpenAPI contract", .serialized, .needs("schemathesis: pip install schemathesis") { Machine.executable("schemathesis") != nil })
 struct SchemathesisTests {
-    static func executable() throws -> String? {
-        let search = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/schemathesis" }
-        if let found = search.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) { return found }
-        let why = "schemathesis is not installed (pip install schemathesis)"
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw TestSkipRefused(description: why) }
-        print("⚠️  SKIPPED: \(why)")
-        return nil
-    }
-
     @Test("schemathesis over /openapi.yaml against a live serve: no 5xx, status codes, content types and bodies as documented", arguments: Backend.all)
     func contract(backend: Backend) async throws {
-        guard let schemathesis = try Self.executable() else { return }
+        guard let schemathesis = Machine.executable("schemathesis") else { throw Machine.Missing(what: "schemathesis: pip install schemathesis") }
         try await IntakeTests.withServe(backend) { serve in
             // Orders the generated requests can find, beside all the ones they invent.
             _ = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"o-1","account_id":"a-1","product_id":"coins_60"}"#)
@@ -56,8 +47,4 @@ struct SchemathesisTests {
             #expect(process.terminationStatus == 0, "schemathesis found problems:\n\(text.suffix(6_000))")
         }
     }
-}
-
-struct TestSkipRefused: Error, CustomStringConvertible {
-    var description: String
 }

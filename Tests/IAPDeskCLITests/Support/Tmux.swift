@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real binary in a real terminal: a detached tmux session on its own socket, driven
@@ -7,24 +8,10 @@ struct Tmux {
     let socket: String
     let session = "iapdesk"
 
-    /// The `iapdesk` executable beside the test bundle (`swift build --build-tests` puts it
-    /// there; CI does that first). Missing in CI is a failure, elsewhere a loud skip.
-    static func binary() throws -> String? {
-        if let found = builtExecutable(), system("command -v tmux >/dev/null 2>&1") == 0 {
-            return found
-        }
-        let why = "the tmux tests need tmux and the iapdesk binary (run `swift build --build-tests` first)"
-        if ProcessInfo.processInfo.environment["CI"] == "true" { throw TmuxUnavailable(description: why) }
-        print("⚠️  SKIPPED: \(why)")
-        return nil
-    }
-
-    /// The debug `iapdesk` beside the test bundle, if it was built.
-    static func builtExecutable() -> String? {
-        let folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/.build/debug")]
-            .map { $0.appendingPathComponent("iapdesk").path }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The `iapdesk` executable to run in tmux; suites that call this carry `.needsTmux`.
+    static func binary() throws -> String {
+        guard Machine.executable("tmux") != nil else { throw Machine.Missing(what: "tmux (apt-get install tmux)") }
+        return try Machine.requireBinary()
     }
 
     /// A fresh path for a demo store in the temp folder.
@@ -45,7 +32,7 @@ struct Tmux {
     }
 
     func run(_ arguments: String) throws {
-        guard system("tmux -S \(socket) \(arguments) >/dev/null 2>&1") == 0 else { throw TmuxUnavailable(description: "tmux \(arguments) failed") }
+        guard system("tmux -S \(socket) \(arguments) >/dev/null 2>&1") == 0 else { throw Machine.Missing(what: "a working tmux: tmux \(arguments) failed") }
     }
 
     func send(_ keys: String...) throws {
@@ -83,5 +70,3 @@ struct Tmux {
         try? FileManager.default.removeItem(atPath: socket + ".capture")
     }
 }
-
-struct TmuxUnavailable: Error, CustomStringConvertible { var description: String }

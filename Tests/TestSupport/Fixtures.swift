@@ -1,0 +1,44 @@
+import Foundation
+
+/// The real Apple data in `../shared/fixtures` (DESIGN.md: used from tests, never copied).
+/// Suites that read it carry `.needsFixtures`: without the folder they are skipped with that
+/// reason; in CI (`CI=true`) nothing is skipped and a missing fixture fails the test.
+public enum Fixtures {
+    public static let directory: URL = {
+        if let override = ProcessInfo.processInfo.environment["IAPDESK_FIXTURES"] {
+            return URL(fileURLWithPath: override)
+        }
+        // Tests/TestSupport/Fixtures.swift → package root → ../shared/fixtures
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("shared/fixtures")
+    }()
+
+    /// Whether the fixtures folder is there at all.
+    public static var present: Bool { FileManager.default.fileExists(atPath: directory.path) }
+
+    /// The absolute path of a fixture, whether or not it exists.
+    public static func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
+
+    /// The fixture's bytes, or nil (after a loud warning) when it is absent outside CI.
+    public static func data(_ relative: String) throws -> Data? {
+        let url = directory.appendingPathComponent(relative)
+        if let data = FileManager.default.contents(atPath: url.path) { return data }
+        try Machine.missing("fixture \(url.path); set IAPDESK_FIXTURES or check out ../shared")
+        return nil
+    }
+
+    public static func text(_ relative: String) throws -> String? {
+        try data(relative).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public static func files(in folder: String) throws -> [String] {
+        let url = directory.appendingPathComponent(folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else {
+            try Machine.missing("fixture folder \(url.path)")
+            return []
+        }
+        return names.sorted().map { "\(folder)/\($0)" }
+    }
+}

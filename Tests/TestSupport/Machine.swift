@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// What a test needs from the machine beyond Swift: tools, the built binary, root, the
+/// fixtures. A test that needs one carries a `.needs…` trait: where it is missing the test is
+/// reported as skipped with the reason. In CI (`CI=true`) nothing is skipped: the test runs
+/// and fails on what is missing, because CI must prove everything.
+public enum Machine {
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// An executable on PATH (or in the usual system folders).
+    public static func executable(_ name: String) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        return (path + ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"])
+            .map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The debug `iapdesk` beside the test bundle (`swift build --build-tests` puts it there;
+    /// CI does that first).
+    public static var iapdeskBinary: String? {
+        let folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent(), URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/.build/debug")]
+            .map { $0.appendingPathComponent("iapdesk").path }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The built binary, or a failure naming how to build it.
+    public static func requireBinary() throws -> String {
+        guard let binary = iapdeskBinary else { throw Missing(what: "the iapdesk binary (run `swift build --build-tests` first)") }
+        return binary
+    }
+
+    public static var isRoot: Bool { geteuid() == 0 }
+
+    /// Something a running test found missing: a failure in CI; elsewhere a loud warning for
+    /// the one file a present folder lacks.
+    public static func missing(_ what: String) throws {
+        if isCI { throw Missing(what: what) }
+        print("⚠️  MISSING: \(what)")
+    }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let what: String
+        public init(what: String) { self.what = what }
+        public var description: String { "missing: \(what)" }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the test where `available` holds; elsewhere skips it, saying what it needs. In CI
+    /// it always runs, and fails on what is missing.
+    public static func needs(_ what: String, _ available: @escaping @Sendable () -> Bool) -> Self {
+        .enabled(if: Machine.isCI || available(), Comment(rawValue: "needs \(what)"))
+    }
+
+    public static var needsFixtures: Self { .needs("../shared/fixtures (or IAPDESK_FIXTURES)") { Fixtures.present } }
+
+    public static var needsBinary: Self { .needs("the iapdesk binary: swift build --build-tests") { Machine.iapdeskBinary != nil } }
+
+    public static var needsTmux: Self {
+        .needs("tmux and the iapdesk binary: apt-get install tmux; swift build --build-tests") {
+            Machine.iapdeskBinary != nil && Machine.executable("tmux") != nil
+        }
+    }
+}
