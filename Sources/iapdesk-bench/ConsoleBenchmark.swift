@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 import Terminal
 
 /// `iapdesk-bench console`: DESIGN.md §7's console budgets, measured on the real `iapdesk`

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 
 /// `iapdesk-bench store`: DESIGN.md §7's store budgets on a seeded store, plus the same
 /// lookups as raw SQL on their own connection, so the store's overhead shows as a ratio.

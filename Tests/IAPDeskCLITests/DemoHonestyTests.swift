@@ -1,7 +1,7 @@
 import AppStore
 import AppStoreSimulator
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 import Testing
 
 @testable import IAPDeskCLI

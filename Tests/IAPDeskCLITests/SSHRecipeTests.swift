@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 import TestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import OrderStore
+@_spi(Seeding) @testable import OrderStore
 
 /// R10 anchored (issue 12): someone who can write the database but does not hold the audit
 /// key edits, forges, truncates or strips the log, or writes grants by hand; each is found.

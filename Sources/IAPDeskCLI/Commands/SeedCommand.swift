@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

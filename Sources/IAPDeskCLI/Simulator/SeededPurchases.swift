@@ -1,6 +1,6 @@
 import AppStoreSimulator
 import Foundation
-import OrderStore
+@_spi(Seeding) import OrderStore
 
 /// The demo's synthetic history, made known to its App Store simulator: every paid
 /// purchase the generator invents is one the simulator remembers, and the receipt stored

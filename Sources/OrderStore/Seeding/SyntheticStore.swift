@@ -14,6 +14,12 @@ import SQLKit
 /// consistent with the rules. The audit log records the exceptional events (manual
 /// grants, refunds, replays, rejections, ownership decisions); routine automatic
 /// deliveries of seeded history are not audited one by one.
+///
+/// Not part of the store's public API: it writes ten tables' rows and the audit chain
+/// directly, which only the store may know the layout of, so it lives here behind the
+/// `Seeding` SPI (`@_spi(Seeding) import OrderStore`) for `iapdesk seed`, the demo, the
+/// benchmarks and the tests, rather than in a target that would need that layout public.
+@_spi(Seeding)
 public struct SyntheticStore: Sendable {
     public var orders: Int
     public var seed: UInt64
