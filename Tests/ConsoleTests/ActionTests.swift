@@ -121,6 +121,11 @@ struct ActionTests {
             #expect(account.contains("replay  order replay_1"))
             #expect(account.contains("replay_1  coins_60  rejected REPLAY"), "the account's order list marks it: \(account)")
             await app.press(.escape)
+            // h goes to the order that holds the purchase, without typing its id.
+            #expect(try terminal.screenText().contains("held by      order paid_1 holds this purchase"))
+            await app.press(.character("h"))
+            #expect(try terminal.screenText().contains("Order paid_1 · delivered"))
+            await app.press(.escape)
 
             await app.press(.character("g"))
             let offered = try terminal.screenText()

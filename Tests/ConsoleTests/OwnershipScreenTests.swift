@@ -77,6 +77,11 @@ struct OwnershipScreenTests {
             #expect(narrow.line(23).contains("d  settle dispute") && narrow.line(23).contains("r  re-verify"), "\(narrow.line(23))")
             terminal.resize(rows: 30, cols: 100)
             await app.press(.resize)
+            // Both accounts of the dispute: a is the submitter's (B), w the owner's (A).
+            #expect(try terminal.screenText().contains("owner        A owns the subscription; B submitted this renewal"))
+            await app.press(.character("w"))
+            #expect(try terminal.screenText().contains("Account A"))
+            await app.press(.escape)
             // R8: a disputed renewal is settled, never granted around the rule.
             #expect(!(try terminal.screenText().contains("g  grant")))
             await app.press(.character("d"))

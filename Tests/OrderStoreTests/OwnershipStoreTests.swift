@@ -46,6 +46,7 @@ struct OwnershipStoreTests {
             #expect(renewal.ownership == .ownerKeeps(owner: "A"))
             #expect(renewal.order.state == .disputed)
             #expect(try await store.orderDetail("b-1").grants.isEmpty)
+            #expect(try await store.orderDetail("b-1").subscriptionOwner == "A", "the dispute names the owner beside the submitter")
 
             let detail = try await store.subscription(otid)
             #expect(detail.subscription?.ownerAccount == "A")

@@ -34,6 +34,8 @@ struct ReplayStoreTests {
             #expect(try await store.account("thief").flags.count == 1)
             #expect(try await store.account("a1").flags.isEmpty)
             #expect(try await store.orderDetail("o1").grants.count == 1)
+            #expect(try await store.orderDetail("o2").replayHolder == "o1", "the replay names the order holding the purchase")
+            #expect(try await store.orderDetail("o1").replayHolder == nil)
         }
     }
 
@@ -46,6 +48,7 @@ struct ReplayStoreTests {
             #expect(restored.lastError?.contains("otid:600") == true)
             // The restore's own key was given back: nothing half-claimed remains.
             #expect(try await store.lookup("601").isEmpty)
+            #expect(try await store.orderDetail("o2").replayHolder == "o1", "found by the original transaction R7 keyed it by")
         }
     }
 

@@ -17,8 +17,15 @@ public final class OrderDetailScreen: ConsoleScreen {
     private var isProduction = true
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session)
+        [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session) + jumps
             + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    /// Keys to what the order names: the order holding a replayed purchase (R7), the
+    /// account owning a disputed subscription (R8).
+    private var jumps: [KeyBinding] {
+        (detail?.replayHolder == nil ? [] : [KeyBinding(.character("h"), action: "holding order")])
+            + (detail?.subscriptionOwner == nil ? [] : [KeyBinding(.character("w"), action: "owner")])
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -39,6 +46,11 @@ public final class OrderDetailScreen: ConsoleScreen {
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         // Actions are offered (and taken) only as the footer lists them for this operator.
         if let action = OrderActions.handle(key, order: detail?.order, session: session) { return action }
+        switch key {
+        case .character("h"): if let holder = detail?.replayHolder { return .push(OrderDetailScreen(orderId: holder)) }
+        case .character("w"): if let owner = detail?.subscriptionOwner { return .push(AccountScreen(accountId: owner)) }
+        default: break
+        }
         _ = text.handle(key, area: area)
         return .none
     }

@@ -13,6 +13,11 @@ public struct OrderDetail: Sendable {
     public var audit: [AuditEntry]
     /// What the game was told about the order, with every try (issue 14).
     public var events: [GameEventDetail] = []
+    /// R7: for an order rejected as a replay, the order that holds the purchase.
+    public var replayHolder: String? = nil
+    /// R8: for a disputed renewal, the account that owns the subscription (the order's own
+    /// account submitted the renewal).
+    public var subscriptionOwner: String? = nil
 }
 
 /// A subscription by original transaction id: the chain, who submitted each transaction,
@@ -69,7 +74,33 @@ extension OrderStore {
         let transactionIds = Set(detail.transactions.map(\.transaction.transactionId) + [detail.order.transactionId].compactMap { $0 })
         detail.notifications = try await notifications(transactionIds: transactionIds.sorted())
         detail.events = try await events(orderId: orderId)
+        try await relate(&detail)
         return detail
+    }
+
+    /// What a replayed or disputed order names, so support can go there without typing an
+    /// id; nothing is read for any other order.
+    private func relate(_ detail: inout OrderDetail) async throws {
+        let order = detail.order
+        if order.replayFlag, let picked = detail.attempts.last(where: { $0.verdict?.pickedTransactionId != nil })?.verdict?.pickedTransactionId {
+            // The keys R7 claims: the transaction, and for a restore its original transaction.
+            detail.replayHolder = try await read { sql in
+                try await sql.row(
+                    """
+                    SELECT order_id FROM claims
+                    WHERE (claim_key = \(bind: "tid:\(picked)")
+                           OR claim_key = (SELECT 'otid:' || original_transaction_id FROM transactions WHERE transaction_id = \(bind: picked)))
+                      AND order_id <> \(bind: order.orderId)
+                    LIMIT 1
+                    """
+                )?.string("order_id")
+            }
+        }
+        if order.state == .disputed, let otid = order.originalTransactionId {
+            detail.subscriptionOwner = try await read { sql in
+                try await sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?.string("owner_account")
+            }
+        }
     }
 
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {

@@ -24,6 +24,11 @@ public enum OrderDetailPresentation {
             DetailLine(label: "attempts", "\(o.attempts), next retry \(TimeText.full(o.nextRetryAt))"),
         ]
         if let error = o.lastError { lines.append(DetailLine(label: "last error", error, tone: .alert)) }
+        // What the order names, to go to: who holds the purchase (R7), who owns what it renews (R8).
+        if let holder = d.replayHolder { lines.append(DetailLine(label: "held by", "order \(holder) holds this purchase", tone: .alert)) }
+        if let owner = d.subscriptionOwner {
+            lines.append(DetailLine(label: "owner", "\(owner) owns the subscription; \(o.accountId) submitted this renewal", tone: .state(.disputed)))
+        }
         // The last hop: does the game know?
         if let told = d.gameTold { lines.append(DetailLine(label: "game told", told.text, tone: told.confirmed ? .plain : .alert)) }
         lines.append(DetailLine(label: "version", "\(o.version) by \(o.updatedBy) at \(TimeText.full(o.stateChangedAt))", tone: .muted))
