@@ -333,6 +333,28 @@ struct ConsoleTests {
         }
     }
 
+    @Test("Scrolled far down, the refresh reads the rows on screen again, not every row scrolled past; an order changed on screen shows")
+    func refreshReadsWhatIsOnScreen() async throws {
+        try await Self.withConsole { app, terminal, store in
+            for _ in 0..<15 { await app.press(.pageDown) }  // about row 300: three pages loaded
+            let orders = try #require(app.top as? OrdersScreen)
+            let selected = try #require(orders.selectedOrder)
+            #expect(orders.orders.count >= 300)
+            // Another operator delivers an order on screen meanwhile.
+            let onScreen = orders.orders[(orders.selected - 15)...orders.selected]
+            let paid = try #require(
+                onScreen.first { OrderPermissions.allowed(on: $0, role: .admin).contains(.grant) }, "an order an admin may grant, on screen")
+            let actor = Operator(name: "bob", role: .admin)
+            try await store.addOperator(name: "bob", role: .admin, by: actor)
+            _ = try await store.grant(orderId: paid.orderId, expectedVersion: paid.version, by: actor, reason: "ticket 7")
+            await app.refresh()
+            #expect(orders.selectedOrder?.orderId == selected.orderId, "the selection stays on its order")
+            #expect(orders.orders.count <= orders.selected + 100 + 20, "read again from the screen's first row, a page: \(orders.orders.count)")
+            #expect(orders.orders.first { $0.orderId == paid.orderId }?.state == .delivered)
+            #expect(try terminal.screenText().contains(selected.orderId))
+        }
+    }
+
     @Test(":theme switches live; an unknown theme keeps the current one and says why")
     func theme() async throws {
         try await Self.withConsole { app, terminal, _ in

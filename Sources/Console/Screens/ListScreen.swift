@@ -48,7 +48,7 @@ final class ListScreen<Item>: ConsoleScreen {
             screen.write(listing.empty, row: area.top + 1, col: 2, style: theme[.muted])
             return
         }
-        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+        let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)
         Table.draw(&screen, area: area, listing: listing, items: items, selected: selected, top: top, theme: theme)
     }
 
@@ -64,7 +64,10 @@ final class ListScreen<Item>: ConsoleScreen {
             guard items.indices.contains(selected), let screen = open?(items[selected]) else { return .none }
             return .push(screen)
         default:
-            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) { selected = moved }
+            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
+                selected = moved
+                top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+            }
         }
         return .none
     }

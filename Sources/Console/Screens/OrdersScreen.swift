@@ -59,8 +59,15 @@ public final class OrdersScreen: ConsoleScreen {
         if let lookup = query.lookup {
             orders = try await session.store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
             next = nil
+        } else if top > 0, top < orders.count {
+            // Scrolled down: the rows from the first one on screen are read again (a page);
+            // those scrolled past stay as they were, so a refresh costs the same at row 20
+            // and at row 20,000.
+            let page = try await session.store.orders(query.filter, after: OrderCursor(after: orders[top - 1]), limit: Self.pageSize)
+            orders = Array(orders[..<top]) + page.items
+            next = page.next
         } else {
-            let page = try await session.store.orders(query.filter, limit: max(Self.pageSize, orders.count))
+            let page = try await session.store.orders(query.filter, limit: Self.pageSize)
             orders = page.items
             next = page.next
         }
@@ -80,7 +87,8 @@ public final class OrdersScreen: ConsoleScreen {
     var problems: [String] { query.problems }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+        // Render reads state and changes none of it; a resize is followed here for this frame.
+        let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)
         if orders.isEmpty {
             screen.write(filterText.isEmpty ? "No orders." : "Nothing matches \(filterText).", row: area.top + 1, col: 2, style: theme[.muted])
             return
@@ -98,6 +106,7 @@ public final class OrdersScreen: ConsoleScreen {
         default:
             guard let moved = Table.move(selected, by: key, count: orders.count, page: area.rows - 2) else { return .none }
             selected = moved
+            top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         }
         // Paging by key: the next page comes when the selection reaches the loaded end.
         if selected >= orders.count - 1, let cursor = next {

@@ -35,7 +35,7 @@ public final class StuckScreen: ConsoleScreen {
             screen.write(OrderListings.stuck(storeIsProduction: isProduction).empty, row: area.top + 1, col: 2, style: theme[.checkPassed])
             return
         }
-        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+        let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)
         Table.draw(&screen, area: area, listing: OrderListings.stuck(storeIsProduction: isProduction), items: items, selected: selected, top: top, theme: theme)
     }
 
@@ -48,7 +48,10 @@ public final class StuckScreen: ConsoleScreen {
             guard let order = selectedOrder else { return .none }
             return .push(OrderDetailScreen(orderId: order.orderId))
         default:
-            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) { selected = moved }
+            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
+                selected = moved
+                top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
+            }
         }
         return .none
     }

@@ -41,6 +41,17 @@ public struct OrderFilter: Sendable, Equatable {
 public struct OrderCursor: Sendable, Equatable, Hashable {
     public var createdAt: Millis
     public var orderId: String
+
+    /// The page that continues after `order` (newest first).
+    public init(after order: Order) {
+        createdAt = order.createdAt
+        orderId = order.orderId
+    }
+
+    init(createdAt: Millis, orderId: String) {
+        self.createdAt = createdAt
+        self.orderId = orderId
+    }
 }
 
 public struct Page<Item: Sendable>: Sendable {
