@@ -173,6 +173,9 @@ struct ActionTests {
             #expect(!screen.contains("order placed"))
             await app.press(.end)
             #expect(try terminal.screenText().contains("order placed"))
+            // One line up from the end moves one line: the oldest line leaves the bottom.
+            await app.press(.up)
+            #expect(!(try terminal.screenText().contains("order placed")))
         }
     }
 

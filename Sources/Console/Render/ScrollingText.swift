@@ -1,38 +1,47 @@
 import Terminal
 
 /// Lines of text that wrap to the screen and scroll: the detail, receipt, subscription,
-/// account and help screens all read this way.
+/// account, notification and help screens all read this way. Drawing changes nothing; keys
+/// move the offset, knowing how many wrapped lines there are.
 struct ScrollingText {
     private(set) var offset = 0
 
-    /// Draws `lines` wrapped to `area`, from the current offset. A wrapped line continues
-    /// two cells in from where its text starts.
-    mutating func draw(_ lines: [(String, Style)], into screen: inout ScreenBuffer, area: Area) {
-        draw(lines.map { ($0.0, $0.1, $0.0.prefix { $0 == " " }.count + 2) }, into: &screen, area: area)
+    /// `lines` wrapped to `area`; a wrapped line continues two cells in from where its text
+    /// starts.
+    static func wrap(_ lines: [(String, Style)], area: Area) -> [(String, Style)] {
+        wrap(lines.map { ($0.0, $0.1, $0.0.prefix { $0 == " " }.count + 2) }, area: area)
     }
 
-    /// Draws `lines` wrapped to `area`, each continuing at its own `hang` (a column of text).
-    mutating func draw(_ lines: [(String, Style, hang: Int)], into screen: inout ScreenBuffer, area: Area) {
+    /// `lines` wrapped to `area`, each continuing at its own `hang` (a column of text).
+    static func wrap(_ lines: [(String, Style, hang: Int)], area: Area) -> [(String, Style)] {
         let width = max(10, area.cols - 2)
-        let all = lines.flatMap { text, style, hang in TextWidth.wrap(Sanitizer.sanitize(text), to: width, hang: hang).map { ($0, style) } }
-        offset = max(0, min(offset, all.count - area.rows))
-        for (index, line) in all.dropFirst(offset).prefix(area.rows).enumerated() {
+        return lines.flatMap { text, style, hang in TextWidth.wrap(Sanitizer.sanitize(text), to: width, hang: hang).map { ($0, style) } }
+    }
+
+    /// The first line shown: the offset, kept within the last page.
+    func first(of count: Int, area: Area) -> Int { max(0, min(offset, count - area.rows)) }
+
+    /// Draws wrapped lines from the offset.
+    func draw(_ wrapped: [(String, Style)], into screen: inout ScreenBuffer, area: Area) {
+        for (index, line) in wrapped.dropFirst(first(of: wrapped.count, area: area)).prefix(area.rows).enumerated() {
             screen.write(line.0, row: area.top + index, col: 1, style: line.1)
         }
     }
 
-    /// Scrolls for the arrows, PgUp/PgDn, Home and End; false for any other key.
-    mutating func handle(_ key: Key, area: Area) -> Bool {
+    /// Scrolls `count` wrapped lines for the arrows, PgUp/PgDn, Home and End; false for any
+    /// other key.
+    mutating func handle(_ key: Key, area: Area, count: Int) -> Bool {
+        var target = first(of: count, area: area)
         switch key {
-        case .down, .character("j"): offset += 1
-        case .up, .character("k"): offset = max(0, offset - 1)
-        case .pageDown: offset += max(1, area.rows - 1)
-        case .pageUp: offset = max(0, offset - max(1, area.rows - 1))
-        case .home: offset = 0
-        // Clamped to the last page when drawn.
-        case .end: offset = Int.max / 2
+        case .down, .character("j"): target += 1
+        case .up, .character("k"): target -= 1
+        case .pageDown: target += max(1, area.rows - 1)
+        case .pageUp: target -= max(1, area.rows - 1)
+        case .home: target = 0
+        case .end: target = count
         default: return false
         }
+        offset = max(0, min(target, count - area.rows))
         return true
     }
 

@@ -62,12 +62,12 @@ public final class AccountScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(lines(theme: theme), into: &screen, area: area)
+        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
-        _ = text.handle(key, area: area)
+        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }
 }

@@ -38,6 +38,10 @@ public final class HelpScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        text.draw(wrapped(theme: theme, area: area), into: &screen, area: area)
+    }
+
+    func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
         // The key column as wide as its longest key (up to a third of the screen) and two
         // cells more; a longer key puts its text on the next line. Wrapped text stays in its
         // column. Titles in the header style.
@@ -54,11 +58,11 @@ public final class HelpScreen: ConsoleScreen {
                 drawn.append(("  " + TextWidth.fit(left, to: column) + right, theme[.row], 2 + column))
             }
         }
-        text.draw(drawn, into: &screen, area: area)
+        return ScrollingText.wrap(drawn, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area)
+        _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
         return .none
     }
 }

@@ -27,8 +27,9 @@ final class NotificationScreen: ConsoleScreen {
         }
     }
 
-    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        guard let record else { return }
+    /// The notification's fields and raw payload, wrapped.
+    func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
+        guard let record else { return [] }
         let width = (record.fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
         let lines =
             record.fields.map { field in
@@ -37,12 +38,16 @@ final class NotificationScreen: ConsoleScreen {
                     field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row]
                 )
             } + [("", theme[.row]), ("raw signed payload (\(record.raw.utf8.count) bytes):", theme[.muted]), (record.raw, theme[.muted])]
-        text.draw(lines, into: &screen, area: area)
+        return ScrollingText.wrap(lines, area: area)
+    }
+
+    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        text.draw(wrapped(theme: theme, area: area), into: &screen, area: area)
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if key == .character("o"), let orderId { return .push(OrderDetailScreen(orderId: orderId)) }
-        _ = text.handle(key, area: area)
+        _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
         return .none
     }
 }

@@ -40,7 +40,7 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(lines(theme: theme), into: &screen, area: area)
+        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
@@ -51,7 +51,7 @@ public final class OrderDetailScreen: ConsoleScreen {
         case .character("w"): if let owner = detail?.subscriptionOwner { return .push(AccountScreen(accountId: owner)) }
         default: break
         }
-        _ = text.handle(key, area: area)
+        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }
 }

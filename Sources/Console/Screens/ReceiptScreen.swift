@@ -109,8 +109,13 @@ public final class ReceiptScreen: ConsoleScreen {
         return lines
     }
 
+    /// What the screen shows, wrapped: the decoded receipt, or its raw text after `t`.
+    func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
+        ScrollingText.wrap(showRaw ? [(raw, theme[.row])] : lines.map { ($0.0, theme[$0.1]) }, area: area)
+    }
+
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(showRaw ? [(raw, theme[.row])] : lines.map { ($0.0, theme[$0.1]) }, into: &screen, area: area)
+        text.draw(wrapped(theme: theme, area: area), into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
@@ -118,7 +123,7 @@ public final class ReceiptScreen: ConsoleScreen {
             showRaw.toggle()
             text.reset()
         } else {
-            _ = text.handle(key, area: area)
+            _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
         }
         return .none
     }

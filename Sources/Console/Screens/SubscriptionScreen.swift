@@ -34,7 +34,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(lines(theme: theme), into: &screen, area: area)
+        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
@@ -56,7 +56,7 @@ public final class SubscriptionScreen: ConsoleScreen {
                     return "subscription \(otid) now belongs to \(values[0])"
                 })
         }
-        _ = text.handle(key, area: area)
+        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }
 }
