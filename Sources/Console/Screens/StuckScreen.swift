@@ -14,6 +14,8 @@ public final class StuckScreen: ConsoleScreen {
 
     public init() {}
 
+    private var listing: Listing<StuckOrder> { OrderListings.stuck(storeIsProduction: isProduction) }
+
     public var title: String { "Stuck [\(items.count)\(items.count == Self.limit ? "+" : "")] oldest first" }
 
     var selectedOrder: Order? { items.indices.contains(selected) ? items[selected].order : nil }
@@ -32,11 +34,11 @@ public final class StuckScreen: ConsoleScreen {
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         guard !items.isEmpty else {
-            screen.write(OrderListings.stuck(storeIsProduction: isProduction).empty, row: area.top + 1, col: 2, style: theme[.checkPassed])
+            screen.write(listing.empty, row: area.top + 1, col: 2, style: theme[.checkPassed])
             return
         }
         let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)
-        Table.draw(&screen, area: area, listing: OrderListings.stuck(storeIsProduction: isProduction), items: items, selected: selected, top: top, theme: theme)
+        Table.draw(&screen, area: area, listing: listing, items: items, selected: selected, top: top, theme: theme)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
