@@ -99,6 +99,27 @@ struct OwnershipScreenTests {
         }
     }
 
+    @Test("A subscription's order list marks its orders as the order list does: a tester's sandbox purchase in a production store reads SBX")
+    func subscriptionOrdersMarked() async throws {
+        try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
+            // App Review buys the subscription with a sandbox receipt (R2: delivered, flagged).
+            let t0 = Millis.now() - .minutes(30)
+            let period = AppleTransaction(
+                transactionId: "otid-7", originalTransactionId: "otid-7", productId: "vip_monthly", purchaseDate: t0 + 60_000, expiresDate: t0 + .hours(700))
+            let report = VerificationReport(
+                environment: .sandbox, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [period]))
+            try await store.placeOrder(orderId: "sub-r", accountId: "reviewer", productId: "vip_monthly", at: t0)
+            let submission = try await store.submitReceipt(orderId: "sub-r", receiptData: "r", claimedTransactionId: "otid-7", at: t0 + 1000)
+            try await store.applyVerification(orderId: "sub-r", submissionId: submission, report: report)
+            #expect(store.settings.isProduction)
+            await app.command("order sub-r")
+            await app.press(.character("o"))
+            let frame = try terminal.screenText()
+            #expect(frame.contains("Subscription otid-7"), "\(frame)")
+            #expect(frame.contains("sub-r  reviewer  delivered SBX"), "\(frame)")
+        }
+    }
+
     @Test("A hand delivery Apple shows paid another order: the banner names it on every screen, :conflicts lists it, Enter opens it")
     func deliveredTwice() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in

@@ -9,6 +9,7 @@ import Terminal
 public final class SubscriptionScreen: ConsoleScreen {
     let originalTransactionId: String
     private var detail: SubscriptionDetail?
+    private var isProduction = true
     private var text = ScrollingText()
 
     public init(originalTransactionId: String) { self.originalTransactionId = originalTransactionId }
@@ -23,11 +24,12 @@ public final class SubscriptionScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         detail = try await session.store.subscription(originalTransactionId)
+        isProduction = session.store.settings.isProduction
     }
 
     /// The lines of the screen, each with its style: what `iapdesk subscription show` prints.
     func lines(theme: Theme) -> [(String, Style)] {
-        guard let detail, let sections = SubscriptionPresentation.sections(detail) else {
+        guard let detail, let sections = SubscriptionPresentation.sections(detail, storeIsProduction: isProduction) else {
             return [("No subscription has original transaction id \(originalTransactionId).", theme[.muted])]
         }
         return DetailText.lines(sections, theme: theme)

@@ -44,8 +44,10 @@ struct SubscriptionCommand: AsyncParsableCommand {
         @Argument var originalTransactionId: String
 
         func run() async throws {
-            let d = try await store.withStore { store, _ in try await store.subscription(originalTransactionId) }
-            guard let sections = SubscriptionPresentation.sections(d) else { throw StoreError.notFound(kind: "subscription", id: originalTransactionId) }
+            let (d, production) = try await store.withStore { store, _ in (try await store.subscription(originalTransactionId), store.settings.isProduction) }
+            guard let sections = SubscriptionPresentation.sections(d, storeIsProduction: production) else {
+                throw StoreError.notFound(kind: "subscription", id: originalTransactionId)
+            }
             print("subscription \(Output.safe(originalTransactionId))")
             print(Output.detail(sections))
         }

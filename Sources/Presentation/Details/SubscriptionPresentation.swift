@@ -5,8 +5,9 @@ import OrderStore
 /// chain with who submitted each transaction, the owner history, Apple's notifications and
 /// the orders that claimed it.
 public enum SubscriptionPresentation {
-    /// Nil when no subscription has that original transaction id.
-    public static func sections(_ d: SubscriptionDetail) -> [DetailSection]? {
+    /// Nil when no subscription has that original transaction id. The orders carry the marks
+    /// of the order list (`!`, REPLAY, SBX in a production store).
+    public static func sections(_ d: SubscriptionDetail, storeIsProduction: Bool) -> [DetailSection]? {
         guard let s = d.subscription else { return nil }
         var fields = [
             DetailLine(label: "owner", "\(s.ownerAccount) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy)"),
@@ -40,7 +41,8 @@ public enum SubscriptionPresentation {
                     + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
         }
         let orders = d.orders.map { o in
-            DetailLine(at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(o.state.rawValue)", tone: .state(o.state))
+            DetailLine(
+                at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(OrderListings.stateText(o, storeIsProduction: storeIsProduction))", tone: .state(o.state))
         }
         return [
             DetailSection(nil, fields),
