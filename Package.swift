@@ -163,7 +163,9 @@ let package = Package(
         .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
-        .testTarget(name: "ConsoleTests", dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator"]),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"]),
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [

@@ -2,6 +2,7 @@ import ConfigFiles
 import Foundation
 import OrderStore
 import Terminal
+import TestSupport
 import Testing
 
 @testable import Console
@@ -66,7 +67,7 @@ struct ThemeTests {
 
     @Test("A syntax error names its line; the console falls back to the built-in default and says why")
     func fallback() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-theme-\(UUID().uuidString).toml").path
+        let path = Scratch.url("iapdesk-theme-\(UUID().uuidString).toml").path
         try "[header]\nfg = \"red\"\n[row\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (theme, error) = ThemeLoader.loadOrFallback(path)

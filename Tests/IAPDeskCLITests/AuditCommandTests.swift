@@ -11,7 +11,7 @@ import Testing
 struct AuditCommandTests {
     @Test("new-key writes an owner-only key once; verify signs, writes a witness, and later finds a truncated log and a hand-written grant (exit 1)")
     func keyWitnessAndTampering() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-audit-\(UUID().uuidString.prefix(8))").path
+        let folder = Scratch.url("iapdesk-audit-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (keyFile, db, witness) = (folder + "/audit.key", folder + "/store.sqlite", folder + "/audit.witness")

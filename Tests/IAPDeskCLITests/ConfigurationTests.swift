@@ -1,5 +1,6 @@
 import ConfigFiles
 import Foundation
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -7,7 +8,7 @@ import Testing
 @Suite("Configuration")
 struct ConfigurationTests {
     private func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-\(UUID().uuidString).toml").path
+        let path = Scratch.url("iapdesk-\(UUID().uuidString).toml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

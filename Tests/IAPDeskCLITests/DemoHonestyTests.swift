@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 @_spi(Seeding) import OrderStore
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -15,7 +16,7 @@ struct DemoHonestyTests {
         "Seeded, saved, reloaded: the whole stuck queue re-verified through the reloaded simulator; no paid order rejected; missed refunds settle disputes for the submitter"
     )
     func stuckQueueAfterReopen() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-honest-\(UUID().uuidString)").path
+        let folder = Scratch.url("iapdesk-demo-honest-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try await OrderStore.open(.sqlite(path: folder + "/demo.sqlite"), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))

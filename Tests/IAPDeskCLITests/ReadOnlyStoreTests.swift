@@ -19,7 +19,7 @@ struct ReadOnlyStoreTests {
         let binary = try Machine.requireBinary()
         guard Self.hasNobody() else { throw Machine.Missing(what: "root and the user nobody") }
         // A directory anyone may create in (SQLite's -shm beside the file), like /tmp.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-ro-\(UUID().uuidString.prefix(8))").path
+        let folder = Scratch.url("iapdesk-ro-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o1777])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let db = folder + "/store.sqlite"

@@ -16,7 +16,7 @@ import Testing
 
     func trustDirectory() throws -> String? {
         guard let root = try fixture("certs/tpinappreceipt__AppleIncRootCertificate.cer") else { return nil }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-trust-\(UUID().uuidString)").path
+        let directory = Scratch.url("iapdesk-trust-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: root, toPath: directory + "/AppleIncRoot.cer")
         return directory
@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func garbageIsAClearErrorNamingTheFile() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("garbage-\(UUID().uuidString).txt").path
+        let path = Scratch.url("garbage-\(UUID().uuidString).txt").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data("MIIBogus!!".utf8)))
         do {
             try await IAPDesk.run(["receipt", "decode", path])
@@ -128,7 +128,7 @@ struct CLIErrorTests {
 
     @Test("An id typed with escape sequences comes back escaped in the error; a validation error names no root usage; help goes to stdout with 0")
     func errorsAreSanitized() throws {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-errors-\(UUID().uuidString).sqlite").path
+        let db = Scratch.url("iapdesk-errors-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let (status, _, error) = try Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db])
         #expect(status != 0)

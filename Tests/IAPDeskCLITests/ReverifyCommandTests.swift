@@ -3,6 +3,7 @@ import ArgumentParser
 import ConfigFiles
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -16,7 +17,7 @@ struct ReverifyCommandTests {
     func reverifyCommands() async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
         let server = try await SimulatorServer.start(simulator)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-cli-sim-\(UUID().uuidString)").path
+        let folder = Scratch.url("iapdesk-cli-sim-\(UUID().uuidString)").path
         let files = try SimulatorFiles.write(simulator, into: folder)
         let db = folder + "/store.sqlite"
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))

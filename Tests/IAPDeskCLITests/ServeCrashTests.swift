@@ -28,7 +28,7 @@ struct ServeCrashTests {
         static func make(_ backend: Backend) async throws -> Setup {
             let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "crash-secret")
             let apple = try await SimulatorServer.start(simulator)
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-crash-\(UUID().uuidString.prefix(8))").path
+            let folder = Scratch.url("iapdesk-crash-\(UUID().uuidString.prefix(8))").path
             let files = try SimulatorFiles.write(simulator, into: folder)
             let location = try await backend.freshLocation()
             let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
@@ -175,10 +175,11 @@ struct ServeCrashTests {
         await setup.tearDown()
     }
 
-    @Test("Two worker processes on one PostgreSQL over 1,000 due orders, one killed mid-lease: every order verified and delivered once, no job lost")
+    @Test(
+        "Two worker processes on one PostgreSQL over 1,000 due orders, one killed mid-lease: every order verified and delivered once, no job lost",
+        .needsPostgres)
     func twoWorkers() async throws {
         let binary = try Machine.requireBinary()
-        guard Backend.all.contains(.postgres) else { return }
         let setup = try await Setup.make(.postgres)
         let store = try await setup.open()
         let count = 1_000

@@ -10,10 +10,9 @@ import Testing
 /// from Apple, the worker verifying and delivering: all within that group's grants.
 @Suite("serve as a support database login", .needsBinary)
 struct ServeDatabaseRoleTests {
-    @Test("Intake, notifications and the worker need nothing beyond iapdesk_support's grants")
+    @Test("Intake, notifications and the worker need nothing beyond iapdesk_support's grants", .needsPostgres)
     func serveAsSupport() async throws {
         let binary = try Machine.requireBinary()
-        guard Backend.all.contains(.postgres) else { return }
         let setup = try await ServeCrashTests.Setup.make(.postgres)
         let owner = try await setup.open()
         let login = "serve_\(UUID().uuidString.prefix(6).lowercased())"

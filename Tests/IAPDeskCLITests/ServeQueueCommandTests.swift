@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -9,7 +10,7 @@ import Testing
 struct ServeQueueCommandTests {
     @Test("A dead job is requeued by an admin with a reason (audited under their name); a live one is refused; a rejected notification is never replayed")
     func requeueAndReplay() async throws {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-jobs-\(UUID().uuidString).sqlite").path
+        let db = Scratch.url("iapdesk-jobs-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)
@@ -47,7 +48,7 @@ struct ServeQueueCommandTests {
 
     @Test("iapdesk events: list the unconfirmed, show one with every try, resend it (audited), refuse a resend without a reason")
     func events() async throws {
-        let db = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-events-\(UUID().uuidString).sqlite").path
+        let db = Scratch.url("iapdesk-events-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)

@@ -8,7 +8,7 @@ import Testing
 /// Issue 12: on PostgreSQL the database enforces the roles too. A viewer's login cannot
 /// promote itself in `operators`; a support login cannot touch audit entries or
 /// operators; iapdesk acts with the lower of the table's role and the login's group.
-@Suite("PostgreSQL roles enforced by the database", .enabled(if: PostgresServer.shouldRun, "needs a PostgreSQL server (apt-get install postgresql)"))
+@Suite("PostgreSQL roles enforced by the database", .needsPostgres)
 struct DatabaseRolesStoreTests {
     /// `body` gets a store opened as `login` on the same database.
     private func asLogin(_ store: OrderStore, _ login: String, _ body: (OrderStore) async throws -> Void) async throws {

@@ -94,7 +94,7 @@ import Testing
         #expect(verdict.reason?.contains("StoreKit Testing in Xcode") == true)
         // Pinning the embedded certificate makes it trusted: the signature itself is valid.
         let pinned = try #require(jws.header.x5c?.first.flatMap { Data(base64Encoded: $0) })
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("xcode-\(UUID().uuidString).der").path
+        let path = Scratch.url("xcode-\(UUID().uuidString).der").path
         #expect(FileManager.default.createFile(atPath: path, contents: pinned))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let pinnedVerdict = await jws.verify(trust: TrustRoots(xcode: try TrustRoots.certificates(inFile: path)))

@@ -89,7 +89,7 @@ import Testing
 
     @Test func onlySelfSignedCertificatesCanBeTrustRoots() throws {
         guard let leaf = try Fixtures.data("certs/extracted-from-tpinappreceipt-receipt-production__receipt-signing-leaf-2024-g5.pem") else { return }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-roots-\(UUID().uuidString)")
+        let directory = Scratch.url("iapdesk-roots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("leaf.pem").path, contents: leaf))

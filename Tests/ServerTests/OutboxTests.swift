@@ -238,7 +238,7 @@ struct OutboxTests {
         }
         let snippet = text[begin.upperBound..<end.lowerBound].replacingOccurrences(of: "```python", with: "").replacingOccurrences(of: "```", with: "")
         guard let python = Machine.executable("python3") else { throw Machine.Missing(what: "python3") }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-recipe-\(UUID().uuidString.prefix(8)).py")
+        let script = Scratch.url("iapdesk-recipe-\(UUID().uuidString.prefix(8)).py")
         try
             (snippet + """
 

@@ -27,7 +27,7 @@ struct SchemathesisTests {
                 "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "15",
             ]
             // Its caches go to a folder of their own, not into the checkout.
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-schemathesis-\(UUID().uuidString.prefix(8))")
+            let scratch = Scratch.url("iapdesk-schemathesis-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
             process.currentDirectoryURL = scratch

@@ -58,6 +58,12 @@ extension Trait where Self == ConditionTrait {
 
     public static var needsBinary: Self { .needs("the iapdesk binary: swift build --build-tests") { Machine.iapdeskBinary != nil } }
 
+    public static var needsPostgres: Self {
+        .needs("a PostgreSQL server (apt-get install postgresql, or IAPDESK_TEST_POSTGRES_URL), not left out by IAPDESK_TEST_BACKENDS") {
+            Backend.postgres.unavailableReason == nil
+        }
+    }
+
     public static var needsTmux: Self {
         .needs("tmux and the iapdesk binary: apt-get install tmux; swift build --build-tests") {
             Machine.iapdeskBinary != nil && Machine.executable("tmux") != nil

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Terminal
+import TestSupport
 import Testing
 
 @testable import Console
@@ -8,7 +9,7 @@ import Testing
 /// How the console tests work the console: a throwaway SQLite store, keys typed as an
 /// operator types them, and the last frame read back as text.
 func withTemporaryStore(_ body: (OrderStore) async throws -> Void) async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-console-\(UUID().uuidString).sqlite").path
+    let path = Scratch.url("iapdesk-console-\(UUID().uuidString).sqlite").path
     let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
     defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
     do {

@@ -16,7 +16,7 @@ struct Tmux {
 
     /// A fresh path for a demo store in the temp folder.
     static func demoStorePath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(name)-\(UUID().uuidString).sqlite").path
+        Scratch.url("iapdesk-demo-\(name)-\(UUID().uuidString).sqlite").path
     }
 
     /// Removes a demo store and the simulator saved beside it.
@@ -26,7 +26,7 @@ struct Tmux {
 
     /// Starts `command` in a `cols`×`rows` terminal with a UTF-8 locale and 256 colours.
     static func start(_ command: String, cols: Int = 80, rows: Int = 24) throws -> Tmux {
-        let tmux = Tmux(socket: FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-tmux-\(UUID().uuidString.prefix(8))").path)
+        let tmux = Tmux(socket: Scratch.url("iapdesk-tmux-\(UUID().uuidString.prefix(8))").path)
         try tmux.run("new-session -d -s \(tmux.session) -x \(cols) -y \(rows) -e LANG=C.UTF-8 -e TERM=xterm-256color '\(command)'")
         return tmux
     }

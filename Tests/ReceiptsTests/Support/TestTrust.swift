@@ -9,7 +9,7 @@ import X509
 enum TestTrust {
     static func certificates(_ name: String) throws -> [Certificate]? {
         guard let data = try Fixtures.data("certs/\(name)") else { return nil }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-cert-\(UUID().uuidString)-\(name)").path
+        let path = Scratch.url("iapdesk-cert-\(UUID().uuidString)-\(name)").path
         #expect(FileManager.default.createFile(atPath: path, contents: data))
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try TrustRoots.certificates(inFile: path)
