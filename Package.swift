@@ -165,7 +165,9 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"]),
+            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"],
+            // The screen snapshots the snapshot test reads from the source tree.
+            exclude: ["Snapshots"]),
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [

@@ -32,8 +32,12 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// Paints `width` cells of `row` from `col` with spaces in `style` (a bar, a selection).
     public mutating func fill(row: Int, col: Int = 0, width: Int? = nil, style: Style) {
         guard row >= 0, row < rows else { return }
-        let end = min(cols, col + (width ?? cols - col))
-        for c in max(0, col)..<max(max(0, col), end) { cells[row * cols + c] = Cell(text: " ", style: style) }
+        let start = max(0, col), end = min(cols, col + (width ?? cols - col))
+        guard start < end else { return }
+        // A wide character cut by either edge is blanked whole, never left split.
+        clearWide(row, start)
+        clearWide(row, end - 1)
+        for c in start..<end { cells[row * cols + c] = Cell(text: " ", style: style) }
     }
 
     /// Writes `text` at (`row`, `col`) in at most `maxWidth` cells (default: to the edge),

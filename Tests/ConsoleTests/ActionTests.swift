@@ -119,7 +119,7 @@ struct ActionTests {
             await app.press(.character("a"))
             let account = try terminal.screenText()
             #expect(account.contains("replay  order replay_1"))
-            #expect(account.contains("replay_1  coins_60  rejected REPLAY"), "the account's order list marks it: \(account)")
+            #expect(account.contains("replay_1        coins_60     rejected REPLAY"), "the account's order list marks it: \(account)")
             await app.press(.escape)
             // h goes to the order that holds the purchase, without typing its id.
             #expect(try terminal.screenText().contains("held by      order paid_1 holds this purchase"))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TestSupport
 import Testing
 
 @testable import IAPDeskCLI
@@ -9,7 +10,7 @@ import Testing
 /// its file. `IAPDESK_RECORD_SNAPSHOTS=1 swift test --filter HelpSnapshot` writes them anew.
 @Suite("--help snapshots")
 struct HelpSnapshotTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/help")
+    static let snapshots = Snapshots("Snapshots/help")
 
     /// Every command and subcommand, with its path of names ("order reverify").
     static func commands(_ command: any ParsableCommand.Type = IAPDesk.self, path: [String] = []) -> [(path: [String], type: any ParsableCommand.Type)] {
@@ -20,22 +21,12 @@ struct HelpSnapshotTests {
 
     @Test("Every command's --help matches its snapshot, and every snapshot still has its command")
     func helpSnapshots() throws {
-        let record = ProcessInfo.processInfo.environment["IAPDESK_RECORD_SNAPSHOTS"] == "1"
         var expected = Set<String>()
         for (path, type) in Self.commands() {
             let file = path.joined(separator: "-") + ".txt"
             expected.insert(file)
-            let url = Self.folder.appendingPathComponent(file)
-            let help = IAPDesk.helpMessage(for: type, columns: 100) + "\n"
-            if record {
-                try FileManager.default.createDirectory(at: Self.folder, withIntermediateDirectories: true)
-                try help.write(to: url, atomically: true, encoding: .utf8)
-                continue
-            }
-            let snapshot = try? String(contentsOf: url, encoding: .utf8)
-            #expect(snapshot == help, "`\(path.joined(separator: " ")) --help` changed; record again if that is meant:\n\(help)")
+            try Self.snapshots.check(IAPDesk.helpMessage(for: type, columns: 100) + "\n", file, what: "`\(path.joined(separator: " ")) --help`")
         }
-        let files = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? [])
-        #expect(files.subtracting(expected).isEmpty, "snapshots of commands that no longer exist: \(files.subtracting(expected).sorted())")
+        Self.snapshots.expectOnly(expected)
     }
 }

@@ -33,6 +33,14 @@ import Testing
         #expect(screen.line(0) == " x币  ")
     }
 
+    @Test func fillingHalfAWideCharacterBlanksTheOtherHalf() {
+        var screen = ScreenBuffer(rows: 1, cols: 6)
+        screen.write("金币金", row: 0, col: 0)
+        screen.fill(row: 0, col: 1, width: 2, style: .plain)  // the right half of 金, the left of 币
+        #expect(screen.line(0) == "      ".prefix(4) + "金")
+        #expect(!screen[0, 4].isContinuation && screen[0, 5].isContinuation)
+    }
+
     @Test func combiningMarksJoinTheirCell() {
         var screen = ScreenBuffer(rows: 1, cols: 6)
         screen.write("cafe\u{301}!", row: 0, col: 0)

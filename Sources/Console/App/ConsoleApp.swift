@@ -61,11 +61,12 @@ public final class ConsoleApp {
     /// Reloads the header counts and the current screen, then draws.
     public func refresh() async {
         do {
-            counts = try await session.store.counts()
+            let now = session.clock()
+            counts = try await session.store.counts(now: now)
             alerts = try await session.store.operatorAlerts(limit: 3)
-            outage = try await session.store.appleOutage(counts: counts)
-            gameOutage = try await session.store.gameEndpointOutage(counts: counts)
-            workers = try await session.store.workerStatus()
+            outage = try await session.store.appleOutage(counts: counts, now: now)
+            gameOutage = try await session.store.gameEndpointOutage(counts: counts, now: now)
+            workers = try await session.store.workerStatus(now: now)
             try await top.load(session)
         } catch {
             message = ("\(error)", true)

@@ -17,11 +17,15 @@ public final class ConsoleSession {
     public let notes: [(String, String)]
     /// Each product's type, loaded when the console opens: `o` is offered on subscriptions only.
     public var productTypes: [String: ProductType] = [:]
+    /// What "now" is for ages (oldest stuck, due since, worker liveness): the wall clock, or a
+    /// fixed instant for a frame that must read the same on every run (the screen snapshots).
+    public let clock: @Sendable () -> Millis
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        trust: TrustRoots = TrustRoots(), notes: [(String, String)] = []
+        trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
+        self.clock = clock
         self.trust = trust
         self.notes = notes
         self.store = store

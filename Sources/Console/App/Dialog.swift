@@ -64,8 +64,12 @@ public final class Dialog {
         let height = min(screen.rows - 2, body.count + 6 + fields.count + (error == nil ? 0 : 2))
         let top = max(0, (screen.rows - height) / 2), left = max(0, (screen.cols - width) / 2)
         let bottom = top + height - 1
-        for row in top...bottom { screen.fill(row: row, col: left, width: width, style: theme[.dialog]) }
-        // A frame, so what stays visible beside the dialog reads as the screen beneath it.
+        // The dialog's rows are cleared edge to edge: no fragment of the screen beneath
+        // ("stat", "envi", half a word) stands beside the frame to be read as part of it.
+        for row in top...bottom {
+            screen.fill(row: row, style: theme[.row])
+            screen.fill(row: row, col: left, width: width, style: theme[.dialog])
+        }
         let rule = String(repeating: "─", count: max(0, width - 2))
         screen.write("┌\(rule)┐", row: top, col: left, style: theme[.dialog])
         screen.write("└\(rule)┘", row: bottom, col: left, style: theme[.dialog])

@@ -21,7 +21,7 @@ enum Chrome {
         let badge = session.readOnly ? " READ-ONLY " : ""
         let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
         let storeWidth = screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
-        if let workers, let text = workerText(workers) {
+        if let workers, let text = workerText(workers, now: session.clock()) {
             screen.write(
                 "  " + text, row: 0, col: storeWidth, maxWidth: max(0, screen.cols - right - 1 - storeWidth),
                 style: workers.live == 0 || workers.queue.dead > 0 ? theme[.headerBadge] : theme[.header])
@@ -120,7 +120,7 @@ enum Chrome {
 
     /// "worker 2 · due 12 (oldest 3m) · dead 1"; nothing for a store no worker serves and
     /// nothing is owed in (a demo, a copy).
-    static func workerText(_ status: WorkerStatus, now: Millis = .now()) -> String? {
+    static func workerText(_ status: WorkerStatus, now: Millis) -> String? {
         let queue = status.queue
         guard status.live > 0 || queue.due > 0 || queue.dead > 0 else { return nil }
         var parts = [status.live == 0 ? "NO WORKER" : "worker\(status.live == 1 ? "" : "s") \(status.live)"]

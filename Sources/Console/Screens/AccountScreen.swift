@@ -39,7 +39,8 @@ public final class AccountScreen: ConsoleScreen {
         for o in d.orders {
             lines.append(
                 (
-                    "\(o.orderId)  \(o.productId)  \(OrderListings.stateText(o, storeIsProduction: isProduction))  \(TimeText.full(o.createdAt))",
+                    "\(TimeText.full(o.createdAt))  \(padded(o.orderId, 14))  \(padded(o.productId, 11))  "
+                        + OrderListings.stateText(o, storeIsProduction: isProduction),
                     theme[.state(o.state)]
                 ))
         }
@@ -69,5 +70,10 @@ public final class AccountScreen: ConsoleScreen {
         if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
+    }
+
+    /// `text` padded to `cells` so the order lines' columns align; never cut (an id is read whole).
+    private func padded(_ text: String, _ cells: Int) -> String {
+        text + String(repeating: " ", count: max(0, cells - TextWidth.of(text)))
     }
 }

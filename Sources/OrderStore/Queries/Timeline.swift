@@ -90,12 +90,15 @@ extension OrderDetail {
             while end < attempts.endIndex, sameAnswer(attempts[end], attempts[index]) { end += 1 }
             let run = attempts[index..<end]
             events.append(TimelineEvent(at: run[index].at, kind: .attempt(outcome: run[index].outcome), text: line(run[index])))
-            if run.count > 2 {
-                let between = run.count - 2
+            // A single call between the first and the last is shown as itself: a line saying
+            // "1 more" would take as much room. The last call follows with its own time.
+            if run.count == 3 {
+                events.append(TimelineEvent(at: run[index + 1].at, kind: .attempt(outcome: run[index + 1].outcome), text: line(run[index + 1])))
+            } else if run.count > 3 {
                 events.append(
                     TimelineEvent(
                         at: run[index + 1].at, kind: .attempt(outcome: run[index].outcome),
-                        text: "… \(between) more call\(between == 1 ? "" : "s") to Apple, same answer, until \(run[end - 1].at.iso8601)"))
+                        text: "… \(run.count - 2) more calls to Apple with the same answer"))
             }
             if run.count > 1 {
                 events.append(TimelineEvent(at: run[end - 1].at, kind: .attempt(outcome: run[end - 1].outcome), text: line(run[end - 1])))

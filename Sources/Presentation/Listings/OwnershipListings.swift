@@ -9,7 +9,7 @@ public enum OwnershipListings {
                 ListColumn("WHEN", width: 11) { .time($0.at) },
                 ListColumn("SUBSCRIPTION", width: 16) { Cell($0.originalTransactionId) },
                 ListColumn("ORDER", width: 14) { Cell($0.orderId) },
-                ListColumn("SUBMITTED BY", width: 10, flexible: true) { Cell($0.submittedBy) },
+                ListColumn("SUBMITTER", width: 10, flexible: true) { Cell($0.submittedBy) },
                 ListColumn("VERDICT", width: 12) { Cell($0.verdict.rawValue, .state(.disputed)) },
                 ListColumn("OWNER", width: 10) { Cell($0.toAccount) },
             ])
