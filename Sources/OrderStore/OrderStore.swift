@@ -5,10 +5,20 @@ import SQLKit
 /// Every operation is one database transaction that writes its audit entries (R10);
 /// operator actions use optimistic concurrency on the order's version. Queries page by
 /// key and are each served by an index.
+///
+/// ```swift
+/// let store = try await OrderStore.open(.sqlite(path: "iapdesk.sqlite"), settings: StoreSettings(bundleId: "com.studio.game"))
+/// defer { Task { await store.close() } }
+/// let stuck = try await store.stuckOrders(limit: 20).items
+/// ```
+///
+/// See <doc:GettingStarted> for an order's whole life.
 public final class OrderStore: Sendable {
     public let location: StoreLocation
     public let settings: StoreSettings
-    let db: Database
+    /// The primary connection: migrations, role setup, seeding.
+    var db: Database { pool.primary }
+    let pool: ConnectionPool
     /// Rung after each commit that made a job due now: the idle worker in this process wakes.
     public let jobsDue = JobSignal()
 
@@ -28,7 +38,8 @@ public final class OrderStore: Sendable {
     private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String], login: DatabaseRoles.Login?) {
         self.location = location
         self.settings = settings
-        self.db = db
+        let limit = db.dialect == .postgres ? settings.postgresConnections : 1
+        self.pool = ConnectionPool(primary: db, limit: limit) { try await Database.open(location) }
         self.repairs = repairs
         self.databaseRoleCap = login?.cap
         self.databaseLogin = login?.name
@@ -36,6 +47,21 @@ public final class OrderStore: Sendable {
 
     /// Opens (creating if needed) and migrates the store, and rebuilds missing indexes.
     /// A login the database caps (not the owner) can change no schema: it finds it current.
+    ///
+    /// - Parameters:
+    ///   - location: a SQLite file or a PostgreSQL URL (``StoreLocation``).
+    ///   - settings: the app's bundle id and environment, the stuck threshold, the audit key.
+    /// - Returns: the open store; what opening repaired is in ``repairs``.
+    /// - Throws: ``StoreError/cannotOpen(_:_:)`` when the database cannot be reached or the
+    ///   file cannot be created; ``StoreError/newerSchema(found:known:)`` for a store a newer
+    ///   iapdesk wrote; ``StoreError/olderSchema(found:known:)`` when a login that may not
+    ///   migrate meets an old schema.
+    ///
+    /// ```swift
+    /// let store = try await OrderStore.open(
+    ///     .postgres(url: "postgres://iapdesk@db.internal/iapdesk"),
+    ///     settings: StoreSettings(bundleId: "com.studio.game"))
+    /// ```
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
         let db = try await Database.open(location)
         var repairs: [String] = []
@@ -64,14 +90,15 @@ public final class OrderStore: Sendable {
         return OrderStore(location: location, settings: settings, db: db, repairs: repairs, login: login)
     }
 
+    /// Closes the database connections. Call it once, when nothing uses the store any more.
     public func close() async {
-        await db.close()
+        await pool.close()
     }
 
     /// Runs `body` as one write transaction, then flushes the state counters and the audit
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
     func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
-        try await db.lock.run {
+        try await pool.withConnection { db in
             let tx = WriteTransaction(sql: db.sql, actor: actor, now: now, auditKey: settings.auditKey)
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
@@ -105,9 +132,14 @@ public final class OrderStore: Sendable {
         return try await commit(isolating: true)
     }
 
-    /// Runs read queries on the store's connection, between write transactions.
+    /// Runs read queries on a connection of the store's own.
     func read<T>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
-        try await db.lock.run { try await body(db.sql) }
+        try await pool.withConnection { db in try await body(db.sql) }
+    }
+
+    /// `read` with the connection itself, for the driver's prepared statements.
+    func readConnection<T>(_ body: (Database) async throws -> T) async throws -> T {
+        try await pool.withConnection(body)
     }
 }
 

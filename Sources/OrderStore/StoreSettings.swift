@@ -11,11 +11,15 @@ public struct StoreSettings: Sendable, Equatable {
     /// R10 anchored: signs every audit entry this process writes; required once the
     /// store's log is keyed (`AuditKey`).
     public var auditKey: AuditKey?
+    /// PostgreSQL: how many connections this process may open, each when all the open ones
+    /// are busy (a console or a command rarely needs a second; `serve`'s worker does).
+    public var postgresConnections: Int
 
     public init(
         bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew,
-        auditKey: AuditKey? = nil
+        auditKey: AuditKey? = nil, postgresConnections: Int = 8
     ) {
+        self.postgresConnections = postgresConnections
         self.bundleId = bundleId
         self.isProduction = isProduction
         self.stuckThreshold = stuckThreshold

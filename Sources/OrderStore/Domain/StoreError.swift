@@ -14,7 +14,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
     /// mistake, said in words. Every refusal an operator can meet has its own case below.
     case invalid(String)
-    /// An order id placed before; a retrying caller uses `placeOrderOnce`.
+    /// An order id placed before; a retrying caller uses `ensureOrder`.
     case orderExists(orderId: String)
     /// Nothing to ask Apple about: the order has no receipt (yet).
     case noReceipt(orderId: String)

@@ -35,6 +35,22 @@ extension OrderStore {
     ///
     /// `reopen` lets an admin's re-verification decide a `rejected` order again (a wrong
     /// configuration undone); otherwise a rejected order only gains the attempt.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order Apple was asked about.
+    ///   - submissionId: the submission that was sent, or nil for facts from elsewhere.
+    ///   - report: Apple's answer, decoded (``VerificationReport``): its status, environment
+    ///     and transactions, or the transport failure.
+    ///   - reopen: an admin's re-verification of a `rejected` order decides it again.
+    ///   - now: when the answer came (tests and the simulator pass their clock).
+    /// - Returns: the order after the rules, with the attempt and the verdict.
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order. A refusal by a rule
+    ///   is not an error: it is the verdict, on the order.
+    ///
+    /// ```swift
+    /// let outcome = try await store.applyVerification(orderId: "ord_1001", submissionId: submission, report: report)
+    /// if outcome.order.state == .delivered { /* granted once, by the store */ }
+    /// ```
     @discardableResult
     public func applyVerification(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws
         -> VerificationOutcome

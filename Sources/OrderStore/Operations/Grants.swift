@@ -7,6 +7,25 @@ extension OrderStore {
     ///
     /// A dropped order has no confirmed purchase yet: it is delivered "unconfirmed" and keeps
     /// being verified, so the answer that confirms it claims the purchase (R7).
+    ///
+    /// - Parameters:
+    ///   - orderId: the order to deliver.
+    ///   - expectedVersion: the order's ``Order/version`` as the operator read it.
+    ///   - actor: the operator; their role decides what may be granted.
+    ///   - reason: why, for the audit log (a ticket number, what was checked); required.
+    ///   - now: the time recorded on the grant and the audit entry.
+    /// - Returns: the delivered order.
+    /// - Throws: ``StoreError/alreadyDelivered(orderId:by:at:)``,
+    ///   ``StoreError/conflict(orderId:changedBy:at:version:)``,
+    ///   ``StoreError/reasonRequired(action:)``, ``StoreError/forbidden(action:role:)``,
+    ///   ``StoreError/mustSettleDispute(orderId:)``.
+    ///
+    /// ```swift
+    /// let order = try #require(try await store.order("ord_1001"))
+    /// try await store.grant(
+    ///     orderId: order.orderId, expectedVersion: order.version,
+    ///     by: Operator(name: "lin", role: .support), reason: "ticket 4711: paid, Apple timed out")
+    /// ```
     @discardableResult
     public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "grant orders", reason: reason)
@@ -21,6 +40,9 @@ extension OrderStore {
 
     /// Takes back a delivery (an operator's mistake, a fraud finding). The grant stays on
     /// record as revoked; the order becomes `rejected`, from where an admin can grant again.
+    ///
+    /// - Throws: ``StoreError/illegalTransition(orderId:from:to:)`` for an order that is not
+    ///   delivered, and the same refusals as ``grant(orderId:expectedVersion:by:reason:at:)``.
     @discardableResult
     public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try requireOperator(actor, may: "revoke deliveries", reason: reason)

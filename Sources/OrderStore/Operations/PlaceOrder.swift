@@ -4,7 +4,13 @@ extension OrderStore {
         try await read { sql in try await sql.productTypes() }
     }
 
-    /// Adds or updates a product in the catalogue.
+    /// Adds or updates a product in the catalogue, audited as `product.upsert`.
+    ///
+    /// - Parameters:
+    ///   - product: the product id Apple knows, its ``ProductType`` (which decides replay
+    ///     keys, R7, and ownership, R8), display name and price.
+    ///   - actor: who changes the catalogue; the system when a configuration file is loaded.
+    ///   - now: the time recorded on the audit entry.
     public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
         try await write(as: actor, now: now) { tx in
             try await tx.sql.raw(
@@ -22,6 +28,21 @@ extension OrderStore {
 
     /// A new order, waiting for payment. Its id is what the app sends Apple as
     /// `applicationUsername` / `appAccountToken`.
+    ///
+    /// - Parameters:
+    ///   - orderId: the game's id for the order, unique in the store.
+    ///   - accountId: the player's account in the game.
+    ///   - productId: a product of the catalogue (``upsertProduct(_:by:at:)``).
+    ///   - quantity: how many, as the app asked Apple for (R5 checks it).
+    ///   - at: when the order was placed; R5 refuses a purchase made before it.
+    /// - Returns: the order, in ``OrderState/pendingPayment``.
+    /// - Throws: ``StoreError/orderExists(orderId:)`` for an id placed before (a caller that
+    ///   retries uses ``ensureOrder(orderId:accountId:productId:quantity:at:)``); ``StoreError/invalid(_:)`` for an empty id or a
+    ///   quantity below one; ``StoreError/notFound(kind:id:)`` for an unknown product.
+    ///
+    /// ```swift
+    /// try await store.placeOrder(orderId: "ord_1001", accountId: "player_42", productId: "coins_60")
+    /// ```
     @discardableResult
     public func placeOrder(orderId: String, accountId: String, productId: String, quantity: Int = 1, at: Millis = .now()) async throws -> Order {
         let (order, created) = try await place(orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at)

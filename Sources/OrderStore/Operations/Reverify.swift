@@ -7,6 +7,21 @@ extension OrderStore {
     /// (`claimVerification`), so no other process asks Apple about it at the same time.
     /// `unlessAskedSince` (a bulk run's start): an order Apple was asked about since then,
     /// by another process, is left alone rather than asked about twice.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order to ask Apple about again.
+    ///   - verifier: Apple's verifyReceipt or App Store Server API client (module AppStore),
+    ///     or the simulator.
+    ///   - actor: the operator asking; the worker asks as the system.
+    ///   - unlessAskedSince: leave the order alone if Apple was asked about it since then.
+    /// - Returns: the order after Apple's answer and the rules.
+    /// - Throws: ``StoreError/verifyingElsewhere(orderId:by:)`` while another process asks
+    ///   about this order; ``StoreError/noReceipt(orderId:)`` for an order without a receipt;
+    ///   ``StoreError/forbidden(action:role:)`` for a viewer.
+    ///
+    /// ```swift
+    /// let outcome = try await store.reverify(orderId: "ord_1001", using: apple, by: Operator(name: "lin", role: .support))
+    /// ```
     @discardableResult
     public func reverify(
         orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,

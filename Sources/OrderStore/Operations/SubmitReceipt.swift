@@ -34,6 +34,23 @@ extension OrderStore {
     /// R1: a receipt is persisted before anything else happens, so a crash or an Apple
     /// outage after this call never loses a paid receipt. The order moves from
     /// `pending_payment` to `receipt_received`; later submissions are kept as well.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order the game says this receipt pays for.
+    ///   - receiptData: the base64 receipt (or a StoreKit 2 JWS) as the app sent it.
+    ///   - claimedTransactionId: the transaction the app says it finished, if it says one;
+    ///     picking (R6) prefers it.
+    ///   - source: who sent it (the client, the game server, an operator).
+    ///   - idempotency: the caller's key; the same key with the same request returns the
+    ///     first submission's id.
+    ///   - at: when it arrived.
+    /// - Returns: the stored submission's id, for ``applyVerification(orderId:submissionId:report:reopen:at:)``.
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order,
+    ///   ``StoreError/emptyReceipt(orderId:)``, ``StoreError/idempotencyMismatch(key:)``.
+    ///
+    /// ```swift
+    /// let submission = try await store.submitReceipt(orderId: "ord_1001", receiptData: base64Receipt)
+    /// ```
     @discardableResult
     public func submitReceipt(
         orderId: String, receiptData: String, claimedTransactionId: String? = nil,

@@ -41,6 +41,15 @@ public struct AccountDetail: Sendable {
 }
 
 extension OrderStore {
+    /// Everything about one order, as the order screen and `iapdesk order show` read it: the
+    /// order and its product, receipts submitted, Apple's answers with the store's verdict,
+    /// transactions, grants, the game's events and the timeline, newest first.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order's id (``lookup(_:kind:limit:)`` finds it from any other id).
+    ///   - attemptLimit: how many of Apple's answers to read (an order retried for three
+    ///     days has hundreds; the timeline collapses repeats).
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         var detail = try await read { sql in
             let order = try await sql.requireOrder(orderId)
@@ -103,6 +112,10 @@ extension OrderStore {
         }
     }
 
+    /// One auto-renewable subscription by its original transaction id: owner and how that
+    /// was decided (R8), the transaction chain with who submitted each, the owner history,
+    /// Apple's notifications and the orders that claimed it. `subscription` is nil when no
+    /// subscription has that id.
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
         try await read { sql in
             SubscriptionDetail(
@@ -132,6 +145,8 @@ extension OrderStore {
         }
     }
 
+    /// One player's account: its orders newest first, grants, subscriptions it owns and the
+    /// flags the rules raised on it (a replay, R7).
     public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
         try await read { sql in
             AccountDetail(

@@ -18,6 +18,8 @@ public struct Entitlements: Sendable, Equatable {
 }
 
 extension OrderStore {
+    /// What `accountId` owns now: subscriptions it owns (R8) and live non-consumable grants.
+    /// What the game asks when a player logs in on a new device.
     public func entitlements(_ accountId: String, limit: Int = 500) async throws -> Entitlements {
         try await read { sql in
             Entitlements(

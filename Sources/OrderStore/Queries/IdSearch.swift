@@ -1,7 +1,7 @@
 import SQLKit
 
 extension OrderStore {
-    /// What `/` finds for a word an operator typed: the exact matches of ``lookup(_:limit:)``
+    /// What `/` finds for a word an operator typed: the exact matches of ``lookup(_:kind:limit:)``
     /// first, then orders whose order id, transaction id, original transaction id or
     /// account id starts with the word. Each prefix is one bytewise index range read in id
     /// order and cut at `limit`, so a one-letter prefix over a million orders costs what a

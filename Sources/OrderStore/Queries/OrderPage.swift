@@ -1,7 +1,8 @@
 import SQLKit
 
-/// Which orders a list shows. At most one of the narrowing fields is used, in this
-/// order, so that each list is served by one index.
+/// Which orders a list shows: every field set narrows it. Each combination served reads one
+/// index range in list order; the one that is not is refused (``refusal``), never narrowed
+/// silently.
 public struct OrderFilter: Sendable, Equatable {
     public var state: OrderState?
     public var accountId: String?
@@ -62,6 +63,14 @@ public struct Page<Item: Sendable>: Sendable {
 
 extension OrderStore {
     /// Orders newest first, narrowed by `filter`, starting after `cursor`.
+    ///
+    /// - Throws: ``StoreError/unservedFilter(_:)`` for a combination no index serves, saying
+    ///   what to add or drop.
+    ///
+    /// ```swift
+    /// var page = try await store.orders(OrderFilter(state: .rejected, accountId: "player_42"))
+    /// while let next = page.next { page = try await store.orders(OrderFilter(state: .rejected, accountId: "player_42"), after: next) }
+    /// ```
     public func orders(_ filter: OrderFilter = OrderFilter(), after cursor: OrderCursor? = nil, limit: Int = 50) async throws -> Page<Order> {
         if let refusal = filter.refusal { throw StoreError.unservedFilter(refusal) }
         // An account's orders are few: its index, whatever else narrows. SQLite without
@@ -79,18 +88,24 @@ extension OrderStore {
         return Page(items: items, next: next)
     }
 
+    /// The order with this id, or nil.
     public func order(_ orderId: String) async throws -> Order? {
         try await read { sql in try await sql.order(orderId) }
     }
 
     /// Exact lookup by any id an operator may be handed: order id, transaction id (the
     /// order's own, or one it claimed, such as a renewal), original transaction id, account
-    /// id, or only the kind `kind` names. One statement (``LookupQuery``): each kind is an
+    /// id, or only the kind `kind` names. One statement (`LookupQuery`): each kind is an
     /// index probe, and the matches come back most specific kind first, newest first within
     /// a kind. On PostgreSQL the any-kind statement is prepared once per connection, so a
     /// lookup is one round trip with nothing to parse or plan.
+    ///
+    /// ```swift
+    /// // A player's ticket quotes a transaction id from their Apple receipt email.
+    /// let orders = try await store.lookup("2000000123456789")
+    /// ```
     public func lookup(_ id: String, kind: IdKind = .any, limit: Int = 50) async throws -> [Order] {
-        let rows = try await read { sql -> [Row] in
+        let rows = try await readConnection { db -> [Row] in
             if kind == .any, case .postgres(let connection) = db.driver {
                 var rows: [Row] = []
                 for try await row in try await connection.execute(AnyIdLookup(id: id, limit: limit), logger: db.logger) {
@@ -98,7 +113,7 @@ extension OrderStore {
                 }
                 return rows
             }
-            return try await sql.rows(LookupQuery.bound(kind: kind, id: id, limit: limit))
+            return try await db.sql.rows(LookupQuery.bound(kind: kind, id: id, limit: limit))
         }
         var found: [Order] = []
         var seen = Set<String>()

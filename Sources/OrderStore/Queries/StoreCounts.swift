@@ -27,6 +27,8 @@ public struct StoreCounts: Sendable, Equatable {
 }
 
 extension OrderStore {
+    /// The header's numbers: orders per state, stuck and the oldest stuck age, the flags
+    /// on-call watches. Each count is capped at ``StoreCounts/cap`` so it stays cheap at any size.
     public func counts(now: Millis = .now()) async throws -> StoreCounts {
         let cutoff = now - settings.stuckThreshold
         return try await read { sql in

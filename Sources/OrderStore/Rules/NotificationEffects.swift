@@ -21,6 +21,7 @@ public enum NotificationEffect: Sendable, Equatable {
     /// request without it (production.md §1.2: 12 hours).
     public static let consumptionDeadline: Millis = .hours(12)
 
+    /// What a notification of this `notificationType` and `subtype` does to the store.
     public static func of(type: String?, subtype: String?) -> NotificationEffect {
         switch type {
         case "REFUND": .cancel(.refund)

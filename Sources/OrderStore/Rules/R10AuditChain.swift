@@ -5,8 +5,11 @@ import Foundation
 /// previous entry's hash, so changing, inserting or deleting any entry breaks every hash
 /// after it, and `iapdesk audit verify` names the first one that no longer matches.
 public enum AuditChain {
+    /// The `previous` of the first entry.
     public static let genesis = String(repeating: "0", count: 64)
 
+    /// SHA-256, hex, over the entry's fields, each length-prefixed so no two entries'
+    /// fields can run together into the same bytes, and the previous entry's hash.
     public static func hash(
         previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
     ) -> String {

@@ -19,6 +19,8 @@ public enum ReceiptChecks {
     /// Clock skew allowed between our order clock and Apple's purchase date.
     public static let defaultClockSkew: Millis = .minutes(5)
 
+    /// Every check of ``ReceiptCheck/Name`` on `picked` for `order`, in that order (the
+    /// purchase date against the order's creation within `clockSkew`); each says what it saw.
     public static func run(
         order: Order, productType: ProductType, expectedBundleId: String, content: AppleReceiptContent,
         picked: AppleTransaction?, clockSkew: Millis = defaultClockSkew

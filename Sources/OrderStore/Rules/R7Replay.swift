@@ -5,6 +5,8 @@
 /// new transaction ids for the same purchase, so non-consumables are also keyed by the
 /// original transaction id, and subscription periods by their web order line item id.
 public enum ReplayKeys {
+    /// The keys `transaction` claims: its transaction id always; the original transaction
+    /// id for a non-consumable; the web order line item id for a subscription period.
     public static func keys(for transaction: AppleTransaction, type: ProductType) -> [String] {
         var keys = ["tid:\(transaction.transactionId)"]
         switch type {

@@ -5,8 +5,10 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String)
     case postgres(url: String)
 
+    /// Where `iapdesk` looks without `--db` or `IAPDESK_DB`.
     public static let defaultSQLitePath = "./iapdesk.sqlite"
 
+    /// A `postgres://` or `postgresql://` URL, or a SQLite file path.
     public init(_ text: String) {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(url: text)

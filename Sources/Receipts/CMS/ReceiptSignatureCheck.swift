@@ -8,6 +8,14 @@ import X509
 /// the SHA-1 WWDR G1 intermediate (expired 2023) still verifies for its own time, as TN3138
 /// asks. Xcode receipts are trusted only against a configured StoreKit certificate.
 public enum ReceiptSignatureCheck {
+    /// The verdict on `signedData`'s signature and its signer's chain to `trust`.
+    ///
+    /// - Parameters:
+    ///   - receipt: the decoded payload, whose creation date is the time the chain is
+    ///     checked at.
+    ///   - now: the time used when the receipt has no creation date.
+    /// - Returns: valid with the chain's subjects, or why not; never throws, since a bad
+    ///   signature is an answer support reads, not a failure.
     public static func verify(
         _ signedData: SignedData, receipt: AppReceipt, trust: TrustRoots, now: Date = Date()
     ) async -> SignatureVerdict {

@@ -63,10 +63,26 @@ public struct SignedField: Sendable {
     public var text: String
 }
 
+/// Tells what a pasted or submitted blob is (an app receipt, a StoreKit 2 JWS, a
+/// verifyReceipt or App Store Server API answer, a notification, an old transaction
+/// receipt) and decodes it: what `iapdesk receipt decode` and the receipt screen start from.
 public enum AppleDataDetector {
     /// Inputs larger than this are refused before parsing (the largest real receipt is ~80 KB).
     public static let maxInputBytes = 8 << 20
 
+    /// Detects and decodes `input`.
+    ///
+    /// - Parameter input: bytes as they arrived: DER, base64, JSON or a compact JWS, with
+    ///   surrounding whitespace.
+    /// - Returns: the decoded data; signatures are checked apart
+    ///   (``ReceiptDocumentBuilder/build(_:trust:now:)`` checks every one).
+    /// - Throws: ``ReceiptError/unrecognized(_:)`` for input that is no Apple data (or too
+    ///   large), ``ReceiptError/malformed(_:)`` for input that starts like one and breaks.
+    ///
+    /// ```swift
+    /// let data = try AppleDataDetector.detect(Array(pasted.utf8))
+    /// let document = await ReceiptDocumentBuilder.build(data, trust: trust)
+    /// ```
     public static func detect(_ input: [UInt8]) throws(ReceiptError) -> AppleData {
         guard input.count <= maxInputBytes else { throw .unrecognized("input is \(input.count) bytes; the limit is \(maxInputBytes)") }
         if input.first == 0x30 { return .appReceipt(try AppReceiptDecoder.decode(der: input)) }

@@ -2,6 +2,8 @@ import Foundation
 
 /// Builds a `ReceiptDocument` from detected Apple data, checking every signature in it.
 public enum ReceiptDocumentBuilder {
+    /// Sections of fields and tables for any detected Apple data, with a verdict for every
+    /// signature in it (the receipt's, each JWS's), checked against `trust` at `now`.
     public static func build(_ data: AppleData, trust: TrustRoots, now: Date = Date()) async -> ReceiptDocument {
         var document = ReceiptDocument(kind: data.kindName, signatures: [], sections: [])
         switch data {

@@ -40,6 +40,10 @@ public struct VerifyReceiptResponse: Sendable, Equatable, Decodable {
         return [try c.decode(T.self, forKey: key)]
     }
 
+    /// Decodes verifyReceipt's JSON answer.
+    ///
+    /// - Throws: ``ReceiptError/malformed(_:)`` naming the field that does not decode (Apple
+    ///   sends some numbers as strings and some arrays as single objects; both are taken).
     public static func decode(_ bytes: [UInt8]) throws(ReceiptError) -> VerifyReceiptResponse {
         do {
             return try JSONDecoder().decode(VerifyReceiptResponse.self, from: Data(bytes))

@@ -67,6 +67,9 @@ extension OrderStore {
         }
     }
 
+    /// One of Apple's notifications as received, with its checks' verdict and what it changed.
+    ///
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown id.
     public func notification(id: Int64) async throws -> NotificationRecord {
         try await read { sql in
             guard

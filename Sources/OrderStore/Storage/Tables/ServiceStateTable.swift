@@ -2,10 +2,12 @@ import SQLKit
 
 /// Small named values the server keeps between runs (a history sweep's watermark).
 extension OrderStore {
+    /// The value kept under `key`, or nil if none was ever set.
     public func serviceState(_ key: String) async throws -> String? {
         try await read { sql in try await sql.row("SELECT value FROM service_state WHERE key = \(bind: key)")?.string("value") }
     }
 
+    /// Keeps `value` under `key`, replacing what was there.
     public func setServiceState(_ key: String, _ value: String, at now: Millis = .now()) async throws {
         try await write(as: .system, now: now) { tx in
             try await tx.sql.raw(
@@ -54,6 +56,8 @@ extension OrderStore {
         }
     }
 
+    /// How many workers beat within ``WorkerStatus/liveWithin`` of `now`, and the job queue:
+    /// due, the oldest due, dead. What the console's header and `iapdesk jobs` show.
     public func workerStatus(now: Millis = .now()) async throws -> WorkerStatus {
         let live = try await read { sql in
             try await sql.row(
