@@ -15,6 +15,11 @@ struct ReverifyBenchmark: AsyncParsableCommand {
 
     @Option(help: "Orders to re-verify.") var orders: Int = 1000
     @Option(help: "Simulated Apple latency per call, in seconds.") var latency: Double = 0.5
+    @Option(
+        help:
+            "Spread of the latency, in seconds: each call takes latency ± jitter, uniformly. 0 keeps every call at the same latency, so the calls in flight start and finish together."
+    )
+    var jitter: Double = 0
     @Option(help: "Calls in flight at once.") var concurrency: Int = 32
     @Option(help: "verify-receipt (one call per order) or server-api (three for subscriptions: info, statuses, history).") var api: String = "verify-receipt"
     @Option(help: "The store: a SQLite path (default: a temp file, removed afterwards) or a postgres:// URL of an empty database.") var db: String?
@@ -34,7 +39,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: orders, sandboxEvery: 0, claimTransaction: serverAPI)
         let subscriptions = ids.indices.filter { SimulatedOrders.rotation[($0 + 1) % SimulatedOrders.rotation.count] == "vip_monthly" }.count
         let calls = serverAPI ? ids.count + 2 * subscriptions : ids.count
-        await simulator.faults.set(FaultProfile(latency: latency...latency))
+        await simulator.faults.set(FaultProfile(latency: max(0, latency - jitter)...(latency + jitter)))
 
         var settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(server.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
@@ -64,7 +69,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
                 Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
             ], json: json,
             context: [
-                "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "concurrency": "\(concurrency)",
+                "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "jitter_s": "\(jitter)", "concurrency": "\(concurrency)",
                 "store": location.description,
             ])
         if result.delivered != ids.count {

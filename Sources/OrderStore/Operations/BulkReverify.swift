@@ -36,7 +36,11 @@ extension OrderStore {
             var pending = orderIds.makeIterator()
             var started = 0
             while started < max(1, concurrency), let id = pending.next() {
-                group.addTask { await self.reverifyOne(id, using: verifier, by: actor, since: start) }
+                let delay = Self.rampStep * started
+                group.addTask {
+                    try? await Task.sleep(for: delay)
+                    return await self.reverifyOne(id, using: verifier, by: actor, since: start)
+                }
                 started += 1
             }
             while let finished = await group.next() {
@@ -59,6 +63,12 @@ extension OrderStore {
         }
         return state
     }
+
+    /// The first `concurrency` calls start this far apart. Started together, calls that take
+    /// Apple about the same time come back together, and every round the answers wait for
+    /// each other to be stored: measured at 500 ms and 32 in flight, 1.31–1.35 × the ideal.
+    /// Spread over a ramp (310 ms for 32), the answers arrive as the store can take them.
+    static let rampStep: Duration = .milliseconds(10)
 
     private struct Finished: Sendable {
         var orderId: String
