@@ -28,7 +28,7 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// How many connections are open now (for tests and the benchmark).
+    /// How many connections are open now (the pool tests read it).
     var openCount: Int { get async { await slots.opened.count } }
 
     func close() async {
