@@ -31,8 +31,12 @@ public enum TextWidth {
 
     /// `text` cut to `cells` and padded with spaces to exactly `cells`.
     public static func fit(_ text: String, to cells: Int) -> String {
-        let cut = truncate(text, to: cells)
-        return cut + String(repeating: " ", count: max(0, cells - of(cut)))
+        pad(truncate(text, to: cells), to: cells)
+    }
+
+    /// `text` padded with spaces to at least `cells`; never cut (an id is read whole).
+    public static func pad(_ text: String, to cells: Int) -> String {
+        text + String(repeating: " ", count: max(0, cells - of(text)))
     }
 
     /// `text` broken into lines of at most `cells`, at spaces where it can, inside a word

@@ -56,9 +56,7 @@ struct ScreenSnapshotTests {
                 default: await app.type(key)
                 }
             }
-            let frame = try ConsoleTests.screen(terminal)
-            let text = (0..<frame.rows).map { row in String(frame.line(row).reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n") + "\n"
-            try Self.snapshots.check(text, "\(name).txt", what: "the \(name) screen at 80×24")
+            try Self.snapshots.check(try terminal.screenText() + "\n", "\(name).txt", what: "the \(name) screen at 80×24")
         }
     }
 

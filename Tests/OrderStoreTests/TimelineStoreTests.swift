@@ -10,10 +10,7 @@ struct TimelineStoreTests {
     @Test("Ten calls with the same answer show as the first, one line for eight, the last; no empty fields, no dangling colon", arguments: Backend.all)
     func collapsedAndPlain(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let submission = try await store.paidOrder("o1", account: "a1")
-            for attempt in Int64(0)..<10 {
-                _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + .minutes(attempt + 1))
-            }
+            let submission = try await timedOut(store, calls: 10)
             _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + .minutes(20))
             try await store.write(as: root, now: t0 + .minutes(30)) { tx in tx.audit("reverify", target: "order:o1") }
 
@@ -33,13 +30,20 @@ struct TimelineStoreTests {
     @Test("Three calls with the same answer show as three: a line for one hidden call would save nothing", arguments: Backend.all)
     func threeShownWhole(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let submission = try await store.paidOrder("o1", account: "a1")
-            for attempt in Int64(0)..<3 {
-                _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + .minutes(attempt + 1))
-            }
+            _ = try await timedOut(store, calls: 3)
             let calls = try await store.orderDetail("o1").timeline.filter { $0.text.hasPrefix("verify") || $0.text.hasPrefix("…") }
             #expect(calls.count == 3 && calls.allSatisfy { $0.text.hasPrefix("verify") }, "\(calls.map(\.text))")
             #expect(Set(calls.map(\.at)).count == 3, "each call at its own time")
         }
+    }
+
+    /// Order o1, paid, and `calls` calls to Apple a minute apart, each timing out. Returns
+    /// the receipt's submission.
+    private func timedOut(_ store: OrderStore, calls: Int64) async throws -> Int64 {
+        let submission = try await store.paidOrder("o1", account: "a1")
+        for attempt in 0..<calls {
+            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + .minutes(attempt + 1))
+        }
+        return submission
     }
 }

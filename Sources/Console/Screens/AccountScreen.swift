@@ -39,7 +39,7 @@ public final class AccountScreen: ConsoleScreen {
         for o in d.orders {
             lines.append(
                 (
-                    "\(TimeText.full(o.createdAt))  \(padded(o.orderId, 14))  \(padded(o.productId, 11))  "
+                    "\(TimeText.full(o.createdAt))  \(TextWidth.pad(o.orderId, to: 14))  \(TextWidth.pad(o.productId, to: 11))  "
                         + OrderListings.stateText(o, storeIsProduction: isProduction),
                     theme[.state(o.state)]
                 ))
@@ -70,10 +70,5 @@ public final class AccountScreen: ConsoleScreen {
         if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
-    }
-
-    /// `text` padded to `cells` so the order lines' columns align; never cut (an id is read whole).
-    private func padded(_ text: String, _ cells: Int) -> String {
-        text + String(repeating: " ", count: max(0, cells - TextWidth.of(text)))
     }
 }
