@@ -154,9 +154,21 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
-        // TestSupport: a throwaway PostgreSQL server, the backends the store suites run on, the
-        // fixtures, and what a test needs from the machine (skipped with its reason, never in CI).
-        .target(name: "TestSupport", dependencies: ["OrderStore"], path: "Tests/TestSupport"),
+        // TestSupport: what every suite sets up, said once: temporary stores on both backends
+        // (with a throwaway PostgreSQL server) and the test catalogue, the App Store simulator
+        // harness and trust roots, the drivers (console keys, tmux, a `serve` process), the
+        // fixtures and snapshots, and what a test needs from the machine (skipped with its
+        // reason, never in CI).
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Console", "Terminal",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/TestSupport"),
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "TestSupport"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 /// Apple misbehaving, one fault class at a time, through real HTTP: every retryable fault
@@ -36,7 +37,7 @@ struct FaultTests {
 
     @Test("Each fault class", arguments: cases)
     func faultClass(_ c: Case) async throws {
-        try await Harness.run(serverAPI: c.serverAPI) { h in
+        try await SimulatorHarness.run(serverAPI: c.serverAPI) { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             try await h.setFaults(c.spec)
             let outcome = try await h.reverify("o1")
@@ -51,7 +52,7 @@ struct FaultTests {
 
     @Test("A 429 with a short Retry-After is waited out and the call repeated once")
     func retryAfterIsHonoured() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60")
             try await h.setFaults("http429*1")  // the next request only
             let start = ContinuousClock.now
@@ -63,7 +64,7 @@ struct FaultTests {
 
     @Test("A time-out is retryable and says so; the wait is bounded by the client's deadline")
     func timeout() async throws {
-        try await Harness.run(serverAPI: false, timeout: .seconds(1)) { h in
+        try await SimulatorHarness.run(serverAPI: false, timeout: .seconds(1)) { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60")
             // Apple hangs for a minute; the 1 s deadline ends the wait long before (the slack
             // is for a loaded test machine, not a budget).
@@ -78,7 +79,7 @@ struct FaultTests {
 
     @Test("A dead Apple (nothing listening) is retryable; the receipt stays stored")
     func deadApple() async throws {
-        try await Harness.run(serverAPI: false, timeout: .seconds(2)) { h in
+        try await SimulatorHarness.run(serverAPI: false, timeout: .seconds(2)) { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60")
             await h.server.stop()
             let outcome = try await h.reverify("o1")
@@ -91,7 +92,7 @@ struct FaultTests {
 
     @Test("A 21005 storm: every order waits in verify_retry on the R4 schedule, none rejected, all delivered after")
     func storm() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             let ids = (1...12).map { "o\($0)" }
             for (i, id) in ids.enumerated() {
                 try await h.buy(id, account: "a\(i)", appleId: "p\(i)@icloud", productId: PurchaseFlowTests.products[i % 4])

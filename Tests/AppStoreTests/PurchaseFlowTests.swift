@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import TestSupport
 import Testing
 
 /// Purchases of every product type go through the simulator over real HTTP, are stored,
@@ -12,7 +13,7 @@ struct PurchaseFlowTests {
 
     @Test("Every product type is delivered through verifyReceipt and through the Server API", arguments: [false, true])
     func everyProductType(serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI) { h in
             for (index, product) in Self.products.enumerated() {
                 let purchase = try await h.buy("o\(index)", account: "acct\(index)", appleId: "p\(index)@icloud", productId: product)
                 let outcome = try await h.reverify("o\(index)")
@@ -34,7 +35,7 @@ struct PurchaseFlowTests {
 
     @Test("The client named a transaction neither environment knows (4040010 twice): the stored receipt goes to verifyReceipt; the paid order is not rejected")
     func unknownTransactionFallsBack() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60", claim: false)
             // The game's client sent an id from somewhere else; the receipt itself is good.
             try await h.submit("o1", appleId: "p@icloud", claim: "2000000999999999")
@@ -51,7 +52,7 @@ struct PurchaseFlowTests {
 
     @Test("Without a claimed transaction the Server API is not used, and R6 picks the transaction from the receipt")
     func noClaimUsesVerifyReceipt() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60", claim: false)
             let outcome = try await h.reverify("o1")
             #expect(outcome.report.method == .verifyReceipt)
@@ -61,7 +62,7 @@ struct PurchaseFlowTests {
 
     @Test("R2: a sandbox receipt sent to production lands in sandbox, flagged, through either API", arguments: [false, true])
     func sandboxAtProduction(serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI) { h in
             try await h.buy("review", account: "app-review", appleId: "reviewer@icloud", productId: "coins_300", sandbox: true)
             let outcome = try await h.reverify("review")
             #expect(outcome.report.environment == .sandbox)
@@ -73,7 +74,7 @@ struct PurchaseFlowTests {
 
     @Test("R7: the same purchase submitted for a second order is a replay, flagged, and delivers once")
     func replay() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             // An older client that sends no account token: only the claim keys catch the replay.
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60", token: false)
             #expect(try await h.reverify("o1").order.state == .delivered)
@@ -88,7 +89,7 @@ struct PurchaseFlowTests {
 
     @Test("R5: with an account token, a purchase made for one order can't pay for another")
     func tokenNamesTheOrder() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60")
             try await h.store.placeOrder(orderId: "o2", accountId: "a1", productId: "coins_60", at: .now() - 120_000)
             try await h.submit("o2", appleId: "p@icloud", claim: purchase.transactionId)
@@ -100,7 +101,7 @@ struct PurchaseFlowTests {
 
     @Test("R5: a receipt of another app (re-signed build) is rejected on its bundle id")
     func otherBundle() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             let other = try AppStoreSimulator(bundleId: "com.pirate.resigned")
             let purchase = await other.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable)
             // Signed by the trusted simulator's own authority would be needed to pass 21003; the
@@ -116,7 +117,7 @@ struct PurchaseFlowTests {
 
     @Test("A garbage receipt is 21002: kept and retried, never lost")
     func garbageReceipt() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             try await h.store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
             try await h.store.submitReceipt(orderId: "o1", receiptData: "not a receipt \u{1B}[2J", claimedTransactionId: nil)
             let outcome = try await h.reverify("o1")

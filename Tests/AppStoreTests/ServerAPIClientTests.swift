@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Receipts
+import TestSupport
 import Testing
 
 /// The Server API client against the simulator over HTTP: paging, order look-up, refund
@@ -11,7 +12,7 @@ import Testing
 struct ServerAPIClientTests {
     @Test("Transaction history pages through revision tokens until hasMore is false")
     func historyPages() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             var ids: [String] = []
             for _ in 0..<45 { ids.append(await h.ledger.purchase(appleId: "whale@icloud", productId: "coins_60", kind: .consumable).transactionId) }
             let client = try #require(h.verifier.serverAPI)
@@ -28,7 +29,7 @@ struct ServerAPIClientTests {
 
     @Test("Look Up Order ID finds the invoice's purchases; an unknown id says Apple knows no such order")
     func lookUpOrder() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             let purchase = await h.ledger.purchase(appleId: "p@icloud", productId: "no_ads", kind: .nonConsumable)
             let client = try #require(h.verifier.serverAPI)
             let found = try await client.lookUpOrder(purchase.appleOrderId, in: .production).get()
@@ -40,7 +41,7 @@ struct ServerAPIClientTests {
 
     @Test("Refund history lists refunded transactions only; production does not see sandbox")
     func refundHistory() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             let kept = await h.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable)
             let refunded = await h.ledger.purchase(appleId: "p@icloud", productId: "coins_300", kind: .consumable)
             try await h.ledger.refund(transactionId: refunded.transactionId, reason: 1)
@@ -57,10 +58,10 @@ struct ServerAPIClientTests {
 
     @Test("Answers signed under a root iapdesk does not trust are never acted on: the order waits")
     func untrustedSignature() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             let stranger = try CertificateAuthority(name: "Someone Else")
-            let verifier = AppleVerifier(settings: try Harness.settings(for: h.server, trust: TrustRoots(apple: [stranger.root])))
+            let verifier = AppleVerifier(settings: try SimulatorHarness.settings(for: h.server, trust: TrustRoots(apple: [stranger.root])))
             let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
             await verifier.shutdown()
             #expect(outcome.order.state == .verifyRetry)
@@ -71,9 +72,9 @@ struct ServerAPIClientTests {
 
     @Test("A wrong API key is refused with 401 and tells the operator to fix the configuration")
     func wrongKey() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
-            let verifier = AppleVerifier(settings: try Harness.settings(for: h.server, key: SimulatorAPIKey()))
+            let verifier = AppleVerifier(settings: try SimulatorHarness.settings(for: h.server, key: SimulatorAPIKey()))
             let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
             await verifier.shutdown()
             #expect(outcome.report.httpStatus == 401)
@@ -84,9 +85,9 @@ struct ServerAPIClientTests {
 
     @Test("A wrong shared secret is 21004: the order waits flagged for an operator, is delivered once the secret is fixed; no secret is stored")
     func sharedSecret() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "vip_monthly", claim: false)
-            var settings = try Harness.settings(for: h.server, serverAPI: false)
+            var settings = try SimulatorHarness.settings(for: h.server, serverAPI: false)
             settings.verifyReceipt.sharedSecret = Secret(value: "wrong-secret", origin: "test")
             let verifier = AppleVerifier(settings: settings)
             let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
@@ -98,7 +99,7 @@ struct ServerAPIClientTests {
             #expect(good.order.state == .delivered)
             #expect(try await h.store.operatorAlerts().isEmpty)
             let attempts = try await h.store.orderDetail("o1").attempts
-            #expect(attempts.allSatisfy { $0.body?.contains(Harness.secret) != true && $0.body?.contains("wrong-secret") != true })
+            #expect(attempts.allSatisfy { $0.body?.contains(SimulatorHarness.secret) != true && $0.body?.contains("wrong-secret") != true })
             #expect("\(settings.verifyReceipt)".contains("wrong-secret") == false)
         }
     }

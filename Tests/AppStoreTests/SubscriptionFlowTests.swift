@@ -11,7 +11,7 @@ import Testing
 struct SubscriptionFlowTests {
     @Test("R9: Apple's refund revokes the grant on the next re-verification", arguments: [false, true])
     func refund(serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI) { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
@@ -24,7 +24,7 @@ struct SubscriptionFlowTests {
 
     @Test("R9: a consumable's refund never shows in a receipt; the Server API's revocation and a REFUND notification do")
     func consumableRefund() async throws {
-        try await Harness.run(serverAPI: false) { h in
+        try await SimulatorHarness.run(serverAPI: false) { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300", claim: false)
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
@@ -32,7 +32,7 @@ struct SubscriptionFlowTests {
             let refunded = try await h.store.recordRefund(transactionId: purchase.transactionId, cancelledAt: Millis.now())
             #expect(refunded?.state == .refunded)
         }
-        try await Harness.run(serverAPI: true) { h in
+        try await SimulatorHarness.run(serverAPI: true) { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_300")
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
@@ -42,7 +42,7 @@ struct SubscriptionFlowTests {
 
     @Test("R9: a Family Sharing revoke takes the delivery back too")
     func revoke() async throws {
-        try await Harness.run { h in
+        try await SimulatorHarness.run { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "family@icloud", productId: "no_ads")
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.revoke(transactionId: purchase.transactionId)
@@ -58,7 +58,7 @@ struct SubscriptionFlowTests {
         "Seed 003 case 1, in life's order: Apple renews A's subscription, then B on the same phone places an order and submits it → A keeps it, B disputed",
         arguments: lifeCases)
     func seed003RenewalFirst(backend: Backend, serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI, backend: backend) { h in
             let now = Date()
             let first = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly", at: now.addingTimeInterval(-35 * Self.day))
             #expect(try await h.reverify("a-1").order.state == .delivered)
@@ -82,7 +82,7 @@ struct SubscriptionFlowTests {
         "Seed 003 case 2, in life's order: A turns auto-renew off, the month lapses, B subscribes on the same Apple ID; it renews; A logs in and submits it → B keeps it, A disputed",
         arguments: lifeCases)
     func seed003OwnerStopped(backend: Backend, serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI, backend: backend) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI, backend: backend) { h in
             let now = Date()
             let monthly = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly", at: now.addingTimeInterval(-130 * Self.day))
             #expect(try await h.reverify("a-1").order.state == .delivered)
@@ -108,7 +108,7 @@ struct SubscriptionFlowTests {
 
     @Test("R8: a renewal submitted by a second account on the same Apple ID is decided by the rule", arguments: [false, true])
     func sharedAppleId(serverAPI: Bool) async throws {
-        try await Harness.run(serverAPI: serverAPI) { h in
+        try await SimulatorHarness.run(serverAPI: serverAPI) { h in
             // Account A subscribes on the shared Apple ID and owns the subscription.
             let first = try await h.buy("a-1", account: "A", appleId: "shared@icloud", productId: "vip_monthly")
             #expect(try await h.reverify("a-1").order.state == .delivered)

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Terminal
+import TestSupport
 import Testing
 
 @testable import Console

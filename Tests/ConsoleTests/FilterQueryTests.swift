@@ -1,4 +1,5 @@
 import OrderStore
+import TestSupport
 import Testing
 
 @testable import Console

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Terminal
+import TestSupport
 import Testing
 
 @testable import Console

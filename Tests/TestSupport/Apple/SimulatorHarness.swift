@@ -3,23 +3,22 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Receipts
-import TestSupport
 import Testing
 
 /// A real simulator on a loopback port, a real SQLite store and the real AppStore clients
 /// between them: what `iapdesk order reverify` runs, with the test in Apple's seat.
-struct Harness {
-    let simulator: AppStoreSimulator
-    let server: SimulatorServer
-    let store: OrderStore
-    let verifier: AppleVerifier
-    static let bundleId = DemoCatalogue.bundleId
-    static let secret = "test-shared-secret"
+public struct SimulatorHarness: Sendable {
+    public let simulator: AppStoreSimulator
+    public let server: SimulatorServer
+    public let store: OrderStore
+    public let verifier: AppleVerifier
+    public static let bundleId = DemoCatalogue.bundleId
+    public static let secret = "test-shared-secret"
 
-    var ledger: Ledger { simulator.ledger }
+    public var ledger: Ledger { simulator.ledger }
 
     /// Settings pointing at `server`; `serverAPI: false` leaves verifyReceipt only.
-    static func settings(
+    public static func settings(
         for server: SimulatorServer, serverAPI: Bool = true, trust: TrustRoots? = nil, key: SimulatorAPIKey? = nil,
         timeout: Duration = .seconds(10)
     ) throws -> AppStoreSettings {
@@ -38,16 +37,16 @@ struct Harness {
     }
 
     /// Runs `body` against a fresh simulator and store, tearing everything down after.
-    static func run(
+    public static func run(
         faults: FaultProfile = .none, serverAPI: Bool = true, timeout: Duration = .seconds(10), backend: Backend = .sqlite,
-        _ body: (Harness) async throws -> Void
+        _ body: (SimulatorHarness) async throws -> Void
     ) async throws {
         let simulator = try AppStoreSimulator(bundleId: bundleId, sharedSecret: secret, faults: faults)
         let server = try await SimulatorServer.start(simulator)
         let path = try await backend.freshLocation()
         let store = try await OrderStore.open(path, settings: StoreSettings(bundleId: bundleId))
         let verifier = AppleVerifier(settings: try settings(for: server, serverAPI: serverAPI, timeout: timeout))
-        let harness = Harness(simulator: simulator, server: server, store: store, verifier: verifier)
+        let harness = SimulatorHarness(simulator: simulator, server: server, store: store, verifier: verifier)
         do {
             for product in DemoCatalogue.products { try await store.upsertProduct(product) }
             try await body(harness)
@@ -68,7 +67,7 @@ struct Harness {
     /// A player on `appleId` buys `productId` for game account `account`: the order is
     /// placed, Apple records the purchase, and the device's receipt is stored (R1).
     @discardableResult
-    func buy(
+    public func buy(
         _ orderId: String, account: String, appleId: String, productId: String, sandbox: Bool = false, claim: Bool = true,
         token: Bool = true, at date: Date = Date()
     ) async throws -> SimulatedPurchase {
@@ -82,16 +81,16 @@ struct Harness {
     }
 
     /// The device's current receipt for `appleId`, stored for `orderId`.
-    func submit(_ orderId: String, appleId: String, sandbox: Bool = false, claim: String?) async throws {
+    public func submit(_ orderId: String, appleId: String, sandbox: Bool = false, claim: String?) async throws {
         let receipt = try await ledger.receipt(appleId: appleId, sandbox: sandbox)
         try await store.submitReceipt(orderId: orderId, receiptData: receipt, claimedTransactionId: claim)
     }
 
-    func reverify(_ orderId: String) async throws -> VerificationOutcome {
+    public func reverify(_ orderId: String) async throws -> VerificationOutcome {
         try await store.reverify(orderId: orderId, using: verifier)
     }
 
-    func setFaults(_ spec: String) async throws {
+    public func setFaults(_ spec: String) async throws {
         await simulator.faults.set(try FaultProfile.parse(spec))
     }
 }

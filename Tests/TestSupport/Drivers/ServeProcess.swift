@@ -4,13 +4,13 @@ import NIOCore
 import NIOHTTP1
 
 /// `iapdesk serve` as its own process (the debug binary), so a test can `kill -9` it.
-struct ServeProcess {
-    let process: Process
+public struct ServeProcess: Sendable {
+    public let process: Process
     /// `http://127.0.0.1:PORT`, or nil for a worker-only process.
-    let baseURL: String?
+    public let baseURL: String?
 
     /// Starts `serve` with `arguments` after the config; returns once it printed its address.
-    static func start(_ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"]) throws -> ServeProcess {
+    public static func start(_ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"]) throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--config", config] + arguments
@@ -36,22 +36,22 @@ struct ServeProcess {
         return ServeProcess(process: process, baseURL: url)
     }
 
-    func kill9() {
+    public func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// One call: status and JSON body, or nil when the process did not answer (killed).
-    func call(_ method: HTTPMethod, _ path: String, json: String?, token: String?) async -> (status: Int, body: [String: Any])? {
+    public func call(_ method: HTTPMethod, _ path: String, json: String?, token: String?) async -> (status: Int, body: [String: Any])? {
         guard let baseURL else { return nil }
         return await LoopbackHTTP.call(method, baseURL + path, json: json, token: token)
     }
 }
 
 /// JSON over loopback HTTP, as a game server or an operator's curl would send it.
-enum LoopbackHTTP {
+public enum LoopbackHTTP {
     /// Status and JSON body, or nil when nothing answered.
-    static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> (status: Int, body: [String: Any])? {
+    public static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> (status: Int, body: [String: Any])? {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -69,6 +69,6 @@ enum LoopbackHTTP {
     }
 }
 
-struct ServeProcessError: Error, CustomStringConvertible {
-    var description: String
+public struct ServeProcessError: Error, CustomStringConvertible {
+    public var description: String
 }

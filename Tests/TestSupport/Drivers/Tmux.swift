@@ -1,55 +1,54 @@
 import Foundation
-import TestSupport
 import Testing
 
 /// The real binary in a real terminal: a detached tmux session on its own socket, driven
 /// with send-keys and read with capture-pane (reference/terminal-ui.md §3.1).
-struct Tmux {
-    let socket: String
-    let session = "iapdesk"
+public struct Tmux: Sendable {
+    public let socket: String
+    public let session = "iapdesk"
 
     /// The `iapdesk` executable to run in tmux; suites that call this carry `.needsTmux`.
-    static func binary() throws -> String {
+    public static func binary() throws -> String {
         guard Machine.executable("tmux") != nil else { throw Machine.Missing(what: "tmux (apt-get install tmux)") }
         return try Machine.requireBinary()
     }
 
     /// A fresh path for a demo store in the temp folder.
-    static func demoStorePath(_ name: String) -> String {
+    public static func demoStorePath(_ name: String) -> String {
         Scratch.url("iapdesk-demo-\(name)-\(UUID().uuidString).sqlite").path
     }
 
     /// Removes a demo store and the simulator saved beside it.
-    static func removeDemoStore(_ path: String) {
+    public static func removeDemoStore(_ path: String) {
         for suffix in ["", "-wal", "-shm", ".simulator"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     /// Starts `command` in a `cols`×`rows` terminal with a UTF-8 locale and 256 colours.
-    static func start(_ command: String, cols: Int = 80, rows: Int = 24) throws -> Tmux {
+    public static func start(_ command: String, cols: Int = 80, rows: Int = 24) throws -> Tmux {
         let tmux = Tmux(socket: Scratch.url("iapdesk-tmux-\(UUID().uuidString.prefix(8))").path)
         try tmux.run("new-session -d -s \(tmux.session) -x \(cols) -y \(rows) -e LANG=C.UTF-8 -e TERM=xterm-256color '\(command)'")
         return tmux
     }
 
-    func run(_ arguments: String) throws {
+    public func run(_ arguments: String) throws {
         guard system("tmux -S \(socket) \(arguments) >/dev/null 2>&1") == 0 else { throw Machine.Missing(what: "a working tmux: tmux \(arguments) failed") }
     }
 
-    func send(_ keys: String...) throws {
+    public func send(_ keys: String...) throws {
         for key in keys { try run("send-keys -t \(session) \(key)") }
     }
 
     /// A `:` command typed as an operator types it, then Enter.
-    func command(_ text: String) throws {
+    public func command(_ text: String) throws {
         try send(":")
         try run("send-keys -t \(session) -l '\(text)'")
         try send("Enter")
     }
 
-    func resize(cols: Int, rows: Int) throws { try run("resize-window -t \(session) -x \(cols) -y \(rows)") }
+    public func resize(cols: Int, rows: Int) throws { try run("resize-window -t \(session) -x \(cols) -y \(rows)") }
 
     /// The screen as text, once `condition` holds or after `timeout` seconds.
-    func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) -> String {
+    public func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
         repeat {
@@ -62,9 +61,9 @@ struct Tmux {
         return text
     }
 
-    var isRunning: Bool { system("tmux -S \(socket) has-session -t \(session) >/dev/null 2>&1") == 0 }
+    public var isRunning: Bool { system("tmux -S \(socket) has-session -t \(session) >/dev/null 2>&1") == 0 }
 
-    func stop() {
+    public func stop() {
         _ = system("tmux -S \(socket) kill-server >/dev/null 2>&1")
         try? FileManager.default.removeItem(atPath: socket)
         try? FileManager.default.removeItem(atPath: socket + ".capture")

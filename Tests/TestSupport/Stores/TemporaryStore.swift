@@ -1,19 +1,19 @@
 import Foundation
-import TestSupport
+import OrderStore
 import Testing
-
-@testable import OrderStore
 
 extension Backend: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 }
 
 /// Opens a fresh store with the test catalogue, runs `body`, closes it.
-func withStore<T>(_ backend: Backend, settings: StoreSettings = .test, _ body: (OrderStore) async throws -> T) async throws -> T {
+public func withStore<T>(
+    _ backend: Backend, settings: StoreSettings = .test, catalogue: [Product] = TestCatalogue.all, _ body: (OrderStore) async throws -> T
+) async throws -> T {
     let location = try await backend.freshLocation()
     let store = try await OrderStore.open(location, settings: settings)
     do {
-        try await TestCatalogue.install(in: store)
+        for product in catalogue { try await store.upsertProduct(product) }
         let result = try await body(store)
         await store.close()
         cleanUp(location)
@@ -26,7 +26,7 @@ func withStore<T>(_ backend: Backend, settings: StoreSettings = .test, _ body: (
 }
 
 /// Two independent connections to one store, like two operators on two machines.
-func withTwoConnections<T>(_ backend: Backend, _ body: (OrderStore, OrderStore) async throws -> T) async throws -> T {
+public func withTwoConnections<T>(_ backend: Backend, _ body: (OrderStore, OrderStore) async throws -> T) async throws -> T {
     let location = try await backend.freshLocation()
     let first = try await OrderStore.open(location, settings: .test)
     let second = try await OrderStore.open(location, settings: .test)
@@ -46,7 +46,7 @@ func withTwoConnections<T>(_ backend: Backend, _ body: (OrderStore, OrderStore) 
 
 /// Another connection to `location`, opened with `settings` (another key, another login),
 /// for `body`; closed afterwards whatever happens.
-func withConnection(to location: StoreLocation, settings: StoreSettings = .test, _ body: (OrderStore) async throws -> Void) async throws {
+public func withConnection(to location: StoreLocation, settings: StoreSettings = .test, _ body: (OrderStore) async throws -> Void) async throws {
     let other = try await OrderStore.open(location, settings: settings)
     do {
         try await body(other)
