@@ -54,6 +54,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // SyntheticData: the demo's game and deterministic synthetic history, written through
+        // the store's bulk load (an SPI), so it is not part of OrderStore's public library.
+        .target(name: "SyntheticData", dependencies: ["OrderStore"]),
         // Receipts: Apple's data formats and signatures; knows nothing of storage or HTTP.
         .target(
             name: "Receipts",
@@ -134,7 +137,8 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles", "Server", "ReferenceGame",
+                "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles",
+                "Server", "ReferenceGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -143,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server", "ReferenceGame",
+                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server", "ReferenceGame",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -162,28 +166,28 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "Console", "Terminal",
+                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "Console", "Terminal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/TestSupport"),
-        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "TestSupport"]),
+        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "SyntheticData", "TestSupport"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
-        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "Receipts", "TestSupport"]),
+        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"],
+            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"],
             // The screen snapshots the snapshot test reads from the source tree.
             exclude: ["Snapshots"]),
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [
-                "IAPDeskCLI", "OrderStore", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
+                "IAPDeskCLI", "OrderStore", "SyntheticData", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -192,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "OrderStore", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame",
+                "Server", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

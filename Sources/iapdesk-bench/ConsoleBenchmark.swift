@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 import Terminal
 
 /// `iapdesk-bench console`: DESIGN.md §7's console budgets, measured on the real `iapdesk`

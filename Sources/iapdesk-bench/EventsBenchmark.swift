@@ -6,6 +6,7 @@ import OrderStore
 import Receipts
 import ReferenceGame
 import Server
+import SyntheticData
 
 /// Issue 14's figures: events per second pushed to a healthy local game (the reference
 /// receiver, on loopback in this process) and the time from the grant to the game's

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import OrderStore
 import Server
+import SyntheticData
 
 /// Issue 13's other two figures, through a whole `serve` (intake, receivers, worker) and the
 /// App Store simulator answering at once (latency 0), over loopback:

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import IAPDeskCLI
 import OrderStore
+import SyntheticData
 
 /// DESIGN.md §7: bulk re-verification of 1,000 orders against the simulator at 500 ms per
 /// call with 32 in flight; the ideal is calls × latency / concurrency (15.6 s for one

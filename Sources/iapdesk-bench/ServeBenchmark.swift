@@ -8,6 +8,7 @@ import OrderStore
 import PostgresKit
 import SQLiteKit
 import Server
+import SyntheticData
 
 /// Issue 13's intake figures: receipt submissions per second with 64 concurrent clients,
 /// each answered 202 only after a durable commit, p50/p99 latency; the load comes from a

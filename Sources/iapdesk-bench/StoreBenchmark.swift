@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 
 /// `iapdesk-bench store`: DESIGN.md §7's store budgets on a seeded store, plus the same
 /// lookups as raw SQL on their own connection, so the store's overhead shows as a ratio.

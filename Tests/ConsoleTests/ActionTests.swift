@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import SyntheticData
 import Terminal
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 import Terminal
 import TestSupport
 import Testing

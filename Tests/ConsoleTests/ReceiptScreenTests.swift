@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import SyntheticData
 import Terminal
 import TestSupport
 import Testing

@@ -1,7 +1,8 @@
 import AppStore
 import AppStoreSimulator
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 import TestSupport
 import Testing
 

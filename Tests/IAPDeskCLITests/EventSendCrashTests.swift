@@ -2,6 +2,7 @@ import AppStore
 import Foundation
 import OrderStore
 import ReferenceGame
+import SyntheticData
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import ConfigFiles
 import Foundation
 import OrderStore
+import SyntheticData
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 import TestSupport
 import Testing
 
@@ -114,7 +115,8 @@ struct SSHRecipeTests {
         // The console, in a terminal over ssh, names the operator.
         let terminal = try Tmux.start("\(ssh) -tt", cols: 100, rows: 30)
         defer { terminal.stop() }
-        let screen = terminal.screen(waitingFor: { $0.contains("\(person) (support)") }, timeout: 20)
+        // The frame arrives over ssh in pieces: wait for its header and its table, not the first piece.
+        let screen = terminal.screen(waitingFor: { $0.contains("\(person) (support)") && $0.contains("Orders") }, timeout: 20)
         #expect(screen.contains("\(person) (support)") && screen.contains("Orders"), "\(screen)")
         try terminal.send("q")
     }

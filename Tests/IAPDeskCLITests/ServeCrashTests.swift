@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import SyntheticData
 import TestSupport
 import Testing
 

@@ -1,8 +1,9 @@
 import Foundation
+import SyntheticData
 import TestSupport
 import Testing
 
-@_spi(Seeding) @testable import OrderStore
+@testable import OrderStore
 
 /// R10 anchored (issue 12): someone who can write the database but does not hold the audit
 /// key edits, forges, truncates or strips the log, or writes grants by hand; each is found.

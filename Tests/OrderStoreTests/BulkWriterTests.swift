@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import OrderStore
+@_spi(BulkLoad) @testable import OrderStore
 
 /// The seeder's bulk path (multi-row inserts on SQLite, `COPY` text on PostgreSQL) stores
 /// every value exactly as given, whatever bytes it holds.

@@ -1,7 +1,8 @@
+import SyntheticData
 import TestSupport
 import Testing
 
-@_spi(Seeding) @testable import OrderStore
+@testable import OrderStore
 
 /// Issue 15: every filter combination the console and the CLI offer narrows by all it
 /// names (an index serves each), or is refused with a message; none drops a field.

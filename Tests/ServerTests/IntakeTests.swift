@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import OrderStore
 import Server
+import SyntheticData
 import TestSupport
 import Testing
 

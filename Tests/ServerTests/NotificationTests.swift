@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Server
+import SyntheticData
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import OrderStore
 import ReferenceGame
+import SyntheticData
 
 /// `iapdesk demo`: a seeded store, the App Store simulator in-process with its root trusted,
 /// `serve` and a reference game on loopback (`DemoServe`), and the console on top as admin,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

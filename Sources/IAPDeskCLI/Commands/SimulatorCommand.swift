@@ -2,6 +2,7 @@ import AppStoreSimulator
 import ArgumentParser
 import Foundation
 import OrderStore
+import SyntheticData
 
 /// `iapdesk simulator`: the App Store stand-in on loopback, for rehearsing against by hand.
 /// It writes what iapdesk needs to trust and call it (its root, an In-App Purchase key, a

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
-@_spi(Seeding) import OrderStore
+import OrderStore
+import SyntheticData
 
 /// The demo's synthetic history, made known to its App Store simulator: every paid
 /// purchase the generator invents is one the simulator remembers, and the receipt stored

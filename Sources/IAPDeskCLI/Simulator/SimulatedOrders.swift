@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import SyntheticData
 
 /// Paid orders whose receipts the simulator signed: each one bought on its own simulated
 /// Apple ID, placed in the store and its receipt stored (R1), left `receipt_received`

@@ -34,7 +34,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A notification that failed its checks is kept, never applied.
     case notificationRejected(id: Int64)
     case firstOperatorMustBeAdmin
-    /// Seeding writes only into an empty store.
+    /// A bulk load (`iapdesk seed`) writes only into a store with no orders.
     case storeNotEmpty(location: String)
     /// A login that may not migrate met a store behind this iapdesk's schema.
     case olderSchema(found: Int, known: Int)

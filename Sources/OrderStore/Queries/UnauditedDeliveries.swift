@@ -8,7 +8,7 @@ public struct UnauditedDelivery: Sendable, Equatable {
     public var count: Int
 }
 
-/// The audit entry a seed writes for the history it loads: the grants it made are its own.
+/// The audit entry a bulk load (a seed) writes for the history it loads: the grants it made are its own.
 enum SeedAuditEntry {
     static let action = "seed"
     static let target = "store:seed"

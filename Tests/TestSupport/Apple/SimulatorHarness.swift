@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import OrderStore
 import Receipts
+import SyntheticData
 import Testing
 
 /// A real simulator on a loopback port, a real SQLite store and the real AppStore clients

@@ -1,5 +1,6 @@
 import Console
 import OrderStore
+import SyntheticData
 import Terminal
 import Testing
 

@@ -5,25 +5,27 @@ import SQLKit
 import SQLiteNIO
 
 /// A value in a bulk row: text, integer or NULL, bound straight into the driver.
-enum BulkValue: Sendable {
+@_spi(BulkLoad)
+public enum BulkValue: Sendable {
     case text(String)
     case int(Int64)
     case null
 }
 
 /// What can stand in a bulk row literal.
-protocol BulkConvertible: Sendable {
+@_spi(BulkLoad)
+public protocol BulkConvertible: Sendable {
     var bulk: BulkValue { get }
 }
 
-extension String: BulkConvertible { var bulk: BulkValue { .text(self) } }
-extension Int64: BulkConvertible { var bulk: BulkValue { .int(self) } }
-extension Int: BulkConvertible { var bulk: BulkValue { .int(Int64(self)) } }
-extension Optional: BulkConvertible where Wrapped: BulkConvertible {
-    var bulk: BulkValue { self?.bulk ?? .null }
+@_spi(BulkLoad) extension String: BulkConvertible { public var bulk: BulkValue { .text(self) } }
+@_spi(BulkLoad) extension Int64: BulkConvertible { public var bulk: BulkValue { .int(self) } }
+@_spi(BulkLoad) extension Int: BulkConvertible { public var bulk: BulkValue { .int(Int64(self)) } }
+@_spi(BulkLoad) extension Optional: BulkConvertible where Wrapped: BulkConvertible {
+    public var bulk: BulkValue { self?.bulk ?? .null }
 }
 
-/// Bulk rows for seeding, written straight on the driver connection. SQLKit's general path
+/// Bulk rows, written straight on the driver connection. SQLKit's general path
 /// encodes every value through `Encodable`, which dominated a profile of seeding. SQLite
 /// gets multi-row inserts with bound values (in process, nothing to stream); PostgreSQL
 /// gets `COPY … FROM STDIN`, one stream per call with no statement to parse and no bind

@@ -1,3 +1,5 @@
+import OrderStore
+
 /// SplitMix64: a tiny, fast generator whose sequence depends only on its seed, so
 /// `iapdesk seed --seed S` produces the same store every time.
 struct SeededRandom: RandomNumberGenerator {

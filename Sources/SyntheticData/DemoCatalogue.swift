@@ -1,3 +1,5 @@
+import OrderStore
+
 /// The game the demo and the synthetic data sell: coin packs, a non-consumable, a
 /// non-renewing pass and a monthly VIP, with Chinese and English names, plus one product
 /// whose name is hostile (escape sequences, a bidi override, overlong) to keep the

@@ -1,7 +1,8 @@
+import OrderStore
+
 /// A purchase a synthetic player paid for, as Apple would know it. The demo hands these
 /// to its App Store simulator, so that re-verifying a seeded order asks an Apple that
 /// remembers the purchase, as the real one would.
-@_spi(Seeding)
 public struct SyntheticPurchase: Sendable, Equatable {
     public var orderId: String
     /// The Apple ID that paid: the account's own, or for a shared subscription the one
@@ -22,5 +23,4 @@ public struct SyntheticPurchase: Sendable, Equatable {
 
 /// Signs the receipt a game client would have sent for a purchase (the demo's simulator);
 /// the seeded store keeps it in place of a placeholder for orders still waiting for Apple.
-@_spi(Seeding)
 public typealias SyntheticReceiptSigner = @Sendable (SyntheticPurchase) throws -> String

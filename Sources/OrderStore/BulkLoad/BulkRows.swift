@@ -1,18 +1,22 @@
-import SQLKit
+/// Rows for one batch of a bulk load, table by table. Each row lists its values in the order
+/// of the columns `write(to:)` names for its table; the layout stays here, with the store.
+@_spi(BulkLoad)
+public struct BulkRows: Sendable {
+    public typealias Values = [any BulkConvertible]
+    public var orders: [Values] = []
+    public var submissions: [Values] = []
+    public var attempts: [Values] = []
+    public var transactions: [Values] = []
+    public var claims: [Values] = []
+    public var grants: [Values] = []
+    public var flags: [Values] = []
+    public var ownership: [Values] = []
+    public var subscriptions: [Values] = []
+    /// Written by `BulkAuditChain.append`, which keeps the chain's hashes.
+    public internal(set) var audit: [Values] = []
+    public var jobs: [Values] = []
 
-/// Rows for one batch of synthetic orders, table by table.
-struct SyntheticRows: Sendable {
-    typealias Values = [any BulkConvertible]
-    var orders: [Values] = []
-    var submissions: [Values] = []
-    var attempts: [Values] = []
-    var transactions: [Values] = []
-    var claims: [Values] = []
-    var grants: [Values] = []
-    var flags: [Values] = []
-    var ownership: [Values] = []
-    var audit: [Values] = []
-    var jobs: [Values] = []
+    public init() {}
 
     func write(to writer: BulkWriter) async throws {
         try await writer.insert(
@@ -54,6 +58,12 @@ struct SyntheticRows: Sendable {
                 "original_transaction_id", "order_id", "submitted_by", "from_account", "to_account", "at", "decided_by", "verdict",
                 "reason", "needs_review",
             ], rows: ownership)
+        try await writer.insert(
+            into: "subscriptions",
+            columns: [
+                "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
+                "decided_by", "updated_at",
+            ], rows: subscriptions)
         try await writer.insert(into: "jobs", columns: ["kind", "subject", "due_at", "created_at"], rows: jobs)
         try await writer.insert(
             into: "audit_log",

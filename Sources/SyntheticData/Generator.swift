@@ -1,4 +1,4 @@
-import SQLKit
+@_spi(BulkLoad) import OrderStore
 
 /// A typed SQL NULL for row literals.
 private let NULL: String? = nil
@@ -26,16 +26,12 @@ struct Generator {
     /// Original transaction id → the index in `purchases` of its latest period.
     private var latestPeriod: [String: Int] = [:]
     private let types = Dictionary(uniqueKeysWithValues: DemoCatalogue.products.map { ($0.productId, $0.type) })
-    var auditSeq: Int64 = 0
-    var auditHash = AuditChain.genesis
-    /// Signs the seeded entries when the store's log is keyed (`AuditHead.signer`).
-    var auditSigner: AuditKey?
-    /// The last grant id before the seed: its grants are the ids after, named by its audit entry.
-    var grantsBefore: Int64 = 0
-    var firstAuditSeq: Int64 = 1
+    /// The audit chain the history extends, from the store's bulk load.
+    var audit: BulkAuditChain
 
-    init(plan: SyntheticStore) {
+    init(plan: SyntheticStore, audit: BulkAuditChain) {
         self.plan = plan
+        self.audit = audit
         random = SeededRandom(seed: plan.seed)
         accountCount = max(10, plan.orders / 5)
     }
@@ -62,8 +58,8 @@ struct Generator {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    mutating func rows(count: Int) throws -> SyntheticRows {
-        var rows = SyntheticRows()
+    mutating func rows(count: Int) throws -> BulkRows {
+        var rows = BulkRows()
         for _ in 0..<count {
             try order(into: &rows)
             index += 1
@@ -71,7 +67,7 @@ struct Generator {
         return rows
     }
 
-    private mutating func order(into rows: inout SyntheticRows) throws {
+    private mutating func order(into rows: inout BulkRows) throws {
         let i = index
         let created = plan.anchor - plan.span + plan.span * Millis(i) / Millis(max(plan.orders, 1)) + random.millis(0...59_000)
         let age = plan.anchor - created
@@ -337,43 +333,20 @@ struct Generator {
     }
 
     private mutating func audit(
-        _ rows: inout SyntheticRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
+        _ rows: inout BulkRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
     ) {
-        auditSeq += 1
-        let hash = AuditChain.hash(
-            previous: auditHash, seq: auditSeq, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
-        rows.audit.append([auditSeq, at, actor, role, action, target, reason, detail, auditHash, hash, auditSigner?.entryMAC(hash: hash)])
-        auditHash = hash
+        audit.append(to: &rows, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
     }
 
-    /// Subscriptions, counters, the audit head and sequences, once all orders are written.
-    mutating func finish(sql: any SQLDatabase, writer: BulkWriter, dialect: Dialect) async throws {
-        var subscriptionRows: [[any BulkConvertible]] = []
+    /// The subscriptions as the history left them, once every order is generated.
+    func subscriptionRows() -> BulkRows {
+        var rows = BulkRows()
         for (otid, sub) in subscriptions.sorted(by: { $0.key < $1.key }) {
-            subscriptionRows.append([
+            rows.subscriptions.append([
                 otid, sub.owner, sub.product, sub.expires > plan.anchor ? "active" : "expired", sub.autoRenew ? 1 : 0,
                 sub.expires, sub.since, "rule", sub.since,
             ])
         }
-        try await writer.insert(
-            into: "subscriptions",
-            columns: [
-                "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
-                "decided_by", "updated_at",
-            ], rows: subscriptionRows)
-        for (state, n) in stateCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            try await sql.raw("UPDATE state_counts SET n = n + \(bind: n) WHERE state = \(bind: state.rawValue)").run()
-        }
-        // The seed's own entry names the grants it made: they have no entries of their own.
-        let grantsAfter = try await sql.row("SELECT COALESCE(MAX(id), 0) AS id FROM grants")?.int64("id") ?? grantsBefore
-        var seedEntry = SyntheticRows()
-        audit(
-            &seedEntry, at: plan.anchor, actor: "system", role: "rule", action: SeedAuditEntry.action, target: SeedAuditEntry.target, reason: nil,
-            detail: SeedAuditEntry.detail(orders: plan.orders, grantIds: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil))
-        try await seedEntry.write(to: writer)
-        try await AuditHead.advance(sql, to: auditSeq, hash: auditHash, signer: auditSigner, firstAppended: firstAuditSeq)
-        if dialect == .postgres {  // explicit ids leave the sequence behind
-            try await sql.raw("SELECT setval(pg_get_serial_sequence('receipt_submissions', 'id'), GREATEST(\(bind: submissionId), 1))").run()
-        }
+        return rows
     }
 }
