@@ -4,11 +4,13 @@
 public struct IncomingNotification: Sendable, Equatable {
     /// The URL it came to: Apple sends production and sandbox to separate URLs.
     public var endpoint: AppleEnvironment
+    /// Posted by Apple, recovered by a history sweep, or replayed by an operator.
     public var via: NotificationChannel
     /// The `signedPayload` as received (bounded by the receiver).
     public var raw: String
     /// Nil when the signature, chain, bundle id and environment all check out.
     public var rejection: String?
+    /// What the payload says, decoded.
     public var facts: NotificationFacts
 
     public init(endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: String?, facts: NotificationFacts) {
@@ -32,13 +34,22 @@ public enum NotificationChannel: String, Sendable, Codable {
 
 /// What a notification says. For a rejected one these are only what it claims.
 public struct NotificationFacts: Sendable, Equatable, Codable {
+    /// `notificationUUID`: Apple's id for the notification; a retry repeats it, so the
+    /// store keeps one of each.
     public var uuid: String?
+    /// `notificationType`: `DID_RENEW`, `REFUND`, `EXPIRED`, `CONSUMPTION_REQUEST`…
     public var type: String?
+    /// `subtype`: `BILLING_RECOVERY`, `AUTO_RENEW_DISABLED`…; nil when the type has none.
     public var subtype: String?
+    /// When Apple signed it: notifications about one purchase apply in this order.
     public var signedDate: Millis?
+    /// `Production` or `Sandbox`, as the payload says.
     public var environment: String?
+    /// The decoded `signedTransactionInfo`, when there is one.
     public var transaction: AppleTransaction?
+    /// The decoded `signedRenewalInfo`, for a subscription.
     public var renewal: AppleRenewalInfo?
+    /// For a `CONSUMPTION_REQUEST`: the player's reason for the refund request.
     public var consumptionRequestReason: String?
 
     public init(
@@ -85,16 +96,20 @@ public enum NotificationOutcome: String, Sendable, CaseIterable, Codable {
 /// A stored notification, as `:notifications` and `iapdesk notifications` show it.
 public struct NotificationRecord: Sendable, Equatable {
     public var id: Int64
+    /// The URL it came to (production or sandbox).
     public var endpoint: AppleEnvironment
     public var via: NotificationChannel
     public var receivedAt: Millis
+    /// Why it was rejected; nil when it checked out.
     public var rejection: String?
     public var facts: NotificationFacts
     public var outcome: NotificationOutcome
     /// What applying it did, or why it was not applied.
     public var detail: String?
+    /// When the worker applied it; nil while pending.
     public var appliedAt: Millis?
     /// For a CONSUMPTION_REQUEST: when Apple stops waiting for our consumption information.
     public var deadline: Millis?
+    /// The `signedPayload` as received, for an operator to inspect or replay.
     public var raw: String
 }

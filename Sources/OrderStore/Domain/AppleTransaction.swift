@@ -2,16 +2,24 @@
 /// decoded JWS transaction). Ids stay strings: Apple's are numeric strings of up to 16
 /// digits and must round-trip exactly.
 public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
+    /// Apple's id for this purchase (or this period of a subscription).
     public var transactionId: String
+    /// The first transaction of the purchase: equal to `transactionId` except for a
+    /// subscription's renewals and restores.
     public var originalTransactionId: String
     public var productId: String
     public var quantity: Int
+    /// When Apple charged the player (for a renewal, when the period began).
     public var purchaseDate: Millis
     public var originalPurchaseDate: Millis?
+    /// The end of a subscription period; nil for other products.
     public var expiresDate: Millis?
     /// Set when Apple refunded or revoked the purchase (R9).
     public var cancellationDate: Millis?
+    /// Apple's reason for a refund: 1 an issue in the app, 0 anything else.
     public var cancellationReason: Int?
+    /// Apple's id for one period of a subscription across devices and restores; a claim
+    /// key (R7) so a period is delivered once.
     public var webOrderLineItemId: String?
     /// `PURCHASED` or `FAMILY_SHARED`.
     public var ownershipType: String?
@@ -52,8 +60,12 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
 /// or the renewal info JWS): does it still renew?
 public struct AppleRenewalInfo: Sendable, Equatable, Codable {
     public var originalTransactionId: String
+    /// The product the subscription renews into (may differ after an up- or downgrade).
     public var productId: String
+    /// Whether the player leaves the subscription on: R8 reads it.
     public var autoRenewEnabled: Bool
+    /// Why the subscription lapsed (Apple's codes: 1 cancelled by the player, 2 billing
+    /// error, 3 declined a price increase, 4 product unavailable, 5 other).
     public var expirationIntent: Int?
     /// Apple is still trying to charge the player after a failed renewal.
     public var isInBillingRetry: Bool

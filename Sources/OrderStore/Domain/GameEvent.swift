@@ -29,17 +29,24 @@ public struct GameEvent: Sendable, Equatable {
     public var id: Int64
     /// Stable and unique: the game applies an event once by this id.
     public var eventId: String
+    /// What happened to the account: delivered, revoked, refunded, renewed…
     public var type: GameEventType
+    /// The order it is about; nil for an event about a subscription alone.
     public var orderId: String?
+    /// The game account the game should change.
     public var accountId: String
+    /// When the change it reports was committed (in the same transaction).
     public var createdAt: Millis
     /// The JSON body the game receives, fixed when the event was written.
     public var payload: String
+    /// Tries to push it to the game so far.
     public var attempts: Int64
     public var lastAttemptAt: Millis?
     /// The game's HTTP status on the last try; nil when it did not answer.
     public var lastStatus: Int?
+    /// Why the last try failed, in words.
     public var lastError: String?
+    /// When the game confirmed it; nil while the game has not been told.
     public var confirmedAt: Millis?
     /// `push` (the game answered 2xx) or `pull` (it acknowledged a cursor past it).
     public var confirmedVia: String?
@@ -52,9 +59,11 @@ public struct GameEventAttempt: Sendable, Equatable {
     public var at: Millis
     /// How it was sent: `push` (a pulled event is acknowledged by cursor, not tried).
     public var via: String
+    /// The game's HTTP status; nil when it did not answer.
     public var httpStatus: Int?
     /// What the game answered (shortened), or why there was no answer.
     public var answer: String?
+    /// How long the game took, or how long the outbox waited.
     public var latencyMs: Int64?
 
     public init(at: Millis, via: String, httpStatus: Int?, answer: String?, latencyMs: Int64?) {
@@ -65,6 +74,7 @@ public struct GameEventAttempt: Sendable, Equatable {
         self.latencyMs = latencyMs
     }
 
+    /// The game answered 2xx: the event is confirmed.
     public var succeeded: Bool { httpStatus.map { (200..<300).contains($0) } ?? false }
 }
 

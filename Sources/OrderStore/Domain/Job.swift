@@ -32,12 +32,17 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
 public struct Job: Sendable, Equatable {
     public var id: Int64
     public var kind: JobKind
+    /// What the job is about: an order id, an original transaction id, a notification id.
     public var subject: String
+    /// When it may run next.
     public var dueAt: Millis
     /// How many times a worker took it; a finish must name the same count (the fence).
     public var attempts: Int64
+    /// The worker holding it (`host:pid:tag`); nil when no worker does.
     public var leaseOwner: String?
+    /// When the holder's lease ends; after that another worker may take the job.
     public var leaseUntil: Millis?
+    /// Why the last run failed, in words.
     public var lastError: String?
     /// Set when it failed too often to try again; an operator may requeue it.
     public var deadAt: Millis?
@@ -52,8 +57,12 @@ public struct Job: Sendable, Equatable {
 
 /// How the store's job queue stands, for `/metrics`, `/readyz` and the console's header.
 public struct JobQueueStatus: Sendable, Equatable {
+    /// Jobs due now that no worker holds.
     public var due: Int
+    /// How long the queue has been behind: the oldest due job's time.
     public var oldestDueAt: Millis?
+    /// Jobs a worker holds under a live lease.
     public var leased: Int
+    /// Jobs that failed too often and wait for an operator.
     public var dead: Int
 }

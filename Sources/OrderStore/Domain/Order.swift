@@ -1,11 +1,15 @@
 /// An order as the store holds it: our order id (sent to Apple as `applicationUsername` /
 /// `appAccountToken`), who placed it, what it buys, and where it is in its life.
 public struct Order: Sendable, Equatable, Codable {
+    /// The game's id for the order, unique in the store.
     public var orderId: String
+    /// The game account that placed it and is owed the goods.
     public var accountId: String
     public var productId: String
     public var quantity: Int
+    /// When the game placed the order, before the player paid.
     public var createdAt: Millis
+    /// Where the order is in its life (the state machine of DESIGN.md §2).
     public var state: OrderState
     public var stateChangedAt: Millis
     /// Optimistic concurrency: every change bumps it; acting on a stale version fails.
@@ -14,13 +18,19 @@ public struct Order: Sendable, Equatable, Codable {
     public var updatedBy: String
     /// When the order entered a paid-but-undelivered state; nil otherwise.
     public var stuckSince: Millis?
+    /// Production or sandbox, from Apple's answer (R2); nil before one.
     public var environment: AppleEnvironment?
+    /// The purchase this order claimed (R7); nil until a valid answer names it.
     public var transactionId: String?
+    /// For a subscription, the id its renewals share.
     public var originalTransactionId: String?
+    /// Calls to Apple made for the order so far.
     public var attempts: Int
     /// The first failure of the current run of retryable failures (R4's 72 h window).
     public var firstFailureAt: Millis?
+    /// When the worker asks Apple again (R4); nil when nothing is scheduled.
     public var nextRetryAt: Millis?
+    /// The latest failure in words (Apple's status and meaning, a time-out, a failed check).
     public var lastError: String?
     /// R4: the retry schedule ran out; only an operator can move it now.
     public var needsOperator: Bool

@@ -3,13 +3,19 @@ import SQLKit
 /// Everything the order detail screen shows: the order and its timeline.
 public struct OrderDetail: Sendable {
     public var order: Order
+    /// The product ordered; nil when the catalogue no longer lists it.
     public var product: Product?
+    /// Receipts sent for the order, oldest first.
     public var submissions: [Submission]
+    /// The latest calls to Apple about the order (up to the query's limit), oldest first.
     public var attempts: [VerificationAttempt]
+    /// Deliveries of the order, revoked ones included.
     public var grants: [Grant]
+    /// The transactions the order claimed (R7).
     public var transactions: [StoredTransaction]
     /// Apple's notifications about the order's transactions, oldest first.
     public var notifications: [NotificationRecord] = []
+    /// The audit entries whose target is the order.
     public var audit: [AuditEntry]
     /// What the game was told about the order, with every try (issue 14).
     public var events: [GameEventDetail] = []
@@ -23,9 +29,13 @@ public struct OrderDetail: Sendable {
 /// A subscription by original transaction id: the chain, who submitted each transaction,
 /// the owner history and the R8 decisions.
 public struct SubscriptionDetail: Sendable {
+    /// The subscription's row; nil when the store knows its transactions but no owner yet.
     public var subscription: Subscription?
+    /// Every period of the subscription the store has seen, oldest first.
     public var chain: [StoredTransaction]
+    /// The orders, from any account, that claimed a period of it, oldest first.
     public var orders: [Order]
+    /// R8's and operators' decisions about its owner, oldest first.
     public var ownership: [OwnershipEvent]
     /// Apple's notifications about the subscription, oldest `signedDate` first.
     public var notifications: [NotificationRecord] = []
@@ -34,9 +44,13 @@ public struct SubscriptionDetail: Sendable {
 /// An account: its orders, grants, subscriptions and flags.
 public struct AccountDetail: Sendable {
     public var accountId: String
+    /// The account's orders, newest first.
     public var orders: [Order]
+    /// What was delivered to the account, revoked grants included.
     public var grants: [Grant]
+    /// The subscriptions the account owns.
     public var subscriptions: [Subscription]
+    /// Marks for support, such as replayed receipts.
     public var flags: [AccountFlag]
 }
 

@@ -1,100 +1,163 @@
 /// Stored records the detail screens show. Plain values, decoded from rows.
 
+/// A transaction as the store keeps it: Apple's facts, where they came from, and which order
+/// claimed the purchase (R7).
 public struct StoredTransaction: Sendable, Equatable {
+    /// Apple's facts about the purchase, as last reported.
     public var transaction: AppleTransaction
+    /// Production or sandbox, as the answer that reported it said; nil when unknown.
     public var environment: AppleEnvironment?
     /// The order that claimed it; nil for an orphan.
     public var orderId: String?
     /// The account that submitted the receipt that claimed it.
     public var submittedBy: String?
+    /// When any answer from Apple first reported it.
     public var firstSeenAt: Millis
 }
 
+/// A receipt as a game client or server sent it (R1: stored before anything else happens).
 public struct Submission: Sendable, Equatable {
+    /// The store's id for the submission, named in the intake API's answer.
     public var id: Int64
+    /// The order it was sent for; nil for a receipt sent without one.
     public var orderId: String?
+    /// The game account that sent it.
     public var accountId: String
+    /// The transaction id the client said the receipt pays for; the store checks it (R6).
     public var claimedTransactionId: String?
+    /// Who sent it: `client`, `server`, an operator's re-submission.
     public var source: String
+    /// The receipt exactly as received (base64 PKCS#7 or a JWS); kept for re-verification.
     public var receiptData: String
     public var receivedAt: Millis
 }
 
+/// One call to Apple about an order and what came of it: the timeline's raw material.
 public struct VerificationAttempt: Sendable, Equatable {
     public var id: Int64
+    /// When the call was made.
     public var at: Millis
+    /// verifyReceipt or the App Store Server API.
     public var method: VerificationMethod
+    /// The environment that answered; nil when nothing did.
     public var environment: AppleEnvironment?
+    /// Valid, final (rejected), or retryable (R3, R4).
     public var outcome: AttemptOutcome
+    /// Apple's `status` field; nil when Apple did not answer or the API has none.
     public var appleStatus: Int?
     /// Apple's meaning of the status (R3), for display.
     public var statusMeaning: String? { appleStatus.map(StatusCodeRule.meaning(of:)) }
+    /// The HTTP status of the answer; nil when the call got none (time-out, refused).
     public var httpStatus: Int?
+    /// How long Apple took, or how long the store waited before giving up.
     public var latencyMs: Int
+    /// Why the attempt did not succeed, in words; nil for a valid answer.
     public var reason: String?
+    /// Apple's answer as received, for the receipt screen and `order show --json`.
     public var body: String?
     /// What the store decided from this answer; nil for attempts from before verdicts were kept.
     public var verdict: StoredVerdict?
 }
 
+/// A delivery of what an order bought to its account (R11: at most one live grant per order,
+/// by a unique index), and its revocation if there was one.
 public struct Grant: Sendable, Equatable {
     public var id: Int64
     public var orderId: String
+    /// The account that received the goods.
     public var accountId: String
+    /// The purchase the grant delivers; nil for a manual grant made without one.
     public var transactionId: String?
+    /// Automatic (after Apple's answer) or manual (an operator, with a reason).
     public var kind: GrantKind
+    /// `system` for automatic grants, otherwise the operator who granted.
     public var operatorName: String
+    /// The operator's reason for a manual grant.
     public var reason: String?
     public var grantedAt: Millis
+    /// When the grant was taken back (a refund, an operator); nil while it stands.
     public var revokedAt: Millis?
     public var revokedBy: String?
     public var revokeReason: String?
 }
 
+/// An auto-renewable subscription, keyed by its original transaction id, and the game
+/// account that owns it (R8 decides when one Apple ID played several accounts).
 public struct Subscription: Sendable, Equatable {
+    /// The id every renewal of the subscription shares.
     public var originalTransactionId: String
+    /// The game account the subscription's benefits go to.
     public var ownerAccount: String
     public var productId: String
+    /// Active, expired, in a billing retry, revoked… as Apple last said.
     public var status: SubscriptionStatus
+    /// Whether the subscriber means to renew (Apple's renewal intent); R8 reads it.
     public var autoRenew: Bool
+    /// The end of the latest period the store knows of.
     public var expiresAt: Millis?
+    /// When the current owner became owner.
     public var ownerSince: Millis
+    /// `rule` when R8 decided, otherwise the operator who settled a dispute.
     public var decidedBy: String
     /// When Apple last told us the status and renewal intent, and through what.
     public var factsAsOf: Millis?
+    /// A verification, a notification or the expiry poll.
     public var factsSource: FactSource?
 }
 
+/// One decision about who owns a subscription (R8): by the rule when a receipt arrived, or
+/// by an operator settling a dispute.
 public struct OwnershipEvent: Sendable, Equatable {
     public var id: Int64
     public var originalTransactionId: String
+    /// The order whose receipt raised the question; nil for an operator's transfer.
     public var orderId: String?
+    /// The account that submitted the subscription's receipt.
     public var submittedBy: String
+    /// The owner before the decision; nil when there was none.
     public var fromAccount: String?
+    /// The owner after the decision.
     public var toAccount: String
     public var at: Millis
+    /// `rule`, or the operator who decided.
     public var decidedBy: String
     public var verdict: OwnershipVerdict
+    /// The decision in words, as the console and `subscription show` print it.
     public var reason: String
+    /// True while a dispute waits for an operator (the disputes queue).
     public var needsReview: Bool
 }
 
+/// One entry of the append-only audit log (R10), chained to the one before by its hash.
 public struct AuditEntry: Sendable, Equatable {
+    /// The entry's place in the log, from 1 with no gaps.
     public var seq: Int64
     public var at: Millis
+    /// `system`, or the operator who acted.
     public var actor: String
+    /// The actor's role then (`rule` for the store's own decisions).
     public var role: String
+    /// What was done: `grant`, `refund`, `verify.replay`, `ownership.transfer`…
     public var action: String
+    /// What it was done to: `order:ID`, `subscription:OTID`, `account:ID`…
     public var target: String
+    /// The operator's reason, where the action asks for one.
     public var reason: String?
+    /// What changed, e.g. `verify_retry → delivered`.
     public var detail: String
+    /// SHA-256 over the previous entry's hash and this entry's fields.
     public var hash: String
 }
 
+/// A mark on a game account for support to see, such as `replay` when it sent a receipt
+/// another order had already claimed (R7).
 public struct AccountFlag: Sendable, Equatable {
     public var accountId: String
+    /// The kind of mark: `replay`.
     public var flag: String
+    /// The order that raised it.
     public var orderId: String?
+    /// What happened, in words.
     public var detail: String
     public var at: Millis
 }

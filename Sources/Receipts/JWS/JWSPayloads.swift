@@ -1,6 +1,11 @@
 import Foundation
 
-/// `JWSTransactionDecodedPayload` (App Store Server API).
+/// `JWSTransactionDecodedPayload` (App Store Server API): one transaction, signed by Apple.
+///
+/// Each property is the payload's field of the same name, with the meaning Apple's App
+/// Store Server API documentation gives the payload's field. Every field
+/// is optional: Apple adds fields over the years and leaves out those that do not apply,
+/// and a payload missing one still decodes. Dates are ``AppleDate`` (milliseconds).
 public struct JWSTransaction: Sendable, Decodable, Equatable {
     public var transactionId: String?
     public var originalTransactionId: String?
@@ -32,7 +37,12 @@ public struct JWSTransaction: Sendable, Decodable, Equatable {
     public var appTransactionId: String?
 }
 
-/// `JWSRenewalInfoDecodedPayload`.
+/// `JWSRenewalInfoDecodedPayload`: an auto-renewable subscription's renewal intent.
+///
+/// Each property is the payload's field of the same name, with the meaning Apple's App
+/// Store Server API documentation gives the payload's field. Every field
+/// is optional: Apple adds fields over the years and leaves out those that do not apply,
+/// and a payload missing one still decodes. Dates are ``AppleDate`` (milliseconds).
 public struct JWSRenewalInfo: Sendable, Decodable, Equatable {
     public var originalTransactionId: String?
     public var autoRenewProductId: String?
@@ -54,6 +64,11 @@ public struct JWSRenewalInfo: Sendable, Decodable, Equatable {
 }
 
 /// `AppTransaction`: the app-level purchase (StoreKit 2's replacement for the app receipt).
+///
+/// Each property is the payload's field of the same name, with the meaning Apple's App
+/// Store Server API documentation gives the payload's field. Every field
+/// is optional: Apple adds fields over the years and leaves out those that do not apply,
+/// and a payload missing one still decodes. Dates are ``AppleDate`` (milliseconds).
 public struct JWSAppTransaction: Sendable, Decodable, Equatable {
     public var receiptType: String?
     public var appAppleId: Int64?

@@ -3,6 +3,12 @@ import Foundation
 /// A whole verifyReceipt answer, including the iOS 6 shapes (a transaction receipt's
 /// fields directly under `receipt`, `latest_receipt_info` as one object, and 21006's
 /// `latest_expired_receipt_info`).
+///
+/// Properties are Apple's JSON fields in camel case (`latest_receipt_info` is
+/// `latestReceiptInfo`), with the meanings Apple's documentation of the verifyReceipt
+/// response body gives them. Every field is
+/// optional and numbers Apple sends as strings are accepted, so an answer Apple shaped
+/// differently still decodes and the store can say what was missing.
 public struct VerifyReceiptResponse: Sendable, Equatable, Decodable {
     public var status: Int
     /// `Production` or `Sandbox`.
@@ -65,7 +71,8 @@ public struct VerifyReceiptResponse: Sendable, Equatable, Decodable {
     }
 }
 
-/// The `receipt` object.
+/// The `receipt` object: the app receipt as Apple decoded it, fields named as in
+/// ``VerifyReceiptResponse``.
 public struct ReceiptSection: Sendable, Equatable, Decodable {
     public var receiptType: String?
     public var adamId: Int64?
@@ -98,7 +105,8 @@ public struct ReceiptSection: Sendable, Equatable, Decodable {
     }
 }
 
-/// One row of `in_app` / `latest_receipt_info`.
+/// One row of `in_app` / `latest_receipt_info`: a transaction, fields named as in
+/// ``VerifyReceiptResponse``. Dates come as `…_ms` strings of milliseconds.
 public struct ReceiptTransaction: Sendable, Equatable, Decodable {
     public var quantity: Int64?
     public var productId: String?
@@ -140,7 +148,8 @@ public struct ReceiptTransaction: Sendable, Equatable, Decodable {
     }
 }
 
-/// One row of `pending_renewal_info`.
+/// One row of `pending_renewal_info`: a subscription's renewal intent, fields named as in
+/// ``VerifyReceiptResponse``.
 public struct PendingRenewalInfo: Sendable, Equatable, Decodable {
     public var originalTransactionId: String?
     public var productId: String?
