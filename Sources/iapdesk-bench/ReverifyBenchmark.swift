@@ -4,13 +4,15 @@ import ArgumentParser
 import Foundation
 import IAPDeskCLI
 import OrderStore
+import Server
 import SyntheticData
 
 /// DESIGN.md §7: bulk re-verification of 1,000 orders against the simulator at 500 ms per
 /// call with 32 in flight; the ideal is calls × latency / concurrency (15.6 s for one
 /// verifyReceipt call per order), the budget 1.25 × that. Real HTTP on loopback, real
 /// signed receipts, a real store (SQLite, or PostgreSQL with `--db postgres://…`), the same
-/// `reverifyAll` the CLI and console use.
+/// `reverifyAll` the CLI and console use, or with `--worker` the worker `iapdesk serve` runs,
+/// taking the orders' verify jobs from the store's queue under leases.
 struct ReverifyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Bulk re-verification against the simulator.")
 
@@ -24,6 +26,8 @@ struct ReverifyBenchmark: AsyncParsableCommand {
     @Option(help: "Calls in flight at once.") var concurrency: Int = 32
     @Option(help: "verify-receipt (one call per order) or server-api (three for subscriptions: info, statuses, history).") var api: String = "verify-receipt"
     @Option(help: "The store: a SQLite path (default: a temp file, removed afterwards) or a postgres:// URL of an empty database.") var db: String?
+    @Flag(help: "Re-verify through serve's worker: it leases the orders' verify jobs from the queue, `concurrency` at a time.")
+    var worker = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -54,7 +58,15 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         let verifier = AppleVerifier(settings: settings)
 
         let start = ContinuousClock.now
-        let result = await store.reverifyAll(ids, using: verifier, concurrency: concurrency)
+        let delivered: Int
+        var failures: [String] = []
+        if worker {
+            delivered = try await throughWorker(store, verifier: verifier)
+        } else {
+            let result = await store.reverifyAll(ids, using: verifier, concurrency: concurrency)
+            delivered = result.delivered
+            failures = result.failed.prefix(3).map { "\($0.orderId): \($0.error)" }
+        }
         let elapsed = (ContinuousClock.now - start).milliseconds / 1000
         await verifier.shutdown()
         await server.stop()
@@ -66,15 +78,37 @@ struct ReverifyBenchmark: AsyncParsableCommand {
                 Figure(key: "elapsed_s", label: "bulk re-verify (s)", value: elapsed, budget: ideal * 1.25),
                 Figure(key: "ideal_s", label: "ideal: calls × latency / concurrency (s)", value: ideal, budget: nil),
                 Figure(key: "ratio", label: "elapsed / ideal", value: elapsed / ideal, budget: 1.25),
-                Figure(key: "delivered", label: "delivered", value: Double(result.delivered), budget: nil),
-                Figure(key: "not_delivered", label: "not delivered", value: Double(result.done - result.delivered), budget: nil),
+                Figure(key: "delivered", label: "delivered", value: Double(delivered), budget: nil),
+                Figure(key: "not_delivered", label: "not delivered", value: Double(ids.count - delivered), budget: nil),
             ], json: json,
             context: [
                 "orders": "\(ids.count)", "calls": "\(calls)", "api": api, "latency_s": "\(latency)", "jitter_s": "\(jitter)", "concurrency": "\(concurrency)",
-                "store": location.description,
+                "store": location.description, "through": worker ? "worker" : "reverifyAll",
             ])
-        if result.delivered != ids.count {
-            throw ValidationError("only \(result.delivered) of \(ids.count) delivered: \(result.failed.prefix(3).map { "\($0.orderId): \($0.error)" })")
+        if delivered != ids.count {
+            throw ValidationError("only \(delivered) of \(ids.count) delivered: \(failures)")
         }
+    }
+
+    /// Runs serve's worker on the verify jobs the submissions queued until none is left, and
+    /// returns how many orders the store holds delivered.
+    private func throughWorker(_ store: OrderStore, verifier: AppleVerifier) async throws -> Int {
+        var settings = Worker.Settings()
+        settings.kinds = [.verify]
+        settings.concurrency = concurrency
+        settings.batch = concurrency
+        let worker = Worker(store: store, verifier: verifier, settings: settings)
+        let running = Task { await worker.run() }
+        // Done when no order waits for its first answer and no job is leased (the queue also
+        // holds the game's event jobs, which this worker leaves alone).
+        while true {
+            let waiting = try await store.counts().byState
+            let owed = (waiting[.receiptReceived] ?? 0) + (waiting[.verified] ?? 0)
+            if owed == 0, try await store.jobQueueStatus().leased == 0 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        running.cancel()
+        await running.value
+        return Int(try await store.counts().byState[.delivered] ?? 0)
     }
 }

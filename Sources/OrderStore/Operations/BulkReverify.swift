@@ -68,7 +68,8 @@ extension OrderStore {
     /// Apple about the same time come back together, and every round the answers wait for
     /// each other to be stored: measured at 500 ms and 32 in flight, 1.31–1.35 × the ideal.
     /// Spread over a ramp (310 ms for 32), the answers arrive as the store can take them.
-    static let rampStep: Duration = .milliseconds(10)
+    /// `serve`'s worker starts a round's calls the same way.
+    public static let rampStep: Duration = .milliseconds(10)
 
     private struct Finished: Sendable {
         var orderId: String

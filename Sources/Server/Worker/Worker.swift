@@ -13,6 +13,9 @@ public struct Worker: Sendable {
         public var batch = 32
         /// Jobs run at once (calls to Apple in flight).
         public var concurrency = 16
+        /// How long one round goes on taking due jobs into the slots that free up, before the
+        /// loop's heartbeat and its check for an Apple outage run again.
+        public var roundLength: Duration = .seconds(2)
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
         /// How long to sleep when nothing is due: how long a job written by another process
@@ -140,24 +143,62 @@ public struct Worker: Sendable {
     }
 
     /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
+    ///
+    /// Slots a finished job frees take the next due jobs at once (claimed a few at a time)
+    /// rather than waiting for the round's slowest job: one call to Apple that times out
+    /// would otherwise hold every other slot for its 30 s, and calls that return together
+    /// would queue their writes every round. A round stops topping up after `roundLength`,
+    /// so the loop's heartbeat and outage check still come round; a probe (`limit`) never does.
     @discardableResult
     public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
-        let jobs = try await store.claimJobs(
-            owner: owner, limit: limit ?? settings.batch, lease: settings.lease, kinds: kinds,
-            verifyCreatedSince: settings.verifyCreatedSince)
+        let jobs = try await claim(limit ?? settings.batch, kinds: kinds)
         guard !jobs.isEmpty else { return 0 }
+        let slots = max(1, settings.concurrency)
+        let roundEnds = ContinuousClock.now + settings.roundLength
+        var ran = jobs.count
         await withTaskGroup(of: Void.self) { group in
-            var pending = jobs.makeIterator()
-            var started = 0
-            while started < max(1, settings.concurrency), let job = pending.next() {
-                group.addTask { await self.run(job) }
-                started += 1
-            }
-            while await group.next() != nil {
-                if let job = pending.next() { group.addTask { await self.run(job) } }
+            var pending = jobs[...]
+            var running = 0
+            var toppingUp = limit == nil
+            // The round's first calls start a ramp apart (`OrderStore.rampStep`): started
+            // together they would come back together and queue for the store every round.
+            var firstFill = true
+            while true {
+                while running < slots, let job = pending.popFirst() {
+                    let delay = firstFill ? OrderStore.rampStep * running : .zero
+                    group.addTask {
+                        if delay > .zero { try? await Task.sleep(for: delay) }
+                        await self.run(job)
+                    }
+                    running += 1
+                }
+                firstFill = false
+                guard running > 0, await group.next() != nil else { break }
+                running -= 1
+                // Claimed once a few slots are free, not per slot: each claim is a write.
+                let free = slots - running
+                guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
+                guard ContinuousClock.now < roundEnds, !Task.isCancelled else {
+                    toppingUp = false
+                    continue
+                }
+                do {
+                    let more = try await claim(min(free, settings.batch), kinds: kinds)
+                    pending.append(contentsOf: more)
+                    ran += more.count
+                    if more.isEmpty { toppingUp = false }
+                } catch {
+                    logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
+                    toppingUp = false
+                }
             }
         }
-        return jobs.count
+        return ran
+    }
+
+    private func claim(_ limit: Int, kinds: [JobKind]?) async throws -> [Job] {
+        try await store.claimJobs(
+            owner: owner, limit: limit, lease: settings.lease, kinds: kinds, verifyCreatedSince: settings.verifyCreatedSince)
     }
 
     /// A job in flight is finished even when the worker is told to stop (SIGTERM): it runs
