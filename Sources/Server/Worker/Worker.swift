@@ -186,8 +186,12 @@ public struct Worker: Sendable {
                 // Claimed once a few slots are free, not per slot: each claim is a write.
                 let free = slots - running
                 guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
+                // Stopping, or the round is over: drain.
+                if Task.isCancelled || ContinuousClock.now >= roundEnds {
+                    toppingUp = false
+                    continue
+                }
                 do {
-                    if Task.isCancelled || ContinuousClock.now >= roundEnds { throw CancellationError() }
                     if asksApple, ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
                         lastOutageCheck = .now
                         if try await store.appleFailing() != nil {
@@ -199,8 +203,6 @@ public struct Worker: Sendable {
                     pending.append(contentsOf: more)
                     ran += more.count
                     if more.isEmpty { toppingUp = false }
-                } catch is CancellationError {  // stopping, or the round is over
-                    toppingUp = false
                 } catch {
                     logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
                     toppingUp = false
