@@ -294,30 +294,31 @@ struct Generator {
                 grantedAt, NONE, NULL, NULL,
             ])
             if manual {
-                audit(
-                    &rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason,
+                audit.append(
+                    to: &rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason,
                     detail: "verify_retry → delivered")
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
             rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
-            audit(
-                &rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)", reason: "Apple refunded transaction \(tid)",
+            audit.append(
+                to: &rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)",
+                reason: "Apple refunded transaction \(tid)",
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
-                audit(
-                    &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError,
+                audit.append(
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError,
                     detail: "receipt_received → rejected")
             } else {
-                audit(
-                    &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError,
+                audit.append(
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError,
                     detail: "receipt_received → rejected")
             }
         case .disputed:
-            audit(
-                &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError,
+            audit.append(
+                to: &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError,
                 detail: "verified → disputed")
         default:
             break
@@ -330,12 +331,6 @@ struct Generator {
             ])
             orphanCount += 1
         }
-    }
-
-    private mutating func audit(
-        _ rows: inout BulkRows, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
-    ) {
-        audit.append(to: &rows, at: at, actor: actor, role: role, action: action, target: target, reason: reason, detail: detail)
     }
 
     /// The subscriptions as the history left them, once every order is generated.

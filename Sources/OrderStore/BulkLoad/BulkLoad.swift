@@ -55,7 +55,7 @@ extension OrderStore {
         if try await counts().total > 0 { throw StoreError.storeNotEmpty(location: location.description) }
         for product in products { try await upsertProduct(product, at: listedAt) }
         let db = self.db
-        let loaded = try await db.lock.run {
+        return try await db.lock.run {
             let sql = db.sql
             let sqlite = dialect == .sqlite
             if sqlite {
@@ -88,7 +88,6 @@ extension OrderStore {
             try await sql.raw(sqlite ? "PRAGMA optimize" : "ANALYZE").run()
             return loaded
         }
-        return loaded
     }
 
     /// Counters, the load's own audit entry, the audit head and the id sequence.

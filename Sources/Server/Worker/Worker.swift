@@ -16,7 +16,7 @@ public struct Worker: Sendable {
         /// How long a round goes on taking due jobs into the slots that free up. Then it
         /// drains and the next starts with a fresh ramp: calls that keep coming back in step
         /// drift together over a long round (measured: 10,000 orders took 199–203 s without
-        /// this, 187 s with it).
+        /// this, 186–187 s with it).
         public var roundLength: Duration = .seconds(2)
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
