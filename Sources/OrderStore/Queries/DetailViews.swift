@@ -54,6 +54,88 @@ public struct AccountDetail: Sendable {
     public var flags: [AccountFlag]
 }
 
+extension DetailQuery {
+    /// The order screen: the order, its product, receipts, Apple's latest answers, grants,
+    /// transactions, Apple's notifications about them, the audit entries and the game's
+    /// events with every try.
+    static let order = DetailQuery(parts: [
+        Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
+        Part(
+            name: "product", select: "SELECT \(Product.columns) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)",
+            order: "product_id"),
+        Part(
+            name: "submissions",
+            select: "SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at FROM receipt_submissions WHERE order_id = $1",
+            order: "id"),
+        Part(
+            name: "attempts",
+            select: """
+                SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
+                FROM verification_attempts WHERE order_id = $1 ORDER BY id DESC LIMIT $2
+                """,
+            order: "id"),
+        Part(name: "grants", select: "SELECT * FROM grants WHERE order_id = $1", order: "id"),
+        Part(
+            name: "transactions", select: "SELECT \(StoredTransaction.columns) FROM transactions WHERE order_id = $1",
+            order: "purchase_date, transaction_id"),
+        Part(
+            name: "notifications",
+            select: """
+                SELECT \(NotificationRecord.columns), signed_date FROM notifications
+                WHERE transaction_id IN (SELECT transaction_id FROM transactions WHERE order_id = $1
+                                         UNION ALL SELECT transaction_id FROM orders WHERE order_id = $1)
+                """,
+            order: "signed_date, id"),
+        Part(name: "audit", select: "SELECT * FROM audit_log WHERE target = 'order:' || $1", order: "seq"),
+        Part(name: "events", select: "SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id"),
+        Part(
+            name: "event_attempts",
+            select: """
+                SELECT id, event, at, via, http_status, answer, latency_ms FROM event_attempts
+                WHERE event IN (SELECT id FROM events WHERE order_id = $1)
+                """,
+            order: "id"),
+    ])
+
+    /// The subscription screen: the subscription, its chain, the orders that claimed it,
+    /// its owner history and Apple's notifications, each up to the limit, oldest first.
+    static let subscription = DetailQuery(parts: [
+        Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
+        Part(
+            name: "chain",
+            select: """
+                SELECT \(StoredTransaction.columns) FROM transactions WHERE original_transaction_id = $1
+                ORDER BY purchase_date, transaction_id LIMIT $2
+                """,
+            order: "purchase_date, transaction_id"),
+        Part(
+            name: "orders",
+            select: "SELECT \(Order.columnList) FROM orders WHERE original_transaction_id = $1 ORDER BY created_at, order_id LIMIT $2",
+            order: "created_at, order_id"),
+        Part(name: "ownership", select: "SELECT * FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id"),
+        Part(
+            name: "notifications",
+            select: """
+                SELECT \(NotificationRecord.columns), signed_date FROM notifications WHERE original_transaction_id = $1
+                ORDER BY signed_date, id LIMIT $2
+                """,
+            order: "signed_date, id"),
+    ])
+
+    /// The account screen: its orders newest first, then grants, subscriptions and flags.
+    static let account = DetailQuery(parts: [
+        Part(
+            name: "orders",
+            select: "SELECT \(Order.columnList) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
+            order: "created_at DESC, order_id DESC"),
+        Part(name: "grants", select: "SELECT * FROM grants WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
+        Part(
+            name: "subscriptions", select: "SELECT * FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2",
+            order: "original_transaction_id"),
+        Part(name: "flags", select: "SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
+    ])
+}
+
 extension OrderStore {
     /// Everything about one order, as the order screen and `iapdesk order show` read it: the
     /// order and its product, receipts submitted, Apple's answers with the store's verdict,
@@ -65,38 +147,22 @@ extension OrderStore {
     ///     days has hundreds; the timeline collapses repeats).
     /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
-        var detail = try await read { sql in
-            let order = try await sql.requireOrder(orderId)
-            let product = try await sql.product(order.productId)
-            return OrderDetail(
-                order: order, product: product,
-                submissions: try await sql.rows(
-                    """
-                    SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at
-                    FROM receipt_submissions WHERE order_id = \(bind: orderId) ORDER BY id
-                    """
-                ).map(Submission.init(row:)),
-                attempts: try await sql.rows(
-                    """
-                    SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
-                    FROM verification_attempts WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT \(bind: attemptLimit)
-                    """
-                ).map(VerificationAttempt.init(row:)).reversed(),
-                grants: try await sql.rows("SELECT * FROM grants WHERE order_id = \(bind: orderId) ORDER BY id").map(Grant.init(row:)),
-                transactions: try await sql.rows(
-                    """
-                    SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE order_id = \(bind: orderId)
-                    """
-                ).map(StoredTransaction.init(row:)),
-                audit: try await sql.rows(
-                    """
-                    SELECT * FROM audit_log WHERE target = \(bind: "order:\(orderId)") ORDER BY seq
-                    """
-                ).map(AuditEntry.init(row:)))
-        }
-        let transactionIds = Set(detail.transactions.map(\.transaction.transactionId) + [detail.order.transactionId].compactMap { $0 })
-        detail.notifications = try await notifications(transactionIds: transactionIds.sorted())
-        detail.events = try await events(orderId: orderId)
+        let parts = try await readConnection { db in try await DetailQuery.order.rows(on: db, id: orderId, limit: attemptLimit) }
+        guard let order = try parts["order"]?.first.map(Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
+        var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
+        for row in parts["event_attempts"] ?? [] { attemptsByEvent[try row.int64("event"), default: []].append(try GameEventAttempt(row: row)) }
+        var detail = OrderDetail(
+            order: order, product: try parts["product"]?.first.map(Product.init(row:)),
+            submissions: try (parts["submissions"] ?? []).map(Submission.init(row:)),
+            attempts: try (parts["attempts"] ?? []).map(VerificationAttempt.init(row:)),
+            grants: try (parts["grants"] ?? []).map(Grant.init(row:)),
+            transactions: try (parts["transactions"] ?? []).map(StoredTransaction.init(row:)),
+            notifications: try (parts["notifications"] ?? []).map(NotificationRecord.init(row:)),
+            audit: try (parts["audit"] ?? []).map(AuditEntry.init(row:)),
+            events: try (parts["events"] ?? []).map { row in
+                let event = try GameEvent(row: row)
+                return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
+            })
         try await relate(&detail)
         return detail
     }
@@ -131,62 +197,25 @@ extension OrderStore {
     /// Apple's notifications and the orders that claimed it. `subscription` is nil when no
     /// subscription has that id.
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
-        try await read { sql in
-            SubscriptionDetail(
-                subscription: try await sql.row("SELECT * FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(Subscription.init(row:)),
-                chain: try await sql.rows(
-                    """
-                    SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid)
-                    ORDER BY purchase_date, transaction_id LIMIT \(bind: limit)
-                    """
-                ).map(StoredTransaction.init(row:)),
-                orders: try await sql.rows(
-                    """
-                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) ORDER BY created_at LIMIT \(bind: limit)
-                    """
-                ).map(Order.init(row:)),
-                ownership: try await sql.rows(
-                    """
-                    SELECT * FROM ownership_events WHERE original_transaction_id = \(bind: otid) ORDER BY id LIMIT \(bind: limit)
-                    """
-                ).map(OwnershipEvent.init(row:)),
-                notifications: try await sql.rows(
-                    """
-                    SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE original_transaction_id = \(bind: otid)
-                    ORDER BY signed_date, id LIMIT \(bind: limit)
-                    """
-                ).map(NotificationRecord.init(row:)))
-        }
+        let parts = try await readConnection { db in try await DetailQuery.subscription.rows(on: db, id: otid, limit: limit) }
+        return SubscriptionDetail(
+            subscription: try parts["subscription"]?.first.map(Subscription.init(row:)),
+            chain: try (parts["chain"] ?? []).map(StoredTransaction.init(row:)),
+            orders: try (parts["orders"] ?? []).map(Order.init(row:)),
+            ownership: try (parts["ownership"] ?? []).map(OwnershipEvent.init(row:)),
+            notifications: try (parts["notifications"] ?? []).map(NotificationRecord.init(row:)))
     }
 
     /// One player's account: its orders newest first, grants, subscriptions it owns and the
     /// flags the rules raised on it (a replay, R7).
     public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
-        try await read { sql in
-            AccountDetail(
-                accountId: accountId,
-                orders: try await sql.rows(
-                    """
-                    SELECT \(Order.columns) FROM orders WHERE account_id = \(bind: accountId)
-                    ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)
-                    """
-                ).map(Order.init(row:)),
-                grants: try await sql.rows(
-                    """
-                    SELECT * FROM grants WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
-                    """
-                ).map(Grant.init(row:)),
-                subscriptions: try await sql.rows(
-                    """
-                    SELECT * FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
-                    """
-                ).map(Subscription.init(row:)),
-                flags: try await sql.rows(
-                    """
-                    SELECT * FROM account_flags WHERE account_id = \(bind: accountId) ORDER BY id DESC LIMIT \(bind: limit)
-                    """
-                ).map(AccountFlag.init(row:)))
-        }
+        let parts = try await readConnection { db in try await DetailQuery.account.rows(on: db, id: accountId, limit: limit) }
+        return AccountDetail(
+            accountId: accountId,
+            orders: try (parts["orders"] ?? []).map(Order.init(row:)),
+            grants: try (parts["grants"] ?? []).map(Grant.init(row:)),
+            subscriptions: try (parts["subscriptions"] ?? []).map(Subscription.init(row:)),
+            flags: try (parts["flags"] ?? []).map(AccountFlag.init(row:)))
     }
 
     /// R8 decisions waiting for an operator's look, newest first.

@@ -26,6 +26,16 @@ extension Order {
     }
 }
 
+extension Product {
+    static let columns = "product_id, type, display_name, price_minor, currency"
+
+    init(row: Row) throws {
+        self.init(
+            productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
+            displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
+    }
+}
+
 extension SQLDatabase {
     func order(_ orderId: String) async throws -> Order? {
         try await row("SELECT \(Order.columns) FROM orders WHERE order_id = \(bind: orderId)").map(Order.init(row:))
@@ -37,11 +47,7 @@ extension SQLDatabase {
     }
 
     func product(_ productId: String) async throws -> Product? {
-        try await row("SELECT product_id, type, display_name, price_minor, currency FROM products WHERE product_id = \(bind: productId)").map { row in
-            Product(
-                productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
-                displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
-        }
+        try await row("SELECT \(unsafeRaw: Product.columns) FROM products WHERE product_id = \(bind: productId)").map(Product.init(row:))
     }
 
     func productTypes() async throws -> [String: ProductType] {

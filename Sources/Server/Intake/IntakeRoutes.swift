@@ -46,7 +46,8 @@ struct IntakeRoutes: Sendable {
         }
         router.get("/v1/orders/:id") { request, context in
             await answer(request) { _ in
-                let order = try await store.orderDetail(try Self.pathId(context)).order
+                let id = try Self.pathId(context)
+                guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
                 return JSONAnswer.response(.ok, Self.json(order))
             }
         }

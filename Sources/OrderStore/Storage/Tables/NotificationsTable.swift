@@ -79,17 +79,4 @@ extension OrderStore {
             return record
         }
     }
-
-    /// The notifications about these transactions (an order's, a subscription's), oldest first.
-    public func notifications(transactionIds: [String]) async throws -> [NotificationRecord] {
-        guard !transactionIds.isEmpty else { return [] }
-        return try await read { sql in
-            try await sql.rows(
-                """
-                SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE transaction_id IN (\(binds: transactionIds))
-                ORDER BY signed_date, id
-                """
-            ).map(NotificationRecord.init(row:))
-        }
-    }
 }
