@@ -6,8 +6,9 @@ import SQLKit
 /// per kind of id, ranked by `via` (order id, the order's transaction, a transaction it
 /// claimed, original transaction, account), newest first within a kind.
 enum LookupQuery {
-    /// The statement's text, with `id` and `limit` standing where the two values go.
-    static func text(kind: IdKind, id: String, limit: String) -> String {
+    /// The statement's text, with `$1` for the id and `$2` for the limit.
+    static func text(kind: IdKind) -> String {
+        let (id, limit) = ("$1", "$2")
         let columns = Order.columnList
         var parts: [String] = []
         if kind.includes(.order) { parts.append("SELECT 0 AS via, \(columns) FROM orders WHERE order_id = \(id)") }
@@ -34,18 +35,7 @@ enum LookupQuery {
 
     /// The statement with both values bound, for SQLKit on either backend.
     static func bound(kind: IdKind, id: String, limit: Int) -> SQLQueryString {
-        let marker = "\u{1}"
-        let pieces = text(kind: kind, id: "\(marker)id\(marker)", limit: "\(marker)limit\(marker)").components(separatedBy: marker)
-        var query = SQLQueryString("")
-        for (index, piece) in pieces.enumerated() {
-            // Odd pieces are the markers' names; even ones are SQL text.
-            if index % 2 == 0 {
-                query = query + SQLQueryString(piece)
-            } else {
-                query = query + (piece == "id" ? "\(bind: id)" : "\(bind: limit)")
-            }
-        }
-        return query
+        SQLQueryString(numbered: text(kind: kind), [id, limit])
     }
 }
 
@@ -53,7 +43,7 @@ enum LookupQuery {
 /// connection.
 struct AnyIdLookup: PostgresPreparedStatement {
     static let name = "iapdesk_lookup_any_v1"
-    static let sql = LookupQuery.text(kind: .any, id: "$1", limit: "$2")
+    static let sql = LookupQuery.text(kind: .any)
     static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
     typealias Row = PostgresRow
 
