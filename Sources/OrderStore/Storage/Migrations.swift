@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10]
     }
 
     /// Applies what is missing; true when something was.
@@ -46,11 +46,13 @@ enum Migrations {
     /// and were slow. Returns the names rebuilt (none on a healthy store: one catalogue read).
     static func restoreMissingIndexes(on db: Database) async throws -> [String] {
         if db.readOnly { return [] }
-        let definitions = all(db.dialect).joined().compactMap { statement -> (name: String, sql: String)? in
+        // The indexes the migrations leave, in order: a later migration may drop one.
+        var definitions: [(name: String, sql: String)] = []
+        for statement in all(db.dialect).joined() {
             let words = statement.split(separator: " ", maxSplits: 4)
-            if words.count > 2, words[0] == "CREATE", words[1] == "INDEX" { return (String(words[2]), statement) }
-            if words.count > 3, words[0] == "CREATE", words[1] == "UNIQUE", words[2] == "INDEX" { return (String(words[3]), statement) }
-            return nil
+            if words.count > 2, words[0] == "CREATE", words[1] == "INDEX" { definitions.append((String(words[2]), statement)) }
+            if words.count > 3, words[0] == "CREATE", words[1] == "UNIQUE", words[2] == "INDEX" { definitions.append((String(words[3]), statement)) }
+            if words.count > 2, words[0] == "DROP", words[1] == "INDEX" { definitions.removeAll { $0.name == words[2] } }
         }
         let present = Set(try await db.lock.run { try await db.sql.indexNames(db.dialect) })
         let missing = definitions.filter { !present.contains($0.name) }
@@ -65,6 +67,15 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 16: the console's banner groups the orders waiting for an operator by reason,
+    /// with the oldest state change, on every refresh. The index now holds that time too,
+    /// so the banner reads the index alone: at 10,000,000 orders (6,836 waiting) the query
+    /// read 5,892 table pages and took 10-30 ms on PostgreSQL, every 2 s, while keys waited.
+    private static let v10 = [
+        "DROP INDEX orders_needs_operator",
+        "CREATE INDEX orders_waiting_for_operator ON orders (last_error, order_id, state_changed_at) WHERE needs_operator = 1",
+    ]
 
     /// Issue 15: filters combine. State, product and environment two at a time each have an
     /// index that keys both and then the list order (an account narrows with anything
