@@ -20,9 +20,9 @@ public struct BulkProgress: Sendable {
 }
 
 extension OrderStore {
-    /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight. Apple's
-    /// seconds are spent outside the store's lock, so the calls overlap while the writes stay
-    /// serialized. When `shouldContinue` turns false no new call starts; those in flight
+    /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight, started
+    /// at least ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's
+    /// lock, so the calls overlap while the writes stay serialized. When `shouldContinue` turns false no new call starts; those in flight
     /// finish and are recorded, so nothing is half-done (the console's Esc). An order that
     /// fails (gone, forbidden) is listed and the rest go on.
     public func reverifyAll(
@@ -34,16 +34,19 @@ extension OrderStore {
         let start = Millis.now()
         await withTaskGroup(of: Finished.self) { group in
             var pending = orderIds.makeIterator()
-            var started = 0
-            while started < max(1, concurrency), let id = pending.next() {
-                let delay = Self.rampStep * started
-                group.addTask {
-                    try? await Task.sleep(for: delay)
-                    return await self.reverifyOne(id, using: verifier, by: actor, since: start)
+            var inFlight = 0
+            var pacer = CallPacer()
+            while true {
+                while inFlight < max(1, concurrency), !Task.isCancelled, shouldContinue(), let id = pending.next() {
+                    let at = pacer.nextStart()
+                    inFlight += 1
+                    group.addTask {
+                        try? await Task.sleep(until: at, clock: .continuous)
+                        return await self.reverifyOne(id, using: verifier, by: actor, since: start)
+                    }
                 }
-                started += 1
-            }
-            while let finished = await group.next() {
+                guard let finished = await group.next() else { break }
+                inFlight -= 1
                 state.done += 1
                 switch finished.state {
                 case .delivered: state.delivered += 1
@@ -56,20 +59,10 @@ extension OrderStore {
                     state.failed.append((finished.orderId, error))
                 }
                 await progress(state)
-                if !Task.isCancelled, shouldContinue(), let id = pending.next() {
-                    group.addTask { await self.reverifyOne(id, using: verifier, by: actor, since: start) }
-                }
             }
         }
         return state
     }
-
-    /// The first `concurrency` calls start this far apart. Started together, calls that take
-    /// Apple about the same time come back together, and every round the answers wait for
-    /// each other to be stored: measured at 500 ms and 32 in flight, 1.31–1.35 × the ideal.
-    /// Spread over a ramp (310 ms for 32), the answers arrive as the store can take them.
-    /// `serve`'s worker starts a round's calls the same way.
-    public static let rampStep: Duration = .milliseconds(10)
 
     private struct Finished: Sendable {
         var orderId: String

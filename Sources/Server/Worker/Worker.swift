@@ -13,11 +13,6 @@ public struct Worker: Sendable {
         public var batch = 32
         /// Jobs run at once (calls to Apple in flight).
         public var concurrency = 16
-        /// How long a round goes on taking due jobs into the slots that free up. Then it
-        /// drains and the next starts with a fresh ramp: calls that keep coming back in step
-        /// drift together over a long round (measured: 10,000 orders took 199–203 s without
-        /// this, 186–187 s with it).
-        public var roundLength: Duration = .seconds(2)
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
         /// How long to sleep when nothing is due: how long a job written by another process
@@ -149,12 +144,12 @@ public struct Worker: Sendable {
 
     /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
     ///
-    /// For `roundLength`, slots a finished job frees take the next due jobs at once (claimed
-    /// a few at a time) rather than waiting for the round's slowest job, and calls that
-    /// return together do not queue their writes every round. A call slower than that (a
-    /// 30 s time-out) still holds the round's end. A round that asks Apple stops topping up
-    /// once Apple is failing (OutageRule, looked at four times a second), so the loop can go
-    /// on one probe at a time; a probe (`limit`) never tops up.
+    /// Slots a finished job frees take the next due jobs at once (claimed a few at a time),
+    /// so a slow call (a 30 s time-out) holds only its own slot, and the round goes on until
+    /// nothing is due. Calls to Apple start paced (`CallPacer`), so their answers do not come
+    /// back together and queue for the store. A round that asks Apple stops topping up once
+    /// Apple is failing (OutageRule, looked at four times a second), so the loop can go on
+    /// one probe at a time; a probe (`limit`) never tops up, and a stopping worker drains.
     @discardableResult
     public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
         let jobs = try await claim(limit ?? settings.batch, kinds: kinds)
@@ -162,32 +157,30 @@ public struct Worker: Sendable {
         let slots = max(1, settings.concurrency)
         let asksApple = (kinds ?? JobKind.allCases).contains(where: \.callsApple)
         var lastOutageCheck = ContinuousClock.now
-        let roundEnds = ContinuousClock.now + settings.roundLength
         var ran = jobs.count
         await withTaskGroup(of: Void.self) { group in
             var pending = jobs[...]
             var running = 0
             var toppingUp = limit == nil
-            // The round's first calls start a ramp apart (`OrderStore.rampStep`): started
-            // together they would come back together and queue for the store every round.
-            var firstFill = true
+            // Calls to Apple start a `CallPacer` spacing apart: started together they would
+            // come back together and queue for the store. Other jobs start at once.
+            var pacer = CallPacer()
             while true {
                 while running < slots, let job = pending.popFirst() {
-                    let delay = firstFill ? OrderStore.rampStep * running : .zero
+                    let at = job.kind.callsApple ? pacer.nextStart() : nil
                     group.addTask {
-                        if delay > .zero { try? await Task.sleep(for: delay) }
+                        if let at { try? await Task.sleep(until: at, clock: .continuous) }
                         await self.run(job)
                     }
                     running += 1
                 }
-                firstFill = false
                 guard running > 0, await group.next() != nil else { break }
                 running -= 1
                 // Claimed once a few slots are free, not per slot: each claim is a write.
                 let free = slots - running
                 guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
-                // Stopping, or the round is over: drain.
-                if Task.isCancelled || ContinuousClock.now >= roundEnds {
+                // Stopping: drain.
+                if Task.isCancelled {
                     toppingUp = false
                     continue
                 }
