@@ -5,39 +5,59 @@ import SyntheticData
 
 /// `iapdesk-bench store`: DESIGN.md §7's store budgets on a seeded store, plus the same
 /// lookups as raw SQL on their own connection, so the store's overhead shows as a ratio.
+/// With `--reuse` and several `--db`, one run measures each store and prints them side by
+/// side: growth from 100,000 to 10,000,000 orders in one table.
 struct StoreBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "store", abstract: "Measure the store budgets (release build).")
 
     @Option(help: "Orders to seed.") var orders: Int = 1_000_000
     @Option(help: "sqlite or postgres.") var backend: String = "sqlite"
-    @Option(help: "Store location: a SQLite path (default: a temp file) or, for postgres, a postgres:// URL of an empty database.") var db: String?
+    @Option(
+        help:
+            "Store location: a SQLite path (default: a temp file) or, for postgres, a postgres:// URL of an empty database. Repeat it with --reuse to measure several stores in one table."
+    ) var db: [String] = []
     @Flag(help: "Reuse an already seeded store at --db instead of seeding.") var reuse = false
     @Option(help: "Samples per latency figure.") var samples: Int = 2000
     @Flag(help: "Print one JSON object instead of a table.") var json = false
 
     func run() async throws {
-        let location: StoreLocation
-        switch (backend, db) {
-        case ("sqlite", let path): location = .sqlite(path: path ?? NSTemporaryDirectory() + "iapdesk-bench-\(UUID().uuidString.prefix(8)).sqlite")
-        case ("postgres", let url?): location = .postgres(url: url)
-        case ("postgres", nil): throw ValidationError("--backend postgres needs --db postgres://user@host:port/emptydb")
+        let locations: [StoreLocation]
+        switch (backend, db.isEmpty) {
+        case ("sqlite", true): locations = [.sqlite(path: NSTemporaryDirectory() + "iapdesk-bench-\(UUID().uuidString.prefix(8)).sqlite")]
+        case ("sqlite", false): locations = db.map { .sqlite(path: $0) }
+        case ("postgres", false): locations = db.map { .postgres(url: $0) }
+        case ("postgres", true): throw ValidationError("--backend postgres needs --db postgres://user@host:port/emptydb")
         default: throw ValidationError("--backend is sqlite or postgres")
         }
-        let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
+        guard locations.count == 1 || reuse else { throw ValidationError("several --db are measured as they are: add --reuse") }
+        if locations.count > 1 {
+            var columns: [(orders: Int, figures: [Figure])] = []
+            for location in locations { columns.append(try await measure(location)) }
+            reportSideBySide(columns, json: json, backend: backend)
+            return
+        }
+        let location = locations[0]
         var figures: [Figure] = []
         let anchor = Millis.now() / 60_000 * 60_000
 
         // §7: a million orders in a minute; ten million in ten minutes.
         let seedBudget: Double? = orders >= 1_000_000 ? Double(orders) / 1_000_000 * 60 : nil
         if !reuse {
-            let store = try await OrderStore.open(location, settings: settings)
+            let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
             let start = ContinuousClock.now
             try await SyntheticStore(orders: orders, seed: 1, anchor: anchor).write(into: store)
             figures.append(
                 Figure(key: "seed_s", label: "seed \(orders) orders (s)", value: (ContinuousClock.now - start).milliseconds / 1000, budget: seedBudget))
             await store.close()
         }
+        let (total, measured) = try await measure(location)
+        report(figures + measured, json: json, context: ["backend": backend, "orders": "\(total)"])
+    }
 
+    /// Every figure but seeding, on a seeded store; returns its order count with them.
+    private func measure(_ location: StoreLocation) async throws -> (orders: Int, figures: [Figure]) {
+        let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
+        var figures: [Figure] = []
         // Open and first page: what the console does before its first frame.
         var openSamples = Samples()
         for _ in 0..<5 {
@@ -136,6 +156,27 @@ struct StoreBenchmark: AsyncParsableCommand {
         figures.append(Figure(key: "page_overhead_ratio", label: "store / raw SQL, first page p50 (×)", value: firstPage.p50 / rawFirstPage.p50, budget: 10))
         await raw.close()
         await store.close()
-        report(figures, json: json, context: ["backend": backend, "orders": "\(total)"])
+        return (total, figures)
+    }
+
+    /// One row per figure, one column per store, a miss marked `!`; or, with `--json`, one
+    /// object per store.
+    private func reportSideBySide(_ columns: [(orders: Int, figures: [Figure])], json: Bool, backend: String) {
+        if json {
+            for column in columns { report(column.figures, json: true, context: ["backend": backend, "orders": "\(column.orders)"]) }
+            return
+        }
+        print("backend: \(backend)")
+        let width = columns.first?.figures.map(\.label.count).max() ?? 0
+        let header = columns.map { "\($0.orders) orders".padding(toLength: 16, withPad: " ", startingAt: 0) }.joined()
+        print("".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + header + "budget")
+        for (row, figure) in (columns.first?.figures ?? []).enumerated() {
+            let cells = columns.map { column -> String in
+                let cell = column.figures[row]
+                let miss = cell.budget.map { cell.value > $0 } ?? false
+                return (format(cell.value) + (miss ? " !" : "")).padding(toLength: 16, withPad: " ", startingAt: 0)
+            }
+            print(figure.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + cells.joined() + (figure.budget.map { "≤ " + format($0) } ?? ""))
+        }
     }
 }
