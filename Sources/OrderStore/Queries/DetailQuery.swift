@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// A detail screen's reads (an order, a subscription, an account): named parts, each one
@@ -8,7 +9,8 @@ import SQLKit
 /// SQLite runs the parts one after another: it is in the process, a statement costs no
 /// round trip. PostgreSQL runs them as one statement that aggregates each part's rows into
 /// a JSON array: one round trip instead of one per table (ten for an order), and every part
-/// read from the same snapshot.
+/// read from the same snapshot. The statement is prepared once per connection: planning its
+/// ten subqueries took 0.8 ms a call at 10,000,000 orders, longer than running them.
 struct DetailQuery: Sendable {
     struct Part: Sendable {
         /// The part's name: the key of its rows, and the column of PostgreSQL's answer.
@@ -29,22 +31,55 @@ struct DetailQuery: Sendable {
             }.joined(separator: ", ")
     }
 
-    /// Each part's rows, in its order, by its name.
-    func rows(on db: Database, id: String, limit: Int) async throws -> [String: [Row]] {
-        let values: [any Encodable & Sendable] = [id, limit]
+    /// The screen's rows, each part in its order, by the part's name.
+    static func rows<Screen: DetailScreen>(_ screen: Screen.Type, on db: Database, id: String, limit: Int) async throws -> [String: [Row]] {
         var rows: [String: [Row]] = [:]
-        switch db.dialect {
+        switch db.driver {
         case .sqlite:
-            for part in parts {
-                rows[part.name] = try await db.sql.rows(SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", values))
+            for part in Screen.query.parts {
+                rows[part.name] = try await db.sql.rows(
+                    SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", [id, limit]))
             }
-        case .postgres:
-            guard let answer = try await db.sql.row(SQLQueryString(numbered: postgresText, values)) else { return [:] }
-            for part in parts {
-                let json = try answer.string(part.name)
+        case .postgres(let connection):
+            var answer: PostgresRow?
+            for try await row in try await connection.execute(PreparedDetail<Screen>(id: id, limit: limit), logger: db.logger) { answer = row }
+            guard let answer else { return [:] }
+            let columns = Row(raw: answer.sql())
+            for part in Screen.query.parts {
+                let json = try columns.string(part.name)
                 rows[part.name] = try JSONDecoder().decode([JSONRow].self, from: Data(json.utf8)).map { Row(raw: $0) }
             }
         }
         return rows
     }
+}
+
+/// A detail screen: its parts, and the name PostgreSQL prepares them under.
+protocol DetailScreen {
+    static var statementName: String { get }
+    static var query: DetailQuery { get }
+}
+
+extension DetailScreen {
+    typealias Part = DetailQuery.Part
+}
+
+/// A screen's one statement, prepared once per PostgreSQL connection.
+struct PreparedDetail<Screen: DetailScreen>: PostgresPreparedStatement {
+    static var name: String { Screen.statementName }
+    static var sql: String { Screen.query.postgresText }
+    static var bindingDataTypes: [PostgresDataType] { [.text, .int8] }
+    typealias Row = PostgresRow
+
+    var id: String
+    var limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        bindings.append(Int64(limit))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }

@@ -54,11 +54,12 @@ public struct AccountDetail: Sendable {
     public var flags: [AccountFlag]
 }
 
-extension DetailQuery {
-    /// The order screen: the order, its product, receipts, Apple's latest answers, grants,
-    /// transactions, Apple's notifications about them, the audit entries and the game's
-    /// events with every try.
-    static let order = DetailQuery(parts: [
+/// The order screen: the order, its product, receipts, Apple's latest answers, grants,
+/// transactions, Apple's notifications about them, the audit entries and the game's events
+/// with every try.
+enum OrderScreenQuery: DetailScreen {
+    static let statementName = "iapdesk_order_detail_v1"
+    static let query = DetailQuery(parts: [
         Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
         Part(
             name: "product", select: "SELECT \(Product.columns) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)",
@@ -96,10 +97,13 @@ extension DetailQuery {
                 """,
             order: "id"),
     ])
+}
 
-    /// The subscription screen: the subscription, its chain, the orders that claimed it,
-    /// its owner history and Apple's notifications, each up to the limit, oldest first.
-    static let subscription = DetailQuery(parts: [
+/// The subscription screen: the subscription, its chain, the orders that claimed it, its
+/// owner history and Apple's notifications, each up to the limit, oldest first.
+enum SubscriptionScreenQuery: DetailScreen {
+    static let statementName = "iapdesk_subscription_detail_v1"
+    static let query = DetailQuery(parts: [
         Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
         Part(
             name: "chain",
@@ -121,9 +125,12 @@ extension DetailQuery {
                 """,
             order: "signed_date, id"),
     ])
+}
 
-    /// The account screen: its orders newest first, then grants, subscriptions and flags.
-    static let account = DetailQuery(parts: [
+/// The account screen: its orders newest first, then grants, subscriptions and flags.
+enum AccountScreenQuery: DetailScreen {
+    static let statementName = "iapdesk_account_detail_v1"
+    static let query = DetailQuery(parts: [
         Part(
             name: "orders",
             select: "SELECT \(Order.columnList) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
@@ -147,7 +154,7 @@ extension OrderStore {
     ///     days has hundreds; the timeline collapses repeats).
     /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
-        let parts = try await readConnection { db in try await DetailQuery.order.rows(on: db, id: orderId, limit: attemptLimit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(OrderScreenQuery.self, on: db, id: orderId, limit: attemptLimit) }
         guard let order = try parts["order"]?.first.map(Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
         var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
         for row in parts["event_attempts"] ?? [] { attemptsByEvent[try row.int64("event"), default: []].append(try GameEventAttempt(row: row)) }
@@ -197,7 +204,7 @@ extension OrderStore {
     /// Apple's notifications and the orders that claimed it. `subscription` is nil when no
     /// subscription has that id.
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
-        let parts = try await readConnection { db in try await DetailQuery.subscription.rows(on: db, id: otid, limit: limit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(SubscriptionScreenQuery.self, on: db, id: otid, limit: limit) }
         return SubscriptionDetail(
             subscription: try parts["subscription"]?.first.map(Subscription.init(row:)),
             chain: try (parts["chain"] ?? []).map(StoredTransaction.init(row:)),
@@ -209,7 +216,7 @@ extension OrderStore {
     /// One player's account: its orders newest first, grants, subscriptions it owns and the
     /// flags the rules raised on it (a replay, R7).
     public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
-        let parts = try await readConnection { db in try await DetailQuery.account.rows(on: db, id: accountId, limit: limit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(AccountScreenQuery.self, on: db, id: accountId, limit: limit) }
         return AccountDetail(
             accountId: accountId,
             orders: try (parts["orders"] ?? []).map(Order.init(row:)),
