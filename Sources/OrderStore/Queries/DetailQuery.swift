@@ -41,10 +41,7 @@ struct DetailQuery: Sendable {
                     SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", [id, limit]))
             }
         case .postgres(let connection):
-            var answer: PostgresRow?
-            for try await row in try await connection.execute(PreparedDetail<Screen>(id: id, limit: limit), logger: db.logger) { answer = row }
-            guard let answer else { return [:] }
-            let columns = Row(raw: answer.sql())
+            guard let columns = try await connection.rows(PreparedDetail<Screen>(id: id, limit: limit), logger: db.logger).first else { return [:] }
             for part in Screen.query.parts {
                 let json = try columns.string(part.name)
                 rows[part.name] = try JSONDecoder().decode([JSONRow].self, from: Data(json.utf8)).map { Row(raw: $0) }
@@ -65,21 +62,10 @@ extension DetailScreen {
 }
 
 /// A screen's one statement, prepared once per PostgreSQL connection.
-struct PreparedDetail<Screen: DetailScreen>: PostgresPreparedStatement {
+struct PreparedDetail<Screen: DetailScreen>: IdAndLimitStatement {
     static var name: String { Screen.statementName }
     static var sql: String { Screen.query.postgresText }
-    static var bindingDataTypes: [PostgresDataType] { [.text, .int8] }
-    typealias Row = PostgresRow
 
     var id: String
     var limit: Int
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(id)
-        bindings.append(Int64(limit))
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }

@@ -41,21 +41,10 @@ enum LookupQuery {
 
 /// The any-kind lookup as a PostgreSQL prepared statement: parsed and planned once per
 /// connection.
-struct AnyIdLookup: PostgresPreparedStatement {
+struct AnyIdLookup: IdAndLimitStatement {
     static let name = "iapdesk_lookup_any_v1"
     static let sql = LookupQuery.text(kind: .any)
-    static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
-    typealias Row = PostgresRow
 
     var id: String
     var limit: Int
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(id)
-        bindings.append(Int64(limit))
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }

@@ -1,0 +1,32 @@
+import Logging
+import PostgresNIO
+
+/// A statement PostgreSQL prepares once per connection (parsed and planned on first use,
+/// then only bound and run), taking an id as `$1` and a limit as `$2`: the any-id lookup
+/// and the detail screens.
+protocol IdAndLimitStatement: PostgresPreparedStatement where Row == PostgresRow {
+    var id: String { get }
+    var limit: Int { get }
+}
+
+extension IdAndLimitStatement {
+    static var bindingDataTypes: [PostgresDataType] { [.text, .int8] }
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(id)
+        bindings.append(Int64(limit))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+extension PostgresConnection {
+    /// The statement's rows, read through the store's `Row` accessors.
+    func rows(_ statement: some IdAndLimitStatement, logger: Logger) async throws -> [Row] {
+        var rows: [Row] = []
+        for try await row in try await execute(statement, logger: logger) { rows.append(Row(raw: row.sql())) }
+        return rows
+    }
+}
