@@ -22,9 +22,10 @@ public struct BulkProgress: Sendable {
 extension OrderStore {
     /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight, started
     /// at least ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's
-    /// lock, so the calls overlap while the writes stay serialized. When `shouldContinue` turns false no new call starts; those in flight
-    /// finish and are recorded, so nothing is half-done (the console's Esc). An order that
-    /// fails (gone, forbidden) is listed and the rest go on.
+    /// lock, so the calls overlap while the writes stay serialized. When `shouldContinue`
+    /// turns false no new call starts; those in flight finish and are recorded, so nothing is
+    /// half-done (the console's Esc). An order that fails (gone, forbidden) is listed and the
+    /// rest go on.
     public func reverifyAll(
         _ orderIds: [String], using verifier: any ReceiptVerifier, by actor: Operator = .system, concurrency: Int = 32,
         shouldContinue: @Sendable () -> Bool = { true },

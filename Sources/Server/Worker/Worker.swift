@@ -111,7 +111,8 @@ public struct Worker: Sendable {
                     wasDown = down
                 }
                 if down {
-                    var both = try await runOnce(kinds: withoutApple)
+                    // The round ends in time for the next probe, however much else is due.
+                    var both = try await runOnce(kinds: withoutApple, topUpUntil: lastProbe + settings.outagePause)
                     if ContinuousClock.now - lastProbe >= settings.outagePause {
                         lastProbe = .now
                         both += try await runOnce(limit: 1, kinds: askingApple)
@@ -150,8 +151,9 @@ public struct Worker: Sendable {
     /// back together and queue for the store. A round that asks Apple stops topping up once
     /// Apple is failing (OutageRule, looked at four times a second), so the loop can go on
     /// one probe at a time; a probe (`limit`) never tops up, and a stopping worker drains.
+    /// `topUpUntil` ends a round at a time the caller has something else to do (the probe).
     @discardableResult
-    public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil) async throws -> Int {
+    public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil, topUpUntil deadline: ContinuousClock.Instant? = nil) async throws -> Int {
         let jobs = try await claim(limit ?? settings.batch, kinds: kinds)
         guard !jobs.isEmpty else { return 0 }
         let slots = max(1, settings.concurrency)
@@ -179,8 +181,8 @@ public struct Worker: Sendable {
                 // Claimed once a few slots are free, not per slot: each claim is a write.
                 let free = slots - running
                 guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
-                // Stopping: drain.
-                if Task.isCancelled {
+                // Stopping, or the caller's time: drain.
+                if Task.isCancelled || deadline.map({ ContinuousClock.now >= $0 }) == true {
                     toppingUp = false
                     continue
                 }
