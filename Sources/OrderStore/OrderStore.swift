@@ -18,6 +18,9 @@ public final class OrderStore: Sendable {
     public let settings: StoreSettings
     /// The primary connection: migrations, role setup, seeding.
     var db: Database { pool.primary }
+    /// Whether the database answered the last call, and if not since when (`/readyz`, the
+    /// console's banner).
+    public var health: StoreHealth { pool.health }
     let pool: ConnectionPool
     /// Rung after each commit that made a job due now: the idle worker in this process wakes.
     public let jobsDue = JobSignal()
@@ -39,7 +42,8 @@ public final class OrderStore: Sendable {
         self.location = location
         self.settings = settings
         let limit = db.dialect == .postgres ? settings.postgresConnections : 1
-        self.pool = ConnectionPool(primary: db, limit: limit) { try await Database.open(location) }
+        let deadline = settings.databaseDeadline
+        self.pool = ConnectionPool(primary: db, limit: limit, wait: deadline) { try await Database.open(location, deadline: deadline) }
         self.repairs = repairs
         self.databaseRoleCap = login?.cap
         self.databaseLogin = login?.name
@@ -63,7 +67,7 @@ public final class OrderStore: Sendable {
     ///     settings: StoreSettings(bundleId: "com.studio.game"))
     /// ```
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
-        let db = try await Database.open(location)
+        let db = try await Database.open(location, deadline: settings.databaseDeadline)
         var repairs: [String] = []
         let login: DatabaseRoles.Login?
         do {
@@ -114,7 +118,7 @@ public final class OrderStore: Sendable {
     /// (one fsync) answers them all. The batch is tried whole first (the usual case, no
     /// savepoints); if one item fails it is done again with each item in a savepoint of
     /// its own, so it fails alone. Throws only when the transaction itself fails, and then
-    /// none is stored.
+    /// none is stored (at once when the database is unreachable).
     func writeBatch<Item, Output>(_ batch: [Item], at now: Millis, _ each: (WriteTransaction, Item) async throws -> Output) async throws
         -> [Result<Output, any Error>]
     {
@@ -128,8 +132,15 @@ public final class OrderStore: Sendable {
                 return results
             }
         }
-        if batch.count > 1, let whole = try? await commit(isolating: false) { return whole }
-        return try await commit(isolating: true)
+        guard batch.count > 1 else { return try await commit(isolating: true) }
+        do {
+            return try await commit(isolating: false)
+        } catch StoreError.unavailable(let why) {
+            // The database is out of reach: trying each item apart would only wait again.
+            throw StoreError.unavailable(why)
+        } catch {
+            return try await commit(isolating: true)
+        }
     }
 
     /// Runs read queries on a connection of the store's own.

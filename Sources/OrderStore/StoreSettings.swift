@@ -14,11 +14,16 @@ public struct StoreSettings: Sendable, Equatable {
     /// PostgreSQL: how many connections this process may open, each when all the open ones
     /// are busy (a console or a command rarely needs a second; `serve`'s worker does).
     public var postgresConnections: Int
+    /// The longest a call waits for a free connection before it is told the store is
+    /// unavailable; and, on PostgreSQL, the longest one statement or a connect may take.
+    /// A request that cannot reach the store answers within this, never hangs.
+    public var databaseDeadline: Duration
 
     public init(
         bundleId: String, isProduction: Bool = true, stuckThreshold: Millis = .minutes(5), clockSkew: Millis = ReceiptChecks.defaultClockSkew,
-        auditKey: AuditKey? = nil, postgresConnections: Int = 8
+        auditKey: AuditKey? = nil, postgresConnections: Int = 8, databaseDeadline: Duration = .seconds(10)
     ) {
+        self.databaseDeadline = databaseDeadline
         self.postgresConnections = postgresConnections
         self.bundleId = bundleId
         self.isProduction = isProduction

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OrderStore
+import ServiceLifecycle
 import UnixSignals
 
 /// What one `iapdesk serve` process does: the intake API, the worker, or both.
@@ -15,130 +16,114 @@ public enum ServeRole: String, Sendable, CaseIterable {
 }
 
 /// `iapdesk serve`: the intake API and Apple's notification receivers on HTTP with
-/// `/healthz` and `/readyz`, and the worker, over one store. Several processes may share a PostgreSQL store (jobs are leased).
+/// `/healthz` and `/readyz`, and the worker, over one store. Several processes may share a
+/// PostgreSQL store (jobs are leased).
+///
+/// The parts are services of one swift-service-lifecycle `ServiceGroup`: the store's
+/// watch (``StoreWatch``), the worker and the HTTP server. A stop (SIGTERM, SIGINT or
+/// ``stop()``) shuts them down in reverse: the HTTP server stops accepting and finishes
+/// the requests in flight, the worker finishes its jobs in flight and gives its leases
+/// back, and the store's connections close last. Every database call and every call to
+/// Apple has a deadline, so a stop ends even while either is down; past `grace` the group
+/// cancels what is left.
 public final class IAPDeskServer: Sendable {
     /// `http://HOST:PORT`, or nil for a worker-only process.
     public let baseURL: String?
-    private let http: Task<Void, any Error>?
-    private let worker: Task<Void, Never>?
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
 
-    private init(baseURL: String?, http: Task<Void, any Error>?, worker: Task<Void, Never>?) {
+    private init(baseURL: String?, group: ServiceGroup, running: Task<Void, any Error>) {
         self.baseURL = baseURL
-        self.http = http
-        self.worker = worker
+        self.group = group
+        self.running = running
     }
 
     /// Starts the parts of `role` and returns once the port is bound. With `signals`, a
-    /// SIGTERM or SIGINT stops accepting, lets requests in flight finish, then stops the
-    /// worker, which gives its leases back.
+    /// SIGTERM or SIGINT stops the server gracefully, within `grace`.
     public static func start(
         store: OrderStore, verifier: AppleVerifier?, game: GameWebhook? = nil, tokens: ClientTokens, role: ServeRole = .all,
         host: String = "127.0.0.1", port: Int = 8080, workerSettings: Worker.Settings = Worker.Settings(),
-        signals: [UnixSignal] = [], logger: Logger = Logger(label: "iapdesk.serve")
+        signals: [UnixSignal] = [], grace: Duration = .seconds(30), logger: Logger = Logger(label: "iapdesk.serve")
     ) async throws -> IAPDeskServer {
         try await store.makeCommitsDurable()
         let metrics = ServeMetrics()
-        var workerTask: Task<Void, Never>?
+        var services: [any Service] = [StoreWatch(store: store, logger: logger)]
         if role.runsWorker {
             guard let verifier else { throw ServeError.configuration("the worker needs Apple configured ([apple] in iapdesk.toml)") }
             let worker = Worker(store: store, verifier: verifier, game: game, settings: workerSettings, metrics: metrics, logger: logger)
             try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
-            workerTask = Task { await worker.run() }
+            services.append(worker)
         }
-        guard role.servesHTTP else { return IAPDeskServer(baseURL: nil, http: nil, worker: workerTask) }
-        guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
-
-        let router = Router()
-        router.add(middleware: MetricsMiddleware(metrics: metrics))
-        IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
-        EventRoutes(store: store, tokens: tokens).add(to: router)
-        if let verifier {
-            NotificationRoutes(
-                store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
-                metrics: metrics, logger: logger
-            ).add(to: router)
-        }
-        HealthRoutes(store: store, metrics: metrics).add(to: router)
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "iapdesk"),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? port)
-                boundContinuation.finish()
-            },
-            logger: logger)
-        let httpTask = Task {
-            defer { boundContinuation.finish() }
-            try await app.runService(gracefulShutdownSignals: signals)
+        if role.servesHTTP {
+            guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
+            let router = Router()
+            router.add(middleware: MetricsMiddleware(metrics: metrics))
+            router.add(middleware: RequestDeadline(deadline: store.settings.databaseDeadline))
+            IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
+            EventRoutes(store: store, tokens: tokens).add(to: router)
+            if let verifier {
+                NotificationRoutes(
+                    store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                    metrics: metrics, logger: logger
+                ).add(to: router)
+            }
+            HealthRoutes(store: store, metrics: metrics).add(to: router)
+            services.append(
+                Application(
+                    router: router,
+                    configuration: .init(address: .hostname(host, port: port), serverName: "iapdesk"),
+                    onServerRunning: { channel in
+                        boundContinuation.yield(channel.localAddress?.port ?? port)
+                        boundContinuation.finish()
+                    },
+                    logger: logger))
+        } else {
+            boundContinuation.finish()
         }
+        var configuration = ServiceGroupConfiguration(
+            services: services.map {
+                .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+            },
+            gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger)
+        configuration.maximumGracefulShutdownDuration = grace
+        let group = ServiceGroup(configuration: configuration)
+        let running = Task {
+            defer { boundContinuation.finish() }
+            try await group.run()
+        }
+        guard role.servesHTTP else { return IAPDeskServer(baseURL: nil, group: group, running: running) }
         var iterator = bound.makeAsyncIterator()
         guard let actual = await iterator.next() else {
-            workerTask?.cancel()
-            await workerTask?.value
-            try await httpTask.value
+            await group.triggerGracefulShutdown()
+            try await running.value
             throw ServeError.notStarted("nothing listens on \(host):\(port)")
         }
         logger.info("intake listening", metadata: ["address": "\(host):\(actual)"])
-        return IAPDeskServer(baseURL: "http://\(host):\(actual)", http: httpTask, worker: workerTask)
+        return IAPDeskServer(baseURL: "http://\(host):\(actual)", group: group, running: running)
     }
 
-    /// Runs until the HTTP server ends (a signal) or, worker-only, until cancelled; then stops the worker.
+    /// Runs until a signal stops the group (or, when the caller is cancelled, stops it).
     public func wait() async throws {
-        if let http {
-            try await withTaskCancellationHandler {
-                try await http.value
-            } onCancel: {
-                http.cancel()
-            }
-        } else if let worker {
-            await withTaskCancellationHandler {
-                await worker.value
-            } onCancel: {
-                worker.cancel()
-            }
+        try await withTaskCancellationHandler {
+            try await running.value
+        } onCancel: { [group] in
+            Task { await group.triggerGracefulShutdown() }
         }
-        worker?.cancel()
-        await worker?.value
     }
 
-    /// Stops accepting and stops the worker (its leases given back).
+    /// Stops gracefully: no new requests, requests and jobs in flight finished, leases given back.
     public func stop() async {
-        http?.cancel()
-        _ = try? await http?.value
-        worker?.cancel()
-        await worker?.value
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
     }
 }
 
-/// `/healthz`: the process answers. `/readyz`: the store answers too, with the job queue.
-/// `/metrics`: Prometheus text format.
-struct HealthRoutes: Sendable {
-    let store: OrderStore
-    let metrics: ServeMetrics
-
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/healthz") { _, _ in JSONAnswer.response(.ok, ["status": "ok"]) }
-        router.get("/readyz") { _, _ in
-            do {
-                let queue = try await store.jobQueueStatus()
-                return JSONAnswer.response(
-                    .ok,
-                    [
-                        "status": "ready", "jobs_due": queue.due, "oldest_due_at": queue.oldestDueAt,
-                        "jobs_leased": queue.leased, "jobs_dead": queue.dead,
-                    ])
-            } catch {
-                return Problem(status: .serviceUnavailable, title: "Not ready", detail: "the order store does not answer").response
-            }
-        }
-        router.get("/openapi.yaml") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
-        }
-        router.get("/metrics") { _, _ in
-            let text = metrics.render(queue: try? await store.jobQueueStatus())
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
-        }
+extension Worker: Service {
+    /// As a service: a graceful shutdown stops claiming, finishes the jobs in flight and
+    /// gives the leases back (`run()` on cancellation).
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.work() }
     }
 }

@@ -50,7 +50,7 @@ struct EventsBenchmark: AsyncParsableCommand {
             store: store, verifier: verifier, game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: secret, origin: "bench")]),
             settings: settings)
         let start = ContinuousClock.now
-        let running = Task { await worker.run() }
+        let running = Task { await worker.work() }
         while try await store.unconfirmedEventCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
         let drained = ContinuousClock.now - start
 

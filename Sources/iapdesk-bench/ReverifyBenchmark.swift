@@ -98,7 +98,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         settings.concurrency = concurrency
         settings.batch = concurrency
         let worker = Worker(store: store, verifier: verifier, settings: settings)
-        let running = Task { await worker.run() }
+        let running = Task { await worker.work() }
         // Done when no order waits for its first answer and no job is leased (the queue also
         // holds the game's event jobs, which this worker leaves alone).
         while true {

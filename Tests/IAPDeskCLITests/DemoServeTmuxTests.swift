@@ -48,14 +48,14 @@ struct DemoServeTmuxTests {
                 json: #"{"receipt_data":"\#(receipt)"}"#, token: token)
             #expect(verdict?.status == 200 && verdict?.body["state"] as? String == "delivered", "\(String(describing: verdict?.body))")
         }
-        #expect(try await Self.eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 1 }, "the game got the coins")
+        #expect(try await eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 1 }, "the game got the coins")
         let paidUntil = try #require(await Self.holdings(game)?["subscriptions"]?["vip_monthly"])
 
         // Apple renews the VIP: DID_RENEW reaches serve, R8 extends it, the game is told.
         let vip = try #require(transactions["live-vip"])
         #expect(await LoopbackHTTP.call(.POST, simulator + "/control/renew", json: #"{"originalTransactionId":"\#(vip)"}"#)?.status == 200)
         #expect(
-            try await Self.eventually { (await Self.holdings(game)?["subscriptions"]?["vip_monthly"] ?? 0) > paidUntil },
+            try await eventually { (await Self.holdings(game)?["subscriptions"]?["vip_monthly"] ?? 0) > paidUntil },
             "the game's VIP was extended")
 
         // Apple refunds the coins: REFUND → R9 → refunded in the console, and the game takes them back.
@@ -66,7 +66,7 @@ struct DemoServeTmuxTests {
             waitingFor: { $0.contains("Order live-coins · refunded") && $0.contains("game told    refunded: confirmed") },
             timeout: 15)
         #expect(refunded.contains("Apple REFUND") && refunded.contains("game told    refunded: confirmed"), "\(refunded)")
-        #expect(try await Self.eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 0 }, "the game took the coins back")
+        #expect(try await eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 0 }, "the game took the coins back")
         try tmux.send("Escape")
         try tmux.command("q")
     }
@@ -89,14 +89,5 @@ struct DemoServeTmuxTests {
     private static func holdings(_ game: String) async -> [String: [String: Int64]]? {
         guard let body = await LoopbackHTTP.call(.GET, game + "/players/player-live")?.body else { return nil }
         return body.mapValues { ($0 as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.int64Value } }
-    }
-
-    private static func eventually(_ condition: () async -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return await condition()
     }
 }

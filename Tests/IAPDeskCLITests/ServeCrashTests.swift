@@ -27,11 +27,15 @@ struct ServeCrashTests {
         var folder: String
 
         static func make(_ backend: Backend) async throws -> Setup {
+            try await make(location: try await backend.freshLocation())
+        }
+
+        /// The same on a given store; `storeLines` are added to the config's `[store]`.
+        static func make(location: StoreLocation, storeLines: [String] = []) async throws -> Setup {
             let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "crash-secret")
             let apple = try await SimulatorServer.start(simulator)
             let folder = Scratch.url("iapdesk-crash-\(UUID().uuidString.prefix(8))").path
             let files = try SimulatorFiles.write(simulator, into: folder)
-            let location = try await backend.freshLocation()
             let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
             for product in DemoCatalogue.products { try await store.upsertProduct(product) }
             await store.close()
@@ -45,6 +49,7 @@ struct ServeCrashTests {
             [store]
             db = "\(db)"
             bundle_id = "\(DemoCatalogue.bundleId)"
+            \(storeLines.joined(separator: "\n"))
             [apple]
             simulator = "\(apple.baseURL)"
             shared_secret_file = "\(files.secret)"

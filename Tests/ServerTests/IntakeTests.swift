@@ -27,6 +27,14 @@ struct IntakeTests {
             _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
             headers extra: [(String, String)] = []
         ) async throws -> (status: Int, body: [String: Any]) {
+            let answer = try await callWithHeaders(method, path, json: json, token: token, headers: extra)
+            return (answer.status, answer.body)
+        }
+
+        /// `call` with the answer's `Retry-After`.
+        func callWithHeaders(
+            _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token, headers extra: [(String, String)] = []
+        ) async throws -> (status: Int, body: [String: Any], retryAfter: String?) {
             var request = HTTPClientRequest(url: baseURL + path)
             request.method = method
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -38,7 +46,7 @@ struct IntakeTests {
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             let object = (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:]
-            return (Int(response.status.code), object)
+            return (Int(response.status.code), object, response.headers.first(name: "Retry-After"))
         }
 
         /// `/metrics` as Prometheus scrapes it (text, no token).
@@ -61,12 +69,13 @@ struct IntakeTests {
     static func withServe(
         _ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
         outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
-        _ body: (Running) async throws -> Void
+        location given: StoreLocation? = nil, storeDeadline: Duration = .seconds(10), _ body: (Running) async throws -> Void
     ) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)
-        let location = try await backend.freshLocation()
-        let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        var location = given ?? .sqlite(path: "")
+        if given == nil { location = try await backend.freshLocation() }
+        let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId, databaseDeadline: storeDeadline))
         for product in DemoCatalogue.products { try await store.upsertProduct(product) }
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
@@ -144,20 +153,12 @@ struct IntakeTests {
             let detail = try await serve.store.orderDetail("g-1")
             #expect(detail.grants.count == 1)
             // The worker finishes the job in the commit after the delivery's: soon nothing is owed.
-            var owed = try await serve.store.job(.verify, subject: "g-1")
-            for _ in 0..<100 where owed != nil {
-                try await Task.sleep(for: .milliseconds(50))
-                owed = try await serve.store.job(.verify, subject: "g-1")
-            }
-            #expect(owed == nil, "nothing more owed")
+            #expect(try await eventually { try await serve.store.job(.verify, subject: "g-1") == nil }, "nothing more owed")
 
             // What Prometheus scrapes: requests by route and status, Apple's outcomes, the queue.
             // The delivery owes the game an event, a job of its own: the queue drains shortly.
-            var metrics = try await serve.metrics()
-            for _ in 0..<100 where !metrics.contains("iapdesk_jobs_due 0") {
-                try await Task.sleep(for: .milliseconds(50))
-                metrics = try await serve.metrics()
-            }
+            #expect(try await eventually { try await serve.metrics().contains("iapdesk_jobs_due 0") })
+            let metrics = try await serve.metrics()
             #expect(metrics.contains(#"iapdesk_http_requests_total{route="/v1/orders",method="POST",status="201"} 1"#), "\(metrics)")
             #expect(metrics.contains("iapdesk_http_request_duration_seconds_bucket{"))
             #expect(metrics.contains(#"iapdesk_apple_verifications_total{outcome="valid"} 1"#))

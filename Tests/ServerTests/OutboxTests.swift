@@ -172,6 +172,16 @@ struct OutboxTests {
         }
     }
 
+    @Test("A long poll that outlasts the store's deadline is a wait, not an outage: 200 with no events", arguments: Backend.all)
+    func longPollOutlastsStoreDeadline(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, storeDeadline: .seconds(1)) { serve in
+            let started = ContinuousClock.now
+            let empty = try await serve.call(.GET, "/v1/events?after=0&wait=2")
+            #expect(empty.status == 200 && (empty.body["events"] as? [Any])?.isEmpty == true, "\(empty.status) \(empty.body)")
+            #expect(ContinuousClock.now - started >= .seconds(2), "the poll waited what it asked for")
+        }
+    }
+
     @Test(
         "Pull: a game without webhooks reads events after its cursor (long poll) and acknowledges them; a cursor never handed out is refused",
         arguments: Backend.all)

@@ -62,12 +62,14 @@ public final class AppleHTTP: Sendable {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         do {
-            let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-            let response = try await client.execute(request, deadline: deadline)
-            let collected = try await response.body.collect(upTo: Self.maxBody)
-            return Exchange(
-                httpStatus: Int(response.status.code), body: Array(buffer: collected), latencyMs: 0,
-                retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+            let client = self.client
+            return try await ExchangeDeadline.run(within: timeout) { [request, timeout] in
+                let response = try await client.execute(request, timeout: .init(timeout))
+                let collected = try await response.body.collect(upTo: Self.maxBody)
+                return Exchange(
+                    httpStatus: Int(response.status.code), body: Array(buffer: collected), latencyMs: 0,
+                    retryAfter: response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+            }
         } catch {
             return Exchange(httpStatus: nil, body: [], transportError: describe(error), latencyMs: 0)
         }

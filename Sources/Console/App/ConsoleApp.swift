@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import Presentation
 import Terminal
 
 /// The console: a stack of screens over one session, drawn into a screen buffer each
@@ -15,6 +16,9 @@ public final class ConsoleApp {
     /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
     private var alerts: [OperatorAlert] = []
     private var outage: AppleOutage?
+    /// The store out of reach (a database restart, a full disk): the screens keep what they
+    /// read last, and the next refresh that reaches the store clears it.
+    private var storeOutage: StoreHealth.Outage?
     private var gameOutage: GameEndpointOutage?
     private var workers: WorkerStatus?
     private var message: (text: String, isError: Bool)?
@@ -68,8 +72,10 @@ public final class ConsoleApp {
             gameOutage = try await session.store.gameEndpointOutage(counts: counts, now: now)
             workers = try await session.store.workerStatus(now: now)
             try await top.load(session)
+            storeOutage = nil
         } catch {
-            message = ("\(error)", true)
+            storeOutage = session.store.health.current
+            if storeOutage == nil { message = ("\(error)", true) }
         }
         draw()
     }
@@ -311,9 +317,10 @@ public final class ConsoleApp {
     }
 
     /// A spinner, or a progress bar for bulk work, while a job runs.
-    /// Apple failing now, else the game's endpoint failing, else the largest group of
+    /// The store out of reach, else Apple failing now, else the game's endpoint failing, else the largest group of
     /// orders waiting for a person; shown until it is over or fixed.
     private var banner: (text: String, isError: Bool)? {
+        if let storeOutage { return ("⚠ " + storeOutage.banner, true) }
         if let outage { return ("⚠ " + outage.banner, true) }
         if let gameOutage { return ("⚠ " + gameOutage.banner + " (:undelivered)", true) }
         guard let first = alerts.first else { return nil }

@@ -16,6 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "all, intake (HTTP only) or worker (no HTTP).") var role: ServeRole = .all
     @Option(help: "Seconds a worker holds a job before another worker may take it (a killed worker's jobs come back then).")
     var leaseSeconds: Int64 = 120
+    @Option(help: "Seconds a stop (SIGTERM) may take: requests and jobs in flight finish, leases are given back; past it what is left is cancelled.")
+    var graceSeconds: Int64 = 30
 
     func run() async throws {
         let tokens = try Self.clientTokens(needed: role != .worker)
@@ -25,13 +27,15 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         guard leaseSeconds >= 5 else { throw ValidationError("--lease-seconds is at least 5") }
+        guard graceSeconds >= 1 else { throw ValidationError("--grace-seconds is at least 1") }
         var workerSettings = Worker.Settings()
         workerSettings.lease = .seconds(leaseSeconds)
         try await store.withStore { store, configuration in
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 let server = try await IAPDeskServer.start(
                     store: store, verifier: verifier, game: try configuration.gameWebhook(), tokens: tokens, role: role,
-                    host: listen.host, port: listen.port, workerSettings: workerSettings, signals: [.sigterm, .sigint])
+                    host: listen.host, port: listen.port, workerSettings: workerSettings, signals: [.sigterm, .sigint],
+                    grace: .seconds(graceSeconds))
                 print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
                 fflush(nil)
                 try await server.wait()

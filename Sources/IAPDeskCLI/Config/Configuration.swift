@@ -15,6 +15,7 @@ import Server
 /// bundle_id = "com.example.game"
 /// environment = "production"       # or "sandbox"
 /// stuck_threshold_seconds = 300
+/// deadline_seconds = 10            # longest wait for a connection, a statement or a connect
 ///
 /// [apple]
 /// shared_secret_file = "/etc/iapdesk/shared-secret"
@@ -47,6 +48,9 @@ public struct Configuration: Sendable, Equatable {
     public var bundleId: String = "com.example.game"
     public var isProduction = true
     public var stuckThresholdSeconds: Int64 = 300
+    /// `StoreSettings.databaseDeadline`: a request that cannot reach the store answers 503
+    /// within this instead of waiting.
+    public var databaseDeadlineSeconds: Int64 = 10
     public var sharedSecret: Secret?
     public var privateKey: Secret?
     public var keyId: String?
@@ -77,7 +81,9 @@ public struct Configuration: Sendable, Equatable {
     public var storeLocation: StoreLocation { StoreLocation(db) }
 
     public var storeSettings: StoreSettings {
-        StoreSettings(bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds), auditKey: auditKey)
+        StoreSettings(
+            bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds), auditKey: auditKey,
+            databaseDeadline: .seconds(databaseDeadlineSeconds))
     }
 
     /// Loads the configuration: explicit path, else `IAPDESK_CONFIG`, else
@@ -115,7 +121,7 @@ public struct Configuration: Sendable, Equatable {
         try reader.onlyKeys(
             ["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
             refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
-        try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds"], in: "store")
+        try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds", "deadline_seconds"], in: "store")
         try reader.onlyKeys(
             [
                 "shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
@@ -128,6 +134,10 @@ public struct Configuration: Sendable, Equatable {
         if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
         if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
+        if let seconds = try reader.int("store", "deadline_seconds") {
+            guard seconds >= 1 else { throw ConfigError(file: file, "[store] deadline_seconds is at least 1") }
+            databaseDeadlineSeconds = Int64(seconds)
+        }
         if let path = try reader.string("apple", "shared_secret_file") {
             sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file)
         }

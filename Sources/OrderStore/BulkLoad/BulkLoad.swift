@@ -56,7 +56,7 @@ extension OrderStore {
         for product in products { try await upsertProduct(product, at: listedAt) }
         let db = self.db
         return try await db.lock.run {
-            let sql = db.sql
+            let sql = db.unboundedSQL
             let sqlite = dialect == .sqlite
             if sqlite {
                 try await sql.raw("PRAGMA cache_size = -262144").run()

@@ -1,4 +1,6 @@
+import NIOCore
 import PostgresNIO
+import SQLiteNIO
 
 /// What an operator reads when the database itself refuses. PostgresNIO's errors print
 /// "PSQLError – Generic description…" on purpose (their details may hold data); the
@@ -6,11 +8,69 @@ import PostgresNIO
 public enum DatabaseErrorText {
     /// A readable line for a database error, or nil for any other error.
     public static func describe(_ error: any Error) -> String? {
-        guard let error = error as? PSQLError else { return nil }
-        if let info = error.serverInfo, let message = info[.message] {
-            return "PostgreSQL: \(message)" + (info[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+        switch error {
+        case let error as PSQLError:
+            if let info = error.serverInfo, let message = info[.message] {
+                return "PostgreSQL: \(message)" + (info[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            }
+            if let underlying = error.underlying {
+                // The cause may be a PSQLError too, whose description is the generic text.
+                let cause = (underlying as? PSQLError).flatMap(describe) ?? String(describing: underlying)
+                return "PostgreSQL: \(error.code): \(cause)"
+            }
+            return "PostgreSQL: \(error.code)"
+        case let error as SQLiteError:
+            return "SQLite: \(error.message) (\(error.reason))"
+        case StoreError.cannotOpen(_, let why):
+            return why
+        case let error as ChannelError:
+            return "connection: \(error)"
+        default:
+            return nil
         }
-        if let underlying = error.underlying { return "PostgreSQL: \(error.code): \(underlying)" }
-        return "PostgreSQL: \(error.code)"
+    }
+
+    /// Any error as one line for a log or a job's `last_error`: the database's own words
+    /// where it is a database error, the error's description otherwise.
+    public static func readable(_ error: any Error) -> String {
+        describe(error) ?? String(describing: error)
+    }
+
+    /// Why the database could not take the call right now, when that is the cause: the
+    /// server gone or restarting, the connection dropped, the disk full, the file read-only.
+    /// Nil for a refusal the call itself earned (a constraint, bad SQL), which retrying
+    /// the same call would not cure.
+    static func outage(_ error: any Error) -> String? {
+        switch error {
+        case let error as PSQLError:
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+                .sslUnsupported, .failedToAddSSLHandler:
+                return describe(error)
+            case .server:
+                // Class 08: connection exception; 57P0x: shutting down, crashed, starting up;
+                // 53xxx: out of disk, memory or connections.
+                let state = error.serverInfo?[.sqlState] ?? ""
+                let transient = state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53")
+                return transient ? describe(error) : nil
+            default:
+                return nil
+            }
+        case let error as SQLiteError:
+            switch error.reason {
+            case .full, .readOnly, .ioError, .cantOpen, .busy, .locked, .noMemory, .readonlyCantLock, .readonlyDirectory,
+                .ioErrorFailedWrite, .ioErrorFailedSync, .busyTimeout:
+                return describe(error)
+            default:
+                return nil
+            }
+        case is ChannelError, is IOError:
+            return describe(error) ?? String(describing: error)
+        case StoreError.cannotOpen(_, let why):
+            // A new connection refused: the server is down or restarting.
+            return why
+        default:
+            return nil
+        }
     }
 }

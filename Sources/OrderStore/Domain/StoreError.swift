@@ -69,6 +69,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// R10 anchored: the head does not carry the key's MAC: moved by hand (a truncated
     /// log with its head set back) or restored from a copy.
     case auditHeadForged(seq: Int64)
+    /// The database cannot be reached or cannot take a write now (a restart, a full disk, a
+    /// file made read-only, no answer within the deadline). Nothing of the call was stored;
+    /// the same call later may succeed. `why` is the database's own words.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -146,6 +150,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "an audit key is configured but this store's audit log is not signed yet: an admin starts signing it with `iapdesk audit anchor --reason …` (nothing was written)"
         case .auditHeadForged(let seq):
             "the audit log's head (entry \(seq)) does not carry the audit key's MAC: it was moved outside iapdesk, as when a log is truncated and its head set back; writes are refused until `iapdesk audit verify` is read and an admin runs `iapdesk audit anchor --reason …`"
+        case .unavailable(let why):
+            "the order store is unreachable: \(why)"
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }

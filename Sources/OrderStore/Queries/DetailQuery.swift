@@ -32,7 +32,7 @@ struct DetailQuery: Sendable {
     }
 
     /// The screen's rows, each part in its order, by the part's name.
-    static func rows<Screen: DetailScreen>(_ screen: Screen.Type, on db: Database, id: String, limit: Int) async throws -> [String: [Row]] {
+    static func rows<Screen: DetailScreen>(_ screen: Screen.Type, on db: Database, id: String, limit: Int) async throws -> DetailRows {
         var rows: [String: [Row]] = [:]
         switch db.driver {
         case .sqlite:
@@ -41,12 +41,36 @@ struct DetailQuery: Sendable {
                     SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", [id, limit]))
             }
         case .postgres(let connection):
-            guard let columns = try await connection.rows(PreparedDetail<Screen>(id: id, limit: limit), logger: db.logger).first else { return [:] }
+            guard let columns = try await db.rows(PreparedDetail<Screen>(id: id, limit: limit), on: connection).first else {
+                throw StoreError.corrupt("PostgreSQL answered the \(Screen.statementName) statement with no row")
+            }
+            let decoder = JSONDecoder()
             for part in Screen.query.parts {
                 let json = try columns.string(part.name)
-                rows[part.name] = try JSONDecoder().decode([JSONRow].self, from: Data(json.utf8)).map { Row(raw: $0) }
+                rows[part.name] = try decoder.decode([JSONRow].self, from: Data(json.utf8)).map { Row(raw: $0) }
             }
         }
+        return DetailRows(parts: rows)
+    }
+}
+
+/// A screen's rows by part. A part its query does not have is a mistake in the code, thrown
+/// rather than read as no rows.
+struct DetailRows {
+    let parts: [String: [Row]]
+
+    /// The part's rows as records, in the part's order.
+    func all<T>(_ part: String, _ record: (Row) throws -> T) throws -> [T] {
+        try rows(part).map(record)
+    }
+
+    /// The part's first row as a record; nil when it has none.
+    func first<T>(_ part: String, _ record: (Row) throws -> T) throws -> T? {
+        try rows(part).first.map(record)
+    }
+
+    private func rows(_ part: String) throws -> [Row] {
+        guard let rows = parts[part] else { throw StoreError.corrupt("the screen's query has no part \(part)") }
         return rows
     }
 }

@@ -155,18 +155,20 @@ extension OrderStore {
     /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         let parts = try await readConnection { db in try await DetailQuery.rows(OrderScreenQuery.self, on: db, id: orderId, limit: attemptLimit) }
-        guard let order = try parts["order"]?.first.map(Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
+        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
         var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
-        for row in parts["event_attempts"] ?? [] { attemptsByEvent[try row.int64("event"), default: []].append(try GameEventAttempt(row: row)) }
+        for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
+            attemptsByEvent[event, default: []].append(attempt)
+        }
         var detail = OrderDetail(
-            order: order, product: try parts["product"]?.first.map(Product.init(row:)),
-            submissions: try (parts["submissions"] ?? []).map(Submission.init(row:)),
-            attempts: try (parts["attempts"] ?? []).map(VerificationAttempt.init(row:)),
-            grants: try (parts["grants"] ?? []).map(Grant.init(row:)),
-            transactions: try (parts["transactions"] ?? []).map(StoredTransaction.init(row:)),
-            notifications: try (parts["notifications"] ?? []).map(NotificationRecord.init(row:)),
-            audit: try (parts["audit"] ?? []).map(AuditEntry.init(row:)),
-            events: try (parts["events"] ?? []).map { row in
+            order: order, product: try parts.first("product", Product.init(row:)),
+            submissions: try parts.all("submissions", Submission.init(row:)),
+            attempts: try parts.all("attempts", VerificationAttempt.init(row:)),
+            grants: try parts.all("grants", Grant.init(row:)),
+            transactions: try parts.all("transactions", StoredTransaction.init(row:)),
+            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
+            audit: try parts.all("audit", AuditEntry.init(row:)),
+            events: try parts.all("events") { row in
                 let event = try GameEvent(row: row)
                 return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
             })
@@ -206,11 +208,11 @@ extension OrderStore {
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
         let parts = try await readConnection { db in try await DetailQuery.rows(SubscriptionScreenQuery.self, on: db, id: otid, limit: limit) }
         return SubscriptionDetail(
-            subscription: try parts["subscription"]?.first.map(Subscription.init(row:)),
-            chain: try (parts["chain"] ?? []).map(StoredTransaction.init(row:)),
-            orders: try (parts["orders"] ?? []).map(Order.init(row:)),
-            ownership: try (parts["ownership"] ?? []).map(OwnershipEvent.init(row:)),
-            notifications: try (parts["notifications"] ?? []).map(NotificationRecord.init(row:)))
+            subscription: try parts.first("subscription", Subscription.init(row:)),
+            chain: try parts.all("chain", StoredTransaction.init(row:)),
+            orders: try parts.all("orders", Order.init(row:)),
+            ownership: try parts.all("ownership", OwnershipEvent.init(row:)),
+            notifications: try parts.all("notifications", NotificationRecord.init(row:)))
     }
 
     /// One player's account: its orders newest first, grants, subscriptions it owns and the
@@ -219,10 +221,10 @@ extension OrderStore {
         let parts = try await readConnection { db in try await DetailQuery.rows(AccountScreenQuery.self, on: db, id: accountId, limit: limit) }
         return AccountDetail(
             accountId: accountId,
-            orders: try (parts["orders"] ?? []).map(Order.init(row:)),
-            grants: try (parts["grants"] ?? []).map(Grant.init(row:)),
-            subscriptions: try (parts["subscriptions"] ?? []).map(Subscription.init(row:)),
-            flags: try (parts["flags"] ?? []).map(AccountFlag.init(row:)))
+            orders: try parts.all("orders", Order.init(row:)),
+            grants: try parts.all("grants", Grant.init(row:)),
+            subscriptions: try parts.all("subscriptions", Subscription.init(row:)),
+            flags: try parts.all("flags", AccountFlag.init(row:)))
     }
 
     /// R8 decisions waiting for an operator's look, newest first.

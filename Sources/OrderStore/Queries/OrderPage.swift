@@ -107,7 +107,7 @@ extension OrderStore {
     public func lookup(_ id: String, kind: IdKind = .any, limit: Int = 50) async throws -> [Order] {
         let rows = try await readConnection { db -> [Row] in
             if kind == .any, case .postgres(let connection) = db.driver {
-                return try await connection.rows(AnyIdLookup(id: id, limit: limit), logger: db.logger)
+                return try await db.rows(AnyIdLookup(id: id, limit: limit), on: connection)
             }
             return try await db.sql.rows(LookupQuery.bound(kind: kind, id: id, limit: limit))
         }

@@ -30,6 +30,10 @@ public enum Dialect: String, Sendable {
 
 /// One connection to a store, SQLite or PostgreSQL, behind SQLKit's `SQLDatabase`.
 /// All queries go through ``sql``; transactions are serialized by ``lock``.
+///
+/// On PostgreSQL every statement through ``sql`` has a deadline (``DeadlineSQLDatabase``);
+/// the work that may rightly take minutes (migrations, index builds, a bulk load) uses
+/// ``unboundedSQL``. SQLite runs in this process: its waits are bounded by `busy_timeout`.
 final class Database: Sendable {
     /// The driver connection under SQLKit, for the seeder's bulk path and PostgreSQL's
     /// prepared statements.
@@ -39,6 +43,8 @@ final class Database: Sendable {
     }
 
     let sql: any SQLDatabase
+    /// ``sql`` without the statement deadline: migrations, index repair, role setup, bulk load.
+    let unboundedSQL: any SQLDatabase
     let driver: Driver
     let lock = AsyncLock()
     /// A SQLite file this process may only read (a viewer's account): opened read-only,
@@ -46,14 +52,30 @@ final class Database: Sendable {
     let readOnly: Bool
     /// For the driver's own calls (prepared statements); warnings only, never SQL text.
     let logger: Logger
+    /// How long one PostgreSQL statement may take (``StoreSettings/databaseDeadline``).
+    let deadline: Duration
 
     var dialect: Dialect {
         if case .sqlite = driver { return .sqlite }
         return .postgres
     }
 
-    private init(sql: any SQLDatabase, driver: Driver, logger: Logger, readOnly: Bool = false) {
+    /// False once the connection closed (the server restarted or went away, or a statement
+    /// missed its deadline): the pool drops it instead of handing it out.
+    var isOpen: Bool {
+        switch driver {
+        case .sqlite(let connection): !connection.isClosed
+        case .postgres(let connection): !connection.isClosed
+        }
+    }
+
+    private init(
+        sql: any SQLDatabase, unboundedSQL: (any SQLDatabase)? = nil, driver: Driver, logger: Logger, deadline: Duration = .seconds(10),
+        readOnly: Bool = false
+    ) {
         self.sql = sql
+        self.deadline = deadline
+        self.unboundedSQL = unboundedSQL ?? sql
         self.driver = driver
         self.logger = logger
         self.readOnly = readOnly
@@ -65,7 +87,8 @@ final class Database: Sendable {
         return "file:\(escaped)?mode=ro"
     }
 
-    static func open(_ location: StoreLocation) async throws -> Database {
+    /// Opens one connection. `deadline` bounds each PostgreSQL statement and the connect.
+    static func open(_ location: StoreLocation, deadline: Duration = .seconds(10)) async throws -> Database {
         var logger = Logger(label: "iapdesk.store")
         logger.logLevel = .warning  // SQL text may carry ids; never log it by default
         switch location {
@@ -73,6 +96,11 @@ final class Database: Sendable {
             // A file that exists but that this user may not write: read-only, so a viewer
             // needs no write access (and so cannot promote themselves through iapdesk).
             let readOnly = FileManager.default.fileExists(atPath: path) && access(path, W_OK) != 0
+            // A new store is the service account's alone: created 0600, and SQLite gives its
+            // -wal and -shm files the database file's permissions.
+            if !FileManager.default.fileExists(atPath: path) {
+                FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
             let connection: SQLiteConnection
             do {
                 let storage: SQLiteConnection.Storage = readOnly ? .file(path: Self.readOnlyURI(path)) : .file(path: path)
@@ -97,7 +125,10 @@ final class Database: Sendable {
             }
             return db
         case .postgres:
-            let configuration = try location.postgresConfiguration()
+            var configuration = try location.postgresConfiguration()
+            let connectLimit = CallBudget.remaining(upTo: deadline)
+            guard connectLimit > .zero else { throw CallBudget.spent }
+            configuration.options.connectTimeout = TimeAmount(connectLimit)
             let connection: PostgresConnection
             do {
                 connection = try await PostgresConnection.connect(
@@ -105,7 +136,9 @@ final class Database: Sendable {
             } catch {
                 throw StoreError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
             }
-            return Database(sql: connection.sql(queryLogLevel: nil), driver: .postgres(connection), logger: logger)
+            let unbounded = connection.sql(queryLogLevel: nil)
+            let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
+            return Database(sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline)
         }
     }
 

@@ -99,8 +99,8 @@ public enum DatabaseRoles {
 
     /// Runs `statements` in one transaction (the caller holds the store's lock).
     private static func run(_ statements: [String], on db: Database) async throws -> [String] {
-        try await db.sql.writeTransaction(db.dialect) {
-            for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
+        try await db.unboundedSQL.writeTransaction(db.dialect) {
+            for statement in statements { try await db.unboundedSQL.raw(SQLQueryString(statement)).run() }
         }
         return statements
     }

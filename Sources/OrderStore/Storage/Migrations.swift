@@ -15,25 +15,26 @@ enum Migrations {
     static func run(on db: Database, ownsSchema: Bool) async throws -> Bool {
         if db.readOnly || !ownsSchema {
             // No schema can be changed by this login: it must be current already.
-            let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+            let applied = try await db.unboundedSQL.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
             guard applied == all(db.dialect).count else {
                 throw StoreError.olderSchema(found: applied, known: all(db.dialect).count)
             }
             return false
         }
-        try await db.sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
-        let applied = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+        try await db.unboundedSQL.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
+        let applied = try await db.unboundedSQL.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
         let migrations = all(db.dialect)
         if applied > migrations.count { throw StoreError.newerSchema(found: applied, known: migrations.count) }
         for (index, statements) in migrations.enumerated() where index + 1 > applied {
             let version = index + 1
             try await db.lock.run {
-                try await db.sql.writeTransaction(db.dialect) {
+                try await db.unboundedSQL.writeTransaction(db.dialect) {
                     // Another process may have migrated while we waited for the write lock.
-                    let now = try await db.sql.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
+                    let now = try await db.unboundedSQL.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
                     if now < version {
-                        for statement in statements { try await db.sql.raw(SQLQueryString(statement)).run() }
-                        try await db.sql.raw("INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), \(bind: Millis.now()))").run()
+                        for statement in statements { try await db.unboundedSQL.raw(SQLQueryString(statement)).run() }
+                        try await db.unboundedSQL.raw("INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: version), \(bind: Millis.now()))")
+                            .run()
                     }
                 }
             }
@@ -54,14 +55,16 @@ enum Migrations {
             if words.count > 3, words[0] == "CREATE", words[1] == "UNIQUE", words[2] == "INDEX" { definitions.append((String(words[3]), statement)) }
             if words.count > 2, words[0] == "DROP", words[1] == "INDEX" { definitions.removeAll { $0.name == words[2] } }
         }
-        let present = Set(try await db.lock.run { try await db.sql.indexNames(db.dialect) })
+        let present = Set(try await db.lock.run { try await db.unboundedSQL.indexNames(db.dialect) })
         let missing = definitions.filter { !present.contains($0.name) }
         guard !missing.isEmpty else { return [] }
         try await db.lock.run {
-            try await db.sql.writeTransaction(db.dialect) {
+            try await db.unboundedSQL.writeTransaction(db.dialect) {
                 for index in missing {
-                    try await db.sql.raw(SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) ")))
-                        .run()
+                    try await db.unboundedSQL.raw(
+                        SQLQueryString(index.sql.replacingOccurrences(of: "INDEX \(index.name) ", with: "INDEX IF NOT EXISTS \(index.name) "))
+                    )
+                    .run()
                 }
             }
         }

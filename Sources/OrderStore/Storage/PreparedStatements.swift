@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// A statement PostgreSQL prepares once per connection (parsed and planned on first use,
@@ -22,11 +23,17 @@ extension IdAndLimitStatement {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-extension PostgresConnection {
-    /// The statement's rows, read through the store's `Row` accessors.
-    func rows(_ statement: some IdAndLimitStatement, logger: Logger) async throws -> [Row] {
+extension Database {
+    /// A prepared statement's rows, read through the store's `Row` accessors, within the
+    /// statement deadline: a connection with no answer in time is closed, which fails the
+    /// statement (the driver's own call cannot be cancelled; see ``DeadlineSQLDatabase``).
+    func rows(_ statement: some IdAndLimitStatement, on connection: PostgresConnection) async throws -> [Row] {
+        let limit = CallBudget.remaining(upTo: deadline)
+        guard limit > .zero else { throw CallBudget.spent }
+        let timer = connection.eventLoop.scheduleTask(in: TimeAmount(limit)) { _ = connection.close() as EventLoopFuture<Void> }
+        defer { timer.cancel() }
         var rows: [Row] = []
-        for try await row in try await execute(statement, logger: logger) { rows.append(Row(raw: row.sql())) }
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(Row(raw: row.sql())) }
         return rows
     }
 }

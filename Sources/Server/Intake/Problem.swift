@@ -12,17 +12,24 @@ struct Problem: Error {
     var status: HTTPResponse.Status
     var title: String
     var detail: String
+    /// Seconds after which a retry may succeed (`Retry-After`), for a 503.
+    var retryAfter: Int? = nil
 
     static func badRequest(_ detail: String) -> Problem { Problem(status: .badRequest, title: "Bad request", detail: detail) }
     static let unauthorized = Problem(status: .unauthorized, title: "Unauthorized", detail: "send Authorization: Bearer <your game server's token>")
+    /// Our side cannot take the request now (the store unreachable, its disk full): nothing
+    /// was stored, and the same request later may succeed.
+    static func unavailable(_ detail: String) -> Problem { Problem(status: .serviceUnavailable, title: "Unavailable", detail: detail, retryAfter: 2) }
 
     var response: Response {
-        JSONAnswer.response(
+        var response = JSONAnswer.response(
             status,
             [
                 "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
                 "detail": Sanitizer.sanitize(detail),
             ], contentType: "application/problem+json")
+        if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
+        return response
     }
 
     /// The problem for an error from the store: what the caller can fix is a 4xx.
@@ -37,9 +44,11 @@ struct Problem: Error {
             return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
         case let error as HTTPError where error.status == .contentTooLarge:
             return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
+        case StoreError.unavailable:
+            return .unavailable("the order store cannot be reached right now; nothing was stored; retry")
         default:
-            // Our side failed (the store unreachable): the client retries; nothing half stored.
-            return Problem(status: .serviceUnavailable, title: "Unavailable", detail: "the order store did not take the request; retry")
+            // Our side failed: the client retries; nothing half stored.
+            return .unavailable("the order store did not take the request; retry")
         }
     }
 }

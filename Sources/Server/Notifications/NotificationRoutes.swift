@@ -60,8 +60,9 @@ struct NotificationRoutes: Sendable {
                 return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection ?? "")").response
             }
         } catch {
-            logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(error)"])
-            return Problem(status: .internalServerError, title: "Not stored", detail: "the notification was not stored; retry").response
+            logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+            // Apple sends it again on any answer but 2xx; a 503 says why.
+            return Problem.unavailable("the notification was not stored; retry").response
         }
     }
 }

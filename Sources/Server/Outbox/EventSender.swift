@@ -73,16 +73,22 @@ struct EventSender: Sendable {
         let start = ContinuousClock.now
         let at = Millis.now()
         do {
-            let response = try await http.execute(request, timeout: .init(webhook.timeout))
-            // The start of the game's answer is kept so support can read it; a long answer
-            // is read to its end but never fails the send.
-            var answer = ByteBuffer()
-            for try await var chunk in response.body where answer.readableBytes < 300 { answer.writeBuffer(&chunk) }
-            let text = String(String(buffer: answer).prefix(300))
-            let ok = (200..<300).contains(Int(response.status.code))
+            let (http, timeout) = (self.http, webhook.timeout)
+            let (status, text) = try await ExchangeDeadline.run(within: timeout) { [request] in
+                let response = try await http.execute(request, timeout: .init(timeout))
+                // The start of the game's answer is kept so support can read it; the rest of
+                // a long answer is not read (leaving the loop drops the connection), so a
+                // game that sends gigabytes costs neither the time nor the memory.
+                var answer = ByteBuffer()
+                for try await var chunk in response.body {
+                    answer.writeBuffer(&chunk)
+                    if answer.readableBytes >= 300 { break }
+                }
+                return (Int(response.status.code), String(String(buffer: answer).prefix(300)))
+            }
             return GameEventAttempt(
-                at: at, via: "push", httpStatus: Int(response.status.code),
-                answer: ok ? text : "HTTP \(response.status.code): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
+                at: at, via: "push", httpStatus: status,
+                answer: (200..<300).contains(status) ? text : "HTTP \(status): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
             return GameEventAttempt(
                 at: at, via: "push", httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),

@@ -44,6 +44,8 @@ public struct Worker: Sendable {
     let sender: EventSender?
     /// This worker's name in leases: host, process and a random part, unique per run.
     public let owner: String
+    /// Ends this worker could not record yet; recorded when the store answers again.
+    let unfinished = UnfinishedJobs()
     let settings: Settings
     let metrics: ServeMetrics
     let logger: Logger
@@ -81,7 +83,9 @@ public struct Worker: Sendable {
     private var askingApple: [JobKind] { allowed.filter(\.callsApple) }
 
     /// Runs until cancelled; then gives its leases back, so other workers need not wait them out.
-    public func run() async {
+    /// A database that cannot be reached fails a round, which is logged, and the next round
+    /// tries again: the worker resumes by itself when the database is back.
+    public func work() async {
         // The consoles' header counts live workers by this, every 5 s however long a round runs.
         let heartbeat = Task { [store, owner] in
             while !Task.isCancelled {
@@ -97,6 +101,7 @@ public struct Worker: Sendable {
             // Taken before the claim: a job committed while this round runs ends the idle wait at once.
             let mark = store.jobsDue.mark
             let ran: Int
+            if await !unfinished.isEmpty { await unfinished.record(in: store, owner: owner) }
             do {
                 // Apple down: probe with one verification instead of hammering with the whole
                 // batch; notifications need no Apple and go on at full speed. Looked at four
@@ -124,8 +129,10 @@ public struct Worker: Sendable {
             } catch is CancellationError {
                 break  // stopping: not a failure
             } catch {
-                logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
+                logger.error("claiming jobs failed", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
                 ran = 0
+                // The store is unreachable: try again a little later, not in a tight loop.
+                if store.health.current != nil { try? await Task.sleep(for: settings.outagePause / 5) }
             }
             if ran == 0 { await store.jobsDue.wait(since: mark, upTo: settings.idle) }
         }
@@ -139,7 +146,7 @@ public struct Worker: Sendable {
         do {
             try await release.value
         } catch {
-            logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(error)"])
+            logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
         }
     }
 
@@ -199,7 +206,7 @@ public struct Worker: Sendable {
                     ran += more.count
                     if more.isEmpty { toppingUp = false }
                 } catch {
-                    logger.error("claiming jobs failed", metadata: ["error": "\(error)"])
+                    logger.error("claiming jobs failed", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
                     toppingUp = false
                 }
             }
@@ -264,16 +271,24 @@ public struct Worker: Sendable {
                 result = .done
                 logger.info("notifications applied", metadata: ["purchase": "\(job.subject)", "count": "\(applied)"])
             }
+        } catch StoreError.unavailable(let why) {
+            // The store, not the job, failed (a restart, a full disk): no attempt is counted
+            // and no backoff grows; the job is owed again in a moment.
+            result = .again(at: .now() + .seconds(1))
+            logger.warning("job interrupted: the order store is unreachable", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "why": "\(why)"])
         } catch {
-            result = .failed("\(error)")
-            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(error)"])
+            result = .failed(DatabaseErrorText.readable(error))
+            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(DatabaseErrorText.readable(error))"])
         }
         do {
             if try await !store.finishJob(job, owner: owner, result: result) {
                 logger.warning("job finished after its lease passed to another worker", metadata: ["job": "\(job.id)"])
             }
         } catch {
-            logger.error("recording a job's end failed; it runs again after its lease", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error(
+                "recording a job's end failed; recorded when the store answers again",
+                metadata: ["job": "\(job.id)", "error": "\(DatabaseErrorText.readable(error))"])
+            await unfinished.add(job, result)
         }
     }
 }

@@ -10,14 +10,22 @@ public struct ServeProcess: Sendable {
     public let baseURL: String?
 
     /// Starts `serve` with `arguments` after the config; returns once it printed its address.
-    public static func start(_ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"]) throws -> ServeProcess {
+    /// Its log (standard error) goes to `log` when given.
+    public static func start(
+        _ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"], log: String? = nil
+    ) throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--config", config] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         // The first line names the address: "iapdesk serve (all) on http://127.0.0.1:PORT, store …".
         var line = Data()
@@ -39,6 +47,19 @@ public struct ServeProcess: Sendable {
     public func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM and waits up to `limit` for the process to exit: how long it took, or
+    /// nil if it was still running (it is killed then).
+    public func terminate(within limit: Duration) async -> Duration? {
+        let started = ContinuousClock.now
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning, ContinuousClock.now - started < limit { try? await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else {
+            kill9()
+            return nil
+        }
+        return ContinuousClock.now - started
     }
 
     /// One call: status and JSON body, or nil when the process did not answer (killed).

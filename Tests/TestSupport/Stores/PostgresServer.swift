@@ -76,43 +76,89 @@ public enum PostgresServer {
     }
 
     private static func start() throws -> String {
-        guard let bin = binDirectory else {
-            throw Unavailable(description: "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+        try Instance.start(durable: false).url
+    }
+
+    /// A PostgreSQL server of the test's own, which it may stop and start again (a restart
+    /// under load) without disturbing the other tests' shared server. Stopped by a watchdog
+    /// when the test process ends, like the shared one. Its commits are durable as a
+    /// production server's are (`synchronous_commit = on`): with the shared server's
+    /// `off`, a crash (`immediate` stop) loses the last commits by design.
+    public static func dedicated() throws -> Instance { try Instance.start(durable: true) }
+
+    public struct Instance: Sendable {
+        let bin: String
+        let dir: String
+        public let port: Int
+        let durable: Bool
+        /// `postgres://postgres@127.0.0.1:PORT` (no database).
+        public var url: String { "postgres://postgres@127.0.0.1:\(port)" }
+
+        public enum StopMode: String, Sendable { case fast, immediate }
+
+        static func start(durable: Bool) throws -> Instance {
+            guard let bin = binDirectory else {
+                throw Unavailable(description: "PostgreSQL server binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+            }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-pg-\(UUID().uuidString.prefix(8))").path
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let instance = Instance(bin: bin, dir: dir, port: try LoopbackPort.free(), durable: durable)
+            if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
+            try instance.server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+            try instance.start()
+            // Stop the server when this process ends, however it ends.
+            try run(
+                "/bin/sh",
+                [
+                    "-c",
+                    "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(instance.command("pg_ctl")) -D \(dir)/data -m immediate stop >/dev/null 2>&1; rm -rf \(dir)",
+                ],
+                wait: false)
+            return instance
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-pg-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let port = try LoopbackPort.free()
-        // initdb refuses to run as root: run the server binaries as the postgres user.
-        let asRoot = getuid() == 0
-        if asRoot { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
-        func server(_ tool: String, _ args: [String]) throws {
-            if asRoot {
+
+        /// Starts the server (again), returning once it accepts connections.
+        public func start() throws {
+            try server(
+                "pg_ctl",
+                [
+                    "-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
+                    "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=\(durable ? "on" : "off") -c max_connections=200", "start",
+                ])
+        }
+
+        /// Stops the server: `fast` ends every session and shuts down cleanly (a minor
+        /// upgrade's restart); `immediate` is a crash, recovered from the WAL at the next start.
+        public func stop(_ mode: StopMode) throws {
+            try server("pg_ctl", ["-D", "\(dir)/data", "-m", mode.rawValue, "-w", "stop"])
+        }
+
+        /// A database of its own on this server.
+        public func freshDatabaseURL() throws -> String {
+            let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
+            try PostgresServer.run(try psqlPath(), ["\(url)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+            return "\(url)/\(name)"
+        }
+
+        /// initdb and pg_ctl refuse to run as root: as root, they run as the postgres user.
+        private func command(_ tool: String) -> String {
+            getuid() == 0 ? "runuser -u postgres -- \(bin)/\(tool)" : "\(bin)/\(tool)"
+        }
+
+        private func server(_ tool: String, _ args: [String]) throws {
+            if getuid() == 0 {
                 try run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + args)
             } else {
                 try run("\(bin)/\(tool)", args)
             }
         }
-        try server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-        try server(
-            "pg_ctl",
-            [
-                "-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
-                "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200", "start",
-            ])
-        // Stop the server when this process ends, however it ends.
-        let stop =
-            asRoot
-            ? "runuser -u postgres -- \(bin)/pg_ctl -D \(dir)/data -m immediate stop"
-            : "\(bin)/pg_ctl -D \(dir)/data -m immediate stop"
-        try run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(stop) >/dev/null 2>&1; rm -rf \(dir)"], wait: false)
-        return "postgres://postgres@127.0.0.1:\(port)"
     }
 
     /// Runs a tool to completion with posix_spawn and waitpid. Foundation's `Process` is
     /// avoided: from a concurrency thread on Linux its `waitUntilExit` can miss the child's
     /// exit. Output goes to a file: `pg_ctl start` leaves the server holding its descriptors.
     @discardableResult
-    static func run(_ path: String, _ args: [String], wait: Bool = true) throws -> String {
+    public static func run(_ path: String, _ args: [String], wait: Bool = true) throws -> String {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-run-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: logPath) }
         var actions = posix_spawn_file_actions_t()

@@ -1,0 +1,21 @@
+/// A deadline for everything a task asks of the store, however many calls it makes: an
+/// HTTP request that reads an order and then writes a submission answers within its
+/// deadline, not within one deadline per call. Waiting for a connection, connecting and
+/// every PostgreSQL statement take the sooner of their own deadline and the budget's.
+public enum CallBudget {
+    @TaskLocal static var deadline: ContinuousClock.Instant?
+
+    /// Runs `body` with everything it asks of any store done by `deadline` from now.
+    public static func within<T>(_ duration: Duration, _ body: () async throws -> T) async rethrows -> T {
+        try await $deadline.withValue(ContinuousClock.now + duration) { try await body() }
+    }
+
+    /// The sooner of `limit` from now and the budget's end, as a duration from now (zero or
+    /// less once the budget is spent).
+    static func remaining(upTo limit: Duration) -> Duration {
+        guard let deadline else { return limit }
+        return min(limit, deadline - ContinuousClock.now)
+    }
+
+    static var spent: StoreError { .unavailable("the call's deadline passed before the database answered") }
+}

@@ -1,0 +1,54 @@
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import SQLKit
+
+/// A PostgreSQL connection's statements with a deadline. A statement that has no answer
+/// in time fails with ``StoreError/unavailable(_:)`` and its connection is closed, so the
+/// pool never hands it out again and the server ends the statement with the session.
+///
+/// Why not a cancelled task: PostgresNIO's queries do not heed cancellation, and a query
+/// written to a connection the server just closed may never be answered at all (one such
+/// request hung for ten minutes after a restart, issue 28). Racing the driver's future
+/// against a timer on the connection's event loop ends the call however the driver behaves.
+struct DeadlineSQLDatabase: SQLDatabase {
+    let database: any SQLDatabase
+    /// The statement's own limit; a ``CallBudget`` may make it shorter.
+    let deadline: Duration
+    /// Called once when a statement missed its deadline: closes the connection.
+    let expire: @Sendable () -> Void
+
+    var logger: Logger { database.logger }
+    var eventLoop: any EventLoop { database.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { database.version }
+    var dialect: any SQLDialect { database.dialect }
+    var queryLogLevel: Logger.Level? { database.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let limit = CallBudget.remaining(upTo: deadline)
+        guard limit > .zero else { return eventLoop.makeFailedFuture(CallBudget.spent) }
+        let promise = eventLoop.makePromise(of: Void.self)
+        // The first of the answer and the timer settles the promise; the other does nothing.
+        let settled = NIOLockedValueBox(false)
+        let first: @Sendable () -> Bool = {
+            settled.withLockedValue { done in
+                defer { done = true }; return !done
+            }
+        }
+        let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire] in
+            guard first() else { return }
+            promise.fail(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
+            expire()
+        }
+        database.execute(sql: query, onRow).whenComplete { result in
+            guard first() else { return }
+            timer.cancel()
+            promise.completeWith(result)
+        }
+        return promise.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await execute(sql: query, onRow).get()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import OrderStore
+
+/// `/healthz`: the process answers. `/readyz`: the store answers too, with the job queue.
+/// `/metrics`: Prometheus text format.
+struct HealthRoutes: Sendable {
+    let store: OrderStore
+    let metrics: ServeMetrics
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/healthz") { _, _ in JSONAnswer.response(.ok, ["status": "ok"]) }
+        router.get("/readyz") { _, _ in
+            do {
+                let queue = try await store.jobQueueStatus()
+                return JSONAnswer.response(
+                    .ok,
+                    [
+                        "status": "ready", "jobs_due": queue.due, "oldest_due_at": queue.oldestDueAt,
+                        "jobs_leased": queue.leased, "jobs_dead": queue.dead,
+                    ])
+            } catch {
+                // The operator's own endpoint: the database's words say what is wrong.
+                var problem = Problem.unavailable("the order store does not answer: \(DatabaseErrorText.readable(error))")
+                problem.title = "Not ready"
+                return problem.response
+            }
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+        }
+        router.get("/metrics") { _, _ in
+            let text = metrics.render(queue: try? await store.jobQueueStatus())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Console
+import Foundation
+import OrderStore
+import SyntheticData
+import Terminal
+import TestSupport
+import Testing
+
+/// The console open over PostgreSQL while the server is stopped and started again: the
+/// operator is told since when the store is out of reach, keeps what was on screen, and
+/// the console comes back by itself.
+@Suite("Console: the store out of reach", .needsPostgres)
+struct StoreOutageConsoleTests {
+    @Test(
+        "PostgreSQL stops under an open console: the banner says since when, the orders read before stay on screen; started again, the next refresh clears it without a restart"
+    )
+    func unreachableThenBack() async throws {
+        let postgres = try PostgresServer.dedicated()
+        var settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
+        settings.databaseDeadline = .seconds(2)
+        let store = try await OrderStore.open(.postgres(url: try postgres.freshDatabaseURL()), settings: settings)
+        defer { Task { await store.close() } }
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        try await store.placeOrder(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")
+        let terminal = MemoryTerminal(rows: 24, cols: 120)
+        let app = ConsoleApp(session: ConsoleSession(store: store, actor: Operator(name: "alice", role: .admin), storeLabel: "pg"), device: terminal)
+        await app.open()
+        #expect(try terminal.screenText().contains("ord_before"))
+
+        try postgres.stop(.fast)
+        let started = ContinuousClock.now
+        await app.refresh()
+        let down = try terminal.screenText()
+        #expect(ContinuousClock.now - started < .seconds(5), "the refresh answered within its deadline")
+        #expect(down.contains("store unreachable since"), "\(down)")
+        #expect(down.contains("ord_before"), "what was read before stays on screen")
+        #expect(!down.contains("Generic description"), "\(down)")
+
+        try postgres.start()
+        let back = try await eventually(within: 20) {
+            await app.refresh()
+            return try !terminal.screenText().contains("store unreachable")
+        }
+        #expect(back, "the banner goes once the store answers")
+        try await store.placeOrder(orderId: "ord_after", accountId: "acct-2", productId: "coins_60")
+        await app.refresh()
+        #expect(try terminal.screenText().contains("ord_after"), "the console reads the store again")
+        try? postgres.stop(.immediate)
+    }
+}
