@@ -33,7 +33,7 @@ struct DiskFullTests {
     @Test(
         "The disk fills up under load: 503 with Retry-After, every 202 stored and delivered once; when space is freed the same process takes orders again"
     )
-    func diskFullThenReadOnly() async throws {
+    func diskFullThenSpaceFreed() async throws {
         let disk = try SmallFilesystem.mount(kilobytes: 24 * 1024)
         defer { disk.unmount() }
         try await IntakeTests.withServe(.sqlite, location: .sqlite(path: disk.path + "/store.sqlite")) { serve in

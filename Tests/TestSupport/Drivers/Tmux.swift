@@ -47,18 +47,26 @@ public struct Tmux: Sendable {
 
     public func resize(cols: Int, rows: Int) throws { try run("resize-window -t \(session) -x \(cols) -y \(rows)") }
 
-    /// The screen as text, once `condition` holds or after `timeout` seconds.
+    /// The screen as text, once `condition` holds on a settled frame (two captures 50 ms
+    /// apart agree), or after `timeout` seconds. The first capture that matches can be a
+    /// frame still arriving: one screen's title over the previous screen's body.
     public func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
+        var previous: String?
         repeat {
-            let file = socket + ".capture"
-            _ = system("tmux -S \(socket) capture-pane -p -t \(session) > \(file) 2>/dev/null")
-            text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            if condition(text) { return text }
+            text = capture()
+            if condition(text), text == previous { return text }
+            previous = text
             usleep(50_000)
         } while Date() < deadline
         return text
+    }
+
+    private func capture() -> String {
+        let file = socket + ".capture"
+        _ = system("tmux -S \(socket) capture-pane -p -t \(session) > \(file) 2>/dev/null")
+        return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     }
 
     public var isRunning: Bool { system("tmux -S \(socket) has-session -t \(session) >/dev/null 2>&1") == 0 }
