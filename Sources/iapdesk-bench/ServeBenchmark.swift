@@ -56,12 +56,18 @@ struct ServeBenchmark: AsyncParsableCommand {
                 Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
                 Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
             ], json: json,
-            context: ["backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)"])
+            context: [
+                "backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)",
+                "other answers": load.errorKinds.isEmpty
+                    ? "none" : load.errorKinds.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", "),
+            ])
     }
 
     struct LoadResult: Decodable {
         var count: Int
         var errors: Int
+        /// Answers other than 202 by status code, and failed requests by error type.
+        var errorKinds: [String: Int]
         var seconds: Double
         var p50: Double
         var p99: Double
@@ -165,11 +171,11 @@ struct ServeLoad: AsyncParsableCommand {
         let receipt = Data((0..<3072).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
         let deadline = ContinuousClock.now + .seconds(seconds)
         let (url, clients, perClient) = (url, clients, perClient)
-        let results = await withTaskGroup(of: (Samples, Int).self) { group in
+        let results = await withTaskGroup(of: (Samples, [String: Int]).self) { group in
             for client in 0..<clients {
                 group.addTask {
                     var samples = Samples()
-                    var errors = 0
+                    var errors: [String: Int] = [:]
                     var index = 0
                     while ContinuousClock.now < deadline {
                         var request = HTTPClientRequest(url: "\(url)/v1/orders/b-\(client)-\(index % perClient)/receipts")
@@ -180,21 +186,30 @@ struct ServeLoad: AsyncParsableCommand {
                         let start = ContinuousClock.now
                         do {
                             let response = try await http.execute(request, timeout: .seconds(30))
-                            _ = try await response.body.collect(upTo: 1 << 16)
-                            if response.status == .accepted { samples.record((ContinuousClock.now - start).milliseconds) } else { errors += 1 }
+                            let body = try await response.body.collect(upTo: 1 << 16)
+                            if response.status == .accepted {
+                                samples.record((ContinuousClock.now - start).milliseconds)
+                            } else {
+                                errors["\(response.status.code) \(String(buffer: body).prefix(160))", default: 0] += 1
+                            }
                         } catch {
-                            errors += 1
+                            errors["\(type(of: error))", default: 0] += 1
                         }
                         index += 1
                     }
                     return (samples, errors)
                 }
             }
-            return await Samples.merged(&group)
+            var all = (Samples(), [String: Int]())
+            for await (samples, errors) in group {
+                all.0.append(samples)
+                all.1.merge(errors, uniquingKeysWith: +)
+            }
+            return all
         }
         try? await http.shutdown()
         let object: [String: Any] = [
-            "count": results.0.values.count, "errors": results.1, "seconds": Double(seconds),
+            "count": results.0.values.count, "errors": results.1.values.reduce(0, +), "errorKinds": results.1, "seconds": Double(seconds),
             "p50": results.0.p50, "p99": results.0.p99,
         ]
         let data = try JSONSerialization.data(withJSONObject: object)

@@ -8,6 +8,8 @@ struct Samples {
 
     mutating func record(_ milliseconds: Double) { values.append(milliseconds) }
 
+    mutating func append(_ other: Samples) { values += other.values }
+
     mutating func time<T>(_ body: () async throws -> T) async rethrows -> T {
         let start = ContinuousClock.now
         let result = try await body()

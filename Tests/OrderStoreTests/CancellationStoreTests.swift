@@ -35,6 +35,31 @@ struct CancellationStoreTests {
         }
     }
 
+    /// A request's budget (`CallBudget`) that runs out inside a transaction fails the next
+    /// statement before it is sent: the server saw no error, so the transaction is still
+    /// open and healthy. Rolled back under the spent budget, the ROLLBACK was refused too,
+    /// and the next caller's BEGIN and COMMIT on that connection committed the half.
+    @Test("A write whose call budget runs out half-way rolls back whole; the next write on that connection commits only its own", .needsPostgres)
+    func budgetSpentMidTransaction() async throws {
+        var settings = StoreSettings.test
+        settings.postgresConnections = 1  // the next write surely takes the same connection
+        try await withStore(.postgres, settings: settings) { store in
+            try await store.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+            await #expect(throws: StoreError.self) {
+                try await CallBudget.within(.milliseconds(300)) {
+                    try await store.write(as: .system) { tx in
+                        try await tx.sql.raw("UPDATE orders SET account_id = 'half-done' WHERE order_id = 'kept'").run()
+                        try await Task.sleep(for: .milliseconds(500))
+                        try await tx.sql.raw("SELECT 1").run()  // the budget is spent: refused
+                    }
+                }
+            }
+            try await store.placeOrder(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
+            #expect(try await store.order("kept")?.accountId == "a", "the half-done write was not committed by the next one")
+            #expect(try await store.counts().total == 2)
+        }
+    }
+
     @Test("Writes cancelled while queued behind another either happen whole or not at all", arguments: Backend.all)
     func cancelledWhileQueued(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -2,13 +2,16 @@ import SQLKit
 
 extension SQLDatabase {
     /// Ends the open transaction without its changes, also when the calling task was
-    /// cancelled. SQLite's driver refuses to run a statement in a cancelled task, so a
-    /// plain ROLLBACK there would leave the transaction open on the store's only
-    /// connection, and every later write would fail with "cannot start a transaction
-    /// within a transaction". A new task does not inherit the cancellation.
+    /// cancelled or its ``CallBudget`` is spent. SQLite's driver refuses to run a statement
+    /// in a cancelled task, and a spent budget refuses every statement, so a plain ROLLBACK
+    /// would leave the transaction open on the connection: on SQLite every later write fails
+    /// with "cannot start a transaction within a transaction"; on PostgreSQL the next
+    /// caller's BEGIN is only a warning and its COMMIT commits the half-done writes. A
+    /// detached task inherits neither the cancellation nor the budget; the ROLLBACK still
+    /// has the statement's own deadline, and a connection that misses it is closed.
     func rollbackEvenIfCancelled() async {
         let sql = self
-        await Task { try? await sql.raw("ROLLBACK").run() }.value
+        await Task.detached { try? await sql.raw("ROLLBACK").run() }.value
     }
 
     /// `body` in one write transaction: committed, or rolled back whole (even when the

@@ -23,7 +23,10 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
             guard !committing else { return }
             committing = true
             // A task of its own: a client that hangs up must not cancel its neighbours' commit.
-            Task { await self.drain() }
+            // Detached, so it does not inherit this request's task-locals either: under
+            // steady load the loop outlives the request, and its deadline (CallBudget) would
+            // fail every commit after it.
+            Task.detached { await self.drain() }
         }
     }
 
