@@ -29,6 +29,10 @@ public final class OrderStore: Sendable {
     /// A SQLite file this process may only read: everyone is a viewer here.
     public var isReadOnly: Bool { db.readOnly }
 
+    /// How many write transactions are worth running at once: half the PostgreSQL pool
+    /// (the rest serves reads and the worker); SQLite has one writer.
+    public var concurrentWriters: Int { db.dialect == .postgres ? max(1, settings.postgresConnections / 2) : 1 }
+
     /// What opening found and repaired (indexes an interrupted seed left dropped), for the
     /// CLI and the console to say; empty on a healthy store.
     public let repairs: [String]
@@ -107,6 +111,8 @@ public final class OrderStore: Sendable {
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
                 try await tx.flush()
+                // Workers in other processes hear of it at the commit (JobListener).
+                if tx.madeJobDue, db.dialect == .postgres { try await db.sql.raw(SQLQueryString(JobListener.notify)).run() }
                 return result
             }
             if tx.madeJobDue { jobsDue.notify() }

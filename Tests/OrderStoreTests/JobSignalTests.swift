@@ -1,3 +1,5 @@
+import Foundation
+import Logging
 import OrderStore
 import TestSupport
 import Testing
@@ -36,5 +38,49 @@ struct JobSignalTests {
             await store.jobsDue.wait(since: mark, upTo: .seconds(10))
             #expect(ContinuousClock.now - start < .seconds(1))
         }
+    }
+
+    /// Two stores on one database stand for two processes: an intake-only `serve` that
+    /// stores a receipt and a worker elsewhere that should start on it at once, also after
+    /// the database restarted under the listener.
+    @Test("PostgreSQL: a job another process commits wakes this process's waiting worker (LISTEN/NOTIFY), also after a restart", .needsPostgres)
+    func wakesAcrossProcesses() async throws {
+        let server = try PostgresServer.dedicated()
+        defer { try? server.stop(.immediate) }
+        let location = StoreLocation.postgres(url: try server.freshDatabaseURL())
+        let writer = try await OrderStore.open(location, settings: .test)
+        let worker = try await OrderStore.open(location, settings: .test)
+        for product in TestCatalogue.all { try await writer.upsertProduct(product) }
+        let listener = Task { await worker.listenForJobs(logger: Logger(label: "test")) }
+
+        /// How long the worker's wait took after the other store stored a receipt for `order`.
+        func wakeUp(_ order: String) async throws -> Duration {
+            try await writer.placeOrder(orderId: order, accountId: "p-\(order)", productId: "coins_60")
+            try await Task.sleep(for: .milliseconds(300))  // the listener has caught up with earlier wake-ups
+            let mark = worker.jobsDue.mark
+            let waiter = Task { () -> ContinuousClock.Instant in
+                await worker.jobsDue.wait(since: mark, upTo: .seconds(20))
+                return ContinuousClock.now
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await writer.submitReceipt(orderId: order, receiptData: "r")
+            let committed = ContinuousClock.now
+            return await waiter.value - committed
+        }
+
+        let first = try await wakeUp("x-1")
+        #expect(first < .seconds(2), "woken by the other store's commit in \(first), not by the 20 s timeout")
+        try server.stop(.fast)
+        try server.start()
+        // The writer's pool and the listener both reconnect; the listener retries each second.
+        _ = try await eventually(within: 20) { (try? await writer.order("x-1")) != nil }
+        try await Task.sleep(for: .seconds(2))
+        let afterRestart = try await wakeUp("x-2")
+        #expect(afterRestart < .seconds(2), "after the restart, woken in \(afterRestart)")
+
+        listener.cancel()
+        await listener.value
+        await writer.close()
+        await worker.close()
     }
 }

@@ -10,6 +10,17 @@ public enum CallBudget {
         try await $deadline.withValue(ContinuousClock.now + duration) { try await body() }
     }
 
+    /// The deadline of the calling task's budget; nil when it has none.
+    public static var current: ContinuousClock.Instant? { deadline }
+
+    /// Runs `body` under the budget that ends at `end` (none when nil), whatever budget the
+    /// calling task has: work done on behalf of others (a group commit) takes theirs.
+    public static func until<T>(
+        _ end: ContinuousClock.Instant?, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await $deadline.withValue(end) { try await body() }
+    }
+
     /// The sooner of `limit` from now and the budget's end, as a duration from now (zero or
     /// less once the budget is spent).
     static func remaining(upTo limit: Duration) -> Duration {

@@ -28,7 +28,7 @@ struct IntakeRoutes: Sendable {
         self.store = store
         self.tokens = tokens
         self.apple = apple
-        receipts = GroupCommit { batch in
+        receipts = GroupCommit(concurrency: store.concurrentWriters) { batch in
             let results = try await store.submitReceipts(batch)
             metrics.intakeCommit(size: batch.count)
             return results

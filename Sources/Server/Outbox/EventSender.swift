@@ -45,7 +45,7 @@ struct EventSender: Sendable {
         self.webhook = webhook
         self.http = http
         self.metrics = metrics
-        attempts = GroupCommit { batch in try await store.recordEventAttempts(batch) }
+        attempts = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.recordEventAttempts(batch) }
     }
 
     func send(account: String) async throws -> OrderStore.JobResult {

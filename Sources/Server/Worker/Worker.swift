@@ -15,9 +15,9 @@ public struct Worker: Sendable {
         public var concurrency = 16
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
-        /// How long to sleep when nothing is due: how long a job written by another process
-        /// (an event for the game) may wait before a worker sees it. Jobs committed in this
-        /// process wake the worker at once (`OrderStore.jobsDue`).
+        /// How long to sleep when nothing is due. Jobs committed in this process wake the
+        /// worker at once (`OrderStore.jobsDue`), and on PostgreSQL so do those of other
+        /// processes (`OrderStore.listenForJobs`); the poll is the fallback.
         public var idle: Duration = .milliseconds(50)
         /// Only these kinds (a process that only pushes events, a benchmark); nil: all.
         public var kinds: [JobKind]?
@@ -93,6 +93,8 @@ public struct Worker: Sendable {
                 try? await Task.sleep(for: .seconds(5))
             }
         }
+        // On PostgreSQL, jobs other processes commit wake this worker as this process's own do.
+        let listener = Task { [store, logger] in await store.listenForJobs(logger: logger) }
         var wasDown = false
         var lastProbe = ContinuousClock.now - settings.outagePause
         var lastOutageCheck = ContinuousClock.now - .seconds(60)
@@ -136,7 +138,9 @@ public struct Worker: Sendable {
             }
             if ran == 0 { await store.jobsDue.wait(since: mark, upTo: settings.idle) }
         }
+        listener.cancel()
         heartbeat.cancel()
+        await listener.value
         await heartbeat.value  // so it cannot record this worker again after it is forgotten
         // In a task of its own: this one is cancelled, and the store refuses statements then.
         let release = Task { [store, owner] in

@@ -1,0 +1,52 @@
+import Logging
+import PostgresNIO
+
+/// Wakes this process's workers when another process commits a due job, on PostgreSQL:
+/// a write that makes a job due sends `NOTIFY iapdesk_jobs` inside its transaction (the
+/// server delivers it at the commit, never for a rollback), and ``listenForJobs(logger:)``
+/// turns each notification into ``OrderStore/jobsDue``. Without it, a job written by an
+/// intake-only `serve` or an operator's console waited for the worker's idle poll.
+enum JobListener {
+    static let channel = "iapdesk_jobs"
+    static let notify = "NOTIFY \(channel)"
+}
+
+extension OrderStore {
+    /// Listens for jobs other processes make due, until the task is cancelled. A
+    /// connection of its own, outside the pool; when it drops (a database restart) it is
+    /// opened again a second later, and the workers are woken once in case a notification
+    /// was missed meanwhile. Returns at once on SQLite, where one process writes.
+    public func listenForJobs(logger: Logger) async {
+        guard case .postgres = location else { return }
+        var failing = false
+        while !Task.isCancelled {
+            do {
+                let db = try await Database.open(location, deadline: settings.databaseDeadline)
+                guard case .postgres(let connection) = db.driver else { return }
+                do {
+                    // Cancelling closes the connection, which ends the wait for the next one.
+                    try await withTaskCancellationHandler {
+                        let notifications = try await connection.listen(JobListener.channel)
+                        if failing { logger.info("listening for jobs again") }
+                        failing = false
+                        jobsDue.notify()  // what was committed while nobody listened
+                        for try await _ in notifications { jobsDue.notify() }
+                    } onCancel: {
+                        _ = connection.close() as EventLoopFuture<Void>
+                    }
+                } catch {
+                    await db.close()
+                    throw error
+                }
+                await db.close()
+            } catch {
+                if Task.isCancelled { return }
+                if !failing {
+                    logger.warning("listening for jobs failed; the idle poll finds them meanwhile", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+                }
+                failing = true
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
