@@ -87,7 +87,9 @@ struct EventsBenchmark: AsyncParsableCommand {
             ], json: json,
             context: [
                 "backend": backend.backend, "accounts": "\(accounts)", "live_pace_ms": "\(pace)",
-                "grants from": sameProcess ? "the worker's store (woken on commit)" : "a second connection (found by polling)",
+                "grants from": sameProcess
+                    ? "the worker's store (woken on commit)"
+                    : "a second store, as another process (woken by \(backend.backend == "postgres" ? "LISTEN/NOTIFY" : "the idle poll"))",
                 "receiver": "reference game, loopback, same process",
             ])
     }
