@@ -98,6 +98,17 @@ public final class OrderStore: Sendable {
         return OrderStore(location: location, settings: settings, db: db, repairs: repairs, login: login)
     }
 
+    /// Whether the store takes writes now: a write that changes nothing but still reaches
+    /// the disk. `serve` tries it while a write failed for the database's sake (a read-only
+    /// or full disk), so ``health`` and `/readyz` turn ready again without traffic.
+    ///
+    /// - Throws: ``StoreError/unavailable(_:)`` while the store cannot write.
+    public func checkWritable() async throws {
+        try await write(as: .system) { tx in
+            try await tx.sql.raw("UPDATE state_counts SET n = n WHERE state = \(bind: OrderState.pendingPayment.rawValue)").run()
+        }
+    }
+
     /// Closes the database connections. Call it once, when nothing uses the store any more.
     public func close() async {
         await pool.close()
@@ -106,7 +117,7 @@ public final class OrderStore: Sendable {
     /// Runs `body` as one write transaction, then flushes the state counters and the audit
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
     func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
-        try await pool.withConnection { db in
+        try await pool.withConnection(writing: true) { db in
             let tx = WriteTransaction(sql: db.sql, actor: actor, now: now, auditKey: settings.auditKey)
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)

@@ -31,7 +31,7 @@ struct DiskFullTests {
     }
 
     @Test(
-        "The disk fills up under load: 503 with Retry-After, every 202 stored and delivered once; when space is freed the same process takes orders again"
+        "The disk fills up under load: 503 with Retry-After and /readyz 503, every 202 stored and delivered once; when space is freed it is ready again and the same process takes orders"
     )
     func diskFullThenSpaceFreed() async throws {
         let disk = try SmallFilesystem.mount(kilobytes: 24 * 1024)
@@ -58,8 +58,13 @@ struct DiskFullTests {
             #expect(Set(tally.statuses.keys).isSubset(of: [200, 201, 202, 503]), "only stored or unavailable: \(tally.statuses)")
             #expect(tally.unavailableWithoutRetryAfter == 0, "every 503 says Retry-After")
 
-            // Space comes back: the same process takes orders again.
+            let whileFull = try await serve.callWithHeaders(.GET, "/readyz", token: nil)
+            #expect(whileFull.status == 503, "readyz while the disk is full: \(whileFull.status) \(whileFull.body)")
+
+            // Space comes back: ready again without traffic, and the same process takes orders.
             disk.free()
+            let ready = try await eventually(within: 10) { try await serve.callWithHeaders(.GET, "/readyz", token: nil).status == 200 }
+            #expect(ready, "readyz is 200 again once space is freed")
             let backAt = tally.acknowledged.count
             for (order, receipt) in receipts[200..<220] { try await Self.submit(serve, order, receipt, into: &tally) }
             #expect(tally.acknowledged.count - backAt == 20, "after space was freed: \(tally.statuses)")

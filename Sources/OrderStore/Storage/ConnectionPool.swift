@@ -28,22 +28,23 @@ final class ConnectionPool: Sendable {
 
     /// Runs `body` on a connection no other caller uses meanwhile. A failure because the
     /// database is out of reach is thrown as ``StoreError/unavailable(_:)`` and marks the
-    /// store unreachable (``StoreHealth``) until a call succeeds again.
-    func withConnection<T>(_ body: (Database) async throws -> T) async throws -> T {
+    /// store unreachable (``StoreHealth``) until a call succeeds again; a failed write (a
+    /// read-only or full disk) until a write succeeds again.
+    func withConnection<T>(writing: Bool = false, _ body: (Database) async throws -> T) async throws -> T {
         let db: Database
         do {
             db = try await slots.acquire()
         } catch {
-            throw health.failed(error)
+            throw health.failed(error, writing: writing)
         }
         do {
             let result = try await db.lock.run { try await body(db) }
             await slots.release(db)
-            health.succeeded()
+            health.succeeded(writing: writing)
             return result
         } catch {
             await slots.release(db)
-            throw health.failed(error)
+            throw health.failed(error, writing: writing)
         }
     }
 

@@ -11,20 +11,26 @@ public final class StoreHealth: @unchecked Sendable {
 
     private let lock = NSLock()
     private var outage: Outage?
+    /// A write failed for the database's sake (a read-only or full disk) while reads may
+    /// still pass: only a write that succeeds ends it.
+    private var writeOutage: Outage?
 
     init() {}
 
-    /// Nil while the database answers.
-    public var current: Outage? { lock.withLock { outage } }
+    /// Nil while the database answers reads and writes.
+    public var current: Outage? { lock.withLock { outage ?? writeOutage } }
 
-    /// A call succeeded: the database is back.
-    func succeeded() {
-        lock.withLock { outage = nil }
+    /// A call succeeded: the database answers again; a write also shows it takes writes.
+    func succeeded(writing: Bool) {
+        lock.withLock {
+            outage = nil
+            if writing { writeOutage = nil }
+        }
     }
 
     /// The error to throw for a failed call: an outage becomes ``StoreError/unavailable(_:)``
     /// and is remembered (from its first failure on); any other error passes unchanged.
-    func failed(_ error: any Error) -> any Error {
+    func failed(_ error: any Error, writing: Bool) -> any Error {
         let why: String
         if case StoreError.unavailable(let reason) = error {
             why = reason
@@ -34,7 +40,10 @@ public final class StoreHealth: @unchecked Sendable {
             return error
         }
         lock.withLock {
-            if outage == nil { outage = Outage(since: .now(), why: why) } else { outage?.why = why }
+            func remember(_ outage: inout Outage?) {
+                if outage == nil { outage = Outage(since: .now(), why: why) } else { outage?.why = why }
+            }
+            if writing { remember(&writeOutage) } else { remember(&outage) }
         }
         return StoreError.unavailable(why)
     }

@@ -14,6 +14,8 @@ struct HealthRoutes: Sendable {
         router.get("/readyz") { _, _ in
             do {
                 let queue = try await store.jobQueueStatus()
+                // Read, but the last write failed for the database's sake: not ready.
+                if let outage = store.health.current { throw StoreError.unavailable(outage.why) }
                 return JSONAnswer.response(
                     .ok,
                     [

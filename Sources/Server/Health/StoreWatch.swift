@@ -16,6 +16,8 @@ struct StoreWatch: Service {
         var wasDown = false
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             _ = try? await store.jobQueueStatus()
+            // Reads may pass while writes fail (a read-only or full disk): try a write too.
+            if store.health.current != nil, !store.isReadOnly { try? await store.checkWritable() }
             let outage = store.health.current
             if let outage, !wasDown {
                 logger.error("the order store is unreachable", metadata: ["why": "\(outage.why)"])
