@@ -179,7 +179,9 @@ let package = Package(
         .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "SyntheticData", "TestSupport"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
-        .testTarget(name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport"]),
+        .testTarget(
+            name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport"],
+            exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
         .testTarget(

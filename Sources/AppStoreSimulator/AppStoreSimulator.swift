@@ -5,6 +5,9 @@ import Receipts
 /// Server API services over it, the API key it accepts and the faults in force. Serve it
 /// over loopback HTTP with `SimulatorServer`, or drive its ledger directly in tests.
 public final class AppStoreSimulator: Sendable {
+    /// The app's Apple ID (App Store Connect's "Apple ID" of the app), the same in every
+    /// answer and notification, as a production verifier configured with it expects.
+    public static let appAppleId: Int64 = 1_000_000_001
     public let bundleId: String
     public let authority: CertificateAuthority
     public let ledger: Ledger

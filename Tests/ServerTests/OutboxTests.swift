@@ -257,27 +257,16 @@ struct OutboxTests {
                 """).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
 
-        func run(header: String, body: Data) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script.path]
-            process.environment = ["SECRET": Self.secret, "HEADER": header]
-            let input = Pipe(), output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(body)
-            try input.fileHandleForWriting.close()
-            let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        func run(header: String, body: Data) async throws -> String {
+            let finished = try await ChildProcess.run(python, [script.path], environment: ["SECRET": Self.secret, "HEADER": header], input: body)
+            return finished.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let body = Data(#"{"id":"evt_1","summary":"give p1 1 × 300 金币"}"#.utf8)
-        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body) == "True")
-        #expect(try run(header: WebhookSignature.header(body: body, secrets: ["old", Self.secret]), body: body) == "True", "rotation")
-        #expect(try run(header: WebhookSignature.header(body: body, secrets: ["forger"]), body: body) == "False")
-        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body + Data(" ".utf8)) == "False")
-        #expect(try run(header: WebhookSignature.header(body: body, secrets: [Self.secret], at: Date().addingTimeInterval(-600)), body: body) == "False")
-        #expect(try run(header: "garbage", body: body) == "False")
+        #expect(try await run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body) == "True")
+        #expect(try await run(header: WebhookSignature.header(body: body, secrets: ["old", Self.secret]), body: body) == "True", "rotation")
+        #expect(try await run(header: WebhookSignature.header(body: body, secrets: ["forger"]), body: body) == "False")
+        #expect(try await run(header: WebhookSignature.header(body: body, secrets: [Self.secret]), body: body + Data(" ".utf8)) == "False")
+        #expect(try await run(header: WebhookSignature.header(body: body, secrets: [Self.secret], at: Date().addingTimeInterval(-600)), body: body) == "False")
+        #expect(try await run(header: "garbage", body: body) == "False")
     }
 }

@@ -19,9 +19,7 @@ struct SchemathesisTests {
                 try await OutboxTests.buy(serve, order: order, account: "a-1")
                 _ = try await IntakeTests.waitFor("delivered", order: order, in: serve)
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: schemathesis)
-            process.arguments = [
+            let arguments = [
                 "run", serve.baseURL + "/openapi.yaml", "-H", "Authorization: Bearer \(IntakeTests.token)",
                 "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
                 "--max-examples", "40", "--workers", "1", "--seed", "1", "--no-color", "--request-timeout", "15",
@@ -30,21 +28,8 @@ struct SchemathesisTests {
             let scratch = Scratch.url("iapdesk-schemathesis-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
-            process.currentDirectoryURL = scratch
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            // Read on a thread of its own: blocking the concurrency pool here would starve
-            // the in-process server the tool is calling.
-            let text = await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
-                }
-            }
-            #expect(process.terminationStatus == 0, "schemathesis found problems:\n\(text.suffix(6_000))")
+            let finished = try await ChildProcess.run(schemathesis, arguments, in: scratch, timeout: .seconds(900))
+            #expect(finished.status == 0, "schemathesis found problems:\n\(finished.output.suffix(6_000))")
         }
     }
 }

@@ -11,7 +11,7 @@ struct NotificationPayload: Encodable {
     var data: NotificationData
 
     struct NotificationData: Encodable {
-        var appAppleId: Int64 = 1_234_567_890
+        var appAppleId: Int64 = AppStoreSimulator.appAppleId
         var bundleId: String
         var bundleVersion = "1"
         var environment: String

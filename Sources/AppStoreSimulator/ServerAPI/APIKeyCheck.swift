@@ -25,7 +25,9 @@ public struct SimulatorAPIKey: Sendable {
 
 /// Checks a request's `Authorization: Bearer <JWT>` the way Apple does: ES256 signed by the
 /// key named in `kid`, `iss` and `bid` as issued, `aud` "appstoreconnect-v1", not expired
-/// and living at most an hour. Apple answers 401 with no body otherwise.
+/// and expiring within the hour. Apple answers 401 with no body otherwise. `iat` may be
+/// absent: Apple's own App Store Server Library sends none, and Apple accepts its tokens;
+/// when present it may not be in the future nor an hour before `exp`.
 struct APIKeyCheck: Sendable {
     let key: SimulatorAPIKey
     let bundleId: String
@@ -45,9 +47,10 @@ struct APIKeyCheck: Sendable {
         return header.alg == "ES256" && header.kid == key.keyId
             && key.privateKey.publicKey.isValidSignature(signature, for: signed)
             && claims.iss == key.issuerId && claims.aud == "appstoreconnect-v1" && claims.bid == bundleId
-            && claims.exp > nowSeconds && claims.iat <= nowSeconds + 60 && claims.exp - claims.iat <= 3600
+            && claims.exp > nowSeconds && claims.exp - nowSeconds <= 3600 + 60
+            && (claims.iat.map { $0 <= nowSeconds + 60 && claims.exp - $0 <= 3600 } ?? true)
     }
 
     private struct Header: Decodable { var alg: String; var kid: String }
-    private struct Claims: Decodable { var iss: String; var iat: Double; var exp: Double; var aud: String; var bid: String }
+    private struct Claims: Decodable { var iss: String; var iat: Double?; var exp: Double; var aud: String; var bid: String }
 }

@@ -29,7 +29,7 @@ public struct ServerAPIService: Sendable {
         guard await visible(id, sandbox: sandbox) != nil else { return Self.notFound }
         var all = await ledger.history(anyTransactionId: id)
         if descending { all.reverse() }
-        return await page(all, revision: revision, sandbox: sandbox, extra: ["appAppleId": 1_000_000_001])
+        return await page(all, revision: revision, sandbox: sandbox, extra: ["appAppleId": AppStoreSimulator.appAppleId])
     }
 
     /// `GET /inApps/v2/refund/lookup/{anyTransactionId}?revision=`
@@ -55,7 +55,7 @@ public struct ServerAPIService: Sendable {
             last.append(["status": status, "originalTransactionId": original, "signedTransactionInfo": transaction, "signedRenewalInfo": renewal])
         }
         return .json([
-            "environment": environment(sandbox), "bundleId": ledger.bundleId, "appAppleId": 1_000_000_001,
+            "environment": environment(sandbox), "bundleId": ledger.bundleId, "appAppleId": AppStoreSimulator.appAppleId,
             "data": last.isEmpty ? [] : [["subscriptionGroupIdentifier": "21000001", "lastTransactions": last]],
         ])
     }

@@ -7,6 +7,9 @@ import X509
 /// carrying Apple's WWDR marker and a signing leaf carrying the receipt-signing marker,
 /// all P-256. Receipts and JWS it signs verify in `Receipts` exactly when its root is
 /// configured as a trust root, and are rejected otherwise: the real checks, a different anchor.
+/// Each certificate names its key (Subject Key Identifier) and its issuer's (Authority Key
+/// Identifier), as Apple's do: OpenSSL's strict verification, which Apple's own App Store
+/// Server Library uses, refuses a chain without them ("Missing Authority Key Identifier").
 public struct CertificateAuthority: Sendable {
     public let root: Certificate
     public let intermediate: Certificate
@@ -32,6 +35,9 @@ public struct CertificateAuthority: Sendable {
             CommonName("\(name) Receipt Signing"); OrganizationName("iapdesk")
         }
 
+        let rootId = SubjectKeyIdentifier(hash: .init(rootKey.publicKey))
+        let intermediateId = SubjectKeyIdentifier(hash: .init(intermediateKey.publicKey))
+        let leafId = SubjectKeyIdentifier(hash: .init(leafKey.publicKey))
         root = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey),
             notValidBefore: notBefore, notValidAfter: notAfter, issuer: rootName, subject: rootName,
@@ -39,12 +45,15 @@ public struct CertificateAuthority: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                rootId
             },
             issuerPrivateKey: .init(rootKey))
 
         var intermediateExtensions = try Certificate.Extensions {
             Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
             Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            intermediateId
+            AuthorityKeyIdentifier(keyIdentifier: rootId.keyIdentifier)
         }
         try intermediateExtensions.append(Self.marker([1, 2, 840, 113635, 100, 6, 2, 1]))
         intermediate = try Certificate(
@@ -55,6 +64,8 @@ public struct CertificateAuthority: Sendable {
         var leafExtensions = try Certificate.Extensions {
             Critical(BasicConstraints.notCertificateAuthority)
             Critical(KeyUsage(digitalSignature: true))
+            leafId
+            AuthorityKeyIdentifier(keyIdentifier: intermediateId.keyIdentifier)
         }
         try leafExtensions.append(Self.marker([1, 2, 840, 113635, 100, 6, 11, 1]))
         leaf = try Certificate(

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs a program to its end with its input and output in files, never pipes.
+///
+/// Pipes deadlocked the suite: a child spawned at the same moment by another test (a
+/// watchdog shell that lives as long as the test process, a PostgreSQL server) inherits the
+/// pipe's write end, so reading to end-of-file, or a child reading its stdin to the end,
+/// waits forever. With files there is no end-of-file to wait for: the run ends when the
+/// program exits, found by polling, so no thread of the concurrency pool is blocked either.
+public enum ChildProcess {
+    public struct Finished: Sendable {
+        public var status: Int32
+        /// Standard output and standard error, interleaved as written.
+        public var output: String
+    }
+
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data = Data(),
+        in directory: URL? = nil, timeout: Duration = .seconds(300)
+    ) async throws -> Finished {
+        let folder = Scratch.url("iapdesk-child-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputFile = folder.appendingPathComponent("stdin"), outputFile = folder.appendingPathComponent("stdout")
+        try input.write(to: inputFile)
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        let stdin = try FileHandle(forReadingFrom: inputFile), stdout = try FileHandle(forWritingTo: outputFile)
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stdout
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw TimedOut(description: "\(executable) still running after \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        return Finished(status: process.terminationStatus, output: output)
+    }
+}
