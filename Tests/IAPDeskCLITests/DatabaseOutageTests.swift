@@ -1,7 +1,5 @@
 import AppStoreSimulator
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
 import OrderStore
 import SyntheticData
@@ -45,14 +43,6 @@ struct DatabaseOutageTests {
         func notified(_ uuid: String) { notifications.append(uuid) }
     }
 
-    struct Answer {
-        var status: Int
-        var body: [String: Any]
-        var retryAfter: String?
-        var took: Duration
-        var outcome: Outcome { Outcome(status: status, retryAfter: retryAfter, took: took) }
-    }
-
     /// An answer without its body, for the tally.
     struct Outcome: Sendable {
         var status: Int
@@ -62,24 +52,18 @@ struct DatabaseOutageTests {
 
     /// One call with a client timeout far past any deadline, so a hang shows as a slow answer
     /// (or none), not as the client's own time-out.
-    static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> Answer? {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let json {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: json))
-        }
-        let started = ContinuousClock.now
-        do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-            let bytes = try await response.body.collect(upTo: 1 << 20)
-            return Answer(
-                status: Int(response.status.code), body: (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:],
-                retryAfter: response.headers.first(name: "Retry-After"), took: ContinuousClock.now - started)
-        } catch {
-            return nil
-        }
+    static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> LoopbackHTTP.Answer? {
+        await LoopbackHTTP.answer(method, url, json: json, token: token, timeout: .seconds(60))
+    }
+
+    /// The built binary, a PostgreSQL server of the test's own to stop and start, and a
+    /// `serve` setup on it with the store's deadline of these tests.
+    static func dedicatedServer() async throws -> (binary: String, postgres: PostgresServer.Instance, setup: ServeCrashTests.Setup) {
+        let binary = try Machine.requireBinary()
+        let postgres = try PostgresServer.dedicated()
+        let setup = try await ServeCrashTests.Setup.make(
+            location: .postgres(url: try postgres.freshDatabaseURL()), storeLines: ["deadline_seconds = \(Self.deadline)"])
+        return (binary, postgres, setup)
     }
 
     /// A paid order as a game server sends it: the order, then its receipt. Returns the
@@ -152,10 +136,7 @@ struct DatabaseOutageTests {
         "PostgreSQL stopped and started 10 times (fast and immediate) under intake, notification and worker load: no answer past its deadline, 503s say Retry-After, every 202 and 2xx is stored, the worker resumes after each restart, /readyz is 503 while the server is down, paid orders delivered exactly once"
     )
     func restartsUnderLoad() async throws {
-        let binary = try Machine.requireBinary()
-        let postgres = try PostgresServer.dedicated()
-        let setup = try await ServeCrashTests.Setup.make(
-            location: .postgres(url: try postgres.freshDatabaseURL()), storeLines: ["deadline_seconds = \(Self.deadline)"])
+        let (binary, postgres, setup) = try await Self.dedicatedServer()
         let log = setup.folder + "/serve.log"
         let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments, log: log)
         let base = try #require(serve.baseURL)
@@ -223,10 +204,7 @@ struct DatabaseOutageTests {
         "PostgreSQL down for 60 s: every request answers 503 with Retry-After within its deadline, /readyz 503, SIGTERM exits within the grace period; when it is back, serve recovers without a restart and nothing acknowledged is lost"
     )
     func longOutage() async throws {
-        let binary = try Machine.requireBinary()
-        let postgres = try PostgresServer.dedicated()
-        let setup = try await ServeCrashTests.Setup.make(
-            location: .postgres(url: try postgres.freshDatabaseURL()), storeLines: ["deadline_seconds = \(Self.deadline)"])
+        let (binary, postgres, setup) = try await Self.dedicatedServer()
         let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
         let stopping = try ServeProcess.start(
             binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments + ["--grace-seconds", "10"])
@@ -274,4 +252,8 @@ struct DatabaseOutageTests {
         serve.kill9()
         await setup.tearDown()
     }
+}
+
+extension LoopbackHTTP.Answer {
+    var outcome: DatabaseOutageTests.Outcome { DatabaseOutageTests.Outcome(status: status, retryAfter: retryAfter, took: took) }
 }

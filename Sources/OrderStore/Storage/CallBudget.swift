@@ -21,11 +21,14 @@ public enum CallBudget {
         try await $deadline.withValue(end) { try await body() }
     }
 
-    /// The sooner of `limit` from now and the budget's end, as a duration from now (zero or
-    /// less once the budget is spent).
-    static func remaining(upTo limit: Duration) -> Duration {
+    /// The sooner of `limit` from now and the budget's end, as a duration from now.
+    ///
+    /// - Throws: ``spent`` once the budget has ended: the call is not even tried.
+    static func remaining(upTo limit: Duration) throws -> Duration {
         guard let deadline else { return limit }
-        return min(limit, deadline - ContinuousClock.now)
+        let left = min(limit, deadline - ContinuousClock.now)
+        guard left > .zero else { throw spent }
+        return left
     }
 
     static var spent: StoreError { .unavailable("the call's deadline passed before the database answered") }

@@ -126,9 +126,7 @@ final class Database: Sendable {
             return db
         case .postgres:
             var configuration = try location.postgresConfiguration()
-            let connectLimit = CallBudget.remaining(upTo: deadline)
-            guard connectLimit > .zero else { throw CallBudget.spent }
-            configuration.options.connectTimeout = TimeAmount(connectLimit)
+            configuration.options.connectTimeout = TimeAmount(try CallBudget.remaining(upTo: deadline))
             let connection: PostgresConnection
             do {
                 connection = try await PostgresConnection.connect(

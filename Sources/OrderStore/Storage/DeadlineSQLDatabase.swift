@@ -25,8 +25,12 @@ struct DeadlineSQLDatabase: SQLDatabase {
     var queryLogLevel: Logger.Level? { database.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        let limit = CallBudget.remaining(upTo: deadline)
-        guard limit > .zero else { return eventLoop.makeFailedFuture(CallBudget.spent) }
+        let limit: Duration
+        do {
+            limit = try CallBudget.remaining(upTo: deadline)
+        } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
         let promise = eventLoop.makePromise(of: Void.self)
         // The first of the answer and the timer settles the promise; the other does nothing.
         let settled = NIOLockedValueBox(false)

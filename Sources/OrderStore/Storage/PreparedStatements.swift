@@ -28,8 +28,7 @@ extension Database {
     /// statement deadline: a connection with no answer in time is closed, which fails the
     /// statement (the driver's own call cannot be cancelled; see ``DeadlineSQLDatabase``).
     func rows(_ statement: some IdAndLimitStatement, on connection: PostgresConnection) async throws -> [Row] {
-        let limit = CallBudget.remaining(upTo: deadline)
-        guard limit > .zero else { throw CallBudget.spent }
+        let limit = try CallBudget.remaining(upTo: deadline)
         let timer = connection.eventLoop.scheduleTask(in: TimeAmount(limit)) { _ = connection.close() as EventLoopFuture<Void> }
         defer { timer.cancel() }
         var rows: [Row] = []

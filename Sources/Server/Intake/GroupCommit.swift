@@ -19,7 +19,9 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
 
     private let commit: Commit
     private let maxBatch: Int
-    private var waiting: [(item: Item, deadline: ContinuousClock.Instant?, answer: CheckedContinuation<Output, any Error>)] = []
+    /// A caller waiting for its commit, with its deadline (nil: none).
+    private typealias Waiter = (item: Item, deadline: ContinuousClock.Instant?, answer: CheckedContinuation<Output, any Error>)
+    private var waiting: [Waiter] = []
     private let concurrency: Int
     /// Commit loops running now, at most `concurrency`.
     private var committing = 0
@@ -48,10 +50,11 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
     private func drain() async {
         while !waiting.isEmpty {
             let now = ContinuousClock.now
-            for late in waiting where late.deadline.map({ $0 <= now }) == true {
-                late.answer.resume(throwing: StoreError.unavailable("the request's deadline passed before its commit began"))
+            let late = { (entry: Waiter) in entry.deadline.map { $0 <= now } ?? false }
+            for entry in waiting where late(entry) {
+                entry.answer.resume(throwing: StoreError.unavailable("the request's deadline passed before its commit began"))
             }
-            waiting.removeAll { $0.deadline.map { $0 <= now } == true }
+            waiting.removeAll(where: late)
             let batch = Array(waiting.prefix(maxBatch))
             waiting.removeFirst(batch.count)
             guard !batch.isEmpty else { break }

@@ -71,8 +71,23 @@ public struct ServeProcess: Sendable {
 
 /// JSON over loopback HTTP, as a game server or an operator's curl would send it.
 public enum LoopbackHTTP {
+    /// What came back, and how long it took.
+    public struct Answer {
+        public var status: Int
+        public var body: [String: Any]
+        public var retryAfter: String?
+        public var took: Duration
+    }
+
     /// Status and JSON body, or nil when nothing answered.
     public static func call(_ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil) async -> (status: Int, body: [String: Any])? {
+        await answer(method, url, json: json, token: token).map { ($0.status, $0.body) }
+    }
+
+    /// The whole answer, or nil when nothing answered within `timeout`.
+    public static func answer(
+        _ method: HTTPMethod, _ url: String, json: String? = nil, token: String? = nil, timeout: Duration = .seconds(10)
+    ) async -> Answer? {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -80,10 +95,13 @@ public enum LoopbackHTTP {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: json))
         }
+        let started = ContinuousClock.now
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
             let bytes = try await response.body.collect(upTo: 1 << 20)
-            return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:])
+            return Answer(
+                status: Int(response.status.code), body: (try? JSONSerialization.jsonObject(with: Data(buffer: bytes))) as? [String: Any] ?? [:],
+                retryAfter: response.headers.first(name: "Retry-After"), took: ContinuousClock.now - started)
         } catch {
             return nil
         }
