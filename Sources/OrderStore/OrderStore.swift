@@ -107,6 +107,7 @@ public final class OrderStore: Sendable {
         try await write(as: .system) { tx in
             try await tx.sql.raw("UPDATE state_counts SET n = n WHERE state = \(bind: OrderState.pendingPayment.rawValue)").run()
         }
+        health.writesWork()
     }
 
     /// Closes the database connections. Call it once, when nothing uses the store any more.

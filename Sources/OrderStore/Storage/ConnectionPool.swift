@@ -29,7 +29,7 @@ final class ConnectionPool: Sendable {
     /// Runs `body` on a connection no other caller uses meanwhile. A failure because the
     /// database is out of reach is thrown as ``StoreError/unavailable(_:)`` and marks the
     /// store unreachable (``StoreHealth``) until a call succeeds again; a failed write (a
-    /// read-only or full disk) until a write succeeds again.
+    /// read-only or full disk) until a write is shown to reach the disk again.
     func withConnection<T>(writing: Bool = false, _ body: (Database) async throws -> T) async throws -> T {
         let db: Database
         do {
@@ -40,7 +40,7 @@ final class ConnectionPool: Sendable {
         do {
             let result = try await db.lock.run { try await body(db) }
             await slots.release(db)
-            health.succeeded(writing: writing)
+            health.succeeded()
             return result
         } catch {
             await slots.release(db)

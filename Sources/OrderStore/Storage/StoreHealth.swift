@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether the database answered the last call: since when it has not, and why. `serve`'s
-/// `/readyz` and the console's banner read it; the pool keeps it (``ConnectionPool``).
+/// `/readyz` and the console's banner read it; the connection pool keeps it.
 public final class StoreHealth: @unchecked Sendable {
     /// The store has not been reached since `since`; `why` is the database's own words.
     public struct Outage: Sendable, Equatable {
@@ -12,19 +12,25 @@ public final class StoreHealth: @unchecked Sendable {
     private let lock = NSLock()
     private var outage: Outage?
     /// A write failed for the database's sake (a read-only or full disk) while reads may
-    /// still pass: only a write that succeeds ends it.
+    /// still pass. Only ``OrderStore/checkWritable()`` ends it: a write transaction that
+    /// changes nothing commits without touching the disk, so its success proves nothing.
     private var writeOutage: Outage?
 
     init() {}
 
-    /// Nil while the database answers reads and writes.
+    /// Nil while the database answers reads and takes writes.
     public var current: Outage? { lock.withLock { outage ?? writeOutage } }
 
-    /// A call succeeded: the database answers again; a write also shows it takes writes.
-    func succeeded(writing: Bool) {
+    /// A call succeeded: the database answers again.
+    func succeeded() {
+        lock.withLock { outage = nil }
+    }
+
+    /// A write reached the disk: the database takes writes again.
+    func writesWork() {
         lock.withLock {
             outage = nil
-            if writing { writeOutage = nil }
+            writeOutage = nil
         }
     }
 
