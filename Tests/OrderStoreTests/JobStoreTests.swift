@@ -57,6 +57,30 @@ struct JobStoreTests {
         }
     }
 
+    @Test(
+        "Work enqueued at the very moment the holder finishes is never deleted with the job: 300 races of a finish against an enqueue from another connection",
+        arguments: Backend.all)
+    func enqueueRacingFinish(backend: Backend) async throws {
+        // Found in CI: on PostgreSQL a notification stayed pending for good when its enqueue
+        // committed between the finish's "owed again?" check and its delete.
+        try await withStore(backend) { store in
+            for round in 1...300 {
+                let subject = "race-\(round)"
+                try await store.write(as: .system) { tx in try await tx.enqueue(.applyNotifications, subject: subject, dueAt: tx.now) }
+                let held = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), kinds: [.applyNotifications]).first)
+                async let finished = store.finishJob(held, owner: "w", result: .done)
+                async let enqueued: Void = store.write(as: .system) { tx in
+                    try await tx.enqueue(.applyNotifications, subject: subject, dueAt: tx.now)
+                }
+                _ = try await (finished, enqueued)
+                #expect(try await store.job(.applyNotifications, subject: subject) != nil, "round \(round): the second enqueue was lost")
+                for job in try await store.claimJobs(owner: "w", limit: 10, lease: .seconds(60)) {
+                    try await store.finishJob(job, owner: "w", result: .done)
+                }
+            }
+        }
+    }
+
     @Test("Workers report in: the header counts those heard from within 15 s; one killed without a goodbye is forgotten a day later", arguments: Backend.all)
     func heartbeats(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -73,16 +73,7 @@ extension OrderStore {
             let query: SQLQueryString
             switch result {
             case .done:
-                // Owed again since it was claimed (`again_at`): kept, due then; else gone.
-                if try await tx.sql.row(
-                    """
-                    UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
-                    WHERE \(fence) AND again_at IS NOT NULL RETURNING id
-                    """) != nil
-                {
-                    return true
-                }
-                query = "DELETE FROM jobs WHERE \(fence) RETURNING id"
+                return try await tx.finishLeasedJob(fence)
             case .again(let at):
                 query = """
                     UPDATE jobs SET due_at = CASE WHEN again_at IS NOT NULL AND again_at < \(bind: at) THEN again_at ELSE \(bind: at) END,

@@ -39,12 +39,7 @@ extension OrderStore {
     /// for both, and no moment where the answer is stored and the claim still held): owed
     /// again only if that answer asked for a retry (`again_at`); otherwise it goes.
     static func releaseAnswered(_ tx: WriteTransaction, orderId: String, owner: String) async throws {
-        let kept = try await tx.sql.row(
-            """
-            UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL
-            WHERE \(claimKey(orderId, owner)) AND again_at IS NOT NULL RETURNING id
-            """)
-        if kept == nil { try await tx.sql.raw("DELETE FROM jobs WHERE \(claimKey(orderId, owner))").run() }
+        _ = try await tx.finishLeasedJob(claimKey(orderId, owner))
     }
 
     private static func claimKey(_ orderId: String, _ owner: String) -> SQLQueryString {

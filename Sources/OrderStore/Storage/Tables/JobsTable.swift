@@ -19,6 +19,23 @@ extension WriteTransaction {
             """
         ).run()
     }
+
+    /// Ends the leased job `fence` picks out: deleted, unless it was owed again since it was
+    /// claimed (`again_at`), then kept, due then. Returns whether the fence matched.
+    ///
+    /// The delete comes first and only takes a job not owed again: on PostgreSQL an enqueue
+    /// committing between an "owed again?" check and an unconditional delete would be
+    /// deleted with the job (READ COMMITTED), and its notification left pending for good.
+    /// This way a concurrent enqueue either waits for the delete and inserts a new job, or
+    /// commits first and the delete re-checks the row it set and leaves it.
+    func finishLeasedJob(_ fence: SQLQueryString) async throws -> Bool {
+        if try await sql.row("DELETE FROM jobs WHERE \(fence) AND again_at IS NULL RETURNING id") != nil { return true }
+        return try await sql.row(
+            """
+            UPDATE jobs SET due_at = again_at, again_at = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+            WHERE \(fence) AND again_at IS NOT NULL RETURNING id
+            """) != nil
+    }
 }
 
 extension Job {
