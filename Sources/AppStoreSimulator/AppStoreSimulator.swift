@@ -16,18 +16,21 @@ public final class AppStoreSimulator: Sendable {
     public let faults: FaultSwitch
     /// Where its App Store Server Notifications go, and their history.
     public let notifications = NotificationSender()
+    /// What the Server API's actions left: consumption answers, extension requests, test tokens.
+    let actions = ActionLog()
     let verifyReceipt: VerifyReceiptService
     let serverAPI: ServerAPIService
     let keyCheck: APIKeyCheck
 
     public init(
         bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
-        faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil
+        faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil,
+        catalogue: SimulatedCatalogue = .standard
     ) throws {
         self.bundleId = bundleId
         let authority = try authority ?? CertificateAuthority()
         self.authority = authority
-        ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority))
+        ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority), catalogue: catalogue)
         self.apiKey = apiKey
         self.sharedSecret = sharedSecret
         self.faults = FaultSwitch(faults, seed: seed)
@@ -39,4 +42,7 @@ public final class AppStoreSimulator: Sendable {
     /// The root to configure as a trust root: receipts and JWS from this simulator verify
     /// with it and with nothing else.
     public var trustRoots: TrustRoots { TrustRoots(apple: [authority.root]) }
+
+    /// The consumption information the developer sent for `transactionId`, as sent.
+    public func consumptionAnswer(transactionId: String) async -> [String: String]? { await actions.consumption[transactionId] }
 }

@@ -13,30 +13,45 @@ import Testing
     "The simulator judged by Apple's App Store Server Library",
     .needs("Python with app-store-server-library (pip install app-store-server-library)") { AppleLibrary.python != nil })
 struct AppleLibraryOracleTests {
-    @Test("Apple's API client, SignedDataVerifier and ReceiptUtility accept what the simulator serves, signs and mints")
+    @Test(
+        "Apple's API client calls every endpoint the simulator serves (filters, actions and their refusals included); its SignedDataVerifier, models and ReceiptUtility accept all it signs, posts and mints"
+    )
     func appleLibraryAcceptsTheSimulator() async throws {
         let python = try #require(AppleLibrary.python, "a Python with app-store-server-library")
         let simulator = try AppStoreSimulator(bundleId: "com.example.game", sharedSecret: "oracle-secret")
         let server = try await SimulatorServer.start(simulator)
 
-        // Life as Apple sees it: a subscription bought and renewed, a pack bought and refunded.
-        let ledger = simulator.ledger
-        let month = await ledger.purchase(
-            appleId: "oracle@icloud", productId: "vip_month", kind: .autoRenewable, at: Date().addingTimeInterval(-40 * 86_400))
+        // Notifications go to a URL that answers 404, so each has a send attempt to report.
+        await simulator.notifications.configure(production: server.baseURL + "/no-receiver", sandbox: nil, retryDelays: [])
+
+        // Life as Apple sees it, in whole seconds: a subscription bought 40 days ago and
+        // renewed; a pack bought and refunded, another pack, a non-consumable; two other
+        // players on the weekly VIP (the extension for all of them).
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 40 * 86_400).rounded(.down))
+        let month = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "vip_monthly", at: start)
         let renewal = try await simulator.renewAndNotify(originalTransactionId: month.originalTransactionId)
-        let pack = await ledger.purchase(appleId: "oracle@icloud", productId: "coins_60", kind: .consumable)
+        let pack = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "coins_60")
         try await simulator.refundAndNotify(transactionId: pack.transactionId)
-        let receipt = try await ledger.receipt(appleId: "oracle@icloud")
+        let coins = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "coins_300")
+        let noAds = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "no_ads")
+        for player in ["weekly-1@icloud", "weekly-2@icloud"] { try await simulator.purchaseAndNotify(appleId: player, productId: "vip_weekly") }
+        let receipt = try await simulator.ledger.receipt(appleId: "oracle@icloud")
+        func ms(_ date: Date?) -> Int64 { Int64(((date ?? .distantPast).timeIntervalSince1970 * 1000).rounded()) }
 
         let setup: [String: Any] = [
             "base": server.baseURL, "p8": simulator.apiKey.p8PEM, "keyId": simulator.apiKey.keyId, "issuerId": simulator.apiKey.issuerId,
             "bundleId": simulator.bundleId, "appAppleId": AppStoreSimulator.appAppleId, "rootPEM": try simulator.authority.rootPEM(),
-            "subscription": renewal.transactionId, "orderId": pack.appleOrderId, "refunded": pack.transactionId,
-            "receipt": receipt, "receiptTransactions": [month.transactionId, renewal.transactionId, pack.transactionId],
+            "subscription": renewal.transactionId, "original": month.originalTransactionId, "orderId": pack.appleOrderId,
+            "refunded": pack.transactionId, "consumable": coins.transactionId, "nonConsumable": noAds.transactionId,
+            "originalPurchaseDate": ms(month.purchaseDate), "renewalPurchaseDate": ms(renewal.purchaseDate), "expiresDate": ms(renewal.expiresDate),
+            "appTransactionId": month.appTransactionId, "massProduct": "vip_weekly", "massSubscribers": 2,
+            "receipt": receipt,
+            "receiptTransactions": [month, renewal, pack, coins, noAds].map(\.transactionId),
         ]
         let checks = try await AppleLibrary.run(python, script: AppleLibrary.script, input: try JSONSerialization.data(withJSONObject: setup))
+        await simulator.notifications.stop()
         await server.stop()
-        #expect(checks.count == 7, "every check reported: \(checks)")
+        #expect(checks.count == 16, "every check reported: \(checks)")
         for check in checks {
             #expect(check.ok, "\(check.name): \(check.detail)")
         }

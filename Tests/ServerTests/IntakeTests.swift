@@ -203,12 +203,12 @@ struct IntakeTests {
         try await Self.withServe(backend, serverAPI: true) { serve in
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-sk2","account_id":"acct-sk2","product_id":"coins_300"}"#).status == 201)
             let purchase = await serve.simulator.ledger.purchase(appleId: "sk2@icloud", productId: "coins_300", kind: .consumable, appAccountToken: "g-sk2")
-            let forged = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId).signedTransaction(purchase)
+            let forged = try await AppStoreSimulator(bundleId: DemoCatalogue.bundleId).signedTransaction(purchase)
             let refused = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(forged)"}"#)
             #expect(refused.status == 400 && (refused.body["detail"] as? String)?.hasPrefix("signed_transaction:") == true, "\(refused.body)")
             #expect(try await serve.store.orderDetail("g-sk2").submissions.isEmpty)
 
-            let signed = try serve.simulator.signedTransaction(purchase)
+            let signed = try await serve.simulator.signedTransaction(purchase)
             let mismatch = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(signed)","transaction_id":"1"}"#)
             #expect(mismatch.status == 400)
             let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=10", json: #"{"signed_transaction":"\#(signed)"}"#)

@@ -1,66 +1,22 @@
 import Foundation
 import Receipts
 
-/// One purchase as the simulated App Store remembers it.
-public struct SimulatedPurchase: Sendable, Equatable, Codable {
-    public enum Kind: Int64, Sendable, Codable {
-        // Apple's undocumented receipt field 1707 numbering.
-        case nonConsumable = 0, consumable = 1, nonRenewing = 2, autoRenewable = 3
-    }
-
-    public var appleId: String
-    public var transactionId: String
-    public var originalTransactionId: String
-    public var productId: String
-    public var kind: Kind
-    public var isSandbox: Bool
-    public var purchaseDate: Date
-    public var expiresDate: Date?
-    public var cancellationDate: Date?
-    /// 0 = other, 1 = an app issue (Apple's cancellation_reason).
-    public var cancellationReason: Int?
-    public var webOrderLineItemId: Int64?
-    public var autoRenew: Bool
-    /// The `appAccountToken` the game passed with the purchase: its order id.
-    public var appAccountToken: String?
-    /// The order id on the customer's emailed invoice (Look Up Order ID), e.g. `MK5TTTVW01`.
-    public var appleOrderId: String
-    /// Family Sharing access revoked (Apple's REVOKE): the purchase stops counting, like a refund.
-    public var isRevoked: Bool = false
-
-    public init(
-        appleId: String, transactionId: String, originalTransactionId: String, productId: String, kind: Kind, isSandbox: Bool,
-        purchaseDate: Date, expiresDate: Date? = nil, cancellationDate: Date? = nil, cancellationReason: Int? = nil,
-        webOrderLineItemId: Int64? = nil, autoRenew: Bool = false, appAccountToken: String? = nil, appleOrderId: String? = nil
-    ) {
-        self.appleId = appleId
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId
-        self.productId = productId
-        self.kind = kind
-        self.isSandbox = isSandbox
-        self.purchaseDate = purchaseDate
-        self.expiresDate = expiresDate
-        self.cancellationDate = cancellationDate
-        self.cancellationReason = cancellationReason
-        self.webOrderLineItemId = webOrderLineItemId
-        self.autoRenew = autoRenew
-        self.appAccountToken = appAccountToken
-        self.appleOrderId = appleOrderId ?? Ledger.invoiceOrderId(Int64(transactionId) ?? 0)
-    }
-}
-
 /// The simulated App Store's memory: purchases per Apple ID, renewals, refunds and
-/// auto-renew switches. Receipts minted from it are real signed PKCS#7.
+/// auto-renew switches, of the products its catalogue sells. Receipts minted from it are
+/// real signed PKCS#7.
 public actor Ledger {
     private var purchases: [SimulatedPurchase] = []
     private var nextId: Int64
     private let minter: ReceiptMinter
     public let bundleId: String
+    public private(set) var catalogue: SimulatedCatalogue
 
-    public init(bundleId: String, minter: ReceiptMinter, firstTransactionId: Int64 = 2_000_000_000_000_001) {
+    public init(
+        bundleId: String, minter: ReceiptMinter, catalogue: SimulatedCatalogue = .standard, firstTransactionId: Int64 = 2_000_000_000_000_001
+    ) {
         self.bundleId = bundleId
         self.minter = minter
+        self.catalogue = catalogue
         nextId = firstTransactionId
     }
 
@@ -75,65 +31,196 @@ public actor Ledger {
     /// Everything the ledger remembers, to save and adopt again later.
     public var all: [SimulatedPurchase] { purchases }
 
+    /// Adds or replaces a product (App Store Connect's "create in-app purchase").
+    public func sell(_ product: SimulatedProduct) { catalogue.add(product) }
+
     private func newId() -> Int64 {
         defer { nextId += 1 }
         return nextId
     }
 
-    /// Buys `productId` on `appleId`; subscriptions last `period` (one month by default).
+    /// Buys `productId` on `appleId`. The catalogue decides its type, price, group and
+    /// period; a product it lacks is added with `kind` (a test's shorthand; the HTTP
+    /// controls refuse unknown products). `period` overrides the product's duration, and
+    /// `invoice` puts the purchase on an earlier purchase's invoice (bought together).
     @discardableResult
     public func purchase(
-        appleId: String, productId: String, kind: SimulatedPurchase.Kind, sandbox: Bool = false,
-        at date: Date = Date(), period: TimeInterval = 30 * 86_400, appAccountToken: String? = nil
+        appleId: String, productId: String, kind: SimulatedPurchase.Kind? = nil, sandbox: Bool = false,
+        at date: Date = Date(), period: TimeInterval? = nil, appAccountToken: String? = nil, quantity: Int = 1, invoice: String? = nil
     ) -> SimulatedPurchase {
+        let product = catalogue[productId] ?? adHoc(productId, kind: kind ?? .consumable)
         let id = newId()
-        let subscription = kind == .autoRenewable || kind == .nonRenewing
-        let purchase = SimulatedPurchase(
-            appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: kind,
-            isSandbox: sandbox, purchaseDate: date, expiresDate: subscription ? date.addingTimeInterval(period) : nil,
-            webOrderLineItemId: kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: kind == .autoRenewable,
-            appAccountToken: appAccountToken, appleOrderId: Self.invoiceOrderId(id))
+        var purchase = SimulatedPurchase(
+            appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: product.kind,
+            isSandbox: sandbox, purchaseDate: date, expiresDate: Self.periodEnd(product, from: date, override: period),
+            webOrderLineItemId: product.kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: product.kind == .autoRenewable,
+            appAccountToken: appAccountToken, appleOrderId: invoice ?? Self.invoiceOrderId(id))
+        purchase.quantity = quantity == 1 ? nil : quantity
+        purchase.priceMilli = product.priceMilli * Int64(quantity)
+        purchase.currency = product.currency
         purchases.append(purchase)
         return purchase
     }
 
-    /// The next period of an auto-renewable subscription: a new transaction, same original id.
-    @discardableResult
-    public func renew(originalTransactionId: String, period: TimeInterval = 30 * 86_400) throws -> SimulatedPurchase {
-        guard let last = purchases.last(where: { $0.originalTransactionId == originalTransactionId }), last.kind == .autoRenewable else {
-            throw SimulatorError.unknown("auto-renewable subscription \(originalTransactionId)")
-        }
-        let start = last.expiresDate ?? Date()
-        let id = newId()
-        var renewal = last
-        renewal.transactionId = String(id)
-        renewal.purchaseDate = start
-        renewal.expiresDate = start.addingTimeInterval(period)
-        renewal.webOrderLineItemId = id + 340_000_000_000_000
-        renewal.cancellationDate = nil
-        renewal.appleOrderId = Self.invoiceOrderId(id)
-        purchases.append(renewal)
-        return renewal
+    private func adHoc(_ productId: String, kind: SimulatedPurchase.Kind) -> SimulatedProduct {
+        let product = SimulatedProduct(productId, kind: kind, priceMilli: 6_000)
+        catalogue.add(product)
+        return product
     }
 
-    /// Apple refunded (or revoked) the transaction.
-    public func refund(transactionId: String, reason: Int = 0, at date: Date = Date()) throws {
-        guard let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) else {
-            throw SimulatorError.unknown("transaction \(transactionId)")
+    /// Only auto-renewables end: a non-renewing subscription's length is the app's to decide.
+    static func periodEnd(_ product: SimulatedProduct, from start: Date, override: TimeInterval?) -> Date? {
+        guard product.kind == .autoRenewable else { return nil }
+        if let override { return start.addingTimeInterval(override) }
+        return (product.period ?? .month).end(from: start)
+    }
+
+    /// The next period of an auto-renewable subscription: a new transaction, same original
+    /// id and original purchase date, on the product it renews to (a downgrade takes effect
+    /// here), on an invoice of its own.
+    @discardableResult
+    public func renew(originalTransactionId: String, period: TimeInterval? = nil) throws -> SimulatedPurchase {
+        guard let index = purchases.lastIndex(where: { $0.originalTransactionId == originalTransactionId }),
+            purchases[index].kind == .autoRenewable
+        else {
+            throw SimulatorError.unknown("auto-renewable subscription \(originalTransactionId)")
         }
+        let last = purchases[index]
+        let productId = last.autoRenewProductId ?? last.productId
+        let product = catalogue[productId] ?? adHoc(productId, kind: .autoRenewable)
+        return newPeriod(after: last, product: product, start: last.expiresDate ?? Date(), token: last.appAccountToken, period: period, autoRenew: last.autoRenew)
+    }
+
+    /// Apple refunded the transaction: in full, or `percentage` thousandths of a percent
+    /// of it (a partial refund: `REFUND_PRORATED`).
+    public func refund(transactionId: String, reason: Int = 0, percentage: Int? = nil, at date: Date = Date()) throws {
+        let index = try indexOf(transactionId)
         purchases[index].cancellationDate = date
         purchases[index].cancellationReason = reason
+        purchases[index].revocationPercentage = percentage.map { min(100_000, max(1, $0)) }
+    }
+
+    /// Apple reversed a refund it had granted (REFUND_REVERSED): the purchase counts again.
+    public func reverseRefund(transactionId: String) throws {
+        let index = try indexOf(transactionId)
+        purchases[index].cancellationDate = nil
+        purchases[index].cancellationReason = nil
+        purchases[index].revocationPercentage = nil
     }
 
     /// Family Sharing access taken back: Apple revokes with a date, reason 0.
     public func revoke(transactionId: String, at date: Date = Date()) throws {
         try refund(transactionId: transactionId, reason: 0, at: date)
-        if let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) { purchases[index].isRevoked = true }
+        purchases[try indexOf(transactionId)].isRevoked = true
+    }
+
+    /// Changes a transaction in place (renewal state, an offer, Family Sharing).
+    func update(_ transactionId: String, _ change: (inout SimulatedPurchase) -> Void) throws -> SimulatedPurchase {
+        let index = try indexOf(transactionId)
+        change(&purchases[index])
+        return purchases[index]
+    }
+
+    func record(_ purchase: SimulatedPurchase) { purchases.append(purchase) }
+
+    func nextTransactionId() -> Int64 { newId() }
+
+    private func indexOf(_ transactionId: String) throws -> Int {
+        guard let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) else {
+            throw SimulatorError.unknown("transaction \(transactionId)")
+        }
+        return index
     }
 
     public func setAutoRenew(originalTransactionId: String, _ on: Bool) {
         for index in purchases.indices where purchases[index].originalTransactionId == originalTransactionId {
             purchases[index].autoRenew = on
+        }
+    }
+
+    /// The latest period of every subscription to `productId` active at `date`.
+    func activeSubscriptions(of productId: String, sandbox: Bool, at date: Date) -> [SimulatedPurchase] {
+        var latest: [String: SimulatedPurchase] = [:]
+        for p in purchases where p.kind == .autoRenewable && p.isSandbox == sandbox { latest[p.originalTransactionId] = p }
+        return latest.values.filter { $0.productId == productId && $0.subscriptionStatus(at: date) == 1 }.sorted { $0.transactionId < $1.transactionId }
+    }
+
+    /// The latest period of `appleId`'s subscription in `group`, if they ever had one.
+    func latestSubscription(appleId: String, group: String, sandbox: Bool) -> SimulatedPurchase? {
+        purchases.last { $0.appleId == appleId && $0.isSandbox == sandbox && $0.kind == .autoRenewable && catalogue[$0.productId]?.group == group }
+    }
+
+    /// A subscriber whose subscription ended buys in its group again: a new period of the
+    /// same subscription (Apple keeps the original transaction id within a group).
+    func resubscribe(_ otid: String, to product: SimulatedProduct, at date: Date, appAccountToken: String?) throws -> SimulatedPurchase {
+        guard let last = chain(originalTransactionId: otid).last else { throw SimulatorError.unknown("subscription \(otid)") }
+        return newPeriod(after: last, product: product, start: date, token: appAccountToken ?? last.appAccountToken)
+    }
+
+    /// An upgrade (or a crossgrade of the same duration): the current period ends now,
+    /// marked `isUpgraded`, and a new one of `product` starts, on a new invoice.
+    func upgrade(_ latest: SimulatedPurchase, to product: SimulatedProduct, at date: Date) throws -> SimulatedPurchase {
+        let index = try indexOf(latest.transactionId)
+        purchases[index].isUpgraded = true
+        purchases[index].autoRenewProductId = nil
+        return newPeriod(after: purchases[index], product: product, start: date, token: latest.appAccountToken)
+    }
+
+    /// The next transaction of a subscription: same original transaction id and original
+    /// purchase date, its own invoice; what belonged to the last period (a refund, an
+    /// upgrade, billing trouble, a waiting downgrade, an offer) does not carry over.
+    private func newPeriod(
+        after last: SimulatedPurchase, product: SimulatedProduct, start: Date, token: String?, period override: TimeInterval? = nil,
+        autoRenew: Bool = true
+    ) -> SimulatedPurchase {
+        let id = newId()
+        var period = last
+        period.transactionId = String(id)
+        period.productId = product.productId
+        period.originalPurchaseDate = last.originalPurchaseDate ?? last.purchaseDate
+        period.purchaseDate = start
+        period.expiresDate = Self.periodEnd(product, from: start, override: override)
+        period.webOrderLineItemId = id + 340_000_000_000_000
+        period.appAccountToken = token
+        period.autoRenew = autoRenew
+        period.priceMilli = product.priceMilli
+        period.currency = product.currency
+        period.appleOrderId = Self.invoiceOrderId(id)
+        period.isUpgraded = nil
+        period.inBillingRetry = nil
+        period.cancellationDate = nil
+        period.cancellationReason = nil
+        period.revocationPercentage = nil
+        period.autoRenewProductId = nil
+        period.gracePeriodExpiresDate = nil
+        period.offerType = nil
+        period.offerIdentifier = nil
+        purchases.append(period)
+        return period
+    }
+
+    /// Family Sharing: `member` gets a transaction of their own for the shared purchase.
+    func share(_ transactionId: String, with member: String) throws -> SimulatedPurchase {
+        let original = purchases[try indexOf(transactionId)]
+        guard original.kind == .nonConsumable || original.kind == .autoRenewable else {
+            throw SimulatorError.refused(code: 4_000_047, "only non-consumables and auto-renewable subscriptions can be shared with a family")
+        }
+        let id = newId()
+        var shared = original
+        shared.appleId = member
+        shared.transactionId = String(id)
+        shared.originalTransactionId = String(id)
+        shared.familyShared = true
+        shared.appAccountToken = nil
+        shared.webOrderLineItemId = original.webOrderLineItemId.map { _ in id + 340_000_000_000_000 }
+        purchases.append(shared)
+        return shared
+    }
+
+    /// Set App Account Token: the purchase and every later period of it carry `token`.
+    func setAppAccountToken(_ token: String, originalTransactionId: String) {
+        for index in purchases.indices where purchases[index].originalTransactionId == originalTransactionId {
+            purchases[index].appAccountToken = token
         }
     }
 
@@ -144,17 +231,32 @@ public actor Ledger {
     /// The purchases on one emailed invoice.
     public func purchases(appleOrderId: String) -> [SimulatedPurchase] { purchases.filter { $0.appleOrderId == appleOrderId } }
 
-    /// Every purchase of the customer who made `transactionId` (Get Transaction History
-    /// accepts any of their transaction ids), oldest first.
-    public func history(anyTransactionId: String) -> [SimulatedPurchase] {
-        guard let known = purchase(transactionId: anyTransactionId) else { return [] }
+    /// Every purchase of the customer who made `anyId` (Get Transaction History accepts any
+    /// of their transaction ids, or their app transaction id), oldest first.
+    public func history(anyTransactionId anyId: String) -> [SimulatedPurchase] {
+        guard let known = customer(of: anyId) else { return [] }
         return purchases.filter { $0.appleId == known.appleId && $0.isSandbox == known.isSandbox }
     }
 
-    /// Apple's invoice order ids are ten characters; the simulator's end in the transaction's digits.
+    /// A purchase of the customer `anyId` names: a transaction id or an app transaction id.
+    public func customer(of anyId: String) -> SimulatedPurchase? {
+        purchase(transactionId: anyId) ?? purchases.first { $0.appTransactionId == anyId }
+    }
+
+    /// Apple's invoice order ids: "MK" and eight letters and digits. One per transaction
+    /// id here (a bijection of it, so two purchases never share one by accident), unless a
+    /// purchase was put on another's invoice.
     static func invoiceOrderId(_ id: Int64) -> String {
-        let digits = String(id)
-        return "MK" + digits.suffix(8)
+        let space: Int64 = 2_821_109_907_456  // 36^8
+        // 1_000_003 is prime to 36, so multiplying by it permutes the space.
+        var n = (id % space) * 1_000_003 % space
+        var letters: [Character] = []
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for _ in 0..<8 {
+            letters.append(alphabet[Int(n % 36)])
+            n /= 36
+        }
+        return "MK" + String(letters.reversed())
     }
 
     /// Every period of a subscription, oldest first.
@@ -172,19 +274,9 @@ public actor Ledger {
     /// The app receipt of an app holding `purchases`, created at `date`.
     public static func appReceipt(bundleId: String, holding purchases: [SimulatedPurchase], sandbox: Bool, at date: Date) -> AppReceipt {
         AppReceipt(
-            receiptType: sandbox ? "ProductionSandbox" : "Production", appItemId: 1_000_000_001, bundleId: bundleId, appVersion: "1.0",
+            receiptType: sandbox ? "ProductionSandbox" : "Production", appItemId: AppStoreSimulator.appAppleId, bundleId: bundleId, appVersion: "1.0",
             receiptCreationDate: date, originalApplicationVersion: "1.0",
             inAppPurchases: purchases.map(\.inAppPurchase))
-    }
-}
-
-extension SimulatedPurchase {
-    var inAppPurchase: InAppPurchase {
-        InAppPurchase(
-            quantity: 1, productId: productId, transactionId: transactionId, originalTransactionId: originalTransactionId,
-            purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate, productType: kind.rawValue, expiresDate: expiresDate,
-            webOrderLineItemId: webOrderLineItemId, cancellationDate: cancellationDate,
-            isTrialPeriod: kind == .autoRenewable ? false : nil, isInIntroOfferPeriod: kind == .autoRenewable ? false : nil)
     }
 }
 
@@ -192,11 +284,14 @@ public enum SimulatorError: Error, Sendable, CustomStringConvertible {
     case unknown(String)
     case cannotSave(String)
     case cannotLoad(String)
+    /// Apple refused the action (an extension of an expired subscription, say), with its error code.
+    case refused(code: Int, String)
     public var description: String {
         switch self {
         case .unknown(let what): "the simulator knows no \(what)"
         case .cannotSave(let path): "cannot save the simulator's state to \(path)"
         case .cannotLoad(let why): "cannot load the saved simulator: \(why)"
+        case .refused(let code, let why): "Apple refused: \(why) (\(code))"
         }
     }
 }

@@ -12,6 +12,24 @@ public actor NotificationSender {
         public var date: Date
         /// Apple's `sendAttemptResult`: SUCCESS, UNSUCCESSFUL_HTTP_RESPONSE_CODE, NO_RESPONSE, TIMED_OUT…
         public var result: String
+
+        var json: [String: Any] { ["attemptDate": date.milliseconds, "sendAttemptResult": result] }
+    }
+
+    /// Get Notification History's filters: at most one of a transaction and a type (with
+    /// its subtype), and optionally only the notifications never delivered.
+    struct HistoryRequest {
+        var onlyFailures = false
+        var transactionId: String?
+        var type: String?
+        var subtype: String?
+
+        func admits(_ entry: Entry) -> Bool {
+            (!onlyFailures || !entry.delivered)
+                && (transactionId.map(entry.notification.transactionIds.contains) ?? true)
+                && (type.map { $0 == entry.notification.type } ?? true)
+                && (subtype.map { $0 == entry.notification.subtype } ?? true)
+        }
     }
 
     public struct Entry: Sendable {
@@ -58,6 +76,8 @@ public actor NotificationSender {
         return false
     }
 
+    public func entry(uuid: String) -> Entry? { entries.first { $0.notification.uuid == uuid } }
+
     /// Stops the retries still scheduled.
     public func stop() {
         for task in retries { task.cancel() }
@@ -90,11 +110,10 @@ public actor NotificationSender {
 
     /// Get Notification History for one environment: notifications signed in
     /// [`start`, `end`] (optionally only those never delivered), 20 a page.
-    func history(sandbox: Bool, start: Date, end: Date, onlyFailures: Bool, transactionId: String?, after token: String?) -> SimulatorAnswer {
+    func history(sandbox: Bool, start: Date, end: Date, filter: HistoryRequest, after token: String?) -> SimulatorAnswer {
         let matching = entries.filter { entry in
             entry.notification.isSandbox == sandbox && entry.notification.signedDate >= start && entry.notification.signedDate <= end
-                && (!onlyFailures || !entry.delivered)
-                && (transactionId == nil || entry.notification.transactionIds.contains(transactionId ?? ""))
+                && filter.admits(entry)
         }
         let from = token.flatMap(Int.init) ?? 0
         guard from >= 0, from <= matching.count else { return .apiError(4_000_017, "Invalid pagination token.", status: 400) }
@@ -104,7 +123,7 @@ public actor NotificationSender {
             "notificationHistory": page.map { entry in
                 [
                     "signedPayload": entry.notification.signedPayload,
-                    "sendAttempts": entry.attempts.map { ["attemptDate": $0.date.milliseconds, "sendAttemptResult": $0.result] },
+                    "sendAttempts": entry.attempts.map(\.json),
                 ] as [String: Any]
             },
         ]

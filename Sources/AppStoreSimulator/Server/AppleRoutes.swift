@@ -19,34 +19,59 @@ struct AppleRoutes: Sendable {
                     .json(await simulator.verifyReceipt.answer(body: Array(buffer: body), sandboxEndpoint: sandbox))
                 }
             }
-            serverAPI(router, "\(prefix)/inApps/v1/transactions/:id") { request, id in
-                await simulator.serverAPI.transactionInfo(id, sandbox: sandbox)
+            let api = simulator.serverAPI
+            serverAPI(router, .get, "\(prefix)/inApps/v1/transactions/:id") { call in
+                await api.transactionInfo(call.id, sandbox: sandbox)
             }
-            serverAPI(router, "\(prefix)/inApps/v2/history/:id") { request, id in
-                let query = request.uri.queryParameters
-                return await simulator.serverAPI.history(
-                    id, revision: query.get("revision"), descending: query.get("sort") == "DESCENDING", sandbox: sandbox)
-            }
-            serverAPI(router, "\(prefix)/inApps/v1/subscriptions/:id") { _, id in
-                await simulator.serverAPI.subscriptionStatuses(id, sandbox: sandbox)
-            }
-            serverAPI(router, "\(prefix)/inApps/v1/lookup/:id") { _, id in
-                await simulator.serverAPI.lookUpOrder(id, sandbox: sandbox)
-            }
-            router.post("\(prefix)/inApps/v1/notifications/history") { request, _ in
-                let authorized = simulator.keyCheck.accepts(authorization: request.headers[.authorization])
-                let body = try await request.body.collect(upTo: 1 << 16)
-                return await faulted(api: true) {
-                    guard authorized else { return SimulatorAnswer(status: 401, body: []) }
-                    return await Self.notificationHistory(
-                        simulator, body: Data(buffer: body), token: request.uri.queryParameters.get("paginationToken"), sandbox: sandbox)
+            for version in ["v1", "v2"] {
+                serverAPI(router, .get, "\(prefix)/inApps/\(version)/history/:id") { call in
+                    await api.history(call.id, query: call.query, sandbox: sandbox)
                 }
             }
-            serverAPI(router, "\(prefix)/inApps/v2/refund/lookup/:id") { request, id in
-                await simulator.serverAPI.refundHistory(id, revision: request.uri.queryParameters.get("revision"), sandbox: sandbox)
+            serverAPI(router, .get, "\(prefix)/inApps/v1/subscriptions/:id") { call in
+                await api.subscriptionStatuses(call.id, statuses: call.query.all("status"), sandbox: sandbox)
+            }
+            serverAPI(router, .get, "\(prefix)/inApps/v1/lookup/:id") { call in
+                await api.lookUpOrder(call.id, sandbox: sandbox)
+            }
+            serverAPI(router, .get, "\(prefix)/inApps/v2/refund/lookup/:id") { call in
+                await api.refundHistory(call.id, revision: call.query.first("revision"), sandbox: sandbox)
+            }
+            serverAPI(router, .get, "\(prefix)/inApps/v1/transactions/appTransactions/:id") { call in
+                await api.appTransactionInfo(call.id, sandbox: sandbox)
+            }
+            serverAPI(router, .post, "\(prefix)/inApps/v1/notifications/history") { call in
+                await Self.notificationHistory(simulator, body: call.body, token: call.query.first("paginationToken"), sandbox: sandbox)
+            }
+            serverAPI(router, .put, "\(prefix)/inApps/v2/transactions/consumption/:id") { call in
+                guard let body = call.json else { return Self.badBody }
+                return await simulator.sendConsumption(call.id, body: body, sandbox: sandbox)
+            }
+            serverAPI(router, .put, "\(prefix)/inApps/v1/subscriptions/extend/:id") { call in
+                guard let body = call.json else { return Self.badBody }
+                return await simulator.extendRenewalDate(call.id, body: body, sandbox: sandbox)
+            }
+            serverAPI(router, .post, "\(prefix)/inApps/v1/subscriptions/extend/mass") { call in
+                guard let body = call.json else { return Self.badBody }
+                return await simulator.extendForAll(body: body, sandbox: sandbox)
+            }
+            serverAPI(router, .get, "\(prefix)/inApps/v1/subscriptions/extend/mass/:product/:id") { call in
+                await simulator.massExtensionStatus(productId: call.parameter("product"), requestIdentifier: call.id)
+            }
+            serverAPI(router, .put, "\(prefix)/inApps/v1/transactions/:id/appAccountToken") { call in
+                guard let body = call.json else { return Self.badBody }
+                return await simulator.setAppAccountToken(call.id, body: body, sandbox: sandbox)
+            }
+            serverAPI(router, .post, "\(prefix)/inApps/v1/notifications/test") { _ in
+                await simulator.requestTestNotification(sandbox: sandbox)
+            }
+            serverAPI(router, .get, "\(prefix)/inApps/v1/notifications/test/:id") { call in
+                await simulator.testNotificationStatus(call.id)
             }
         }
     }
+
+    static let badBody = SimulatorAnswer.apiError(4_000_000, "Bad request: the body must be a JSON object.", status: 400)
 
     /// Get Notification History: `{startDate, endDate, onlyFailures?, transactionId?}` in the body.
     private static func notificationHistory(_ simulator: AppStoreSimulator, body: Data, token: String?, sandbox: Bool) async -> SimulatorAnswer {
@@ -56,22 +81,44 @@ struct AppleRoutes: Sendable {
             return .apiError(4_000_015, "Invalid start date.", status: 400)
         }
         guard start <= end else { return .apiError(4_000_013, "Start date after end date.", status: 400) }
+        let filter = NotificationSender.HistoryRequest(
+            onlyFailures: json["onlyFailures"] as? Bool ?? false, transactionId: json["transactionId"] as? String,
+            type: json["notificationType"] as? String, subtype: json["notificationSubtype"] as? String)
+        if filter.transactionId != nil, filter.type != nil {
+            return .apiError(4_000_019, "Invalid request. Supply either a transaction id or a notification type, but not both.", status: 400)
+        }
+        if filter.type == nil, filter.subtype != nil { return .apiError(4_000_018, "Invalid notification type.", status: 400) }
         return await simulator.notifications.history(
             sandbox: sandbox, start: Date(timeIntervalSince1970: start / 1000),
-            end: Date(timeIntervalSince1970: min(end, Date().timeIntervalSince1970 * 1000 + 1) / 1000),
-            onlyFailures: json["onlyFailures"] as? Bool ?? false, transactionId: json["transactionId"] as? String, after: token)
+            end: Date(timeIntervalSince1970: min(end, Date().timeIntervalSince1970 * 1000 + 1) / 1000), filter: filter, after: token)
     }
 
-    /// A Server API GET: the bearer token is checked before anything else, as at Apple.
+    /// One Server API call as a handler sees it: the path's id (and other parameters),
+    /// the query and the body.
+    struct Call: Sendable {
+        var id: String
+        var parameters: [String: String]
+        var query: Query
+        var body: Data
+
+        func parameter(_ name: String) -> String { parameters[name] ?? "" }
+        var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+    }
+
+    /// A Server API endpoint: the bearer token is checked before anything else, as at Apple.
     private func serverAPI(
-        _ router: Router<BasicRequestContext>, _ path: RouterPath,
-        _ answer: @escaping @Sendable (Request, String) async -> SimulatorAnswer
+        _ router: Router<BasicRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath,
+        _ answer: @escaping @Sendable (Call) async -> SimulatorAnswer
     ) {
-        router.get(path) { request, context in
-            let id = context.parameters.get("id") ?? ""
+        router.on(path, method: method) { request, context in
             let authorized = simulator.keyCheck.accepts(authorization: request.headers[.authorization])
+            let body = try await request.body.collect(upTo: 1 << 16)
+            var parameters: [String: String] = [:]
+            for name in ["id", "product"] { parameters[name] = context.parameters.get(name) }
+            let query = Query(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            let call = Call(id: parameters["id"] ?? "", parameters: parameters, query: query, body: Data(buffer: body))
             return await faulted(api: true) {
-                authorized ? await answer(request, id) : SimulatorAnswer(status: 401, body: [])
+                authorized ? await answer(call) : SimulatorAnswer(status: 401, body: [])
             }
         }
     }

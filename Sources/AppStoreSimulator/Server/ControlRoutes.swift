@@ -1,58 +1,134 @@
 import Foundation
 import Hummingbird
 
-/// The test controls, for tests and for an operator rehearsing against `iapdesk simulator`.
-/// JSON in, JSON out; never subject to faults.
-///
-/// - `POST /control/purchase` `{"appleId", "productId", "kind", "sandbox"?, "appAccountToken"?, "purchaseDateMs"?}`:
-///   kind is `consumable`, `non_consumable`, `non_renewing` or `auto_renewable`. Two game
-///   accounts that buy on one `appleId` share it: their devices hold the same receipt.
-/// - `POST /control/renew` `{"originalTransactionId"}`, `POST /control/refund` `{"transactionId", "reason"?}`,
-///   `POST /control/revoke` `{"transactionId"}`, `POST /control/auto-renew` `{"originalTransactionId", "on"}`:
-///   each sends the V2 notification Apple sends for it to the configured URL.
-/// - `GET /control/receipt?appleId=…&sandbox=1`: the app receipt that Apple ID's device holds now.
-/// - `GET /control/faults`, `PUT /control/faults` `{"profile": "storm"}` (see `FaultProfile.parse`).
-/// - `GET /control/root.pem`: the certificate to trust.
+/// The test controls, for tests and for an operator rehearsing against `iapdesk simulator`:
+/// each makes something happen at Apple and sends the notification Apple sends for it to
+/// the configured URL. JSON in, JSON out; never subject to faults. `GET /control` lists them.
 struct ControlRoutes: Sendable {
     let simulator: AppStoreSimulator
 
+    /// One control: its path, what its body holds, and what it does.
+    struct Control: Sendable {
+        var path: String
+        var body: String
+        var run: @Sendable (AppStoreSimulator, Fields) async throws -> [String: Any]
+    }
+
+    static let controls: [Control] = [
+        Control(path: "purchase", body: #"{"appleId", "productId", "sandbox"?, "appAccountToken"?, "quantity"?, "invoiceOf"?, "purchaseDateMs"?}"#) { sim, f in
+            var invoice: String?
+            if let tid = f.optional("invoiceOf") {
+                guard let other = await sim.ledger.purchase(transactionId: tid) else { throw ControlError("no transaction \(tid) to share an invoice with") }
+                invoice = other.appleOrderId
+            }
+            if let kind = f.optional("kind"), let product = await sim.ledger.catalogue[try f.string("productId")],
+                SimulatedPurchase.Kind(name: kind) != product.kind
+            {
+                throw ControlError("\(product.productId) is \(product.kind.name) in the catalogue, not \(kind)")
+            }
+            return describe(
+                try await sim.purchaseAndNotify(
+                    appleId: try f.string("appleId"), productId: try f.string("productId"), sandbox: f.bool("sandbox") ?? false,
+                    at: f.date("purchaseDateMs") ?? Date(), appAccountToken: f.optional("appAccountToken"), quantity: f.int("quantity") ?? 1,
+                    invoice: invoice))
+        },
+        Control(path: "renew", body: #"{"originalTransactionId"}"#) { sim, f in
+            describe(try await sim.renewAndNotify(originalTransactionId: try f.string("originalTransactionId")))
+        },
+        Control(path: "fail-renewal", body: #"{"originalTransactionId", "graceDays"?}"#) { sim, f in
+            try await sim.failRenewalAndNotify(originalTransactionId: try f.string("originalTransactionId"), graceDays: f.int("graceDays"))
+            return ["ok": true]
+        },
+        Control(path: "end-grace-period", body: #"{"originalTransactionId"}"#) { sim, f in
+            try await sim.endGracePeriodAndNotify(originalTransactionId: try f.string("originalTransactionId"))
+            return ["ok": true]
+        },
+        Control(path: "expire", body: #"{"originalTransactionId", "reason"?: VOLUNTARY|BILLING_RETRY|PRICE_INCREASE|PRODUCT_NOT_FOR_SALE}"#) { sim, f in
+            let reason = try f.optional("reason").map { name in
+                guard let reason = AppStoreSimulator.ExpiryReason(rawValue: name) else { throw ControlError("no expiry reason \(name)") }
+                return reason
+            }
+            try await sim.expireAndNotify(originalTransactionId: try f.string("originalTransactionId"), reason: reason)
+            return ["ok": true]
+        },
+        Control(path: "change-product", body: #"{"originalTransactionId", "productId"}"#) { sim, f in
+            describe(try await sim.changeProductAndNotify(originalTransactionId: try f.string("originalTransactionId"), to: try f.string("productId")))
+        },
+        Control(path: "auto-renew", body: #"{"originalTransactionId", "on"}"#) { sim, f in
+            try await sim.setAutoRenewAndNotify(originalTransactionId: try f.string("originalTransactionId"), f.bool("on") ?? false)
+            return ["ok": true]
+        },
+        Control(path: "refund", body: #"{"transactionId", "reason"?, "percentage"? (thousandths of a percent)}"#) { sim, f in
+            try await sim.refundAndNotify(transactionId: try f.string("transactionId"), reason: f.int("reason") ?? 0, percentage: f.int("percentage"))
+            return ["ok": true]
+        },
+        Control(path: "refund-request", body: #"{"transactionId", "reason"?}"#) { sim, f in
+            try await sim.requestRefundAndNotify(transactionId: try f.string("transactionId"), reason: f.optional("reason") ?? "UNSATISFIED_WITH_PURCHASE")
+            return ["ok": true]
+        },
+        Control(path: "refund-decline", body: #"{"transactionId"}"#) { sim, f in
+            try await sim.declineRefundAndNotify(transactionId: try f.string("transactionId"))
+            return ["ok": true]
+        },
+        Control(path: "refund-reverse", body: #"{"transactionId"}"#) { sim, f in
+            try await sim.reverseRefundAndNotify(transactionId: try f.string("transactionId"))
+            return ["ok": true]
+        },
+        Control(path: "revoke", body: #"{"transactionId"}"#) { sim, f in
+            try await sim.revokeAndNotify(transactionId: try f.string("transactionId"))
+            return ["ok": true]
+        },
+        Control(path: "family-share", body: #"{"transactionId", "member"}"#) { sim, f in
+            describe(try await sim.shareWithFamilyAndNotify(transactionId: try f.string("transactionId"), member: try f.string("member")))
+        },
+        Control(path: "price-increase", body: #"{"originalTransactionId", "accepted"}"#) { sim, f in
+            try await sim.priceIncreaseAndNotify(originalTransactionId: try f.string("originalTransactionId"), accepted: f.bool("accepted") ?? false)
+            return ["ok": true]
+        },
+        Control(path: "offer", body: #"{"originalTransactionId", "offerIdentifier", "offerType"?}"#) { sim, f in
+            try await sim.redeemOfferAndNotify(
+                originalTransactionId: try f.string("originalTransactionId"), offerIdentifier: try f.string("offerIdentifier"), offerType: f.int("offerType") ?? 2)
+            return ["ok": true]
+        },
+        Control(path: "rescind-consent", body: #"{"appleId", "sandbox"?}"#) { sim, f in
+            try await sim.rescindConsentAndNotify(appleId: try f.string("appleId"), sandbox: f.bool("sandbox") ?? false)
+            return ["ok": true]
+        },
+        Control(path: "product", body: #"{"productId", "kind", "priceMilli", "currency"?, "group"?, "level"?, "period"?: P1W|P1M|P2M|P3M|P6M|P1Y}"#) { sim, f in
+            guard let kind = SimulatedPurchase.Kind(name: try f.string("kind")) else { throw ControlError("kind is consumable, non_consumable, non_renewing or auto_renewable") }
+            let period = try f.optional("period").map { name in
+                guard let period = SimulatedProduct.Period(rawValue: name) else { throw ControlError("no period \(name)") }
+                return period
+            }
+            guard let price = f.int("priceMilli"), price >= 0 else { throw ControlError("missing priceMilli") }
+            let product = SimulatedProduct(
+                try f.string("productId"), kind: kind, priceMilli: Int64(price), currency: f.optional("currency") ?? "CNY", group: f.optional("group"),
+                level: f.int("level"), period: period)
+            await sim.ledger.sell(product)
+            return ["ok": true]
+        },
+    ]
+
     func add(to router: Router<BasicRequestContext>) {
         let ledger = simulator.ledger
-        router.post("/control/purchase") { request, _ in
-            try await handle(request) { json in
-                guard let appleId = json["appleId"] as? String, let productId = json["productId"] as? String,
-                    let kindName = json["kind"] as? String, let kind = SimulatedPurchase.Kind(name: kindName)
-                else {
-                    throw ControlError("purchase needs appleId, productId and kind (consumable, non_consumable, non_renewing, auto_renewable)")
-                }
-                let date = (json["purchaseDateMs"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } ?? Date()
-                return Self.describe(
-                    await ledger.purchase(
-                        appleId: appleId, productId: productId, kind: kind, sandbox: json["sandbox"] as? Bool ?? false,
-                        at: date, appAccountToken: json["appAccountToken"] as? String))
+        for control in Self.controls {
+            router.post("/control/\(control.path)") { [simulator] request, _ in
+                try await handle(request) { json in try await control.run(simulator, Fields(json: json)) }
             }
         }
-        router.post("/control/renew") { request, _ in
-            try await handle(request) { json in
-                Self.describe(try await simulator.renewAndNotify(originalTransactionId: try Self.field("originalTransactionId", json)))
-            }
+        router.get("/control") { _, _ in
+            try await handle(nil) { _ in ["controls": Self.controls.map { "POST /control/\($0.path) \($0.body)" }] }
         }
-        router.post("/control/refund") { request, _ in
-            try await handle(request) { json in
-                try await simulator.refundAndNotify(transactionId: try Self.field("transactionId", json), reason: json["reason"] as? Int ?? 0)
-                return ["ok": true]
-            }
-        }
-        router.post("/control/revoke") { request, _ in
-            try await handle(request) { json in
-                try await simulator.revokeAndNotify(transactionId: try Self.field("transactionId", json))
-                return ["ok": true]
-            }
-        }
-        router.post("/control/auto-renew") { request, _ in
-            try await handle(request) { json in
-                try await simulator.setAutoRenewAndNotify(originalTransactionId: try Self.field("originalTransactionId", json), json["on"] as? Bool ?? false)
-                return ["ok": true]
+        router.get("/control/products") { _, _ in
+            try await handle(nil) { _ in
+                let products = await ledger.catalogue.products.values.sorted { $0.productId < $1.productId }
+                return ["products": products.map { p in
+                    var row: [String: Any] = ["productId": p.productId, "kind": p.kind.name, "priceMilli": p.priceMilli, "currency": p.currency]
+                    row["group"] = p.group
+                    row["level"] = p.level
+                    row["period"] = p.period?.rawValue
+                    return row
+                }]
             }
         }
         router.get("/control/receipt") { request, _ in
@@ -68,7 +144,7 @@ struct ControlRoutes: Sendable {
         }
         router.put("/control/faults") { request, _ in
             try await handle(request) { json in
-                let profile = try FaultProfile.parse(try Self.field("profile", json))
+                let profile = try FaultProfile.parse(try Fields(json: json).string("profile"))
                 await simulator.faults.set(profile)
                 return ["profile": profile.description]
             }
@@ -95,21 +171,31 @@ struct ControlRoutes: Sendable {
         }
     }
 
-    static func field(_ name: String, _ json: [String: Any]) throws -> String {
-        guard let value = json[name] as? String, !value.isEmpty else { throw ControlError("missing \(name)") }
-        return value
-    }
-
     static func describe(_ p: SimulatedPurchase) -> [String: Any] {
         var row: [String: Any] = [
             "appleId": p.appleId, "transactionId": p.transactionId, "originalTransactionId": p.originalTransactionId,
-            "productId": p.productId, "sandbox": p.isSandbox, "appleOrderId": p.appleOrderId,
+            "productId": p.productId, "sandbox": p.isSandbox, "appleOrderId": p.appleOrderId, "appTransactionId": p.appTransactionId,
             "purchaseDateMs": p.purchaseDate.milliseconds,
         ]
         row["expiresDateMs"] = p.expiresDate?.milliseconds
         row["appAccountToken"] = p.appAccountToken
         return row
     }
+}
+
+/// A control's JSON body, read field by field with the problem named.
+struct Fields: @unchecked Sendable {
+    // A decoded JSON object, read once on one task.
+    let json: [String: Any]
+
+    func string(_ name: String) throws -> String {
+        guard let value = json[name] as? String, !value.isEmpty else { throw ControlError("missing \(name)") }
+        return value
+    }
+    func optional(_ name: String) -> String? { json[name] as? String }
+    func bool(_ name: String) -> Bool? { json[name] as? Bool }
+    func int(_ name: String) -> Int? { (json[name] as? NSNumber)?.intValue }
+    func date(_ name: String) -> Date? { (json[name] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue / 1000) } }
 }
 
 struct ControlError: Error, CustomStringConvertible {
@@ -126,6 +212,15 @@ extension SimulatedPurchase.Kind {
         case "non_renewing": self = .nonRenewing
         case "auto_renewable": self = .autoRenewable
         default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .consumable: "consumable"
+        case .nonConsumable: "non_consumable"
+        case .nonRenewing: "non_renewing"
+        case .autoRenewable: "auto_renewable"
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `JWSTransactionDecodedPayload` as the simulator signs it: Apple's field names, dates in
-/// milliseconds since 1970.
+/// milliseconds since 1970, prices in milliunits.
 struct TransactionPayload: Encodable {
     var transactionId: String
     var originalTransactionId: String
@@ -12,60 +12,116 @@ struct TransactionPayload: Encodable {
     var purchaseDate: Int64
     var originalPurchaseDate: Int64
     var expiresDate: Int64?
-    var quantity = 1
+    var quantity: Int
     var type: String
     var appAccountToken: String?
-    var inAppOwnershipType = "PURCHASED"
+    var inAppOwnershipType: String
     var signedDate: Int64
     var revocationReason: Int?
     var revocationDate: Int64?
+    var revocationType: String?
+    var revocationPercentage: Int?
+    var isUpgraded: Bool?
+    var offerType: Int?
+    var offerIdentifier: String?
     var environment: String
     var transactionReason: String
     var storefront = "CHN"
     var storefrontId = "143465"
-    var currency = "CNY"
-    var price: Int64 = 6000
+    var currency: String
+    var price: Int64
+    var appTransactionId: String
 
-    init(_ p: SimulatedPurchase, bundleId: String, signedAt: Date) {
+    init(_ p: SimulatedPurchase, bundleId: String, group: String?, signedAt: Date) {
         transactionId = p.transactionId
         originalTransactionId = p.originalTransactionId
         webOrderLineItemId = p.webOrderLineItemId.map(String.init)
         self.bundleId = bundleId
         productId = p.productId
-        subscriptionGroupIdentifier = p.kind == .autoRenewable ? "21000001" : nil
+        subscriptionGroupIdentifier = p.kind == .autoRenewable ? group ?? SimulatedProduct.defaultGroup : nil
         purchaseDate = p.purchaseDate.milliseconds
-        originalPurchaseDate = p.purchaseDate.milliseconds
-        expiresDate = p.expiresDate?.milliseconds
+        originalPurchaseDate = (p.originalPurchaseDate ?? p.purchaseDate).milliseconds
+        expiresDate = p.kind == .autoRenewable ? p.expiresDate?.milliseconds : nil
+        quantity = p.quantity ?? 1
         type = p.kind.serverAPIName
         appAccountToken = p.appAccountToken
+        inAppOwnershipType = p.familyShared == true ? "FAMILY_SHARED" : "PURCHASED"
         signedDate = signedAt.milliseconds
         revocationReason = p.cancellationReason
         revocationDate = p.cancellationDate?.milliseconds
+        revocationType = p.revocationType
+        revocationPercentage = p.cancellationDate == nil ? nil : p.revocationPercentage
+        isUpgraded = p.isUpgraded
+        offerType = p.offerType
+        offerIdentifier = p.offerIdentifier
         environment = p.isSandbox ? "Sandbox" : "Production"
-        transactionReason = p.transactionId == p.originalTransactionId ? "PURCHASE" : "RENEWAL"
+        transactionReason = p.transactionId == p.originalTransactionId || p.kind != .autoRenewable || p.offerType != nil ? "PURCHASE" : "RENEWAL"
+        currency = p.currency ?? "CNY"
+        price = p.priceMilli ?? 6_000
+        appTransactionId = p.appTransactionId
     }
 }
 
-/// `JWSRenewalInfoDecodedPayload`.
+/// `JWSRenewalInfoDecodedPayload` of a subscription, from its latest period, all its
+/// periods (oldest first) and the product it renews to.
 struct RenewalPayload: Encodable {
     var originalTransactionId: String
     var autoRenewProductId: String
     var productId: String
     var autoRenewStatus: Int
+    /// Only once the subscription has expired, as at Apple: 1 the customer cancelled,
+    /// 2 a billing error, 3 no consent to a price increase.
     var expirationIntent: Int?
+    var isInBillingRetryPeriod: Bool?
+    var gracePeriodExpiresDate: Int64?
+    var priceIncreaseStatus: Int?
+    var offerType: Int?
+    var offerIdentifier: String?
+    var recentSubscriptionStartDate: Int64?
     var renewalDate: Int64?
+    var currency: String
+    var renewalPrice: Int64
+    var appAccountToken: String?
+    var appTransactionId: String
     var signedDate: Int64
     var environment: String
 
-    init(_ latest: SimulatedPurchase, signedAt: Date) {
+    init(latest: SimulatedPurchase, chain: [SimulatedPurchase], renewsTo product: SimulatedProduct?, signedAt: Date) {
         originalTransactionId = latest.originalTransactionId
-        autoRenewProductId = latest.productId
+        autoRenewProductId = latest.autoRenewProductId ?? latest.productId
         productId = latest.productId
         autoRenewStatus = latest.autoRenew ? 1 : 0
-        expirationIntent = latest.autoRenew ? nil : 1  // 1: the customer cancelled
-        renewalDate = latest.autoRenew ? latest.expiresDate?.milliseconds : nil
+        let status = latest.subscriptionStatus(at: signedAt)
+        if status == 2 {
+            expirationIntent = latest.priceIncreaseStatus == 0 ? 3 : latest.inBillingRetry == true ? 2 : latest.autoRenew ? 5 : 1
+            isInBillingRetryPeriod = false
+        } else if latest.inBillingRetry == true {
+            expirationIntent = 2
+            isInBillingRetryPeriod = true
+        }
+        gracePeriodExpiresDate = latest.gracePeriodExpiresDate?.milliseconds
+        priceIncreaseStatus = latest.priceIncreaseStatus
+        offerType = latest.offerType
+        offerIdentifier = latest.offerIdentifier
+        recentSubscriptionStartDate = (Self.recentStart(chain) ?? latest.purchaseDate).milliseconds
+        renewalDate = latest.expiresDate?.milliseconds
+        currency = product?.currency ?? latest.currency ?? "CNY"
+        renewalPrice = product?.priceMilli ?? latest.priceMilli ?? 6_000
+        appAccountToken = latest.appAccountToken
+        appTransactionId = latest.appTransactionId
         signedDate = signedAt.milliseconds
         environment = latest.isSandbox ? "Sandbox" : "Production"
+    }
+
+    /// The start of the latest run of periods without a gap of more than 60 days between
+    /// them (Apple's definition of `recentSubscriptionStartDate`).
+    static func recentStart(_ chain: [SimulatedPurchase]) -> Date? {
+        guard var start = chain.last?.purchaseDate else { return nil }
+        for (earlier, later) in zip(chain.dropLast().reversed(), chain.reversed()) {
+            guard let end = earlier.expiresDate, later.purchaseDate.timeIntervalSince(end) <= 60 * 86_400 else { break }
+            start = earlier.purchaseDate
+        }
+        return start
     }
 }
 

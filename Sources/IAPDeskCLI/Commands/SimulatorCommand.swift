@@ -20,6 +20,14 @@ struct SimulatorCommand: AsyncParsableCommand {
     var state: String?
     @Option(help: "Also seed this store with paid orders whose receipts the simulator signed.") var seedStore: String?
     @Option(help: "How many orders --seed-store adds.") var orders: Int = 20
+    @Option(
+        help: """
+            Where production notifications (App Store Server Notifications V2) are posted, e.g. \
+            http://127.0.0.1:8080/apple/notifications/production. Retried on Apple's schedule \
+            (1, 12, 24, 48, 72 hours) until one is answered 2xx.
+            """)
+    var notifyURL: String?
+    @Option(help: "Where sandbox notifications are posted (sandbox does not retry, as at Apple).") var notifySandboxURL: String?
 
     func run() async throws {
         let profile: FaultProfile
@@ -27,13 +35,21 @@ struct SimulatorCommand: AsyncParsableCommand {
         let secret = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let simulator = try AppStoreSimulator(bundleId: bundleId, sharedSecret: secret, faults: profile)
         let folder = try SimulatorFiles.write(simulator, into: state)
+        for url in [notifyURL, notifySandboxURL].compactMap({ $0 }) {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                throw ValidationError("\(url) is not an http(s) URL")
+            }
+        }
+        await simulator.notifications.configure(production: notifyURL, sandbox: notifySandboxURL)
         let server = try await SimulatorServer.start(simulator, host: host, port: port)
         print(
             """
             App Store simulator on \(server.baseURL) (bundle \(bundleId), faults \(profile))
               trust root:  \(folder.roots)/root.pem
               API key:     \(folder.key) (key id \(simulator.apiKey.keyId))
-              controls:    POST \(server.baseURL)/control/purchase {"appleId":"a@b","productId":"coins_60","kind":"consumable"}
+              notifies:    \(notifyURL ?? "nothing (--notify-url)") · sandbox: \(notifySandboxURL ?? "nothing (--notify-sandbox-url)")
+              controls:    POST \(server.baseURL)/control/purchase {"appleId":"a@b","productId":"coins_60"}
+                           GET  \(server.baseURL)/control (every control) · GET \(server.baseURL)/control/products
                            GET  \(server.baseURL)/control/receipt?appleId=a@b · PUT \(server.baseURL)/control/faults {"profile":"storm"}
 
             Point iapdesk at it:

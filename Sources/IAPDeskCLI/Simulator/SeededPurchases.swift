@@ -43,7 +43,8 @@ extension SimulatedPurchase {
         self.init(
             appleId: synthetic.appleAccount, transactionId: synthetic.transactionId, originalTransactionId: synthetic.originalTransactionId,
             productId: synthetic.productId, kind: kind, isSandbox: synthetic.environment == .sandbox, purchaseDate: date(synthetic.purchasedAt),
-            expiresDate: synthetic.expiresAt.map(date), cancellationDate: synthetic.cancelledAt.map(date),
+            // Apple signs an expiry for auto-renewables only; a pass's length is the game's.
+            expiresDate: kind == .autoRenewable ? synthetic.expiresAt.map(date) : nil, cancellationDate: synthetic.cancelledAt.map(date),
             cancellationReason: synthetic.cancelledAt == nil ? nil : 0, webOrderLineItemId: synthetic.webOrderLineItemId.flatMap { Int64($0) },
             autoRenew: synthetic.autoRenew, appAccountToken: synthetic.orderId)
     }

@@ -8,10 +8,21 @@ import json
 import sys
 import time
 
-from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
+import uuid
+
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, APIError, GetTransactionHistoryVersion
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
 from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
+from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
-from appstoreserverlibrary.models.TransactionHistoryRequest import Order, TransactionHistoryRequest
+from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
+from appstoreserverlibrary.models.Status import Status
+from appstoreserverlibrary.models.TransactionHistoryRequest import Order, ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.receipt_utility import ReceiptUtility
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
@@ -57,6 +68,117 @@ def history():
     return [item.transactionId for item in decoded]
 
 
+def history_v1_filtered():
+    # The library's default version (v1), with the filters its models offer.
+    subscriptions = client.get_transaction_history(
+        setup["subscription"], None, TransactionHistoryRequest(productTypes=[ProductType.AUTO_RENEWABLE]))
+    kinds = {transaction(signed).type for signed in subscriptions.signedTransactions}
+    assert kinds == {"Auto-Renewable Subscription"}, kinds
+    packs = client.get_transaction_history(setup["subscription"], None, TransactionHistoryRequest(productIds=["coins_60"]))
+    products = {transaction(signed).productId for signed in packs.signedTransactions}
+    assert products == {"coins_60"}, products
+    revoked = client.get_transaction_history(setup["subscription"], None, TransactionHistoryRequest(revoked=True))
+    refunded = [transaction(signed) for signed in revoked.signedTransactions]
+    assert refunded and all(item.revocationDate for item in refunded), [item.transactionId for item in refunded]
+    recent = client.get_transaction_history(
+        setup["subscription"], None, TransactionHistoryRequest(startDate=setup["renewalPurchaseDate"]))
+    dates = [transaction(signed).purchaseDate for signed in recent.signedTransactions]
+    assert dates and min(dates) >= setup["renewalPurchaseDate"], dates
+    return f"{len(kinds)} kind, {len(products)} product, {len(refunded)} revoked, {len(dates)} since"
+
+
+def fields():
+    # What Apple's models carry: a renewal keeps the original purchase date; renewal info
+    # of an active subscription has no expiration intent, and has price, currency, start.
+    renewal = transaction(client.get_transaction_info(setup["subscription"]).signedTransactionInfo)
+    assert renewal.originalPurchaseDate == setup["originalPurchaseDate"], (renewal.originalPurchaseDate, setup["originalPurchaseDate"])
+    assert renewal.transactionReason is not None and renewal.rawTransactionReason == "RENEWAL", renewal.rawTransactionReason
+    assert renewal.appTransactionId == setup["appTransactionId"], renewal.appTransactionId
+    assert renewal.price and renewal.currency, (renewal.price, renewal.currency)
+    statuses = client.get_all_subscription_statuses(setup["subscription"])
+    info = verifier.verify_and_decode_renewal_info(statuses.data[0].lastTransactions[0].signedRenewalInfo)
+    assert info.expirationIntent is None and info.rawExpirationIntent is None, info.rawExpirationIntent
+    assert info.appTransactionId == setup["appTransactionId"], info.appTransactionId
+    assert info.currency and info.renewalPrice and info.recentSubscriptionStartDate, (info.currency, info.renewalPrice)
+    assert info.recentSubscriptionStartDate == setup["originalPurchaseDate"], info.recentSubscriptionStartDate
+    return renewal.transactionReason
+
+
+def statuses_filtered():
+    active = client.get_all_subscription_statuses(setup["subscription"], [Status.ACTIVE])
+    assert sum(len(group.lastTransactions) for group in active.data) == 1, active.data
+    expired = client.get_all_subscription_statuses(setup["subscription"], [Status.EXPIRED])
+    assert not expired.data, expired.data
+    return "1 active, 0 expired"
+
+
+def app_transaction():
+    answer = client.get_app_transaction_info(setup["subscription"])
+    decoded = verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)
+    assert decoded.appTransactionId == setup["appTransactionId"], decoded.appTransactionId
+    return decoded.appTransactionId
+
+
+def consumption():
+    client.send_consumption_information(setup["consumable"], ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED,
+        consumptionPercentage=25000, refundPreference=RefundPreference.DECLINE))
+    try:
+        client.send_consumption_information(setup["nonConsumable"], ConsumptionRequest(
+            customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+        raise AssertionError("a non-consumable's consumption was accepted")
+    except APIException as refused:
+        assert refused.api_error == APIError.INVALID_TRANSACTION_NOT_CONSUMABLE, refused.raw_api_error
+    return "accepted, and refused for a non-consumable"
+
+
+def extend():
+    answer = client.extend_subscription_renewal_date(setup["original"], ExtendRenewalDateRequest(
+        extendByDays=7, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=str(uuid.uuid4())))
+    assert answer.success and answer.effectiveDate == setup["expiresDate"] + 7 * 86_400_000, (answer.effectiveDate, setup["expiresDate"])
+    client.extend_subscription_renewal_date(setup["original"], ExtendRenewalDateRequest(
+        extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=str(uuid.uuid4())))
+    try:
+        client.extend_subscription_renewal_date(setup["original"], ExtendRenewalDateRequest(
+            extendByDays=1, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=str(uuid.uuid4())))
+        raise AssertionError("a third extension within a year was accepted")
+    except APIException as refused:
+        assert refused.api_error == APIError.SUBSCRIPTION_MAX_EXTENSION, refused.raw_api_error
+    return answer.effectiveDate
+
+
+def extend_for_all():
+    request = str(uuid.uuid4())
+    started = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=request,
+        productId=setup["massProduct"]))
+    assert started.requestIdentifier == request, started.requestIdentifier
+    for _ in range(100):
+        status = client.get_status_of_subscription_renewal_date_extensions(request, setup["massProduct"])
+        if status.complete:
+            assert status.succeededCount == setup["massSubscribers"] and status.failedCount == 0, (status.succeededCount, status.failedCount)
+            return status.succeededCount
+        time.sleep(0.05)
+    raise AssertionError("the extension for all never completed")
+
+
+def app_account_token():
+    token = str(uuid.uuid4())
+    client.set_app_account_token(setup["original"], UpdateAppAccountTokenRequest(appAccountToken=token))
+    decoded = transaction(client.get_transaction_info(setup["subscription"]).signedTransactionInfo)
+    assert decoded.appAccountToken == token, decoded.appAccountToken
+    return token
+
+
+def test_notification():
+    token = client.request_test_notification().testNotificationToken
+    answer = client.get_test_notification_status(token)
+    decoded = verifier.verify_and_decode_notification(answer.signedPayload)
+    assert decoded.notificationType == NotificationTypeV2.TEST, decoded.rawNotificationType
+    assert answer.sendAttempts and answer.sendAttempts[0].sendAttemptResult is not None, answer.sendAttempts
+    return answer.sendAttempts[0].rawSendAttemptResult
+
+
 def statuses():
     answer = client.get_all_subscription_statuses(setup["subscription"])
     assert answer.appAppleId == setup["appAppleId"], answer.appAppleId
@@ -91,12 +213,19 @@ def notifications():
     decoded = [verifier.verify_and_decode_notification(item.signedPayload) for item in answer.notificationHistory]
     assert decoded, "no notifications"
     for notification in decoded:
-        assert notification.data.appAppleId == setup["appAppleId"], notification.data.appAppleId
-        if notification.data.signedTransactionInfo:
+        about = notification.data or notification.summary or notification.appData
+        assert about.appAppleId == setup["appAppleId"], about.appAppleId
+        if notification.data and notification.data.signedTransactionInfo:
             transaction(notification.data.signedTransactionInfo)
-        if notification.data.signedRenewalInfo:
+        if notification.data and notification.data.signedRenewalInfo:
             verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
-    return [notification.rawNotificationType for notification in decoded]
+    unknown = [n.rawNotificationType for n in decoded if n.notificationType is None or (n.rawSubtype and n.subtype is None)]
+    assert not unknown, f"types or subtypes Apple's models do not know: {unknown}"
+    charges = client.get_notification_history(None, NotificationHistoryRequest(
+        startDate=now - 3_600_000, endDate=now, notificationType=NotificationTypeV2.ONE_TIME_CHARGE))
+    only = {verifier.verify_and_decode_notification(item.signedPayload).rawNotificationType for item in charges.notificationHistory}
+    assert only == {"ONE_TIME_CHARGE"}, only
+    return sorted({f"{n.rawNotificationType}/{n.rawSubtype}" if n.rawSubtype else n.rawNotificationType for n in decoded})
 
 
 def receipt():
@@ -107,6 +236,15 @@ def receipt():
 
 check("Get Transaction Info", info)
 check("Get Transaction History (v2)", history)
+check("Get Transaction History (v1, the default) with filters", history_v1_filtered)
+check("Fields of transactions and renewal info", fields)
+check("Get All Subscription Statuses with a status filter", statuses_filtered)
+check("Get App Transaction Info", app_transaction)
+check("Send Consumption Information (v2)", consumption)
+check("Extend a Subscription Renewal Date", extend)
+check("Extend for all active subscribers, and its status", extend_for_all)
+check("Set App Account Token", app_account_token)
+check("Request a Test Notification, and its status", test_notification)
 check("Get All Subscription Statuses", statuses)
 check("Look Up Order ID", lookup)
 check("Get Refund History", refunds)
