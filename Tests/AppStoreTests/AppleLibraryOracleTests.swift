@@ -36,6 +36,7 @@ struct AppleLibraryOracleTests {
         let noAds = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "no_ads")
         for player in ["weekly-1@icloud", "weekly-2@icloud"] { try await simulator.purchaseAndNotify(appleId: player, productId: "vip_weekly") }
         let receipt = try await simulator.ledger.receipt(appleId: "oracle@icloud")
+        let sent = try await Self.everyNotificationByControl(server.baseURL)
         func ms(_ date: Date?) -> Int64 { Int64(((date ?? .distantPast).timeIntervalSince1970 * 1000).rounded()) }
 
         let setup: [String: Any] = [
@@ -44,8 +45,8 @@ struct AppleLibraryOracleTests {
             "subscription": renewal.transactionId, "original": month.originalTransactionId, "orderId": pack.appleOrderId,
             "refunded": pack.transactionId, "consumable": coins.transactionId, "nonConsumable": noAds.transactionId,
             "originalPurchaseDate": ms(month.purchaseDate), "renewalPurchaseDate": ms(renewal.purchaseDate), "expiresDate": ms(renewal.expiresDate),
-            "appTransactionId": month.appTransactionId, "massProduct": "vip_weekly", "massSubscribers": 2,
-            "receipt": receipt,
+            "appTransactionId": month.appTransactionId, "massProduct": "vip_weekly", "massSubscribers": 3,  // weekly-1, weekly-2 and fan, back after it ended
+            "receipt": receipt, "expectedNotifications": sent,
             "receiptTransactions": [month, renewal, pack, coins, noAds].map(\.transactionId),
         ]
         let checks = try await AppleLibrary.run(python, script: AppleLibrary.script, input: try JSONSerialization.data(withJSONObject: setup))
@@ -55,6 +56,72 @@ struct AppleLibraryOracleTests {
         for check in checks {
             #expect(check.ok, "\(check.name): \(check.detail)")
         }
+    }
+}
+
+extension AppleLibraryOracleTests {
+    /// Every notification Apple sends, made to happen through the simulator's HTTP
+    /// controls on players of their own; returns the TYPE/SUBTYPE each sent.
+    static func everyNotificationByControl(_ base: String) async throws -> [String] {
+        func control(_ path: String, _ body: [String: Any]) async throws -> [String: Any] {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+            let answer = try #require(await LoopbackHTTP.call(.POST, base + "/control/" + path, json: json), "no answer from /control/\(path)")
+            #expect(answer.status == 200, "/control/\(path): \(answer.body)")
+            return answer.body
+        }
+        func buy(_ appleId: String, _ product: String, daysAgo: Double = 0) async throws -> (tid: String, otid: String) {
+            let bought = try await control(
+                "purchase", ["appleId": appleId, "productId": product, "purchaseDateMs": (Date().timeIntervalSince1970 - daysAgo * 86_400) * 1000])
+            return (try #require(bought["transactionId"] as? String), try #require(bought["originalTransactionId"] as? String))
+        }
+        // Billing trouble: retry, recovery; then a grace period that ends; then expiry by retry.
+        let billing = try await buy("billing@icloud", "vip_monthly", daysAgo: 29.9)
+        _ = try await control("fail-renewal", ["originalTransactionId": billing.otid])
+        _ = try await control("renew", ["originalTransactionId": billing.otid])
+        _ = try await control("fail-renewal", ["originalTransactionId": billing.otid, "graceDays": 16])
+        _ = try await control("end-grace-period", ["originalTransactionId": billing.otid])
+        _ = try await control("expire", ["originalTransactionId": billing.otid])
+        // Moves in the group: upgrade to yearly (at once), downgrade to weekly (waits), and back.
+        let mover = try await buy("mover@icloud", "vip_monthly")
+        let upgraded = try await control("change-product", ["originalTransactionId": mover.otid, "productId": "vip_yearly"])
+        #expect(upgraded["productId"] as? String == "vip_yearly" && upgraded["transactionId"] as? String != mover.tid)
+        _ = try await control("change-product", ["originalTransactionId": mover.otid, "productId": "vip_weekly"])
+        _ = try await control("change-product", ["originalTransactionId": mover.otid, "productId": "vip_yearly"])
+        // Renewal preferences, price increase, an offer, and the ends a subscription can have.
+        let fan = try await buy("fan@icloud", "vip_weekly")
+        _ = try await control("auto-renew", ["originalTransactionId": fan.otid, "on": false])
+        _ = try await control("auto-renew", ["originalTransactionId": fan.otid, "on": true])
+        _ = try await control("price-increase", ["originalTransactionId": fan.otid, "accepted": false])
+        _ = try await control("price-increase", ["originalTransactionId": fan.otid, "accepted": true])
+        _ = try await control("offer", ["originalTransactionId": fan.otid, "offerIdentifier": "winback_50"])
+        _ = try await control("expire", ["originalTransactionId": fan.otid, "reason": "PRODUCT_NOT_FOR_SALE"])
+        _ = try await buy("fan@icloud", "vip_weekly")  // back after it ended: RESUBSCRIBE
+        let unsure = try await buy("unsure@icloud", "vip_weekly")
+        _ = try await control("price-increase", ["originalTransactionId": unsure.otid, "accepted": false])
+        _ = try await control("expire", ["originalTransactionId": unsure.otid])
+        _ = try await control("expire", ["originalTransactionId": try await buy("quitter@icloud", "vip_weekly").otid, "reason": "VOLUNTARY"])
+        // Refunds: asked for, declined; granted in part, reversed; Family Sharing given and taken back.
+        let gems = try await buy("refunds@icloud", "coins_980")
+        _ = try await control("refund-request", ["transactionId": gems.tid, "reason": "UNINTENDED_PURCHASE"])
+        _ = try await control("refund-decline", ["transactionId": gems.tid])
+        _ = try await control("refund", ["transactionId": gems.tid, "percentage": 50_000])
+        _ = try await control("refund-reverse", ["transactionId": gems.tid])
+        let shared = try await control("family-share", ["transactionId": try await buy("parent@icloud", "no_ads").tid, "member": "child@icloud"])
+        _ = try await control("revoke", ["transactionId": try #require(shared["transactionId"] as? String)])
+        _ = try await control("rescind-consent", ["appleId": "child@icloud"])
+        // What a control must refuse: a product the catalogue lacks, a kind that contradicts it.
+        let unknown = await LoopbackHTTP.call(.POST, base + "/control/purchase", json: #"{"appleId":"x","productId":"gems_100"}"#)
+        #expect(unknown?.status == 400 && (unknown?.body["error"] as? String)?.contains("gems_100") == true)
+        let wrongKind = await LoopbackHTTP.call(.POST, base + "/control/purchase", json: #"{"appleId":"x","productId":"coins_60","kind":"auto_renewable"}"#)
+        #expect(wrongKind?.status == 400)
+        return [
+            "SUBSCRIBED/INITIAL_BUY", "SUBSCRIBED/RESUBSCRIBE", "ONE_TIME_CHARGE", "DID_RENEW", "DID_RENEW/BILLING_RECOVERY", "DID_FAIL_TO_RENEW",
+            "DID_FAIL_TO_RENEW/GRACE_PERIOD", "GRACE_PERIOD_EXPIRED", "EXPIRED/VOLUNTARY", "EXPIRED/BILLING_RETRY", "EXPIRED/PRICE_INCREASE",
+            "EXPIRED/PRODUCT_NOT_FOR_SALE", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",
+            "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "PRICE_INCREASE/PENDING",
+            "PRICE_INCREASE/ACCEPTED", "OFFER_REDEEMED", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND", "REFUND_REVERSED", "REVOKE",
+            "RESCIND_CONSENT", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY", "TEST",
+        ]
     }
 }
 

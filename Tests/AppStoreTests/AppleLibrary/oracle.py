@@ -208,9 +208,19 @@ def refunds():
 
 
 def notifications():
+    # Every page of the last hour's history; each notification verified, each type and
+    # subtype one Apple's models know, and every kind the controls made is there.
     now = int(time.time() * 1000)
-    answer = client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now))
-    decoded = [verifier.verify_and_decode_notification(item.signedPayload) for item in answer.notificationHistory]
+    request = NotificationHistoryRequest(startDate=now - 3_600_000, endDate=now + 1)
+    decoded, token = [], None
+    while True:
+        answer = client.get_notification_history(token, request)
+        for item in answer.notificationHistory:
+            decoded.append(verifier.verify_and_decode_notification(item.signedPayload))
+            assert item.sendAttempts, "a notification without a send attempt"
+        if not answer.hasMore:
+            break
+        token = answer.paginationToken
     assert decoded, "no notifications"
     for notification in decoded:
         about = notification.data or notification.summary or notification.appData
@@ -219,13 +229,18 @@ def notifications():
             transaction(notification.data.signedTransactionInfo)
         if notification.data and notification.data.signedRenewalInfo:
             verifier.verify_and_decode_renewal_info(notification.data.signedRenewalInfo)
+        if notification.appData:
+            verifier.verify_and_decode_app_transaction(notification.appData.signedAppTransactionInfo)
     unknown = [n.rawNotificationType for n in decoded if n.notificationType is None or (n.rawSubtype and n.subtype is None)]
     assert not unknown, f"types or subtypes Apple's models do not know: {unknown}"
+    seen = {f"{n.rawNotificationType}/{n.rawSubtype}" if n.rawSubtype else n.rawNotificationType for n in decoded}
+    missing = set(setup["expectedNotifications"]) - seen
+    assert not missing, f"never sent: {sorted(missing)}"
     charges = client.get_notification_history(None, NotificationHistoryRequest(
-        startDate=now - 3_600_000, endDate=now, notificationType=NotificationTypeV2.ONE_TIME_CHARGE))
+        startDate=now - 3_600_000, endDate=now + 1, notificationType=NotificationTypeV2.ONE_TIME_CHARGE))
     only = {verifier.verify_and_decode_notification(item.signedPayload).rawNotificationType for item in charges.notificationHistory}
     assert only == {"ONE_TIME_CHARGE"}, only
-    return sorted({f"{n.rawNotificationType}/{n.rawSubtype}" if n.rawSubtype else n.rawNotificationType for n in decoded})
+    return f"{len(decoded)} notifications, {len(seen)} kinds"
 
 
 def receipt():
