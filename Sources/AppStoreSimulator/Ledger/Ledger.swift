@@ -88,7 +88,8 @@ public actor Ledger {
         let last = purchases[index]
         let productId = last.autoRenewProductId ?? last.productId
         let product = catalogue[productId] ?? adHoc(productId, kind: .autoRenewable)
-        return newPeriod(after: last, product: product, start: last.expiresDate ?? Date(), token: last.appAccountToken, period: period, autoRenew: last.autoRenew)
+        return newPeriod(
+            after: last, product: product, start: last.expiresDate ?? Date(), token: last.appAccountToken, period: period, autoRenew: last.autoRenew)
     }
 
     /// Apple refunded the transaction: in full, or `percentage` thousandths of a percent

@@ -29,7 +29,8 @@ extension AppStoreSimulator {
             appleId: appleId, productId: productId, sandbox: sandbox, at: date, appAccountToken: appAccountToken, quantity: quantity, invoice: invoice)
         let subscription = product.kind == .autoRenewable
         await notifications.send(
-            try await notification(subscription ? "SUBSCRIBED" : "ONE_TIME_CHARGE", subtype: subscription ? "INITIAL_BUY" : nil, about: purchase, signedAt: date))
+            try await notification(
+                subscription ? "SUBSCRIBED" : "ONE_TIME_CHARGE", subtype: subscription ? "INITIAL_BUY" : nil, about: purchase, signedAt: date))
         return purchase
     }
 

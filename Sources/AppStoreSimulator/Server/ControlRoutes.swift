@@ -87,7 +87,8 @@ struct ControlRoutes: Sendable {
         },
         Control(path: "offer", body: #"{"originalTransactionId", "offerIdentifier", "offerType"?}"#) { sim, f in
             try await sim.redeemOfferAndNotify(
-                originalTransactionId: try f.string("originalTransactionId"), offerIdentifier: try f.string("offerIdentifier"), offerType: f.int("offerType") ?? 2)
+                originalTransactionId: try f.string("originalTransactionId"), offerIdentifier: try f.string("offerIdentifier"),
+                offerType: f.int("offerType") ?? 2)
             return ["ok": true]
         },
         Control(path: "rescind-consent", body: #"{"appleId", "sandbox"?}"#) { sim, f in
@@ -95,7 +96,9 @@ struct ControlRoutes: Sendable {
             return ["ok": true]
         },
         Control(path: "product", body: #"{"productId", "kind", "priceMilli", "currency"?, "group"?, "level"?, "period"?: P1W|P1M|P2M|P3M|P6M|P1Y}"#) { sim, f in
-            guard let kind = SimulatedPurchase.Kind(name: try f.string("kind")) else { throw ControlError("kind is consumable, non_consumable, non_renewing or auto_renewable") }
+            guard let kind = SimulatedPurchase.Kind(name: try f.string("kind")) else {
+                throw ControlError("kind is consumable, non_consumable, non_renewing or auto_renewable")
+            }
             let period = try f.optional("period").map { name in
                 guard let period = SimulatedProduct.Period(rawValue: name) else { throw ControlError("no period \(name)") }
                 return period
@@ -122,13 +125,15 @@ struct ControlRoutes: Sendable {
         router.get("/control/products") { _, _ in
             try await handle(nil) { _ in
                 let products = await ledger.catalogue.products.values.sorted { $0.productId < $1.productId }
-                return ["products": products.map { p in
-                    var row: [String: Any] = ["productId": p.productId, "kind": p.kind.name, "priceMilli": p.priceMilli, "currency": p.currency]
-                    row["group"] = p.group
-                    row["level"] = p.level
-                    row["period"] = p.period?.rawValue
-                    return row
-                }]
+                return [
+                    "products": products.map { p in
+                        var row: [String: Any] = ["productId": p.productId, "kind": p.kind.name, "priceMilli": p.priceMilli, "currency": p.currency]
+                        row["group"] = p.group
+                        row["level"] = p.level
+                        row["period"] = p.period?.rawValue
+                        return row
+                    }
+                ]
             }
         }
         router.get("/control/receipt") { request, _ in

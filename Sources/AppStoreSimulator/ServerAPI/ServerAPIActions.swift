@@ -14,7 +14,9 @@ extension AppStoreSimulator {
         guard let purchase = await ledger.purchase(transactionId: transactionId), purchase.isSandbox == sandbox else {
             return ServerAPIService.notFound
         }
-        guard purchase.familyShared != true else { return .apiError(4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.", status: 400) }
+        guard purchase.familyShared != true else {
+            return .apiError(4_000_185, "Invalid request. Family Sharing transactions aren't supported by this endpoint.", status: 400)
+        }
         guard purchase.kind != .nonConsumable else {
             return .apiError(4_000_043, "Invalid request. The transaction id parameter must represent a consumable in-app purchase.", status: 400)
         }
