@@ -147,6 +147,18 @@ public struct ServerAPIClient: Sendable {
         await call(.GET, path, environment, body: nil, as: type, read: read)
     }
 
+    /// A call whose body is `json` encoded (none when nil).
+    func call<Body: Encodable, Response: Decodable, Value: Sendable>(
+        _ method: HTTPMethod, _ path: String, _ environment: AppleEnvironment, json: Body?, as type: Response.Type,
+        read: (Response) async throws -> Value
+    ) async -> Result<Answer<Value>, ServerAPIFailure> {
+        let body: [UInt8]?
+        do { body = try json.map { Array(try JSONEncoder().encode($0)) } } catch {
+            return .failure(ServerAPIFailure(transportError: "could not encode the request: \(error)", latencyMs: 0, body: ""))
+        }
+        return await call(method, path, environment, body: body, as: type, read: read)
+    }
+
     private func call<Response: Decodable, Value: Sendable>(
         _ method: HTTPMethod, _ path: String, _ environment: AppleEnvironment, body: [UInt8]?, as type: Response.Type, read: (Response) async throws -> Value
     ) async -> Result<Answer<Value>, ServerAPIFailure> {
@@ -158,11 +170,11 @@ public struct ServerAPIClient: Sendable {
             method, credentials.baseURL(environment) + path,
             headers: [
                 ("Authorization", "Bearer \(token)"), ("Accept", "application/json"), ("User-Agent", "iapdesk"),
-            ], body: body)
+            ] + (body == nil ? [] : [("Content-Type", "application/json")]), body: body)
         var failure = ServerAPIFailure(
             httpStatus: exchange.httpStatus, transportError: exchange.transportError, latencyMs: exchange.latencyMs, body: exchange.text)
         guard exchange.transportError == nil else { return .failure(failure) }
-        guard exchange.httpStatus == 200 else {
+        guard let status = exchange.httpStatus, (200..<300).contains(status) else {
             let payload = try? JSONDecoder().decode(ErrorPayload.self, from: Data(exchange.body))
             failure.errorCode = payload?.errorCode
             failure.message = payload?.errorMessage
@@ -171,7 +183,8 @@ public struct ServerAPIClient: Sendable {
             return .failure(failure)
         }
         do {
-            let response = try JSONDecoder().decode(Response.self, from: Data(exchange.body))
+            // 202 and some 200s carry no body: read as an empty object.
+            let response = try JSONDecoder().decode(Response.self, from: exchange.body.isEmpty ? Data("{}".utf8) : Data(exchange.body))
             return .success(Answer(value: try await read(response), body: exchange.text, latencyMs: exchange.latencyMs))
         } catch is LookupInvalid {
             failure.message = "Apple knows no such order id"
@@ -186,13 +199,16 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
-    private func verify<T: Decodable>(_ compact: String, as type: T.Type) async throws(ReceiptError) -> T {
+    func verify<T: Decodable>(_ compact: String, as type: T.Type) async throws(ReceiptError) -> T {
         try await JWS(compact: compact).verified(as: type, trust: trust, bundleId: nil)
     }
 
-    private func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    /// A path segment: RFC 3986's unreserved characters as they are, the rest percent-encoded.
+    func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
 
 extension Optional {

@@ -114,7 +114,7 @@ struct AppleRoutes: Sendable {
             let authorized = simulator.keyCheck.accepts(authorization: request.headers[.authorization])
             let body = try await request.body.collect(upTo: 1 << 16)
             var parameters: [String: String] = [:]
-            for name in ["id", "product"] { parameters[name] = context.parameters.get(name) }
+            for name in ["id", "product"] { parameters[name] = context.parameters.get(name).map { $0.removingPercentEncoding ?? $0 } }
             let query = Query(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
             let call = Call(id: parameters["id"] ?? "", parameters: parameters, query: query, body: Data(buffer: body))
             return await faulted(api: true) {

@@ -25,6 +25,10 @@ public struct JWSTransaction: Sendable, Decodable, Equatable {
     public var signedDate: AppleDate?
     public var revocationReason: Int?
     public var revocationDate: AppleDate?
+    /// `REFUND_FULL`, `REFUND_PRORATED` (a partial refund) or `FAMILY_REVOKE`.
+    public var revocationType: String?
+    /// A partial refund's share, in thousandths of a percent (50000 is 50 %).
+    public var revocationPercentage: Int?
     public var isUpgraded: Bool?
     public var offerType: Int?
     public var offerIdentifier: String?
@@ -61,6 +65,8 @@ public struct JWSRenewalInfo: Sendable, Decodable, Equatable {
     public var renewalDate: AppleDate?
     public var currency: String?
     public var renewalPrice: Int64?
+    public var appAccountToken: String?
+    public var appTransactionId: String?
 }
 
 /// `AppTransaction`: the app-level purchase (StoreKit 2's replacement for the app receipt).

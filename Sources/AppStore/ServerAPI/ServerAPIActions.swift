@@ -1,0 +1,183 @@
+import Foundation
+import OrderStore
+import Receipts
+
+/// The Server API's actions a studio may take, and Get App Transaction Info. Like the
+/// reads, each returns Apple's answer or a failure carrying Apple's error code and message
+/// (an extension refused for an expired subscription is 4030004, said so).
+extension ServerAPIClient {
+    /// Send Consumption Information (v2): what the developer tells Apple about a purchase
+    /// the customer asked to have refunded. Apple requires the customer's consent.
+    public struct ConsumptionInformation: Sendable, Encodable, Equatable {
+        public enum DeliveryStatus: String, Sendable, Encodable, CaseIterable {
+            case delivered = "DELIVERED", qualityIssue = "UNDELIVERED_QUALITY_ISSUE", wrongItem = "UNDELIVERED_WRONG_ITEM"
+            case serverOutage = "UNDELIVERED_SERVER_OUTAGE", other = "UNDELIVERED_OTHER"
+        }
+        public enum RefundPreference: String, Sendable, Encodable, CaseIterable {
+            case decline = "DECLINE", grantFull = "GRANT_FULL", grantProrated = "GRANT_PRORATED"
+        }
+
+        public var customerConsented: Bool
+        /// How much was used, in thousandths of a percent (0…100000).
+        public var consumptionPercentage: Int?
+        public var deliveryStatus: DeliveryStatus
+        public var refundPreference: RefundPreference?
+        public var sampleContentProvided: Bool
+
+        public init(
+            customerConsented: Bool, consumptionPercentage: Int?, deliveryStatus: DeliveryStatus, refundPreference: RefundPreference?,
+            sampleContentProvided: Bool
+        ) {
+            self.customerConsented = customerConsented
+            self.consumptionPercentage = consumptionPercentage
+            self.deliveryStatus = deliveryStatus
+            self.refundPreference = refundPreference
+            self.sampleContentProvided = sampleContentProvided
+        }
+    }
+
+    /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Apple answers 202).
+    public func sendConsumption(_ info: ConsumptionInformation, transactionId: String, in environment: AppleEnvironment) async -> Result<
+        Answer<NoContent>, ServerAPIFailure
+    > {
+        await call(.PUT, "/inApps/v2/transactions/consumption/\(escaped(transactionId))", environment, json: info, as: NoContent.self) { $0 }
+    }
+
+    /// Apple's reasons for an extension (`extendReasonCode`).
+    public enum ExtendReason: Int, Sendable, Encodable, CaseIterable {
+        case undeclared = 0, customerSatisfaction = 1, other = 2, serviceIssueOrOutage = 3
+    }
+
+    /// Extend a Subscription Renewal Date's answer: the new expiry is `effectiveDate`.
+    public struct Extension: Sendable, Decodable, Equatable {
+        public var originalTransactionId: String?
+        public var webOrderLineItemId: String?
+        public var success: Bool?
+        public var effectiveDate: AppleDate?
+    }
+
+    /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`: up to 90 days, at most
+    /// twice a year, for an active subscription that is not family shared.
+    public func extendRenewalDate(
+        originalTransactionId: String, days: Int, reason: ExtendReason, requestIdentifier: String, in environment: AppleEnvironment
+    ) async -> Result<Answer<Extension>, ServerAPIFailure> {
+        let body = ExtendBody(extendByDays: days, extendReasonCode: reason, requestIdentifier: requestIdentifier)
+        return await call(.PUT, "/inApps/v1/subscriptions/extend/\(escaped(originalTransactionId))", environment, json: body, as: Extension.self) { $0 }
+    }
+
+    /// `POST /inApps/v1/subscriptions/extend/mass`: every active subscriber of `productId`
+    /// (in `storefronts`, or everywhere); Apple answers with the request id to poll.
+    public func extendForAllSubscribers(
+        productId: String, days: Int, reason: ExtendReason, requestIdentifier: String, storefronts: [String]? = nil,
+        in environment: AppleEnvironment
+    ) async -> Result<Answer<String>, ServerAPIFailure> {
+        let body = ExtendBody(
+            extendByDays: days, extendReasonCode: reason, requestIdentifier: requestIdentifier, productId: productId,
+            storefrontCountryCodes: storefronts)
+        return await call(.POST, "/inApps/v1/subscriptions/extend/mass", environment, json: body, as: MassExtensionStarted.self) {
+            $0.requestIdentifier ?? requestIdentifier
+        }
+    }
+
+    /// Where an extension for all subscribers stands.
+    public struct MassExtensionStatus: Sendable, Decodable, Equatable {
+        public var requestIdentifier: String?
+        public var complete: Bool?
+        public var completeDate: AppleDate?
+        public var succeededCount: Int64?
+        public var failedCount: Int64?
+    }
+
+    /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`
+    public func extendForAllStatus(productId: String, requestIdentifier: String, in environment: AppleEnvironment) async -> Result<
+        Answer<MassExtensionStatus>, ServerAPIFailure
+    > {
+        await call(
+            .GET, "/inApps/v1/subscriptions/extend/mass/\(escaped(productId))/\(escaped(requestIdentifier))", environment, json: nil as NoContent?,
+            as: MassExtensionStatus.self
+        ) { $0 }
+    }
+
+    /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`: the purchase
+    /// (and its later periods) carry `token` from now on, e.g. after a transfer to another account.
+    public func setAppAccountToken(_ token: UUID, originalTransactionId: String, in environment: AppleEnvironment) async -> Result<
+        Answer<NoContent>, ServerAPIFailure
+    > {
+        await call(
+            .PUT, "/inApps/v1/transactions/\(escaped(originalTransactionId))/appAccountToken", environment,
+            json: ["appAccountToken": token.uuidString.lowercased()], as: NoContent.self
+        ) { $0 }
+    }
+
+    /// `GET /inApps/v1/transactions/appTransactions/{anyTransactionId}`: the customer's
+    /// app transaction (its `appTransactionId` is one per Apple Account), verified.
+    public func appTransactionInfo(_ anyTransactionId: String, in environment: AppleEnvironment) async -> Result<
+        Answer<JWSAppTransaction>, ServerAPIFailure
+    > {
+        await call(
+            .GET, "/inApps/v1/transactions/appTransactions/\(escaped(anyTransactionId))", environment, json: nil as NoContent?,
+            as: AppTransactionInfoResponse.self
+        ) { try await verify($0.signedAppTransactionInfo, as: JWSAppTransaction.self) }
+    }
+
+    /// `POST /inApps/v1/notifications/test`: Apple sends a TEST notification to the
+    /// configured URL; the token finds out how that went.
+    public func requestTestNotification(in environment: AppleEnvironment) async -> Result<Answer<String>, ServerAPIFailure> {
+        await call(.POST, "/inApps/v1/notifications/test", environment, json: nil as NoContent?, as: TestNotificationStarted.self) {
+            $0.testNotificationToken
+        }
+    }
+
+    /// A test notification and Apple's attempts to deliver it.
+    public struct TestNotificationStatus: Sendable, Equatable {
+        public var signedPayload: String
+        /// Each attempt's date and Apple's `sendAttemptResult` (SUCCESS, NO_RESPONSE…).
+        public var attempts: [(date: AppleDate?, result: String)]
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.signedPayload == b.signedPayload && a.attempts.map(\.result) == b.attempts.map(\.result)
+        }
+    }
+
+    /// `GET /inApps/v1/notifications/test/{testNotificationToken}`
+    public func testNotificationStatus(_ token: String, in environment: AppleEnvironment) async -> Result<
+        Answer<TestNotificationStatus>, ServerAPIFailure
+    > {
+        await call(.GET, "/inApps/v1/notifications/test/\(escaped(token))", environment, json: nil as NoContent?, as: TestNotificationResponse.self) {
+            TestNotificationStatus(signedPayload: $0.signedPayload, attempts: ($0.sendAttempts ?? []).map { ($0.attemptDate, $0.sendAttemptResult ?? "") })
+        }
+    }
+}
+
+/// An answer with no body to read (202 to consumption information, 200 to a token change).
+public struct NoContent: Sendable, Codable, Equatable {}
+
+struct ExtendBody: Encodable {
+    var extendByDays: Int
+    var extendReasonCode: ServerAPIClient.ExtendReason
+    var requestIdentifier: String
+    var productId: String?
+    var storefrontCountryCodes: [String]?
+}
+
+struct MassExtensionStarted: Decodable {
+    var requestIdentifier: String?
+}
+
+struct AppTransactionInfoResponse: Decodable {
+    var signedAppTransactionInfo: String
+}
+
+struct TestNotificationStarted: Decodable {
+    var testNotificationToken: String
+}
+
+struct TestNotificationResponse: Decodable {
+    var signedPayload: String
+    var sendAttempts: [Attempt]?
+
+    struct Attempt: Decodable {
+        var attemptDate: AppleDate?
+        var sendAttemptResult: String?
+    }
+}
