@@ -11,6 +11,7 @@ extension AppleTransaction {
             expiresDate: jws.expiresDate?.milliseconds, cancellationDate: jws.revocationDate?.milliseconds,
             cancellationReason: jws.revocationReason, webOrderLineItemId: jws.webOrderLineItemId,
             ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken, isUpgraded: jws.isUpgraded ?? false)
+        if jws.revocationType == "REFUND_PRORATED" { refundedShare = jws.revocationPercentage }
     }
 }
 

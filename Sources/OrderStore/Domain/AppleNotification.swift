@@ -51,6 +51,8 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var renewal: AppleRenewalInfo?
     /// For a `CONSUMPTION_REQUEST`: the player's reason for the refund request.
     public var consumptionRequestReason: String?
+    /// For a `RESCIND_CONSENT` (no transaction): the app transaction, one per Apple Account.
+    public var appTransactionId: String?
 
     public init(
         uuid: String? = nil, type: String? = nil, subtype: String? = nil, signedDate: Millis? = nil, environment: String? = nil,

@@ -28,6 +28,9 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     /// `is_upgraded`: the period ended because the player moved to a higher level. Its
     /// `cancellation_date` marks the upgrade, not a refund (R9).
     public var isUpgraded: Bool
+    /// A partial refund (`REFUND_PRORATED`): the share Apple refunded, in thousandths of a
+    /// percent (50000 is 50 %). Nil for a full refund and for purchases not refunded.
+    public var refundedShare: Int?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,
@@ -49,6 +52,9 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
         self.appAccountToken = appAccountToken
         self.isUpgraded = isUpgraded
     }
+
+    /// Whether Apple refunded only part of the purchase.
+    public var isPartlyRefunded: Bool { cancellationDate != nil && (refundedShare ?? 100_000) < 100_000 }
 
     /// A later period of an auto-renewable subscription: Apple bought it, not the player
     /// at the order's moment, so it predates the order that submits it (R5) and R8 says

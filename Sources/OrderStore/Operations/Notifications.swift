@@ -118,12 +118,23 @@ extension OrderStore {
             try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
         }
         switch effect {
+        case .cancel where facts.transaction?.isPartlyRefunded == true:
+            // Taking back a share of a pack is the studio's call (how many coins is 50 %?):
+            // the order stays delivered and the refund is kept for an operator.
+            let t = facts.transaction
+            let share = Double(t?.refundedShare ?? 0) / 1000
+            return (
+                .recorded,
+                "Apple refunded \(share.formatted()) % of transaction \(t?.transactionId ?? "?"): the order stays delivered; take back that share by hand"
+            )
         case .cancel(let kind):
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
             let order = try await applyCancellation(
                 tx, transactionId: t.transactionId, cancelledAt: t.cancellationDate ?? signed,
                 reason: t.cancellationReason, kind: kind)
-            guard let order else { return (.orphan, "no order claims transaction \(t.transactionId); it is kept as \(kind.rawValue)ed") }
+            guard let order else {
+                return (.orphan, "no order claims transaction \(t.transactionId); it is kept as \(kind == .revoke ? "revoked" : "refunded")")
+            }
             return (
                 .applied,
                 order.state == .refunded
@@ -168,8 +179,14 @@ extension OrderStore {
                 "refund requested (\(facts.consumptionRequestReason ?? "no reason given")): "
                     + "send consumption information by \((signed + NotificationEffect.consumptionDeadline).iso8601)"
             )
+        case .purchase:
+            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let orderId = try await tx.storedTransaction(t.transactionId)?.orderId else {
+                return (.orphan, "paid at Apple, and no order claims transaction \(t.transactionId) yet: the game has not submitted it")
+            }
+            return (.recorded, "order \(orderId) claims transaction \(t.transactionId)")
         case .record:
-            return (.recorded, facts.type == "TEST" ? "test notification" : "no effect on orders")
+            return (.recorded, NotificationEffect.recordedMeaning(of: facts))
         }
     }
 }

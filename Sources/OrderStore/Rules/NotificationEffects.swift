@@ -7,14 +7,21 @@ public enum NotificationEffect: Sendable, Equatable {
     case cancel(Cancellation)
     /// REFUND_REVERSED: the refund is undone and the order delivered again.
     case refundReversed
-    /// SUBSCRIBED, DID_RENEW, OFFER_REDEEMED: a new period; the subscription's end moves.
+    /// ONE_TIME_CHARGE: a consumable, non-consumable or non-renewing purchase (Family
+    /// Sharing of a non-consumable too). Its transaction is kept; one no order claims is
+    /// an orphan support sees: paid at Apple, never submitted by the game.
+    case purchase
+    /// SUBSCRIBED, DID_RENEW, OFFER_REDEEMED, RENEWAL_EXTENDED, DID_CHANGE_RENEWAL_PREF/UPGRADE
+    /// (which starts a period at once): the subscription's end moves.
     /// The owner stays: R8 moves ownership only when another account submits the renewal.
     case newPeriod
     /// Where the subscription stands now; nil fields are left as the renewal info says.
     case subscriptionStatus(SubscriptionStatus?, autoRenew: Bool?)
     /// CONSUMPTION_REQUEST: a refund was asked for; an operator answers before the deadline.
     case consumptionRequest
-    /// TEST, REFUND_DECLINED, and types that change nothing here: kept for the record.
+    /// TEST, REFUND_DECLINED, PRICE_INCREASE, a downgrade waiting for the renewal,
+    /// RENEWAL_EXTENSION, RESCIND_CONSENT, and types iapdesk does not know: kept for the
+    /// record, each with what it means (`NotificationEffect.recordedMeaning`).
     case record
 
     /// How long Apple waits for consumption information before it decides a refund
@@ -27,7 +34,9 @@ public enum NotificationEffect: Sendable, Equatable {
         case "REFUND": .cancel(.refund)
         case "REVOKE": .cancel(.revoke)
         case "REFUND_REVERSED": .refundReversed
-        case "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED": .newPeriod
+        case "ONE_TIME_CHARGE": .purchase
+        case "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED", "RENEWAL_EXTENDED": .newPeriod
+        case "DID_CHANGE_RENEWAL_PREF" where subtype == "UPGRADE": .newPeriod
         case "DID_CHANGE_RENEWAL_STATUS":
             .subscriptionStatus(nil, autoRenew: subtype == "AUTO_RENEW_DISABLED" ? false : subtype == "AUTO_RENEW_ENABLED" ? true : nil)
         case "EXPIRED": .subscriptionStatus(.expired, autoRenew: false)
@@ -37,6 +46,26 @@ public enum NotificationEffect: Sendable, Equatable {
         case "GRACE_PERIOD_EXPIRED": .subscriptionStatus(.billingRetry, autoRenew: nil)
         case "CONSUMPTION_REQUEST": .consumptionRequest
         default: .record
+        }
+    }
+
+    /// What a notification kept for the record means, for the operator reading it.
+    public static func recordedMeaning(of facts: NotificationFacts) -> String {
+        let product = facts.renewal?.productId ?? "another product"
+        switch (facts.type, facts.subtype) {
+        case ("TEST", _): return "test notification"
+        case ("REFUND_DECLINED", _): return "Apple declined the player's refund request; nothing changes"
+        case ("PRICE_INCREASE", "PENDING"): return "a price increase waits for the subscriber's consent; without it the subscription expires"
+        case ("PRICE_INCREASE", _): return "the subscriber accepted the price increase"
+        case ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"): return "renews to \(product) at the next renewal (downgrade); this period is unchanged"
+        case ("DID_CHANGE_RENEWAL_PREF", _): return "renews to \(product) at the next renewal; a waiting change is cancelled"
+        case ("RENEWAL_EXTENSION", "SUMMARY"): return "Apple finished an extension for all subscribers of a product"
+        case ("RENEWAL_EXTENSION", "FAILURE"): return "Apple could not extend this subscription in an extension for all subscribers"
+        case ("RESCIND_CONSENT", _):
+            return "a parent withdrew consent for this app (app transaction \(facts.appTransactionId ?? "unknown")): the game must end the child's access"
+        case ("METADATA_UPDATE", _), ("MIGRATION", _), ("PRICE_CHANGE", _), ("EXTERNAL_PURCHASE_TOKEN", _):
+            return "\(facts.kind): no effect on orders"
+        default: return "\(facts.kind) is a type iapdesk does not know: kept raw, no effect on orders"
         }
     }
 

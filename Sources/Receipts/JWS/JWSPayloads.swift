@@ -102,6 +102,15 @@ public struct ServerNotification: Sendable, Decodable, Equatable {
     public var signedDate: AppleDate?
     public var data: NotificationData?
     public var summary: Summary?
+    /// RESCIND_CONSENT's: about the app, with no purchase in it.
+    public var appData: AppData?
+
+    public struct AppData: Sendable, Decodable, Equatable {
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        public var environment: String?
+        public var signedAppTransactionInfo: String?
+    }
 
     public struct NotificationData: Sendable, Decodable, Equatable {
         public var appAppleId: Int64?

@@ -38,7 +38,7 @@ public struct NotificationDecoder: Sendable {
         } catch {
             return rejected("\(error)", claimed)
         }
-        let environment = notification.data?.environment ?? notification.summary?.environment
+        let environment = notification.data?.environment ?? notification.summary?.environment ?? notification.appData?.environment
         if let environment, environment != endpoint.rawValue {
             return rejected("a \(environment) notification came to the \(endpoint.rawValue) URL", claimed)
         }
@@ -52,6 +52,10 @@ public struct NotificationDecoder: Sendable {
             if let signed = notification.data?.signedRenewalInfo {
                 let renewal = try await JWS(compact: signed).verified(as: JWSRenewalInfo.self, trust: trust, bundleId: nil, now: now)
                 facts.renewal = AppleRenewalInfo(renewal)
+            }
+            if let signed = notification.appData?.signedAppTransactionInfo {
+                let app = try await JWS(compact: signed).verified(as: JWSAppTransaction.self, trust: trust, bundleId: bundleId, now: now)
+                facts.appTransactionId = app.appTransactionId
             }
         } catch {
             return rejected("inside a valid notification: \(error)", claimed)
@@ -70,7 +74,7 @@ public struct NotificationDecoder: Sendable {
         NotificationFacts(
             uuid: notification?.notificationUUID, type: notification?.notificationType, subtype: notification?.subtype,
             signedDate: notification?.signedDate?.milliseconds,
-            environment: notification?.data?.environment ?? notification?.summary?.environment,
+            environment: notification?.data?.environment ?? notification?.summary?.environment ?? notification?.appData?.environment,
             consumptionRequestReason: notification?.data?.consumptionRequestReason)
     }
 
