@@ -39,6 +39,9 @@ public actor Ledger {
         return nextId
     }
 
+    /// A subscription period's `webOrderLineItemId`, derived from its transaction id.
+    private static func lineItem(_ id: Int64) -> Int64 { id + 340_000_000_000_000 }
+
     /// Buys `productId` on `appleId`. The catalogue decides its type, price, group and
     /// period; a product it lacks is added with `kind` (a test's shorthand; the HTTP
     /// controls refuse unknown products). `period` overrides the product's duration, and
@@ -53,7 +56,7 @@ public actor Ledger {
         var purchase = SimulatedPurchase(
             appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: product.kind,
             isSandbox: sandbox, purchaseDate: date, expiresDate: Self.periodEnd(product, from: date, override: period),
-            webOrderLineItemId: product.kind == .autoRenewable ? id + 340_000_000_000_000 : nil, autoRenew: product.kind == .autoRenewable,
+            webOrderLineItemId: product.kind == .autoRenewable ? Self.lineItem(id) : nil, autoRenew: product.kind == .autoRenewable,
             appAccountToken: appAccountToken, appleOrderId: invoice ?? Self.invoiceOrderId(id))
         purchase.quantity = quantity == 1 ? nil : quantity
         purchase.priceMilli = product.priceMilli * Int64(quantity)
@@ -122,10 +125,6 @@ public actor Ledger {
         return purchases[index]
     }
 
-    func record(_ purchase: SimulatedPurchase) { purchases.append(purchase) }
-
-    func nextTransactionId() -> Int64 { newId() }
-
     private func indexOf(_ transactionId: String) throws -> Int {
         guard let index = purchases.firstIndex(where: { $0.transactionId == transactionId }) else {
             throw SimulatorError.unknown("transaction \(transactionId)")
@@ -181,7 +180,7 @@ public actor Ledger {
         period.originalPurchaseDate = last.originalPurchaseDate ?? last.purchaseDate
         period.purchaseDate = start
         period.expiresDate = Self.periodEnd(product, from: start, override: override)
-        period.webOrderLineItemId = id + 340_000_000_000_000
+        period.webOrderLineItemId = Self.lineItem(id)
         period.appAccountToken = token
         period.autoRenew = autoRenew
         period.priceMilli = product.priceMilli
@@ -213,7 +212,7 @@ public actor Ledger {
         shared.originalTransactionId = String(id)
         shared.familyShared = true
         shared.appAccountToken = nil
-        shared.webOrderLineItemId = original.webOrderLineItemId.map { _ in id + 340_000_000_000_000 }
+        shared.webOrderLineItemId = original.webOrderLineItemId.map { _ in Self.lineItem(id) }
         purchases.append(shared)
         return shared
     }

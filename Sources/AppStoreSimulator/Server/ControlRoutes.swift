@@ -189,8 +189,7 @@ struct ControlRoutes: Sendable {
 }
 
 /// A control's JSON body, read field by field with the problem named.
-struct Fields: @unchecked Sendable {
-    // A decoded JSON object, read once on one task.
+struct Fields {
     let json: [String: Any]
 
     func string(_ name: String) throws -> String {

@@ -18,44 +18,40 @@ struct HistoryFilter {
         init(_ code: Int, _ message: String) { answer = .apiError(code, message, status: 400) }
     }
 
-    static func parse(_ query: Query) -> Result<HistoryFilter, Refusal> {
+    static func parse(_ query: Query) throws(Refusal) -> HistoryFilter {
         var filter = HistoryFilter()
         func date(_ name: String, _ code: Int) throws(Refusal) -> Date? {
             guard let text = query.first(name) else { return nil }
             guard let ms = Int64(text), ms >= 0 else { throw Refusal(code, "Invalid \(name).") }
             return Date(timeIntervalSince1970: Double(ms) / 1000)
         }
-        do throws(Refusal) {
-            filter.start = try date("startDate", 4_000_015)
-            filter.end = try date("endDate", 4_000_016)
-            if let start = filter.start, let end = filter.end, start > end { throw Refusal(4_000_013, "Start date after end date.") }
-            filter.productIds = Set(query.all("productId"))
-            for type in query.all("productType") {
-                guard let kind = kindsByType[type] else { throw Refusal(4_000_022, "Invalid product type.") }
-                filter.kinds.insert(kind)
-            }
-            filter.groups = Set(query.all("subscriptionGroupIdentifier"))
-            switch query.first("inAppOwnershipType") {
-            case nil: break
-            case "FAMILY_SHARED": filter.familyShared = true
-            case "PURCHASED": filter.familyShared = false
-            default: throw Refusal(4_000_026, "Invalid in-app ownership type.")
-            }
-            switch query.first("revoked")?.lowercased() {
-            case nil: break
-            case "true": filter.revoked = true
-            case "false": filter.revoked = false
-            default: throw Refusal(4_000_030, "Invalid revoked.")
-            }
-            switch query.first("sort") {
-            case nil, "ASCENDING": break
-            case "DESCENDING": filter.descending = true
-            default: throw Refusal(4_000_021, "Invalid sort.")
-            }
-        } catch {
-            return .failure(error)
+        filter.start = try date("startDate", 4_000_015)
+        filter.end = try date("endDate", 4_000_016)
+        if let start = filter.start, let end = filter.end, start > end { throw Refusal(4_000_013, "Start date after end date.") }
+        filter.productIds = Set(query.all("productId"))
+        for type in query.all("productType") {
+            guard let kind = kindsByType[type] else { throw Refusal(4_000_022, "Invalid product type.") }
+            filter.kinds.insert(kind)
         }
-        return .success(filter)
+        filter.groups = Set(query.all("subscriptionGroupIdentifier"))
+        switch query.first("inAppOwnershipType") {
+        case nil: break
+        case "FAMILY_SHARED": filter.familyShared = true
+        case "PURCHASED": filter.familyShared = false
+        default: throw Refusal(4_000_026, "Invalid in-app ownership type.")
+        }
+        switch query.first("revoked")?.lowercased() {
+        case nil: break
+        case "true": filter.revoked = true
+        case "false": filter.revoked = false
+        default: throw Refusal(4_000_030, "Invalid revoked.")
+        }
+        switch query.first("sort") {
+        case nil, "ASCENDING": break
+        case "DESCENDING": filter.descending = true
+        default: throw Refusal(4_000_021, "Invalid sort.")
+        }
+        return filter
     }
 
     static let kindsByType: [String: SimulatedPurchase.Kind] = [

@@ -46,7 +46,8 @@ extension AppStoreSimulator {
 
     /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`
     func extendRenewalDate(_ originalTransactionId: String, body: [String: Any], sandbox: Bool, now: Date = Date()) async -> SimulatorAnswer {
-        guard let request = ExtensionRequest(body, mass: false) else { return ExtensionRequest.refusal(body) }
+        let request: ExtensionRequest
+        do { request = try ExtensionRequest.parse(body, mass: false) } catch { return error.answer }
         let chain = await ledger.chain(originalTransactionId: originalTransactionId)
         guard let latest = chain.last, latest.isSandbox == sandbox, latest.kind == .autoRenewable else {
             return .apiError(4_040_005, "Original transaction id not found.", status: 404)
@@ -67,7 +68,9 @@ extension AppStoreSimulator {
     /// every active subscriber of the product is extended in the background, each failure
     /// sent as RENEWAL_EXTENSION/FAILURE and the end as RENEWAL_EXTENSION/SUMMARY.
     func extendForAll(body: [String: Any], sandbox: Bool) async -> SimulatorAnswer {
-        guard let request = ExtensionRequest(body, mass: true), let productId = request.productId else { return ExtensionRequest.refusal(body) }
+        let request: ExtensionRequest
+        do { request = try ExtensionRequest.parse(body, mass: true) } catch { return error.answer }
+        let productId = request.productId ?? ""
         guard await actions.startMassExtension(request.requestIdentifier, productId: productId) else {
             return .apiError(4_000_011, "Invalid request identifier: already used.", status: 400)
         }
@@ -183,29 +186,22 @@ struct ExtensionRequest {
         init(_ code: Int, _ message: String, status: Int = 403) { answer = .apiError(code, message, status: status) }
     }
 
-    init?(_ body: [String: Any], mass: Bool) {
-        guard let days = body["extendByDays"] as? Int, (1...AppStoreSimulator.maxExtensionDays).contains(days),
-            let reason = body["extendReasonCode"] as? Int, (0...3).contains(reason),
-            let id = body["requestIdentifier"] as? String, !id.isEmpty, id.count <= 128
-        else { return nil }
-        self.days = days
-        reasonCode = reason
-        requestIdentifier = id
-        productId = body["productId"] as? String
-        storefronts = body["storefrontCountryCodes"] as? [String] ?? []
-        if mass, productId?.isEmpty ?? true { return nil }
-    }
-
-    /// Which field Apple would name for a body `init` refused.
-    static func refusal(_ body: [String: Any]) -> SimulatorAnswer {
-        if !((body["extendByDays"] as? Int).map { (1...AppStoreSimulator.maxExtensionDays).contains($0) } ?? false) {
-            return .apiError(4_000_009, "Invalid extend by days value.", status: 400)
+    /// The request in `body`, or the refusal naming the first field Apple would name.
+    /// `mass` (extend for all subscribers) also needs the product.
+    static func parse(_ body: [String: Any], mass: Bool) throws(Refusal) -> ExtensionRequest {
+        guard let days = body["extendByDays"] as? Int, (1...AppStoreSimulator.maxExtensionDays).contains(days) else {
+            throw Refusal(4_000_009, "Invalid extend by days value.", status: 400)
         }
-        if !((body["extendReasonCode"] as? Int).map { (0...3).contains($0) } ?? false) {
-            return .apiError(4_000_010, "Invalid extend reason code.", status: 400)
+        guard let reason = body["extendReasonCode"] as? Int, (0...3).contains(reason) else {
+            throw Refusal(4_000_010, "Invalid extend reason code.", status: 400)
         }
-        if (body["requestIdentifier"] as? String)?.isEmpty ?? true { return .apiError(4_000_011, "Invalid request identifier.", status: 400) }
-        return .apiError(4_000_023, "Invalid product id.", status: 400)
+        guard let id = body["requestIdentifier"] as? String, !id.isEmpty, id.count <= 128 else {
+            throw Refusal(4_000_011, "Invalid request identifier.", status: 400)
+        }
+        let productId = body["productId"] as? String
+        if mass, productId?.isEmpty ?? true { throw Refusal(4_000_023, "Invalid product id.", status: 400) }
+        return ExtensionRequest(
+            days: days, reasonCode: reason, requestIdentifier: id, productId: productId, storefronts: body["storefrontCountryCodes"] as? [String] ?? [])
     }
 }
 

@@ -29,10 +29,7 @@ public struct ServerAPIService: Sendable {
     func history(_ id: String, query: Query, sandbox: Bool) async -> SimulatorAnswer {
         guard await visibleCustomer(id, sandbox: sandbox) != nil else { return Self.notFound }
         let filter: HistoryFilter
-        switch HistoryFilter.parse(query) {
-        case .success(let parsed): filter = parsed
-        case .failure(let refusal): return refusal.answer
-        }
+        do { filter = try HistoryFilter.parse(query) } catch { return error.answer }
         let catalogue = await ledger.catalogue
         var all = await ledger.history(anyTransactionId: id).filter { filter.admits($0, group: catalogue[$0.productId]?.group) }
         if filter.descending { all.reverse() }

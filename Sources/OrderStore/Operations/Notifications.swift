@@ -33,7 +33,7 @@ extension WriteTransaction {
         let facts = notification.facts
         let verified = notification.rejection == nil
         let deadline =
-            verified && NotificationEffect.of(type: facts.type, subtype: facts.subtype) == .consumptionRequest
+            verified && NotificationEffect.of(facts) == .consumptionRequest
             ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
         let inserted = try await sql.row(
             """
@@ -106,7 +106,7 @@ extension OrderStore {
     /// One notification through the rules; what it did, in words.
     private func apply(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
         let facts = record.facts
-        let effect = NotificationEffect.of(type: facts.type, subtype: facts.subtype)
+        let effect = NotificationEffect.of(facts)
         let signed = facts.signedDate ?? record.receivedAt
         // A refund recovered late must not undo a reversal Apple signed after it, nor the other way round.
         if let family = effect.family, let tid = facts.transaction?.transactionId,
@@ -118,14 +118,11 @@ extension OrderStore {
             try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
         }
         switch effect {
-        case .cancel where facts.transaction?.isPartlyRefunded == true:
-            // Taking back a share of a pack is the studio's call (how many coins is 50 %?):
-            // the order stays delivered and the refund is kept for an operator.
-            let t = facts.transaction
-            let share = Double(t?.refundedShare ?? 0) / 1000
+        case .partialRefund(let share):
+            let percent = (Double(share) / 1000).formatted()
             return (
                 .recorded,
-                "Apple refunded \(share.formatted()) % of transaction \(t?.transactionId ?? "?"): the order stays delivered; take back that share by hand"
+                "Apple refunded \(percent) % of transaction \(facts.transaction?.transactionId ?? "?"): the order stays delivered; take back that share by hand"
             )
         case .cancel(let kind):
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }

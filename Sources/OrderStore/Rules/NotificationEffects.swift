@@ -5,6 +5,10 @@ public enum NotificationEffect: Sendable, Equatable {
     /// REFUND (every product type: for consumables the only signal) or REVOKE (Family
     /// Sharing withdrawn): R9 takes the delivery back.
     case cancel(Cancellation)
+    /// A REFUND of only part of a purchase (`REFUND_PRORATED`), `share` in thousandths of a
+    /// percent. Taking back a share of a pack is the studio's call (how many coins is 50 %?):
+    /// the order stays delivered and the refund is kept for an operator.
+    case partialRefund(share: Int)
     /// REFUND_REVERSED: the refund is undone and the order delivered again.
     case refundReversed
     /// ONE_TIME_CHARGE: a consumable, non-consumable or non-renewing purchase (Family
@@ -27,6 +31,14 @@ public enum NotificationEffect: Sendable, Equatable {
     /// How long Apple waits for consumption information before it decides a refund
     /// request without it (production.md §1.2: 12 hours).
     public static let consumptionDeadline: Millis = .hours(12)
+
+    /// What `facts` do to the store: by type and subtype, and a refund of a share of the
+    /// purchase is a partial refund.
+    public static func of(_ facts: NotificationFacts) -> NotificationEffect {
+        let effect = of(type: facts.type, subtype: facts.subtype)
+        if effect == .cancel(.refund), let t = facts.transaction, t.isPartlyRefunded { return .partialRefund(share: t.refundedShare ?? 0) }
+        return effect
+    }
 
     /// What a notification of this `notificationType` and `subtype` does to the store.
     public static func of(type: String?, subtype: String?) -> NotificationEffect {
@@ -73,7 +85,7 @@ public enum NotificationEffect: Sendable, Equatable {
     /// this one stale: a refund recovered from history must not undo a later reversal.
     var family: [String]? {
         switch self {
-        case .cancel, .refundReversed: ["REFUND", "REVOKE", "REFUND_REVERSED"]
+        case .cancel, .partialRefund, .refundReversed: ["REFUND", "REVOKE", "REFUND_REVERSED"]
         default: nil
         }
     }
