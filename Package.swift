@@ -180,7 +180,11 @@ let package = Package(
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(
-            name: "AppStoreTests", dependencies: ["AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport"],
+            name: "AppStoreTests",
+            dependencies: [
+                "AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport",
+                .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),

@@ -25,6 +25,8 @@ public actor ReferenceGame {
     public private(set) var balances: [String: [String: Int]] = [:]
     /// Player → subscription product → paid until (ms since 1970).
     public private(set) var subscriptions: [String: [String: Int64]] = [:]
+    /// Players whose access ended: a parent withdrew consent for the app.
+    public private(set) var accessEnded: Set<String> = []
     /// Event ids in the order they were applied.
     public private(set) var applied: [String] = []
     private var appliedIds: Set<String> = []
@@ -66,12 +68,23 @@ public actor ReferenceGame {
             return "duplicate \(event.id), already applied"
         }
         applied.append(event.id)
+        let account = event.effect.accountId
+        switch event.effect.op {
+        case "none": return "recorded \(event.id): nothing to give"
+        case "end_access":
+            accessEnded.insert(account)
+            subscriptions[account] = nil
+            return "applied \(event.id): access ended"
+        default: break
+        }
+        guard let product = event.effect.productId, let quantity = event.effect.quantity else { return "applied \(event.id): nothing to change" }
         let gives = event.effect.op == "give"
         if event.productType == "auto_renewable" {
             // A subscription is an entitlement until a time, not a count.
-            subscriptions[event.effect.accountId, default: [:]][event.effect.productId] = gives ? event.effect.until : nil
+            subscriptions[account, default: [:]][product] = gives ? event.effect.until : nil
         } else {
-            balances[event.effect.accountId, default: [:]][event.effect.productId, default: 0] += (gives ? 1 : -1) * event.effect.quantity
+            // A partial refund's quantity is the whole units of its share.
+            balances[account, default: [:]][product, default: 0] += (gives ? 1 : -1) * quantity
         }
         return "applied \(event.id)"
     }
@@ -98,8 +111,9 @@ public actor ReferenceGame {
         public struct Effect: Decodable, Sendable {
             public var op: String
             public var accountId: String
-            public var productId: String
-            public var quantity: Int
+            /// Absent when the event is about the account, not a product (`end_access`).
+            public var productId: String?
+            public var quantity: Int?
             public var until: Int64?
 
             enum CodingKeys: String, CodingKey {

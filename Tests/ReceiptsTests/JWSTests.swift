@@ -55,25 +55,20 @@ import Testing
         }
     }
 
-    @Test func mockTransactionVerifiesToItsTestCA() async throws {
+    /// Apple's own library signs its mocks with a test CA whose certificates name no keys;
+    /// its strict verifier refuses them (its tests turn strict checks off), and so does iapdesk.
+    @Test func mockTransactionFromATestCAWithoutKeyIdentifiersIsRefusedAsApplesStrictVerifierRefusesIt() async throws {
         guard let jws = try jws("asslswift__mock-transactionInfo.jws"), let testCA = try TestTrust.certificates(TestTrust.testCAName) else { return }
-        let trust = TrustRoots(apple: testCA)
-        let payload = try await jws.verified(as: JWSTransaction.self, trust: trust, bundleId: "com.example")
-        #expect(payload.bundleId == "com.example")
-        #expect(payload.environment == "Sandbox")
+        let verdict = await jws.verify(trust: TrustRoots(apple: testCA))
+        #expect(verdict.reason?.contains("Missing Authority Key Identifier") == true, "\(verdict.reason ?? "trusted")")
+        let payload = try jws.decodePayload(JWSTransaction.self)
+        #expect(payload.bundleId == "com.example" && payload.environment == "Sandbox")
         #expect(payload.signedDate?.milliseconds == 1_672_956_154_000)
     }
 
     @Test func aMissingX5CIsRejectedWithThatReason() async throws {
         guard let jws = try jws("asslswift__mock-missingX5CHeaderClaim.jws"), let testCA = try TestTrust.certificates(TestTrust.testCAName) else { return }
         await #expect(throws: ReceiptError.jwsRejected("the header has no x5c certificate chain")) {
-            try await jws.verified(as: ServerNotification.self, trust: TrustRoots(apple: testCA), bundleId: "com.example")
-        }
-    }
-
-    @Test func aWrongBundleIdIsRejectedWithBothIds() async throws {
-        guard let jws = try jws("asslswift__mock-wrongBundleId.jws"), let testCA = try TestTrust.certificates(TestTrust.testCAName) else { return }
-        await #expect(throws: ReceiptError.jwsRejected("bundle id com.example.wrong does not match the configured com.example")) {
             try await jws.verified(as: ServerNotification.self, trust: TrustRoots(apple: testCA), bundleId: "com.example")
         }
     }

@@ -22,6 +22,8 @@ struct IntakeTests {
         var simulator: AppStoreSimulator
         var store: OrderStore
         var baseURL: String
+        /// The worker's own client for Apple, for a test that asks Apple as an operator would.
+        var verifier: AppleVerifier
 
         func call(
             _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
@@ -96,7 +98,7 @@ struct IntakeTests {
             store: store, verifier: verifier, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
             workerSettings: workerSettings, logger: quietLogger)
         do {
-            try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL)))
+            try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL), verifier: verifier))
         } catch {
             await serve.stop()
             await verifier.shutdown()

@@ -12,6 +12,7 @@ extension AppleTransaction {
             cancellationReason: jws.revocationReason, webOrderLineItemId: jws.webOrderLineItemId,
             ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken, isUpgraded: jws.isUpgraded ?? false)
         if jws.revocationType == "REFUND_PRORATED" { refundedShare = jws.revocationPercentage }
+        appTransactionId = jws.appTransactionId
     }
 }
 

@@ -211,10 +211,22 @@ public actor Ledger {
         shared.transactionId = String(id)
         shared.originalTransactionId = String(id)
         shared.familyShared = true
+        shared.sharedFrom = original.originalTransactionId
         shared.appAccountToken = nil
         shared.webOrderLineItemId = original.webOrderLineItemId.map { _ in Self.lineItem(id) }
         purchases.append(shared)
         return shared
+    }
+
+    /// Family Sharing of a subscription: each member's own subscription takes a new period
+    /// when the organizer's renews, of the same product and dates. Returns the members' new periods.
+    func renewFamily(of organizer: SimulatedPurchase) -> [SimulatedPurchase] {
+        let members = Set(purchases.filter { $0.sharedFrom == organizer.originalTransactionId && !$0.isRevoked }.map(\.originalTransactionId))
+        return members.sorted().compactMap { otid in
+            guard let last = chain(originalTransactionId: otid).last, let product = catalogue[organizer.productId] else { return nil }
+            let start = organizer.purchaseDate
+            return newPeriod(after: last, product: product, start: start, token: nil, period: organizer.expiresDate.map { $0.timeIntervalSince(start) })
+        }
     }
 
     /// Set App Account Token: the purchase and every later period of it carry `token`.

@@ -36,6 +36,9 @@ public struct SimulatedPurchase: Sendable, Equatable, Codable {
     public var currency: String?
     /// `FAMILY_SHARED` for a family member's access to a purchase shared with them.
     public var familyShared: Bool?
+    /// For a family member's access: the organizer's original transaction id, whose
+    /// renewals, expiry and refund the member's subscription follows.
+    public var sharedFrom: String?
     /// A partial refund: Apple's `revocationPercentage` in thousandths of a percent (50000 is 50 %).
     public var revocationPercentage: Int?
     /// Replaced by an upgrade in the same group (`isUpgraded`).

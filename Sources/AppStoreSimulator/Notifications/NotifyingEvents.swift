@@ -35,11 +35,16 @@ extension AppStoreSimulator {
     }
 
     /// The next period: DID_RENEW (BILLING_RECOVERY when Apple had been retrying the charge).
+    /// Family members sharing the subscription renew with it, each with a DID_RENEW of
+    /// their own transaction.
     @discardableResult
     public func renewAndNotify(originalTransactionId otid: String, period: TimeInterval? = nil) async throws -> SimulatedPurchase {
         let recovering = await ledger.chain(originalTransactionId: otid).last?.inBillingRetry == true
         let renewal = try await ledger.renew(originalTransactionId: otid, period: period)
         await notifications.send(try await notification("DID_RENEW", subtype: recovering ? "BILLING_RECOVERY" : nil, about: renewal))
+        for member in await ledger.renewFamily(of: renewal) {
+            await notifications.send(try await notification("DID_RENEW", about: member))
+        }
         return renewal
     }
 

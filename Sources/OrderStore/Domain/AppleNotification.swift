@@ -68,13 +68,16 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
         self.consumptionRequestReason = consumptionRequestReason
     }
 
+    /// The purchase it is about (a subscription's original transaction id), when it names one.
+    public var originalTransactionId: String? { transaction?.originalTransactionId ?? renewal?.originalTransactionId }
+
     /// `TYPE` or `TYPE/SUBTYPE`, as the console shows it.
     public var kind: String { [type ?? "?", subtype].compactMap { $0 }.joined(separator: "/") }
 
     /// What orders notifications: one original transaction's are applied one after another,
     /// oldest `signedDate` first. A notification about no transaction stands alone.
     var applyKey: String {
-        if let otid = transaction?.originalTransactionId ?? renewal?.originalTransactionId { return otid }
+        if let otid = originalTransactionId { return otid }
         return "uuid:\(uuid ?? "none")"
     }
 }

@@ -31,6 +31,9 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     /// A partial refund (`REFUND_PRORATED`): the share Apple refunded, in thousandths of a
     /// percent (50000 is 50 %). Nil for a full refund and for purchases not refunded.
     public var refundedShare: Int?
+    /// Apple's id for the app as one Apple Account downloaded it (JWS only): the same for
+    /// every purchase of that Apple Account in this app, across reinstalls and devices.
+    public var appTransactionId: String?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,
@@ -53,7 +56,8 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
         self.isUpgraded = isUpgraded
     }
 
-    /// Whether Apple refunded only part of the purchase.
+    /// Whether Apple refunded only part of the purchase (a pack's share: for a subscription
+    /// a prorated refund ends it like any other).
     public var isPartlyRefunded: Bool { cancellationDate != nil && (refundedShare ?? 100_000) < 100_000 }
 
     /// A later period of an auto-renewable subscription: Apple bought it, not the player

@@ -18,6 +18,11 @@ public enum GameEventType: String, Sendable, Codable, CaseIterable {
     /// R8 or an operator moved a subscription: taken from one account, given to another
     /// (two events, one per account).
     case ownershipTransferred = "ownership_transferred"
+    /// Apple refunded a share of a pack (`REFUND_PRORATED`): take that share back.
+    case partiallyRefunded = "partially_refunded"
+    /// A parent withdrew consent for the app (RESCIND_CONSENT): end the account's access
+    /// to the app, whatever it bought. About an account, not an order.
+    case consentRescinded = "consent_rescinded"
 
     /// What the game does, for the event types that always do the same.
     var gives: Bool { self == .delivered || self == .refundReversed || self == .subscriptionRenewed }
@@ -97,17 +102,30 @@ struct GameEventPayload {
     var until: Millis?
     /// Give or take.
     var gives: Bool
+    /// A share of the purchase rather than all of it (a partial refund, or its reversal).
+    var share: PartialShare? = nil
+
+    /// A give whose period is already over when the event is written (an old purchase
+    /// attached, a renewal learned late): the game is told there is nothing to give, never
+    /// "give … until" a past date.
+    var periodOver: Bool { gives && (until.map { $0 <= at } ?? false) }
 
     var json: String {
         let productName = product?.displayName ?? order.productId
         var effect: [String: Any] = [
-            "op": gives ? "give" : "take", "account_id": effectAccount,
-            "product_id": order.productId, "quantity": order.quantity,
+            "op": periodOver ? "none" : gives ? "give" : "take", "account_id": effectAccount,
+            "product_id": order.productId, "quantity": share?.units ?? order.quantity,
         ]
         if let until { effect["until"] = until }
+        if let share { effect["share"] = share.fraction }
         let who = effectAccount
         var summary = gives ? "give \(who) \(order.quantity) × \(productName)" : "take \(order.quantity) × \(productName) back from \(who)"
         if let until, gives { summary += " until \(until.iso8601)" }
+        if let until, periodOver { summary = "nothing to give \(who): \(order.quantity) × \(productName) ended \(until.iso8601)" }
+        if let share {
+            let part = "\(share.percent) of \(order.quantity) × \(productName) (\(share.units) whole)"
+            summary = gives ? "give \(who) back \(part)" : "take \(part) back from \(who)"
+        }
         var body: [String: Any] = [
             "id": eventId, "type": type.rawValue, "created_at": at, "order_id": order.orderId, "account_id": account,
             "product_id": order.productId, "quantity": order.quantity, "effect": effect, "summary": summary,
@@ -118,7 +136,26 @@ struct GameEventPayload {
         body["environment"] = order.environment?.rawValue
         body["grant_kind"] = grantKind?.rawValue
         body["reason"] = reason
+        return Self.encode(body)
+    }
+
+    /// Stable and unique, so a game applies an event once.
+    static func newId() -> String { "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+
+    static func encode(_ body: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// A share of a purchase the game gives or takes: Apple's partial refund of a pack.
+struct PartialShare: Equatable {
+    /// Thousandths of a percent, as Apple's `revocationPercentage` (50000 is 50 %).
+    var thousandths: Int
+    /// Whole units of the order's quantity the share comes to, rounded down: the game
+    /// divides a single pack (300 coins) by `fraction` itself.
+    var units: Int
+
+    var fraction: Double { Double(thousandths) / 100_000 }
+    var percent: String { "\((Double(thousandths) / 1000).formatted()) %" }
 }

@@ -41,7 +41,7 @@ extension WriteTransaction {
               original_transaction_id, apply_key, facts, raw, outcome, deadline_at)
             VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
               \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
-              \(bind: facts.transaction?.transactionId), \(bind: facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId),
+              \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
               \(bind: facts.applyKey), \(bind: facts.json), \(bind: notification.raw),
               \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline))
             ON CONFLICT (uuid) DO NOTHING RETURNING id
@@ -103,6 +103,23 @@ extension OrderStore {
         }
     }
 
+    /// A subscription Apple tells about before any order holds it gets its row from the
+    /// first notification on, owner unknown: support sees its status and expiry, and the
+    /// order that later submits it starts from Apple's facts.
+    private func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, signed: Millis) async throws {
+        guard facts.renewal != nil || facts.transaction?.expiresDate != nil, let otid = facts.originalTransactionId,
+            let productId = facts.transaction?.productId ?? facts.renewal?.productId,
+            try await tx.subscriptionRow(otid) == nil
+        else { return }
+        let t = facts.transaction
+        let status = SubscriptionStatus.from(renewal: facts.renewal, periodEnd: t?.expiresDate, refunded: t?.cancellationDate != nil, now: signed)
+        try await tx.insertSubscription(
+            otid, owner: nil, productId: productId,
+            facts: SubscriptionFacts(
+                autoRenew: facts.renewal?.autoRenewEnabled ?? true, status: status, expiresAt: t?.expiresDate, asOf: signed, source: .notification))
+        tx.audit("subscription.unowned", target: "otid:\(otid)", detail: "\(facts.kind) about a subscription no order holds: \(status.rawValue), owner unknown")
+    }
+
     /// One notification through the rules; what it did, in words.
     private func apply(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
         let facts = record.facts
@@ -117,13 +134,14 @@ extension OrderStore {
         if let transaction = facts.transaction {
             try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
         }
+        try await keepSubscriptionFacts(tx, facts, signed: signed)
         switch effect {
         case .partialRefund(let share):
-            let percent = (Double(share) / 1000).formatted()
-            return (
-                .recorded,
-                "Apple refunded \(percent) % of transaction \(facts.transaction?.transactionId ?? "?"): the order stays delivered; take back that share by hand"
-            )
+            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let detail = try await settleRefundedShare(tx, transactionId: t.transactionId, share: share) else {
+                return (.orphan, "no order claims transaction \(t.transactionId); Apple refunded \((Double(share) / 1000).formatted()) % of it")
+            }
+            return (.applied, detail)
         case .cancel(let kind):
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
             let order = try await applyCancellation(
@@ -140,6 +158,10 @@ extension OrderStore {
             )
         case .refundReversed:
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            if try await tx.shareTakenBack(t.transactionId) > 0 {
+                try await tx.setCancellation(transactionId: t.transactionId, at: nil, reason: nil)
+                return (.applied, try await settleRefundedShare(tx, transactionId: t.transactionId, share: 0) ?? "its share is cleared")
+            }
             guard let order = try await applyRefundReversal(tx, transactionId: t.transactionId) else {
                 return (.orphan, "no order claims transaction \(t.transactionId); its refund is cleared")
             }
@@ -157,11 +179,13 @@ extension OrderStore {
             try await tx.refreshExpiry(t.originalTransactionId)
             let status = SubscriptionStatus.from(renewal: facts.renewal, periodEnd: t.expiresDate, refunded: t.cancellationDate != nil, now: tx.now)
             try await applyRenewalStatus(tx, subscription, autoRenew: facts.renewal?.autoRenewEnabled, status: status, asOf: signed, source: .notification)
-            return (.applied, "period \(t.transactionId)\(t.expiresDate.map { " until \($0.iso8601)" } ?? "") for \(subscription.ownerAccount), the owner (R8)")
-        case .subscriptionStatus(let status, let autoRenew):
-            guard let otid = facts.transaction?.originalTransactionId ?? facts.renewal?.originalTransactionId else {
-                return (.recorded, "names no subscription")
+            let period = "period \(t.transactionId)\(t.expiresDate.map { " until \($0.iso8601)" } ?? "")"
+            guard let owner = subscription.ownerAccount else {
+                return (.orphan, "no order holds subscription \(t.originalTransactionId) yet: its facts are kept, and \(period) waits for an order")
             }
+            return (.applied, "\(period) for \(owner), the owner (R8)")
+        case .subscriptionStatus(let status, let autoRenew):
+            guard let otid = facts.originalTransactionId else { return (.recorded, "names no subscription") }
             guard let subscription = try await tx.subscriptionRow(otid) else { return (.orphan, "no order holds subscription \(otid)") }
             if facts.transaction != nil { try await tx.refreshExpiry(otid) }
             let applied = try await applyRenewalStatus(
@@ -169,7 +193,9 @@ extension OrderStore {
                 asOf: signed, source: .notification)
             guard applied else { return (.superseded, "facts about subscription \(otid) newer than this were stored first") }
             let now = try await tx.subscriptionRow(otid)
-            return (.applied, "subscription \(otid) is \(now?.status.rawValue ?? "?"), auto-renew \(now?.autoRenew == true ? "on" : "off")")
+            let stands = "subscription \(otid) is \(now?.status.rawValue ?? "?"), auto-renew \(now?.autoRenew == true ? "on" : "off")"
+            guard subscription.ownerAccount != nil else { return (.orphan, "no order holds it yet: \(stands), owner unknown") }
+            return (.applied, stands)
         case .consumptionRequest:
             return (
                 .recorded,
@@ -182,6 +208,16 @@ extension OrderStore {
                 return (.orphan, "paid at Apple, and no order claims transaction \(t.transactionId) yet: the game has not submitted it")
             }
             return (.recorded, "order \(orderId) claims transaction \(t.transactionId)")
+        case .consentRescinded:
+            guard let app = facts.appTransactionId else { return (.recorded, "names no app transaction") }
+            let accounts = try await tx.accounts(ofAppTransaction: app)
+            guard !accounts.isEmpty else {
+                return (
+                    .orphan, "a parent withdrew consent for app transaction \(app), and no verified purchase names a game account for it: tell the game by hand"
+                )
+            }
+            for account in accounts { try await tx.recordConsentRescinded(account: account, appTransactionId: app) }
+            return (.applied, "a parent withdrew consent (app transaction \(app)): the game ends the access of \(accounts.joined(separator: ", "))")
         case .record:
             return (.recorded, NotificationEffect.recordedMeaning(of: facts))
         }

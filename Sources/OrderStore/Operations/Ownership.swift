@@ -16,7 +16,7 @@ extension OrderStore {
         let stored = try await tx.subscriptionRow(otid)
         let apple = content.pendingRenewals.first { $0.originalTransactionId == otid }
         let chain = try await tx.chain(otid)
-        let owner = stored.map { Self.ownerFacts($0, apple: apple, chain: chain, before: transaction) }
+        let owner = stored.flatMap { Self.ownerFacts($0, apple: apple, chain: chain, before: transaction) }
         let decision = OwnershipRule.decide(owner: owner, submitter: order.accountId, purchasedAt: transaction.purchaseDate)
 
         let facts = Self.factsNow(apple: apple, chain: chain, fallbackAutoRenew: stored?.autoRenew ?? true, now: tx.now, source: source)
@@ -54,9 +54,11 @@ extension OrderStore {
     /// (Apple's history); the renewal intent from the store, confirmed by Apple's current
     /// word when the stored one predates the renewal. A stale "on" holds only if Apple still
     /// says on; a stale "off" stays off, since Apple's "on" may be this very purchase.
+    /// Nil while no order holds the subscription: the submitter is its first owner.
     static func ownerFacts(_ stored: Subscription, apple: AppleRenewalInfo?, chain: [AppleTransaction], before renewal: AppleTransaction)
-        -> OwnershipRule.OwnerFacts
+        -> OwnershipRule.OwnerFacts?
     {
+        guard let owner = stored.ownerAccount else { return nil }
         let earlier = chain.filter { $0.purchaseDate < renewal.purchaseDate && $0.transactionId != renewal.transactionId }
         let last = earlier.max { $0.purchaseDate < $1.purchaseDate }
         let refundedBefore = last.flatMap { RefundRule.cancellation(of: $0, type: .autoRenewable) }.map { $0 <= renewal.purchaseDate } ?? false
@@ -69,19 +71,24 @@ extension OrderStore {
             default: .active  // expiry is judged from the period's end below
             }
         return OwnershipRule.OwnerFacts(
-            accountId: stored.ownerAccount, autoRenew: autoRenew, status: status,
+            accountId: owner, autoRenew: autoRenew, status: status,
             periodEnd: earlier.compactMap(\.expiresDate).max() ?? (earlier.isEmpty ? nil : stored.expiresAt))
     }
 
-    /// What Apple's answer says of the subscription now, to be stored with when and how we learned it.
+    /// What Apple's answer says of the subscription now, to be stored with when and how we
+    /// learned it. Facts are ordered by Apple's time, never ours: an answer from Apple is as
+    /// of now, but an operator's attach only re-reads periods Apple signed earlier, so its
+    /// facts are as of the latest of them and a notification Apple signed after it still
+    /// counts when it is applied (or replayed) later.
     static func factsNow(apple: AppleRenewalInfo?, chain: [AppleTransaction], fallbackAutoRenew: Bool, now: Millis, source: FactSource) -> SubscriptionFacts {
         let periodEnd = chain.compactMap(\.expiresDate).max()
         let latest = chain.max { $0.purchaseDate < $1.purchaseDate }
         let refunded = latest.flatMap { RefundRule.cancellation(of: $0, type: .autoRenewable) } != nil
+        let asOf = source == .operator ? (latest?.purchaseDate ?? 0) : now
         return SubscriptionFacts(
             autoRenew: apple?.autoRenewEnabled ?? fallbackAutoRenew,
             status: SubscriptionStatus.from(renewal: apple, periodEnd: periodEnd, refunded: refunded, now: now),
-            expiresAt: periodEnd, asOf: now, source: source)
+            expiresAt: periodEnd, asOf: asOf, source: source)
     }
 
     /// A later answer about a delivered subscription refreshes what R8 will weigh.
@@ -120,11 +127,11 @@ extension OrderStore {
         }
     }
 
-    private func transfer(_ tx: WriteTransaction, otid: String, from: String, to: String, orderId: String?, reason: String) async throws {
+    private func transfer(_ tx: WriteTransaction, otid: String, from: String?, to: String, orderId: String?, reason: String) async throws {
         try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
         try await tx.recordOwnershipEvent(
             otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
-        tx.audit("ownership.transfer", target: "otid:\(otid)", reason: reason, detail: "\(from) → \(to)")
+        tx.audit("ownership.transfer", target: "otid:\(otid)", reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
     }
 
     /// Settles a disputed order (R8): either the rule's verdict stands (the order is

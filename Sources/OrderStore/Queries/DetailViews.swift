@@ -196,7 +196,7 @@ extension OrderStore {
         }
         if order.state == .disputed, let otid = order.originalTransactionId {
             detail.subscriptionOwner = try await read { sql in
-                try await sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?.string("owner_account")
+                try await sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?.optionalString("owner_account")
             }
         }
     }

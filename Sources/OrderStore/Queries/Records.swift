@@ -86,8 +86,9 @@ public struct Grant: Sendable, Equatable {
 public struct Subscription: Sendable, Equatable {
     /// The id every renewal of the subscription shares.
     public var originalTransactionId: String
-    /// The game account the subscription's benefits go to.
-    public var ownerAccount: String
+    /// The game account the subscription's benefits go to; nil while no order holds it
+    /// (Apple's notifications arrived first: its facts are kept, its owner unknown).
+    public var ownerAccount: String?
     public var productId: String
     /// Active, expired, in a billing retry, revoked… as Apple last said.
     public var status: SubscriptionStatus

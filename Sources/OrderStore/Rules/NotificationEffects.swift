@@ -5,9 +5,9 @@ public enum NotificationEffect: Sendable, Equatable {
     /// REFUND (every product type: for consumables the only signal) or REVOKE (Family
     /// Sharing withdrawn): R9 takes the delivery back.
     case cancel(Cancellation)
-    /// A REFUND of only part of a purchase (`REFUND_PRORATED`), `share` in thousandths of a
-    /// percent. Taking back a share of a pack is the studio's call (how many coins is 50 %?):
-    /// the order stays delivered and the refund is kept for an operator.
+    /// A REFUND of only part of a pack (`REFUND_PRORATED`), `share` in thousandths of a
+    /// percent: the game takes that share back and the order stays delivered. (A prorated
+    /// refund of a subscription ends it: that is a `cancel`.)
     case partialRefund(share: Int)
     /// REFUND_REVERSED: the refund is undone and the order delivered again.
     case refundReversed
@@ -23,8 +23,11 @@ public enum NotificationEffect: Sendable, Equatable {
     case subscriptionStatus(SubscriptionStatus?, autoRenew: Bool?)
     /// CONSUMPTION_REQUEST: a refund was asked for; an operator answers before the deadline.
     case consumptionRequest
+    /// RESCIND_CONSENT: a parent withdrew consent for the app; every game account the Apple
+    /// Account played (by its app transaction id) loses access.
+    case consentRescinded
     /// TEST, REFUND_DECLINED, PRICE_INCREASE, a downgrade waiting for the renewal,
-    /// RENEWAL_EXTENSION, RESCIND_CONSENT, and types iapdesk does not know: kept for the
+    /// RENEWAL_EXTENSION, and types iapdesk does not know: kept for the
     /// record, each with what it means (`NotificationEffect.recordedMeaning`).
     case record
 
@@ -36,7 +39,9 @@ public enum NotificationEffect: Sendable, Equatable {
     /// purchase is a partial refund.
     public static func of(_ facts: NotificationFacts) -> NotificationEffect {
         let effect = of(type: facts.type, subtype: facts.subtype)
-        if effect == .cancel(.refund), let t = facts.transaction, t.isPartlyRefunded { return .partialRefund(share: t.refundedShare ?? 0) }
+        if effect == .cancel(.refund), let t = facts.transaction, t.isPartlyRefunded, t.expiresDate == nil {
+            return .partialRefund(share: t.refundedShare ?? 0)
+        }
         return effect
     }
 
@@ -57,6 +62,7 @@ public enum NotificationEffect: Sendable, Equatable {
         // The grace period ended; Apple may still retry the charge, without service.
         case "GRACE_PERIOD_EXPIRED": .subscriptionStatus(.billingRetry, autoRenew: nil)
         case "CONSUMPTION_REQUEST": .consumptionRequest
+        case "RESCIND_CONSENT": .consentRescinded
         default: .record
         }
     }
@@ -73,8 +79,6 @@ public enum NotificationEffect: Sendable, Equatable {
         case ("DID_CHANGE_RENEWAL_PREF", _): return "renews to \(product) at the next renewal; a waiting change is cancelled"
         case ("RENEWAL_EXTENSION", "SUMMARY"): return "Apple finished an extension for all subscribers of a product"
         case ("RENEWAL_EXTENSION", "FAILURE"): return "Apple could not extend this subscription in an extension for all subscribers"
-        case ("RESCIND_CONSENT", _):
-            return "a parent withdrew consent for this app (app transaction \(facts.appTransactionId ?? "unknown")): the game must end the child's access"
         case ("METADATA_UPDATE", _), ("MIGRATION", _), ("PRICE_CHANGE", _), ("EXTERNAL_PURCHASE_TOKEN", _):
             return "\(facts.kind): no effect on orders"
         default: return "\(facts.kind) is a type iapdesk does not know: kept raw, no effect on orders"

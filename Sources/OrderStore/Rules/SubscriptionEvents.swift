@@ -16,17 +16,19 @@ public enum SubscriptionEventRule {
     /// told the game so (its event carries the new end), so no separate renewal event.
     public static func changes(before: Subscription, after: Subscription, renewalToldAlready: Bool) -> [Change] {
         let lapsed: Set<SubscriptionStatus> = [.expired, .refunded, .revoked]
-        if before.ownerAccount != after.ownerAccount {
+        // Nobody to tell while no order holds it; its first owner hears of it from their order's delivery.
+        guard let owner = after.ownerAccount, let previous = before.ownerAccount else { return [] }
+        if previous != owner {
             return [
-                Change(type: .ownershipTransferred, gives: false, account: before.ownerAccount, until: nil),
-                Change(type: .ownershipTransferred, gives: true, account: after.ownerAccount, until: after.expiresAt),
+                Change(type: .ownershipTransferred, gives: false, account: previous, until: nil),
+                Change(type: .ownershipTransferred, gives: true, account: owner, until: after.expiresAt),
             ]
         }
         if after.status == .expired, before.status != .expired {
-            return [Change(type: .subscriptionExpired, gives: false, account: after.ownerAccount, until: after.expiresAt)]
+            return [Change(type: .subscriptionExpired, gives: false, account: owner, until: after.expiresAt)]
         }
         if let end = after.expiresAt, end > (before.expiresAt ?? .min), !lapsed.contains(after.status), !renewalToldAlready {
-            return [Change(type: .subscriptionRenewed, gives: true, account: after.ownerAccount, until: end)]
+            return [Change(type: .subscriptionRenewed, gives: true, account: owner, until: end)]
         }
         return []
     }

@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect)]
     }
 
     /// Applies what is missing; true when something was.
@@ -69,6 +69,34 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Issue 29: a subscription Apple tells about before any order holds it is kept with
+    /// its facts and no owner (SQLite cannot drop a NOT NULL, so it copies the table). A
+    /// transaction keeps Apple's partial refund, the share the game was told to take back,
+    /// and the app transaction id that names the Apple Account (RESCIND_CONSENT).
+    private static func v11(_ d: Dialect) -> [String] {
+        let transactions = [
+            "ALTER TABLE transactions ADD COLUMN refunded_share BIGINT",
+            "ALTER TABLE transactions ADD COLUMN share_taken_back BIGINT",
+            "ALTER TABLE transactions ADD COLUMN app_transaction_id TEXT",
+            "CREATE INDEX transactions_by_app_transaction ON transactions (app_transaction_id) WHERE app_transaction_id IS NOT NULL",
+        ]
+        guard d == .sqlite else { return transactions + ["ALTER TABLE subscriptions ALTER COLUMN owner_account DROP NOT NULL"] }
+        let columns =
+            "original_transaction_id, owner_account, product_id, status, auto_renew, expires_at, owner_since, decided_by, updated_at, facts_as_of, facts_source"
+        return [
+            """
+            CREATE TABLE subscriptions_v11 (original_transaction_id TEXT PRIMARY KEY, owner_account TEXT,
+              product_id TEXT NOT NULL, status TEXT NOT NULL, auto_renew BIGINT NOT NULL, expires_at BIGINT,
+              owner_since BIGINT NOT NULL, decided_by TEXT NOT NULL, updated_at BIGINT NOT NULL, facts_as_of BIGINT, facts_source TEXT)
+            """,
+            "INSERT INTO subscriptions_v11 (\(columns)) SELECT \(columns) FROM subscriptions",
+            "DROP TABLE subscriptions",
+            "ALTER TABLE subscriptions_v11 RENAME TO subscriptions",
+            "CREATE INDEX subscriptions_by_owner ON subscriptions (owner_account, original_transaction_id)",
+            "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL",
+        ] + transactions
     }
 
     /// Issue 16: the console's banner groups the orders waiting for an operator by reason,

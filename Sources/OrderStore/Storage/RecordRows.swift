@@ -3,7 +3,8 @@
 extension StoredTransaction {
     static let columns = """
         transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
-        cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded
+        cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded,
+        refunded_share, app_transaction_id
         """
     init(row: Row) throws {
         transaction = AppleTransaction(
@@ -13,6 +14,8 @@ extension StoredTransaction {
             cancellationDate: try row.optionalInt64("cancellation_date"), cancellationReason: try row.optionalInt("cancellation_reason"),
             webOrderLineItemId: try row.optionalString("web_order_line_item_id"), ownershipType: try row.optionalString("ownership_type"),
             isUpgraded: try row.bool("is_upgraded"))
+        transaction.refundedShare = try row.optionalInt("refunded_share")
+        transaction.appTransactionId = try row.optionalString("app_transaction_id")
         environment = try row.optionalValue("environment", as: AppleEnvironment.self)
         orderId = try row.optionalString("order_id")
         submittedBy = try row.optionalString("submitted_by")
@@ -67,7 +70,7 @@ extension Grant {
 extension Subscription {
     init(row: Row) throws {
         originalTransactionId = try row.string("original_transaction_id")
-        ownerAccount = try row.string("owner_account")
+        ownerAccount = try row.optionalString("owner_account")
         productId = try row.string("product_id")
         status = try row.value("status", as: SubscriptionStatus.self)
         autoRenew = try row.bool("auto_renew")

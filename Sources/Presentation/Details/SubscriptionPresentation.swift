@@ -10,7 +10,8 @@ public enum SubscriptionPresentation {
     public static func sections(_ d: SubscriptionDetail, storeIsProduction: Bool) -> [DetailSection]? {
         guard let s = d.subscription else { return nil }
         var fields = [
-            DetailLine(label: "owner", "\(s.ownerAccount) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy)"),
+            s.ownerAccount.map { DetailLine(label: "owner", "\($0) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy)") }
+                ?? DetailLine(label: "owner", "unknown: no order holds it yet (Apple told of it first)", tone: .state(.disputed)),
             DetailLine(label: "product", s.productId),
             DetailLine(label: "status", "\(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(TimeText.full(s.expiresAt))"),
             DetailLine(label: "facts", s.factsSource.map { "from \($0.rawValue) at \(TimeText.full(s.factsAsOf))" } ?? "not yet from Apple", tone: .muted),

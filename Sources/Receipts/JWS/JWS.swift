@@ -93,6 +93,9 @@ public struct JWS: Sendable {
         if certificates.count == 1 && leaf.subject == leaf.issuer {
             // StoreKit testing in Xcode signs with one self-signed certificate.
             outcome = ChainCheck.checkPinned(signer: leaf, pinned: trust.xcode, at: time)
+        } else if certificates.count != 3 {
+            // Apple's library refuses any other length before it looks further (INVALID_CHAIN_LENGTH).
+            outcome = .untrusted("x5c has \(certificates.count) certificates; Apple's is leaf, intermediate, root")
         } else {
             outcome = await ChainCheck.check(
                 leaf: leaf, intermediates: Array(certificates.dropFirst()), anchors: trust.apple, at: time)

@@ -16,6 +16,7 @@ enum ChainCheck {
         }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
+            StrictExtensionsPolicy()
             AppleMarkerPolicy()
         }
         switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {

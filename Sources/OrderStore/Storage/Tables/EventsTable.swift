@@ -9,22 +9,38 @@ extension WriteTransaction {
     /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
     func recordEvent(
         _ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
-        change: SubscriptionEventRule.Change? = nil
+        change: SubscriptionEventRule.Change? = nil, share: PartialShare? = nil
     ) async throws {
         let product = try await sql.product(order.productId)
         var subscription: Subscription?
         if product?.type == .autoRenewable, let otid = order.originalTransactionId { subscription = try await subscriptionRow(otid) }
         if let otid = order.originalTransactionId, type == .delivered || type == .refundReversed { subscriptionsTold.insert(otid) }
         let account = change?.account ?? order.accountId
-        let eventId = "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let eventId = GameEventPayload.newId()
         let payload = GameEventPayload(
             eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
             account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
-            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives)
+            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share)
+        try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.json)
+    }
+
+    /// Tells the game a parent withdrew consent for the app (RESCIND_CONSENT): `account`
+    /// played on the Apple Account `appTransactionId` names; its access ends.
+    func recordConsentRescinded(account: String, appTransactionId: String) async throws {
+        let eventId = GameEventPayload.newId()
+        let body: [String: Any] = [
+            "id": eventId, "type": GameEventType.consentRescinded.rawValue, "created_at": now, "account_id": account,
+            "app_transaction_id": appTransactionId, "effect": ["op": "end_access", "account_id": account],
+            "summary": "end \(account)'s access: a parent withdrew consent for the app (app transaction \(appTransactionId))",
+        ]
+        try await insertEvent(eventId, .consentRescinded, orderId: nil, account: account, payload: GameEventPayload.encode(body))
+    }
+
+    private func insertEvent(_ eventId: String, _ type: GameEventType, orderId: String?, account: String, payload: String) async throws {
         try await sql.raw(
             """
             INSERT INTO events (event_id, type, order_id, account_id, created_at, payload)
-            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: account), \(bind: now), \(bind: payload.json))
+            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: orderId), \(bind: account), \(bind: now), \(bind: payload))
             """
         ).run()
         try await enqueue(.sendEvents, subject: account, dueAt: now)

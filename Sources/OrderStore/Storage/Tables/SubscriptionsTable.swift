@@ -15,13 +15,16 @@ extension WriteTransaction {
         try await sql.row("SELECT * FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(Subscription.init(row:))
     }
 
-    func insertSubscription(_ otid: String, owner: String, productId: String, facts: SubscriptionFacts) async throws {
+    /// A new subscription row: with its first owner (R8), or with none when Apple's
+    /// notifications about it arrive before any order holds it.
+    func insertSubscription(_ otid: String, owner: String?, productId: String, facts: SubscriptionFacts) async throws {
+        try await willChangeSubscription(otid)
         try await sql.raw(
             """
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, expires_at,
               owner_since, decided_by, updated_at, facts_as_of, facts_source)
             VALUES (\(bind: otid), \(bind: owner), \(bind: productId), \(bind: facts.status.rawValue), \(bind: facts.autoRenew ? 1 : 0),
-                    \(bind: facts.expiresAt), \(bind: now), 'rule', \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
+                    \(bind: facts.expiresAt), \(bind: now), \(bind: owner == nil ? "apple" : "rule"), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
             """
         ).run()
     }
@@ -48,7 +51,7 @@ extension WriteTransaction {
             """
             UPDATE subscriptions SET owner_account = \(bind: account), owner_since = \(bind: now), decided_by = \(bind: decidedBy),
               updated_at = \(bind: now)
-            WHERE original_transaction_id = \(bind: otid) AND owner_account <> \(bind: account)
+            WHERE original_transaction_id = \(bind: otid) AND (owner_account IS NULL OR owner_account <> \(bind: account))
             """
         ).run()
     }

@@ -11,15 +11,18 @@ extension WriteTransaction {
                 """
                 INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
                   original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
-                  ownership_type, environment, first_seen_at, is_upgraded)
+                  ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id)
                 VALUES (\(bind: t.transactionId), \(bind: t.originalTransactionId), \(bind: t.productId), \(bind: t.quantity),
                         \(bind: t.purchaseDate), \(bind: t.originalPurchaseDate), \(bind: t.expiresDate), \(bind: t.cancellationDate),
                         \(bind: t.cancellationReason), \(bind: t.webOrderLineItemId), \(bind: t.ownershipType),
-                        \(bind: environment?.rawValue), \(bind: now), \(bind: t.isUpgraded ? 1 : 0))
+                        \(bind: environment?.rawValue), \(bind: now), \(bind: t.isUpgraded ? 1 : 0), \(bind: t.refundedShare),
+                        \(bind: t.appTransactionId))
                 ON CONFLICT (transaction_id) DO UPDATE SET expires_date = excluded.expires_date,
                   cancellation_date = COALESCE(transactions.cancellation_date, excluded.cancellation_date),
                   cancellation_reason = COALESCE(transactions.cancellation_reason, excluded.cancellation_reason),
-                  is_upgraded = excluded.is_upgraded
+                  is_upgraded = excluded.is_upgraded,
+                  refunded_share = CASE WHEN excluded.cancellation_date IS NULL THEN transactions.refunded_share ELSE excluded.refunded_share END,
+                  app_transaction_id = COALESCE(excluded.app_transaction_id, transactions.app_transaction_id)
                 """
             ).run()
         }
@@ -43,7 +46,8 @@ extension WriteTransaction {
     func setCancellation(transactionId: String, at date: Millis?, reason: Int?) async throws {
         try await sql.raw(
             """
-            UPDATE transactions SET cancellation_date = \(bind: date), cancellation_reason = \(bind: reason)
+            UPDATE transactions SET cancellation_date = \(bind: date), cancellation_reason = \(bind: reason),
+              refunded_share = CASE WHEN \(bind: date) IS NULL THEN NULL ELSE refunded_share END
             WHERE transaction_id = \(bind: transactionId)
             """
         ).run()

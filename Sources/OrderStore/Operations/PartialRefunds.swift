@@ -1,0 +1,48 @@
+import SQLKit
+
+extension OrderStore {
+    /// R9 for part of a pack: Apple refunded `share` of a purchase (`REFUND_PRORATED`, in
+    /// thousandths of a percent), and the game is told to take back what that share adds
+    /// to what it was told before — or, when a reversal brings the share to 0, to give it
+    /// back. The share told is kept on the transaction, so Apple's retries and an
+    /// operator's replay take nothing twice. The order stays delivered: the rest is the
+    /// player's. Nil when no order claims the transaction.
+    func settleRefundedShare(_ tx: WriteTransaction, transactionId: String, share: Int) async throws -> String? {
+        guard let orderId = try await tx.storedTransaction(transactionId)?.orderId else { return nil }
+        let order = try await tx.sql.requireOrder(orderId)
+        guard order.state == .delivered else { return "order \(orderId) is \(order.state.rawValue): nothing delivered to take a share of" }
+        let told = try await tx.shareTakenBack(transactionId)
+        guard share != told else { return "order \(orderId): the game was told of this share already" }
+        let units = { (thousandths: Int) in order.quantity * thousandths / 100_000 }
+        let change = PartialShare(thousandths: abs(share - told), units: abs(units(share) - units(told)))
+        try await tx.setShareTakenBack(transactionId, share)
+        let reason = share > told ? "Apple refunded \(change.percent) of transaction \(transactionId)" : "Apple reversed the partial refund"
+        tx.audit(
+            "order.partial_refund", target: "order:\(orderId)", detail: "\(reason): \(share > told ? "take" : "give") \(change.units) of \(order.quantity)")
+        try await tx.recordEvent(share > told ? .partiallyRefunded : .refundReversed, order: order, reason: reason, share: change)
+        return
+            "order \(orderId) stays delivered; the game \(share > told ? "takes" : "gives") back \(change.percent) (\(change.units) of \(order.quantity) whole)"
+    }
+}
+
+extension WriteTransaction {
+    /// The share of a purchase the game was last told to take back (0 when none).
+    func shareTakenBack(_ transactionId: String) async throws -> Int {
+        try await sql.row("SELECT share_taken_back FROM transactions WHERE transaction_id = \(bind: transactionId)")?.optionalInt("share_taken_back") ?? 0
+    }
+
+    func setShareTakenBack(_ transactionId: String, _ share: Int) async throws {
+        try await sql.raw("UPDATE transactions SET share_taken_back = \(bind: share) WHERE transaction_id = \(bind: transactionId)").run()
+    }
+
+    /// The game accounts whose verified purchases carry `appTransactionId`: the accounts
+    /// one Apple Account played in this app.
+    func accounts(ofAppTransaction appTransactionId: String) async throws -> [String] {
+        try await sql.rows(
+            """
+            SELECT DISTINCT o.account_id FROM transactions t JOIN orders o ON o.order_id = t.order_id
+            WHERE t.app_transaction_id = \(bind: appTransactionId) ORDER BY o.account_id
+            """
+        ).map { try $0.string("account_id") }
+    }
+}
