@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import Presentation
 import TestSupport
 import Testing
 
@@ -53,6 +54,9 @@ struct NotificationsBeforeOrdersTests {
             var subscription = try #require(try await serve.store.subscription(otid).subscription, "support sees the subscription before any order holds it")
             #expect(subscription.ownerAccount == nil && subscription.autoRenew == true)
             #expect(subscription.expiresAt == Self.ms(periodEnd) && subscription.factsAsOf == Self.ms(renewal.purchaseDate))
+            let shown = try #require(SubscriptionPresentation.sections(try await serve.store.subscription(otid), storeIsProduction: true))
+            let owner = try #require(shown.first?.lines.first { $0.label == "owner" })
+            #expect(owner.text.contains("unknown: no order holds it yet"), "subscription show says whose it is not: \(owner.text)")
 
             // Support finds the player's purchase and attaches it to the order that paid for it.
             let order = try #require(try await serve.store.order("late-1"))
