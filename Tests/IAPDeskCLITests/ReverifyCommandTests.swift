@@ -77,4 +77,73 @@ struct ReverifyCommandTests {
         await server.stop()
         try? FileManager.default.removeItem(atPath: folder)
     }
+
+    @Test("refunds: the queue, one request's evidence, and an answer sent to Apple once with the operator's reason; a second answer fails")
+    func refundCommands() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        let folder = Scratch.url("iapdesk-cli-refunds-\(UUID().uuidString)").path
+        let files = try SimulatorFiles.write(simulator, into: folder)
+        let db = folder + "/store.sqlite"
+        let config = folder + "/iapdesk.toml"
+        try """
+        [store]
+        db = "\(db)"
+        bundle_id = "\(DemoCatalogue.bundleId)"
+        [apple]
+        simulator = "\(server.baseURL)"
+        shared_secret_file = "\(files.secret)"
+        key_file = "\(files.key)"
+        key_id = "\(simulator.apiKey.keyId)"
+        issuer_id = "\(simulator.apiKey.issuerId)"
+        [receipts]
+        trust_roots = "\(files.roots)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SimulatorFiles.makeAdminIfNew(store)
+        let seeded = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 0)
+        var consumable: String?
+        for id in seeded where consumable == nil { if try await store.order(id)?.productId.hasPrefix("coins") == true { consumable = id } }
+        let orderId = try #require(consumable, "a pack among the seeded orders")
+        await store.close()
+        try await IAPDesk.run(["order", "reverify", orderId, "--config", config])
+
+        // Apple asks about the purchase (as serve would store it: verified, then applied).
+        var opened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let tid = try #require(try await opened.order(orderId)?.transactionId)
+        let purchase = try #require(await simulator.ledger.purchase(transactionId: tid))
+        let facts = NotificationFacts(
+            uuid: UUID().uuidString.lowercased(), type: "CONSUMPTION_REQUEST", signedDate: .now(), environment: "Production",
+            transaction: AppleTransaction(
+                transactionId: tid, originalTransactionId: purchase.originalTransactionId, productId: purchase.productId,
+                purchaseDate: Millis(purchase.purchaseDate.timeIntervalSince1970 * 1000)),
+            consumptionRequestReason: "UNINTENDED_PURCHASE")
+        guard
+            case .stored(let id) = try await opened.receiveNotification(
+                IncomingNotification(endpoint: .production, via: .receiver, raw: "{}", rejection: nil, facts: facts))
+        else { throw StoreError.invalid("the request was not stored") }
+        try await opened.applyNotifications(key: tid)
+        await opened.close()
+
+        try await IAPDesk.run(["refunds", "--config", config])
+        try await IAPDesk.run(["refunds", "show", "\(id)", "--config", config])
+        await #expect(throws: (any Error).self, "--consumed is a percentage") {
+            try await IAPDesk.run(["refunds", "answer", "\(id)", "--consented", "--consumed", "180", "--reason", "x", "--config", config])
+        }
+        try await IAPDesk.run([
+            "refunds", "answer", "\(id)", "--consented", "--consumed", "80", "--prefer", "decline", "--reason", "ticket 77: coins spent",
+            "--config", config,
+        ])
+        let atApple = try #require(await simulator.consumptionAnswer(transactionId: tid))
+        #expect(atApple["consumptionPercentage"] == "80000" && atApple["refundPreference"] == "DECLINE")
+        await #expect(throws: StoreError.self, "Apple takes one answer") {
+            try await IAPDesk.run(["refunds", "answer", "\(id)", "--consented", "--reason", "again", "--config", config])
+        }
+        opened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let request = try await opened.refundRequest(id)
+        #expect(request.sent?.operatorName == OperatorIdentity.current && request.sent?.reason == "ticket 77: coins spent")
+        #expect(request.order?.orderId == orderId && request.deliveredAt != nil)
+        await opened.close()
+        await server.stop()
+    }
 }

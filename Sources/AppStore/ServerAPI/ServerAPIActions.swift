@@ -8,39 +8,22 @@ import Receipts
 extension ServerAPIClient {
     /// Send Consumption Information (v2): what the developer tells Apple about a purchase
     /// the customer asked to have refunded. Apple requires the customer's consent.
-    public struct ConsumptionInformation: Sendable, Encodable, Equatable {
-        public enum DeliveryStatus: String, Sendable, Encodable, CaseIterable {
-            case delivered = "DELIVERED", qualityIssue = "UNDELIVERED_QUALITY_ISSUE", wrongItem = "UNDELIVERED_WRONG_ITEM"
-            case serverOutage = "UNDELIVERED_SERVER_OUTAGE", other = "UNDELIVERED_OTHER"
-        }
-        public enum RefundPreference: String, Sendable, Encodable, CaseIterable {
-            case decline = "DECLINE", grantFull = "GRANT_FULL", grantProrated = "GRANT_PRORATED"
-        }
-
-        public var customerConsented: Bool
-        /// How much was used, in thousandths of a percent (0…100000).
-        public var consumptionPercentage: Int?
-        public var deliveryStatus: DeliveryStatus
-        public var refundPreference: RefundPreference?
-        public var sampleContentProvided: Bool
-
-        public init(
-            customerConsented: Bool, consumptionPercentage: Int?, deliveryStatus: DeliveryStatus, refundPreference: RefundPreference?,
-            sampleContentProvided: Bool
-        ) {
-            self.customerConsented = customerConsented
-            self.consumptionPercentage = consumptionPercentage
-            self.deliveryStatus = deliveryStatus
-            self.refundPreference = refundPreference
-            self.sampleContentProvided = sampleContentProvided
-        }
-    }
+    public typealias ConsumptionInformation = ConsumptionAnswer
 
     /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Apple answers 202).
     public func sendConsumption(_ info: ConsumptionInformation, transactionId: String, in environment: AppleEnvironment) async -> Result<
         Answer<NoContent>, ServerAPIFailure
     > {
         await call(.PUT, "/inApps/v2/transactions/consumption/\(escaped(transactionId))", environment, json: info, as: NoContent.self) { $0 }
+    }
+
+    /// `sendConsumption` as the store's `answerRefundRequest` calls it: nil when Apple took
+    /// the answer, else Apple's refusal in words (its error code and message).
+    public func consumptionRefusal(transactionId: String, environment: AppleEnvironment, answer: ConsumptionAnswer) async -> String? {
+        switch await sendConsumption(answer, transactionId: transactionId, in: environment) {
+        case .success: nil
+        case .failure(let failure): failure.description
+        }
     }
 
     /// Apple's reasons for an extension (`extendReasonCode`).

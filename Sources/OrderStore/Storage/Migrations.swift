@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect)]
     }
 
     /// Applies what is missing; true when something was.
@@ -69,6 +69,22 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Issue 32: each answer to a refund request (Send Consumption Information), who sent
+    /// it and what Apple said. One answer per request is sent: the database refuses a
+    /// second claim while one is being sent or was sent.
+    private static func v12(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE refund_answers (id \(d.serialPrimaryKey), notification_id BIGINT NOT NULL, transaction_id TEXT NOT NULL,
+              operator TEXT NOT NULL, reason TEXT NOT NULL, answer TEXT NOT NULL, claimed_at BIGINT NOT NULL, outcome TEXT NOT NULL,
+              answered_at BIGINT, apple_error TEXT)
+            """,
+            "CREATE UNIQUE INDEX refund_answers_once ON refund_answers (notification_id) WHERE outcome IN ('sending', 'sent')",
+            "CREATE INDEX refund_answers_by_notification ON refund_answers (notification_id, id)",
+            "CREATE INDEX notifications_refund_requests ON notifications (deadline_at, id) WHERE type = 'CONSUMPTION_REQUEST' AND rejection IS NULL",
+        ]
     }
 
     /// Issue 29: a subscription Apple tells about before any order holds it is kept with

@@ -1,0 +1,174 @@
+import Foundation
+import SQLKit
+
+/// Where one answer to a refund request stands.
+public enum RefundAnswerOutcome: String, Sendable, Codable, CaseIterable {
+    /// Claimed by an operator; the call to Apple is in flight.
+    case sending
+    /// Apple took it (202).
+    case sent
+    /// Apple refused it or could not be reached; another answer may be sent.
+    case failed
+    /// Its sender vanished mid-call (killed): it no longer blocks another answer.
+    case abandoned
+}
+
+/// One answer to a refund request: who, why, what, and what Apple said.
+public struct RefundAnswer: Sendable, Equatable {
+    public var id: Int64
+    public var notificationId: Int64
+    public var transactionId: String
+    public var operatorName: String
+    public var reason: String
+    public var answer: ConsumptionAnswer?
+    public var claimedAt: Millis
+    public var outcome: RefundAnswerOutcome
+    public var answeredAt: Millis?
+    /// Apple's error, in words, when it refused the answer.
+    public var appleError: String?
+}
+
+/// A refund request Apple asked about (CONSUMPTION_REQUEST), with what support needs to
+/// answer it: the purchase, its order and delivery, and the answers so far.
+public struct RefundRequest: Sendable, Equatable {
+    public var notification: NotificationRecord
+    /// Apple's deadline: 12 hours after it signed the request.
+    public var deadline: Millis?
+    public var order: Order?
+    /// When the order was delivered and whether the game confirmed being told.
+    public var deliveredAt: Millis?
+    public var gameConfirmedAt: Millis?
+    /// Orders of the same game account Apple refunded before.
+    public var accountRefunds: Int
+    /// Oldest first.
+    public var answers: [RefundAnswer]
+
+    public var transactionId: String? { notification.facts.transaction?.transactionId }
+    /// The answer Apple took, if any.
+    public var sent: RefundAnswer? { answers.last { $0.outcome == .sent } }
+    /// Open: not answered, and Apple still waits for an answer at `now`.
+    public func isOpen(at now: Millis) -> Bool { sent == nil && (deadline ?? .max) >= now }
+}
+
+extension OrderStore {
+    /// A claim older than this was left by a process that died mid-call.
+    static let refundAnswerClaimLifetime: Millis = .minutes(5)
+
+    /// Refund requests, soonest deadline first: the open ones (`open`), or all.
+    public func refundRequests(open: Bool = true, at now: Millis = .now(), limit: Int = 100) async throws -> [RefundRequest] {
+        let ids = try await read { sql in
+            try await sql.rows(
+                """
+                SELECT n.id FROM notifications n
+                WHERE n.type = 'CONSUMPTION_REQUEST' AND n.rejection IS NULL
+                  AND (\(bind: open ? 0 : 1) = 1 OR (n.deadline_at >= \(bind: now)
+                    AND NOT EXISTS (SELECT 1 FROM refund_answers a WHERE a.notification_id = n.id AND a.outcome = 'sent')))
+                ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
+                """
+            ).map { try $0.int64("id") }
+        }
+        var requests: [RefundRequest] = []
+        for id in ids { requests.append(try await refundRequest(id)) }
+        return requests
+    }
+
+    /// One refund request with its evidence.
+    public func refundRequest(_ notificationId: Int64) async throws -> RefundRequest {
+        let record = try await notification(id: notificationId)
+        guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw StoreError.notARefundRequest(id: notificationId) }
+        return try await read { sql in
+            let tid = record.facts.transaction?.transactionId
+            let order = try await sql.row(
+                """
+                SELECT \(Order.columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(bind: tid))
+                """
+            ).map(Order.init(row:))
+            var request = RefundRequest(
+                notification: record, deadline: record.deadline, order: order, accountRefunds: 0,
+                answers: try await sql.rows("SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) ORDER BY id")
+                    .map(RefundAnswer.init(row:)))
+            if let order {
+                request.deliveredAt = try await sql.row(
+                    "SELECT MIN(granted_at) AS at FROM grants WHERE order_id = \(bind: order.orderId)")?.optionalInt64("at")
+                request.gameConfirmedAt = try await sql.row(
+                    "SELECT MIN(confirmed_at) AS at FROM events WHERE order_id = \(bind: order.orderId) AND type = 'delivered'")?.optionalInt64("at")
+                request.accountRefunds =
+                    try await sql.row(
+                        "SELECT COUNT(*) AS n FROM orders WHERE account_id = \(bind: order.accountId) AND state = 'refunded'")?.int("n") ?? 0
+            }
+            return request
+        }
+    }
+
+    /// Answers a refund request: Send Consumption Information through `send`, exactly once.
+    /// The answer is claimed in the store first (another operator's claim, or an answer
+    /// sent, refuses it), Apple is called outside any transaction, and what Apple said is
+    /// recorded and audited. `send` returns nil when Apple took the answer, else Apple's
+    /// error in words; a refused answer may be corrected and sent again.
+    public func answerRefundRequest(
+        notificationId: Int64, answer: ConsumptionAnswer, by actor: Operator, reason: String, at now: Millis = .now(),
+        send: @Sendable (_ transactionId: String, _ environment: AppleEnvironment, ConsumptionAnswer) async -> String?
+    ) async throws -> RefundAnswer {
+        try requireOperator(actor, may: "answer refund requests", reason: reason)
+        guard answer.customerConsented else { throw StoreError.consentRequired }
+        let request = try await refundRequest(notificationId)
+        guard let tid = request.transactionId else { throw StoreError.notARefundRequest(id: notificationId) }
+        if let deadline = request.deadline, deadline < now { throw StoreError.refundDeadlinePassed(notificationId: notificationId, deadline: deadline) }
+        let body = String(decoding: (try? JSONEncoder().encode(answer)) ?? Data(), as: UTF8.self)
+        let claimId: Int64 = try await write(as: actor, now: now) { tx in
+            try await tx.sql.raw(
+                """
+                UPDATE refund_answers SET outcome = 'abandoned'
+                WHERE notification_id = \(bind: notificationId) AND outcome = 'sending' AND claimed_at < \(bind: now - OrderStore.refundAnswerClaimLifetime)
+                """
+            ).run()
+            let claimed = try await tx.sql.row(
+                """
+                INSERT INTO refund_answers (notification_id, transaction_id, operator, reason, answer, claimed_at, outcome)
+                VALUES (\(bind: notificationId), \(bind: tid), \(bind: actor.name), \(bind: reason), \(bind: body), \(bind: now), 'sending')
+                ON CONFLICT (notification_id) WHERE outcome IN ('sending', 'sent') DO NOTHING RETURNING id
+                """)
+            if let id = try claimed?.int64("id") { return id }
+            let holder = try await tx.sql.row(
+                "SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) AND outcome IN ('sending', 'sent')"
+            ).map(RefundAnswer.init(row:))
+            if let holder, holder.outcome == .sent {
+                throw StoreError.alreadyAnswered(notificationId: notificationId, by: holder.operatorName, at: holder.answeredAt ?? holder.claimedAt)
+            }
+            throw StoreError.answeringElsewhere(notificationId: notificationId, by: holder?.operatorName ?? "another operator")
+        }
+        let environment = AppleEnvironment(rawValue: request.notification.facts.environment ?? "") ?? request.notification.endpoint
+        let refusal = await send(tid, environment, answer)
+        return try await write(as: actor, now: .now()) { tx in
+            try await tx.sql.raw(
+                """
+                UPDATE refund_answers SET outcome = \(bind: (refusal == nil ? RefundAnswerOutcome.sent : .failed).rawValue),
+                  answered_at = \(bind: tx.now), apple_error = \(bind: refusal)
+                WHERE id = \(bind: claimId)
+                """
+            ).run()
+            tx.audit(
+                refusal == nil ? "refund_request.answered" : "refund_request.refused", target: "notification:\(notificationId)", reason: reason,
+                detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
+            guard let row = try await tx.sql.row("SELECT * FROM refund_answers WHERE id = \(bind: claimId)") else {
+                throw StoreError.notFound(kind: "refund answer", id: "\(claimId)")
+            }
+            return try RefundAnswer(row: row)
+        }
+    }
+}
+
+extension RefundAnswer {
+    init(row: Row) throws {
+        id = try row.int64("id")
+        notificationId = try row.int64("notification_id")
+        transactionId = try row.string("transaction_id")
+        operatorName = try row.string("operator")
+        reason = try row.string("reason")
+        answer = try? JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
+        claimedAt = try row.int64("claimed_at")
+        outcome = try row.value("outcome", as: RefundAnswerOutcome.self)
+        answeredAt = try row.optionalInt64("answered_at")
+        appleError = try row.optionalString("apple_error")
+    }
+}
