@@ -48,6 +48,21 @@ extension ServerAPIClient {
         return await call(.PUT, "/inApps/v1/subscriptions/extend/\(escaped(originalTransactionId))", environment, json: body, as: Extension.self) { $0 }
     }
 
+    /// `extendRenewalDate` as the store's `extendSubscription` calls it: Apple's new end of
+    /// the subscription, or its refusal in words.
+    public func extensionAnswer(originalTransactionId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
+        -> ExtensionAnswer
+    {
+        let reason = ExtendReason(rawValue: reasonCode) ?? .undeclared
+        switch await extendRenewalDate(originalTransactionId: originalTransactionId, days: days, reason: reason, requestIdentifier: requestId, in: environment)
+        {
+        case .success(let answer) where answer.value.success == false:
+            return ExtensionAnswer(newExpiry: nil, refusal: "Apple answered that the extension did not succeed")
+        case .success(let answer): return ExtensionAnswer(newExpiry: answer.value.effectiveDate?.milliseconds, refusal: nil)
+        case .failure(let failure): return ExtensionAnswer(newExpiry: nil, refusal: failure.description)
+        }
+    }
+
     /// `POST /inApps/v1/subscriptions/extend/mass`: every active subscriber of `productId`
     /// (in `storefronts`, or everywhere); Apple answers with the request id to poll.
     public func extendForAllSubscribers(

@@ -1,3 +1,4 @@
+import AppStore
 import ArgumentParser
 import OrderStore
 import Presentation
@@ -36,7 +37,7 @@ struct OrphansCommand: AsyncParsableCommand {
 struct SubscriptionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscription", abstract: "Subscriptions by original transaction id, and ownership (R8).",
-        subcommands: [Show.self, Transfer.self, Disputes.self])
+        subcommands: [Show.self, Transfer.self, Extend.self, Disputes.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The transaction chain, who submitted each, and the owner history.")
@@ -66,6 +67,37 @@ struct SubscriptionCommand: AsyncParsableCommand {
                 try await store.transferOwnership(originalTransactionId: originalTransactionId, to: to, by: actor, reason: reason)
             }
             print("subscription \(Output.safe(originalTransactionId)) now belongs to \(Output.safe(to))")
+        }
+    }
+
+    struct Extend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Extend a subscription's renewal date with Apple (admins; Apple allows 90 days, twice a year), audited.")
+        @OptionGroup var store: StoreOptions
+        @Argument var originalTransactionId: String
+        @Option(help: "Days to add (1-90).") var days: Int
+        @Option(help: "Apple's reason code: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.") var reasonCode: Int
+        @Option(help: "Why, for the audit log.") var reason: String
+
+        func run() async throws {
+            let done = try await store.withStore { store, configuration in
+                let actor = try await store.actor(forUser: OperatorIdentity.current)
+                return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                    guard let client = verifier.serverAPI else {
+                        throw ValidationError("extending needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
+                    }
+                    return try await store.extendSubscription(
+                        originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, by: actor, reason: reason
+                    ) { otid, days, code, request, environment in
+                        await client.extensionAnswer(originalTransactionId: otid, days: days, reasonCode: code, requestId: request, environment: environment)
+                    }
+                }
+            }
+            guard done.outcome == .sent else {
+                print(Output.safe("Apple refused the extension: \(done.appleError ?? "no reason given")"))
+                throw ExitCode.failure
+            }
+            print(Output.safe("subscription \(originalTransactionId) extended by \(days) days: now ends \(TimeText.full(done.newExpiry))"))
         }
     }
 

@@ -83,6 +83,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case consentRequired
     /// The notification is not a verified CONSUMPTION_REQUEST.
     case notARefundRequest(id: Int64)
+    /// Apple's rules refuse this extension; said before Apple is asked.
+    case extensionRefused(originalTransactionId: String, why: String)
 
     public var description: String {
         switch self {
@@ -94,6 +96,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "refund request \(id) was due by \(deadline.iso8601): Apple decided without an answer"
         case .consentRequired:
             "Apple takes consumption information only when the customer consented to share it: nothing was sent"
+        case .extensionRefused(let otid, let why):
+            "subscription \(otid) cannot be extended: \(why) (nothing was sent to Apple)"
         case .notARefundRequest(let id):
             "notification \(id) is not a verified refund request (CONSUMPTION_REQUEST)"
         case .cannotOpen(let location, let why):

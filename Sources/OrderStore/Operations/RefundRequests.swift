@@ -1,15 +1,16 @@
 import Foundation
 import SQLKit
 
-/// Where one answer to a refund request stands.
-public enum RefundAnswerOutcome: String, Sendable, Codable, CaseIterable {
+/// Where an action an operator asked of Apple stands (an answer to a refund request, an
+/// extension).
+public enum AppleActionOutcome: String, Sendable, Codable, CaseIterable {
     /// Claimed by an operator; the call to Apple is in flight.
     case sending
-    /// Apple took it (202).
+    /// Apple took it.
     case sent
-    /// Apple refused it or could not be reached; another answer may be sent.
+    /// Apple refused it or could not be reached; it may be asked again.
     case failed
-    /// Its sender vanished mid-call (killed): it no longer blocks another answer.
+    /// Its sender vanished mid-call (killed): it no longer blocks another.
     case abandoned
 }
 
@@ -22,7 +23,7 @@ public struct RefundAnswer: Sendable, Equatable {
     public var reason: String
     public var answer: ConsumptionAnswer?
     public var claimedAt: Millis
-    public var outcome: RefundAnswerOutcome
+    public var outcome: AppleActionOutcome
     public var answeredAt: Millis?
     /// Apple's error, in words, when it refused the answer.
     public var appleError: String?
@@ -52,7 +53,7 @@ public struct RefundRequest: Sendable, Equatable {
 
 extension OrderStore {
     /// A claim older than this was left by a process that died mid-call.
-    static let refundAnswerClaimLifetime: Millis = .minutes(5)
+    static let appleActionClaimLifetime: Millis = .minutes(5)
 
     /// Refund requests, soonest deadline first: the open ones (`open`), or all.
     public func refundRequests(open: Bool = true, at now: Millis = .now(), limit: Int = 100) async throws -> [RefundRequest] {
@@ -119,7 +120,7 @@ extension OrderStore {
             try await tx.sql.raw(
                 """
                 UPDATE refund_answers SET outcome = 'abandoned'
-                WHERE notification_id = \(bind: notificationId) AND outcome = 'sending' AND claimed_at < \(bind: now - OrderStore.refundAnswerClaimLifetime)
+                WHERE notification_id = \(bind: notificationId) AND outcome = 'sending' AND claimed_at < \(bind: now - OrderStore.appleActionClaimLifetime)
                 """
             ).run()
             let claimed = try await tx.sql.row(
@@ -142,7 +143,7 @@ extension OrderStore {
         return try await write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """
-                UPDATE refund_answers SET outcome = \(bind: (refusal == nil ? RefundAnswerOutcome.sent : .failed).rawValue),
+                UPDATE refund_answers SET outcome = \(bind: (refusal == nil ? AppleActionOutcome.sent : .failed).rawValue),
                   answered_at = \(bind: tx.now), apple_error = \(bind: refusal)
                 WHERE id = \(bind: claimId)
                 """
@@ -167,7 +168,7 @@ extension RefundAnswer {
         reason = try row.string("reason")
         answer = try? JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
         claimedAt = try row.int64("claimed_at")
-        outcome = try row.value("outcome", as: RefundAnswerOutcome.self)
+        outcome = try row.value("outcome", as: AppleActionOutcome.self)
         answeredAt = try row.optionalInt64("answered_at")
         appleError = try row.optionalString("apple_error")
     }

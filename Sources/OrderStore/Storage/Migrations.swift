@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect)]
     }
 
     /// Applies what is missing; true when something was.
@@ -69,6 +69,20 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Issue 32: each extension of a subscription's renewal date an operator asked of Apple
+    /// (Apple allows two a year); one per subscription in flight at a time.
+    private static func v13(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE subscription_extensions (id \(d.serialPrimaryKey), original_transaction_id TEXT NOT NULL, days BIGINT NOT NULL,
+              reason_code BIGINT NOT NULL, request_id TEXT NOT NULL, operator TEXT NOT NULL, reason TEXT NOT NULL, claimed_at BIGINT NOT NULL,
+              outcome TEXT NOT NULL, answered_at BIGINT, new_expiry BIGINT, apple_error TEXT)
+            """,
+            "CREATE UNIQUE INDEX subscription_extensions_one_in_flight ON subscription_extensions (original_transaction_id) WHERE outcome = 'sending'",
+            "CREATE INDEX subscription_extensions_by_subscription ON subscription_extensions (original_transaction_id, id)",
+        ]
     }
 
     /// Issue 32: each answer to a refund request (Send Consumption Information), who sent
