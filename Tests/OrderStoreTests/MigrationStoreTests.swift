@@ -9,9 +9,13 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
-    /// Undoes migration 11 as exactly as SQL can: the schema an iapdesk before issue 29 left.
+    /// Undoes migrations 11 and later as exactly as SQL can: the schema an iapdesk before
+    /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "DROP TABLE subscription_extensions",
+            "DROP TABLE refund_answers",
+            "DROP INDEX notifications_refund_requests",
             "DROP INDEX transactions_by_app_transaction",
             "ALTER TABLE transactions DROP COLUMN refunded_share",
             "ALTER TABLE transactions DROP COLUMN share_taken_back",
@@ -33,7 +37,7 @@ struct MigrationStoreTests {
                 "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL",
             ]
         }
-        return statements + ["DELETE FROM schema_migrations WHERE version = 11"]
+        return statements + ["DELETE FROM schema_migrations WHERE version >= 11"]
     }
 
     @Test(
