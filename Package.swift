@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame", "Presentation",
+                "Server", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame", "Presentation", "Console",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

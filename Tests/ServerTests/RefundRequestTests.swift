@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import Presentation
 import TestSupport
 import Testing
 
@@ -76,6 +77,16 @@ struct RefundRequestTests {
             #expect(try await serve.store.refundRequest(id).sent?.operatorName == "lin")
             let audit = try await serve.store.auditLog().first { $0.action == "refund_request.answered" }
             #expect(audit?.reason == "ticket 12: 80 % of the coins spent" && audit?.detail.contains("80 % consumed") == true)
+
+            // Apple decides: the request links to its REFUND_DECLINED.
+            try await sim.declineRefundAndNotify(transactionId: coins.transactionId)
+            let deadline = Date().addingTimeInterval(30)
+            var decided = try await serve.store.refundRequest(id)
+            while decided.decision == nil, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(30))
+                decided = try await serve.store.refundRequest(id)
+            }
+            #expect(decided.decision?.refunded == false)
         }
     }
 
@@ -97,6 +108,52 @@ struct RefundRequestTests {
             #expect(second.outcome == .failed, "a failed answer does not block another")
             #expect(try await serve.store.refundRequests().map(\.notification.id) == [request.notification.id], "still open")
             #expect(try await serve.store.auditLog().contains { $0.action == "refund_request.refused" })
+
+            // Apple refunds without an answer it took: the request is decided, no longer open.
+            try await serve.simulator.refundAndNotify(transactionId: noAds.transactionId)
+            let deadline = Date().addingTimeInterval(30)
+            while try await !serve.store.refundRequests().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(30)) }
+            let decided = try await serve.store.refundRequest(request.notification.id)
+            #expect(decided.decision?.refunded == true && !decided.isOpen(at: .now()))
+            #expect(RefundRequestPresentation.status(decided, now: .now()).text.hasPrefix("Apple refunded it"))
+            #expect(try await serve.store.counts().openRefundRequests == 0)
+        }
+    }
+
+    @Test(
+        "The game reports a purchase's use through serve before Apple asks; the request shows the latest report, the header counts the open request and its deadline; a bad report is refused with the field named and keeps nothing",
+        arguments: Backend.all)
+    func gameReportsConsumption(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, serverAPI: true) { serve in
+            await serve.simulator.notifications.configure(
+                production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+            let coins = try await NotificationTests.delivered("r-3", product: "coins_980", kind: .consumable, account: "acct-r3", in: serve)
+            let first = try await serve.call(.POST, "/v1/orders/r-3/consumption", json: #"{"consumed_percent": 20}"#)
+            #expect(first.status == 201 && first.body["consumed_percent"] as? Double == 20, "\(first)")
+            let latest = try await serve.call(.POST, "/v1/orders/r-3/consumption", json: #"{"consumed_percent": 62.5, "play_time": "1_to_6_hours"}"#)
+            #expect(latest.status == 201 && latest.body["play_time"] as? String == "1_to_6_hours", "\(latest)")
+
+            for (body, field) in [
+                (#"{"consumed_percent": 150}"#, "consumed_percent"), (#"{"consumed_percent": 10, "play_time": "forever"}"#, "play_time"),
+                (#"{"play_time": "1_to_6_hours"}"#, "consumed_percent"), ("[1, 2]", "JSON object"),
+            ] {
+                let refused = try await serve.call(.POST, "/v1/orders/r-3/consumption", json: body)
+                #expect(refused.status == 400 && (refused.body["detail"] as? String)?.contains(field) == true, "\(body): \(refused)")
+            }
+            let unknown = try await serve.call(.POST, "/v1/orders/no-such-order/consumption", json: #"{"consumed_percent": 10}"#)
+            #expect(unknown.status == 404, "\(unknown)")
+            #expect(try await serve.call(.POST, "/v1/orders/r-3/consumption", json: #"{"consumed_percent": 10}"#, token: nil).status == 401)
+
+            #expect(try await serve.store.counts().openRefundRequests == 0)
+            let request = try await Self.requested(coins.transactionId, in: serve)
+            #expect(request.consumption?.consumptionPercentage == 62_500 && request.consumption?.playTime == .under6Hours)
+            #expect(request.consumption?.client == "game-1", "the report names the game server that sent it")
+            let counts = try await serve.store.counts(now: try #require(request.deadline) - .hours(2))
+            #expect(counts.openRefundRequests == 1 && counts.nextRefundDueIn == .hours(2))
+            #expect(try await serve.store.counts(now: try #require(request.deadline) + 1).openRefundRequests == 0, "past Apple's deadline")
+            _ = try await serve.store.answerRefundRequest(
+                notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 14", send: try Self.send(serve))
+            #expect(try await serve.store.counts().openRefundRequests == 0, "answered")
         }
     }
 }

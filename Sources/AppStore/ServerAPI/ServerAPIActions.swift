@@ -5,7 +5,7 @@ import Receipts
 /// The Server API's actions a studio may take, and Get App Transaction Info. Like the
 /// reads, each returns Apple's answer or a failure carrying Apple's error code and message
 /// (an extension refused for an expired subscription is 4030004, said so).
-extension ServerAPIClient {
+extension ServerAPIClient: AppleActions {
     /// Send Consumption Information (v2): what the developer tells Apple about a purchase
     /// the customer asked to have refunded. Apple requires the customer's consent.
     public typealias ConsumptionInformation = ConsumptionAnswer

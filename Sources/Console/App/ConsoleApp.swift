@@ -251,6 +251,7 @@ public final class ConsoleApp {
         case .notifications: Lists.notifications()
         case .jobs: Lists.jobs()
         case .undelivered: Lists.undelivered()
+        case .refunds: Lists.refunds()
         default: nil
         }
     }
@@ -272,7 +273,7 @@ public final class ConsoleApp {
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
         case .success(.stuck), .success(.disputes), .success(.orphans), .success(.conflicts), .success(.audit),
-            .success(.notifications), .success(.jobs), .success(.undelivered):
+            .success(.notifications), .success(.jobs), .success(.undelivered), .success(.refunds):
             break  // lists, opened above
         case .success(.account(let id)):
             try await push(AccountScreen(accountId: id))

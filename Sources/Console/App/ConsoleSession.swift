@@ -11,6 +11,9 @@ public final class ConsoleSession {
     /// How the header names the store (the password never shows).
     public let storeLabel: String
     public let verifier: (any ReceiptVerifier)?
+    /// What answers Apple's refund requests and extends subscriptions: the App Store Server
+    /// API client, nil without its key (the actions then say what is missing).
+    public let appleActions: (any AppleActions)?
     /// Roots for the receipt screen's signature verdicts.
     public let trust: TrustRoots
     /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
@@ -23,7 +26,7 @@ public final class ConsoleSession {
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], clock: @escaping @Sendable () -> Millis = { .now() }
+        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
         self.clock = clock
         self.trust = trust
@@ -33,5 +36,6 @@ public final class ConsoleSession {
         self.theme = theme
         self.storeLabel = storeLabel
         self.verifier = verifier
+        self.appleActions = appleActions
     }
 }

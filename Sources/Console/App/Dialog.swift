@@ -21,12 +21,13 @@ public final class Dialog {
     }
 
     /// `perform` gets the fields' values (the reason last) and returns the message to show
-    /// once it is done.
+    /// once it is done. `prefilled` starts the inputs with what the evidence suggests.
     public convenience init(
-        title: String, lines: [String], inputs: [String] = [], confirm: String,
+        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], confirm: String,
         perform: @escaping ([String]) async throws -> String
     ) {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
+        for (index, text) in prefilled.enumerated() where index < inputs.count { fields[index].editor.text = text }
     }
 
     /// `startJob` does the quick, refusable part (the store may say no, shown in the dialog)

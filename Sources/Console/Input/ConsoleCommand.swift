@@ -9,6 +9,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case notifications
     case jobs
     case undelivered
+    case refunds
     case order(String)
     case account(String)
     case subscription(String)
@@ -26,6 +27,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":notifications", "what Apple told us: type, verdict, what applying it did"),
         (":jobs", "the worker's queue; dead jobs first, R requeues one"),
         (":undelivered", "events the game has not confirmed, oldest first; R resends one"),
+        (":refunds", "Apple's refund requests waiting for an answer, soonest deadline first; a answers one"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
@@ -48,6 +50,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         case "notifications", "notif": return .success(.notifications)
         case "jobs": return .success(.jobs)
         case "undelivered", "events": return .success(.undelivered)
+        case "refunds", "refund": return .success(.refunds)
         case "account", "acct":
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
         case "otid", "subscription", "sub":

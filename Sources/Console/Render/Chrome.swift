@@ -65,10 +65,15 @@ enum Chrome {
     }
 
     /// The header's counts in reading order: stuck first (what support opens the console
-    /// for), events the game has not confirmed, the states, sandbox purchases in production.
+    /// for), Apple's refund requests waiting for an answer, events the game has not
+    /// confirmed, the states, sandbox purchases in production.
     static func countItems(_ counts: StoreCounts) -> [CountItem] {
         let stuck = "stuck \(StoreCounts.text(counts.stuck))" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
         var items = [CountItem(text: stuck, role: counts.stuck > 0 ? .flashError : .muted, priority: 0)]
+        if counts.openRefundRequests > 0 {
+            let next = counts.nextRefundDueIn.map { " (next due in \(age($0)))" } ?? ""
+            items.append(CountItem(text: "refunds \(StoreCounts.text(counts.openRefundRequests))\(next)", role: .flashError, priority: 1))
+        }
         if counts.gameNotTold > 0 { items.append(CountItem(text: "not told \(StoreCounts.text(counts.gameNotTold))", role: .flashError, priority: 1)) }
         for state in OrderState.allCases {
             let n = counts.byState[state, default: 0]

@@ -6,7 +6,9 @@ import Terminal
 /// screens are this with their own columns and what Enter opens.
 final class ListScreen<Item>: ConsoleScreen {
     /// Its title, columns and empty text, as the command line prints the same list.
-    let listing: Listing<Item>
+    private(set) var listing: Listing<Item>
+    /// For a list whose cells read the clock (a countdown): made again on every load.
+    let listingAt: ((Millis) -> Listing<Item>)?
     let fetch: (ConsoleSession) async throws -> [Item]
     let open: ((Item) -> (any ConsoleScreen)?)?
     /// An action on the selected item, for operators who may act: its key and what it does.
@@ -20,9 +22,11 @@ final class ListScreen<Item>: ConsoleScreen {
     init(
         _ listing: Listing<Item>, fetch: @escaping (ConsoleSession) async throws -> [Item], open: ((Item) -> (any ConsoleScreen)?)? = nil,
         action: (binding: KeyBinding, run: (Item, ConsoleSession) -> ScreenAction)? = nil,
-        bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)? = nil
+        bulkAction: (binding: KeyBinding, run: ([Item], ConsoleSession) -> ScreenAction)? = nil,
+        listingAt: ((Millis) -> Listing<Item>)? = nil
     ) {
         self.listing = listing
+        self.listingAt = listingAt
         self.fetch = fetch
         self.open = open
         self.action = action
@@ -39,6 +43,7 @@ final class ListScreen<Item>: ConsoleScreen {
     }
 
     func load(_ session: ConsoleSession) async throws {
+        if let listingAt { listing = listingAt(session.clock()) }
         items = try await fetch(session)
         selected = min(selected, max(0, items.count - 1))
     }
@@ -73,8 +78,19 @@ final class ListScreen<Item>: ConsoleScreen {
     }
 }
 
-/// The lists `:disputes`, `:orphans`, `:audit`, `:notifications` and `:jobs` open.
+/// The lists `:disputes`, `:orphans`, `:audit`, `:notifications`, `:jobs`, `:undelivered`
+/// and `:refunds` open.
 enum Lists {
+    /// Apple's refund requests still waiting for an answer, soonest deadline first.
+    static func refunds() -> ListScreen<RefundRequest> {
+        ListScreen(
+            RefundRequestPresentation.queue(now: .now()),
+            fetch: { try await $0.store.refundRequests(open: true, at: $0.clock(), limit: 500) },
+            open: { RefundRequestScreen(id: $0.notification.id) },
+            action: (RefundActions.binding, RefundActions.answer),
+            listingAt: RefundRequestPresentation.queue(now:))
+    }
+
     static func disputes() -> ListScreen<OwnershipEvent> {
         ListScreen(
             OwnershipListings.disputes(),

@@ -63,7 +63,7 @@ struct DemoCommand: AsyncParsableCommand {
                     ) { endpoints in
                         try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
                         try await ConsoleRunner.run(
-                            store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier,
+                            store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier, appleActions: verifier.serverAPI,
                             trust: simulator.trustRoots, notes: endpoints.helpLines)
                     }
                 }

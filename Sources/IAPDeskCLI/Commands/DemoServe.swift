@@ -81,6 +81,7 @@ enum DemoServe {
         await simulator.simulator.notifications.configure(
             production: serveURL + "/apple/notifications/production", sandbox: serveURL + "/apple/notifications/sandbox")
         let endpoints = Endpoints(serve: serveURL, simulator: simulator.baseURL, game: receiver.baseURL)
+        try await askForRefunds(store: store, simulator: simulator.simulator)
         func stop() async {
             await simulator.simulator.notifications.stop()
             await server.stop()
@@ -93,5 +94,25 @@ enum DemoServe {
             throw error
         }
         await stop()
+    }
+
+    /// A live refund queue to practise on (`:refunds`): while none waits for an answer,
+    /// players of three delivered purchases ask Apple for their money back, and the
+    /// simulator sends serve Apple's CONSUMPTION_REQUESTs (12 hours to answer). The game
+    /// reported how much of the first two was used, as a game would when coins are spent.
+    static func askForRefunds(store: OrderStore, simulator: AppStoreSimulator) async throws {
+        guard try await store.counts().openRefundRequests == 0 else { return }
+        let delivered = try await store.orders(OrderFilter(state: .delivered, productId: "coins_300"), limit: 10).items
+            .filter { $0.environment == .production }.prefix(3)
+        for (index, order) in delivered.enumerated() {
+            guard let transactionId = order.transactionId else { continue }
+            if index < 2 {
+                try await store.reportConsumption(
+                    orderId: order.orderId, consumptionPercentage: index == 0 ? 100_000 : 35_000, playTime: index == 0 ? .under1Day : .under1Hour,
+                    client: clientName)
+            }
+            let reason = ["UNINTENDED_PURCHASE", "UNSATISFIED_WITH_PURCHASE", "FULFILLMENT_ISSUE"][index % 3]
+            try await simulator.requestRefundAndNotify(transactionId: transactionId, reason: reason)
+        }
     }
 }

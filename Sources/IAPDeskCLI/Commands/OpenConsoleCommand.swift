@@ -20,7 +20,8 @@ struct OpenConsoleCommand: AsyncParsableCommand {
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await ConsoleRunner.run(
                     store: store, actor: actor, theme: theme ?? configuration.theme,
-                    storeLabel: configuration.storeLocation.description, verifier: verifier, trust: try configuration.trust())
+                    storeLabel: configuration.storeLocation.description, verifier: verifier, appleActions: verifier.serverAPI,
+                    trust: try configuration.trust())
             }
         }
     }
@@ -29,12 +30,12 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
 enum ConsoleRunner {
     static func run(
-        store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?, trust: TrustRoots,
-        notes: [(String, String)] = []
+        store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?,
+        appleActions: (any AppleActions)?, trust: TrustRoots, notes: [(String, String)] = []
     ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
-        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, trust: trust, notes: notes)
+        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes)
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }

@@ -44,8 +44,8 @@ struct RefundsCommand: AsyncParsableCommand {
         @Argument(help: "The request's notification id.") var id: Int64
         @Flag(help: "The customer consented to sharing consumption data (Apple takes nothing without it).") var consented = false
         @Option(help: "delivered, quality-issue, wrong-item, server-outage or other.") var delivery = "delivered"
-        @Option(help: "How much of the purchase was used, in percent (0-100).") var consumed: Double?
-        @Option(help: "What the studio would like Apple to do: decline, grant-full or grant-prorated.") var prefer: String?
+        @Option(help: "How much of the purchase was used, in percent (0-100), or unknown.") var consumed: String?
+        @Option(help: "What the studio would like Apple to do: decline, grant-full, grant-prorated or none.") var prefer: String?
         @Flag(help: "The customer was given a free sample or trial first.") var sampleContent = false
         @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
@@ -54,23 +54,12 @@ struct RefundsCommand: AsyncParsableCommand {
         }
 
         func answer() throws -> ConsumptionAnswer {
-            let statuses: [String: ConsumptionAnswer.DeliveryStatus] = [
-                "delivered": .delivered, "quality-issue": .qualityIssue, "wrong-item": .wrongItem, "server-outage": .serverOutage, "other": .other,
-            ]
-            let preferences: [String: ConsumptionAnswer.RefundPreference] = ["decline": .decline, "grant-full": .grantFull, "grant-prorated": .grantProrated]
-            guard let status = statuses[delivery] else {
-                throw ValidationError("--delivery: \(delivery) is not one of \(statuses.keys.sorted().joined(separator: ", "))")
+            do {
+                return try RefundAnswerWords.answer(
+                    consented: consented, delivery: delivery, consumed: consumed, prefer: prefer, sampleContent: sampleContent)
+            } catch {
+                throw ValidationError("--\(error.description)")
             }
-            if let consumed, !(0...100).contains(consumed) { throw ValidationError("--consumed: a percentage from 0 to 100, got \(consumed)") }
-            let preference = try prefer.map { given in
-                guard let p = preferences[given] else {
-                    throw ValidationError("--prefer: \(given) is not one of \(preferences.keys.sorted().joined(separator: ", "))")
-                }
-                return p
-            }
-            return ConsumptionAnswer(
-                customerConsented: consented, consumptionPercentage: consumed.map { Int(($0 * 1000).rounded()) }, deliveryStatus: status,
-                refundPreference: preference, sampleContentProvided: sampleContent)
         }
 
         func run() async throws {

@@ -29,6 +29,12 @@ public struct RefundAnswer: Sendable, Equatable {
     public var appleError: String?
 }
 
+/// Apple's decision on a refund it was asked for.
+public struct RefundDecision: Sendable, Equatable {
+    public var refunded: Bool
+    public var at: Millis
+}
+
 /// A refund request Apple asked about (CONSUMPTION_REQUEST), with what support needs to
 /// answer it: the purchase, its order and delivery, and the answers so far.
 public struct RefundRequest: Sendable, Equatable {
@@ -41,19 +47,37 @@ public struct RefundRequest: Sendable, Equatable {
     public var gameConfirmedAt: Millis?
     /// Orders of the same game account Apple refunded before.
     public var accountRefunds: Int
+    /// What the game last reported of the purchase's use.
+    public var consumption: ConsumptionReport?
     /// Oldest first.
     public var answers: [RefundAnswer]
+    /// What Apple decided after the request: a REFUND or a REFUND_DECLINED of its transaction.
+    public var decision: RefundDecision?
 
     public var transactionId: String? { notification.facts.transaction?.transactionId }
     /// The answer Apple took, if any.
     public var sent: RefundAnswer? { answers.last { $0.outcome == .sent } }
-    /// Open: not answered, and Apple still waits for an answer at `now`.
-    public func isOpen(at now: Millis) -> Bool { sent == nil && (deadline ?? .max) >= now }
+    /// Open: not answered, not decided, and Apple still waits for an answer at `now`.
+    public func isOpen(at now: Millis) -> Bool { sent == nil && decision == nil && (deadline ?? .max) >= now }
 }
 
 extension OrderStore {
     /// A claim older than this was left by a process that died mid-call.
     static let appleActionClaimLifetime: Millis = .minutes(5)
+
+    /// A verified CONSUMPTION_REQUEST, in the words of `notifications_refund_requests`'s
+    /// predicate so both databases read that index (ordered by deadline).
+    static let refundRequestIndexed: SQLQueryString = "n.type = 'CONSUMPTION_REQUEST' AND n.rejection IS NULL"
+
+    /// The one test of "Apple still waits for an answer" (`n` a verified CONSUMPTION_REQUEST):
+    /// its deadline is ahead, no answer was sent and Apple has not decided yet. The list and the header's count use it.
+    static func openRefundRequest(_ now: Millis) -> SQLQueryString {
+        """
+        n.deadline_at >= \(bind: now) AND NOT EXISTS (SELECT 1 FROM refund_answers a WHERE a.notification_id = n.id AND a.outcome = 'sent')
+        AND NOT EXISTS (SELECT 1 FROM notifications d WHERE d.transaction_id = n.transaction_id AND d.signed_date >= n.signed_date
+                          AND d.type IN ('REFUND', 'REFUND_DECLINED') AND d.rejection IS NULL)
+        """
+    }
 
     /// Refund requests, soonest deadline first: the open ones (`open`), or all.
     public func refundRequests(open: Bool = true, at now: Millis = .now(), limit: Int = 100) async throws -> [RefundRequest] {
@@ -61,9 +85,7 @@ extension OrderStore {
             try await sql.rows(
                 """
                 SELECT n.id FROM notifications n
-                WHERE n.type = 'CONSUMPTION_REQUEST' AND n.rejection IS NULL
-                  AND (\(bind: open ? 0 : 1) = 1 OR (n.deadline_at >= \(bind: now)
-                    AND NOT EXISTS (SELECT 1 FROM refund_answers a WHERE a.notification_id = n.id AND a.outcome = 'sent')))
+                WHERE \(Self.refundRequestIndexed) AND (\(bind: open ? 0 : 1) = 1 OR (\(Self.openRefundRequest(now))))
                 ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
                 """
             ).map { try $0.int64("id") }
@@ -88,6 +110,15 @@ extension OrderStore {
                 notification: record, deadline: record.deadline, order: order, accountRefunds: 0,
                 answers: try await sql.rows("SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) ORDER BY id")
                     .map(RefundAnswer.init(row:)))
+            if let tid, let asked = record.facts.signedDate {
+                request.decision = try await sql.row(
+                    """
+                    SELECT type, signed_date FROM notifications
+                    WHERE transaction_id = \(bind: tid) AND signed_date >= \(bind: asked) AND type IN ('REFUND', 'REFUND_DECLINED') AND rejection IS NULL
+                    ORDER BY signed_date DESC LIMIT 1
+                    """
+                ).map { RefundDecision(refunded: try $0.string("type") == "REFUND", at: try $0.int64("signed_date")) }
+            }
             if let order {
                 request.deliveredAt = try await sql.row(
                     "SELECT MIN(granted_at) AS at FROM grants WHERE order_id = \(bind: order.orderId)")?.optionalInt64("at")
@@ -96,6 +127,7 @@ extension OrderStore {
                 request.accountRefunds =
                     try await sql.row(
                         "SELECT COUNT(*) AS n FROM orders WHERE account_id = \(bind: order.accountId) AND state = 'refunded'")?.int("n") ?? 0
+                request.consumption = try await ConsumptionReport.latest(orderId: order.orderId, sql)
             }
             return request
         }

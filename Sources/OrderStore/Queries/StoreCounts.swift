@@ -15,6 +15,10 @@ public struct StoreCounts: Sendable, Equatable {
     /// Events the game has not confirmed (issue 14: "granted, game not told"), counted up
     /// to ``cap`` like the others.
     public var gameNotTold: Int64 = 0
+    /// Apple's refund requests still waiting for an answer (issue 32), counted up to
+    /// ``cap``, and how long Apple still waits for the soonest of them.
+    public var openRefundRequests: Int64 = 0
+    public var nextRefundDueIn: Millis?
 
     /// Counts that grow with the store stop here and show as "1000+": each is then a
     /// bounded index range, whatever the store's size (at ten million orders, counting
@@ -48,14 +52,19 @@ extension OrderStore {
                        (SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                                               LIMIT \(bind: StoreCounts.cap)) AS capped_stuck) AS stuck,
                        \(sandboxCap) AS sandbox,
-                       \(UnconfirmedEvents.count(cap: StoreCounts.cap)) AS not_told
+                       \(UnconfirmedEvents.count(cap: StoreCounts.cap)) AS not_told,
+                       (SELECT COUNT(*) FROM (SELECT 1 FROM notifications n WHERE \(Self.refundRequestIndexed) AND \(Self.openRefundRequest(now))
+                                              LIMIT \(bind: StoreCounts.cap)) AS capped_refunds) AS refunds,
+                       (SELECT MIN(n.deadline_at) FROM notifications n WHERE \(Self.refundRequestIndexed) AND \(Self.openRefundRequest(now))) AS next_refund
                 """)
             let oldest = try figures?.optionalInt64("oldest")
             let stuck = try figures?.int64("stuck") ?? 0
             let sandbox = try figures?.int64("sandbox") ?? 0
             let notTold = try figures?.int64("not_told") ?? 0
             let oldestAge = oldest.flatMap { $0 <= cutoff ? now - $0 : nil }
-            return StoreCounts(byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold)
+            return StoreCounts(
+                byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold,
+                openRefundRequests: try figures?.int64("refunds") ?? 0, nextRefundDueIn: try figures?.optionalInt64("next_refund").map { $0 - now })
         }
     }
 }

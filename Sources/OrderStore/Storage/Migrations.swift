@@ -7,7 +7,7 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect)]
+        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect)]
     }
 
     /// Applies what is missing; true when something was.
@@ -69,6 +69,18 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Issue 32: what the game reports of a purchase's use, the evidence a refund request
+    /// is answered from (the latest per order is read).
+    private static func v14(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE consumption_reports (id \(d.serialPrimaryKey), order_id TEXT NOT NULL, reported_at BIGINT NOT NULL,
+              consumption_percentage BIGINT NOT NULL, play_time TEXT, client TEXT NOT NULL)
+            """,
+            "CREATE INDEX consumption_reports_by_order ON consumption_reports (order_id, id)",
+        ]
     }
 
     /// Issue 32: each extension of a subscription's renewal date an operator asked of Apple

@@ -15,6 +15,11 @@ public enum RefundRequestPresentation {
 
     /// Where a request stands: the answer Apple took, the last refusal, or waiting.
     public static func status(_ r: RefundRequest, now: Millis) -> (text: String, tone: Tone) {
+        if let decision = r.decision {
+            let said = r.sent.map { " after \($0.operatorName)'s answer" } ?? " without an answer from us"
+            return decision.refunded
+                ? ("Apple refunded it \(TimeText.full(decision.at))\(said)", .alert) : ("Apple declined the refund \(TimeText.full(decision.at))\(said)", .passed)
+        }
         if let sent = r.sent { return ("answered by \(sent.operatorName): \(sent.answer?.summary ?? "?")", .passed) }
         if let last = r.answers.last, last.outcome == .failed { return ("Apple refused: \(last.appleError ?? "?")", .alert) }
         if let last = r.answers.last, last.outcome == .sending { return ("\(last.operatorName) is sending an answer", .muted) }
@@ -56,7 +61,11 @@ public enum RefundRequestPresentation {
                 DetailLine(
                     label: "game told", r.gameConfirmedAt.map { "confirmed \(TimeText.full($0))" } ?? "not confirmed",
                     tone: r.gameConfirmedAt == nil ? .alert : .plain),
-                DetailLine(label: "account refunds", "\(r.accountRefunds) order(s) of \(order.accountId) refunded before"),
+                DetailLine(
+                    label: "game says",
+                    r.consumption.map { "\($0.summary) (\($0.client), \(TimeText.full($0.reportedAt)))" } ?? "no use reported by the game",
+                    tone: r.consumption == nil ? .muted : .plain),
+                DetailLine(label: "past refunds", "\(r.accountRefunds) order(s) of \(order.accountId) refunded before"),
             ]
         } else {
             fields.append(DetailLine(label: "order", "no order claims this transaction: nothing was delivered through iapdesk", tone: .alert))

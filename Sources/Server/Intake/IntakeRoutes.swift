@@ -13,6 +13,8 @@ import Receipts
 ///   is committed (R1), with the verification owed to the worker in the same commit;
 ///   `Idempotency-Key` makes a retry return the first answer;
 /// - `GET /v1/orders/{id}` reads the order back;
+/// - `POST /v1/orders/{id}/consumption` keeps what the game reports of the purchase's use,
+///   the evidence support answers Apple's refund requests with;
 /// - `GET /v1/accounts/{id}/entitlements`: the subscriptions R8 gave the account and its
 ///   lasting purchases.
 /// Every call needs a game server's bearer token.
@@ -51,6 +53,9 @@ struct IntakeRoutes: Sendable {
                 return JSONAnswer.response(.ok, Self.json(order))
             }
         }
+        router.post("/v1/orders/:id/consumption") { request, context in
+            await answer(request) { client in try await reportConsumption(request, orderId: try Self.pathId(context), client: client) }
+        }
         router.get("/v1/accounts/:id/entitlements") { request, context in
             await answer(request) { _ in
                 let id = context.parameters.get("id") ?? ""
@@ -75,6 +80,33 @@ struct IntakeRoutes: Sendable {
         var receiptData: String?
         var signedTransaction: String?
         var transactionId: String?
+    }
+
+    private struct ReportConsumption: Decodable {
+        var consumedPercent: Double
+        var playTime: String?
+    }
+
+    private func reportConsumption(_ request: Request, orderId: String, client: String) async throws -> Response {
+        let body = try Self.decode(ReportConsumption.self, try await request.body.collect(upTo: Self.maxBody))
+        guard body.consumedPercent.isFinite, (0...100).contains(body.consumedPercent) else {
+            throw Problem.badRequest("consumed_percent: 0 to 100")
+        }
+        var playTime: ConsumptionReport.PlayTime?
+        if let band = body.playTime {
+            guard let known = ConsumptionReport.PlayTime(rawValue: band) else {
+                throw Problem.badRequest("play_time: one of \(ConsumptionReport.PlayTime.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            playTime = known
+        }
+        let report = try await store.reportConsumption(
+            orderId: orderId, consumptionPercentage: Int((body.consumedPercent * 1000).rounded()), playTime: playTime, client: client)
+        return JSONAnswer.response(
+            .created,
+            [
+                "order_id": report.orderId, "consumed_percent": Double(report.consumptionPercentage) / 1000, "play_time": report.playTime?.rawValue,
+                "reported_at": report.reportedAt,
+            ])
     }
 
     private func placeOrder(_ request: Request) async throws -> Response {
@@ -166,9 +198,11 @@ struct IntakeRoutes: Sendable {
         } catch DecodingError.keyNotFound(let key, _) {
             throw Problem.badRequest("\(snakeCase(key.stringValue)): required")
         } catch DecodingError.typeMismatch(let expected, let context), DecodingError.valueNotFound(let expected, let context) {
-            throw Problem.badRequest(
-                "\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: ".")): expected \(expected == String.self ? "a string" : "an integer")"
-            )
+            // A mismatch at the top is a body of the wrong kind (an array, a string).
+            guard !context.codingPath.isEmpty else { throw Problem.badRequest("the body is not a JSON object") }
+            let kind =
+                expected == String.self ? "a string" : expected == Double.self ? "a number" : expected == Bool.self ? "true or false" : "an integer"
+            throw Problem.badRequest("\(context.codingPath.map { snakeCase($0.stringValue) }.joined(separator: ".")): expected \(kind)")
         } catch {
             throw Problem.badRequest("the body is not a JSON object")
         }

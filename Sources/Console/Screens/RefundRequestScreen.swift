@@ -1,0 +1,44 @@
+import OrderStore
+import Presentation
+import Terminal
+
+/// One of Apple's refund requests with the evidence an answer rests on (what `iapdesk
+/// refunds show` prints); `a` answers it, `o` opens its order.
+final class RefundRequestScreen: ConsoleScreen {
+    let id: Int64
+    private var request: RefundRequest?
+    private var now: Millis = 0
+    private var text = ScrollingText()
+
+    init(id: Int64) { self.id = id }
+
+    var title: String { "Refund request #\(id)" }
+
+    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        var keys: [KeyBinding] = []
+        if !session.readOnly, request?.isOpen(at: now) == true { keys.append(RefundActions.binding) }
+        if request?.order != nil { keys.append(KeyBinding(.character("o"), action: "order")) }
+        return keys + [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    func load(_ session: ConsoleSession) async throws {
+        now = session.clock()
+        request = try await session.store.refundRequest(id)
+    }
+
+    func lines(theme: Theme) -> [(String, Style)] {
+        guard let request else { return [] }
+        return DetailText.lines(RefundRequestPresentation.sections(request, now: now), theme: theme)
+    }
+
+    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+    }
+
+    func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        if key == RefundActions.binding.keys[0], !session.readOnly, let request { return RefundActions.answer(request, session: session) }
+        if key == .character("o"), let order = request?.order { return .push(OrderDetailScreen(orderId: order.orderId)) }
+        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        return .none
+    }
+}

@@ -1,0 +1,10 @@
+/// The actions Apple lets a studio take, as the store's operations call them. The App
+/// Store Server API client does them (against Apple, or the simulator); the console holds
+/// one without knowing the client.
+public protocol AppleActions: Sendable {
+    /// Send Consumption Information: nil when Apple took the answer, else its refusal in words.
+    func consumptionRefusal(transactionId: String, environment: AppleEnvironment, answer: ConsumptionAnswer) async -> String?
+    /// Extend a Subscription Renewal Date: Apple's new end, or its refusal in words.
+    func extensionAnswer(originalTransactionId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
+        -> ExtensionAnswer
+}

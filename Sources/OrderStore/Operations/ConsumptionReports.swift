@@ -1,0 +1,46 @@
+import SQLKit
+
+extension OrderStore {
+    /// Keeps what the game reports of a purchase's use, newest last; a refund request on the
+    /// order shows the latest and an answer starts from it. Every report is kept (the game
+    /// reports again as the player spends), none is audited: it is the game's evidence, not
+    /// an operator's act.
+    ///
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order;
+    ///   ``StoreError/invalid(_:)`` for a share outside 0…100000 thousandths of a percent.
+    @discardableResult
+    public func reportConsumption(
+        orderId: String, consumptionPercentage: Int, playTime: ConsumptionReport.PlayTime?, client: String, at now: Millis = .now()
+    ) async throws -> ConsumptionReport {
+        guard (0...100_000).contains(consumptionPercentage) else { throw StoreError.invalid("consumed: 0 to 100 percent") }
+        let report = ConsumptionReport(orderId: orderId, reportedAt: now, consumptionPercentage: consumptionPercentage, playTime: playTime, client: client)
+        try await write(as: .system, now: now) { tx in
+            guard try await tx.sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
+                throw StoreError.notFound(kind: "order", id: orderId)
+            }
+            try await tx.sql.raw(
+                """
+                INSERT INTO consumption_reports (order_id, reported_at, consumption_percentage, play_time, client)
+                VALUES (\(bind: orderId), \(bind: now), \(bind: consumptionPercentage), \(bind: playTime?.rawValue), \(bind: client))
+                """
+            ).run()
+        }
+        return report
+    }
+
+    /// The game's latest report on an order, if it sent one.
+    public func consumptionReport(orderId: String) async throws -> ConsumptionReport? {
+        try await read { sql in try await ConsumptionReport.latest(orderId: orderId, sql) }
+    }
+}
+
+extension ConsumptionReport {
+    static func latest(orderId: String, _ sql: any SQLDatabase) async throws -> ConsumptionReport? {
+        try await sql.row("SELECT * FROM consumption_reports WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1").map { row in
+            ConsumptionReport(
+                orderId: try row.string("order_id"), reportedAt: try row.int64("reported_at"),
+                consumptionPercentage: try row.int("consumption_percentage"),
+                playTime: try row.optionalString("play_time").flatMap(PlayTime.init(rawValue:)), client: try row.string("client"))
+        }
+    }
+}
