@@ -36,7 +36,9 @@ enum RefundActions {
                 let sent = try await store.answerRefundRequest(notificationId: id, answer: answer, by: actor, reason: values[5]) {
                     await apple.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
-                guard sent.outcome == .sent else { throw RefundAnswerWords.Invalid(description: "Apple refused the answer: \(sent.appleError ?? "no reason given")") }
+                guard sent.outcome == .sent else {
+                    throw RefundAnswerWords.Invalid(description: "Apple refused the answer: \(sent.appleError ?? "no reason given")")
+                }
                 return "sent to Apple: \(answer.summary)"
             })
     }

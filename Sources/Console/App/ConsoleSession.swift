@@ -26,7 +26,8 @@ public final class ConsoleSession {
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], clock: @escaping @Sendable () -> Millis = { .now() }
+        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [],
+        clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
         self.clock = clock
         self.trust = trust

@@ -35,7 +35,8 @@ enum ConsoleRunner {
     ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
-        let session = ConsoleSession(store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes)
+        let session = ConsoleSession(
+            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes)
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }

@@ -44,7 +44,8 @@ public enum RefundAnswerWords {
             preference = chosen
         }
         return ConsumptionAnswer(
-            customerConsented: consented, consumptionPercentage: share, deliveryStatus: status, refundPreference: preference, sampleContentProvided: sampleContent)
+            customerConsented: consented, consumptionPercentage: share, deliveryStatus: status, refundPreference: preference,
+            sampleContentProvided: sampleContent)
     }
 
     /// The delivery word the evidence suggests: delivered when the order was.

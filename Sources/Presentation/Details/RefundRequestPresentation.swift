@@ -18,7 +18,8 @@ public enum RefundRequestPresentation {
         if let decision = r.decision {
             let said = r.sent.map { " after \($0.operatorName)'s answer" } ?? " without an answer from us"
             return decision.refunded
-                ? ("Apple refunded it \(TimeText.full(decision.at))\(said)", .alert) : ("Apple declined the refund \(TimeText.full(decision.at))\(said)", .passed)
+                ? ("Apple refunded it \(TimeText.full(decision.at))\(said)", .alert)
+                : ("Apple declined the refund \(TimeText.full(decision.at))\(said)", .passed)
         }
         if let sent = r.sent { return ("answered by \(sent.operatorName): \(sent.answer?.summary ?? "?")", .passed) }
         if let last = r.answers.last, last.outcome == .failed { return ("Apple refused: \(last.appleError ?? "?")", .alert) }
