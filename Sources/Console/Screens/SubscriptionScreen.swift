@@ -4,8 +4,8 @@ import Terminal
 
 /// `o` / `:otid ID`: one auto-renewable subscription by original transaction id: its owner
 /// and how that was decided, the chain of transactions with who submitted each, the owner
-/// history with each R8 verdict and why. `t` transfers ownership, with a reason; Enter lists
-/// the orders that claimed it.
+/// history with each R8 verdict and why. `t` transfers ownership, with a reason; `e`
+/// extends its renewal date with Apple (admins); Enter lists the orders that claimed it.
 public final class SubscriptionScreen: ConsoleScreen {
     let originalTransactionId: String
     private var detail: SubscriptionDetail?
@@ -19,6 +19,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back")]
         if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
+        if session.actor.role == .admin, detail?.subscription != nil { keys.append(SubscriptionActions.extendBinding) }
         return keys + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
     }
 
@@ -57,6 +58,9 @@ public final class SubscriptionScreen: ConsoleScreen {
                     try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
                     return "subscription \(otid) now belongs to \(values[0])"
                 })
+        }
+        if SubscriptionActions.extendBinding.keys.contains(key), session.actor.role == .admin, let detail, let s = detail.subscription {
+            return SubscriptionActions.extend(s, detail: detail, session: session)
         }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none

@@ -26,6 +26,8 @@ public struct SubscriptionExtension: Sendable, Equatable {
 public enum ExtensionRule {
     public static let maxDays = 90
     public static let maxPerYear = 2
+    /// Apple's `extendReasonCode`s in words.
+    public static let reasonCodes = [0: "undeclared", 1: "customer satisfaction", 2: "other", 3: "service issue or outage"]
 
     /// Why Apple would refuse; nil when it may be asked.
     public static func refusal(_ subscription: Subscription, days: Int, sentInLastYear: Int, now: Millis) -> String? {

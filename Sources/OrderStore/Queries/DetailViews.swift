@@ -39,6 +39,8 @@ public struct SubscriptionDetail: Sendable {
     public var ownership: [OwnershipEvent]
     /// Apple's notifications about the subscription, oldest `signedDate` first.
     public var notifications: [NotificationRecord] = []
+    /// The extensions of its renewal date operators asked of Apple, oldest first.
+    public var extensions: [SubscriptionExtension] = []
 }
 
 /// An account: its orders, grants, subscriptions and flags.
@@ -102,7 +104,7 @@ enum OrderScreenQuery: DetailScreen {
 /// The subscription screen: the subscription, its chain, the orders that claimed it, its
 /// owner history and Apple's notifications, each up to the limit, oldest first.
 enum SubscriptionScreenQuery: DetailScreen {
-    static let statementName = "iapdesk_subscription_detail_v1"
+    static let statementName = "iapdesk_subscription_detail_v2"
     static let query = DetailQuery(parts: [
         Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
         Part(
@@ -124,6 +126,9 @@ enum SubscriptionScreenQuery: DetailScreen {
                 ORDER BY signed_date, id LIMIT $2
                 """,
             order: "signed_date, id"),
+        Part(
+            name: "extensions", select: "SELECT * FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2",
+            order: "id"),
     ])
 }
 
@@ -212,7 +217,8 @@ extension OrderStore {
             chain: try parts.all("chain", StoredTransaction.init(row:)),
             orders: try parts.all("orders", Order.init(row:)),
             ownership: try parts.all("ownership", OwnershipEvent.init(row:)),
-            notifications: try parts.all("notifications", NotificationRecord.init(row:)))
+            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
+            extensions: try parts.all("extensions", SubscriptionExtension.init(row:)))
     }
 
     /// One player's account: its orders newest first, grants, subscriptions it owns and the

@@ -45,12 +45,18 @@ public enum SubscriptionPresentation {
             DetailLine(
                 at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(OrderListings.stateText(o, storeIsProduction: storeIsProduction))", tone: .state(o.state))
         }
+        let extensions = d.extensions.map { e in
+            var text = "+\(e.days) days (\(ExtensionRule.reasonCodes[e.reasonCode] ?? "code \(e.reasonCode)")) by \(e.operatorName): \(e.outcome.rawValue)"
+            if let end = e.newExpiry { text += ", now ends \(TimeText.full(end))" }
+            if let error = e.appleError { text += " — Apple: \(error)" }
+            return DetailLine(at: e.claimedAt, text + " — \(e.reason)", tone: e.outcome == .sent ? .passed : e.outcome == .failed ? .failed : .muted)
+        }
         return [
             DetailSection(nil, fields),
             DetailSection("Transactions (who submitted each)", chain),
             DetailSection("Owner history", owners),
             DetailSection("Notifications from Apple", notifications),
             DetailSection("Orders", orders),
-        ]
+        ] + (extensions.isEmpty ? [] : [DetailSection("Renewal date extensions asked of Apple", extensions)])
     }
 }

@@ -1,0 +1,37 @@
+import OrderStore
+import Presentation
+
+/// Extending a subscription's renewal date from the console: the same request `iapdesk
+/// subscription extend` sends, Apple's rules said in the dialog and checked before Apple is
+/// asked.
+enum SubscriptionActions {
+    static let extendBinding = KeyBinding(.character("e"), action: "extend with Apple")
+
+    static func extend(_ s: Subscription, detail: SubscriptionDetail, session: ConsoleSession) -> ScreenAction {
+        guard let apple = session.appleActions else {
+            return .flash("extending with Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)", isError: true)
+        }
+        let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        let yearAgo = session.clock() - .hours(365 * 24)
+        let recent = detail.extensions.filter { $0.outcome == .sent && $0.claimedAt >= yearAgo }.count
+        let codes = ExtensionRule.reasonCodes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return .dialog(
+            Dialog(
+                title: "Extend subscription \(otid)",
+                lines: [
+                    "\(s.productId) for \(s.ownerAccount ?? "no owner yet"): \(s.status.rawValue), ends \(TimeText.full(s.expiresAt)).",
+                    "Apple extends an active subscription by 1 to \(ExtensionRule.maxDays) days, at most \(ExtensionRule.maxPerYear) times in 365 days (\(recent) so far). Reason codes: \(codes).",
+                    "The new end is Apple's; the game is told as a renewal. Audited.",
+                ],
+                inputs: ["Days", "Reason code (0-3)"], prefilled: ["", "1"], confirm: "ask Apple"
+            ) { values in
+                guard let days = Int(values[0]) else { throw StoreError.invalid("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
+                guard let code = Int(values[1]) else { throw StoreError.invalid("reason code: 0 to 3") }
+                let asked = try await store.extendSubscription(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[2]) {
+                    await apple.extensionAnswer(originalTransactionId: $0, days: $1, reasonCode: $2, requestId: $3, environment: $4)
+                }
+                guard asked.outcome == .sent else { throw StoreError.invalid("Apple refused the extension: \(asked.appleError ?? "no reason given")") }
+                return "extended \(otid) by \(days) days: now ends \(TimeText.full(asked.newExpiry))"
+            })
+    }
+}
