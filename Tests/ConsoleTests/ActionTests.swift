@@ -72,6 +72,29 @@ struct ActionTests {
         }
     }
 
+    @Test(
+        "n writes a note on the order: an empty note is refused in the dialog, a saved one shows on the order with its author, and on the account the same way")
+    func note() async throws {
+        try await Self.withApp { app, terminal, store in
+            await app.command("order paid_1")
+            await app.press(.character("n"))
+            #expect(try terminal.screenText().contains("Note on order paid_1"))
+            await app.press(.enter)
+            #expect(try terminal.screenText().contains("Note is required"))
+            await app.type("player sent a bank statement, ticket 881")
+            await app.press(.enter)
+            let order = try terminal.screenText()
+            #expect(
+                order.contains("note saved on order paid_1") && order.contains("Notes") && order.contains("alice: player sent a bank statement"), "\(order)")
+            await app.press(.character("a"))
+            await app.press(.character("n"))
+            await app.type("same player as acct_2")
+            await app.press(.enter)
+            #expect(try terminal.screenText().contains("alice: same player as acct_2"))
+            #expect(try await store.notes(on: .account("acct_1")).map(\.author) == ["alice"])
+        }
+    }
+
     @Test("If someone delivered the order while the dialog was open, the dialog says who, and nothing is granted twice")
     func conflict() async throws {
         try await Self.withApp { app, terminal, store in

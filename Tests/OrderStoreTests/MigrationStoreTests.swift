@@ -13,6 +13,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "DROP TABLE notes",
             "DROP TABLE consumption_reports",
             "DROP TABLE subscription_extensions",
             "DROP TABLE refund_answers",

@@ -5,7 +5,7 @@ import Presentation
 /// subscription extend` sends, Apple's rules said in the dialog and checked before Apple is
 /// asked.
 enum SubscriptionActions {
-    static let extendBinding = KeyBinding(.character("e"), action: "extend with Apple")
+    static let extendBinding = KeyBinding(.character("e"), action: "extend")
 
     static func extend(_ s: Subscription, detail: SubscriptionDetail, session: ConsoleSession) -> ScreenAction {
         guard let apple = session.appleActions else {

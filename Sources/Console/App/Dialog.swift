@@ -21,12 +21,14 @@ public final class Dialog {
     }
 
     /// `perform` gets the fields' values (the reason last) and returns the message to show
-    /// once it is done. `prefilled` starts the inputs with what the evidence suggests.
+    /// once it is done. `prefilled` starts the inputs with what the evidence suggests;
+    /// `reasonLabel` names the last, required field (a note is its own reason).
     public convenience init(
-        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], confirm: String,
+        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], reasonLabel: String = "Reason", confirm: String,
         perform: @escaping ([String]) async throws -> String
     ) {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
+        fields[fields.count - 1].label = reasonLabel
         for (index, text) in prefilled.enumerated() where index < inputs.count { fields[index].editor.text = text }
     }
 

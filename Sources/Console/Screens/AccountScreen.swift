@@ -3,7 +3,8 @@ import Presentation
 import Terminal
 
 /// `a` / `:account ID`: one game account: its orders, what it was granted, the
-/// subscriptions it owns, and flags such as replays (R7). Enter lists its orders as a table.
+/// subscriptions it owns, flags such as replays (R7) and support's notes. Enter lists its
+/// orders as a table; `n` writes a note.
 public final class AccountScreen: ConsoleScreen {
     let accountId: String
     private var detail: AccountDetail?
@@ -16,9 +17,8 @@ public final class AccountScreen: ConsoleScreen {
     public var title: String { "Account \(accountId)" }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [
-            KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"),
-            KeyBinding(.character("?"), action: "help"),
+        [KeyBinding(.enter, action: "its orders")] + (session.readOnly ? [] : [NoteActions.binding]) + [
+            KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help"),
         ]
     }
 
@@ -29,7 +29,7 @@ public final class AccountScreen: ConsoleScreen {
 
     func lines(theme: Theme) -> [(String, Style)] {
         guard let d = detail else { return [] }
-        var lines: [(String, Style)] = []
+        var lines: [(String, Style)] = NotePresentation.section(d.notes).map { DetailText.lines([$0], theme: theme) + [("", theme[.row])] } ?? []
         if !d.flags.isEmpty {
             lines.append(("Flags", theme[.tableHeader]))
             for f in d.flags { lines.append(("\(TimeText.full(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }
@@ -68,6 +68,7 @@ public final class AccountScreen: ConsoleScreen {
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
+        if NoteActions.binding.keys.contains(key), !session.readOnly { return NoteActions.write(on: .account(accountId), session: session) }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }

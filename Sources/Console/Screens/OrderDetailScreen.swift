@@ -18,6 +18,7 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session) + jumps
+            + (session.readOnly || detail == nil ? [] : [NoteActions.binding])
             + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
     }
 
@@ -49,6 +50,7 @@ public final class OrderDetailScreen: ConsoleScreen {
         switch key {
         case .character("h"): if let holder = detail?.replayHolder { return .push(OrderDetailScreen(orderId: holder)) }
         case .character("w"): if let owner = detail?.subscriptionOwner { return .push(AccountScreen(accountId: owner)) }
+        case .character("n"): if !session.readOnly, let order = detail?.order { return NoteActions.write(on: .order(order.orderId), session: session) }
         default: break
         }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)

@@ -19,8 +19,10 @@ public final class SubscriptionScreen: ConsoleScreen {
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
         var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back")]
         if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
+        keys += [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+        // Rare and admin-only: last, where a narrow footer drops it before the rest.
         if session.actor.role == .admin, detail?.subscription != nil { keys.append(SubscriptionActions.extendBinding) }
-        return keys + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+        return keys
     }
 
     public func load(_ session: ConsoleSession) async throws {

@@ -24,6 +24,8 @@ public struct OrderDetail: Sendable {
     /// R8: for a disputed renewal, the account that owns the subscription (the order's own
     /// account submitted the renewal).
     public var subscriptionOwner: String? = nil
+    /// Support's notes on the order, oldest first.
+    public var notes: [Note] = []
 }
 
 /// A subscription by original transaction id: the chain, who submitted each transaction,
@@ -54,13 +56,15 @@ public struct AccountDetail: Sendable {
     public var subscriptions: [Subscription]
     /// Marks for support, such as replayed receipts.
     public var flags: [AccountFlag]
+    /// Support's notes on the account, oldest first.
+    public var notes: [Note] = []
 }
 
 /// The order screen: the order, its product, receipts, Apple's latest answers, grants,
 /// transactions, Apple's notifications about them, the audit entries and the game's events
 /// with every try.
 enum OrderScreenQuery: DetailScreen {
-    static let statementName = "iapdesk_order_detail_v1"
+    static let statementName = "iapdesk_order_detail_v2"
     static let query = DetailQuery(parts: [
         Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
         Part(
@@ -91,6 +95,7 @@ enum OrderScreenQuery: DetailScreen {
             order: "signed_date, id"),
         Part(name: "audit", select: "SELECT * FROM audit_log WHERE target = 'order:' || $1", order: "seq"),
         Part(name: "events", select: "SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id"),
+        Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
         Part(
             name: "event_attempts",
             select: """
@@ -134,7 +139,7 @@ enum SubscriptionScreenQuery: DetailScreen {
 
 /// The account screen: its orders newest first, then grants, subscriptions and flags.
 enum AccountScreenQuery: DetailScreen {
-    static let statementName = "iapdesk_account_detail_v1"
+    static let statementName = "iapdesk_account_detail_v2"
     static let query = DetailQuery(parts: [
         Part(
             name: "orders",
@@ -145,6 +150,7 @@ enum AccountScreenQuery: DetailScreen {
             name: "subscriptions", select: "SELECT * FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2",
             order: "original_transaction_id"),
         Part(name: "flags", select: "SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
+        Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
     ])
 }
 
@@ -176,7 +182,8 @@ extension OrderStore {
             events: try parts.all("events") { row in
                 let event = try GameEvent(row: row)
                 return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
-            })
+            },
+            notes: try parts.all("notes", Note.init(row:)))
         try await relate(&detail)
         return detail
     }
@@ -230,7 +237,8 @@ extension OrderStore {
             orders: try parts.all("orders", Order.init(row:)),
             grants: try parts.all("grants", Grant.init(row:)),
             subscriptions: try parts.all("subscriptions", Subscription.init(row:)),
-            flags: try parts.all("flags", AccountFlag.init(row:)))
+            flags: try parts.all("flags", AccountFlag.init(row:)),
+            notes: try parts.all("notes", Note.init(row:)))
     }
 
     /// R8 decisions waiting for an operator's look, newest first.

@@ -7,7 +7,10 @@ import SQLKit
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
-        [v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect)]
+        [
+            v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
+            v15(dialect),
+        ]
     }
 
     /// Applies what is missing; true when something was.
@@ -69,6 +72,17 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Issue 32: support's notes on an order or an account, read on their screens.
+    private static func v15(_ d: Dialect) -> [String] {
+        [
+            """
+            CREATE TABLE notes (id \(d.serialPrimaryKey), target_kind TEXT NOT NULL, target_id TEXT NOT NULL, author TEXT NOT NULL,
+              at BIGINT NOT NULL, text TEXT NOT NULL)
+            """,
+            "CREATE INDEX notes_by_target ON notes (target_kind, target_id, id)",
+        ]
     }
 
     /// Issue 32: what the game reports of a purchase's use, the evidence a refund request

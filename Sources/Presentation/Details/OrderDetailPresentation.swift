@@ -4,8 +4,11 @@ import OrderStore
 /// order screen: its fields, the store's verdict on Apple's latest answer, its timeline.
 public enum OrderDetailPresentation {
     public static func sections(_ d: OrderDetail, storeIsProduction: Bool) -> [DetailSection] {
-        [DetailSection(nil, fields(d, storeIsProduction: storeIsProduction)), verdict(d), DetailSection("Timeline", timeline(d))]
-            .compactMap { $0 }
+        [
+            DetailSection(nil, fields(d, storeIsProduction: storeIsProduction)), verdict(d), NotePresentation.section(d.notes),
+            DetailSection("Timeline", timeline(d)),
+        ]
+        .compactMap { $0 }
     }
 
     static func fields(_ d: OrderDetail, storeIsProduction: Bool) -> [DetailLine] {

@@ -1,0 +1,24 @@
+import OrderStore
+
+/// Writing a note on an order or an account from the console (what `iapdesk note add` does).
+enum NoteActions {
+    static let binding = KeyBinding(.character("n"), action: "note")
+
+    static func write(on target: Note.Target, session: ConsoleSession) -> ScreenAction {
+        let (store, actor) = (session.store, session.actor)
+        let name =
+            switch target {
+            case .order(let id): "order \(id)"
+            case .account(let id): "account \(id)"
+            }
+        return .dialog(
+            Dialog(
+                title: "Note on \(name)",
+                lines: ["Whoever opens the \(name) next reads it, with your name and the time. It goes into the audit log too."],
+                reasonLabel: "Note", confirm: "save"
+            ) { values in
+                try await store.addNote(to: target, text: values[0], by: actor)
+                return "note saved on \(name)"
+            })
+    }
+}
