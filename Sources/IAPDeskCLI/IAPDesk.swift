@@ -11,7 +11,7 @@ public struct IAPDesk: AsyncParsableCommand {
             DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
-            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, SSHSessionCommand.self,
+            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, SSHSessionCommand.self,
         ])
 
     public init() {}

@@ -13,6 +13,8 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "DROP INDEX grants_by_time",
+            "DROP INDEX transactions_by_cancellation",
             "DROP TABLE notes",
             "DROP TABLE consumption_reports",
             "DROP TABLE subscription_extensions",

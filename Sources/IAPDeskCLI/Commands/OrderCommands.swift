@@ -8,18 +8,32 @@ struct OrderCommand: AsyncParsableCommand {
         subcommands: [List.self, Find.self, Show.self, ReverifyCommand.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Orders newest first, optionally narrowed.")
+        static let configuration = CommandConfiguration(
+            abstract: "Orders newest first, optionally narrowed; as a table, or CSV or JSON with delivery and refund times and price.")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this state.") var state: OrderState?
         @Option(help: "Only this account.") var account: String?
         @Option(help: "Only this product.") var product: String?
         @Option(help: "Only purchases from this Apple environment.") var env: AppleEnvironment?
+        @Option(help: "Placed at or after this day (2026-10-01, UTC) or instant (ISO 8601).") var since: Instant?
+        @Option(help: "Placed before this day or instant.") var until: Instant?
+        @Option(help: "table, csv or json (csv and json add delivered_at, refunded_at, price_minor, currency).") var format: ExportFormat = .table
         @Option(help: "How many.") var limit: Int = 50
+        @Flag(help: "Every matching order, page by page (ignores --limit).") var all = false
 
         func run() async throws {
-            let filter = OrderFilter(state: state, accountId: account, productId: product, environment: env)
-            let (page, production) = try await store.withStore { store, _ in (try await store.orders(filter, limit: limit), store.settings.isProduction) }
-            print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))
+            let filter = OrderFilter(
+                state: state, accountId: account, productId: product, environment: env, createdSince: since?.millis, createdBefore: until?.millis)
+            guard format != .table else {
+                let (page, production) = try await store.withStore { store, _ in (try await store.orders(filter, limit: limit), store.settings.isProduction) }
+                print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))
+                return
+            }
+            try await store.withStore { store, _ in
+                try await Output.export(ExportFields.orders, format: format, limit: all ? nil : limit) { cursor, size in
+                    try await store.orderRecords(filter, after: cursor, limit: size)
+                }
+            }
         }
     }
 

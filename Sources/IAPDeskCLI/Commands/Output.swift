@@ -55,4 +55,41 @@ enum Output {
         let width = pairs.map { TextWidth.of($0.0) }.max() ?? 0
         return pairs.map { TextWidth.fit($0.0, to: width) + "  " + $0.1 }.joined(separator: "\n")
     }
+
+    /// Prints records as CSV or JSON (an array) page by page, as `fetch` reads them, up to
+    /// `limit` (nil: all). CSV lines are sanitized before they reach the terminal; JSON
+    /// escapes control characters itself.
+    static func export<Item: Sendable>(
+        _ fields: [ExportField<Item>], format: ExportFormat, limit: Int?, fetch: (OrderCursor?, Int) async throws -> Page<Item>
+    ) async throws {
+        var cursor: OrderCursor?
+        var printed = 0
+        if format == .csv { print(Export.csvHeader(fields)) } else { print("[") }
+        repeat {
+            let size = min(500, limit.map { $0 - printed } ?? 500)
+            guard size > 0 else { break }
+            let page = try await fetch(cursor, size)
+            let lines = format == .csv ? Export.csvLines(fields, page.items).map(safe) : Export.jsonObjects(fields, page.items)
+            for line in lines {
+                print(format == .csv ? line : (printed == 0 ? "  " : ", ") + line)
+                printed += 1
+            }
+            cursor = page.next
+        } while cursor != nil
+        if format == .json { print("]") }
+    }
+
+    /// A finance report in any format: the table prints amounts as the catalogue's minor units.
+    static func report(_ report: FinanceReport, format: ExportFormat) {
+        switch format {
+        case .table:
+            let rows = report.rows.map { row in ExportFields.report.map { safe(Export.text($0.value(row))) } }
+            print(report.rows.isEmpty ? "no \(report.kind.rawValue) in the span" : table(ExportFields.report.map { $0.key.uppercased() }, rows))
+        case .csv:
+            print(Export.csvHeader(ExportFields.report))
+            for line in Export.csvLines(ExportFields.report, report.rows) { print(safe(line)) }
+        case .json:
+            print("[\n  " + Export.jsonObjects(ExportFields.report, report.rows).joined(separator: "\n, ") + "\n]")
+        }
+    }
 }

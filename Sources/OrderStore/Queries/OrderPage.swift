@@ -8,12 +8,21 @@ public struct OrderFilter: Sendable, Equatable {
     public var accountId: String?
     public var productId: String?
     public var environment: AppleEnvironment?
+    /// Placed at or after this instant (`order list --since`).
+    public var createdSince: Millis?
+    /// Placed before this instant (`--until`).
+    public var createdBefore: Millis?
 
-    public init(state: OrderState? = nil, accountId: String? = nil, productId: String? = nil, environment: AppleEnvironment? = nil) {
+    public init(
+        state: OrderState? = nil, accountId: String? = nil, productId: String? = nil, environment: AppleEnvironment? = nil,
+        createdSince: Millis? = nil, createdBefore: Millis? = nil
+    ) {
         self.state = state
         self.accountId = accountId
         self.productId = productId
         self.environment = environment
+        self.createdSince = createdSince
+        self.createdBefore = createdBefore
     }
 
     /// Why this combination is not served, or nil. The one place that decides: every
@@ -33,6 +42,10 @@ public struct OrderFilter: Sendable, Equatable {
         if let accountId { conditions.append("account_id = \(bind: accountId)") }
         if let productId { conditions.append("product_id = \(bind: productId)") }
         if let environment { conditions.append("environment = \(bind: environment.rawValue)") }
+        // Every index a filter uses keys `created_at` after its equalities: a time range
+        // is a narrower range of the same index.
+        if let createdSince { conditions.append("created_at >= \(bind: createdSince)") }
+        if let createdBefore { conditions.append("created_at < \(bind: createdBefore)") }
         return conditions
     }
 }

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect),
+            v15(dialect), v16,
         ]
     }
 
@@ -73,6 +73,13 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 32: finance's monthly totals read deliveries by their time and refunds by
+    /// Apple's cancellation date.
+    private static let v16 = [
+        "CREATE INDEX grants_by_time ON grants (granted_at)",
+        "CREATE INDEX transactions_by_cancellation ON transactions (cancellation_date) WHERE cancellation_date IS NOT NULL",
+    ]
 
     /// Issue 32: support's notes on an order or an account, read on their screens.
     private static func v15(_ d: Dialect) -> [String] {

@@ -60,4 +60,16 @@ extension OrderStore {
         try await placeOrder(orderId: id, accountId: account, productId: product, at: at)
         return try await submitReceipt(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: claimed, at: at + 1000)
     }
+
+    /// Places `id` at `at` and delivers it 3 s later: Apple answered with its purchase
+    /// (`tx-ID`, made at `at` + 0.5 s) from `environment`.
+    public func deliveredOrder(
+        _ id: String, product: String = "coins_60", quantity: Int = 1, at: Millis = t0, environment: AppleEnvironment = .production
+    ) async throws {
+        try await placeOrder(orderId: id, accountId: "acct-\(id)", productId: product, quantity: quantity, at: at)
+        let submission = try await submitReceipt(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: nil, at: at + 1000)
+        _ = try await applyVerification(
+            orderId: id, submissionId: submission,
+            report: validReport([tx("tx-\(id)", product: product, at: at + 500, quantity: quantity)], environment: environment), at: at + 3000)
+    }
 }

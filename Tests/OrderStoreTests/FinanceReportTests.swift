@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OrderStore
+
+/// What finance reads (issue 32): a month's deliveries by their time and refunds by Apple's
+/// cancellation date, totalled by product with sandbox apart; orders between two instants
+/// with their delivery and refund times and price.
+@Suite("Store: finance reports and order records")
+struct FinanceReportTests {
+    static let october: (Millis, Millis) = (t0 - .days(31), t0)
+    static let november: (Millis, Millis) = (t0, t0 + .days(30))
+
+    @Test(
+        "October's deliveries count October's grants by product with sandbox apart and the catalogue's amounts; a refund counts in the month Apple cancelled it; order records carry delivery, refund and price and keep to their span",
+        arguments: Backend.all)
+    func monthly(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.deliveredOrder("oct-1", product: "coins_60", quantity: 3, at: t0 - .days(17))
+            try await store.deliveredOrder("oct-2", product: "coins_60", at: t0 - .days(10))
+            try await store.deliveredOrder("oct-3", product: "no_ads", at: t0 - .days(5), environment: .sandbox)
+            try await store.deliveredOrder("nov-1", product: "coins_60", at: t0 + .days(1))
+            _ = try await store.recordRefund(transactionId: "tx-oct-1", cancelledAt: t0 + .days(2), at: t0 + .days(2))
+
+            let deliveries = try await store.financeReport(.deliveries, from: Self.october.0, until: Self.october.1)
+            #expect(deliveries.rows.count == 2, "\(deliveries.rows)")
+            let coins = try #require(deliveries.rows.first { $0.productId == "coins_60" })
+            #expect(coins.environment == .production && coins.count == 2 && coins.units == 4 && coins.amountMinor == 2400 && coins.currency == "CNY")
+            let sandbox = try #require(deliveries.rows.first { $0.productId == "no_ads" })
+            #expect(sandbox.environment == .sandbox && sandbox.count == 1 && sandbox.amountMinor == 1800, "kept apart, not in production's row")
+
+            #expect(try await store.financeReport(.refunds, from: Self.october.0, until: Self.october.1).rows.isEmpty, "refunded in November")
+            let refunds = try await store.financeReport(.refunds, from: Self.november.0, until: Self.november.1)
+            #expect(refunds.rows.map(\.productId) == ["coins_60"] && refunds.rows.first?.units == 3 && refunds.rows.first?.amountMinor == 1800)
+            #expect(try await store.financeReport(.deliveries, from: Self.november.0, until: Self.november.1).rows.map(\.count) == [1])
+
+            let records = try await store.orderRecords(OrderFilter(createdSince: Self.october.0, createdBefore: Self.october.1)).items
+            #expect(records.map(\.order.orderId) == ["oct-3", "oct-2", "oct-1"], "newest first, November's left out")
+            let first = try #require(records.last)
+            #expect(first.deliveredAt == t0 - .days(17) + 3000 && first.refundedAt == t0 + .days(2) && first.priceMinor == 600 && first.currency == "CNY")
+            #expect(records.first?.refundedAt == nil)
+            #expect(try await store.orderRecords(OrderFilter(productId: "coins_60", createdSince: t0)).items.map(\.order.orderId) == ["nov-1"])
+        }
+    }
+}
