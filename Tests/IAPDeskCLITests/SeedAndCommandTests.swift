@@ -35,8 +35,14 @@ struct SeedAndCommandTests {
         let sqlite = try await seeded(tempDB(), orders: 3000, seed: 7)
         let location = try await Backend.postgres.freshLocation()
         defer { Backend.cleanUp(location) }
-        let postgres = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        try await SyntheticStore(orders: 3000, seed: 7, anchor: 1_793_491_200_000).write(into: postgres)
+        let postgres: OrderStore
+        do {
+            postgres = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+            try await SyntheticStore(orders: 3000, seed: 7, anchor: 1_793_491_200_000).write(into: postgres)
+        } catch {
+            await sqlite.close()  // SQLite's driver traps on a connection dropped unclosed
+            throw error
+        }
         #expect(try await sqlite.orders(limit: 3000).items == postgres.orders(limit: 3000).items)
         #expect(try await sqlite.counts(now: 1_793_491_200_000) == postgres.counts(now: 1_793_491_200_000))
         #expect(try await sqlite.auditLog(limit: 1).first?.hash == postgres.auditLog(limit: 1).first?.hash)

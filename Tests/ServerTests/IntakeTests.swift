@@ -71,7 +71,7 @@ struct IntakeTests {
     static func withServe(
         _ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
         outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
-        location given: StoreLocation? = nil, storeDeadline: Duration = .seconds(10), _ body: (Running) async throws -> Void
+        location given: StoreLocation? = nil, storeDeadline: Duration = .seconds(30), _ body: (Running) async throws -> Void
     ) async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "serve-secret")
         let apple = try await SimulatorServer.start(simulator)

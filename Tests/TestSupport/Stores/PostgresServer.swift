@@ -117,13 +117,15 @@ public enum PostgresServer {
             return instance
         }
 
-        /// Starts the server (again), returning once it accepts connections.
+        /// Starts the server (again), returning once it accepts connections. The suite runs
+        /// its tests at once, many with a `serve` of their own and its pools: 200 connections
+        /// ran out (`too many clients`) once the refund and extension tests came.
         public func start() throws {
             try server(
                 "pg_ctl",
                 [
                     "-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
-                    "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=\(durable ? "on" : "off") -c max_connections=200", "start",
+                    "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=\(durable ? "on" : "off") -c max_connections=500", "start",
                 ])
         }
 
