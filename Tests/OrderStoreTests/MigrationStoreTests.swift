@@ -13,6 +13,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "DROP TABLE mass_extensions",
             "DROP INDEX grants_by_time",
             "DROP INDEX transactions_by_cancellation",
             "DROP TABLE notes",

@@ -77,6 +77,30 @@ extension ServerAPIClient: AppleActions {
         }
     }
 
+    /// `extendForAllSubscribers` as the store's `extendAllSubscribers` calls it.
+    public func massExtensionRefusal(productId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
+        -> String?
+    {
+        let reason = ExtendReason(rawValue: reasonCode) ?? .undeclared
+        switch await extendForAllSubscribers(productId: productId, days: days, reason: reason, requestIdentifier: requestId, in: environment) {
+        case .success: return nil
+        case .failure(let failure): return failure.description
+        }
+    }
+
+    /// `extendForAllStatus` as the store's `refreshMassExtension` calls it.
+    public func massExtensionProgress(productId: String, requestId: String, environment: AppleEnvironment) async -> MassExtensionProgress {
+        switch await extendForAllStatus(productId: productId, requestIdentifier: requestId, in: environment) {
+        case .success(let answer):
+            let status = answer.value
+            return MassExtensionProgress(
+                completeAt: status.complete == true ? status.completeDate?.milliseconds ?? .now() : nil, succeeded: status.succeededCount,
+                failed: status.failedCount, refusal: nil)
+        case .failure(let failure):
+            return MassExtensionProgress(completeAt: nil, succeeded: nil, failed: nil, refusal: failure.description)
+        }
+    }
+
     /// Where an extension for all subscribers stands.
     public struct MassExtensionStatus: Sendable, Decodable, Equatable {
         public var requestIdentifier: String?

@@ -65,8 +65,9 @@ extension AppStoreSimulator {
     }
 
     /// `POST /inApps/v1/subscriptions/extend/mass`: answered at once with the request id;
-    /// every active subscriber of the product is extended in the background, each failure
-    /// sent as RENEWAL_EXTENSION/FAILURE and the end as RENEWAL_EXTENSION/SUMMARY.
+    /// every active subscriber of the product is extended in the background, each one
+    /// reported as it is processed (RENEWAL_EXTENDED, or RENEWAL_EXTENSION/FAILURE) and the
+    /// end as RENEWAL_EXTENSION/SUMMARY.
     func extendForAll(body: [String: Any], sandbox: Bool) async -> SimulatorAnswer {
         let request: ExtensionRequest
         do { request = try ExtensionRequest.parse(body, mass: true) } catch { return error.answer }
@@ -80,8 +81,9 @@ extension AppStoreSimulator {
             var failed: Int64 = 0
             for latest in await ledger.activeSubscriptions(of: productId, sandbox: sandbox, at: now) {
                 switch await extend(latest, by: request.days, now: now) {
-                case .success:
+                case .success(let extended):
                     succeeded += 1
+                    await sendLogged(try? await notification("RENEWAL_EXTENDED", about: extended, signedAt: now))
                 case .failure:
                     failed += 1
                     await sendLogged(try? await notification("RENEWAL_EXTENSION", subtype: "FAILURE", about: latest, signedAt: now))

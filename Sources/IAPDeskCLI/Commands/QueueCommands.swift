@@ -37,7 +37,7 @@ struct OrphansCommand: AsyncParsableCommand {
 struct SubscriptionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscription", abstract: "Subscriptions by original transaction id, and ownership (R8).",
-        subcommands: [Show.self, Transfer.self, Extend.self, Disputes.self])
+        subcommands: [Show.self, Transfer.self, Extend.self, ExtendAll.self, Extensions.self, Disputes.self])
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The transaction chain, who submitted each, and the owner history.")
@@ -80,17 +80,11 @@ struct SubscriptionCommand: AsyncParsableCommand {
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {
-            let done = try await store.withStore { store, configuration in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
-                return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                    guard let client = verifier.serverAPI else {
-                        throw ValidationError("extending needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
-                    }
-                    return try await store.extendSubscription(
-                        originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, by: actor, reason: reason
-                    ) { otid, days, code, request, environment in
-                        await client.extensionAnswer(originalTransactionId: otid, days: days, reasonCode: code, requestId: request, environment: environment)
-                    }
+            let done = try await store.withAppleActions("extending") { store, actor, client in
+                try await store.extendSubscription(
+                    originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, by: actor, reason: reason
+                ) { otid, days, code, request, environment in
+                    await client.extensionAnswer(originalTransactionId: otid, days: days, reasonCode: code, requestId: request, environment: environment)
                 }
             }
             guard done.outcome == .sent else {
@@ -98,6 +92,69 @@ struct SubscriptionCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             print(Output.safe("subscription \(originalTransactionId) extended by \(days) days: now ends \(TimeText.full(done.newExpiry))"))
+        }
+    }
+
+    struct ExtendAll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "extend-all",
+            abstract: "Extend every active subscriber of a product with Apple, after an outage (admins), audited; Apple works for hours.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The auto-renewable product.") var productId: String
+        @Option(help: "Days to add (1-90).") var days: Int
+        @Option(help: "Apple's reason code: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.") var reasonCode: Int
+        @Option(help: "Why, for the audit log.") var reason: String
+        @Flag(help: "Sandbox subscribers (testers) instead of production's.") var sandbox = false
+
+        func run() async throws {
+            let asked = try await store.withAppleActions("extending") { store, actor, client in
+                try await store.extendAllSubscribers(
+                    productId: productId, days: days, reasonCode: reasonCode, environment: sandbox ? .sandbox : .production, by: actor, reason: reason
+                ) { product, days, code, request, environment in
+                    await client.massExtensionRefusal(productId: product, days: days, reasonCode: code, requestId: request, environment: environment)
+                }
+            }
+            guard asked.outcome == .sent else {
+                print(Output.safe("Apple refused the extension: \(asked.appleError ?? "no reason given")"))
+                throw ExitCode.failure
+            }
+            print(Output.safe("Apple is extending every active \(productId) subscriber by \(days) days: request \(asked.requestId)"))
+            print("follow it with: iapdesk subscription extensions --refresh")
+        }
+    }
+
+    struct Extensions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Extensions for all subscribers, newest first, with Apple's counts and the subscriptions it could not extend.")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Ask Apple how far the ones in progress got (Get Status of Subscription Renewal Date Extensions).") var refresh = false
+        @Option var limit: Int = 20
+
+        func run() async throws {
+            if refresh {
+                try await store.withAppleActions("asking Apple") { store, _, client in
+                    for pending in try await store.massExtensions(limit: limit) where pending.inProgress {
+                        let (_, refusal) = try await store.refreshMassExtension(pending.requestId) { product, request, environment in
+                            await client.massExtensionProgress(productId: product, requestId: request, environment: environment)
+                        }
+                        if let refusal { print(Output.safe("\(pending.requestId): Apple did not say: \(refusal)")) }
+                    }
+                }
+            }
+            let (extensions, failures) = try await store.withStore { store, _ in
+                let extensions = try await store.massExtensions(limit: limit)
+                var failures: [String: [NotificationRecord]] = [:]
+                for e in extensions where e.outcome == .sent {
+                    failures[e.requestId] = try await store.massExtensionFailures(productId: e.productId, since: e.claimedAt)
+                }
+                return (extensions, failures)
+            }
+            print(Output.table(MassExtensionPresentation.listing(), extensions))
+            for e in extensions {
+                guard let failed = failures[e.requestId], !failed.isEmpty else { continue }
+                print("\nnot extended in \(e.requestId) (RENEWAL_EXTENSION/FAILURE):")
+                for n in failed { print(Output.safe("  \(n.facts.originalTransactionId ?? "?")  \(TimeText.full(n.facts.signedDate))")) }
+            }
         }
     }
 

@@ -64,15 +64,9 @@ struct RefundsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let answer = try answer()
-            let sent = try await store.withStore { store, configuration in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
-                return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                    guard let client = verifier.serverAPI else {
-                        throw ValidationError("answering Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
-                    }
-                    return try await store.answerRefundRequest(notificationId: id, answer: answer, by: actor, reason: reason) {
-                        await client.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
-                    }
+            let sent = try await store.withAppleActions("answering Apple") { store, actor, client in
+                try await store.answerRefundRequest(notificationId: id, answer: answer, by: actor, reason: reason) {
+                    await client.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
             }
             guard sent.outcome == .sent else {

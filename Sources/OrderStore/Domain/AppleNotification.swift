@@ -53,6 +53,23 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var consumptionRequestReason: String?
     /// For a `RESCIND_CONSENT` (no transaction): the app transaction, one per Apple Account.
     public var appTransactionId: String?
+    /// For a `RENEWAL_EXTENSION`/`SUMMARY`: the extension for all subscribers it ends.
+    public var extensionSummary: ExtensionSummary?
+
+    /// Apple's `summary` of an extension for all active subscribers of a product.
+    public struct ExtensionSummary: Sendable, Equatable, Codable {
+        public var requestIdentifier: String?
+        public var productId: String?
+        public var succeededCount: Int64?
+        public var failedCount: Int64?
+
+        public init(requestIdentifier: String?, productId: String?, succeededCount: Int64?, failedCount: Int64?) {
+            self.requestIdentifier = requestIdentifier
+            self.productId = productId
+            self.succeededCount = succeededCount
+            self.failedCount = failedCount
+        }
+    }
 
     public init(
         uuid: String? = nil, type: String? = nil, subtype: String? = nil, signedDate: Millis? = nil, environment: String? = nil,

@@ -7,4 +7,9 @@ public protocol AppleActions: Sendable {
     /// Extend a Subscription Renewal Date: Apple's new end, or its refusal in words.
     func extensionAnswer(originalTransactionId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
         -> ExtensionAnswer
+    /// Extend Subscription Renewal Dates for All Active Subscribers: nil when Apple took the
+    /// request, else its refusal in words.
+    func massExtensionRefusal(productId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async -> String?
+    /// Get Status of Subscription Renewal Date Extensions.
+    func massExtensionProgress(productId: String, requestId: String, environment: AppleEnvironment) async -> MassExtensionProgress
 }

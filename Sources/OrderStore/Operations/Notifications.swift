@@ -218,6 +218,15 @@ extension OrderStore {
             }
             for account in accounts { try await tx.recordConsentRescinded(account: account, appTransactionId: app) }
             return (.applied, "a parent withdrew consent (app transaction \(app)): the game ends the access of \(accounts.joined(separator: ", "))")
+        case .extensionSummary:
+            let summary = facts.extensionSummary
+            let id = summary?.requestIdentifier ?? "?"
+            let counts = "\(summary?.succeededCount ?? 0) extended, \(summary?.failedCount ?? 0) failed"
+            guard
+                try await tx.recordMassExtensionProgress(
+                    requestId: id, completeAt: signed, succeeded: summary?.succeededCount, failed: summary?.failedCount)
+            else { return (.recorded, "Apple finished extension \(id) for \(summary?.productId ?? "?"): \(counts); iapdesk did not ask for it") }
+            return (.applied, "Apple finished extension \(id) for all subscribers of \(summary?.productId ?? "?"): \(counts)")
         case .record:
             return (.recorded, NotificationEffect.recordedMeaning(of: facts))
         }

@@ -26,6 +26,8 @@ public enum NotificationEffect: Sendable, Equatable {
     /// RESCIND_CONSENT: a parent withdrew consent for the app; every game account the Apple
     /// Account played (by its app transaction id) loses access.
     case consentRescinded
+    /// RENEWAL_EXTENSION/SUMMARY: an extension for all subscribers iapdesk asked for is done.
+    case extensionSummary
     /// TEST, REFUND_DECLINED, PRICE_INCREASE, a downgrade waiting for the renewal,
     /// RENEWAL_EXTENSION, and types iapdesk does not know: kept for the
     /// record, each with what it means (`NotificationEffect.recordedMeaning`).
@@ -54,6 +56,7 @@ public enum NotificationEffect: Sendable, Equatable {
         case "ONE_TIME_CHARGE": .purchase
         case "SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED", "RENEWAL_EXTENDED": .newPeriod
         case "DID_CHANGE_RENEWAL_PREF" where subtype == "UPGRADE": .newPeriod
+        case "RENEWAL_EXTENSION" where subtype == "SUMMARY": .extensionSummary
         case "DID_CHANGE_RENEWAL_STATUS":
             .subscriptionStatus(nil, autoRenew: subtype == "AUTO_RENEW_DISABLED" ? false : subtype == "AUTO_RENEW_ENABLED" ? true : nil)
         case "EXPIRED": .subscriptionStatus(.expired, autoRenew: false)

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16,
+            v15(dialect), v16, v17,
         ]
     }
 
@@ -73,6 +73,18 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 32: extensions of every active subscriber of a product an admin asked of Apple
+    /// (after an outage), one in flight per product, with Apple's final counts.
+    private static let v17 = [
+        """
+        CREATE TABLE mass_extensions (request_id TEXT PRIMARY KEY, product_id TEXT NOT NULL, days BIGINT NOT NULL, reason_code BIGINT NOT NULL,
+          environment TEXT NOT NULL, operator TEXT NOT NULL, reason TEXT NOT NULL, claimed_at BIGINT NOT NULL, outcome TEXT NOT NULL,
+          answered_at BIGINT, apple_error TEXT, complete_at BIGINT, succeeded BIGINT, failed BIGINT)
+        """,
+        "CREATE UNIQUE INDEX mass_extensions_one_in_flight ON mass_extensions (product_id) WHERE outcome = 'sending'",
+        "CREATE INDEX mass_extensions_by_time ON mass_extensions (claimed_at)",
+    ]
 
     /// Issue 32: finance's monthly totals read deliveries by their time and refunds by
     /// Apple's cancellation date.

@@ -71,11 +71,16 @@ public struct NotificationDecoder: Sendable {
     }
 
     private static func facts(_ notification: ServerNotification?) -> NotificationFacts {
-        NotificationFacts(
+        var facts = NotificationFacts(
             uuid: notification?.notificationUUID, type: notification?.notificationType, subtype: notification?.subtype,
             signedDate: notification?.signedDate?.milliseconds,
             environment: notification?.data?.environment ?? notification?.summary?.environment ?? notification?.appData?.environment,
             consumptionRequestReason: notification?.data?.consumptionRequestReason)
+        facts.extensionSummary = notification?.summary.map {
+            NotificationFacts.ExtensionSummary(
+                requestIdentifier: $0.requestIdentifier, productId: $0.productId, succeededCount: $0.succeededCount, failedCount: $0.failedCount)
+        }
+        return facts
     }
 
     /// Text both databases keep: bounded, without NUL (PostgreSQL's text refuses it).

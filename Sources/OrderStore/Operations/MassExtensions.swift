@@ -1,0 +1,174 @@
+import Foundation
+import SQLKit
+
+/// An extension of every active subscriber of a product an admin asked of Apple (Extend
+/// Subscription Renewal Dates for All Active Subscribers), and how far Apple got.
+public struct MassExtension: Sendable, Equatable {
+    /// Apple's `requestIdentifier`: the status and the SUMMARY notification name it.
+    public var requestId: String
+    public var productId: String
+    public var days: Int
+    public var reasonCode: Int
+    public var environment: AppleEnvironment
+    public var operatorName: String
+    public var reason: String
+    public var claimedAt: Millis
+    /// Whether Apple took the request (`sent`) or refused it (`failed`).
+    public var outcome: AppleActionOutcome
+    public var answeredAt: Millis?
+    public var appleError: String?
+    /// When Apple finished, with its counts (from the SUMMARY notification or a status poll).
+    public var completeAt: Millis?
+    public var succeeded: Int64?
+    public var failed: Int64?
+
+    /// Apple took it and has not said it finished.
+    public var inProgress: Bool { outcome == .sent && completeAt == nil }
+}
+
+/// Where Apple says an extension for all subscribers stands, or why it could not say.
+public struct MassExtensionProgress: Sendable, Equatable {
+    public var completeAt: Millis?
+    public var succeeded: Int64?
+    public var failed: Int64?
+    public var refusal: String?
+
+    public init(completeAt: Millis?, succeeded: Int64?, failed: Int64?, refusal: String?) {
+        self.completeAt = completeAt
+        self.succeeded = succeeded
+        self.failed = failed
+        self.refusal = refusal
+    }
+}
+
+extension OrderStore {
+    /// Asks Apple to extend every active subscriber of `productId` by `days` (admins only,
+    /// audited), after an outage. Checked first: 1 to 90 days, Apple's reason codes, an
+    /// auto-renewable product of the catalogue, and no other such request for the product
+    /// in flight (a unique index). Apple answers at once and works for hours; its progress
+    /// arrives as RENEWAL_EXTENDED / RENEWAL_EXTENSION notifications and the SUMMARY, or
+    /// from ``refreshMassExtension(_:progress:)``.
+    public func extendAllSubscribers(
+        productId: String, days: Int, reasonCode: Int, environment: AppleEnvironment = .production, by actor: Operator, reason: String,
+        at now: Millis = .now(),
+        send: @Sendable (_ productId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> String?
+    ) async throws -> MassExtension {
+        try requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
+        guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid("Apple extends by 1 to \(ExtensionRule.maxDays) days, not \(days)") }
+        guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
+        let requestId = UUID().uuidString.lowercased()
+        try await write(as: actor, now: now) { tx in
+            guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: "product", id: productId) }
+            guard type == .autoRenewable else { throw StoreError.invalid("\(productId) is \(type.rawValue): Apple extends auto-renewable subscriptions only") }
+            try await tx.sql.raw(
+                """
+                UPDATE mass_extensions SET outcome = 'abandoned'
+                WHERE product_id = \(bind: productId) AND outcome = 'sending' AND claimed_at < \(bind: now - OrderStore.appleActionClaimLifetime)
+                """
+            ).run()
+            let claimed = try await tx.sql.row(
+                """
+                INSERT INTO mass_extensions (request_id, product_id, days, reason_code, environment, operator, reason, claimed_at, outcome)
+                VALUES (\(bind: requestId), \(bind: productId), \(bind: days), \(bind: reasonCode), \(bind: environment.rawValue), \(bind: actor.name),
+                        \(bind: reason), \(bind: now), 'sending')
+                ON CONFLICT (product_id) WHERE outcome = 'sending' DO NOTHING RETURNING request_id
+                """)
+            guard claimed != nil else {
+                throw StoreError.invalid("another extension of every \(productId) subscriber is being asked of Apple right now")
+            }
+        }
+        let refusal = await send(productId, days, reasonCode, requestId, environment)
+        return try await write(as: actor, now: .now()) { tx in
+            try await tx.sql.raw(
+                """
+                UPDATE mass_extensions SET outcome = \(bind: (refusal == nil ? AppleActionOutcome.sent : .failed).rawValue),
+                  answered_at = \(bind: tx.now), apple_error = \(bind: refusal)
+                WHERE request_id = \(bind: requestId)
+                """
+            ).run()
+            tx.audit(
+                refusal == nil ? "subscription.extend_all" : "subscription.extend_all_refused", target: "product:\(productId)", reason: reason,
+                detail: "+\(days) days, reason code \(reasonCode), request \(requestId) (\(environment.rawValue))" + (refusal.map { "; Apple: \($0)" } ?? ""))
+            return try await tx.massExtension(requestId)
+        }
+    }
+
+    /// Extensions for all subscribers, newest first.
+    public func massExtensions(limit: Int = 50) async throws -> [MassExtension] {
+        try await read { sql in
+            try await sql.rows("SELECT * FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(bind: limit)").map(MassExtension.init(row:))
+        }
+    }
+
+    /// Asks Apple how far an extension still in progress got (`progress` calls Get Status
+    /// of Subscription Renewal Date Extensions) and keeps what it says.
+    public func refreshMassExtension(
+        _ requestId: String,
+        progress: @Sendable (_ productId: String, _ requestId: String, AppleEnvironment) async -> MassExtensionProgress
+    ) async throws -> (MassExtension, refusal: String?) {
+        let known = try await read { sql in try await MassExtension.find(requestId, sql) }
+        guard known.inProgress else { return (known, nil) }
+        let answer = await progress(known.productId, requestId, known.environment)
+        if answer.refusal == nil {
+            try await write(as: .system) { tx in
+                _ = try await tx.recordMassExtensionProgress(
+                    requestId: requestId, completeAt: answer.completeAt, succeeded: answer.succeeded, failed: answer.failed)
+            }
+        }
+        return (try await read { sql in try await MassExtension.find(requestId, sql) }, answer.refusal)
+    }
+
+    /// The subscriptions Apple could not extend (RENEWAL_EXTENSION/FAILURE) since `since`,
+    /// for `productId`: original transaction ids, oldest first.
+    public func massExtensionFailures(productId: String, since: Millis, limit: Int = 200) async throws -> [NotificationRecord] {
+        try await read { sql in
+            try await sql.rows(
+                """
+                SELECT \(unsafeRaw: NotificationRecord.columns), signed_date FROM notifications
+                WHERE type = 'RENEWAL_EXTENSION' AND subtype = 'FAILURE' AND rejection IS NULL AND signed_date >= \(bind: since)
+                ORDER BY signed_date, id LIMIT \(bind: limit)
+                """
+            ).map(NotificationRecord.init(row:)).filter { $0.facts.transaction?.productId == productId }
+        }
+    }
+}
+
+extension WriteTransaction {
+    func massExtension(_ requestId: String) async throws -> MassExtension { try await MassExtension.find(requestId, sql) }
+
+    /// Keeps Apple's progress on a request iapdesk made; false when it made none by that id.
+    func recordMassExtensionProgress(requestId: String, completeAt: Millis?, succeeded: Int64?, failed: Int64?) async throws -> Bool {
+        try await sql.row(
+            """
+            UPDATE mass_extensions SET complete_at = COALESCE(\(bind: completeAt), complete_at), succeeded = COALESCE(\(bind: succeeded), succeeded),
+              failed = COALESCE(\(bind: failed), failed)
+            WHERE request_id = \(bind: requestId) RETURNING request_id
+            """) != nil
+    }
+}
+
+extension MassExtension {
+    static func find(_ requestId: String, _ sql: any SQLDatabase) async throws -> MassExtension {
+        guard let row = try await sql.row("SELECT * FROM mass_extensions WHERE request_id = \(bind: requestId)") else {
+            throw StoreError.notFound(kind: "extension request", id: requestId)
+        }
+        return try MassExtension(row: row)
+    }
+
+    init(row: Row) throws {
+        requestId = try row.string("request_id")
+        productId = try row.string("product_id")
+        days = try row.int("days")
+        reasonCode = try row.int("reason_code")
+        environment = AppleEnvironment(rawValue: try row.string("environment")) ?? .production
+        operatorName = try row.string("operator")
+        reason = try row.string("reason")
+        claimedAt = try row.int64("claimed_at")
+        outcome = try row.value("outcome", as: AppleActionOutcome.self)
+        answeredAt = try row.optionalInt64("answered_at")
+        appleError = try row.optionalString("apple_error")
+        completeAt = try row.optionalInt64("complete_at")
+        succeeded = try row.optionalInt64("succeeded")
+        failed = try row.optionalInt64("failed")
+    }
+}
