@@ -116,24 +116,41 @@ public struct ServerAPIClient: Sendable {
     /// One page of Get Notification History. The payloads are checked by the same decoder
     /// as the receiver's, not here.
     public struct NotificationHistoryPage: Sendable {
-        public var signedPayloads: [String]
+        public var entries: [NotificationHistoryEntry]
         public var hasMore: Bool
         public var paginationToken: String?
+
+        public var signedPayloads: [String] { entries.map(\.signedPayload) }
+    }
+
+    /// One notification in Apple's history, with each of Apple's tries to deliver it.
+    public struct NotificationHistoryEntry: Sendable {
+        public var signedPayload: String
+        /// Oldest first: when Apple tried, and `sendAttemptResult` (SUCCESS, NO_RESPONSE…).
+        public var attempts: [(at: Millis?, result: String)]
     }
 
     /// Get Notification History, one page: `POST /inApps/v1/notifications/history`, the
     /// notifications Apple signed between `start` and `end`, only those it failed to
-    /// deliver with `onlyFailures`.
-    public func notificationHistory(start: Millis, end: Millis, onlyFailures: Bool, paginationToken: String?, in environment: AppleEnvironment) async -> Result<
-        Answer<NotificationHistoryPage>, ServerAPIFailure
-    > {
+    /// deliver with `onlyFailures`, only those about `transactionId` when given.
+    public func notificationHistory(
+        start: Millis, end: Millis, onlyFailures: Bool, transactionId: String? = nil, paginationToken: String?, in environment: AppleEnvironment
+    ) async -> Result<Answer<NotificationHistoryPage>, ServerAPIFailure> {
+        struct Request: Encodable {
+            var startDate: Millis
+            var endDate: Millis
+            var onlyFailures: Bool
+            var transactionId: String?
+        }
         let query = paginationToken.map { "?paginationToken=\(escaped($0))" } ?? ""
-        let body = #"{"startDate":\#(start),"endDate":\#(end),"onlyFailures":\#(onlyFailures)}"#
-        return await call(.POST, "/inApps/v1/notifications/history" + query, environment, body: Array(body.utf8), as: NotificationHistoryResponse.self) {
-            response in
+        let body = Request(startDate: start, endDate: end, onlyFailures: onlyFailures, transactionId: transactionId)
+        return await call(.POST, "/inApps/v1/notifications/history" + query, environment, json: body, as: NotificationHistoryResponse.self) { response in
             NotificationHistoryPage(
-                signedPayloads: response.notificationHistory.map(\.signedPayload), hasMore: response.hasMore ?? false,
-                paginationToken: response.paginationToken)
+                entries: response.notificationHistory.map { item in
+                    NotificationHistoryEntry(
+                        signedPayload: item.signedPayload,
+                        attempts: (item.sendAttempts ?? []).map { ($0.attemptDate?.milliseconds, $0.sendAttemptResult ?? "?") })
+                }, hasMore: response.hasMore ?? false, paginationToken: response.paginationToken)
         }
     }
 

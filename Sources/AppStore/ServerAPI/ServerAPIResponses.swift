@@ -1,3 +1,5 @@
+import Receipts
+
 /// The Server API's answers, as Apple documents them; the `signed…` strings are JWS that
 /// `ServerAPIClient` verifies before anything reads them.
 struct TransactionInfoResponse: Decodable {
@@ -48,5 +50,11 @@ struct NotificationHistoryResponse: Decodable {
 
     struct Item: Decodable {
         var signedPayload: String
+        var sendAttempts: [Attempt]?
+    }
+
+    struct Attempt: Decodable {
+        var attemptDate: AppleDate?
+        var sendAttemptResult: String?
     }
 }

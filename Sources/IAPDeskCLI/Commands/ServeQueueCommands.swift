@@ -1,6 +1,8 @@
+import AppStore
 import ArgumentParser
 import OrderStore
 import Presentation
+import Server
 
 /// `iapdesk jobs`: the worker's queue, and dead jobs brought back.
 struct JobsCommand: AsyncParsableCommand {
@@ -42,8 +44,37 @@ struct JobsCommand: AsyncParsableCommand {
 /// `iapdesk notifications`: what Apple told us, its verdict, and what it did.
 struct NotificationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "notifications", abstract: "App Store Server Notifications received: list, show one decoded, replay one.",
-        subcommands: [List.self, Show.self, Replay.self], defaultSubcommand: List.self)
+        commandName: "notifications",
+        abstract: "App Store Server Notifications received: list, show one decoded, replay one, or set beside Apple's own record of what it sent.",
+        subcommands: [List.self, Show.self, Replay.self, Apple.self], defaultSubcommand: List.self)
+
+    struct Apple: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "What Apple says it sent in a span (Get Notification History) and its tries, beside what serve received: 'Apple never told us' or 'we lost it'."
+        )
+        @OptionGroup var store: StoreOptions
+        @Option(help: "From this day (2026-10-01, UTC) or instant; Apple keeps 180 days (30 in sandbox).") var since: Instant
+        @Option(help: "Until this day or instant (default: now).") var until: Instant?
+        @Option(help: "Only notifications about this transaction.") var transaction: String?
+        @Flag(help: "Sandbox's history instead of production's.") var sandbox = false
+        @Option(help: "At most this many pages of 20.") var pages: Int = 10
+
+        func run() async throws {
+            let environment: AppleEnvironment = sandbox ? .sandbox : .production
+            let records = try await store.withStore { store, configuration in
+                try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                    guard let client = verifier.serverAPI else {
+                        throw ValidationError("asking Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
+                    }
+                    return try await AppleSendHistory.compare(
+                        client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId), store: store,
+                        from: since.millis, until: until?.millis ?? .now(), transactionId: transaction, environment: environment, pages: pages)
+                }
+            }
+            print(Output.table(AppleSendPresentation.listing(), records, width: 60))
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Newest first (the default).")

@@ -79,4 +79,12 @@ extension OrderStore {
             return record
         }
     }
+
+    /// The notification Apple sent with this `notificationUUID`, if serve kept it.
+    public func notification(uuid: String) async throws -> NotificationRecord? {
+        try await read { sql in
+            try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE uuid = \(bind: uuid)").map(
+                NotificationRecord.init(row:))
+        }
+    }
 }
