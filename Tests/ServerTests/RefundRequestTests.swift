@@ -156,4 +156,25 @@ struct RefundRequestTests {
             #expect(try await serve.store.counts().openRefundRequests == 0, "answered")
         }
     }
+
+    @Test(
+        "A refund request names the other game accounts the same Apple Account bought with and their refunds, by appTransactionId",
+        arguments: Backend.all)
+    func sameAppleAccount(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, serverAPI: true) { serve in
+            await serve.simulator.notifications.configure(
+                production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+            let first = try await NotificationTests.delivered(
+                "s-1", product: "coins_980", kind: .consumable, account: "acct-s1", appleId: "same@icloud", in: serve)
+            try await serve.simulator.refundAndNotify(transactionId: first.transactionId)
+            _ = try await IntakeTests.waitFor("refunded", order: "s-1", in: serve)
+            let second = try await NotificationTests.delivered(
+                "s-2", product: "coins_980", kind: .consumable, account: "acct-s2", appleId: "same@icloud", in: serve)
+            _ = try await NotificationTests.delivered("s-3", product: "coins_980", kind: .consumable, account: "acct-s3", appleId: "other@icloud", in: serve)
+            let request = try await Self.requested(second.transactionId, in: serve)
+            #expect(request.sameAppleAccount == [SiblingAccount(accountId: "acct-s1", refunds: 1)], "\(request.sameAppleAccount)")
+            let line = RefundRequestPresentation.sections(request, now: .now()).flatMap(\.lines).first { $0.label == "Apple Account" }
+            #expect(line?.text == "also plays acct-s1 (1 refunded)" && line?.tone == .alert)
+        }
+    }
 }

@@ -29,6 +29,17 @@ public struct RefundAnswer: Sendable, Equatable {
     public var appleError: String?
 }
 
+/// A game account that shares an Apple Account with another, and its refunded orders.
+public struct SiblingAccount: Sendable, Equatable {
+    public var accountId: String
+    public var refunds: Int
+
+    public init(accountId: String, refunds: Int) {
+        self.accountId = accountId
+        self.refunds = refunds
+    }
+}
+
 /// Apple's decision on a refund it was asked for.
 public struct RefundDecision: Sendable, Equatable {
     public var refunded: Bool
@@ -49,6 +60,9 @@ public struct RefundRequest: Sendable, Equatable {
     public var accountRefunds: Int
     /// What the game last reported of the purchase's use.
     public var consumption: ConsumptionReport?
+    /// Other game accounts the same Apple Account bought with (by `appTransactionId`), each
+    /// with how many of its orders were refunded: one player asking again under another name.
+    public var sameAppleAccount: [SiblingAccount] = []
     /// Oldest first.
     public var answers: [RefundAnswer]
     /// What Apple decided after the request: a REFUND or a REFUND_DECLINED of its transaction.
@@ -128,6 +142,18 @@ extension OrderStore {
                     try await sql.row(
                         "SELECT COUNT(*) AS n FROM orders WHERE account_id = \(bind: order.accountId) AND state = 'refunded'")?.int("n") ?? 0
                 request.consumption = try await ConsumptionReport.latest(orderId: order.orderId, sql)
+                if let app = try await sql.row("SELECT app_transaction_id FROM transactions WHERE transaction_id = \(bind: tid)")?
+                    .optionalString("app_transaction_id")
+                {
+                    request.sameAppleAccount = try await sql.rows(
+                        """
+                        SELECT o.account_id, COUNT(DISTINCT CASE WHEN o.state = 'refunded' THEN o.order_id END) AS refunds
+                        FROM transactions t JOIN orders o ON o.order_id = t.order_id
+                        WHERE t.app_transaction_id = \(bind: app) AND o.account_id <> \(bind: order.accountId)
+                        GROUP BY o.account_id ORDER BY o.account_id
+                        """
+                    ).map { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) }
+                }
             }
             return request
         }

@@ -67,6 +67,12 @@ public enum RefundRequestPresentation {
                     r.consumption.map { "\($0.summary) (\($0.client), \(TimeText.full($0.reportedAt)))" } ?? "no use reported by the game",
                     tone: r.consumption == nil ? .muted : .plain),
                 DetailLine(label: "past refunds", "\(r.accountRefunds) order(s) of \(order.accountId) refunded before"),
+                DetailLine(
+                    label: "Apple Account",
+                    r.sameAppleAccount.isEmpty
+                        ? "no other game account seen on it"
+                        : "also plays " + r.sameAppleAccount.map { "\($0.accountId) (\($0.refunds) refunded)" }.joined(separator: ", "),
+                    tone: r.sameAppleAccount.contains { $0.refunds > 0 } ? .alert : .plain),
             ]
         } else {
             fields.append(DetailLine(label: "order", "no order claims this transaction: nothing was delivered through iapdesk", tone: .alert))
