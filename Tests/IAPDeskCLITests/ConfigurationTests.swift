@@ -44,6 +44,32 @@ struct ConfigurationTests {
         #expect(try Configuration.load(path: nil, environment: ["IAPDESK_CONFIG": path]).bundleId == "com.game.one")
     }
 
+    @Test("[refunds] sets the refund policy per product type; a mode, an hour or a preference outside Apple's words is refused naming the key")
+    func refundPolicy() throws {
+        let path = try file(
+            """
+            [refunds]
+            consumable = "answer"
+            auto_renewable = "operator"
+            answer_before_deadline_hours = 2
+            prefer = "decline"
+            """)
+        let policy = try #require(try Configuration.load(path: path, environment: [:]).refundPolicy)
+        #expect(policy.modes == [.consumable: .answer, .autoRenewable: .operator] && policy.answerBefore == 2 * 3_600_000 && policy.preference == .decline)
+        #expect(try Configuration.load(path: try file("[store]\ndb = \"x\"\n"), environment: [:]).refundPolicy == nil, "support answers by default")
+        for (text, key) in [
+            ("consumable = \"always\"", "refunds.consumable"), ("answer_before_deadline_hours = 12", "refunds.answer_before_deadline_hours"),
+            ("prefer = \"refund\"", "refunds.prefer"), ("sometimes = 1", "refunds.sometimes"),
+        ] {
+            do {
+                _ = try Configuration.load(path: try file("[refunds]\n\(text)\n"), environment: [:])
+                Issue.record("accepted \(text)")
+            } catch let error as ConfigError {
+                #expect(error.key == key, "\(text): \(error)")
+            }
+        }
+    }
+
     @Test("A secret written into the file is refused, naming file, line and key")
     func secretInFile() throws {
         let path = try file("[store]\ndb = \"x\"\n\n[apple]\nshared_secret = \"abc\"\n")

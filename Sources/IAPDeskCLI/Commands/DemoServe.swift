@@ -109,7 +109,7 @@ enum DemoServe {
             if index < 2 {
                 try await store.reportConsumption(
                     orderId: order.orderId, consumptionPercentage: index == 0 ? 100_000 : 35_000, playTime: index == 0 ? .under1Day : .under1Hour,
-                    client: clientName)
+                    customerConsented: index == 0, client: clientName)
             }
             let reason = ["UNINTENDED_PURCHASE", "UNSATISFIED_WITH_PURCHASE", "FULFILLMENT_ISSUE"][index % 3]
             try await simulator.requestRefundAndNotify(transactionId: transactionId, reason: reason)

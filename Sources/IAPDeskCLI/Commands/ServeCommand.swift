@@ -31,6 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
         var workerSettings = Worker.Settings()
         workerSettings.lease = .seconds(leaseSeconds)
         try await store.withStore { store, configuration in
+            workerSettings.refundPolicy = configuration.refundPolicy
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 let server = try await IAPDeskServer.start(
                     store: store, verifier: verifier, game: try configuration.gameWebhook(), tokens: tokens, role: role,

@@ -2,6 +2,7 @@ import AppStore
 import ConfigFiles
 import Foundation
 import OrderStore
+import Presentation
 import Receipts
 import Server
 
@@ -68,6 +69,8 @@ public struct Configuration: Sendable, Equatable {
     public var gameWebhookURL: String?
     public var gameWebhookSecrets: [Secret] = []
     public var gameWebhookRetryHours: Int64 = 72
+    /// How the worker answers Apple's refund requests on its own (`[refunds]`); nil: support does.
+    public var refundPolicy: RefundPolicy?
     /// Signs the audit log (`[audit] key_file`); kept outside the store, like every secret.
     public var auditKey: AuditKey?
     public var auditKeyOrigin: String?
@@ -116,7 +119,8 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds"], in: nil)
+        try reader.onlyKeys(Set(ProductType.allCases.map(\.rawValue) + ["answer_before_deadline_hours", "prefer"]), in: "refunds")
         try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
         try reader.onlyKeys(
             ["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
@@ -160,6 +164,7 @@ public struct Configuration: Sendable, Equatable {
         if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
         if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
         if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
+        try readRefundPolicy(reader)
         source = file
     }
 
@@ -301,6 +306,49 @@ public struct Configuration: Sendable, Equatable {
             ("audit key", auditKey.map { "\($0) (\(auditKeyOrigin ?? "?"))" } ?? "(not set: the audit chain is not signed)"),
             ("audit witness", auditWitnessFile ?? "(not set: audit verify cannot tell a truncated log)"),
             ("theme", theme),
+            ("refund policy", refundPolicy.map(Self.describe) ?? "(not set: support answers every refund request)"),
         ]
+    }
+}
+
+extension Configuration {
+    /// `[refunds]`: per product type `operator` or `answer`, `answer_before_deadline_hours`,
+    /// and `prefer` (decline, grant-full, grant-prorated or none).
+    fileprivate mutating func readRefundPolicy(_ reader: TOMLReader) throws {
+        var policy = refundPolicy ?? RefundPolicy()
+        var given = false
+        for type in ProductType.allCases {
+            guard let word = try reader.string("refunds", type.rawValue) else { continue }
+            guard let mode = RefundPolicy.Mode(rawValue: word) else {
+                throw ConfigError(file: reader.file, key: "refunds.\(type.rawValue)", "operator or answer, not \(word)")
+            }
+            policy.modes[type] = mode
+            given = true
+        }
+        if let hours = try reader.int("refunds", "answer_before_deadline_hours") {
+            guard (1...11).contains(hours) else {
+                throw ConfigError(file: reader.file, key: "refunds.answer_before_deadline_hours", "1 to 11 (Apple waits 12)")
+            }
+            policy.answerBefore = .hours(Int64(hours))
+            given = true
+        }
+        if let word = try reader.string("refunds", "prefer") {
+            if word != RefundAnswerWords.none {
+                guard let preference = RefundAnswerWords.preferences.first(where: { $0.word == word })?.preference else {
+                    throw ConfigError(
+                        file: reader.file, key: "refunds.prefer", "\(RefundAnswerWords.preferences.map(\.word).joined(separator: ", ")) or none, not \(word)")
+                }
+                policy.preference = preference
+            }
+            given = true
+        }
+        if given { refundPolicy = policy }
+    }
+
+    static func describe(_ policy: RefundPolicy) -> String {
+        let modes = ProductType.allCases.map { "\($0.rawValue) \((policy.modes[$0] ?? .operator).rawValue)" }.joined(separator: ", ")
+        let late = policy.answerBefore.map { ", answered \($0 / 3_600_000) h before the deadline when no one has" } ?? ""
+        let prefer = policy.preference.map { ", prefers \($0.rawValue.lowercased())" } ?? ""
+        return modes + late + prefer + " (only with the game's report and the player's consent)"
     }
 }

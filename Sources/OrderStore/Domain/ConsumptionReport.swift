@@ -16,19 +16,24 @@ public struct ConsumptionReport: Sendable, Equatable {
     /// Used, in thousandths of a percent (0…100000), as Apple's `consumptionPercentage`.
     public var consumptionPercentage: Int
     public var playTime: PlayTime?
+    /// The player agreed, in the game, to share this with Apple: what Apple requires before
+    /// it takes consumption information, and what lets the refund policy answer.
+    public var customerConsented: Bool
     /// The game server's client name (from its bearer token).
     public var client: String
 
-    public init(orderId: String, reportedAt: Millis, consumptionPercentage: Int, playTime: PlayTime?, client: String) {
+    public init(orderId: String, reportedAt: Millis, consumptionPercentage: Int, playTime: PlayTime?, customerConsented: Bool = false, client: String) {
         self.orderId = orderId
         self.reportedAt = reportedAt
         self.consumptionPercentage = consumptionPercentage
         self.playTime = playTime
+        self.customerConsented = customerConsented
         self.client = client
     }
 
-    /// "40 % used, played 1 to 6 hours".
+    /// "40 % used, played 1 to 6 hours, player consented".
     public var summary: String {
         "\((Double(consumptionPercentage) / 1000).formatted()) % used" + (playTime.map { ", played \($0.words)" } ?? "")
+            + (customerConsented ? ", player consented" : ", no consent")
     }
 }

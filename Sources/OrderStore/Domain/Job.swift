@@ -22,8 +22,12 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// account id): one job per account keeps the game's view of it in order.
     case sendEvents = "send_events"
 
+    /// Answer the refund requests the studio's ``RefundPolicy`` speaks for; one job,
+    /// scheduled again after each round.
+    case refundPolicy = "refund_policy"
+
     /// Kinds that call Apple: held back while Apple is down.
-    public var callsApple: Bool { self == .verify || self == .notificationHistory || self == .subscriptionCheck }
+    public var callsApple: Bool { self == .verify || self == .notificationHistory || self == .subscriptionCheck || self == .refundPolicy }
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

@@ -10,18 +10,22 @@ extension OrderStore {
     ///   ``StoreError/invalid(_:)`` for a share outside 0…100000 thousandths of a percent.
     @discardableResult
     public func reportConsumption(
-        orderId: String, consumptionPercentage: Int, playTime: ConsumptionReport.PlayTime?, client: String, at now: Millis = .now()
+        orderId: String, consumptionPercentage: Int, playTime: ConsumptionReport.PlayTime?, customerConsented: Bool = false, client: String,
+        at now: Millis = .now()
     ) async throws -> ConsumptionReport {
         guard (0...100_000).contains(consumptionPercentage) else { throw StoreError.invalid("consumed: 0 to 100 percent") }
-        let report = ConsumptionReport(orderId: orderId, reportedAt: now, consumptionPercentage: consumptionPercentage, playTime: playTime, client: client)
+        let report = ConsumptionReport(
+            orderId: orderId, reportedAt: now, consumptionPercentage: consumptionPercentage, playTime: playTime, customerConsented: customerConsented,
+            client: client)
         try await write(as: .system, now: now) { tx in
             guard try await tx.sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
                 throw StoreError.notFound(kind: "order", id: orderId)
             }
             try await tx.sql.raw(
                 """
-                INSERT INTO consumption_reports (order_id, reported_at, consumption_percentage, play_time, client)
-                VALUES (\(bind: orderId), \(bind: now), \(bind: consumptionPercentage), \(bind: playTime?.rawValue), \(bind: client))
+                INSERT INTO consumption_reports (order_id, reported_at, consumption_percentage, play_time, customer_consented, client)
+                VALUES (\(bind: orderId), \(bind: now), \(bind: consumptionPercentage), \(bind: playTime?.rawValue), \(bind: customerConsented ? 1 : 0),
+                        \(bind: client))
                 """
             ).run()
         }
@@ -40,7 +44,8 @@ extension ConsumptionReport {
             ConsumptionReport(
                 orderId: try row.string("order_id"), reportedAt: try row.int64("reported_at"),
                 consumptionPercentage: try row.int("consumption_percentage"),
-                playTime: try row.optionalString("play_time").flatMap(PlayTime.init(rawValue:)), client: try row.string("client"))
+                playTime: try row.optionalString("play_time").flatMap(PlayTime.init(rawValue:)),
+                customerConsented: try row.int64("customer_consented") != 0, client: try row.string("client"))
         }
     }
 }

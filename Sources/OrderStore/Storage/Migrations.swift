@@ -110,7 +110,7 @@ enum Migrations {
         [
             """
             CREATE TABLE consumption_reports (id \(d.serialPrimaryKey), order_id TEXT NOT NULL, reported_at BIGINT NOT NULL,
-              consumption_percentage BIGINT NOT NULL, play_time TEXT, client TEXT NOT NULL)
+              consumption_percentage BIGINT NOT NULL, play_time TEXT, customer_consented BIGINT NOT NULL DEFAULT 0, client TEXT NOT NULL)
             """,
             "CREATE INDEX consumption_reports_by_order ON consumption_reports (order_id, id)",
         ]

@@ -85,6 +85,7 @@ struct IntakeRoutes: Sendable {
     private struct ReportConsumption: Decodable {
         var consumedPercent: Double
         var playTime: String?
+        var customerConsented: Bool?
     }
 
     private func reportConsumption(_ request: Request, orderId: String, client: String) async throws -> Response {
@@ -100,12 +101,13 @@ struct IntakeRoutes: Sendable {
             playTime = known
         }
         let report = try await store.reportConsumption(
-            orderId: orderId, consumptionPercentage: Int((body.consumedPercent * 1000).rounded()), playTime: playTime, client: client)
+            orderId: orderId, consumptionPercentage: Int((body.consumedPercent * 1000).rounded()), playTime: playTime,
+            customerConsented: body.customerConsented ?? false, client: client)
         return JSONAnswer.response(
             .created,
             [
                 "order_id": report.orderId, "consumed_percent": Double(report.consumptionPercentage) / 1000, "play_time": report.playTime?.rawValue,
-                "reported_at": report.reportedAt,
+                "customer_consented": report.customerConsented, "reported_at": report.reportedAt,
             ])
     }
 

@@ -32,12 +32,17 @@ public struct Worker: Sendable {
         /// Polling subscriptions near their expiry (seed 003), swept this often.
         public var expiryPolling = ExpiryPolling()
         public var expirySweepInterval: Millis = .minutes(10)
+        /// The studio's refund policy (`[refunds]`); nil leaves every refund request to support.
+        public var refundPolicy: RefundPolicy?
+        public var refundPolicyInterval: Millis = .minutes(1)
 
         public init() {}
     }
 
     let store: OrderStore
     let verifier: any ReceiptVerifier
+    /// The Server API client for Apple's actions (the refund policy's answers); nil without its key.
+    let apple: ServerAPIClient?
     /// Nil without Server API credentials: there is no history to sweep then.
     let sweep: HistorySweep?
     /// Nil without a game webhook: games pull their events then.
@@ -57,6 +62,7 @@ public struct Worker: Sendable {
         self.store = store
         self.metrics = metrics
         self.verifier = verifier
+        apple = verifier.serverAPI
         sweep = verifier.serverAPI.map { client in
             HistorySweep(
                 store: store, client: client,
@@ -74,6 +80,9 @@ public struct Worker: Sendable {
     public func scheduleSweeps() async throws {
         if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now()) }
         if sender != nil, allowed.contains(.sendEvents) { try await store.scheduleUnsentEvents() }
+        if settings.refundPolicy != nil, apple != nil, allowed.contains(.refundPolicy) {
+            try await store.schedule(.refundPolicy, subject: "refund_requests", dueAt: .now())
+        }
         guard sweep != nil, allowed.contains(.notificationHistory) else { return }
         for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
     }
@@ -252,6 +261,16 @@ public struct Worker: Sendable {
                 let (next, recovered) = try await sweep.run(environment)
                 result = .again(at: next)
                 logger.info("notification history swept", metadata: ["environment": "\(job.subject)", "recovered": "\(recovered)"])
+            case .refundPolicy:
+                guard let policy = settings.refundPolicy, let client = apple else {
+                    result = .done
+                    break
+                }
+                let answered = try await store.applyRefundPolicy(policy) {
+                    await client.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
+                }
+                result = .again(at: .now() + settings.refundPolicyInterval)
+                if !answered.isEmpty { logger.info("refund requests answered by the policy", metadata: ["count": "\(answered.count)"]) }
             case .expirySweep:
                 let owed = try await store.scheduleExpiryChecks(settings.expiryPolling)
                 // A sweep that hit its limit left some behind: it comes back at once.
