@@ -10,7 +10,7 @@ import Testing
 @Suite("CLI: exports and reports", .needsBinary)
 struct ExportCommandTests {
     @Test(
-        "order list --since --until --format csv|json exports the span with delivery, refund and price, a hostile account defused; report deliveries --month totals October with sandbox apart; a bad month is refused"
+        "order list --since --until --format csv|json exports the span with delivery, refund and price, a hostile account defused; report deliveries --month totals October with sandbox apart and refund-rates gives its refund rates; a bad month is refused"
     )
     func exports() async throws {
         let db = Scratch.url("iapdesk-exports-\(UUID().uuidString).sqlite").path
@@ -50,6 +50,9 @@ struct ExportCommandTests {
             "\(report)")
         let (_, refunds, _) = try CLIErrorTests.run(["report", "refunds", "--month", "2026-11", "--db", db])
         #expect(refunds.contains("COINS_60") == false && refunds.contains("coins_60") && refunds.contains("1800"), "\(refunds)")
+        let (_, rates, _) = try CLIErrorTests.run(["report", "refund-rates", "--month", "2026-10", "--format", "csv", "--db", db])
+        #expect(rates.contains("key,delivered,refunded,rate_permille,accounts\ncoins_60,1,1,1000,\nno_ads,1,0,0,"), "\(rates)")
+        #expect(rates.contains("acct-oct-1,1,1,1000,"), "the account with the refund: \(rates)")
         let (refused, _, said) = try CLIErrorTests.run(["report", "refunds", "--month", "2026-13", "--db", db])
         #expect(refused != 0 && said.contains("--month"), "\(said)")
     }

@@ -43,4 +43,28 @@ struct FinanceReportTests {
             #expect(try await store.orderRecords(OrderFilter(productId: "coins_60", createdSince: t0)).items.map(\.order.orderId) == ["nov-1"])
         }
     }
+
+    @Test(
+        "Refund rates of October's deliveries: per product, the accounts with refunds, and an Apple Account that refunded under two game accounts",
+        arguments: Backend.all)
+    func refundRates(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.deliveredOrder("r-1", at: t0 - .days(20))
+            try await store.deliveredOrder("r-2", at: t0 - .days(15))
+            try await store.deliveredOrder("r-3", at: t0 - .days(10))
+            try await store.deliveredOrder("r-4", product: "no_ads", at: t0 - .days(5))
+            try await store.deliveredOrder("r-5", at: t0 + .days(1))
+            // r-1 and r-3 were bought by one Apple Account under two game accounts; both refunded.
+            try await store.db.sql.raw("UPDATE transactions SET app_transaction_id = 'app-1' WHERE transaction_id IN ('tx-r-1', 'tx-r-3')").run()
+            for refunded in ["tx-r-1", "tx-r-3", "tx-r-5"] { _ = try await store.recordRefund(transactionId: refunded, cancelledAt: t0 + .days(2)) }
+
+            let rates = try await store.refundRates(from: Self.october.0, until: Self.october.1)
+            #expect(rates.byProduct.map(\.key) == ["coins_60", "no_ads"])
+            let coins = try #require(rates.byProduct.first)
+            #expect(coins.delivered == 3 && coins.refunded == 2 && abs(coins.rate - 2.0 / 3) < 1e-9, "November's delivery is not October's")
+            #expect(rates.byProduct.last?.refunded == 0)
+            #expect(rates.byAccount.map(\.key) == ["acct-r-1", "acct-r-3"] && rates.byAccount.allSatisfy { $0.refunded == 1 })
+            #expect(rates.byAppleAccount == [RefundRates.Row(key: "app-1", delivered: 2, refunded: 2, accounts: 2)])
+        }
+    }
 }

@@ -31,7 +31,6 @@ enum Favor: String, CaseIterable, ExpressibleByArgument {
 }
 
 extension ExportFormat: ExpressibleByArgument {}
-extension FinanceReport.Kind: ExpressibleByArgument {}
 
 /// An instant typed as a day (`2026-10-01`, midnight UTC) or in full ISO 8601
 /// (`2026-10-01T08:00:00Z`).

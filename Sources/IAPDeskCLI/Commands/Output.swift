@@ -81,15 +81,20 @@ enum Output {
 
     /// A finance report in any format: the table prints amounts as the catalogue's minor units.
     static func report(_ report: FinanceReport, format: ExportFormat) {
+        records(ExportFields.report, report.rows, format: format, empty: "no \(report.kind.rawValue) in the span")
+    }
+
+    /// Records already in hand, in any format (`empty` for a table of none).
+    static func records<Item>(_ fields: [ExportField<Item>], _ items: [Item], format: ExportFormat, empty: String) {
         switch format {
         case .table:
-            let rows = report.rows.map { row in ExportFields.report.map { safe(Export.text($0.value(row))) } }
-            print(report.rows.isEmpty ? "no \(report.kind.rawValue) in the span" : table(ExportFields.report.map { $0.key.uppercased() }, rows))
+            let rows = items.map { item in fields.map { safe(Export.text($0.value(item))) } }
+            print(items.isEmpty ? empty : table(fields.map { $0.key.uppercased() }, rows))
         case .csv:
-            print(Export.csvHeader(ExportFields.report))
-            for line in Export.csvLines(ExportFields.report, report.rows) { print(safe(line)) }
+            print(Export.csvHeader(fields))
+            for line in Export.csvLines(fields, items) { print(safe(line)) }
         case .json:
-            print("[\n  " + Export.jsonObjects(ExportFields.report, report.rows).joined(separator: "\n, ") + "\n]")
+            print(items.isEmpty ? "[]" : "[\n  " + Export.jsonObjects(fields, items).joined(separator: "\n, ") + "\n]")
         }
     }
 }

@@ -112,4 +112,13 @@ public enum ExportFields {
         ExportField("currency") { .text($0.currency) },
         ExportField("amount_minor") { .number($0.amountMinor) },
     ]
+
+    public static let refundRates: [ExportField<RefundRates.Row>] = [
+        ExportField("key") { .text($0.key) },
+        ExportField("delivered") { .number($0.delivered) },
+        ExportField("refunded") { .number($0.refunded) },
+        // Tenths of a percent, so the number stays whole: 125 is 12.5 %.
+        ExportField("rate_permille") { .number(Int64(($0.rate * 1000).rounded())) },
+        ExportField("accounts") { .number($0.accounts) },
+    ]
 }
