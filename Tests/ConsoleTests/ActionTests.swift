@@ -95,6 +95,28 @@ struct ActionTests {
         }
     }
 
+    @Test(":export saves a list as CSV and a page as text, owner-only, and never over an existing file")
+    func export() async throws {
+        try await Self.withApp { app, terminal, _ in
+            let folder = Scratch.url("iapdesk-export-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let list = folder.appendingPathComponent("orders.csv").path, page = folder.appendingPathComponent("paid_1.txt").path
+            await app.command("export \(list)")
+            #expect(try terminal.screenText().contains("saved 3 rows to"))
+            let csv = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(
+                csv.first == "ORDER,ACCOUNT,PRODUCT,STATE,ENV,TRANSACTION,CREATED" && csv.count == 4 && csv.contains { $0.hasPrefix("paid_2,acct_2,coins_60,") }
+            )
+            let mode = try FileManager.default.attributesOfItem(atPath: list)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            await app.command("export \(list)")
+            #expect(try terminal.screenText().contains("not saved: a file is there already"))
+            await app.command("order paid_1")
+            await app.command("export \(page)")
+            #expect(try String(contentsOfFile: page, encoding: .utf8).contains("paid_1"))
+        }
+    }
+
     @Test("If someone delivered the order while the dialog was open, the dialog says who, and nothing is granted twice")
     func conflict() async throws {
         try await Self.withApp { app, terminal, store in

@@ -289,6 +289,14 @@ public final class ConsoleApp {
                 try await top.apply(filter: id, session: session)
                 message = ("\(found.count) orders match \(id)", false)
             }
+        case .success(.export(let path)):
+            guard let screen = top as? any ExportableScreen else {
+                message = ("this screen has nothing to export; open a list or a page", true)
+                return
+            }
+            let export = screen.export(theme: session.theme)
+            try export.write(to: path)
+            message = ("saved \(export.rowCount) \(export.isTable ? "rows" : "lines") to \(path)", false)
         case .success(.theme(let name)):
             let (theme, error) = ThemeLoader.loadOrFallback(name)
             if let error {

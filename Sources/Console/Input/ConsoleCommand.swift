@@ -14,6 +14,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case account(String)
     case subscription(String)
     case theme(String)
+    case export(String)
     case quit
 
     /// For help: every command with its usage and what it does.
@@ -32,6 +33,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
         (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
+        (":export FILE", "save the screen: a list as CSV, a page as text (a new file, owner-only)"),
         (":q", "quit"),
     ]
 
@@ -59,6 +61,8 @@ public enum ConsoleCommand: Equatable, Sendable {
             return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
         case "theme":
             return argument.isEmpty ? .failure(CommandError(":theme needs a name")) : .success(.theme(argument))
+        case "export", "w":
+            return argument.isEmpty ? .failure(CommandError(":export needs a file name")) : .success(.export(argument))
         case "q", "quit": return .success(.quit)
         default: return .failure(CommandError("no command :\(name); ? lists them"))
         }

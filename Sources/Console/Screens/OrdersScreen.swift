@@ -12,7 +12,7 @@ public final class OrdersScreen: ConsoleScreen {
     private(set) var selected = 0
     private var top = 0
     /// R2: a sandbox answer in a production store is marked SBX.
-    private var isProduction = true
+    private(set) var isProduction = true
     static let pageSize = 100
 
     public init() {}

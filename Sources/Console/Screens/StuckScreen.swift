@@ -9,12 +9,12 @@ public final class StuckScreen: ConsoleScreen {
     private(set) var selected = 0
     private var top = 0
     /// R2: a sandbox answer in a production store is marked SBX.
-    private var isProduction = true
+    private(set) var isProduction = true
     static let limit = 500
 
     public init() {}
 
-    private var listing: Listing<StuckOrder> { OrderListings.stuck(storeIsProduction: isProduction) }
+    var listing: Listing<StuckOrder> { OrderListings.stuck(storeIsProduction: isProduction) }
 
     public var title: String { "Stuck [\(items.count)\(items.count == Self.limit ? "+" : "")] oldest first" }
 

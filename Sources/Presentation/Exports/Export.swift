@@ -58,6 +58,11 @@ public enum Export {
         }
     }
 
+    /// One CSV line of plain text cells (formulas defused as in ``csvLines(_:_:)``).
+    public static func csvRow(_ cells: [String]) -> String {
+        cells.map { cell in csvCell(cell.first.map { "=+-@".contains($0) } == true ? "'" + cell : cell) }.joined(separator: ",")
+    }
+
     static func csvCell(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
