@@ -279,6 +279,8 @@ public final class ConsoleApp {
             try await push(AccountScreen(accountId: id))
         case .success(.subscription(let otid)):
             try await push(SubscriptionScreen(originalTransactionId: otid))
+        case .success(.xray(let otid)):
+            try await push(SectionsScreen.xray(otid))
         case .success(.order(let id)):
             let found = try await session.store.lookup(id)
             switch found.count {

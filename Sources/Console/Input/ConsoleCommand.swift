@@ -13,6 +13,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case order(String)
     case account(String)
     case subscription(String)
+    case xray(String)
     case theme(String)
     case export(String)
     case quit
@@ -31,6 +32,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":refunds", "Apple's refund requests waiting for an answer, soonest deadline first; a answers one"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
+        (":xray ID", "an original transaction in time: periods, orders, notifications, owners, events, audit"),
         (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
         (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
         (":export FILE", "save the screen: a list as CSV, a page as text (a new file, owner-only)"),
@@ -57,6 +59,8 @@ public enum ConsoleCommand: Equatable, Sendable {
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
         case "otid", "subscription", "sub":
             return argument.isEmpty ? .failure(CommandError(":otid needs an original transaction id")) : .success(.subscription(argument))
+        case "xray", "x":
+            return argument.isEmpty ? .failure(CommandError(":xray needs an original transaction id")) : .success(.xray(argument))
         case "order":
             return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
         case "theme":

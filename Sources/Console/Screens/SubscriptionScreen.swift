@@ -17,7 +17,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     public var title: String { "Subscription \(originalTransactionId)" }
 
     public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.escape, action: "back")]
+        var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.character("x"), action: "x-ray"), KeyBinding(.escape, action: "back")]
         if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
         keys += [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
         // Rare and admin-only: last, where a narrow footer drops it before the rest.
@@ -44,6 +44,7 @@ public final class SubscriptionScreen: ConsoleScreen {
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
         if key == .enter { return .push(OrdersScreen.ofSubscription(originalTransactionId)) }
+        if key == .character("x") { return .push(SectionsScreen.xray(originalTransactionId)) }
         if key == .character("t"), !session.readOnly, let s = detail?.subscription {
             let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
             return .dialog(

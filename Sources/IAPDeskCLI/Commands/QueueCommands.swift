@@ -37,7 +37,20 @@ struct OrphansCommand: AsyncParsableCommand {
 struct SubscriptionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscription", abstract: "Subscriptions by original transaction id, and ownership (R8).",
-        subcommands: [Show.self, Transfer.self, Extend.self, ExtendAll.self, Extensions.self, Disputes.self])
+        subcommands: [Show.self, XRay.self, Transfer.self, Extend.self, ExtendAll.self, Extensions.self, Disputes.self])
+
+    struct XRay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "xray",
+            abstract: "An original transaction in time: periods, orders, notifications, owners, what the game was told, extensions, audit.")
+        @OptionGroup var store: StoreOptions
+        @Argument var originalTransactionId: String
+
+        func run() async throws {
+            let xray = try await store.withStore { store, _ in try await store.xray(originalTransactionId) }
+            print(Output.detail(XRayPresentation.sections(xray)))
+        }
+    }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The transaction chain, who submitted each, and the owner history.")

@@ -1,0 +1,41 @@
+import OrderStore
+import Presentation
+import Terminal
+
+/// A page of presentation sections loaded from the store (the x-ray): read, scrolled,
+/// refreshed, exported.
+final class SectionsScreen: ConsoleScreen, ExportableScreen {
+    let title: String
+    private let fetch: (ConsoleSession) async throws -> [DetailSection]
+    private var sections: [DetailSection] = []
+    private var text = ScrollingText()
+
+    init(title: String, fetch: @escaping (ConsoleSession) async throws -> [DetailSection]) {
+        self.title = title
+        self.fetch = fetch
+    }
+
+    /// `:xray OTID`, `x` on a subscription: one original transaction in time.
+    static func xray(_ originalTransactionId: String) -> SectionsScreen {
+        SectionsScreen(title: "X-ray \(originalTransactionId)") { XRayPresentation.sections(try await $0.store.xray(originalTransactionId)) }
+    }
+
+    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+        [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    }
+
+    func load(_ session: ConsoleSession) async throws { sections = try await fetch(session) }
+
+    func lines(theme: Theme) -> [(String, Style)] { DetailText.lines(sections, theme: theme) }
+
+    func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
+        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+    }
+
+    func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
+        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        return .none
+    }
+
+    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
+}
