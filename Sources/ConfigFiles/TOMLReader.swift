@@ -55,6 +55,18 @@ public struct TOMLReader {
         return strings
     }
 
+    /// `[section.sub]` as names to strings (`[console.aliases]`); nil when absent.
+    public func strings(_ section: String, table sub: String) throws -> [String: String]? {
+        guard let value = table[section]?.table?[sub] else { return nil }
+        guard let inner = value.table else { throw error(section, sub, "expected a table [\(section).\(sub)]") }
+        var strings: [String: String] = [:]
+        for key in inner.keys {
+            guard let string = inner[key]?.string else { throw error("\(section).\(sub)", key, "expected a string") }
+            strings[key] = string
+        }
+        return strings
+    }
+
     public func onlyKeys(_ keys: Set<String>, tables: Set<String> = [], in section: String?, refusing secrets: Set<String> = []) throws {
         let scope: TOMLTable
         if let section {

@@ -117,6 +117,35 @@ struct ActionTests {
         }
     }
 
+    @Test("Tab completes a command and an order id in the : prompt; an alias opens the orders filtered, or runs its :command, and ? lists it")
+    func paletteAndAliases() async throws {
+        try await Self.withApp { app, terminal, _ in
+            app.session.aliases = ["retrying": "state:receipt_received acct:acct_2", "q3": ":stuck"]
+            await app.press(.character(":"))
+            await app.type("stu")
+            await app.press(.tab)
+            let completed = try terminal.screenText()
+            #expect(completed.contains(":stuck "), "\(completed)")
+            await app.press(.control("u"))
+            await app.type("order paid_")
+            await app.press(.tab)
+            #expect(try terminal.screenText().contains(":order paid_"), "three orders share paid_: the completion stops there")
+            await app.type("3")
+            await app.press(.tab)
+            await app.press(.enter)
+            #expect(try terminal.screenText().contains("Order paid_3"))
+
+            await app.command("retrying")
+            let filtered = try terminal.screenText()
+            #expect(filtered.contains("paid_2") && !filtered.contains("paid_1") && filtered.contains(":retrying is state:receipt_received"), "\(filtered)")
+            await app.command("q3")
+            #expect(try terminal.screenText().contains("Stuck ["))
+            await app.press(.character("?"))
+            await app.press(.end)  // the aliases come last
+            #expect(try terminal.screenText().contains(":retrying"))
+        }
+    }
+
     @Test("If someone delivered the order while the dialog was open, the dialog says who, and nothing is granted twice")
     func conflict() async throws {
         try await Self.withApp { app, terminal, store in

@@ -70,6 +70,18 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("[console.aliases] names saved filters and commands; an alias that is not one word is refused naming it")
+    func aliases() throws {
+        let path = try file("[console]\ntheme = \"mono\"\n\n[console.aliases]\nvipstuck = \"state:verify_retry product:vip_monthly\"\nq = \":refunds\"\n")
+        #expect(try Configuration.load(path: path, environment: [:]).consoleAliases == ["vipstuck": "state:verify_retry product:vip_monthly", "q": ":refunds"])
+        do {
+            _ = try Configuration.load(path: try file("[console.aliases]\n\"two words\" = \"x\"\n"), environment: [:])
+            Issue.record("accepted an alias with a space")
+        } catch let error as ConfigError {
+            #expect(error.key == "console.aliases.two words", "\(error)")
+        }
+    }
+
     @Test("A secret written into the file is refused, naming file, line and key")
     func secretInFile() throws {
         let path = try file("[store]\ndb = \"x\"\n\n[apple]\nshared_secret = \"abc\"\n")

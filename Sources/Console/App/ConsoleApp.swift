@@ -230,6 +230,9 @@ public final class ConsoleApp {
                 message = ("\(error)", true)
             }
             return
+        case .tab where kind == .command:
+            editor.text = await complete(editor.text)
+            prompt = (kind, editor)
         default:
             guard editor.edit(key) else { return }
             prompt = (kind, editor)
@@ -238,6 +241,25 @@ public final class ConsoleApp {
                 do { try await top.apply(filter: editor.text, session: session) } catch { message = ("\(error)", true) }
             }
         }
+    }
+
+    /// Tab in the `:` prompt: a command name (or alias) from its start, then an order id
+    /// after `:order`, to the longest text every match shares.
+    func complete(_ text: String) async -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if words.count == 1 {
+            let names = ConsoleCommand.names + session.aliases.keys.sorted()
+            return Self.sharedStart(of: names.filter { $0.hasPrefix(text) }, else: text)
+        }
+        guard words.count == 2, words[0] == "order", !words[1].isEmpty else { return text }
+        let ids = ((try? await session.store.search(words[1], kind: .order, limit: 20)) ?? []).map(\.orderId)
+        return "order " + Self.sharedStart(of: ids.filter { $0.hasPrefix(words[1]) }, else: words[1])
+    }
+
+    static func sharedStart(of candidates: [String], else fallback: String) -> String {
+        guard var shared = candidates.first else { return fallback }
+        for candidate in candidates.dropFirst() { while !candidate.hasPrefix(shared) { shared.removeLast() } }
+        return candidates.count == 1 ? shared + " " : shared
     }
 
     /// The screen a list command opens (nil for the commands that are no list).
@@ -257,6 +279,15 @@ public final class ConsoleApp {
     }
 
     private func run(command text: String) async throws {
+        let name = text.split(separator: " ").first.map(String.init) ?? ""
+        if case .failure = ConsoleCommand.parse(text), let alias = session.aliases[name] {
+            // An alias never shadows a command: it is read only where no command matched.
+            if alias.hasPrefix(":") { return try await run(command: String(alias.dropFirst())) }
+            stack.removeSubrange(1...)
+            try await top.apply(filter: alias, session: session)
+            message = (":\(name) is \(alias)", false)
+            return
+        }
         let parsed = ConsoleCommand.parse(text)
         if case .success(let command) = parsed, let list = Self.list(command) {
             // A list replaces whatever was open above the home screen.

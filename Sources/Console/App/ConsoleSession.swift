@@ -18,6 +18,8 @@ public final class ConsoleSession {
     public let trust: TrustRoots
     /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
     public let notes: [(String, String)]
+    /// `[console.aliases]`: `:NAME` opens the order list with the filter, or runs the `:command`.
+    public var aliases: [String: String] = [:]
     /// Each product's type, loaded when the console opens: `o` is offered on subscriptions only.
     public var productTypes: [String: ProductType] = [:]
     /// What "now" is for ages (oldest stuck, due since, worker liveness): the wall clock, or a

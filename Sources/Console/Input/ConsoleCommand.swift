@@ -39,6 +39,9 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":q", "quit"),
     ]
 
+    /// Every command's name, as Tab completes them.
+    public static var names: [String] { all.compactMap { $0.usage.dropFirst().split(separator: " ").first.map(String.init) } }
+
     /// Nil with a message when the text is not a command.
     public static func parse(_ text: String) -> Result<ConsoleCommand, CommandError> {
         let words = text.split(separator: " ").map(String.init)

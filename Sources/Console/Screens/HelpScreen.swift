@@ -6,12 +6,14 @@ public final class HelpScreen: ConsoleScreen {
     let screenTitle: String
     let screenBindings: [KeyBinding]
     let notes: [(String, String)]
+    let aliases: [String: String]
     private var text = ScrollingText()
 
     init(for screen: any ConsoleScreen, session: ConsoleSession) {
         screenTitle = screen.title
         screenBindings = screen.bindings(session)
         notes = session.notes
+        aliases = session.aliases
     }
 
     public var title: String { "Help · \(screenTitle)" }
@@ -32,7 +34,8 @@ public final class HelpScreen: ConsoleScreen {
         }
         section("This screen", screenBindings.map { ($0.label, $0.action) })
         section("Everywhere", ConsoleApp.globalBindings.map { ($0.label, $0.action) })
-        section("Commands", ConsoleCommand.all.map { ($0.usage, $0.summary) })
+        section("Commands (Tab completes names, and order ids after :order)", ConsoleCommand.all.map { ($0.usage, $0.summary) })
+        if !aliases.isEmpty { section("Aliases ([console.aliases])", aliases.sorted { $0.key < $1.key }.map { (":\($0.key)", $0.value) }) }
         if !notes.isEmpty { section("This session", notes) }
         return lines
     }

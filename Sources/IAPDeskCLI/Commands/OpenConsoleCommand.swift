@@ -19,7 +19,7 @@ struct OpenConsoleCommand: AsyncParsableCommand {
             let actor = try await store.actor(forUser: OperatorIdentity.current, readOnly: readonly)
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await ConsoleRunner.run(
-                    store: store, actor: actor, theme: theme ?? configuration.theme,
+                    store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,
                     storeLabel: configuration.storeLocation.description, verifier: verifier, appleActions: verifier.serverAPI,
                     trust: try configuration.trust())
             }
@@ -30,13 +30,14 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
 enum ConsoleRunner {
     static func run(
-        store: OrderStore, actor: Operator, theme: String, storeLabel: String, verifier: (any ReceiptVerifier)?,
+        store: OrderStore, actor: Operator, theme: String, aliases: [String: String] = [:], storeLabel: String, verifier: (any ReceiptVerifier)?,
         appleActions: (any AppleActions)?, trust: TrustRoots, notes: [(String, String)] = []
     ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
         let session = ConsoleSession(
             store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes)
+        session.aliases = aliases
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }

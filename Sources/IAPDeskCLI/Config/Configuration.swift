@@ -61,6 +61,8 @@ public struct Configuration: Sendable, Equatable {
     public var serverAPIURL = ServerAPICredentials.appleProductionURL
     public var serverAPISandboxURL = ServerAPICredentials.appleSandboxURL
     public var theme: String = "default"
+    /// `[console.aliases]`: `:NAME` opens the order list with the filter, or runs the `:command`.
+    public var consoleAliases: [String: String] = [:]
     /// A directory of trusted root certificates for receipts and JWS.
     public var trustRoots: String?
     /// The StoreKit test certificate, trusted for Xcode receipts only when set.
@@ -133,7 +135,7 @@ public struct Configuration: Sendable, Equatable {
             ], in: "apple",
             refusing: ["shared_secret", "key", "private_key", "password"])
         try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
-        try reader.onlyKeys(["theme"], in: "console")
+        try reader.onlyKeys(["theme"], tables: ["aliases"], in: "console")
         if let db = try reader.string("store", "db") { self.db = db }
         if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
@@ -155,6 +157,12 @@ public struct Configuration: Sendable, Equatable {
         if let url = try reader.string("apple", "server_api_url") { serverAPIURL = url }
         if let url = try reader.string("apple", "server_api_sandbox_url") { serverAPISandboxURL = url }
         if let theme = try reader.string("console", "theme") { self.theme = theme }
+        for (name, value) in try reader.strings("console", table: "aliases") ?? [:] {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }) else {
+                throw reader.error("console.aliases", name, "an alias is one word (letters, digits, _ and -)")
+            }
+            consoleAliases[name] = value
+        }
         if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
         if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
         if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
@@ -306,6 +314,7 @@ public struct Configuration: Sendable, Equatable {
             ("audit key", auditKey.map { "\($0) (\(auditKeyOrigin ?? "?"))" } ?? "(not set: the audit chain is not signed)"),
             ("audit witness", auditWitnessFile ?? "(not set: audit verify cannot tell a truncated log)"),
             ("theme", theme),
+            ("console aliases", consoleAliases.isEmpty ? "(none)" : consoleAliases.keys.sorted().map { ":\($0)" }.joined(separator: " ")),
             ("refund policy", refundPolicy.map(Self.describe) ?? "(not set: support answers every refund request)"),
         ]
     }
