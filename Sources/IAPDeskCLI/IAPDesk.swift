@@ -7,6 +7,7 @@ public struct IAPDesk: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "iapdesk",
         abstract: "A console for Apple In-App Purchase orders: find, verify, grant, settle ownership. Everything audited.",
+        version: "iapdesk \(IAPDesk.version) (store schema \(OrderStore.schemaVersion))",
         subcommands: [
             DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
@@ -15,6 +16,9 @@ public struct IAPDesk: AsyncParsableCommand {
         ])
 
     public init() {}
+
+    /// This build's version, as `iapdesk --version` says it with the store schema it opens.
+    public static let version = "0.32.0"
 }
 
 extension IAPDesk {

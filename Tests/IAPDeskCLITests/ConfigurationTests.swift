@@ -82,6 +82,19 @@ struct ConfigurationTests {
         }
     }
 
+    @Test(
+        "[serve] client_tokens_file names the token file (the environment overrides it), a token written into the file is refused, and config says whether the trust roots load"
+    )
+    func serveAndTrust() throws {
+        let path = try file("[serve]\nclient_tokens_file = \"/etc/iapdesk/clients\"\n\n[receipts]\ntrust_roots = \"/nonexistent/roots\"\n")
+        let config = try Configuration.load(path: path, environment: [:])
+        #expect(config.clientTokensFile == "/etc/iapdesk/clients")
+        #expect(try Configuration.load(path: path, environment: ["IAPDESK_CLIENT_TOKENS_FILE": "/run/clients"]).clientTokensFile == "/run/clients")
+        let trust = try #require(config.summary.first { $0.0 == "trust roots" }?.1)
+        #expect(trust.hasPrefix("/nonexistent/roots (NOT LOADED:"), "\(trust)")
+        #expect(throws: ConfigError.self) { try Configuration.load(path: try file("[serve]\ntoken = \"abc\"\n"), environment: [:]) }
+    }
+
     @Test("A secret written into the file is refused, naming file, line and key")
     func secretInFile() throws {
         let path = try file("[store]\ndb = \"x\"\n\n[apple]\nshared_secret = \"abc\"\n")

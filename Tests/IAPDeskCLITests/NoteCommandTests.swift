@@ -26,6 +26,8 @@ struct NoteCommandTests {
         #expect(shown.contains("Notes") && shown.contains(#"ticket 881 \x1B]0;pwned\x07 充值"#) && !shown.contains("\u{1b}"), "\(shown)")
         let (_, listed, _) = try CLIErrorTests.run(["note", "list", "order", "n-7", "--db", db])
         #expect(listed.contains("\(OperatorIdentity.current): ticket 881"), "\(listed)")
+        let (_, operators, _) = try CLIErrorTests.run(["operator", "list", "--db", db])
+        #expect(operators.contains("NAME") && operators.contains(OperatorIdentity.current) && operators.contains("admin"), "\(operators)")
         let (failed, _, error) = try CLIErrorTests.run(["note", "add", "order", "n-404", "lost", "--db", db])
         #expect(failed != 0 && error.contains("n-404"), "\(error)")
     }

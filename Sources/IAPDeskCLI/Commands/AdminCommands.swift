@@ -4,7 +4,24 @@ import OrderStore
 struct OperatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "operator", abstract: "Operators and their roles, kept in the store (and, on PostgreSQL, in the database).",
-        subcommands: [Add.self, DatabaseRolesCommand.self])
+        subcommands: [List.self, Add.self, DatabaseRolesCommand.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every operator with their role, and who added them when.")
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let operators = try await store.withStore { store, _ in try await store.operators() }
+            guard !operators.isEmpty else {
+                print("no operator yet: the first `iapdesk operator add NAME --role admin` makes one")
+                return
+            }
+            print(
+                Output.table(
+                    ["NAME", "ROLE", "ADDED", "BY"],
+                    operators.map { [Output.safe($0.name), $0.role.rawValue, Output.time($0.addedAt), Output.safe($0.addedBy)] }))
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

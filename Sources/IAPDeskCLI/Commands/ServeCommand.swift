@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
     var graceSeconds: Int64 = 30
 
     func run() async throws {
-        let tokens = try Self.clientTokens(needed: role != .worker)
+        let tokens = try Self.clientTokens(from: try store.configuration().clientTokensFile, needed: role != .worker)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
@@ -44,15 +44,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The game servers' tokens from IAPDESK_CLIENT_TOKENS_FILE; errors name the setting, never a token.
-    static func clientTokens(needed: Bool) throws -> ClientTokens {
-        guard let path = ProcessInfo.processInfo.environment["IAPDESK_CLIENT_TOKENS_FILE"] else {
-            if needed { throw ValidationError("set IAPDESK_CLIENT_TOKENS_FILE to a file of `name token` lines (one per game server)") }
+    /// The game servers' tokens from `[serve] client_tokens_file` or IAPDESK_CLIENT_TOKENS_FILE;
+    /// errors name the setting, never a token.
+    static func clientTokens(from path: String?, needed: Bool) throws -> ClientTokens {
+        let setting = "[serve] client_tokens_file / IAPDESK_CLIENT_TOKENS_FILE"
+        guard let path else {
+            if needed { throw ValidationError("set \(setting) to a file of `name token` lines (one per game server)") }
             return ClientTokens([])
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("IAPDESK_CLIENT_TOKENS_FILE: cannot read the file it names")
+            throw ValidationError("\(setting): cannot read the file it names")
         }
-        return try ClientTokens(file: String(decoding: data, as: UTF8.self), origin: "IAPDESK_CLIENT_TOKENS_FILE")
+        return try ClientTokens(file: String(decoding: data, as: UTF8.self), origin: "client_tokens_file")
     }
 }

@@ -61,6 +61,8 @@ public struct Configuration: Sendable, Equatable {
     public var serverAPIURL = ServerAPICredentials.appleProductionURL
     public var serverAPISandboxURL = ServerAPICredentials.appleSandboxURL
     public var theme: String = "default"
+    /// `[serve] client_tokens_file` / IAPDESK_CLIENT_TOKENS_FILE: the game servers' tokens, one `name token` a line.
+    public var clientTokensFile: String?
     /// `[console.aliases]`: `:NAME` opens the order list with the filter, or runs the `:command`.
     public var consoleAliases: [String: String] = [:]
     /// A directory of trusted root certificates for receipts and JWS.
@@ -121,7 +123,8 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve"], in: nil)
+        try reader.onlyKeys(["client_tokens_file"], in: "serve", refusing: ["client_tokens", "tokens", "token"])
         try reader.onlyKeys(Set(ProductType.allCases.map(\.rawValue) + ["answer_before_deadline_hours", "prefer"]), in: "refunds")
         try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
         try reader.onlyKeys(
@@ -157,6 +160,7 @@ public struct Configuration: Sendable, Equatable {
         if let url = try reader.string("apple", "server_api_url") { serverAPIURL = url }
         if let url = try reader.string("apple", "server_api_sandbox_url") { serverAPISandboxURL = url }
         if let theme = try reader.string("console", "theme") { self.theme = theme }
+        if let path = try reader.string("serve", "client_tokens_file") { clientTokensFile = path }
         for (name, value) in try reader.strings("console", table: "aliases") ?? [:] {
             guard !name.isEmpty, name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }) else {
                 throw reader.error("console.aliases", name, "an alias is one word (letters, digits, _ and -)")
@@ -181,6 +185,7 @@ public struct Configuration: Sendable, Equatable {
         if let bundle = env["IAPDESK_BUNDLE_ID"] { bundleId = bundle }
         if let value = env["IAPDESK_ENVIRONMENT"] { isProduction = try Self.environment(value, file: nil, key: "IAPDESK_ENVIRONMENT") }
         if let theme = env["IAPDESK_THEME"] { self.theme = theme }
+        if let path = env["IAPDESK_CLIENT_TOKENS_FILE"] { clientTokensFile = path }
         if let dir = env["IAPDESK_TRUST_ROOTS"] { trustRoots = dir }
         if let path = env["IAPDESK_XCODE_ROOT"] { xcodeRoot = path }
         if let secret = env["IAPDESK_SHARED_SECRET"] { sharedSecret = Secret(value: secret, origin: "env IAPDESK_SHARED_SECRET") }
@@ -305,7 +310,8 @@ public struct Configuration: Sendable, Equatable {
             ("verifyReceipt", "\(verifyReceipt.productionURL), sandbox \(verifyReceipt.sandboxURL)"),
             ("App Store Server API", "\(serverAPIURL), sandbox \(serverAPISandboxURL)"),
             ("Apple time-out", "\(timeoutSeconds) s"),
-            ("trust roots", trustRoots ?? "(not set: signatures report UNVERIFIED)"),
+            ("trust roots", trustRoots.map { "\($0) (\(trustRootsLoaded))" } ?? "(not set: signatures report UNVERIFIED)"),
+            ("client tokens", clientTokensFile ?? "(not set: serve's intake needs [serve] client_tokens_file or IAPDESK_CLIENT_TOKENS_FILE)"),
             ("Xcode root", xcodeRoot ?? "(not set: Xcode receipts are not trusted)"),
             (
                 "game webhook",
@@ -359,5 +365,17 @@ extension Configuration {
         let late = policy.answerBefore.map { ", answered \($0 / 3_600_000) h before the deadline when no one has" } ?? ""
         let prefer = policy.preference.map { ", prefers \($0.rawValue.lowercased())" } ?? ""
         return modes + late + prefer + " (only with the game's report and the player's consent)"
+    }
+}
+
+extension Configuration {
+    /// Whether the trust roots load, in words: how many certificates, or why not.
+    var trustRootsLoaded: String {
+        do {
+            let roots = try trust()
+            return "\(roots.apple.count) root(s) loaded"
+        } catch {
+            return "NOT LOADED: \(error)"
+        }
     }
 }

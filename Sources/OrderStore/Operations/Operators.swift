@@ -40,3 +40,27 @@ extension OrderStore {
         return Operator(name: name, role: readOnly || isReadOnly ? .viewer : role)
     }
 }
+
+/// An operator as `operator list` shows it.
+public struct OperatorRecord: Sendable, Equatable {
+    public var name: String
+    public var role: Role
+    public var addedAt: Millis
+    public var addedBy: String
+}
+
+extension OrderStore {
+    /// Every operator the store knows, by name.
+    public func operators() async throws -> [OperatorRecord] {
+        try await read { sql in
+            try await sql.rows("SELECT name, role, added_at, added_by FROM operators ORDER BY name").map { row in
+                OperatorRecord(
+                    name: try row.string("name"), role: try row.value("role", as: Role.self), addedAt: try row.int64("added_at"),
+                    addedBy: try row.string("added_by"))
+            }
+        }
+    }
+
+    /// The schema version a store opened by this iapdesk has (its newest migration).
+    public static var schemaVersion: Int { Migrations.all(.sqlite).count }
+}
