@@ -131,6 +131,14 @@ extension ServerAPIClient: AppleActions {
         ) { $0 }
     }
 
+    /// `setAppAccountToken` as the store's `rebindAppAccountToken` calls it.
+    public func accountTokenRefusal(token: UUID, originalTransactionId: String, environment: AppleEnvironment) async -> String? {
+        switch await setAppAccountToken(token, originalTransactionId: originalTransactionId, in: environment) {
+        case .success: nil
+        case .failure(let failure): failure.description
+        }
+    }
+
     /// `GET /inApps/v1/transactions/appTransactions/{anyTransactionId}`: the customer's
     /// app transaction (its `appTransactionId` is one per Apple Account), verified.
     public func appTransactionInfo(_ anyTransactionId: String, in environment: AppleEnvironment) async -> Result<

@@ -34,4 +34,29 @@ enum SubscriptionActions {
                 return "extended \(otid) by \(days) days: now ends \(TimeText.full(asked.newExpiry))"
             })
     }
+
+    static let rebindBinding = KeyBinding(.character("b"), action: "rebind Apple's token")
+
+    /// `b`: after a transfer, Apple's purchase carries the new owner's token.
+    static func rebind(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
+        guard let apple = session.appleActions else {
+            return .flash("rebinding needs the App Store Server API key ([apple] key_file, key_id, issuer_id)", isError: true)
+        }
+        let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        return .dialog(
+            Dialog(
+                title: "Rebind subscription \(otid)",
+                lines: [
+                    "Apple's purchase will carry the token of \(s.ownerAccount ?? "its owner")'s newest order on it (Set App Account Token),",
+                    "so Apple's later notifications name the owner R8 settled on. Audited.",
+                ],
+                confirm: "ask Apple"
+            ) { values in
+                let rebound = try await store.rebindAppAccountToken(originalTransactionId: otid, by: actor, reason: values[0]) {
+                    await apple.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
+                }
+                if let error = rebound.appleError { throw StoreError.invalid("Apple refused the token: \(error)") }
+                return "Apple now names \(rebound.ownerAccount)'s order \(rebound.orderId)"
+            })
+    }
 }

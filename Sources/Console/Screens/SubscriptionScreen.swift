@@ -20,6 +20,7 @@ public final class SubscriptionScreen: ConsoleScreen {
         var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.character("x"), action: "x-ray"), KeyBinding(.escape, action: "back")]
         if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
         keys += [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+        if !session.readOnly, detail?.subscription?.ownerAccount != nil { keys.append(SubscriptionActions.rebindBinding) }
         // Rare and admin-only: last, where a narrow footer drops it before the rest.
         if session.actor.role == .admin, detail?.subscription != nil { keys.append(SubscriptionActions.extendBinding) }
         return keys
@@ -61,6 +62,9 @@ public final class SubscriptionScreen: ConsoleScreen {
                     try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
                     return "subscription \(otid) now belongs to \(values[0])"
                 })
+        }
+        if SubscriptionActions.rebindBinding.keys.contains(key), !session.readOnly, let s = detail?.subscription, s.ownerAccount != nil {
+            return SubscriptionActions.rebind(s, session: session)
         }
         if SubscriptionActions.extendBinding.keys.contains(key), session.actor.role == .admin, let detail, let s = detail.subscription {
             return SubscriptionActions.extend(s, detail: detail, session: session)

@@ -37,7 +37,28 @@ struct OrphansCommand: AsyncParsableCommand {
 struct SubscriptionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "subscription", abstract: "Subscriptions by original transaction id, and ownership (R8).",
-        subcommands: [Show.self, XRay.self, Transfer.self, Extend.self, ExtendAll.self, Extensions.self, Disputes.self])
+        subcommands: [Show.self, XRay.self, Transfer.self, Rebind.self, Extend.self, ExtendAll.self, Extensions.self, Disputes.self])
+
+    struct Rebind: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "After a transfer: tell Apple the purchase now carries its owner's token (Set App Account Token), audited.")
+        @OptionGroup var store: StoreOptions
+        @Argument var originalTransactionId: String
+        @Option(help: "Why, for the audit log.") var reason: String
+
+        func run() async throws {
+            let rebound = try await store.withAppleActions("rebinding") { store, actor, client in
+                try await store.rebindAppAccountToken(originalTransactionId: originalTransactionId, by: actor, reason: reason) {
+                    await client.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
+                }
+            }
+            if let error = rebound.appleError {
+                print(Output.safe("Apple refused the token: \(error)"))
+                throw ExitCode.failure
+            }
+            print(Output.safe("Apple now names \(rebound.ownerAccount)'s order \(rebound.orderId) on subscription \(originalTransactionId)"))
+        }
+    }
 
     struct XRay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

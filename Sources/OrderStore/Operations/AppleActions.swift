@@ -1,3 +1,5 @@
+import Foundation
+
 /// The actions Apple lets a studio take, as the store's operations call them. The App
 /// Store Server API client does them (against Apple, or the simulator); the console holds
 /// one without knowing the client.
@@ -12,4 +14,6 @@ public protocol AppleActions: Sendable {
     func massExtensionRefusal(productId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async -> String?
     /// Get Status of Subscription Renewal Date Extensions.
     func massExtensionProgress(productId: String, requestId: String, environment: AppleEnvironment) async -> MassExtensionProgress
+    /// Set App Account Token: nil when Apple took the token, else its refusal in words.
+    func accountTokenRefusal(token: UUID, originalTransactionId: String, environment: AppleEnvironment) async -> String?
 }
