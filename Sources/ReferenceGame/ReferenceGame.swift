@@ -42,6 +42,14 @@ public actor ReferenceGame {
 
     public func setFault(_ fault: Fault) { self.fault = fault }
 
+    /// Players whose every event the game fails the first time it comes (500, nothing
+    /// applied), and applies when it comes again: the demo's "granted, but the game never
+    /// got it" to practise a resend on.
+    public private(set) var failFirstTryFor: Set<String> = []
+    private var triedOnce: Set<String> = []
+
+    public func failFirstTry(for accounts: Set<String>) { failFirstTryFor = accounts }
+
     /// One webhook: (HTTP status, short answer).
     public func receive(body: Data, signature: String?, now: Date = Date()) async -> (status: Int, answer: String) {
         switch fault {
@@ -56,6 +64,7 @@ public actor ReferenceGame {
             return (401, "signature: \(error)")
         }
         guard let event = try? JSONDecoder().decode(Event.self, from: body) else { return (400, "not an iapdesk event") }
+        if failFirstTryFor.contains(event.effect.accountId), triedOnce.insert(event.id).inserted { return (500, "game error: try again") }
         let applied = apply(event)
         return (200, fault == .verbose ? applied + " " + String(repeating: "<p>debug</p>", count: 64 * 1024 / 12) : applied)
     }

@@ -82,6 +82,8 @@ enum DemoServe {
             production: serveURL + "/apple/notifications/production", sandbox: serveURL + "/apple/notifications/sandbox")
         let endpoints = Endpoints(serve: serveURL, simulator: simulator.baseURL, game: receiver.baseURL)
         try await askForRefunds(store: store, simulator: simulator.simulator)
+        await game.failFirstTry(for: lostPlayers)
+        try await loseEvents(store: store, simulator: simulator.simulator)
         func stop() async {
             await simulator.simulator.notifications.stop()
             await server.stop()
@@ -113,6 +115,26 @@ enum DemoServe {
             }
             let reason = ["UNINTENDED_PURCHASE", "UNSATISFIED_WITH_PURCHASE", "FULFILLMENT_ISSUE"][index % 3]
             try await simulator.requestRefundAndNotify(transactionId: transactionId, reason: reason)
+        }
+    }
+
+    /// The players whose deliveries the game never got (see `loseEvents`).
+    static let lostPlayers: Set<String> = ["lost_acct_1", "lost_acct_2"]
+
+    /// Dead events to practise on (`:undelivered`, "not told" in the header): two orders
+    /// paid four days ago and granted by support then, whose events the game failed the
+    /// first time; past the 72 hours the worker keeps trying, each is dead at once. A resend
+    /// reaches the game, which applies it. Made once per demo store.
+    static func loseEvents(store: OrderStore, simulator: AppStoreSimulator) async throws {
+        guard try await store.order("lost_000001") == nil else { return }
+        let then = Date().addingTimeInterval(-4 * 86_400)
+        let orders = try await SimulatedOrders.seed(store, simulator: simulator, count: 2, sandboxEvery: 0, prefix: "lost", now: then)
+        let support = Operator(name: "demo-support", role: .support)
+        for id in orders {
+            guard let order = try await store.order(id) else { continue }
+            try await store.grant(
+                orderId: id, expectedVersion: order.version, by: support, reason: "ticket 1203: paid, Apple was timing out",
+                at: Millis(then.timeIntervalSince1970 * 1000) + .hours(1))
         }
     }
 }
