@@ -65,12 +65,15 @@ struct DemoStuckQueueTmuxTests {
 
     /// Events the demo's game confirmed (push) and those still owed, once the worker had
     /// up to 30 seconds to send them.
-    private static func gameTold(_ db: String) async throws -> (confirmed: Int, unconfirmed: Int64) {
+    /// Events pushed and confirmed, and those still owed, leaving out the two deliveries the
+    /// demo makes the game miss on purpose (its `lost_` players, `:undelivered` to practise on).
+    private static func gameTold(_ db: String) async throws -> (confirmed: Int, unconfirmed: Int) {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        func owed() async throws -> Int { try await store.unconfirmedEvents(limit: 500).filter { !$0.accountId.hasPrefix("lost_") }.count }
         let deadline = Date().addingTimeInterval(30)
-        while try await store.unconfirmedEventCount() > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        while try await owed() > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
         let confirmed = try await store.events(after: 0, limit: 100_000).filter { $0.confirmedVia == "push" }.count
-        let unconfirmed = try await store.unconfirmedEventCount()
+        let unconfirmed = try await owed()
         await store.close()
         return (confirmed, unconfirmed)
     }
