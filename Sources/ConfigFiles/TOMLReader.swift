@@ -67,6 +67,28 @@ public struct TOMLReader {
         return strings
     }
 
+    /// `[[key]]` entries as text fields (a number as its digits), in file order.
+    public func records(_ key: String) throws -> [[String: String]] {
+        guard let value = table[key] else { return [] }
+        guard let array = value.array else { throw error(nil, key, "expected [[\(key)]] entries") }
+        return try array.enumerated().map { index, element in
+            guard let entry = element.table else { throw error(nil, "\(key)[\(index + 1)]", "expected a table") }
+            var fields: [String: String] = [:]
+            for field in entry.keys {
+                if let text = entry[field]?.string {
+                    fields[field] = text
+                } else if let number = entry[field]?.int {
+                    fields[field] = String(number)
+                } else if let number = entry[field]?.double {
+                    fields[field] = String(number)
+                } else {
+                    throw error(nil, "\(key)[\(index + 1)].\(field)", "expected a string or a number")
+                }
+            }
+            return fields
+        }
+    }
+
     public func onlyKeys(_ keys: Set<String>, tables: Set<String> = [], in section: String?, refusing secrets: Set<String> = []) throws {
         let scope: TOMLTable
         if let section {

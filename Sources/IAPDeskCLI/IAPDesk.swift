@@ -12,7 +12,8 @@ public struct IAPDesk: AsyncParsableCommand {
             DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
-            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, SSHSessionCommand.self,
+            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,
+            SSHSessionCommand.self,
         ])
 
     public init() {}

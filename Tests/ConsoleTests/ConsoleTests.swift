@@ -183,7 +183,7 @@ struct ConsoleTests {
                 body += (3..<21).map { frame.line($0) }
                 await app.press(.pageDown)
             }
-            let titles: Set<String> = ["This screen", "Everywhere", "Commands", "This session"]
+            let titles: Set<String> = ["This screen", "Everywhere", "Commands", "Aliases", "This session"]
             for line in body where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 let text = String(line.dropFirst())  // column 0 is the margin
                 #expect(titles.contains(text.trimmingCharacters(in: .whitespaces)) || text.hasPrefix("  "), "a line restarts at the margin: \(line)")

@@ -13,6 +13,10 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "ALTER TABLE products DROP COLUMN subscription_group",
+            "ALTER TABLE products DROP COLUMN group_level",
+            "ALTER TABLE products DROP COLUMN duration_days",
+            "ALTER TABLE products DROP COLUMN retired_at",
             "DROP TABLE mass_extensions",
             "DROP INDEX grants_by_time",
             "DROP INDEX transactions_by_cancellation",

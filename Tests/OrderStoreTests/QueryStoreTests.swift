@@ -137,7 +137,7 @@ struct QueryStoreTests {
     @Test("Unknown orders and products give clear errors", arguments: Backend.all)
     func notFound(backend: Backend) async throws {
         try await withStore(backend) { store in
-            await #expect(throws: StoreError.notFound(kind: "product", id: "gems")) {
+            await #expect(throws: StoreError.unknownProduct("gems")) {
                 try await store.placeOrder(orderId: "o1", accountId: "a", productId: "gems")
             }
             await #expect(throws: StoreError.notFound(kind: "order", id: "nope")) {

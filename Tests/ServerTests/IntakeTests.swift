@@ -254,7 +254,7 @@ struct IntakeTests {
                 ("/v1/orders", #"{"account_id":"a","product_id":"coins_60"}"#, 400, "order_id: required"),
                 ("/v1/orders", #"{"order_id":5,"account_id":"a","product_id":"coins_60"}"#, 400, "order_id: expected a string"),
                 ("/v1/orders", #"{"order_id":"q","account_id":"a","product_id":"coins_60","quantity":0}"#, 400, "quantity"),
-                ("/v1/orders", #"{"order_id":"q","account_id":"a","product_id":"no_such_product"}"#, 404, "no_such_product"),
+                ("/v1/orders", #"{"order_id":"q","account_id":"a","product_id":"no_such_product"}"#, 422, "iapdesk product add no_such_product"),
                 ("/v1/orders/none/receipts", #"{"receipt_data":"AAAA"}"#, 404, "none"),
                 ("/v1/orders/none/receipts", #"{"receipt_data":"@@@"}"#, 400, "receipt_data: not base64"),
                 ("/v1/orders/none/receipts", #"{"receipt_data":"AAAA","signed_transaction":"a.b.c"}"#, 400, "exactly one"),

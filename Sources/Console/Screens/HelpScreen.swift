@@ -34,8 +34,8 @@ public final class HelpScreen: ConsoleScreen {
         }
         section("This screen", screenBindings.map { ($0.label, $0.action) })
         section("Everywhere", ConsoleApp.globalBindings.map { ($0.label, $0.action) })
-        section("Commands (Tab completes names, and order ids after :order)", ConsoleCommand.all.map { ($0.usage, $0.summary) })
-        if !aliases.isEmpty { section("Aliases ([console.aliases])", aliases.sorted { $0.key < $1.key }.map { (":\($0.key)", $0.value) }) }
+        section("Commands", ConsoleCommand.all.map { ($0.usage, $0.summary) })
+        if !aliases.isEmpty { section("Aliases", aliases.sorted { $0.key < $1.key }.map { (":\($0.key)", $0.value) }) }
         if !notes.isEmpty { section("This session", notes) }
         return lines
     }

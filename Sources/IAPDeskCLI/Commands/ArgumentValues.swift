@@ -9,6 +9,7 @@ import Server
 
 extension OrderState: ExpressibleByArgument {}
 extension Role: ExpressibleByArgument {}
+extension ProductType: ExpressibleByArgument {}
 extension NotificationOutcome: ExpressibleByArgument {}
 extension ServeRole: ExpressibleByArgument {}
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The four kinds of Apple in-app products. They decide how a purchase is keyed
 /// against replays (R7) and whether ownership rules apply (R8).
 public enum ProductType: String, Sendable, CaseIterable, Codable {
@@ -11,15 +13,48 @@ public enum ProductType: String, Sendable, CaseIterable, Codable {
 public struct Product: Sendable, Equatable, Codable {
     public var productId: String
     public var type: ProductType
+    /// As players see it; any script (CJK included), sanitized where shown.
     public var displayName: String
     public var priceMinor: Int64
     public var currency: String
+    /// Auto-renewable: the subscription group it belongs to (upgrades, downgrades and
+    /// crossgrades happen within one) and its level there (1 is the highest service).
+    public var subscriptionGroup: String?
+    public var groupLevel: Int?
+    /// Non-renewing: how long one purchase lasts. Apple gives no expiry for these; the app decides.
+    public var durationDays: Int?
+    /// When an admin retired it: no new order may name it; old ones keep it.
+    public var retiredAt: Millis?
 
-    public init(productId: String, type: ProductType, displayName: String, priceMinor: Int64, currency: String) {
+    public init(
+        productId: String, type: ProductType, displayName: String, priceMinor: Int64, currency: String, subscriptionGroup: String? = nil,
+        groupLevel: Int? = nil, durationDays: Int? = nil, retiredAt: Millis? = nil
+    ) {
         self.productId = productId
         self.type = type
         self.displayName = displayName
         self.priceMinor = priceMinor
         self.currency = currency
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
+        self.durationDays = durationDays
+        self.retiredAt = retiredAt
+    }
+
+    /// Why the catalogue cannot take it as it is, or nil.
+    public var problem: String? {
+        if productId.isEmpty || productId.unicodeScalars.count > 200 { return "id: 1 to 200 characters" }
+        if displayName.trimmingCharacters(in: .whitespaces).isEmpty { return "name: required" }
+        if priceMinor < 0 { return "price: not negative" }
+        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            return "currency: three capital letters (ISO 4217), not \(currency)"
+        }
+        if type != .autoRenewable, subscriptionGroup != nil || groupLevel != nil { return "group: only auto-renewable subscriptions have one" }
+        if type == .autoRenewable, (subscriptionGroup == nil) != (groupLevel == nil) { return "group and level go together" }
+        if let level = groupLevel, level < 1 { return "level: 1 or more (1 is the highest service)" }
+        if type == .nonRenewing, durationDays == nil { return "duration_days: required for a non-renewing subscription (Apple gives no expiry)" }
+        if type != .nonRenewing, durationDays != nil { return "duration_days: only non-renewing subscriptions have one" }
+        if let days = durationDays, !(1...3660).contains(days) { return "duration_days: 1 to 3660" }
+        return nil
     }
 }

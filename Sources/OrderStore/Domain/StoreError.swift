@@ -81,6 +81,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case refundDeadlinePassed(notificationId: Int64, deadline: Millis)
     /// Apple takes consumption information only with the customer's consent.
     case consentRequired
+    /// An order names a product the catalogue does not hold.
+    case unknownProduct(String)
+    /// An order names a product an admin retired.
+    case productRetired(String)
     /// The notification is not a verified CONSUMPTION_REQUEST.
     case notARefundRequest(id: Int64)
     /// Apple's rules refuse this extension; said before Apple is asked.
@@ -94,6 +98,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(by)'s answer to refund request \(id) is being sent to Apple right now"
         case .refundDeadlinePassed(let id, let deadline):
             "refund request \(id) was due by \(deadline.iso8601): Apple decided without an answer"
+        case .unknownProduct(let id):
+            "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
+        case .productRetired(let id):
+            "product \(id) is retired: no new order may name it (`iapdesk product show \(id)`)"
         case .consentRequired:
             "Apple takes consumption information only when the customer consented to share it: nothing was sent"
         case .extensionRefused(let otid, let why):

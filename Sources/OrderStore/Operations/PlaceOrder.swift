@@ -13,15 +13,7 @@ extension OrderStore {
     ///   - now: the time recorded on the audit entry.
     public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
         try await write(as: actor, now: now) { tx in
-            try await tx.sql.raw(
-                """
-                INSERT INTO products (product_id, type, display_name, price_minor, currency)
-                VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName),
-                        \(bind: product.priceMinor), \(bind: product.currency))
-                ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
-                  price_minor = excluded.price_minor, currency = excluded.currency
-                """
-            ).run()
+            try await tx.saveProduct(product)
             tx.audit("product.upsert", target: "product:\(product.productId)", detail: "\(product.type.rawValue) \(product.displayName)")
         }
     }
@@ -68,7 +60,8 @@ extension OrderStore {
         guard !orderId.isEmpty, !accountId.isEmpty else { throw StoreError.invalid("an order needs an order id and an account id") }
         guard quantity > 0 else { throw StoreError.invalid("quantity must be positive, got \(quantity)") }
         return try await write(as: .system, now: at) { tx in
-            guard try await tx.sql.productTypes()[productId] != nil else { throw StoreError.notFound(kind: "product", id: productId) }
+            guard let product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
+            if product.retiredAt != nil, try await tx.sql.order(orderId) == nil { throw StoreError.productRetired(productId) }
             let inserted = try await tx.sql.row(
                 """
                 INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by)

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17,
+            v15(dialect), v16, v17, v18,
         ]
     }
 
@@ -73,6 +73,15 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 31: the catalogue a studio keeps itself: subscription groups and levels, a
+    /// non-renewing product's duration, and retirement (no new orders).
+    private static let v18 = [
+        "ALTER TABLE products ADD COLUMN subscription_group TEXT",
+        "ALTER TABLE products ADD COLUMN group_level BIGINT",
+        "ALTER TABLE products ADD COLUMN duration_days BIGINT",
+        "ALTER TABLE products ADD COLUMN retired_at BIGINT",
+    ]
 
     /// Issue 32: extensions of every active subscriber of a product an admin asked of Apple
     /// (after an outage), one in flight per product, with Apple's final counts.

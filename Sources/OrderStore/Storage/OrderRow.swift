@@ -27,12 +27,14 @@ extension Order {
 }
 
 extension Product {
-    static let columns = "product_id, type, display_name, price_minor, currency"
+    static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at"
 
     init(row: Row) throws {
         self.init(
             productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
-            displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"))
+            displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"),
+            subscriptionGroup: try row.optionalString("subscription_group"), groupLevel: try row.optionalInt64("group_level").map(Int.init),
+            durationDays: try row.optionalInt64("duration_days").map(Int.init), retiredAt: try row.optionalInt64("retired_at"))
     }
 }
 

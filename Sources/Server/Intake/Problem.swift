@@ -38,6 +38,9 @@ struct Problem: Error {
         case let problem as Problem: return problem
         case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind) \(id)")
         case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest("\(error)")
+        case StoreError.unknownProduct, StoreError.productRetired:
+            // Well formed, and the catalogue says no: the studio's admin fixes the catalogue.
+            return Problem(status: .unprocessableContent, title: "Unknown product", detail: "\(error)")
         case StoreError.orderMismatch, StoreError.idempotencyMismatch:
             return Problem(status: .conflict, title: "Conflict", detail: "\(error)")
         case is NIOTooManyBytesError:

@@ -1,0 +1,76 @@
+import SQLKit
+
+extension OrderStore {
+    /// Adds a product to the catalogue (`replacing` false) or changes one (`replacing` true),
+    /// admins only, audited with the reason. Retirement is ``retireProduct(_:by:reason:at:)``'s.
+    ///
+    /// - Throws: ``StoreError/invalid(_:)`` for what ``Product/problem`` names, for an id
+    ///   already there (adding) or not there (changing), and for a type change once orders name it.
+    @discardableResult
+    public func defineProduct(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
+        try requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+        if let problem = product.problem { throw StoreError.invalid("\(product.productId): \(problem)") }
+        try await write(as: actor, now: now) { tx in
+            let existing = try await tx.sql.product(product.productId)
+            if replacing {
+                guard let existing else { throw StoreError.invalid("\(product.productId) is not in the catalogue: add it first") }
+                if existing.type != product.type,
+                    try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil
+                {
+                    throw StoreError.invalid("\(product.productId) is \(existing.type.rawValue) and orders name it: its type cannot change")
+                }
+            } else if existing != nil {
+                throw StoreError.invalid("\(product.productId) is in the catalogue already: change it with `iapdesk product update`")
+            }
+            var stored = product
+            stored.retiredAt = existing?.retiredAt
+            try await tx.saveProduct(stored)
+            tx.audit(
+                replacing ? "product.update" : "product.add", target: "product:\(product.productId)", reason: reason,
+                detail: "\(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
+                    + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
+                    + (product.durationDays.map { ", \($0) days" } ?? ""))
+        }
+        return product
+    }
+
+    /// Retires a product: no new order may name it; the orders that do keep it. Admins, audited.
+    public func retireProduct(_ productId: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+        try requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+        try await write(as: actor, now: now) { tx in
+            guard var product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
+            guard product.retiredAt == nil else { throw StoreError.invalid("\(productId) was retired already") }
+            product.retiredAt = now
+            try await tx.saveProduct(product)
+            tx.audit("product.retire", target: "product:\(productId)", reason: reason)
+        }
+    }
+
+    /// The catalogue by product id, retired products included.
+    public func products() async throws -> [Product] {
+        try await read { sql in
+            try await sql.rows("SELECT \(unsafeRaw: Product.columns) FROM products ORDER BY product_id").map(Product.init(row:))
+        }
+    }
+
+    /// One product, or nil.
+    public func product(_ productId: String) async throws -> Product? {
+        try await read { sql in try await sql.product(productId) }
+    }
+}
+
+extension WriteTransaction {
+    func saveProduct(_ product: Product) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO products (product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at)
+            VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName), \(bind: product.priceMinor),
+                    \(bind: product.currency), \(bind: product.subscriptionGroup), \(bind: product.groupLevel), \(bind: product.durationDays),
+                    \(bind: product.retiredAt))
+            ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
+              price_minor = excluded.price_minor, currency = excluded.currency, subscription_group = excluded.subscription_group,
+              group_level = excluded.group_level, duration_days = excluded.duration_days, retired_at = excluded.retired_at
+            """
+        ).run()
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import OrderStore
+
+/// The catalogue as `iapdesk product` prints it, and prices as people type and read them.
+public enum ProductPresentation {
+    /// Currencies Apple prices without a minor unit.
+    static let zeroDecimal: Set = ["JPY", "KRW", "VND", "CLP", "ISK", "HUF", "TWD", "UGX", "PYG", "IDR"]
+
+    static func decimals(_ currency: String) -> Int { zeroDecimal.contains(currency) ? 0 : 2 }
+
+    /// "6.00" in CNY is 600; "120" in JPY is 120. Nil for anything else.
+    public static func minorUnits(_ price: String, currency: String) -> Int64? {
+        let parts = price.split(separator: ".", omittingEmptySubsequences: false)
+        let places = decimals(currency)
+        guard (1...2).contains(parts.count), let whole = Int64(parts[0]), whole >= 0 else { return nil }
+        let fraction = parts.count == 2 ? String(parts[1]) : ""
+        guard fraction.count <= places, fraction.allSatisfy(\.isASCII), fraction.isEmpty || Int64(fraction) != nil else { return nil }
+        let padded = fraction.padding(toLength: places, withPad: "0", startingAt: 0)
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        return whole * scale + (Int64(padded) ?? 0)
+    }
+
+    /// 600 CNY → "6.00 CNY".
+    public static func price(_ minor: Int64, _ currency: String) -> String {
+        let places = decimals(currency)
+        guard places > 0 else { return "\(minor) \(currency)" }
+        let text = String(format: "%lld.%0\(places)lld", minor / 100, minor % 100)
+        return "\(text) \(currency)"
+    }
+
+    static func kind(_ p: Product) -> String {
+        if let group = p.subscriptionGroup { return "\(p.type.rawValue), group \(group) level \(p.groupLevel ?? 0)" }
+        if let days = p.durationDays { return "\(p.type.rawValue), \(days) days" }
+        return p.type.rawValue
+    }
+
+    public static func listing() -> Listing<Product> {
+        Listing(
+            title: "Products", empty: "The catalogue is empty: `iapdesk product add` or `iapdesk product import FILE`.",
+            columns: [
+                ListColumn("PRODUCT", width: 14) { Cell($0.productId) },
+                ListColumn("NAME", width: 14, flexible: true) { Cell($0.displayName) },
+                ListColumn("TYPE", width: 20) { Cell(kind($0)) },
+                ListColumn("PRICE", width: 12) { Cell(price($0.priceMinor, $0.currency)) },
+                ListColumn("STATUS", width: 10) { p in p.retiredAt.map { Cell("retired \(TimeText.full($0))", .muted) } ?? Cell("on sale", .passed) },
+            ])
+    }
+}

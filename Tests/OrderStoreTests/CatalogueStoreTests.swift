@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OrderStore
+
+/// A studio's own catalogue (issue 31): products added, changed and retired by admins,
+/// audited, with subscription groups and a non-renewing product's duration; what the
+/// catalogue refuses. Both backends.
+@Suite("Store: the catalogue")
+struct CatalogueStoreTests {
+    static let gems = Product(productId: "gems_100", type: .consumable, displayName: "100 颗宝石", priceMinor: 600, currency: "CNY")
+    static let vipYear = Product(
+        productId: "vip_year", type: .autoRenewable, displayName: "VIP 年卡", priceMinor: 19_800, currency: "CNY", subscriptionGroup: "vip", groupLevel: 1)
+
+    @Test(
+        "An admin adds, changes and retires products, each audited with the reason; support, bad fields, a duplicate, an unknown id and a type change under orders are refused; a retired product takes no new order but its orders stand",
+        arguments: Backend.all)
+    func catalogue(backend: Backend) async throws {
+        try await withStore(backend, catalogue: []) { store in
+            try await store.defineProduct(Self.gems, replacing: false, by: root, reason: "launch")
+            try await store.defineProduct(Self.vipYear, replacing: false, by: root, reason: "launch")
+            #expect(try await store.products() == [Self.gems, Self.vipYear])
+
+            await #expect(throws: StoreError.forbidden(action: "change the catalogue", role: .support)) {
+                try await store.defineProduct(Self.gems, replacing: true, by: alice, reason: "x")
+            }
+            var pass = Product(productId: "pass_7d", type: .nonRenewing, displayName: "7-day pass", priceMinor: 300, currency: "CNY")
+            for bad in [
+                pass,  // no duration: Apple gives none
+                Product(productId: "x", type: .consumable, displayName: "x", priceMinor: 1, currency: "cny"),
+                Product(productId: "y", type: .consumable, displayName: "y", priceMinor: 1, currency: "CNY", subscriptionGroup: "vip", groupLevel: 1),
+            ] {
+                await #expect(throws: StoreError.self, "\(bad)") { try await store.defineProduct(bad, replacing: false, by: root, reason: "x") }
+            }
+            pass.durationDays = 7
+            try await store.defineProduct(pass, replacing: false, by: root, reason: "event")
+            await #expect(throws: StoreError.self, "added twice") { try await store.defineProduct(pass, replacing: false, by: root, reason: "x") }
+            await #expect(throws: StoreError.self, "updating an unknown one") {
+                try await store.defineProduct(
+                    Product(productId: "nope", type: .consumable, displayName: "n", priceMinor: 1, currency: "CNY"), replacing: true, by: root, reason: "x")
+            }
+
+            try await store.placeOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100")
+            var cheaper = Self.gems
+            cheaper.priceMinor = 500
+            try await store.defineProduct(cheaper, replacing: true, by: root, reason: "sale")
+            #expect(try await store.product("gems_100")?.priceMinor == 500)
+            var retyped = Self.gems
+            retyped.type = .nonConsumable
+            await #expect(throws: StoreError.self, "orders name it") { try await store.defineProduct(retyped, replacing: true, by: root, reason: "x") }
+
+            try await store.retireProduct("gems_100", by: root, reason: "replaced by gems_120")
+            #expect(try await store.product("gems_100")?.retiredAt != nil)
+            await #expect(throws: StoreError.productRetired("gems_100")) {
+                try await store.placeOrder(orderId: "c-2", accountId: "p-1", productId: "gems_100")
+            }
+            #expect(try await store.ensureOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100").created == false, "its orders stand")
+            await #expect(throws: StoreError.unknownProduct("gems_999")) { try await store.placeOrder(orderId: "c-3", accountId: "p-1", productId: "gems_999") }
+
+            let audit = try await store.auditLog().filter { $0.target.hasPrefix("product:") }.map { "\($0.action) \($0.reason ?? "")" }
+            #expect(
+                audit.contains("product.add launch") && audit.contains("product.update sale") && audit.contains("product.retire replaced by gems_120"),
+                "\(audit)")
+        }
+    }
+}
