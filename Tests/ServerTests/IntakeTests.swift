@@ -185,16 +185,19 @@ struct IntakeTests {
         }
     }
 
-    @Test("A committed receipt wakes the idle worker: delivered within ?wait=10 although the worker polls only once a minute", arguments: [Backend.sqlite])
+    @Test("A committed receipt wakes the idle worker: delivered at once although the worker polls only every 10 minutes", arguments: [Backend.sqlite])
     func commitWakesWorker(backend: Backend) async throws {
-        try await Self.withServe(backend, worker: { $0.idle = .seconds(60) }) { serve in
+        try await Self.withServe(backend, worker: { $0.idle = .seconds(600) }) { serve in
             try await Task.sleep(for: .milliseconds(300))  // the worker has found nothing and sleeps
             #expect(try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"g-wake","account_id":"acct-wake","product_id":"coins_60"}"#).status == 201)
             await serve.simulator.ledger.purchase(appleId: "wake@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "g-wake")
             let receipt = try await serve.simulator.ledger.receipt(appleId: "wake@icloud")
-            // Without the wake-up the worker would sleep past the wait and the answer would be 202.
+            // Without the wake-up the worker would sleep 10 minutes. Usually the verdict comes
+            // within the wait (200); on 2 cores running the whole suite it may come after (202),
+            // and then within a minute, still long before the worker's next poll.
             let answer = try await serve.call(.POST, "/v1/orders/g-wake/receipts?wait=10", json: #"{"receipt_data":"\#(receipt)"}"#)
-            #expect(answer.status == 200 && answer.body["state"] as? String == "delivered", "\(answer.body)")
+            try Self.expectVerdictOrAccepted(answer)
+            #expect(try await Self.waitFor("delivered", order: "g-wake", in: serve, seconds: 60)["state"] as? String == "delivered")
         }
     }
 
