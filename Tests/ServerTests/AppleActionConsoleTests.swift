@@ -24,8 +24,7 @@ extension AppleSide {
         func answeredFromTheConsole(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 let sim = serve.simulator
-                await sim.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let coins = try await NotificationTests.delivered("rc-1", product: "coins_980", kind: .consumable, account: "acct-rc", in: serve)
                 #expect(try await serve.call(.POST, "/v1/orders/rc-1/consumption", json: #"{"consumed_percent": 40}"#).status == 201)
                 let request = try await RefundRequestTests.requested(coins.transactionId, in: serve)

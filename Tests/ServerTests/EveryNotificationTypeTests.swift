@@ -25,8 +25,7 @@ struct EveryNotificationTypeTests {
     func everyType(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let sim = serve.simulator
-            await sim.notifications.configure(
-                production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+            await serve.wireNotifications()
             let coins = try await NotificationTests.delivered("e-1", product: "coins_980", kind: .consumable, account: "acct-e", appleId: "e@icloud", in: serve)
             let vip = try await NotificationTests.delivered(
                 "e-2", product: "vip_monthly", kind: .autoRenewable, account: "acct-e", appleId: "e@icloud", in: serve)

@@ -51,6 +51,13 @@ struct IntakeTests {
             return (Int(response.status.code), object, response.headers.first(name: "Retry-After"))
         }
 
+        /// Points the simulator's notifications at this serve's receivers, as a studio sets
+        /// its URLs in App Store Connect.
+        func wireNotifications() async {
+            await simulator.notifications.configure(
+                production: baseURL + "/apple/notifications/production", sandbox: baseURL + "/apple/notifications/sandbox")
+        }
+
         /// `/metrics` as Prometheus scrapes it (text, no token).
         func metrics() async throws -> String {
             let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: .seconds(5))

@@ -67,8 +67,7 @@ extension AppleSide {
                 }
                 #expect(polled.completeAt != nil && polled.succeeded == 2 && polled.failed == 1, "\(polled)")
 
-                await serve.simulator.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let second = try await serve.store.extendAllSubscribers(
                     productId: "vip_monthly", days: 3, reasonCode: 3, by: Self.ada, reason: "outage 26 Nov", send: send)
                 let done = try await eventually(within: 30) {

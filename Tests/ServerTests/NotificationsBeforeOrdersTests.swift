@@ -151,8 +151,7 @@ struct NotificationsBeforeOrdersTests {
     func consentRescinded(backend: Backend) async throws {
         try await IntakeTests.withServe(backend) { serve in
             let sim = serve.simulator
-            await sim.notifications.configure(
-                production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+            await serve.wireNotifications()
             // A child plays two game accounts on one Apple Account; Apple tells of each purchase (ONE_TIME_CHARGE).
             let gems = try await NotificationTests.delivered(
                 "kid-1", product: "coins_60", kind: .consumable, account: "kid-a", appleId: "kid@icloud", in: serve)
@@ -180,8 +179,7 @@ struct NotificationsBeforeOrdersTests {
     func familyFollowsOrganizer() async throws {
         try await IntakeTests.withServe(.sqlite) { serve in
             let sim = serve.simulator
-            await sim.notifications.configure(
-                production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+            await serve.wireNotifications()
             let organizer = try await NotificationTests.delivered(
                 "fam-1", product: "vip_monthly", kind: .autoRenewable, account: "parent", appleId: "parent@icloud", in: serve)
             let member = try await sim.shareWithFamilyAndNotify(transactionId: organizer.transactionId, member: "child@icloud")

@@ -24,8 +24,7 @@ extension AppleSide {
                 }
             ) { serve in
                 let sim = serve.simulator
-                await sim.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let consented = try await NotificationTests.delivered(
                     "p-1", product: "coins_980", kind: .consumable, account: "acct-p1", appleId: "p1@icloud", in: serve)
                 let silent = try await NotificationTests.delivered(

@@ -40,8 +40,7 @@ extension AppleSide {
         func answered(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 let sim = serve.simulator
-                await sim.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let coins = try await NotificationTests.delivered("r-1", product: "coins_980", kind: .consumable, account: "acct-r", in: serve)
                 let request = try await Self.requested(coins.transactionId, in: serve)
                 #expect(request.order?.orderId == "r-1" && request.deliveredAt != nil)
@@ -95,8 +94,7 @@ extension AppleSide {
         func refusedByApple(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 let sim = serve.simulator
-                await sim.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let noAds = try await NotificationTests.delivered("r-2", product: "no_ads", kind: .nonConsumable, account: "acct-r2", in: serve)
                 let request = try await Self.requested(noAds.transactionId, in: serve)
                 let send = try Self.send(serve)
@@ -126,8 +124,7 @@ extension AppleSide {
             arguments: Backend.all)
         func gameReportsConsumption(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
-                await serve.simulator.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let coins = try await NotificationTests.delivered("r-3", product: "coins_980", kind: .consumable, account: "acct-r3", in: serve)
                 let first = try await serve.call(.POST, "/v1/orders/r-3/consumption", json: #"{"consumed_percent": 20}"#)
                 #expect(first.status == 201 && first.body["consumed_percent"] as? Double == 20, "\(first)")
@@ -163,8 +160,7 @@ extension AppleSide {
             arguments: Backend.all)
         func sameAppleAccount(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
-                await serve.simulator.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let first = try await NotificationTests.delivered(
                     "s-1", product: "coins_980", kind: .consumable, account: "acct-s1", appleId: "same@icloud", in: serve)
                 try await serve.simulator.refundAndNotify(transactionId: first.transactionId)

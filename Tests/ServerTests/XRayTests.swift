@@ -16,8 +16,7 @@ extension AppleSide {
             arguments: Backend.all)
         func timeline(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
-                await serve.simulator.notifications.configure(
-                    production: serve.baseURL + "/apple/notifications/production", sandbox: serve.baseURL + "/apple/notifications/sandbox")
+                await serve.wireNotifications()
                 let vip = try await NotificationTests.delivered("xr-1", product: "vip_monthly", kind: .autoRenewable, account: "acct-xr", in: serve)
                 let otid = vip.originalTransactionId
                 let renewal = try await serve.simulator.renewAndNotify(originalTransactionId: otid)

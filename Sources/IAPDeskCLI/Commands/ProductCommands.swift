@@ -45,6 +45,15 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Auto-renewable: its level in the group (1 is the highest service).") var level: Int?
         @Option(help: "Non-renewing: how many days one purchase lasts (Apple gives no expiry).") var durationDays: Int?
 
+        /// Adds the product (or, `replacing`, changes it) as the operator at the keyboard.
+        func define(in store: StoreOptions, replacing: Bool, reason: String) async throws -> Product {
+            let product = try product()
+            try await store.withStore { store, _ in
+                try await store.defineProduct(product, replacing: replacing, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+            }
+            return product
+        }
+
         func product() throws -> Product {
             try ProductRecord.product(
                 id: productId, type: type.rawValue, name: name, price: price, currency: currency, group: group, level: level.map(String.init),
@@ -59,10 +68,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {
-            let product = try fields.product()
-            try await store.withStore { store, _ in
-                try await store.defineProduct(product, replacing: false, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
-            }
+            let product = try await fields.define(in: store, replacing: false, reason: reason)
             print(Output.safe("added \(product.productId): \(product.displayName), \(ProductPresentation.price(product.priceMinor, product.currency))"))
         }
     }
@@ -74,10 +80,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {
-            let product = try fields.product()
-            try await store.withStore { store, _ in
-                try await store.defineProduct(product, replacing: true, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
-            }
+            let product = try await fields.define(in: store, replacing: true, reason: reason)
             print(Output.safe("updated \(product.productId)"))
         }
     }
