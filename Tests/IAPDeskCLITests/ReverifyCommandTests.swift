@@ -82,25 +82,9 @@ struct ReverifyCommandTests {
     func refundCommands() async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
         let server = try await SimulatorServer.start(simulator)
-        let folder = Scratch.url("iapdesk-cli-refunds-\(UUID().uuidString)").path
-        let files = try SimulatorFiles.write(simulator, into: folder)
-        let db = folder + "/store.sqlite"
-        let config = folder + "/iapdesk.toml"
-        try """
-        [store]
-        db = "\(db)"
-        bundle_id = "\(DemoCatalogue.bundleId)"
-        [apple]
-        simulator = "\(server.baseURL)"
-        shared_secret_file = "\(files.secret)"
-        key_file = "\(files.key)"
-        key_id = "\(simulator.apiKey.keyId)"
-        issuer_id = "\(simulator.apiKey.issuerId)"
-        [receipts]
-        trust_roots = "\(files.roots)"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        try await SimulatorFiles.makeAdminIfNew(store)
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "refunds")
+        let (db, config) = (desk.db, desk.config)
+        let store = try await desk.open()
         let seeded = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 0)
         var consumable: String?
         for id in seeded where consumable == nil { if try await store.order(id)?.productId.hasPrefix("coins") == true { consumable = id } }

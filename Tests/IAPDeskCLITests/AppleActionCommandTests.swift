@@ -1,0 +1,84 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import OrderStore
+import SyntheticData
+import TestSupport
+import Testing
+
+@testable import IAPDeskCLI
+
+/// A store and an `iapdesk.toml` pointing every Apple URL and key at `simulator`, with the
+/// operator at the keyboard an admin: what the CLI tests that act on Apple's side start from.
+struct SimulatedDesk {
+    let db: String
+    let config: String
+
+    static func make(_ simulator: AppStoreSimulator, server: SimulatorServer, named name: String) async throws -> SimulatedDesk {
+        let folder = Scratch.url("iapdesk-cli-\(name)-\(UUID().uuidString.prefix(8))").path
+        let files = try SimulatorFiles.write(simulator, into: folder)
+        let db = folder + "/store.sqlite"
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        try await SimulatorFiles.makeAdminIfNew(store)
+        await store.close()
+        let config = folder + "/iapdesk.toml"
+        try """
+        [store]
+        db = "\(db)"
+        bundle_id = "\(DemoCatalogue.bundleId)"
+        [apple]
+        simulator = "\(server.baseURL)"
+        shared_secret_file = "\(files.secret)"
+        key_file = "\(files.key)"
+        key_id = "\(simulator.apiKey.keyId)"
+        issuer_id = "\(simulator.apiKey.issuerId)"
+        [receipts]
+        trust_roots = "\(files.roots)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return SimulatedDesk(db: db, config: config)
+    }
+
+    func open() async throws -> OrderStore { try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId)) }
+}
+
+@Suite("CLI: acting on Apple's side")
+struct AppleActionCommandTests {
+    @Test(
+        "subscription extend-all asks Apple and extensions --refresh reads its counts; notifications apple reads Apple's history; rebind refuses an order id that is no UUID"
+    )
+    func commands() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        defer { Task { await server.stop() } }
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "apple-actions")
+        var store = try await desk.open()
+        let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: 5, sandboxEvery: 0)
+        await store.close()
+        try await IAPDesk.run(["stuck", "reverify", "--all", "--config", desk.config])
+        store = try await desk.open()
+        let vip = try #require(try await store.order(ids[2]), "the third seeded order is a vip_monthly subscription")
+        let otid = try #require(vip.originalTransactionId)
+        #expect(try await store.subscription(otid).subscription?.ownerAccount == vip.accountId)
+        await store.close()
+        let before = try #require(await simulator.ledger.chain(originalTransactionId: otid).last?.expiresDate)
+
+        try await IAPDesk.run(["subscription", "extend-all", "vip_monthly", "--days", "3", "--reason-code", "3", "--reason", "outage", "--config", desk.config])
+        var done: MassExtension?
+        for _ in 0..<50 where done?.completeAt == nil {
+            try await IAPDesk.run(["subscription", "extensions", "--refresh", "--config", desk.config])
+            store = try await desk.open()
+            done = try await store.massExtensions().first
+            await store.close()
+            if done?.completeAt == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(done?.succeeded == 1 && done?.failed == 0 && done?.operatorName == OperatorIdentity.current, "\(String(describing: done))")
+        let after = await simulator.ledger.chain(originalTransactionId: otid).last?.expiresDate
+        #expect(after == before.addingTimeInterval(3 * 86_400), "Apple extended it by 3 days")
+
+        let yesterday = Date().addingTimeInterval(-86_400).formatted(.iso8601)
+        try await IAPDesk.run(["notifications", "apple", "--since", yesterday, "--config", desk.config])
+        await #expect(throws: StoreError.self, "sim_000003 is no UUID") {
+            try await IAPDesk.run(["subscription", "rebind", otid, "--reason", "ticket 9", "--config", desk.config])
+        }
+    }
+}
