@@ -19,7 +19,9 @@ struct ReadOnlyDiskTests {
         defer { disk.unmount() }
         let path = disk.path + "/store.sqlite"
         var tally = DiskFullTests.Tally()
-        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: path)) { serve in
+        // The deadline these faults were measured against: a write the failing disk holds
+        // must end in an outage before the test asks /readyz.
+        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: path), storeDeadline: .seconds(10)) { serve in
             var receipts: [(String, String)] = []
             for index in 0..<40 {
                 let order = "ro-\(index)"
