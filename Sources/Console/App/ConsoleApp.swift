@@ -313,7 +313,10 @@ public final class ConsoleApp {
         case .success(.xray(let otid)):
             try await push(SectionsScreen.xray(otid))
         case .success(.order(let id)):
-            let found = try await session.store.lookup(id)
+            var found = try await session.store.lookup(id)
+            if found.isEmpty, OrderStore.looksLikeAppleOrderId(id), let apple = session.appleActions {
+                found = try await session.store.orders(forAppleOrderId: id) { await apple.transactionIds(ofAppleOrder: $0, environment: $1) }
+            }
             switch found.count {
             case 0: message = ("nothing matches \(id)", true)
             case 1: try await push(OrderDetailScreen(orderId: found[0].orderId))

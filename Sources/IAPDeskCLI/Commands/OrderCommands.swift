@@ -1,3 +1,4 @@
+import AppStore
 import ArgumentParser
 import OrderStore
 import Presentation
@@ -38,12 +39,23 @@ struct OrderCommand: AsyncParsableCommand {
     }
 
     struct Find: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Exact lookup by order, account, transaction or original transaction id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Exact lookup by order, account, transaction or original transaction id, or Apple's order id (MK…, asked of Apple).")
         @OptionGroup var store: StoreOptions
         @Argument var id: String
 
         func run() async throws {
-            let (found, production) = try await store.withStore { store, _ in (try await store.lookup(id), store.settings.isProduction) }
+            let (found, production) = try await store.withStore { store, configuration in
+                var found = try await store.lookup(id)
+                if found.isEmpty, OrderStore.looksLikeAppleOrderId(id) {
+                    // A player's ticket quotes the order id on Apple's emailed receipt: ask Apple.
+                    found = try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                        guard let client = verifier.serverAPI else { return [] }
+                        return try await store.orders(forAppleOrderId: id) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
+                    }
+                }
+                return (found, store.settings.isProduction)
+            }
             if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
             print(Output.table(OrderListings.orders(storeIsProduction: production), found))
         }

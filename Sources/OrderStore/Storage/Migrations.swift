@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18,
+            v15(dialect), v16, v17, v18, v19,
         ]
     }
 
@@ -73,6 +73,12 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 31: Apple's order ids (the `MK…` a player gets by email) learned from Look Up
+    /// Order ID, with the transactions each covers, so the next search needs no call.
+    private static let v19 = [
+        "CREATE TABLE apple_order_ids (apple_order_id TEXT NOT NULL, transaction_id TEXT NOT NULL, learned_at BIGINT NOT NULL, PRIMARY KEY (apple_order_id, transaction_id))"
+    ]
 
     /// Issue 31: the catalogue a studio keeps itself: subscription groups and levels, a
     /// non-renewing product's duration, and retirement (no new orders).
