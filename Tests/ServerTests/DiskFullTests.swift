@@ -36,9 +36,7 @@ struct DiskFullTests {
     func diskFullThenSpaceFreed() async throws {
         let disk = try SmallFilesystem.mount(kilobytes: 24 * 1024)
         defer { disk.unmount() }
-        // The deadline these faults were measured against: a write the failing disk holds
-        // must end in an outage before the test asks /readyz.
-        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: disk.path + "/store.sqlite"), storeDeadline: .seconds(10)) { serve in
+        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: disk.path + "/store.sqlite")) { serve in
             var receipts: [(String, String)] = []
             for index in 0..<220 {
                 let order = "full-\(index)"
