@@ -16,7 +16,7 @@ extension AppleSide {
         }
 
         @Test(
-            "An MK… id finds the order through Look Up Order ID, the next search needs no call, an id Apple does not know finds nothing, and :order MK… opens the order",
+            "An MK… id finds the order through Look Up Order ID, the next search needs no call, an id Apple does not know finds nothing, and :order MK… and /MK… find it in the console",
             arguments: Backend.all)
         func find(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
@@ -51,6 +51,12 @@ extension AppleSide {
                 await app.open()
                 await app.command("order \(invoice)")
                 #expect(try terminal.screenText().contains("Order mk-1"))
+                await app.press(.escape)
+                await app.press(.character("/"))
+                await app.type(invoice)
+                await app.press(.enter)
+                let filtered = try terminal.screenText()
+                #expect(filtered.contains("mk-1") && filtered.contains("Orders [\(invoice)]"), "\(filtered)")
             }
         }
     }

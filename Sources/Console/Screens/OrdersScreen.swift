@@ -9,6 +9,8 @@ public final class OrdersScreen: ConsoleScreen {
     private var next: OrderCursor?
     private var query = FilterQuery("")
     private(set) var filterText = ""
+    /// The Apple order id this filter asked Apple about already.
+    private var askedApple: String?
     private(set) var selected = 0
     private var top = 0
     /// R2: a sandbox answer in a production store is marked SBX.
@@ -58,6 +60,15 @@ public final class OrdersScreen: ConsoleScreen {
         isProduction = session.store.settings.isProduction
         if let lookup = query.lookup {
             orders = try await session.store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
+            if orders.isEmpty, lookup.kind == .any, OrderStore.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
+                // Apple's order id from a player's receipt: asked of Apple once per filter,
+                // not on every refresh (an id Apple does not know would ask again forever).
+                let ask = askedApple != lookup.text
+                askedApple = lookup.text
+                orders = try await session.store.orders(forAppleOrderId: lookup.text) { id, environment in
+                    ask ? await apple.transactionIds(ofAppleOrder: id, environment: environment) : nil
+                }
+            }
             next = nil
         } else if top > 0, top < orders.count {
             // Scrolled down: the rows from the first one on screen are read again (a page);
@@ -76,6 +87,7 @@ public final class OrdersScreen: ConsoleScreen {
     }
 
     public func apply(filter: String, session: ConsoleSession) async throws {
+        askedApple = nil
         filterText = filter
         query = FilterQuery(filter)
         selected = 0
