@@ -11,10 +11,13 @@ import Testing
 /// A store and an `iapdesk.toml` pointing every Apple URL and key at `simulator`, with the
 /// operator at the keyboard an admin: what the CLI tests that act on Apple's side start from.
 struct SimulatedDesk {
+    let folder: String
     let db: String
     let config: String
 
-    static func make(_ simulator: AppStoreSimulator, server: SimulatorServer, named name: String) async throws -> SimulatedDesk {
+    static func make(_ simulator: AppStoreSimulator, server: SimulatorServer, named name: String, timeoutSeconds: Int = 30) async throws
+        -> SimulatedDesk
+    {
         let folder = Scratch.url("iapdesk-cli-\(name)-\(UUID().uuidString.prefix(8))").path
         let files = try SimulatorFiles.write(simulator, into: folder)
         let db = folder + "/store.sqlite"
@@ -32,10 +35,11 @@ struct SimulatedDesk {
         key_file = "\(files.key)"
         key_id = "\(simulator.apiKey.keyId)"
         issuer_id = "\(simulator.apiKey.issuerId)"
+        timeout_seconds = \(timeoutSeconds)
         [receipts]
         trust_roots = "\(files.roots)"
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        return SimulatedDesk(db: db, config: config)
+        return SimulatedDesk(folder: folder, db: db, config: config)
     }
 
     func open() async throws -> OrderStore { try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId)) }

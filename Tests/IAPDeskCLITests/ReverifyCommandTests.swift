@@ -18,29 +18,11 @@ struct ReverifyCommandTests {
     func reverifyCommands() async throws {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
         let server = try await SimulatorServer.start(simulator)
-        let folder = Scratch.url("iapdesk-cli-sim-\(UUID().uuidString)").path
-        let files = try SimulatorFiles.write(simulator, into: folder)
-        let db = folder + "/store.sqlite"
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        try await SimulatorFiles.makeAdminIfNew(store)
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "sim", timeoutSeconds: 5)
+        let (folder, db, config) = (desk.folder, desk.db, desk.config)
+        let store = try await desk.open()
         let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 3)
         await store.close()
-
-        let config = folder + "/iapdesk.toml"
-        try """
-        [store]
-        db = "\(db)"
-        bundle_id = "\(DemoCatalogue.bundleId)"
-        [apple]
-        simulator = "\(server.baseURL)"
-        shared_secret_file = "\(files.secret)"
-        key_file = "\(files.key)"
-        key_id = "\(simulator.apiKey.keyId)"
-        issuer_id = "\(simulator.apiKey.issuerId)"
-        timeout_seconds = 5
-        [receipts]
-        trust_roots = "\(files.roots)"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
 
         try await IAPDesk.run(["order", "reverify", ids[0], "--config", config])
         try await IAPDesk.run(["stuck", "reverify", "--all", "--config", config])
