@@ -19,7 +19,7 @@ struct ReadOnlyDiskTests {
         defer { disk.unmount() }
         let path = disk.path + "/store.sqlite"
         var tally = DiskFullTests.Tally()
-        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: path), storeDeadline: .seconds(10)) { serve in
+        try await IntakeTests.withServe(.sqlite, location: .sqlite(path: path)) { serve in
             var receipts: [(String, String)] = []
             for index in 0..<40 {
                 let order = "ro-\(index)"
