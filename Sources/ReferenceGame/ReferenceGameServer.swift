@@ -35,7 +35,7 @@ public final class ReferenceGameServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         var logger = Logger(label: "reference-game")
-        logger.logLevel = .error
+        logger.logLevel = .critical  // its shutdown races (a connection cancelled as it stops) are no news to anyone
         let (bound, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reference-game"),

@@ -12,14 +12,7 @@ import Testing
 /// cannot open the store themselves, and cannot run anything but iapdesk's operator commands.
 @Suite("The SSH deployment recipe")
 struct SSHRecipeTests {
-    /// Runs a shell command as root; (exit status, output with stderr).
-    private static func sh(_ command: String) -> (Int32, String) {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-ssh-out-\(UUID().uuidString.prefix(8))").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let status = system("(\(command)\n) > \(output) 2>&1")
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return (status == 0 ? 0 : (status >> 8 == 0 ? 1 : status >> 8), text)
-    }
+    private static func sh(_ command: String) -> (Int32, String) { Machine.shell(command) }
 
     static let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/sudo", "/usr/sbin/useradd", "/usr/bin/tmux"]
     static let toolsNeeded = "root, sshd, ssh, sudo, useradd and tmux (apt-get install openssh-server openssh-client sudo tmux)"

@@ -93,7 +93,6 @@ extension AppleSide {
         @Test("Apple's refusal is recorded with Apple's error and frees the request for a corrected answer", arguments: Backend.all)
         func refusedByApple(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
-                let sim = serve.simulator
                 await serve.wireNotifications()
                 let noAds = try await NotificationTests.delivered("r-2", product: "no_ads", kind: .nonConsumable, account: "acct-r2", in: serve)
                 let request = try await Self.requested(noAds.transactionId, in: serve)

@@ -27,6 +27,8 @@ public final class ConsoleApp {
     public private(set) var job: BackgroundJob?
     private var spinner = 0
     public private(set) var finished = false
+    /// Why the console ended itself (a demo visit's idle or time limit), to say once the terminal is restored.
+    public private(set) var endedBecause: String?
 
     enum PromptKind { case filter, command }
 
@@ -326,6 +328,10 @@ public final class ConsoleApp {
                 message = ("\(found.count) orders match \(id)", false)
             }
         case .success(.export(let path)):
+            guard session.visit == nil else {
+                message = ("a demo visit saves no files; everything here is deleted when you leave", true)
+                return
+            }
             guard let screen = top as? any ExportableScreen else {
                 message = ("this screen has nothing to export; open a list or a page", true)
                 return
@@ -334,6 +340,10 @@ public final class ConsoleApp {
             try export.write(to: path)
             message = ("saved \(export.rowCount) \(export.isTable ? "rows" : "lines") to \(path)", false)
         case .success(.theme(let name)):
+            if session.visit != nil, name.contains("/") || name.hasSuffix(".toml") {
+                message = ("a demo visit uses the themes installed with it, by name (default, mono, …)", true)
+                return
+            }
             let (theme, error) = ThemeLoader.loadOrFallback(name)
             if let error {
                 message = ("\(error)", true)
@@ -391,10 +401,21 @@ public final class ConsoleApp {
         await open()
         var lastRefresh = ContinuousClock.now
         var lastSpin = ContinuousClock.now
+        var lastKey = ContinuousClock.now
         while !finished {
             if let key = device.pollKey() {
+                lastKey = .now
                 await press(key)
                 continue
+            }
+            if let visit = session.visit {
+                if let ending = visit.ending(now: .now, lastKey: lastKey) {
+                    endedBecause = ending
+                    return
+                }
+                if let warning = visit.idleWarning(now: .now, lastKey: lastKey), message == nil || message?.text.hasPrefix("no key") == true {
+                    message = (warning, true)
+                }
             }
             if ContinuousClock.now - lastRefresh >= refreshEvery, prompt == nil, dialog == nil {
                 await refresh()

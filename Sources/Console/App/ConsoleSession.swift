@@ -18,6 +18,8 @@ public final class ConsoleSession {
     public let trust: TrustRoots
     /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
     public let notes: [(String, String)]
+    /// A visitor's own demo over SSH: a banner, limits, and no file read or written on their word.
+    public let visit: DemoVisit?
     /// `[console.aliases]`: `:NAME` opens the order list with the filter, or runs the `:command`.
     public var aliases: [String: String] = [:]
     /// Each product's type, loaded when the console opens: `o` is offered on subscriptions only.
@@ -28,12 +30,13 @@ public final class ConsoleSession {
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [],
+        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], visit: DemoVisit? = nil,
         clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
         self.clock = clock
         self.trust = trust
         self.notes = notes
+        self.visit = visit
         self.store = store
         self.actor = actor
         self.theme = theme

@@ -18,7 +18,7 @@ enum Chrome {
         screen.fill(row: 0, style: theme[.header])
         // Who is at the keyboard is right-aligned and never cut; the store name gets the rest.
         let who = "\(session.actor.name) (\(session.actor.role.rawValue)) "
-        let badge = session.readOnly ? " READ-ONLY " : ""
+        let badge = session.visit?.badge() ?? (session.readOnly ? " READ-ONLY " : "")
         let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
         let storeWidth = screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
         if let workers, let text = workerText(workers, now: session.clock()) {

@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSimulator
 import ArgumentParser
+import Console
 import Foundation
 import OrderStore
 import ReferenceGame
@@ -25,6 +26,21 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Where the in-process `serve` listens (HOST:PORT; port 0 picks a free one). The URLs are in `?` and in FILE.simulator/endpoints.txt.")
     var listen = ListenAddress(host: "127.0.0.1", port: 0)
     @Flag(help: "Seed and print where the store is, without opening the console.") var noConsole = false
+    @Option(
+        help: ArgumentHelp(
+            "Build the store each SSH visitor gets a copy of (`iapdesk demo-session --template DIR`) in DIR, a new folder, and exit.",
+            valueName: "DIR"))
+    var buildTemplate: String?
+    @OptionGroup var visitor: VisitorLimits
+
+    func validate() throws {
+        if buildTemplate != nil, db != nil || noConsole {
+            throw ValidationError("--build-template makes its own store in DIR: drop --db and --no-console")
+        }
+        if visitor.seconds != nil, case .postgres = StoreLocation(db ?? "") {
+            throw ValidationError("a visit runs on its own copy of a demo template, a SQLite file")
+        }
+    }
 
     func run() async throws {
         let profile: FaultProfile
@@ -32,7 +48,15 @@ struct DemoCommand: AsyncParsableCommand {
         guard let gameFault = ReferenceGame.Fault(rawValue: gameFaults) else {
             throw ValidationError("--game-faults is one of \(ReferenceGame.Fault.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let path = db ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
+        if let buildTemplate { try DemoTemplate.prepare(buildTemplate) }
+        let visit = visitor.visit
+        if visit != nil {
+            try visitor.apply()
+            DemoTemplate.endWithParent()
+        }
+        let path =
+            buildTemplate.map(DemoTemplate.storePath) ?? db
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
         let simulatorFolder = path + ".simulator"
         let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let fresh = try await store.counts().total == 0
@@ -50,7 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
                 try await SimulatedOrders.seed(store, simulator: simulator, count: 40, prefix: "demo")
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
-            try await SimulatorFiles.makeAdminIfNew(store)
+            if visit != nil { try await DemoTemplate.admitVisitor(store) } else { try await SimulatorFiles.makeAdminIfNew(store) }
             let actor = try await store.actor(forUser: OperatorIdentity.current)
             let settings = try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")
             if noConsole {
@@ -59,12 +83,14 @@ struct DemoCommand: AsyncParsableCommand {
                 try await AppleVerifier.using(settings) { verifier in
                     try await DemoServe.running(
                         store: store, verifier: verifier, simulator: server, gameFault: gameFault,
-                        host: listen.host, port: listen.port
+                        host: visit == nil ? listen.host : "127.0.0.1", port: visit == nil ? listen.port : 0
                     ) { endpoints in
+                        if buildTemplate != nil { return try await DemoTemplate.settle(store) }
                         try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
                         try await ConsoleRunner.run(
-                            store: store, actor: actor, theme: theme, storeLabel: "demo \(path)", verifier: verifier, appleActions: verifier.serverAPI,
-                            trust: simulator.trustRoots, notes: endpoints.helpLines)
+                            store: store, actor: actor, theme: theme, storeLabel: visit == nil ? "demo \(path)" : "a demo of your own",
+                            verifier: verifier, appleActions: verifier.serverAPI, trust: simulator.trustRoots,
+                            notes: visit == nil ? endpoints.helpLines : DemoTemplate.visitorNotes, visit: visit)
                     }
                 }
             }
@@ -75,8 +101,13 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await server.stop()
         await store.close()
-        // What the session bought or refunded through the simulator is remembered too.
-        try await SavedSimulator.save(simulator, in: simulatorFolder)
+        // What the session bought or refunded through the simulator is remembered too
+        // (not a visitor's: their copy is deleted as they leave).
+        if visit == nil { try await SavedSimulator.save(simulator, in: simulatorFolder) }
+        if let buildTemplate {
+            try DemoTemplate.seal(buildTemplate)
+            print("demo template: \(buildTemplate) (\(orders) orders); each visitor gets a copy: iapdesk demo-session --template \(buildTemplate)")
+        }
     }
 }
 

@@ -31,17 +31,19 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 enum ConsoleRunner {
     static func run(
         store: OrderStore, actor: Operator, theme: String, aliases: [String: String] = [:], storeLabel: String, verifier: (any ReceiptVerifier)?,
-        appleActions: (any AppleActions)?, trust: TrustRoots, notes: [(String, String)] = []
+        appleActions: (any AppleActions)?, trust: TrustRoots, notes: [(String, String)] = [], visit: DemoVisit? = nil
     ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
         let session = ConsoleSession(
-            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes)
+            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes,
+            visit: visit)
         session.aliases = aliases
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
         if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }
         await app.run()
         terminal.stop()
+        if let ending = app.endedBecause { print(ending) }
     }
 }

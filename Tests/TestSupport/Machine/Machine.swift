@@ -33,6 +33,15 @@ public enum Machine {
 
     public static var isRoot: Bool { geteuid() == 0 }
 
+    /// Runs a shell command line (as this process's user); its exit status and its output with stderr.
+    public static func shell(_ command: String) -> (status: Int32, output: String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-sh-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let status = system("(\(command)\n) > \(output) 2>&1")
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return (status == 0 ? 0 : (status >> 8 == 0 ? 1 : status >> 8), text)
+    }
+
     /// Something a running test found missing: a failure in CI; elsewhere a loud warning for
     /// the one file a present folder lacks.
     public static func missing(_ what: String) throws {
