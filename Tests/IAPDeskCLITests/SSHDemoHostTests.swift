@@ -86,6 +86,13 @@ struct SSHDemoHostTests {
         defer { second.stop() }
         print("demo host: first frame over ssh after \(firstWait) and \(secondWait) (debug build, loopback, tmux polling at 50 ms)")
 
+        // Each console runs under the limits, at a lower priority than the host's own work.
+        let console = Machine.shell("pgrep -u \(user) -f 'iapdesk demo --db'").output.split(separator: "\n").first.map(String.init) ?? ""
+        let limits = (try? String(contentsOfFile: "/proc/\(console)/limits", encoding: .utf8)) ?? ""
+        #expect(limits.contains(/Max address space\s+1073741824\s+1073741824/) && limits.contains(/Max cpu time\s+300\s+305/), "\(limits)")
+        #expect(limits.contains(/Max core file size\s+0\s+0/), "\(limits)")
+        #expect(Machine.shell("ps -o ni= -p \(console)").output.trimmingCharacters(in: .whitespacesAndNewlines) == "10")
+
         // The third visitor is told to come back.
         (status, output) = Machine.shell("\(ssh) -tt < /dev/null")
         #expect(status != 0 && output.contains("all 2 demo seats are taken right now; please come back in a few minutes"), "\(output)")
@@ -127,5 +134,19 @@ struct SSHDemoHostTests {
             Self.processes(of: user).isEmpty && ((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? []).allSatisfy { $0.hasSuffix(".lock") }
         }
         #expect(quit, "after quitting: \(Self.processes(of: user)); \((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? [])")
+
+        // Even the session killed outright: its console, orphaned, ends itself; the copy it
+        // leaves is removed by the next visitor, who gets the seat.
+        let third = try visit().0
+        defer { third.stop() }
+        _ = Machine.shell("pkill -9 -u \(user) -f demo-session")
+        let orphanEnded = try await eventually(within: 20) { !Self.processes(of: user).contains { $0.contains("iapdesk demo --db") } }
+        #expect(orphanEnded, "\(Self.processes(of: user))")
+        let fourth = try visit().0
+        try fourth.command("quit")
+        let swept = try await eventually(within: 20) {
+            Self.processes(of: user).isEmpty && ((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? []).allSatisfy { $0.hasSuffix(".lock") }
+        }
+        #expect(swept, "after a killed session: \(Self.processes(of: user)); \((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? [])")
     }
 }

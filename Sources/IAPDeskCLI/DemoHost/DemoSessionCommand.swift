@@ -17,12 +17,12 @@ struct DemoSessionCommand: AsyncParsableCommand {
     var template: String
     @Option(help: ArgumentHelp("Where visitors' copies live while they are connected: a folder only this account may write.", valueName: "DIR"))
     var sessions = "/var/tmp/iapdesk-demo"
-    @Option(help: "Visitors at once; the next one is asked to come back later.") var maxSessions = 8
-    @Option(help: "Seconds without a key before a visit ends.") var idleTimeout = 600
-    @Option(help: "Seconds a visit may last.") var timeLimit = 1800
-    @Option(help: "Address space per visit, in MiB (RLIMIT_AS).") var memory = 1024
-    @Option(help: "CPU seconds per visit (RLIMIT_CPU).") var cpu = 300
-    @Option(help: "A theme installed on the host, by name.") var theme = "default"
+    @Option(help: ArgumentHelp("Visitors at once; the next one is asked to come back later.", valueName: "count")) var maxSessions = 8
+    @Option(help: ArgumentHelp("Seconds without a key before a visit ends.", valueName: "seconds")) var idleTimeout = 600
+    @Option(help: ArgumentHelp("Seconds a visit may last.", valueName: "seconds")) var timeLimit = 1800
+    @Option(help: ArgumentHelp("Address space per visit, in MiB (RLIMIT_AS; at least 256).", valueName: "MiB")) var memory = 1024
+    @Option(help: ArgumentHelp("CPU seconds per visit (RLIMIT_CPU; SIGKILL 5 s past it).", valueName: "seconds")) var cpu = 300
+    @Option(help: ArgumentHelp("A theme installed on the host, by name.", valueName: "name")) var theme = "default"
 
     /// How a session is ended from outside: a dropped connection (SIGHUP), a stop, Ctrl-C or Ctrl-\ before the console is up.
     static let endingSignals = [SIGHUP, SIGTERM, SIGINT, SIGQUIT]

@@ -34,6 +34,9 @@ struct VisitorConsole: Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // Below the host's own work. Linux keeps a niceness per thread and a new process
+        // takes its creator's, so the thread that spawns is the one lowered.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, program, nil, &attributes, argv, envp)
         guard spawned == 0 else { throw CLIError("cannot start the demo console: \(String(cString: strerror(spawned)))") }

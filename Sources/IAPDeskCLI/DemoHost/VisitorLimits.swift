@@ -24,7 +24,7 @@ struct VisitorLimits: ParsableArguments {
 
     /// Address space (what the process may map: its memory, bounded before the host
     /// swaps), CPU seconds (SIGXCPU, then SIGKILL 5 s later), files no larger than 1 GiB, no
-    /// core dumps of a visitor's data, and a lower priority than the host's own work.
+    /// core dumps of a visitor's data. (Its lower priority comes from `VisitorConsole`.)
     func apply() throws {
         let limits: [(Int32, rlim_t, rlim_t, String)] = [
             (Int32(RLIMIT_AS.rawValue), rlim_t(memoryMiB) << 20, rlim_t(memoryMiB) << 20, "memory"),
@@ -38,6 +38,5 @@ struct VisitorLimits: ParsableArguments {
                 throw CLIError("cannot limit the visit's \(name): \(String(cString: strerror(errno)))")
             }
         }
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
     }
 }
