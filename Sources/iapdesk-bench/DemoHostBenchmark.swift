@@ -45,7 +45,9 @@ struct DemoHostBenchmark: AsyncParsableCommand {
             let start = ContinuousClock.now
             let terminal = try PseudoTerminal(
                 program: binary, arguments: ["demo-session", "--template", template, "--sessions", sessions], environment: environment)
-            let frame = terminal.readFrame(until: "quit", timeout: .seconds(30))
+            // The footer's first key, drawn last (ncurses writes top to bottom); at 80 columns
+            // an admin's footer is cut before "quit".
+            let frame = terminal.readFrame(until: "Enter", timeout: .seconds(30))
             guard let at = frame.lastByteAt, PseudoTerminal.contains(frame.bytes, Array("Orders [".utf8)) else {
                 throw ValidationError("the visitor's console drew no first frame: \(String(decoding: frame.bytes.suffix(400), as: UTF8.self))")
             }
@@ -69,10 +71,14 @@ struct DemoHostBenchmark: AsyncParsableCommand {
             context: ["orders": "\(orders)", "visits": "\(visits)", "template_store_mb": String(format: "%.1f", templateMB), "terminal": "80x24 xterm-256color"])
     }
 
-    /// The first child of `pid` (the session's console), from /proc.
+    /// The first child of `pid` (the session's console), from /proc: listed under the
+    /// thread that spawned it, which need not be the main one.
     static func child(of pid: pid_t) -> pid_t? {
-        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-        return text.split(separator: " ").first.flatMap { pid_t($0) }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let children = threads.flatMap { thread in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? "").split(separator: " ")
+        }
+        return children.first.flatMap { pid_t($0) }
     }
 
     static func residentKB(_ pid: pid_t) -> Int? {
