@@ -167,8 +167,11 @@ struct ConsoleTests {
             let coins = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "coins_60"), limit: 1).items.first)
             let vip = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
             #expect(coins.originalTransactionId != nil)  // every purchase has one; only a subscription has a subscription
-            #expect(!OrderActions.bindings(for: coins, session: app.session).contains { $0.action == "subscription" })
-            #expect(OrderActions.bindings(for: vip, session: app.session).contains { $0.action == "subscription" })
+            func offered(_ order: Order) -> [String] {
+                OrderActions.commands(for: order, session: app.session).filter { $0.usable(by: app.session) }.map(\.binding.action)
+            }
+            #expect(!offered(coins).contains("subscription"))
+            #expect(offered(vip).contains("subscription"))
         }
     }
 
@@ -320,6 +323,30 @@ struct ConsoleTests {
             await app.press(.enter)
             await app.press(.control("c"))
             #expect(app.finished)
+        }
+    }
+
+    @Test("One key table per screen: ? lists every key with who may use it; the footer offers, and a key runs, only what this operator may use now")
+    func keyTable() async throws {
+        try await Self.withConsole(role: .viewer) { app, terminal, store in
+            let stuck = try #require(try await store.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first)
+            await app.command("order \(stuck.orderId)")
+            let footer = try Self.screen(terminal).line(23)
+            #expect(!footer.contains("grant") && footer.contains("receipt"), "\(footer)")
+            await app.press(.character("g"))  // in the table, but not a viewer's: nothing opens
+            #expect(!(try Self.screen(terminal).text.contains("Reason:")))
+            await app.press(.character("?"))
+            let help = try Self.screen(terminal).text
+            #expect(help.contains("grant · support, admin (not your role)"), "\(help)")
+            #expect(help.contains("settle dispute · support, admin (not here now)"), "\(help)")
+            #expect(help.contains("receipt") && !help.contains("receipt ·"), "\(help)")
+        }
+        try await Self.withConsole(role: .support) { app, terminal, store in
+            let stuck = try #require(try await store.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first)
+            await app.command("order \(stuck.orderId)")
+            #expect(try Self.screen(terminal).line(23).contains("grant"))
+            await app.press(.character("g"))
+            #expect(try Self.screen(terminal).text.contains("Reason:"))
         }
     }
 

@@ -2,7 +2,12 @@ import OrderStore
 
 /// Writing a note on an order or an account from the console (what `iapdesk note add` does).
 enum NoteActions {
-    static let binding = KeyBinding(.character("n"), action: "note")
+    /// `n` on an order or an account screen, for operators who may act (nil: nothing loaded yet).
+    static func command(on target: Note.Target?, session: ConsoleSession) -> KeyCommand {
+        KeyCommand(KeyBinding(.character("n"), action: "note"), who: .support, available: target != nil) {
+            target.map { write(on: $0, session: session) } ?? .none
+        }
+    }
 
     static func write(on target: Note.Target, session: ConsoleSession) -> ScreenAction {
         let (store, actor) = (session.store, session.actor)

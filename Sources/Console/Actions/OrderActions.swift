@@ -6,40 +6,32 @@ import Terminal
 /// command line runs (`iapdesk order grant …`), so the rules, the audit and exactly-once
 /// delivery are the store's, never the screen's.
 enum OrderActions {
-    /// The keys on `order` for this operator: reading (receipt, subscription, account) for
-    /// everyone, actions only for roles that may act and never in a read-only session.
-    static func bindings(for order: Order?, session: ConsoleSession) -> [KeyBinding] {
+    /// The rows for `order`: acting (settle, re-verify, grant, revoke), as the store allows
+    /// them in the order's state, then reading (receipt, subscription, account) for
+    /// everyone. What resolves the order comes first: on a narrow terminal the footer keeps it.
+    static func commands(for order: Order?, session: ConsoleSession) -> [KeyCommand] {
         guard let order else { return [] }
-        var reading = [KeyBinding(.character("v"), action: "receipt")]
-        if order.originalTransactionId != nil, session.productTypes[order.productId] == .autoRenewable {
-            reading.append(KeyBinding(.character("o"), action: "subscription"))
+        // Whether the order's state allows it at all, and the least role the store lets do it
+        // (a rejected order is granted or re-verified only by an admin).
+        let (byAdmin, bySupport) = (OrderPermissions.allowed(on: order, role: .admin), OrderPermissions.allowed(on: order, role: .support))
+        func acting(_ key: Character, _ name: String, _ operation: OrderOperation, _ run: @escaping () -> ScreenAction) -> KeyCommand {
+            let available = byAdmin.contains(operation)
+            return KeyCommand(
+                KeyBinding(.character(key), action: name), who: !available || bySupport.contains(operation) ? .support : .admin, available: available,
+                run: run)
         }
-        reading.append(KeyBinding(.character("a"), action: "account"))
-        guard !session.readOnly else { return reading }
-        // The store says which actions this role may take on this order; the footer offers those.
-        let allowed = OrderPermissions.allowed(on: order, role: session.actor.role)
-        // What resolves the order comes first: on a narrow terminal the footer keeps it.
-        var keys: [KeyBinding] = []
-        if allowed.contains(.settle) { keys.append(KeyBinding(.character("d"), action: "settle dispute")) }
-        if allowed.contains(.reverify) { keys.append(KeyBinding(.character("r"), action: "re-verify")) }
-        if allowed.contains(.grant) { keys.append(KeyBinding(.character("g"), action: "grant")) }
-        if allowed.contains(.revoke) { keys.append(KeyBinding(.character("x"), action: "revoke")) }
-        return keys + reading
-    }
-
-    /// The action `key` asks for on `order`, if it is one this operator is offered.
-    static func handle(_ key: Key, order: Order?, session: ConsoleSession) -> ScreenAction? {
-        guard let order, bindings(for: order, session: session).contains(where: { $0.keys.contains(key) }) else { return nil }
-        switch key {
-        case .character("v"): return .push(ReceiptScreen(orderId: order.orderId))
-        case .character("o"): return order.originalTransactionId.map { .push(SubscriptionScreen(originalTransactionId: $0)) }
-        case .character("a"): return .push(AccountScreen(accountId: order.accountId))
-        case .character("d"): return settleDispute(order, session: session)
-        case .character("r"): return reverify(order.orderId, session: session)
-        case .character("g"): return grant(order, session: session)
-        case .character("x"): return revoke(order, session: session)
-        default: return nil
-        }
+        let subscription = order.originalTransactionId.flatMap { session.productTypes[order.productId] == .autoRenewable ? $0 : nil }
+        return [
+            acting("d", "settle dispute", .settle) { settleDispute(order, session: session) },
+            acting("r", "re-verify", .reverify) { reverify(order.orderId, session: session) },
+            acting("g", "grant", .grant) { grant(order, session: session) },
+            acting("x", "revoke", .revoke) { revoke(order, session: session) },
+            KeyCommand(KeyBinding(.character("v"), action: "receipt")) { .push(ReceiptScreen(orderId: order.orderId)) },
+            KeyCommand(KeyBinding(.character("o"), action: "subscription"), available: subscription != nil) {
+                subscription.map { .push(SubscriptionScreen(originalTransactionId: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("a"), action: "account")) { .push(AccountScreen(accountId: order.accountId)) },
+        ]
     }
 
     /// `r`: re-verify with Apple in the background; the outcome becomes the message.

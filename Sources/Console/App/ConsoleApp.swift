@@ -133,7 +133,11 @@ public final class ConsoleApp {
                 stack.removeLast()
                 try await top.load(session)
             default:
-                try await perform(try await top.handle(key, session: session, area: contentArea))
+                if let run = top.command(for: key, session: session)?.run {
+                    try await perform(try await run())
+                } else {
+                    try await perform(try await top.handle(key, session: session, area: contentArea))
+                }
             }
         } catch {
             message = ("\(error)", true)

@@ -16,10 +16,11 @@ public final class AccountScreen: ConsoleScreen {
 
     public var title: String { "Account \(accountId)" }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.enter, action: "its orders")] + (session.readOnly ? [] : [NoteActions.binding]) + [
-            KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help"),
-        ]
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        [
+            KeyCommand(KeyBinding(.enter, action: "its orders")) { .push(OrdersScreen.ofAccount(self.accountId)) },
+            NoteActions.command(on: .account(accountId), session: session),
+        ] + KeyCommand.reading
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -67,8 +68,6 @@ public final class AccountScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if key == .enter { return .push(OrdersScreen.ofAccount(accountId)) }
-        if NoteActions.binding.keys.contains(key), !session.readOnly { return NoteActions.write(on: .account(accountId), session: session) }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }

@@ -1,25 +1,36 @@
 import Terminal
 
-/// `?`: the keys of the screen it was opened from, the keys that work everywhere and the
-/// `:` commands, generated from the same bindings the footer shows. Scrolls with the arrows.
+/// `?`: every key of the screen it was opened from, from the same table the footer and the
+/// key handling read, with who may use it and whether it applies now; then the keys that
+/// work everywhere and the `:` commands. Scrolls with the arrows.
 public final class HelpScreen: ConsoleScreen {
     let screenTitle: String
-    let screenBindings: [KeyBinding]
+    /// (keys, what it does, who may and whether it applies now)
+    let screenKeys: [(String, String)]
     let notes: [(String, String)]
     let aliases: [String: String]
     private var text = ScrollingText()
 
     init(for screen: any ConsoleScreen, session: ConsoleSession) {
         screenTitle = screen.title
-        screenBindings = screen.bindings(session)
+        screenKeys = screen.commands(session).map { row in
+            let who =
+                switch row.who {
+                case .viewer: ""
+                case .support: " · support, admin"
+                case .admin: " · admin"
+                }
+            let now = row.usable(by: session) ? "" : row.available && session.actor.role < row.who ? " (not your role)" : " (not here now)"
+            return (row.binding.label, row.binding.action + who + now)
+        }
         notes = session.notes
         aliases = session.aliases
     }
 
     public var title: String { "Help · \(screenTitle)" }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, .character("q"), action: "back"), KeyBinding(.up, .down, action: "scroll")]
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        [KeyCommand(KeyBinding(.escape, .character("q"), action: "back")), KeyCommand(KeyBinding(.up, .down, action: "scroll"))]
     }
 
     public func load(_ session: ConsoleSession) async throws {}
@@ -32,7 +43,7 @@ public final class HelpScreen: ConsoleScreen {
             lines += entries.map { ($0.0, $0.1, false) }
             lines.append(("", "", false))
         }
-        section("This screen", screenBindings.map { ($0.label, $0.action) })
+        section("This screen", screenKeys)
         section("Everywhere", ConsoleApp.globalBindings.map { ($0.label, $0.action) })
         section("Commands", ConsoleCommand.all.map { ($0.usage, $0.summary) })
         if !aliases.isEmpty { section("Aliases", aliases.sorted { $0.key < $1.key }.map { (":\($0.key)", $0.value) }) }

@@ -35,11 +35,19 @@ final class ListScreen<Item>: ConsoleScreen {
 
     var title: String { "\(listing.title) [\(items.count)]" }
 
-    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        let actions = session.readOnly || items.isEmpty ? [] : [action?.binding, bulkAction?.binding].compactMap { $0 }
-        return (open == nil ? [] : [KeyBinding(.enter, action: "open")]) + actions + [
-            KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help"),
-        ]
+    func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        let item = items.indices.contains(selected) ? items[selected] : nil
+        var rows: [KeyCommand] = []
+        if let open {
+            rows.append(KeyCommand(KeyBinding(.enter, action: "open"), available: item.flatMap(open) != nil) { item.flatMap(open).map { .push($0) } ?? .none })
+        }
+        if let action {
+            rows.append(KeyCommand(action.binding, who: .support, available: item != nil) { item.map { action.run($0, session) } ?? .none })
+        }
+        if let bulkAction {
+            rows.append(KeyCommand(bulkAction.binding, who: .support, available: !items.isEmpty) { bulkAction.run(self.items, session) })
+        }
+        return rows + [KeyCommand(KeyBinding(.escape, action: "back")), KeyCommand(KeyBinding(.character("?"), action: "help"))]
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -58,21 +66,9 @@ final class ListScreen<Item>: ConsoleScreen {
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if let action, !session.readOnly, action.binding.keys.contains(key), items.indices.contains(selected) {
-            return action.run(items[selected], session)
-        }
-        if let bulkAction, !session.readOnly, bulkAction.binding.keys.contains(key), !items.isEmpty {
-            return bulkAction.run(items, session)
-        }
-        switch key {
-        case .enter:
-            guard items.indices.contains(selected), let screen = open?(items[selected]) else { return .none }
-            return .push(screen)
-        default:
-            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
-                selected = moved
-                top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
-            }
+        if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
+            selected = moved
+            top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         }
         return .none
     }

@@ -13,9 +13,12 @@ final class NotificationScreen: ConsoleScreen {
 
     var title: String { "Notification #\(id)" + (record.map { " \($0.facts.kind)" } ?? "") }
 
-    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        (orderId == nil ? [] : [KeyBinding(.character("o"), action: "order")]) + [
-            KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help"),
+    func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        [
+            KeyCommand(KeyBinding(.character("o"), action: "order"), available: orderId != nil) {
+                self.orderId.map { .push(OrderDetailScreen(orderId: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.escape, action: "back")), KeyCommand(KeyBinding(.character("?"), action: "help")),
         ]
     }
 
@@ -46,7 +49,6 @@ final class NotificationScreen: ConsoleScreen {
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if key == .character("o"), let orderId { return .push(OrderDetailScreen(orderId: orderId)) }
         _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
         return .none
     }

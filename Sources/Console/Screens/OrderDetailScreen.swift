@@ -16,17 +16,21 @@ public final class OrderDetailScreen: ConsoleScreen {
     /// R2: a sandbox answer in a production store is flagged.
     private var isProduction = true
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, action: "back")] + OrderActions.bindings(for: detail?.order, session: session) + jumps
-            + (session.readOnly || detail == nil ? [] : [NoteActions.binding])
-            + [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
-    }
-
-    /// Keys to what the order names: the order holding a replayed purchase (R7), the
-    /// account owning a disputed subscription (R8).
-    private var jumps: [KeyBinding] {
-        (detail?.replayHolder == nil ? [] : [KeyBinding(.character("h"), action: "holding order")])
-            + (detail?.subscriptionOwner == nil ? [] : [KeyBinding(.character("w"), action: "owner")])
+    /// Back first, the order's actions and reading keys, then jumps to what the order names:
+    /// the order holding a replayed purchase (R7), the account owning a disputed subscription
+    /// (R8); a note; scrolling.
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        let order = detail?.order
+        return [KeyCommand(KeyBinding(.escape, action: "back"))] + OrderActions.commands(for: order, session: session) + [
+            KeyCommand(KeyBinding(.character("h"), action: "holding order"), available: detail?.replayHolder != nil) {
+                self.detail?.replayHolder.map { .push(OrderDetailScreen(orderId: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("w"), action: "owner"), available: detail?.subscriptionOwner != nil) {
+                self.detail?.subscriptionOwner.map { .push(AccountScreen(accountId: $0)) } ?? .none
+            },
+            NoteActions.command(on: order.map { .order($0.orderId) }, session: session),
+            KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
+        ]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -45,14 +49,6 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        // Actions are offered (and taken) only as the footer lists them for this operator.
-        if let action = OrderActions.handle(key, order: detail?.order, session: session) { return action }
-        switch key {
-        case .character("h"): if let holder = detail?.replayHolder { return .push(OrderDetailScreen(orderId: holder)) }
-        case .character("w"): if let owner = detail?.subscriptionOwner { return .push(AccountScreen(accountId: owner)) }
-        case .character("n"): if !session.readOnly, let order = detail?.order { return NoteActions.write(on: .order(order.orderId), session: session) }
-        default: break
-        }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }

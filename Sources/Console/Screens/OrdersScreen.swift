@@ -45,11 +45,12 @@ public final class OrdersScreen: ConsoleScreen {
 
     public var filter: String? { filterText }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.enter, action: "open")] + OrderActions.bindings(for: selectedOrder, session: session)
-            + [
-                KeyBinding(.character("/"), action: "filter"), KeyBinding(.character(":"), action: "command"),
-                KeyBinding(.character("?"), action: "help"), KeyBinding(.character("q"), action: "quit"),
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        let order = selectedOrder
+        return [KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }]
+            + OrderActions.commands(for: order, session: session) + [
+                KeyCommand(KeyBinding(.character("/"), action: "filter")), KeyCommand(KeyBinding(.character(":"), action: "command")),
+                KeyCommand(KeyBinding(.character("?"), action: "help")), KeyCommand(KeyBinding(.character("q"), action: "quit")),
             ]
     }
 
@@ -110,16 +111,9 @@ public final class OrdersScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if let action = OrderActions.handle(key, order: selectedOrder, session: session) { return action }
-        switch key {
-        case .enter:
-            guard let order = selectedOrder else { return .none }
-            return .push(OrderDetailScreen(orderId: order.orderId))
-        default:
-            guard let moved = Table.move(selected, by: key, count: orders.count, page: area.rows - 2) else { return .none }
-            selected = moved
-            top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
-        }
+        guard let moved = Table.move(selected, by: key, count: orders.count, page: area.rows - 2) else { return .none }
+        selected = moved
+        top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         // Paging by key: the next page comes when the selection reaches the loaded end.
         if selected >= orders.count - 1, let cursor = next {
             let more = try await session.store.orders(query.filter, after: cursor, limit: Self.pageSize)

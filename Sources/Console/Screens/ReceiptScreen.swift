@@ -20,10 +20,15 @@ public final class ReceiptScreen: ConsoleScreen {
 
     public var title: String { "Receipt · \(orderId)" + (showRaw ? " · raw" : "") }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         [
-            KeyBinding(.escape, action: "back"), KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw"),
-            KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help"),
+            KeyCommand(KeyBinding(.escape, action: "back")),
+            KeyCommand(KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw")) {
+                self.showRaw.toggle()
+                self.text.reset()
+                return .none
+            },
+            KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
         ]
     }
 
@@ -119,12 +124,7 @@ public final class ReceiptScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if key == .character("t") {
-            showRaw.toggle()
-            text.reset()
-        } else {
-            _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
-        }
+        _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
         return .none
     }
 }

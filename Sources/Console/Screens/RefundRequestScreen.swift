@@ -14,11 +14,15 @@ final class RefundRequestScreen: ConsoleScreen {
 
     var title: String { "Refund request #\(id)" }
 
-    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        var keys: [KeyBinding] = []
-        if !session.readOnly, request?.isOpen(at: now) == true { keys.append(RefundActions.binding) }
-        if request?.order != nil { keys.append(KeyBinding(.character("o"), action: "order")) }
-        return keys + [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
+    func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        [
+            KeyCommand(RefundActions.binding, who: .support, available: request?.isOpen(at: now) == true) {
+                self.request.map { RefundActions.answer($0, session: session) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("o"), action: "order"), available: request?.order != nil) {
+                self.request?.order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none
+            },
+        ] + KeyCommand.reading
     }
 
     func load(_ session: ConsoleSession) async throws {
@@ -36,8 +40,6 @@ final class RefundRequestScreen: ConsoleScreen {
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if key == RefundActions.binding.keys[0], !session.readOnly, let request { return RefundActions.answer(request, session: session) }
-        if key == .character("o"), let order = request?.order { return .push(OrderDetailScreen(orderId: order.orderId)) }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }

@@ -20,9 +20,7 @@ final class SectionsScreen: ConsoleScreen, ExportableScreen {
         SectionsScreen(title: "X-ray \(originalTransactionId)") { XRayPresentation.sections(try await $0.store.xray(originalTransactionId)) }
     }
 
-    func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        [KeyBinding(.escape, action: "back"), KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
-    }
+    func commands(_ session: ConsoleSession) -> [KeyCommand] { KeyCommand.reading }
 
     func load(_ session: ConsoleSession) async throws { sections = try await fetch(session) }
 

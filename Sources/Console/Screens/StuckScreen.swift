@@ -20,10 +20,15 @@ public final class StuckScreen: ConsoleScreen {
 
     var selectedOrder: Order? { items.indices.contains(selected) ? items[selected].order : nil }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        var keys = [KeyBinding(.enter, action: "open")] + OrderActions.bindings(for: selectedOrder, session: session)
-        if !session.readOnly { keys.append(KeyBinding(.character("R"), action: "re-verify all")) }
-        return keys + [KeyBinding(.escape, action: "back"), KeyBinding(.character("?"), action: "help")]
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        let order = selectedOrder
+        return [KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }]
+            + OrderActions.commands(for: order, session: session) + [
+                KeyCommand(KeyBinding(.character("R"), action: "re-verify all"), who: .support) {
+                    OrderActions.reverifyAll(self.items.map(\.order.orderId), session: session)
+                },
+                KeyCommand(KeyBinding(.escape, action: "back")), KeyCommand(KeyBinding(.character("?"), action: "help")),
+            ]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -42,18 +47,9 @@ public final class StuckScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if let action = OrderActions.handle(key, order: selectedOrder, session: session) { return action }
-        switch key {
-        case .character("R") where !session.readOnly:
-            return OrderActions.reverifyAll(items.map(\.order.orderId), session: session)
-        case .enter:
-            guard let order = selectedOrder else { return .none }
-            return .push(OrderDetailScreen(orderId: order.orderId))
-        default:
-            if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
-                selected = moved
-                top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
-            }
+        if let moved = Table.move(selected, by: key, count: items.count, page: area.rows - 2) {
+            selected = moved
+            top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         }
         return .none
     }

@@ -16,14 +16,30 @@ public final class SubscriptionScreen: ConsoleScreen {
 
     public var title: String { "Subscription \(originalTransactionId)" }
 
-    public func bindings(_ session: ConsoleSession) -> [KeyBinding] {
-        var keys = [KeyBinding(.enter, action: "its orders"), KeyBinding(.character("x"), action: "x-ray"), KeyBinding(.escape, action: "back")]
-        if !session.readOnly, detail?.subscription != nil { keys.append(KeyBinding(.character("t"), action: "transfer")) }
-        keys += [KeyBinding(.up, .down, action: "scroll"), KeyBinding(.character("?"), action: "help")]
-        if !session.readOnly, detail?.subscription?.ownerAccount != nil { keys.append(SubscriptionActions.rebindBinding) }
-        // Rare and admin-only: last, where a narrow footer drops it before the rest.
-        if session.actor.role == .admin, detail?.subscription != nil { keys.append(SubscriptionActions.extendBinding) }
-        return keys
+    public func commands(_ session: ConsoleSession) -> [KeyCommand] {
+        let otid = originalTransactionId
+        let subscription = detail?.subscription
+        return [
+            KeyCommand(KeyBinding(.enter, action: "its orders")) { .push(OrdersScreen.ofSubscription(otid)) },
+            KeyCommand(KeyBinding(.character("x"), action: "x-ray")) { .push(SectionsScreen.xray(otid)) },
+            KeyCommand(KeyBinding(.escape, action: "back")),
+            KeyCommand(KeyBinding(.character("t"), action: "transfer"), who: .support, available: subscription != nil) {
+                subscription.map { self.transfer($0, session: session) } ?? .none
+            },
+            KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
+            KeyCommand(SubscriptionActions.rebindBinding, who: .support, available: subscription?.ownerAccount != nil) {
+                subscription.map { SubscriptionActions.rebind($0, session: session) } ?? .none
+            },
+            // Rare and admin-only: late, where a narrow footer drops it before the rest.
+            KeyCommand(SubscriptionActions.extendBinding, who: .admin, available: subscription != nil) {
+                guard let detail = self.detail, let subscription = detail.subscription else { return .none }
+                return SubscriptionActions.extend(subscription, detail: detail, session: session)
+            },
+            // A jump the help lists; the footer keeps the actions first.
+            KeyCommand(KeyBinding(.character("w"), action: "owner"), available: subscription?.ownerAccount != nil) {
+                subscription?.ownerAccount.map { .push(AccountScreen(accountId: $0)) } ?? .none
+            },
+        ]
     }
 
     public func load(_ session: ConsoleSession) async throws {
@@ -43,32 +59,26 @@ public final class SubscriptionScreen: ConsoleScreen {
         text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
     }
 
+    /// `t`: the subscription to the account support chose, with a reason (R8's manual word).
+    private func transfer(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
+        let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
+        return .dialog(
+            Dialog(
+                title: "Transfer subscription \(otid)",
+                lines: [s.ownerAccount.map { "Owner now: \($0) (decided by \(s.decidedBy))." } ?? "No owner yet: no order holds it."]
+                    // The account a dispute is usually settled towards: the one that submitted the renewal.
+                    + (self.detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map {
+                        ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."]
+                    } ?? [])
+                    + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
+                inputs: ["To account"], confirm: "transfer"
+            ) { values in
+                try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
+                return "subscription \(otid) now belongs to \(values[0])"
+            })
+    }
+
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        if key == .enter { return .push(OrdersScreen.ofSubscription(originalTransactionId)) }
-        if key == .character("x") { return .push(SectionsScreen.xray(originalTransactionId)) }
-        if key == .character("t"), !session.readOnly, let s = detail?.subscription {
-            let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
-            return .dialog(
-                Dialog(
-                    title: "Transfer subscription \(otid)",
-                    lines: [s.ownerAccount.map { "Owner now: \($0) (decided by \(s.decidedBy))." } ?? "No owner yet: no order holds it."]
-                        // The account a dispute is usually settled towards: the one that submitted the renewal.
-                        + (detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map {
-                            ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."]
-                        } ?? [])
-                        + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
-                    inputs: ["To account"], confirm: "transfer"
-                ) { values in
-                    try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
-                    return "subscription \(otid) now belongs to \(values[0])"
-                })
-        }
-        if SubscriptionActions.rebindBinding.keys.contains(key), !session.readOnly, let s = detail?.subscription, s.ownerAccount != nil {
-            return SubscriptionActions.rebind(s, session: session)
-        }
-        if SubscriptionActions.extendBinding.keys.contains(key), session.actor.role == .admin, let detail, let s = detail.subscription {
-            return SubscriptionActions.extend(s, detail: detail, session: session)
-        }
         _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
         return .none
     }
