@@ -68,7 +68,9 @@ struct DemoHostBenchmark: AsyncParsableCommand {
                 Figure(key: "quit_p50_ms", label: ":quit to copy deleted and seat free (ms, p50)", value: quit.p50, budget: nil),
                 Figure(key: "template_build_ms", label: "template build, once (ms)", value: buildMs, budget: nil),
             ], json: json,
-            context: ["orders": "\(orders)", "visits": "\(visits)", "template_store_mb": String(format: "%.1f", templateMB), "terminal": "80x24 xterm-256color"])
+            context: [
+                "orders": "\(orders)", "visits": "\(visits)", "template_store_mb": String(format: "%.1f", templateMB), "terminal": "80x24 xterm-256color",
+            ])
     }
 
     /// The first child of `pid` (the session's console), from /proc: listed under the

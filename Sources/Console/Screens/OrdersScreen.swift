@@ -47,7 +47,9 @@ public final class OrdersScreen: ConsoleScreen {
 
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         let order = selectedOrder
-        return [KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }]
+        return [
+            KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }
+        ]
             + OrderActions.commands(for: order, session: session) + [
                 KeyCommand(KeyBinding(.character("/"), action: "filter")), KeyCommand(KeyBinding(.character(":"), action: "command")),
                 KeyCommand(KeyBinding(.character("?"), action: "help")), KeyCommand(KeyBinding(.character("q"), action: "quit")),

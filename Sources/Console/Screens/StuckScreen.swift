@@ -22,7 +22,9 @@ public final class StuckScreen: ConsoleScreen {
 
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         let order = selectedOrder
-        return [KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }]
+        return [
+            KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }
+        ]
             + OrderActions.commands(for: order, session: session) + [
                 KeyCommand(KeyBinding(.character("R"), action: "re-verify all"), who: .support) {
                     OrderActions.reverifyAll(self.items.map(\.order.orderId), session: session)
