@@ -134,6 +134,15 @@ struct ActionTests {
             await app.press(.tab)
             await app.press(.enter)
             #expect(try terminal.screenText().contains("Order paid_3"))
+            // An account id after :account, likewise.
+            await app.press(.character(":"))
+            await app.type("acct acct_")
+            await app.press(.tab)
+            #expect(try terminal.screenText().contains(":acct acct_"), "three accounts share acct_")
+            await app.type("1")
+            await app.press(.tab)
+            await app.press(.enter)
+            #expect(try terminal.screenText().contains("Account acct_1"))
 
             await app.command("retrying")
             let filtered = try terminal.screenText()

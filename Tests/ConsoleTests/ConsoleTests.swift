@@ -350,6 +350,31 @@ struct ConsoleTests {
         }
     }
 
+    @Test(
+        "Jumps from what a screen names: o on an account opens what it owns, X on an order the x-ray of its purchase, w on a subscription its owner; Tab completes its id"
+    )
+    func jumps() async throws {
+        try await Self.withConsole { app, terminal, store in
+            let vip = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
+            let otid = try #require(vip.originalTransactionId)
+            let owner = try #require(try await store.subscription(otid).subscription?.ownerAccount)
+            await app.command("account \(owner)")
+            await app.press(.character("o"))
+            let owned = try Self.screen(terminal).line(2)
+            #expect(owned.contains("Subscription \(otid)") || owned.contains("Subscriptions of \(owner)"), "\(owned)")
+            await app.command("order \(vip.orderId)")
+            await app.press(.character("X"))
+            #expect(try Self.screen(terminal).line(2).contains("X-ray \(otid)"))
+            await app.press(.character(":"))
+            await app.type("sub \(otid.dropLast())")
+            await app.press(.tab)
+            await app.press(.enter)
+            #expect(try Self.screen(terminal).line(2).contains("Subscription \(otid)"))
+            await app.press(.character("w"))
+            #expect(try Self.screen(terminal).line(2).contains("Account \(owner)"))
+        }
+    }
+
     @Test("Changes another operator makes appear on the next refresh, without a restart")
     func liveRefresh() async throws {
         try await Self.withConsole { app, terminal, store in

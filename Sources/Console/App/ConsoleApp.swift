@@ -249,17 +249,34 @@ public final class ConsoleApp {
         }
     }
 
-    /// Tab in the `:` prompt: a command name (or alias) from its start, then an order id
-    /// after `:order`, to the longest text every match shares.
+    /// Tab in the `:` prompt: a command name (or alias) from its start, then the id the
+    /// command takes (an order, an account, an original transaction), to the longest text
+    /// every match shares.
     func complete(_ text: String) async -> String {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         if words.count == 1 {
             let names = ConsoleCommand.names + session.aliases.keys.sorted()
             return Self.sharedStart(of: names.filter { $0.hasPrefix(text) }, else: text)
         }
-        guard words.count == 2, words[0] == "order", !words[1].isEmpty else { return text }
-        let ids = ((try? await session.store.search(words[1], kind: .order, limit: 20)) ?? []).map(\.orderId)
-        return "order " + Self.sharedStart(of: ids.filter { $0.hasPrefix(words[1]) }, else: words[1])
+        guard words.count == 2, !words[1].isEmpty, let kind = Self.idKind(after: words[0]) else { return text }
+        let found = (try? await session.store.search(words[1], kind: kind, limit: 20)) ?? []
+        let ids: [String] =
+            switch kind {
+            case .account: found.map(\.accountId)
+            case .originalTransaction: found.compactMap(\.originalTransactionId)
+            default: found.map(\.orderId)
+            }
+        return words[0] + " " + Self.sharedStart(of: Array(Set(ids.filter { $0.hasPrefix(words[1]) })).sorted(), else: words[1])
+    }
+
+    /// The kind of id a `:` command takes, for completion.
+    static func idKind(after command: String) -> IdKind? {
+        switch ConsoleCommand.parse(command + " x") {
+        case .success(.order): .order
+        case .success(.account): .account
+        case .success(.subscription), .success(.xray): .originalTransaction
+        default: nil
+        }
     }
 
     static func sharedStart(of candidates: [String], else fallback: String) -> String {

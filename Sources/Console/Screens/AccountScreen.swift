@@ -19,8 +19,22 @@ public final class AccountScreen: ConsoleScreen {
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         [
             KeyCommand(KeyBinding(.enter, action: "its orders")) { .push(OrdersScreen.ofAccount(self.accountId)) },
+            KeyCommand(KeyBinding(.character("o"), action: "its subscriptions"), available: detail?.subscriptions.isEmpty == false) {
+                self.subscriptionsScreen()
+            },
             NoteActions.command(on: .account(accountId), session: session),
         ] + KeyCommand.reading
+    }
+
+    /// `o`: the one subscription the account owns, or the list of them.
+    private func subscriptionsScreen() -> ScreenAction {
+        let owned = detail?.subscriptions ?? []
+        if owned.count == 1 { return .push(SubscriptionScreen(originalTransactionId: owned[0].originalTransactionId)) }
+        let accountId = accountId
+        return .push(
+            ListScreen(
+                SubscriptionListings.owned(by: accountId), fetch: { try await $0.store.account(accountId).subscriptions },
+                open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) }))
     }
 
     public func load(_ session: ConsoleSession) async throws {

@@ -7,6 +7,7 @@ final class NotificationScreen: ConsoleScreen {
     let id: Int64
     private var record: NotificationRecord?
     private var orderId: String?
+    private var originalTransactionId: String? { record?.facts.transaction?.originalTransactionId }
     private var text = ScrollingText()
 
     init(id: Int64) { self.id = id }
@@ -17,6 +18,9 @@ final class NotificationScreen: ConsoleScreen {
         [
             KeyCommand(KeyBinding(.character("o"), action: "order"), available: orderId != nil) {
                 self.orderId.map { .push(OrderDetailScreen(orderId: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("X"), action: "x-ray of its purchase"), available: originalTransactionId != nil) {
+                self.originalTransactionId.map { .push(SectionsScreen.xray($0)) } ?? .none
             },
             KeyCommand(KeyBinding(.escape, action: "back")), KeyCommand(KeyBinding(.character("?"), action: "help")),
         ]

@@ -18,7 +18,8 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     /// Back first, the order's actions and reading keys, then jumps to what the order names:
     /// the order holding a replayed purchase (R7), the account owning a disputed subscription
-    /// (R8); a note; scrolling.
+    /// (R8), the x-ray of its purchase (its notifications and the game's events in time); a
+    /// note; scrolling.
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         let order = detail?.order
         return [KeyCommand(KeyBinding(.escape, action: "back"))] + OrderActions.commands(for: order, session: session) + [
@@ -27,6 +28,9 @@ public final class OrderDetailScreen: ConsoleScreen {
             },
             KeyCommand(KeyBinding(.character("w"), action: "owner"), available: detail?.subscriptionOwner != nil) {
                 self.detail?.subscriptionOwner.map { .push(AccountScreen(accountId: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("X"), action: "x-ray of its purchase"), available: order?.originalTransactionId != nil) {
+                order?.originalTransactionId.map { .push(SectionsScreen.xray($0)) } ?? .none
             },
             NoteActions.command(on: order.map { .order($0.orderId) }, session: session),
             KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
