@@ -17,7 +17,7 @@ struct ExportCommandTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: .test)
         for product in TestCatalogue.all { try await store.upsertProduct(product) }
-        try await store.deliveredOrder("oct-1", quantity: 3, at: t0 - .hours(17 * 24))
+        try await store.deliveredOrder("oct-1", quantity: 3, at: t0 - .hours(17 * 24), storefront: "CHN")
         try await store.deliveredOrder("oct-2", product: "no_ads", at: t0 - .hours(5 * 24), environment: .sandbox)
         try await store.deliveredOrder("nov-1", at: t0 + .hours(1 * 24))
         try await store.placeOrder(orderId: "oct-x", accountId: "=cmd|' /C calc'!A0", productId: "coins_60", at: t0 - .hours(3 * 24))
@@ -30,11 +30,13 @@ struct ExportCommandTests {
         #expect(status == 0, "\(error)")
         let lines = csv.split(separator: "\n").map(String.init)
         #expect(
-            lines.first == "order_id,account_id,product_id,quantity,state,environment,transaction_id,created_at,delivered_at,refunded_at,price_minor,currency")
+            lines.first
+                == "order_id,account_id,product_id,quantity,state,environment,transaction_id,created_at,delivered_at,refunded_at,price_minor,currency,storefront,app"
+        )
         #expect(lines.count == 4, "three October orders, November's left out: \(csv)")
         #expect(
             lines.contains {
-                $0.hasPrefix("oct-1,acct-oct-1,coins_60,3,refunded,Production,tx-oct-1,2026-10-15T00:00:00Z,") && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY")
+                $0.hasPrefix("oct-1,acct-oct-1,coins_60,3,refunded,Production,tx-oct-1,2026-10-15T00:00:00Z,") && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY,CHN,com.example.game")
             }, "\(csv)")
         #expect(lines.contains { $0.hasPrefix("oct-x,'=cmd|' /C calc'!A0,") }, "a formula is defused: \(csv)")
 

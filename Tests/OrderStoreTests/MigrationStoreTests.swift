@@ -13,6 +13,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "ALTER TABLE transactions DROP COLUMN storefront",
             "DROP TABLE apple_order_ids",
             "ALTER TABLE products DROP COLUMN subscription_group",
             "ALTER TABLE products DROP COLUMN group_level",

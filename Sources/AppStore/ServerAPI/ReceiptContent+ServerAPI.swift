@@ -13,6 +13,7 @@ extension AppleTransaction {
             ownershipType: jws.inAppOwnershipType, appAccountToken: jws.appAccountToken, isUpgraded: jws.isUpgraded ?? false)
         if jws.revocationType == "REFUND_PRORATED" { refundedShare = jws.revocationPercentage }
         appTransactionId = jws.appTransactionId
+        storefront = jws.storefront
     }
 }
 

@@ -34,6 +34,8 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     /// Apple's id for the app as one Apple Account downloaded it (JWS only): the same for
     /// every purchase of that Apple Account in this app, across reinstalls and devices.
     public var appTransactionId: String?
+    /// The App Store country the purchase was made in (ISO 3166-1 alpha-3, `USA`; JWS only).
+    public var storefront: String?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,

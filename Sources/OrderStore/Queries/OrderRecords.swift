@@ -12,6 +12,11 @@ public struct OrderRecord: Sendable, Equatable {
     /// the catalogue no longer lists). Apple's own price per storefront is not stored.
     public var priceMinor: Int64?
     public var currency: String?
+    /// Where Apple sold it (its signed transaction's storefront, `USA`); nil when only
+    /// verifyReceipt answered, which does not say.
+    public var storefront: String?
+    /// The app (bundle id) the order is for.
+    public var app: String
 }
 
 extension OrderStore {
@@ -28,20 +33,24 @@ extension OrderStore {
                 """
                 SELECT o.order_id,
                        (SELECT MIN(g.granted_at) FROM grants g WHERE g.order_id = o.order_id) AS delivered_at,
-                       (SELECT MIN(t.cancellation_date) FROM transactions t WHERE t.order_id = o.order_id) AS refunded_at
+                       (SELECT MIN(t.cancellation_date) FROM transactions t WHERE t.order_id = o.order_id) AS refunded_at,
+                       (SELECT MIN(t.storefront) FROM transactions t WHERE t.order_id = o.order_id) AS storefront
                 FROM orders o WHERE o.order_id IN (\(binds: ids))
                 """)
             let prices = try await sql.rows("SELECT product_id, price_minor, currency FROM products")
             return (times, prices)
         }
-        var when: [String: (Millis?, Millis?)] = [:]
-        for row in times { when[try row.string("order_id")] = (try row.optionalInt64("delivered_at"), try row.optionalInt64("refunded_at")) }
+        var when: [String: (delivered: Millis?, refunded: Millis?, storefront: String?)] = [:]
+        for row in times {
+            when[try row.string("order_id")] = (try row.optionalInt64("delivered_at"), try row.optionalInt64("refunded_at"), try row.optionalString("storefront"))
+        }
         var price: [String: (Int64, String)] = [:]
         for row in prices { price[try row.string("product_id")] = (try row.int64("price_minor"), try row.string("currency")) }
         let records = page.items.map { order in
             OrderRecord(
-                order: order, deliveredAt: when[order.orderId]?.0 ?? nil, refundedAt: when[order.orderId]?.1 ?? nil,
-                priceMinor: price[order.productId]?.0, currency: price[order.productId]?.1)
+                order: order, deliveredAt: when[order.orderId]?.delivered ?? nil, refundedAt: when[order.orderId]?.refunded ?? nil,
+                priceMinor: price[order.productId]?.0, currency: price[order.productId]?.1, storefront: when[order.orderId]?.storefront ?? nil,
+                app: settings.bundleId)
         }
         return Page(items: records, next: page.next)
     }

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19,
+            v15(dialect), v16, v17, v18, v19, v20,
         ]
     }
 
@@ -73,6 +73,10 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 32: the storefront (Apple's country code) a signed transaction names, for
+    /// finance's exports.
+    private static let v20 = ["ALTER TABLE transactions ADD COLUMN storefront TEXT"]
 
     /// Issue 31: Apple's order ids (the `MK…` a player gets by email) learned from Look Up
     /// Order ID, with the transactions each covers, so the next search needs no call.

@@ -4,7 +4,7 @@ extension StoredTransaction {
     static let columns = """
         transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
         cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded,
-        refunded_share, app_transaction_id
+        refunded_share, app_transaction_id, storefront
         """
     init(row: Row) throws {
         transaction = AppleTransaction(
@@ -16,6 +16,7 @@ extension StoredTransaction {
             isUpgraded: try row.bool("is_upgraded"))
         transaction.refundedShare = try row.optionalInt("refunded_share")
         transaction.appTransactionId = try row.optionalString("app_transaction_id")
+        transaction.storefront = try row.optionalString("storefront")
         environment = try row.optionalValue("environment", as: AppleEnvironment.self)
         orderId = try row.optionalString("order_id")
         submittedBy = try row.optionalString("submitted_by")

@@ -106,6 +106,8 @@ public enum ExportFields {
         ExportField("refunded_at") { .time($0.refundedAt) },
         ExportField("price_minor") { .number($0.priceMinor) },
         ExportField("currency") { .text($0.currency) },
+        ExportField("storefront") { .text($0.storefront) },
+        ExportField("app") { .text($0.app) },
     ]
 
     public static let report: [ExportField<FinanceReport.Row>] = [

@@ -64,12 +64,14 @@ extension OrderStore {
     /// Places `id` at `at` and delivers it 3 s later: Apple answered with its purchase
     /// (`tx-ID`, made at `at` + 0.5 s) from `environment`.
     public func deliveredOrder(
-        _ id: String, product: String = "coins_60", quantity: Int = 1, at: Millis = t0, environment: AppleEnvironment = .production
+        _ id: String, product: String = "coins_60", quantity: Int = 1, at: Millis = t0, environment: AppleEnvironment = .production,
+        storefront: String? = nil
     ) async throws {
         try await placeOrder(orderId: id, accountId: "acct-\(id)", productId: product, quantity: quantity, at: at)
         let submission = try await submitReceipt(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: nil, at: at + 1000)
+        var purchase = tx("tx-\(id)", product: product, at: at + 500, quantity: quantity)
+        purchase.storefront = storefront
         _ = try await applyVerification(
-            orderId: id, submissionId: submission,
-            report: validReport([tx("tx-\(id)", product: product, at: at + 500, quantity: quantity)], environment: environment), at: at + 3000)
+            orderId: id, submissionId: submission, report: validReport([purchase], environment: environment), at: at + 3000)
     }
 }

@@ -11,18 +11,19 @@ extension WriteTransaction {
                 """
                 INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
                   original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
-                  ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id)
+                  ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id, storefront)
                 VALUES (\(bind: t.transactionId), \(bind: t.originalTransactionId), \(bind: t.productId), \(bind: t.quantity),
                         \(bind: t.purchaseDate), \(bind: t.originalPurchaseDate), \(bind: t.expiresDate), \(bind: t.cancellationDate),
                         \(bind: t.cancellationReason), \(bind: t.webOrderLineItemId), \(bind: t.ownershipType),
                         \(bind: environment?.rawValue), \(bind: now), \(bind: t.isUpgraded ? 1 : 0), \(bind: t.refundedShare),
-                        \(bind: t.appTransactionId))
+                        \(bind: t.appTransactionId), \(bind: t.storefront))
                 ON CONFLICT (transaction_id) DO UPDATE SET expires_date = excluded.expires_date,
                   cancellation_date = COALESCE(transactions.cancellation_date, excluded.cancellation_date),
                   cancellation_reason = COALESCE(transactions.cancellation_reason, excluded.cancellation_reason),
                   is_upgraded = excluded.is_upgraded,
                   refunded_share = CASE WHEN excluded.cancellation_date IS NULL THEN transactions.refunded_share ELSE excluded.refunded_share END,
-                  app_transaction_id = COALESCE(excluded.app_transaction_id, transactions.app_transaction_id)
+                  app_transaction_id = COALESCE(excluded.app_transaction_id, transactions.app_transaction_id),
+                  storefront = COALESCE(excluded.storefront, transactions.storefront)
                 """
             ).run()
         }
