@@ -36,7 +36,8 @@ struct ExportCommandTests {
         #expect(lines.count == 4, "three October orders, November's left out: \(csv)")
         #expect(
             lines.contains {
-                $0.hasPrefix("oct-1,acct-oct-1,coins_60,3,refunded,Production,tx-oct-1,2026-10-15T00:00:00Z,") && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY,CHN,com.example.game")
+                $0.hasPrefix("oct-1,acct-oct-1,coins_60,3,refunded,Production,tx-oct-1,2026-10-15T00:00:00Z,")
+                    && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY,CHN,com.example.game")
             }, "\(csv)")
         #expect(lines.contains { $0.hasPrefix("oct-x,'=cmd|' /C calc'!A0,") }, "a formula is defused: \(csv)")
 

@@ -42,7 +42,9 @@ extension OrderStore {
         }
         var when: [String: (delivered: Millis?, refunded: Millis?, storefront: String?)] = [:]
         for row in times {
-            when[try row.string("order_id")] = (try row.optionalInt64("delivered_at"), try row.optionalInt64("refunded_at"), try row.optionalString("storefront"))
+            when[try row.string("order_id")] = (
+                try row.optionalInt64("delivered_at"), try row.optionalInt64("refunded_at"), try row.optionalString("storefront")
+            )
         }
         var price: [String: (Int64, String)] = [:]
         for row in prices { price[try row.string("product_id")] = (try row.int64("price_minor"), try row.string("currency")) }
