@@ -375,6 +375,23 @@ struct ConsoleTests {
         }
     }
 
+    @Test("The filter is kept when going back: open an order from a filtered list, Esc returns to the same filter and selection")
+    func filterKeptGoingBack() async throws {
+        try await Self.withConsole { app, terminal, _ in
+            await app.press(.character("/"))
+            await app.type("state:delivered")
+            await app.press(.enter)
+            await app.press(.down)
+            let before = try Self.screen(terminal)
+            await app.press(.enter)
+            #expect(try Self.screen(terminal).line(2).contains("Order "))
+            await app.press(.escape)
+            let after = try Self.screen(terminal)
+            #expect(after.line(2) == before.line(2) && after.line(2).contains("state:delivered"), "\(after.line(2))")
+            #expect(after.text == before.text)
+        }
+    }
+
     @Test("Changes another operator makes appear on the next refresh, without a restart")
     func liveRefresh() async throws {
         try await Self.withConsole { app, terminal, store in

@@ -69,6 +69,14 @@ extension AppleSide {
                 #expect(audit?.actor == "lin" && audit?.reason == "ticket 9: coins spent")
                 await app.refresh()
                 #expect(try !terminal.screenText().contains("refunds 1"), "answered: the header no longer counts it")
+                // Answered, it leaves the queue; :refunds all lists it with what was sent.
+                await app.command("refunds")
+                #expect(try !terminal.screenText().contains("rc-1"))
+                await app.command("refunds all")
+                let history = try terminal.screenText()
+                #expect(history.contains("Refund requests, all") && history.contains("rc-1"), "\(history)")
+                await app.press(.enter)
+                #expect(try terminal.screenText().contains("answered by lin"))
             }
         }
 

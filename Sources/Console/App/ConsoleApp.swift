@@ -296,7 +296,7 @@ public final class ConsoleApp {
         case .notifications: Lists.notifications()
         case .jobs: Lists.jobs()
         case .undelivered: Lists.undelivered()
-        case .refunds: Lists.refunds()
+        case .refunds(let all): Lists.refunds(all: all)
         default: nil
         }
     }

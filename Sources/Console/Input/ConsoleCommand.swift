@@ -9,7 +9,8 @@ public enum ConsoleCommand: Equatable, Sendable {
     case notifications
     case jobs
     case undelivered
-    case refunds
+    /// Open requests; with `all`, the answered, refused and missed ones too.
+    case refunds(all: Bool)
     case order(String)
     case account(String)
     case subscription(String)
@@ -29,7 +30,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         (":notifications", "what Apple told us: type, verdict, what applying it did"),
         (":jobs", "the worker's queue; dead jobs first, R requeues one"),
         (":undelivered", "events the game has not confirmed, oldest first; R resends one"),
-        (":refunds", "Apple's refund requests waiting for an answer, soonest deadline first; a answers one"),
+        (":refunds [all]", "Apple's refund requests waiting for an answer, soonest deadline first; a answers one; all: sent, refused and missed too"),
         (":account ID", "an account: orders, grants, subscriptions, flags"),
         (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
         (":xray ID", "an original transaction in time: periods, orders, notifications, owners, events, audit"),
@@ -57,7 +58,12 @@ public enum ConsoleCommand: Equatable, Sendable {
         case "notifications", "notif": return .success(.notifications)
         case "jobs": return .success(.jobs)
         case "undelivered", "events": return .success(.undelivered)
-        case "refunds", "refund": return .success(.refunds)
+        case "refunds", "refund":
+            switch argument {
+            case "": return .success(.refunds(all: false))
+            case "all": return .success(.refunds(all: true))
+            default: return .failure(CommandError(":refunds takes nothing, or all"))
+            }
         case "account", "acct":
             return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
         case "otid", "subscription", "sub":

@@ -77,14 +77,15 @@ final class ListScreen<Item>: ConsoleScreen {
 /// The lists `:disputes`, `:orphans`, `:audit`, `:notifications`, `:jobs`, `:undelivered`
 /// and `:refunds` open.
 enum Lists {
-    /// Apple's refund requests still waiting for an answer, soonest deadline first.
-    static func refunds() -> ListScreen<RefundRequest> {
+    /// Apple's refund requests still waiting for an answer, soonest deadline first; with
+    /// `all`, those answered, refused by Apple or left past their deadline too.
+    static func refunds(all: Bool = false) -> ListScreen<RefundRequest> {
         ListScreen(
-            RefundRequestPresentation.queue(now: .now()),
-            fetch: { try await $0.store.refundRequests(open: true, at: $0.clock(), limit: 500) },
+            RefundRequestPresentation.queue(now: .now(), all: all),
+            fetch: { try await $0.store.refundRequests(open: !all, at: $0.clock(), limit: all ? 200 : 500) },
             open: { RefundRequestScreen(id: $0.notification.id) },
             action: (RefundActions.binding, RefundActions.answer),
-            listingAt: RefundRequestPresentation.queue(now:))
+            listingAt: { RefundRequestPresentation.queue(now: $0, all: all) })
     }
 
     static func disputes() -> ListScreen<OwnershipEvent> {

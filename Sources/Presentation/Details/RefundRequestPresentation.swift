@@ -27,9 +27,11 @@ public enum RefundRequestPresentation {
         return r.isOpen(at: now) ? ("waiting for an answer", .alert) : ("Apple decided without an answer", .alert)
     }
 
-    public static func queue(now: Millis) -> Listing<RefundRequest> {
+    /// The open requests, or with `all` every one Apple sent (answered, refused, missed).
+    public static func queue(now: Millis, all: Bool = false) -> Listing<RefundRequest> {
         Listing(
-            title: "Refund requests (soonest deadline first)", empty: "No refund request waits for an answer.",
+            title: all ? "Refund requests, all (by deadline)" : "Refund requests (soonest deadline first)",
+            empty: all ? "Apple has sent no refund request." : "No refund request waits for an answer.",
             columns: [
                 ListColumn("ID", width: 6) { .count($0.notification.id, .muted) },
                 ListColumn("DUE", width: 14) { r in Cell(countdown(r.deadline, now: now), r.isOpen(at: now) ? .alert : .muted) },
