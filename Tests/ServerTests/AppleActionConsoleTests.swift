@@ -77,6 +77,15 @@ extension AppleSide {
                 #expect(history.contains("Refund requests, all") && history.contains("rc-1"), "\(history)")
                 await app.press(.enter)
                 #expect(try terminal.screenText().contains("answered by lin"))
+                // From the order, what Apple said about its purchase and what the game was told.
+                await app.command("order rc-1")
+                await app.press(.character("N"))
+                let notifications = try terminal.screenText()
+                #expect(notifications.contains("Notifications about \(coins.transactionId)") && notifications.contains("CONSUMPTION_REQUE"), "\(notifications)")
+                await app.press(.escape)
+                await app.press(.character("E"))
+                let events = try terminal.screenText()
+                #expect(events.contains("Events of order rc-1") && events.contains("delivered"), "\(events)")
             }
         }
 

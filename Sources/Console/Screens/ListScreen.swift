@@ -140,11 +140,17 @@ enum Lists {
             })
     }
 
-    static func notifications() -> ListScreen<NotificationRecord> {
+    /// Apple's notifications; with `purchase`, those about one original transaction.
+    static func notifications(purchase: String? = nil) -> ListScreen<NotificationRecord> {
         ListScreen(
-            QueueListings.notifications(),
-            fetch: { try await $0.store.notifications(limit: 500) },
+            QueueListings.notifications(purchase: purchase),
+            fetch: { try await $0.store.notifications(purchase: purchase, limit: 500) },
             open: { NotificationScreen(id: $0.id) })
+    }
+
+    /// Every event the game was sent about one order (N on an order's screen).
+    static func events(order: String) -> ListScreen<GameEvent> {
+        ListScreen(QueueListings.undeliveredEvents(order: order), fetch: { try await $0.store.events(orderId: order).map(\.event) })
     }
 
     static func jobs() -> ListScreen<Job> {

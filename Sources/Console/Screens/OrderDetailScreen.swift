@@ -16,10 +16,10 @@ public final class OrderDetailScreen: ConsoleScreen {
     /// R2: a sandbox answer in a production store is flagged.
     private var isProduction = true
 
-    /// Back first, the order's actions and reading keys, then jumps to what the order names:
-    /// the order holding a replayed purchase (R7), the account owning a disputed subscription
-    /// (R8), the x-ray of its purchase (its notifications and the game's events in time); a
-    /// note; scrolling.
+    /// Back first, the order's actions and reading keys, jumps to what the order names (the
+    /// order holding a replayed purchase, R7; the account owning a disputed subscription, R8),
+    /// a note, scrolling; then its purchase elsewhere: the x-ray, Apple's notifications about
+    /// it, the events the game was sent.
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {
         let order = detail?.order
         return [KeyCommand(KeyBinding(.escape, action: "back"))] + OrderActions.commands(for: order, session: session) + [
@@ -29,11 +29,18 @@ public final class OrderDetailScreen: ConsoleScreen {
             KeyCommand(KeyBinding(.character("w"), action: "owner"), available: detail?.subscriptionOwner != nil) {
                 self.detail?.subscriptionOwner.map { .push(AccountScreen(accountId: $0)) } ?? .none
             },
-            KeyCommand(KeyBinding(.character("X"), action: "x-ray of its purchase"), available: order?.originalTransactionId != nil) {
-                order?.originalTransactionId.map { .push(SectionsScreen.xray($0)) } ?? .none
-            },
             NoteActions.command(on: order.map { .order($0.orderId) }, session: session),
             KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
+            // Where else the order's purchase shows: offered after the rest, listed in ? always.
+            KeyCommand(KeyBinding(.character("X"), action: "x-ray"), available: order?.originalTransactionId != nil) {
+                order?.originalTransactionId.map { .push(SectionsScreen.xray($0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("N"), action: "notifications"), available: order?.originalTransactionId != nil) {
+                order?.originalTransactionId.map { .push(Lists.notifications(purchase: $0)) } ?? .none
+            },
+            KeyCommand(KeyBinding(.character("E"), action: "events"), available: order != nil) {
+                order.map { .push(Lists.events(order: $0.orderId)) } ?? .none
+            },
         ]
     }
 

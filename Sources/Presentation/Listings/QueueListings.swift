@@ -31,9 +31,11 @@ public enum QueueListings {
             ])
     }
 
-    public static func undeliveredEvents() -> Listing<GameEvent> {
+    /// The events the game has not confirmed; with `order`, every event of that order.
+    public static func undeliveredEvents(order: String? = nil) -> Listing<GameEvent> {
         Listing(
-            title: "Events the game has not confirmed (oldest first)", empty: "Nothing owed to the game: every event is confirmed.",
+            title: order.map { "Events of order \($0) (oldest first)" } ?? "Events the game has not confirmed (oldest first)",
+            empty: order.map { "The game was told nothing about \($0)." } ?? "Nothing owed to the game: every event is confirmed.",
             columns: [
                 ListColumn("#", width: 6, optional: true) { .count($0.id, .muted) },
                 // `iapdesk events resend` takes it; the console opens the order instead.
@@ -47,9 +49,11 @@ public enum QueueListings {
             ])
     }
 
-    public static func notifications() -> Listing<NotificationRecord> {
+    /// Apple's notifications; with `purchase` (an original transaction id), those about it.
+    public static func notifications(purchase: String? = nil) -> Listing<NotificationRecord> {
         Listing(
-            title: "Notifications from Apple (newest first)", empty: "No notification has come from Apple yet (iapdesk serve receives them).",
+            title: purchase.map { "Notifications about \($0) (newest first)" } ?? "Notifications from Apple (newest first)",
+            empty: purchase.map { "Apple has sent nothing about \($0)." } ?? "No notification has come from Apple yet (iapdesk serve receives them).",
             columns: [
                 ListColumn("ID", width: 6, optional: true) { .count($0.id, .muted) },
                 ListColumn("RECEIVED", width: 11) { .time($0.receivedAt) },

@@ -57,11 +57,15 @@ extension WriteTransaction {
 }
 
 extension OrderStore {
-    /// Stored notifications, newest first, before `beforeId` when paging; `outcome` narrows.
-    public func notifications(outcome: NotificationOutcome? = nil, before beforeId: Int64? = nil, limit: Int = 50) async throws -> [NotificationRecord] {
+    /// Stored notifications, newest first, before `beforeId` when paging; `outcome` and
+    /// `purchase` (an original transaction id: the purchase and its renewals) narrow.
+    public func notifications(
+        outcome: NotificationOutcome? = nil, purchase: String? = nil, before beforeId: Int64? = nil, limit: Int = 50
+    ) async throws -> [NotificationRecord] {
         try await read { sql in
             var query: SQLQueryString = "SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE 1 = 1"
             if let outcome { query = query + " AND outcome = \(bind: outcome.rawValue)" }
+            if let purchase { query = query + " AND original_transaction_id = \(bind: purchase)" }
             if let beforeId { query = query + " AND id < \(bind: beforeId)" }
             return try await sql.rows(query + " ORDER BY id DESC LIMIT \(bind: limit)").map(NotificationRecord.init(row:))
         }
