@@ -9,7 +9,7 @@ public struct IAPDesk: AsyncParsableCommand {
         abstract: "A console for Apple In-App Purchase orders: find, verify, grant, settle ownership. Everything audited.",
         version: "iapdesk \(IAPDesk.version) (store schema \(OrderStore.schemaVersion))",
         subcommands: [
-            DemoCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
+            DemoCommand.self, InitCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
             JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,

@@ -83,14 +83,21 @@ struct AuditCommand: AsyncParsableCommand {
         @Argument(help: "The key file to create.") var file: String
 
         func run() throws {
-            let material = AuditKey.generateMaterial()
-            let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-            guard fd >= 0 else { throw ValidationError("cannot create \(Output.safe(file)): \(String(cString: strerror(errno)))") }
-            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-            try handle.write(contentsOf: Data((material + "\n").utf8))
-            try handle.synchronize()
-            print("wrote \(try AuditKey(material: Data(material.utf8))) to \(Output.safe(file))")
+            print("wrote \(try AuditKeyFile.create(file)) to \(Output.safe(file))")
         }
+    }
+}
+
+/// A new audit key in a new file, owner-only, on disk before anything relies on it.
+enum AuditKeyFile {
+    static func create(_ file: String) throws -> AuditKey {
+        let material = AuditKey.generateMaterial()
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw ValidationError("cannot create \(Output.safe(file)): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        try handle.write(contentsOf: Data((material + "\n").utf8))
+        try handle.synchronize()
+        return try AuditKey(material: Data(material.utf8))
     }
 }
 
