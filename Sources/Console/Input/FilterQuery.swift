@@ -2,8 +2,9 @@ import OrderStore
 
 /// What `/` typed on the orders screen means: `state:verify_retry product:vip_monthly
 /// acct:A env:sandbox` narrow the list, all of them together; a bare word (or `id:`) searches
-/// every kind of id (order, account, transaction or original transaction id), `tid:`,
-/// `otid:` and `order:` their own kind: exact matches, then by prefix.
+/// every kind of id (order, account, transaction, original transaction or Apple's
+/// appTransactionId), `tid:`, `otid:`, `atid:` and `order:` their own kind: exact matches,
+/// then by prefix (never for an appTransactionId).
 public struct FilterQuery: Equatable, Sendable {
     /// An id to find: its text, the kind it names, and whether ids that start with it count.
     public struct Lookup: Equatable, Sendable {
@@ -38,6 +39,7 @@ public struct FilterQuery: Equatable, Sendable {
                 }
             case "tid": lookup = Lookup(text: value, kind: .transaction)
             case "otid": lookup = Lookup(text: value, kind: .originalTransaction)
+            case "atid": lookup = Lookup(text: value, kind: .appTransaction)
             case "order": lookup = Lookup(text: value, kind: .order)
             case "id": lookup = Lookup(text: value)
             default: problems.append("unknown filter \(key):")

@@ -45,6 +45,13 @@ public final class AccountScreen: ConsoleScreen {
     func lines(theme: Theme) -> [(String, Style)] {
         guard let d = detail else { return [] }
         var lines: [(String, Style)] = NotePresentation.section(d.notes).map { DetailText.lines([$0], theme: theme) + [("", theme[.row])] } ?? []
+        if !d.sameAppleAccount.isEmpty {
+            lines.append(("Same Apple Account as (by appTransactionId)", theme[.tableHeader]))
+            for sibling in d.sameAppleAccount {
+                lines.append(("\(sibling.accountId)  \(sibling.refunds == 0 ? "no refund" : "\(sibling.refunds) refunded")", theme[.row]))
+            }
+            lines.append(("", theme[.row]))
+        }
         if !d.flags.isEmpty {
             lines.append(("Flags", theme[.tableHeader]))
             for f in d.flags { lines.append(("\(TimeText.full(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }

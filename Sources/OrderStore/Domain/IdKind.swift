@@ -2,6 +2,8 @@
 /// `tid:` or `otid:` says. A lookup and a prefix search look only in that kind's column.
 public enum IdKind: String, Sendable, CaseIterable {
     case any, order, transaction, originalTransaction, account
+    /// Apple's `appTransactionId`: one Apple Account in this app. Found exactly, never by prefix.
+    case appTransaction
 
     /// Whether a search for this kind looks at ids of `kind`.
     func includes(_ kind: IdKind) -> Bool { self == .any || self == kind }

@@ -58,6 +58,10 @@ public struct AccountDetail: Sendable {
     public var flags: [AccountFlag]
     /// Support's notes on the account, oldest first.
     public var notes: [Note] = []
+    /// Other game accounts the same Apple Account bought with (an `appTransactionId` their
+    /// purchases share), with how many of their orders were refunded: the heart of an R8
+    /// dispute, and of a player asking for refunds under several names.
+    public var sameAppleAccount: [SiblingAccount] = []
 }
 
 /// The order screen: the order, its product, receipts, Apple's latest answers, grants,
@@ -137,9 +141,10 @@ enum SubscriptionScreenQuery: DetailScreen {
     ])
 }
 
-/// The account screen: its orders newest first, then grants, subscriptions and flags.
+/// The account screen: its orders newest first, then grants, subscriptions, flags, notes and
+/// the other accounts of the same Apple Account.
 enum AccountScreenQuery: DetailScreen {
-    static let statementName = "iapdesk_account_detail_v2"
+    static let statementName = "iapdesk_account_detail_v3"
     static let query = DetailQuery(parts: [
         Part(
             name: "orders",
@@ -151,6 +156,17 @@ enum AccountScreenQuery: DetailScreen {
             order: "original_transaction_id"),
         Part(name: "flags", select: "SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
         Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
+        Part(
+            name: "same_apple_account",
+            select: """
+                SELECT o2.account_id, COUNT(DISTINCT CASE WHEN o2.state = 'refunded' THEN o2.order_id END) AS refunds
+                FROM orders o1 JOIN transactions t1 ON t1.order_id = o1.order_id
+                JOIN transactions t2 ON t2.app_transaction_id = t1.app_transaction_id
+                JOIN orders o2 ON o2.order_id = t2.order_id
+                WHERE o1.account_id = $1 AND t1.app_transaction_id IS NOT NULL AND o2.account_id <> $1
+                GROUP BY o2.account_id ORDER BY o2.account_id LIMIT $2
+                """,
+            order: "account_id"),
     ])
 }
 
@@ -238,7 +254,8 @@ extension OrderStore {
             grants: try parts.all("grants", Grant.init(row:)),
             subscriptions: try parts.all("subscriptions", Subscription.init(row:)),
             flags: try parts.all("flags", AccountFlag.init(row:)),
-            notes: try parts.all("notes", Note.init(row:)))
+            notes: try parts.all("notes", Note.init(row:)),
+            sameAppleAccount: try parts.all("same_apple_account") { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) })
     }
 
     /// R8 decisions waiting for an operator's look, newest first.

@@ -30,6 +30,15 @@ enum LookupQuery {
                                ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_account
                 """)
         }
+        if kind.includes(.appTransaction) {
+            // Every game account the Apple Account bought with: the orders its transactions paid.
+            parts.append(
+                """
+                SELECT * FROM (SELECT 5 AS via, \(columns) FROM orders WHERE order_id IN
+                                 (SELECT order_id FROM transactions WHERE app_transaction_id = \(id) AND order_id IS NOT NULL)
+                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_app_transaction
+                """)
+        }
         return parts.joined(separator: " UNION ALL ") + " ORDER BY via, created_at DESC, order_id DESC"
     }
 
@@ -42,7 +51,7 @@ enum LookupQuery {
 /// The any-kind lookup as a PostgreSQL prepared statement: parsed and planned once per
 /// connection.
 struct AnyIdLookup: IdAndLimitStatement {
-    static let name = "iapdesk_lookup_any_v1"
+    static let name = "iapdesk_lookup_any_v2"
     static let sql = LookupQuery.text(kind: .any)
 
     var id: String
