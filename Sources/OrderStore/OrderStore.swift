@@ -70,7 +70,8 @@ public final class OrderStore: Sendable {
     ///     .postgres(url: "postgres://iapdesk@db.internal/iapdesk"),
     ///     settings: StoreSettings(bundleId: "com.studio.game"))
     /// ```
-    public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
+    public static func open(_ location: StoreLocation, settings given: StoreSettings) async throws -> OrderStore {
+        var settings = given
         let db = try await Database.open(location, deadline: settings.databaseDeadline)
         var repairs: [String] = []
         let login: DatabaseRoles.Login?
@@ -87,6 +88,7 @@ public final class OrderStore: Sendable {
                     )
                 }
             }
+            settings.bundleId = try await Self.app(of: db, configured: settings, recording: login == nil)
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty {
                 repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))")
@@ -96,6 +98,27 @@ public final class OrderStore: Sendable {
             throw error
         }
         return OrderStore(location: location, settings: settings, db: db, repairs: repairs, login: login)
+    }
+
+    /// The app the store serves: the one it recorded when first opened with a configured
+    /// bundle id (recorded now if none is, and this login owns the store). A configured id
+    /// for another app is refused with both names; a default one takes the store's.
+    private static func app(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> String {
+        let recorded = try await db.lock.run {
+            try await db.sql.row("SELECT value FROM store_meta WHERE key = 'bundle_id'")?.string("value")
+        }
+        if let recorded {
+            guard recorded == settings.bundleId || !settings.bundleIdConfigured else {
+                throw StoreError.otherApp(store: recorded, configured: settings.bundleId)
+            }
+            return recorded
+        }
+        if settings.bundleIdConfigured, recording, !db.readOnly {
+            try await db.lock.run {
+                try await db.sql.raw("INSERT INTO store_meta (key, value) VALUES ('bundle_id', \(bind: settings.bundleId)) ON CONFLICT (key) DO NOTHING").run()
+            }
+        }
+        return settings.bundleId
     }
 
     /// Whether the store takes writes now: a write that changes nothing but still reaches

@@ -2,6 +2,9 @@
 public struct StoreSettings: Sendable, Equatable {
     /// R5: receipts must carry this bundle id.
     public var bundleId: String
+    /// Whether `bundleId` was configured (false: a default). A store remembers the app it was
+    /// opened for; a configured id for another app is refused, a default takes the store's.
+    public var bundleIdConfigured = true
     /// R2: a production store flags sandbox purchases and keeps them apart in totals.
     public var isProduction: Bool
     /// How long a paid order may stay undelivered before it counts as stuck.

@@ -277,11 +277,13 @@ struct OwnershipScreenTests {
                     environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
                 _ = try await store.applyVerification(orderId: "dead-\(index)", submissionId: submission, report: answer)
                 let event = try #require(try await store.events(orderId: "dead-\(index)").first?.event)
-                // Retried past its window: a dead letter.
+                // Retried past its window: a dead letter. One clock reading for both, or a slow
+                // moment between two makes the try land before the window's end.
+                let now = Millis.now()
                 events.append(
                     try await store.recordEventAttempt(
-                        event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
-                        giveUpAt: .now() - 1))
+                        event, GameEventAttempt(at: now, via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
+                        giveUpAt: now - 1))
             }
             #expect(events.allSatisfy { $0.deadAt != nil })
             await app.command("undelivered")

@@ -43,6 +43,10 @@ extension AppleSide {
                 #expect(answered, "the worker answered the consented consumable")
                 let atApple = try #require(await sim.consumptionAnswer(transactionId: consented.transactionId))
                 #expect(atApple["consumptionPercentage"] == "40000" && atApple["deliveryStatus"] == "DELIVERED" && atApple["refundPreference"] == "DECLINE")
+                // Apple has the answer a moment before the worker records Apple's acceptance.
+                _ = try await eventually(within: 10) {
+                    try await serve.store.refundRequests(open: false).first { $0.transactionId == consented.transactionId }?.sent != nil
+                }
                 let requests = try await serve.store.refundRequests(open: false)
                 let first = try #require(requests.first { $0.transactionId == consented.transactionId })
                 #expect(first.answers.count == 1 && first.sent?.operatorName == RefundPolicy.actor.name)

@@ -18,8 +18,10 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store and runs `body`, closing the store afterwards whatever happens.
     func withStore<T>(_ body: (OrderStore, Configuration) async throws -> T) async throws -> T {
-        let configuration = try configuration()
+        var configuration = try configuration()
         let store = try await OrderStore.open(configuration.storeLocation, settings: configuration.storeSettings)
+        // Apple is asked about the store's app: the configured one, or the one the store recorded.
+        configuration.bundleId = store.settings.bundleId
         for repair in store.repairs { FileHandle.standardError.write(Data("store: \(repair)\n".utf8)) }
         do {
             let result = try await body(store, configuration)

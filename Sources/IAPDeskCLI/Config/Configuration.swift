@@ -47,6 +47,8 @@ import Server
 public struct Configuration: Sendable, Equatable {
     public var db: String = StoreLocation.defaultSQLitePath
     public var bundleId: String = "com.example.game"
+    /// Set by the file or IAPDESK_BUNDLE_ID (else the store's own app is used).
+    public var bundleIdConfigured = false
     public var isProduction = true
     public var stuckThresholdSeconds: Int64 = 300
     /// `StoreSettings.databaseDeadline`: a request that cannot reach the store answers 503
@@ -88,9 +90,11 @@ public struct Configuration: Sendable, Equatable {
     public var storeLocation: StoreLocation { StoreLocation(db) }
 
     public var storeSettings: StoreSettings {
-        StoreSettings(
+        var settings = StoreSettings(
             bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds), auditKey: auditKey,
             databaseDeadline: .seconds(databaseDeadlineSeconds))
+        settings.bundleIdConfigured = bundleIdConfigured
+        return settings
     }
 
     /// Loads the configuration: explicit path, else `IAPDESK_CONFIG`, else
@@ -140,7 +144,7 @@ public struct Configuration: Sendable, Equatable {
         try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
         try reader.onlyKeys(["theme"], tables: ["aliases"], in: "console")
         if let db = try reader.string("store", "db") { self.db = db }
-        if let bundle = try reader.string("store", "bundle_id") { bundleId = bundle }
+        if let bundle = try reader.string("store", "bundle_id") { (bundleId, bundleIdConfigured) = (bundle, true) }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
         if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
         if let seconds = try reader.int("store", "deadline_seconds") {
@@ -182,7 +186,7 @@ public struct Configuration: Sendable, Equatable {
 
     mutating func apply(environment env: [String: String]) throws {
         if let db = env["IAPDESK_DB"] { self.db = db }
-        if let bundle = env["IAPDESK_BUNDLE_ID"] { bundleId = bundle }
+        if let bundle = env["IAPDESK_BUNDLE_ID"] { (bundleId, bundleIdConfigured) = (bundle, true) }
         if let value = env["IAPDESK_ENVIRONMENT"] { isProduction = try Self.environment(value, file: nil, key: "IAPDESK_ENVIRONMENT") }
         if let theme = env["IAPDESK_THEME"] { self.theme = theme }
         if let path = env["IAPDESK_CLIENT_TOKENS_FILE"] { clientTokensFile = path }

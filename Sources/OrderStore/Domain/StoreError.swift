@@ -83,6 +83,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case consentRequired
     /// An order names a product the catalogue does not hold.
     case unknownProduct(String)
+    /// The store serves one app and the configuration names another.
+    case otherApp(store: String, configured: String)
     /// An order names a product an admin retired.
     case productRetired(String)
     /// The notification is not a verified CONSUMPTION_REQUEST.
@@ -98,6 +100,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(by)'s answer to refund request \(id) is being sent to Apple right now"
         case .refundDeadlinePassed(let id, let deadline):
             "refund request \(id) was due by \(deadline.iso8601): Apple decided without an answer"
+        case .otherApp(let store, let configured):
+            "this store is for \(store), and the configuration names \(configured): open it with its own configuration (bundle_id = \"\(store)\")"
         case .unknownProduct(let id):
             "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
         case .productRetired(let id):
