@@ -63,15 +63,16 @@ public final class OrderStore: Sendable {
     /// - Throws: ``StoreError/cannotOpen(_:_:)`` when the database cannot be reached or the
     ///   file cannot be created; ``StoreError/newerSchema(found:known:)`` for a store a newer
     ///   iapdesk wrote; ``StoreError/olderSchema(found:known:)`` when a login that may not
-    ///   migrate meets an old schema.
+    ///   migrate meets an old schema; ``StoreError/otherApp(store:configured:)`` when the store
+    ///   serves another app than the configured bundle id.
     ///
     /// ```swift
     /// let store = try await OrderStore.open(
     ///     .postgres(url: "postgres://iapdesk@db.internal/iapdesk"),
     ///     settings: StoreSettings(bundleId: "com.studio.game"))
     /// ```
-    public static func open(_ location: StoreLocation, settings given: StoreSettings) async throws -> OrderStore {
-        var settings = given
+    public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
+        var settings = settings
         let db = try await Database.open(location, deadline: settings.databaseDeadline)
         var repairs: [String] = []
         let login: DatabaseRoles.Login?
