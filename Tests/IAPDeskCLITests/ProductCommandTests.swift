@@ -56,5 +56,18 @@ struct ProductCommandTests {
 
         #expect(try CLIErrorTests.run(["product", "retire", "gems_100", "--reason", "replaced", "--db", db]).0 == 0)
         #expect(try CLIErrorTests.run(["product", "show", "gems_100", "--db", db]).1.contains("retired"))
+
+        // Apple sold something the catalogue lacks: listed for the admin, with how to add it.
+        #expect(try CLIErrorTests.run(["product", "unknown", "--db", db]).1.contains("Every product Apple sold is in the catalogue"))
+        let reopened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: "com.example.dragonclicker"))
+        let submission = try await reopened.paidOrder("u-1", account: "p-u", product: "vip_month")
+        _ = try await reopened.applyVerification(
+            orderId: "u-1", submissionId: submission,
+            report: validReport(
+                [tx("u-tx-1", product: "vip_month", at: t0 + 100), tx("u-tx-2", product: "gems_5000", at: t0 + 200)], bundle: "com.example.dragonclicker"),
+            at: t0 + 3000)
+        await reopened.close()
+        let (status, unknown, _) = try CLIErrorTests.run(["product", "unknown", "--db", db])
+        #expect(status == 0 && unknown.contains("gems_5000") && unknown.contains("iapdesk product add gems_5000"), "\(unknown)")
     }
 }

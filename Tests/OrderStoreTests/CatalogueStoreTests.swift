@@ -64,4 +64,21 @@ struct CatalogueStoreTests {
                 "\(audit)")
         }
     }
+
+    @Test("A product Apple sold that the catalogue lacks is kept and listed for an admin, with its orphans, until it is added", arguments: Backend.all)
+    func unknownProducts(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            // One receipt pays the order's coins and also holds a purchase of a product no one listed.
+            let submission = try await store.paidOrder("u-1", account: "p-u")
+            _ = try await store.applyVerification(
+                orderId: "u-1", submissionId: submission,
+                report: validReport([tx("u-tx-1", at: t0 + 100), tx("u-tx-2", product: "gems_999", at: t0 + 200)]), at: t0 + 3000)
+            let unknown = try await store.unknownProducts()
+            #expect(unknown.map(\.productId) == ["gems_999"] && unknown.first?.transactions == 1 && unknown.first?.orphans == 1, "\(unknown)")
+            #expect(try await store.orphans().map(\.transaction.productId) == ["gems_999"], "kept, not dropped")
+            try await store.upsertProduct(
+                Product(productId: "gems_999", type: .consumable, displayName: "999 gems", priceMinor: 9800, currency: "CNY"))
+            #expect(try await store.unknownProducts().isEmpty)
+        }
+    }
 }

@@ -8,8 +8,20 @@ import Presentation
 /// Changes are admins', audited with a reason.
 struct ProductCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "product", abstract: "The catalogue: list, show, add, update, retire, import (changes are admins', audited).",
-        subcommands: [List.self, Show.self, Add.self, Update.self, Retire.self, Import.self], defaultSubcommand: List.self)
+        commandName: "product", abstract: "The catalogue: list, show, add, update, retire, import, unknown (changes are admins', audited).",
+        subcommands: [List.self, Show.self, Add.self, Update.self, Retire.self, Import.self, Unknown.self], defaultSubcommand: List.self)
+
+    struct Unknown: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Products Apple sold that the catalogue lacks: their transactions are kept (orphans until claimed); add each with product add.")
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let unknown = try await store.withStore { store, _ in try await store.unknownProducts() }
+            print(Output.table(ProductPresentation.unknownListing(), unknown))
+            if let first = unknown.first { print("add one with: iapdesk product add \(Output.safe(first.productId)) --type … --name … --price … --currency … --reason …") }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every product, retired ones too (the default).")

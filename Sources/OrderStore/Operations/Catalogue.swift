@@ -57,6 +57,37 @@ extension OrderStore {
     public func product(_ productId: String) async throws -> Product? {
         try await read { sql in try await sql.product(productId) }
     }
+
+    /// Products Apple sold that the catalogue does not list, with what the store kept of them
+    /// (a notification or an answer about one is kept, its transaction an orphan until an
+    /// order claims it): an admin adds them, or learns the game sells one it should not.
+    /// Reads every transaction: for `iapdesk product unknown`, not for a screen's refresh.
+    public func unknownProducts(limit: Int = 100) async throws -> [UnknownProduct] {
+        try await read { sql in
+            try await sql.rows(
+                """
+                SELECT t.product_id, COUNT(*) AS n, SUM(CASE WHEN t.order_id IS NULL THEN 1 ELSE 0 END) AS orphans,
+                       MIN(t.first_seen_at) AS first_seen, MAX(t.first_seen_at) AS last_seen
+                FROM transactions t LEFT JOIN products p ON p.product_id = t.product_id
+                WHERE p.product_id IS NULL GROUP BY t.product_id ORDER BY n DESC, t.product_id LIMIT \(bind: limit)
+                """
+            ).map { row in
+                UnknownProduct(
+                    productId: try row.string("product_id"), transactions: try row.int("n"), orphans: try row.int("orphans"),
+                    firstSeen: try row.int64("first_seen"), lastSeen: try row.int64("last_seen"))
+            }
+        }
+    }
+}
+
+/// A product id Apple's transactions name that the catalogue lacks.
+public struct UnknownProduct: Sendable, Equatable {
+    public var productId: String
+    /// Transactions of it the store kept; `orphans` of them claimed by no order.
+    public var transactions: Int
+    public var orphans: Int
+    public var firstSeen: Millis
+    public var lastSeen: Millis
 }
 
 extension WriteTransaction {

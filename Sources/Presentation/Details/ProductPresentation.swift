@@ -46,4 +46,16 @@ public enum ProductPresentation {
                 ListColumn("STATUS", width: 10) { p in p.retiredAt.map { Cell("retired \(TimeText.full($0))", .muted) } ?? Cell("on sale", .passed) },
             ])
     }
+
+    public static func unknownListing() -> Listing<UnknownProduct> {
+        Listing(
+            title: "Products Apple sold that the catalogue lacks", empty: "Every product Apple sold is in the catalogue.",
+            columns: [
+                ListColumn("PRODUCT", width: 16) { Cell($0.productId, .alert) },
+                ListColumn("TRANSACTIONS", width: 12) { .count($0.transactions) },
+                ListColumn("NO ORDER", width: 8) { .count($0.orphans, $0.orphans > 0 ? .alert : .plain) },
+                ListColumn("FIRST SEEN", width: 16) { .time($0.firstSeen) },
+                ListColumn("LAST SEEN", width: 16) { .time($0.lastSeen) },
+            ])
+    }
 }
