@@ -19,7 +19,9 @@ struct ProductCommand: AsyncParsableCommand {
         func run() async throws {
             let unknown = try await store.withStore { store, _ in try await store.unknownProducts() }
             print(Output.table(ProductPresentation.unknownListing(), unknown))
-            if let first = unknown.first { print("add one with: iapdesk product add \(Output.safe(first.productId)) --type … --name … --price … --currency … --reason …") }
+            if let first = unknown.first {
+                print("add one with: iapdesk product add \(Output.safe(first.productId)) --type … --name … --price … --currency … --reason …")
+            }
         }
     }
 
