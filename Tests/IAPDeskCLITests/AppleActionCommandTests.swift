@@ -85,4 +85,33 @@ struct AppleActionCommandTests {
             try await IAPDesk.run(["subscription", "rebind", otid, "--reason", "ticket 9", "--config", desk.config])
         }
     }
+
+    @Test(
+        "backfill records what Apple's Transaction History knows of a purchase the store never saw: every period, as orphans, audited; again, nothing new; support may not"
+    )
+    func backfill() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        defer { Task { await server.stop() } }
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "backfill")
+        // A subscriber from before iapdesk: bought and renewed twice, never seen by the store.
+        let bought = await simulator.ledger.purchase(appleId: "old@icloud", productId: "vip_monthly", kind: .autoRenewable)
+        for _ in 0..<2 { _ = try await simulator.ledger.renew(originalTransactionId: bought.originalTransactionId) }
+        let ids = desk.folder + "/ids.txt"
+        try "# from the studio's old database\n\(bought.transactionId)\n".write(toFile: ids, atomically: true, encoding: .utf8)
+
+        try await IAPDesk.run(["backfill", "--file", ids, "--reason", "studio history", "--config", desk.config])
+        let store = try await desk.open()
+        let orphans = try await store.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
+        #expect(orphans.count == 3, "the purchase and its two renewals: \(orphans.map(\.transaction.transactionId))")
+        let audit = try #require(try await store.auditLog().first { $0.action == "backfill" })
+        #expect(audit.reason == "studio history" && audit.detail.contains("3 listed, 3 new"), "\(audit.detail)")
+        let again = try await store.recordHistory(
+            orphans.map(\.transaction), environment: .production, asked: bought.transactionId, by: Operator(name: "ada", role: .admin), reason: "again")
+        #expect(again.listed == 3 && again.new == 0 && again.unclaimed == 3, "\(again)")
+        await #expect(throws: StoreError.self) {
+            try await store.recordHistory([], environment: .production, asked: "1", by: Operator(name: "lin", role: .support), reason: "mine")
+        }
+        await store.close()
+    }
 }

@@ -1,0 +1,46 @@
+import AppStore
+import ArgumentParser
+import Foundation
+import OrderStore
+
+/// `iapdesk backfill`: what Apple's Transaction History knows of purchases the store never
+/// saw (a studio's history, a transaction id from a ticket), recorded as Apple signed it.
+struct BackfillCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backfill",
+        abstract: "Record what Apple's Transaction History knows of purchases (admins, audited): unclaimed ones become orphans to attach.")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "Transaction ids (any of a purchase's: Apple lists the whole purchase).") var transactionIds: [String] = []
+    @Option(help: ArgumentHelp("A file of transaction ids, one a line (# starts a comment).", valueName: "FILE")) var file: String?
+    @Option(help: "The environment Apple is asked in.") var environment = AppleEnvironment.production
+    @Option(help: "Why, for the audit log.") var reason: String
+
+    func validate() throws {
+        guard !transactionIds.isEmpty || file != nil else { throw ValidationError("name transaction ids, or --file FILE") }
+    }
+
+    func run() async throws {
+        var ids = transactionIds
+        if let file {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            ids += text.split(whereSeparator: \.isNewline).map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
+        var failed = 0
+        try await store.withAppleActions("backfill") { store, actor, client in
+            for id in ids {
+                switch await client.allPages({ await client.transactionHistory(id, in: environment, revision: $0) }) {
+                case .failure(let failure):
+                    failed += 1
+                    print("\(Output.safe(id)): Apple answered \(failure)")
+                case .success(let signed):
+                    let transactions = signed.compactMap(AppleTransaction.init)
+                    let result = try await store.recordHistory(transactions, environment: environment, asked: id, by: actor, reason: reason)
+                    print("\(Output.safe(id)): \(result.listed) transactions, \(result.new) new, \(result.unclaimed) claimed by no order")
+                }
+            }
+        }
+        if failed > 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,38 @@
+import SQLKit
+
+/// What a backfill from Apple's Transaction History added to the store.
+public struct Backfill: Sendable, Equatable {
+    /// Transactions Apple listed.
+    public var listed: Int
+    /// Of them, the ones the store did not know before.
+    public var new: Int
+    /// Of them, the ones no order claims (orphans, for `:orphans` to attach).
+    public var unclaimed: Int
+}
+
+extension OrderStore {
+    /// Records what Apple's Transaction History says of a purchase (a studio arriving with
+    /// history, a transaction support was told of): every transaction as Apple signed it,
+    /// cancellations included (a recorded one is never erased). No order changes by this
+    /// alone: those no order claims become orphans an operator attaches, and a claimed
+    /// order's state is the rules' (a re-verify). Admins, audited with the reason.
+    public func recordHistory(
+        _ transactions: [AppleTransaction], environment: AppleEnvironment, asked transactionId: String, by actor: Operator, reason: String,
+        at now: Millis = .now()
+    ) async throws -> Backfill {
+        try requireOperator(actor, may: "backfill from Apple", reason: reason, minimum: .admin)
+        let ids = transactions.map(\.transactionId)
+        return try await write(as: actor, now: now) { tx in
+            let known = ids.isEmpty ? 0 : try await tx.sql.row("SELECT COUNT(*) AS n FROM transactions WHERE transaction_id IN (\(binds: ids))")?.int("n") ?? 0
+            try await tx.storeTransactions(transactions, environment: environment)
+            let unclaimed =
+                ids.isEmpty
+                ? 0 : try await tx.sql.row("SELECT COUNT(*) AS n FROM transactions WHERE transaction_id IN (\(binds: ids)) AND order_id IS NULL")?.int("n") ?? 0
+            let result = Backfill(listed: Set(ids).count, new: Set(ids).count - known, unclaimed: unclaimed)
+            tx.audit(
+                "backfill", target: "transaction:\(transactionId)", reason: reason,
+                detail: "\(environment.rawValue): \(result.listed) listed, \(result.new) new, \(result.unclaimed) claimed by no order")
+            return result
+        }
+    }
+}
