@@ -21,10 +21,15 @@ extension AppleSide {
                 _ = try await NotificationTests.delivered(
                     "aa-3", product: "coins_60", kind: .consumable, account: "acct-else", appleId: "two@icloud", in: serve)
 
+                let vip = try await NotificationTests.delivered(
+                    "aa-4", product: "vip_monthly", kind: .autoRenewable, account: "acct-main", appleId: "one@icloud", in: serve)
+                let subscription = try await serve.store.subscription(vip.originalTransactionId)
+                #expect(subscription.appleAccountPlayers.map(\.accountId) == ["acct-alt", "acct-main"], "the dispute's question: one player?")
+
                 let main = try await serve.store.account("acct-main")
                 #expect(main.sameAppleAccount.map(\.accountId) == ["acct-alt"], "not acct-else: another Apple Account")
                 let appTransactionId = try #require(try await serve.store.orderDetail("aa-1").transactions.first?.transaction.appTransactionId)
-                #expect(Set(try await serve.store.lookup(appTransactionId).map(\.orderId)) == ["aa-1", "aa-2"])
+                #expect(Set(try await serve.store.lookup(appTransactionId).map(\.orderId)) == ["aa-1", "aa-2", "aa-4"])
 
                 let terminal = MemoryTerminal()
                 let app = ConsoleApp(
@@ -33,12 +38,15 @@ extension AppleSide {
                 await app.command("account acct-main")
                 let screen = try terminal.screenText()
                 #expect(screen.contains("Same Apple Account as") && screen.contains("acct-alt") && !screen.contains("acct-else"), "\(screen)")
-                await app.press(.escape)
+                await app.command("subscription \(vip.originalTransactionId)")
+                let claimed = try terminal.screenText()
+                #expect(claimed.contains("Apple Account") && claimed.contains("the same one bought for acct-alt, acct-main"), "\(claimed)")
+                await app.command("orders")
                 await app.press(.character("/"))
                 await app.type("atid:\(appTransactionId)")
                 await app.press(.enter)
                 let found = try terminal.screenText()
-                #expect(found.contains("aa-1") && found.contains("aa-2") && !found.contains("aa-3"), "\(found)")
+                #expect(found.contains("aa-1") && found.contains("aa-2") && found.contains("aa-4") && !found.contains("aa-3"), "\(found)")
             }
         }
     }

@@ -43,6 +43,10 @@ public struct SubscriptionDetail: Sendable {
     public var notifications: [NotificationRecord] = []
     /// The extensions of its renewal date operators asked of Apple, oldest first.
     public var extensions: [SubscriptionExtension] = []
+    /// Every game account the Apple Account that pays for it bought with (its
+    /// `appTransactionId`), with their refunds: in an R8 dispute, whether the accounts that
+    /// claim it are one player's.
+    public var appleAccountPlayers: [SiblingAccount] = []
 }
 
 /// An account: its orders, grants, subscriptions and flags.
@@ -113,7 +117,7 @@ enum OrderScreenQuery: DetailScreen {
 /// The subscription screen: the subscription, its chain, the orders that claimed it, its
 /// owner history and Apple's notifications, each up to the limit, oldest first.
 enum SubscriptionScreenQuery: DetailScreen {
-    static let statementName = "iapdesk_subscription_detail_v2"
+    static let statementName = "iapdesk_subscription_detail_v3"
     static let query = DetailQuery(parts: [
         Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
         Part(
@@ -138,6 +142,16 @@ enum SubscriptionScreenQuery: DetailScreen {
         Part(
             name: "extensions", select: "SELECT * FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2",
             order: "id"),
+        Part(
+            name: "apple_account_players",
+            select: """
+                SELECT o.account_id, COUNT(DISTINCT CASE WHEN o.state = 'refunded' THEN o.order_id END) AS refunds
+                FROM transactions t JOIN orders o ON o.order_id = t.order_id
+                WHERE t.app_transaction_id IN (SELECT app_transaction_id FROM transactions WHERE original_transaction_id = $1
+                                               AND app_transaction_id IS NOT NULL)
+                GROUP BY o.account_id ORDER BY o.account_id LIMIT $2
+                """,
+            order: "account_id"),
     ])
 }
 
@@ -241,7 +255,10 @@ extension OrderStore {
             orders: try parts.all("orders", Order.init(row:)),
             ownership: try parts.all("ownership", OwnershipEvent.init(row:)),
             notifications: try parts.all("notifications", NotificationRecord.init(row:)),
-            extensions: try parts.all("extensions", SubscriptionExtension.init(row:)))
+            extensions: try parts.all("extensions", SubscriptionExtension.init(row:)),
+            appleAccountPlayers: try parts.all("apple_account_players") {
+                SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds"))
+            })
     }
 
     /// One player's account: its orders newest first, grants, subscriptions it owns and the

@@ -16,6 +16,14 @@ public enum SubscriptionPresentation {
             DetailLine(label: "status", "\(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(TimeText.full(s.expiresAt))"),
             DetailLine(label: "facts", s.factsSource.map { "from \($0.rawValue) at \(TimeText.full(s.factsAsOf))" } ?? "not yet from Apple", tone: .muted),
         ]
+        if d.appleAccountPlayers.count > 1 {
+            // The heart of an R8 dispute: the accounts claiming it are one Apple Account's.
+            fields.append(
+                DetailLine(
+                    label: "Apple Account",
+                    "the same one bought for " + d.appleAccountPlayers.map { "\($0.accountId)" + ($0.refunds > 0 ? " (\($0.refunds) refunded)" : "") }
+                        .joined(separator: ", "), tone: .state(.disputed)))
+        }
         if let last = d.ownership.last {
             fields.append(
                 DetailLine(
