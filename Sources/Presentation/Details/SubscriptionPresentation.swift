@@ -21,7 +21,8 @@ public enum SubscriptionPresentation {
             fields.append(
                 DetailLine(
                     label: "Apple Account",
-                    "the same one bought for " + d.appleAccountPlayers.map { "\($0.accountId)" + ($0.refunds > 0 ? " (\($0.refunds) refunded)" : "") }
+                    "the same one bought for "
+                        + d.appleAccountPlayers.map { "\($0.accountId)" + ($0.refunds > 0 ? " (\($0.refunds) refunded)" : "") }
                         .joined(separator: ", "), tone: .state(.disputed)))
         }
         if let last = d.ownership.last {
