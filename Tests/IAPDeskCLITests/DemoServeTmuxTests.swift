@@ -48,6 +48,17 @@ struct DemoServeTmuxTests {
                 json: #"{"receipt_data":"\#(receipt)"}"#, token: token)
             #expect(verdict?.status == 200 && verdict?.body["state"] as? String == "delivered", "\(String(describing: verdict?.body))")
         }
+        // A StoreKit 2 app hands its server the signed transaction: the simulator's purchase
+        // answer carries it, so the rehearsal needs no hand-minted token.
+        let storeKit2 = try #require(
+            await LoopbackHTTP.call(.POST, simulator + "/control/purchase", json: #"{"appleId":"apple-sk2","productId":"coins_300"}"#))
+        let signed = try #require(storeKit2.body["signedTransaction"] as? String, "\(storeKit2.body)")
+        #expect(
+            await LoopbackHTTP.call(
+                .POST, serve + "/v1/orders", json: #"{"order_id":"live-sk2","account_id":"player-live","product_id":"coins_300","quantity":1}"#,
+                token: token)?.status == 201)
+        let sk2 = await LoopbackHTTP.call(.POST, serve + "/v1/orders/live-sk2/receipts?wait=8", json: #"{"signed_transaction":"\#(signed)"}"#, token: token)
+        #expect(sk2?.status == 200 && sk2?.body["state"] as? String == "delivered", "\(String(describing: sk2?.body))")
         #expect(try await eventually { await Self.holdings(game)?["balances"]?["coins_60"] == 1 }, "the game got the coins")
         let paidUntil = try #require(await Self.holdings(game)?["subscriptions"]?["vip_monthly"])
 

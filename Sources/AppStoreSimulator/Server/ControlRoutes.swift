@@ -26,11 +26,15 @@ struct ControlRoutes: Sendable {
             {
                 throw ControlError("\(product.productId) is \(product.kind.name) in the catalogue, not \(kind)")
             }
-            return describe(
-                try await sim.purchaseAndNotify(
-                    appleId: try f.string("appleId"), productId: try f.string("productId"), sandbox: f.bool("sandbox") ?? false,
-                    at: f.date("purchaseDateMs") ?? Date(), appAccountToken: f.optional("appAccountToken"), quantity: f.int("quantity") ?? 1,
-                    invoice: invoice))
+            let purchase = try await sim.purchaseAndNotify(
+                appleId: try f.string("appleId"), productId: try f.string("productId"), sandbox: f.bool("sandbox") ?? false,
+                at: f.date("purchaseDateMs") ?? Date(), appAccountToken: f.optional("appAccountToken"), quantity: f.int("quantity") ?? 1,
+                invoice: invoice)
+            var answer = describe(purchase)
+            // What a StoreKit 2 app hands its game server (Transaction.jwsRepresentation), so a
+            // rehearsal can submit it as `signed_transaction` without minting tokens by hand.
+            answer["signedTransaction"] = try await sim.signedTransaction(purchase)
+            return answer
         },
         Control(path: "renew", body: #"{"originalTransactionId"}"#) { sim, f in
             describe(try await sim.renewAndNotify(originalTransactionId: try f.string("originalTransactionId")))

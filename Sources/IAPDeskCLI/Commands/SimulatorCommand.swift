@@ -49,6 +49,7 @@ struct SimulatorCommand: AsyncParsableCommand {
               API key:     \(folder.key) (key id \(simulator.apiKey.keyId))
               notifies:    \(notifyURL ?? "nothing (--notify-url)") · sandbox: \(notifySandboxURL ?? "nothing (--notify-sandbox-url)")
               controls:    POST \(server.baseURL)/control/purchase {"appleId":"a@b","productId":"coins_60"}
+                           (answers with the purchase's ids and its StoreKit 2 signedTransaction)
                            GET  \(server.baseURL)/control (every control) · GET \(server.baseURL)/control/products
                            GET  \(server.baseURL)/control/receipt?appleId=a@b · PUT \(server.baseURL)/control/faults {"profile":"storm"}
 
