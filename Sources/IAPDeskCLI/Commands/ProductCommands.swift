@@ -170,15 +170,7 @@ enum ProductRecord {
         let text = String(decoding: data, as: UTF8.self)
         let records: [(String, [String: String])]
         if file.hasSuffix(".csv") {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .init(charactersIn: "\r")) }
-            guard let header = lines.first?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }), header.contains("id") else {
-                throw ValidationError("\(file): line 1 names the columns: \(fields.joined(separator: ","))")
-            }
-            if let unknown = header.first(where: { !fields.contains($0) }) { throw ValidationError("\(file):1: no column \(unknown)") }
-            records = lines.enumerated().dropFirst().filter { !$0.element.isEmpty }.map { number, line in
-                let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-                return ("\(file):\(number + 1): ", Dictionary(zip(header, cells), uniquingKeysWith: { first, _ in first }))
-            }
+            records = try RecordFile.csv(text, file: file, columns: fields, required: "id")
         } else {
             let reader: TOMLReader
             do { reader = try TOMLReader(parsing: text, file: file) } catch { throw ValidationError("\(error)") }

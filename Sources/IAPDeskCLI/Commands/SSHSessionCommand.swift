@@ -17,7 +17,7 @@ struct SSHSessionCommand: AsyncParsableCommand {
     /// What an operator does; serving, seeding, the simulator and the demo are not theirs.
     static let allowed: Set<String> = [
         "console", "order", "stuck", "orphans", "subscription", "audit", "operator", "receipt", "jobs",
-        "notifications", "events", "refunds", "note", "report", "product", "backfill",
+        "notifications", "events", "refunds", "note", "report", "product", "backfill", "import",
     ]
 
     func run() async throws {
