@@ -27,46 +27,32 @@ struct SSHDemoHostTests {
         let user = "iapdemo\(tag)"
         let folder = "/tmp/iapdesk-demohost-\(tag)"
         let (template, sessions) = ("\(folder)/template", "\(folder)/sessions")
-        let port = try LoopbackPort.free()
-        defer { _ = Machine.shell("kill $(cat \(folder)/sshd.pid) 2>/dev/null; pkill -9 -u \(user); userdel \(user); rm -rf \(folder)") }
+        defer { _ = Machine.shell("pkill -9 -u \(user); userdel \(user); rm -rf \(folder)") }
         for step in [
-            "mkdir -p \(folder) /run/sshd && chmod 755 \(folder)",
+            "mkdir -p \(folder) && chmod 755 \(folder)",
             // The recipe's account: no password, so that anyone may connect; no shell it can reach.
             "useradd -M -d \(sessions) -s /bin/sh \(user) && passwd -d \(user)",
             "cp \(binary) \(folder)/iapdesk && chmod 755 \(folder)/iapdesk",
             "\(folder)/iapdesk demo --build-template \(template) --orders 2000",
             "mkdir -m 700 \(sessions) && chown \(user) \(sessions)",
-            "ssh-keygen -q -t ed25519 -N '' -f \(folder)/host_key",
-            """
-            cat > \(folder)/sshd_config <<'EOF'
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(folder)/host_key
-            PidFile \(folder)/sshd.pid
-            UsePAM no
-            StrictModes no
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            Match User \(user)
-              PasswordAuthentication yes
-              PermitEmptyPasswords yes
-              AuthenticationMethods none
-              ForceCommand exec \(folder)/iapdesk demo-session --template \(template) --sessions \(sessions) --max-sessions 2
-              DisableForwarding yes
-              PermitUserRC no
-            EOF
-            """,
-            "/usr/sbin/sshd -f \(folder)/sshd_config -E \(folder)/sshd.log",
         ] {
             let (status, output) = Machine.shell(step)
             try #require(status == 0, "\(step): \(output)")
         }
-        let ssh = "ssh -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR \(user)@127.0.0.1"
-        var (status, output) = (Int32(255), "")
-        for _ in 0..<50 where status == 255 {  // sshd takes a moment to listen
-            (status, output) = Machine.shell("\(ssh) -T")
-            if status == 255 { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let sshd = try LoopbackSSHD.start(
+            in: folder,
+            match: """
+                Match User \(user)
+                  PasswordAuthentication yes
+                  PermitEmptyPasswords yes
+                  AuthenticationMethods none
+                  ForceCommand exec \(folder)/iapdesk demo-session --template \(template) --sessions \(sessions) --max-sessions 2
+                  DisableForwarding yes
+                  PermitUserRC no
+                """)
+        defer { sshd.stop() }
+        let ssh = sshd.ssh(user)
+        var (status, output) = try await sshd.firstAnswer("\(ssh) -T")
         // No terminal, or a command after the host: refused, with what to type instead.
         #expect(status != 0 && output.contains("connect with `ssh -t`"), "\(output)")
         (status, output) = Machine.shell("\(ssh) -tt 'order list; id' < /dev/null")

@@ -28,14 +28,13 @@ struct SSHRecipeTests {
         let (service, person, group) = ("iapdsvc\(tag)", "iapdop\(tag)", "iapdops\(tag)")
         let folder = "/tmp/iapdesk-ssh-\(tag)"
         let sudoers = "/etc/sudoers.d/iapdesk-test-\(tag)"
-        let port = try LoopbackPort.free()
         defer {
-            _ = Self.sh("kill $(cat \(folder)/sshd.pid) 2>/dev/null; userdel \(person); userdel \(service); groupdel \(group); rm -rf \(folder) \(sudoers)")
+            _ = Self.sh("userdel \(person); userdel \(service); groupdel \(group); rm -rf \(folder) \(sudoers)")
         }
         // The service account owns the store and its configuration; the operator is in the ops group.
         let store = "\(folder)/service/store.sqlite"
         for step in [
-            "mkdir -p \(folder)/keys \(folder)/service/.config/iapdesk /run/sshd && chmod 755 \(folder)",
+            "mkdir -p \(folder)/keys \(folder)/service/.config/iapdesk && chmod 755 \(folder)",
             "groupadd \(group) && useradd -M -d \(folder)/service -s /usr/sbin/nologin \(service)",
             "useradd -M -d \(folder) -s /bin/sh -G \(group) \(person) && usermod -p '*' \(person)",
             "cp \(binary) \(folder)/iapdesk && chmod 755 \(folder)/iapdesk",
@@ -54,35 +53,22 @@ struct SSHRecipeTests {
             "chown -R \(service) \(folder)/service && chmod 700 \(folder)/service",
             // sudo: the ops group may run exactly `iapdesk ssh-session` as the service account, keeping what ssh was asked to run.
             "printf 'Defaults:%%\(group) env_keep += \"SSH_ORIGINAL_COMMAND\"\\n%%\(group) ALL=(\(service)) NOPASSWD: \(folder)/iapdesk ssh-session\\n' > \(sudoers) && chmod 440 \(sudoers) && visudo -c -f \(sudoers)",
-            "ssh-keygen -q -t ed25519 -N '' -f \(folder)/host_key && ssh-keygen -q -t ed25519 -N '' -f \(folder)/operator_key && cp \(folder)/operator_key.pub \(folder)/keys/\(person)",
-            """
-            cat > \(folder)/sshd_config <<'EOF'
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(folder)/host_key
-            PidFile \(folder)/sshd.pid
-            AuthorizedKeysFile \(folder)/keys/%u
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            UsePAM no
-            StrictModes no
-            Match Group \(group)
-              ForceCommand exec sudo -n -u \(service) \(folder)/iapdesk ssh-session
-              AllowTcpForwarding no
-              X11Forwarding no
-            EOF
-            """,
-            "/usr/sbin/sshd -f \(folder)/sshd_config -E \(folder)/sshd.log",
+            "ssh-keygen -q -t ed25519 -N '' -f \(folder)/operator_key && cp \(folder)/operator_key.pub \(folder)/keys/\(person)",
         ] {
             let (status, output) = Self.sh(step)
             try #require(status == 0, "\(step): \(output)")
         }
-        let ssh = "ssh -q -i \(folder)/operator_key -p \(port) -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes \(person)@127.0.0.1"
-        var (status, output) = (Int32(255), "")
-        for _ in 0..<50 where status == 255 {  // sshd takes a moment to listen
-            (status, output) = Self.sh("\(ssh) order show \(stuck)")
-            if status == 255 { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let sshd = try LoopbackSSHD.start(
+            in: folder,
+            match: """
+                Match Group \(group)
+                  ForceCommand exec sudo -n -u \(service) \(folder)/iapdesk ssh-session
+                  AllowTcpForwarding no
+                  X11Forwarding no
+                """, authorizedKeys: "\(folder)/keys/%u")
+        defer { sshd.stop() }
+        let ssh = sshd.ssh(person, options: "-i \(folder)/operator_key")
+        var (status, output) = try await sshd.firstAnswer("\(ssh) order show \(stuck)")
         #expect(status == 0 && output.contains(stuck), "\(output)")
 
         // A grant with a quoted reason, acted under the SSH name with the store's role.
