@@ -114,4 +114,30 @@ struct AppleActionCommandTests {
         }
         await store.close()
     }
+
+    @Test("backfill --apple-accounts asks Get App Transaction Info for purchases only verifyReceipt answered, and the store then knows their Apple Account")
+    func appleAccounts() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        defer { Task { await server.stop() } }
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "apple-accounts")
+        let bought = await simulator.ledger.purchase(appleId: "receipt-only@icloud", productId: "coins_60")
+        var store = try await desk.open()
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        // Delivered from a verifyReceipt answer: Apple named the purchase, not the Apple Account.
+        try await store.placeOrder(orderId: "vr-1", accountId: "acct-vr", productId: "coins_60", at: .now() - 60_000)
+        let submission = try await store.submitReceipt(orderId: "vr-1", receiptData: "r", claimedTransactionId: bought.transactionId)
+        _ = try await store.applyVerification(
+            orderId: "vr-1", submissionId: submission,
+            report: validReport([tx(bought.transactionId, at: .now() - 30_000)], bundle: DemoCatalogue.bundleId))
+        #expect(try await store.purchasesWithoutAppleAccount().map(\.transactionId) == [bought.transactionId])
+        await store.close()
+
+        try await IAPDesk.run(["backfill", "--apple-accounts", "--reason", "R8 needs them", "--config", desk.config])
+        store = try await desk.open()
+        #expect(try await store.orderDetail("vr-1").transactions.first?.transaction.appTransactionId == bought.appTransactionId)
+        #expect(try await store.purchasesWithoutAppleAccount().isEmpty)
+        #expect(try await store.auditLog().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
+        await store.close()
+    }
 }

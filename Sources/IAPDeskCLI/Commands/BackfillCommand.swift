@@ -14,13 +14,19 @@ struct BackfillCommand: AsyncParsableCommand {
     @Argument(help: "Transaction ids (any of a purchase's: Apple lists the whole purchase).") var transactionIds: [String] = []
     @Option(help: ArgumentHelp("A file of transaction ids, one a line (# starts a comment).", valueName: "FILE")) var file: String?
     @Option(help: "The environment Apple is asked in.") var environment = AppleEnvironment.production
+    @Flag(help: "Instead: ask Get App Transaction Info for the Apple Account of purchases only verifyReceipt answered (it names none).")
+    var appleAccounts = false
+    @Option(help: "With --apple-accounts: at most this many purchases (one call to Apple each).") var limit = 500
     @Option(help: "Why, for the audit log.") var reason: String
 
     func validate() throws {
-        guard !transactionIds.isEmpty || file != nil else { throw ValidationError("name transaction ids, or --file FILE") }
+        guard appleAccounts != (!transactionIds.isEmpty || file != nil) else {
+            throw ValidationError("name transaction ids (or --file FILE), or --apple-accounts, one of them")
+        }
     }
 
     func run() async throws {
+        if appleAccounts { return try await fillAppleAccounts() }
         var ids = transactionIds
         if let file {
             let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -41,6 +47,26 @@ struct BackfillCommand: AsyncParsableCommand {
                 }
             }
         }
+        if failed > 0 { throw ExitCode.failure }
+    }
+
+    /// `--apple-accounts`: the `appTransactionId` of each purchase that lacks one.
+    private func fillAppleAccounts() async throws {
+        var (found, failed) = (0, 0)
+        try await store.withAppleActions("backfill --apple-accounts") { store, actor, client in
+            for (transactionId, environment) in try await store.purchasesWithoutAppleAccount(limit: limit) {
+                switch await client.appTransactionInfo(transactionId, in: environment) {
+                case .success(let answer):
+                    guard let account = answer.value.appTransactionId else { continue }
+                    try await store.recordAppleAccount(account, ofPurchaseWith: transactionId, by: actor, reason: reason)
+                    found += 1
+                case .failure(let failure):
+                    failed += 1
+                    print("\(Output.safe(transactionId)): Apple answered \(failure)")
+                }
+            }
+        }
+        print("\(found) purchases now name their Apple Account\(failed > 0 ? "; \(failed) could not be asked" : "")")
         if failed > 0 { throw ExitCode.failure }
     }
 }

@@ -36,3 +36,37 @@ extension OrderStore {
         }
     }
 }
+
+extension OrderStore {
+    /// Purchases orders claimed whose Apple Account the store does not know: verifyReceipt
+    /// names no `appTransactionId`, so "same Apple Account" (R8's question) cannot be asked of
+    /// them until Get App Transaction Info is. One transaction per purchase, oldest first.
+    public func purchasesWithoutAppleAccount(limit: Int = 100) async throws -> [(transactionId: String, environment: AppleEnvironment)] {
+        try await read { sql in
+            try await sql.rows(
+                """
+                SELECT MIN(transaction_id) AS transaction_id, MIN(environment) AS environment FROM transactions
+                WHERE order_id IS NOT NULL AND app_transaction_id IS NULL
+                GROUP BY original_transaction_id ORDER BY MIN(first_seen_at) LIMIT \(bind: limit)
+                """
+            ).map { (try $0.string("transaction_id"), try $0.optionalValue("environment", as: AppleEnvironment.self) ?? .production) }
+        }
+    }
+
+    /// Records the Apple Account (its `appTransactionId`, from Get App Transaction Info) of
+    /// the purchase `transactionId` belongs to: every transaction of that purchase. Admins,
+    /// audited.
+    public func recordAppleAccount(_ appTransactionId: String, ofPurchaseWith transactionId: String, by actor: Operator, reason: String) async throws {
+        try requireOperator(actor, may: "backfill from Apple", reason: reason, minimum: .admin)
+        try await write(as: actor) { tx in
+            try await tx.sql.raw(
+                """
+                UPDATE transactions SET app_transaction_id = \(bind: appTransactionId)
+                WHERE app_transaction_id IS NULL AND original_transaction_id =
+                  (SELECT original_transaction_id FROM transactions WHERE transaction_id = \(bind: transactionId))
+                """
+            ).run()
+            tx.audit("backfill.apple_account", target: "transaction:\(transactionId)", reason: reason, detail: "appTransactionId \(appTransactionId)")
+        }
+    }
+}
