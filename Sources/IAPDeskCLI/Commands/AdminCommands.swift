@@ -30,8 +30,8 @@ struct OperatorCommand: AsyncParsableCommand {
                 the iapdesk database roles set up, NAME's database login must be in the role's group too (--db-login).
                 """)
         @OptionGroup var store: StoreOptions
-        @Argument var name: String
-        @Option var role: Role
+        @Argument(help: "Their OS user name (the SSH login in the recipe).") var name: String
+        @Option(help: "viewer (reads everything), support (acts on orders) or admin (also operators, the catalogue, Apple's actions).") var role: Role
         @Flag(help: "PostgreSQL: also make NAME a database login in the role's group (needs CREATEROLE).")
         var dbLogin = false
 

@@ -41,7 +41,7 @@ struct AuditCommand: AsyncParsableCommand {
     struct Log: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Newest entries first.")
         @OptionGroup var store: StoreOptions
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let entries = try await store.withStore { store, _ in try await store.auditLog(limit: limit) }

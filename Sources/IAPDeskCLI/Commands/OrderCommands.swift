@@ -42,7 +42,7 @@ struct OrderCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Exact lookup by order, account, transaction or original transaction id, or Apple's order id (MK…, asked of Apple).")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
+        @Argument(help: "An order, account, transaction or original transaction id, or MK….") var id: String
 
         func run() async throws {
             let (found, production) = try await store.withStore { store, configuration in
@@ -64,7 +64,7 @@ struct OrderCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "An order and its timeline.")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
+        @Argument(help: "The order id.") var id: String
 
         func run() async throws {
             let (detail, production) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings.isProduction) }
@@ -75,7 +75,7 @@ struct OrderCommand: AsyncParsableCommand {
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Deliver an order by hand, with a reason (exactly once).")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
+        @Argument(help: "The order id.") var id: String
         @Option(help: "Why (goes into the audit log).") var reason: String
         @Option(help: "The version you looked at; defaults to the current one.") var expectVersion: Int64?
 
@@ -90,9 +90,9 @@ struct OrderCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Take back a delivery, with a reason.")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
-        @Option var reason: String
-        @Option var expectVersion: Int64?
+        @Argument(help: "The order id.") var id: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
+        @Option(help: "Refuse if the order changed since this version (the one order show printed).") var expectVersion: Int64?
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: expectVersion) { store, actor, version in
@@ -107,7 +107,7 @@ struct OrderCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @Argument(help: "The orphan transaction id.") var transaction: String
         @Option(help: "The order it paid for.") var order: String
-        @Option var reason: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             let attached = try await store.act(on: order, expecting: nil) { store, actor, version in
@@ -120,9 +120,9 @@ struct OrderCommand: AsyncParsableCommand {
     struct ResolveDispute: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Settle a disputed subscription renewal (R8).")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
+        @Argument(help: "The order id.") var id: String
         @Option(help: "owner (the rule's verdict stands) or submitter (the submitting account gets it).") var favor: Favor
-        @Option var reason: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: nil) { store, actor, version in

@@ -38,7 +38,7 @@ struct ProductCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One product.")
         @OptionGroup var store: StoreOptions
-        @Argument var productId: String
+        @Argument(help: "The product id, as in App Store Connect.") var productId: String
 
         func run() async throws {
             guard let product = try await store.withStore({ store, _ in try await store.product(productId) }) else {
@@ -102,7 +102,7 @@ struct ProductCommand: AsyncParsableCommand {
     struct Retire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Retire a product: no new order may name it (admins), audited.")
         @OptionGroup var store: StoreOptions
-        @Argument var productId: String
+        @Argument(help: "The product id, as in App Store Connect.") var productId: String
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {

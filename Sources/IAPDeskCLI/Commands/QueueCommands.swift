@@ -11,7 +11,7 @@ struct StuckCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The stuck queue (the default).")
         @OptionGroup var store: StoreOptions
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let (counts, stuck, production) = try await store.withStore { store, _ in
@@ -26,7 +26,7 @@ struct StuckCommand: AsyncParsableCommand {
 struct OrphansCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "orphans", abstract: "Transactions Apple knows that no order claims.")
     @OptionGroup var store: StoreOptions
-    @Option var limit: Int = 50
+    @Option(help: "At most this many rows.") var limit: Int = 50
 
     func run() async throws {
         let orphans = try await store.withStore { store, _ in try await store.orphans(limit: limit) }
@@ -43,7 +43,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "After a transfer: tell Apple the purchase now carries its owner's token (Set App Account Token), audited.")
         @OptionGroup var store: StoreOptions
-        @Argument var originalTransactionId: String
+        @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {
@@ -65,7 +65,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
             commandName: "xray",
             abstract: "An original transaction in time: periods, orders, notifications, owners, what the game was told, extensions, audit.")
         @OptionGroup var store: StoreOptions
-        @Argument var originalTransactionId: String
+        @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
 
         func run() async throws {
             let xray = try await store.withStore { store, _ in try await store.xray(originalTransactionId) }
@@ -76,7 +76,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The transaction chain, who submitted each, and the owner history.")
         @OptionGroup var store: StoreOptions
-        @Argument var originalTransactionId: String
+        @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
 
         func run() async throws {
             let (d, production) = try await store.withStore { store, _ in (try await store.subscription(originalTransactionId), store.settings.isProduction) }
@@ -91,9 +91,9 @@ struct SubscriptionCommand: AsyncParsableCommand {
     struct Transfer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move a subscription to another account, with a reason.")
         @OptionGroup var store: StoreOptions
-        @Argument var originalTransactionId: String
+        @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
         @Option(help: "The new owner account.") var to: String
-        @Option var reason: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             try await store.withStore { store, _ in
@@ -108,7 +108,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Extend a subscription's renewal date with Apple (admins; Apple allows 90 days, twice a year), audited.")
         @OptionGroup var store: StoreOptions
-        @Argument var originalTransactionId: String
+        @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
         @Option(help: "Days to add (1-90).") var days: Int
         @Option(help: "Apple's reason code: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.") var reasonCode: Int
         @Option(help: "Why, for the audit log.") var reason: String
@@ -162,7 +162,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
             abstract: "Extensions for all subscribers, newest first, with Apple's counts and the subscriptions it could not extend.")
         @OptionGroup var store: StoreOptions
         @Flag(help: "Ask Apple how far the ones in progress got (Get Status of Subscription Renewal Date Extensions).") var refresh = false
-        @Option var limit: Int = 20
+        @Option(help: "At most this many rows.") var limit: Int = 20
 
         func run() async throws {
             if refresh {
@@ -195,7 +195,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
     struct Disputes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "R8 decisions waiting for review.")
         @OptionGroup var store: StoreOptions
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let events = try await store.withStore { store, _ in try await store.disputes(limit: limit) }

@@ -15,7 +15,7 @@ struct RefundsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Open requests, soonest deadline first (the default).")
         @OptionGroup var store: StoreOptions
         @Flag(help: "Answered and expired requests too.") var all = false
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let now = Millis.now()

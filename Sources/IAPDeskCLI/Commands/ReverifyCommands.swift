@@ -10,7 +10,7 @@ import Presentation
 struct ReverifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reverify", abstract: "Re-verify an order's stored receipt with Apple now.")
     @OptionGroup var store: StoreOptions
-    @Argument var id: String
+    @Argument(help: "The order id.") var id: String
 
     func run() async throws {
         let outcome = try await store.withStore { store, configuration in

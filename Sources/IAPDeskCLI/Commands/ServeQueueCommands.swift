@@ -14,7 +14,7 @@ struct JobsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Jobs, dead ones first (the default).")
         @OptionGroup var store: StoreOptions
         @Flag(help: "Only dead jobs (retries exhausted).") var dead = false
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit))
@@ -29,8 +29,8 @@ struct JobsCommand: AsyncParsableCommand {
     struct Requeue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring a dead job back, due now (audited).")
         @OptionGroup var store: StoreOptions
-        @Argument var id: Int64
-        @Option var reason: String
+        @Argument(help: "The job's number, as jobs lists it.") var id: Int64
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             let job = try await store.withStore { store, _ in
@@ -80,7 +80,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Newest first (the default).")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this outcome.") var outcome: NotificationOutcome?
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let records = try await store.withStore { store, _ in try await store.notifications(outcome: outcome, limit: limit) }
@@ -91,7 +91,7 @@ struct NotificationsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One notification: its verdict, decoded facts and what applying it did.")
         @OptionGroup var store: StoreOptions
-        @Argument var id: Int64
+        @Argument(help: "The notification's number, as notifications list shows it.") var id: Int64
 
         func run() async throws {
             let n = try await store.withStore { store, _ in try await store.notification(id: id) }
@@ -102,8 +102,8 @@ struct NotificationsCommand: AsyncParsableCommand {
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Apply a stored, verified notification again (audited), e.g. after attaching its orphan.")
         @OptionGroup var store: StoreOptions
-        @Argument var id: Int64
-        @Option var reason: String
+        @Argument(help: "The notification's number, as notifications list shows it.") var id: Int64
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             try await store.withStore { store, _ in
@@ -124,7 +124,7 @@ struct EventsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Events the game has not confirmed, oldest first (the default).")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this order's events, confirmed or not.") var order: String?
-        @Option var limit: Int = 50
+        @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
             let events = try await store.withStore { store, _ in
@@ -138,7 +138,7 @@ struct EventsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One event (evt_… or its number): what the game should do and every try.")
         @OptionGroup var store: StoreOptions
-        @Argument var id: String
+        @Argument(help: "The event: evt_… or its number.") var id: String
 
         func run() async throws {
             let detail = try await store.withStore { store, _ in try await store.event(id) }
@@ -151,7 +151,7 @@ struct EventsCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
         @Argument(help: "evt_… or the event's number; omit with --all-dead.") var id: String?
         @Flag(help: "Every dead event.") var allDead = false
-        @Option var reason: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
 
         func run() async throws {
             guard (id != nil) != allDead else { throw ValidationError("name one event, or --all-dead") }
