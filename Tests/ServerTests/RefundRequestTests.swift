@@ -115,6 +115,10 @@ extension AppleSide {
                 #expect(decided.decision?.refunded == true && !decided.isOpen(at: .now()))
                 #expect(RefundRequestPresentation.status(decided, now: .now()).text.hasPrefix("Apple refunded it"))
                 #expect(try await serve.store.counts().openRefundRequests == 0)
+                // The list's batched read (the console's, every 2 s) says what the full one says.
+                let listed = try #require(try await serve.store.refundRequests(open: false, evidence: false).first)
+                #expect(listed.order?.orderId == "r-2" && listed.answers == decided.answers && listed.decision == decided.decision)
+                #expect(listed.deadline == decided.deadline && listed.isOpen(at: .now()) == decided.isOpen(at: .now()))
             }
         }
 

@@ -19,7 +19,7 @@ struct RefundsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let now = Millis.now()
-            let requests = try await store.withStore { store, _ in try await store.refundRequests(open: !all, at: now, limit: limit) }
+            let requests = try await store.withStore { store, _ in try await store.refundRequests(open: !all, at: now, limit: limit, evidence: false) }
             let open = requests.filter { $0.isOpen(at: now) }
             print("refund requests \(open.count)" + (open.first.map { ", next \(RefundRequestPresentation.countdown($0.deadline, now: now))" } ?? ""))
             print(Output.table(RefundRequestPresentation.queue(now: now), requests, width: 60))

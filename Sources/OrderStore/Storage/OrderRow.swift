@@ -9,6 +9,11 @@ extension Order {
         """
     static let columns = SQLQueryString(columnList)
 
+    /// The column list with each column of the table aliased `alias` (for a join).
+    static func columns(of alias: String) -> String {
+        columnList.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: ", ")
+    }
+
     init(row: Row) throws {
         self.init(
             orderId: try row.string("order_id"), accountId: try row.string("account_id"),
