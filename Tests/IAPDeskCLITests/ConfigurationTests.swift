@@ -44,6 +44,25 @@ struct ConfigurationTests {
         #expect(try Configuration.load(path: nil, environment: ["IAPDESK_CONFIG": path]).bundleId == "com.game.one")
     }
 
+    @Test("Every key of the file has its environment variable, checked as the file's is")
+    func everyKeyFromTheEnvironment() throws {
+        let none = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"]
+        let config = try Configuration.load(
+            path: nil,
+            environment: none.merging([
+                "IAPDESK_STUCK_THRESHOLD_SECONDS": "120", "IAPDESK_DEADLINE_SECONDS": "4", "IAPDESK_APPLE_TIMEOUT_SECONDS": "9",
+                "IAPDESK_VERIFY_RECEIPT_URL": "http://127.0.0.1:9/verifyReceipt", "IAPDESK_SERVER_API_URL": "http://127.0.0.1:9",
+                "IAPDESK_SERVER_API_SANDBOX_URL": "http://127.0.0.1:9/sandbox", "IAPDESK_GAME_WEBHOOK_RETRY_HOURS": "24",
+                "IAPDESK_REFUNDS_CONSUMABLE": "answer", "IAPDESK_REFUNDS_PREFER": "decline", "IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS": "3",
+            ]) { $1 })
+        #expect(config.stuckThresholdSeconds == 120 && config.databaseDeadlineSeconds == 4 && config.timeoutSeconds == 9)
+        #expect(config.verifyReceipt.productionURL == "http://127.0.0.1:9/verifyReceipt" && config.serverAPISandboxURL == "http://127.0.0.1:9/sandbox")
+        #expect(config.gameWebhookRetryHours == 24)
+        #expect(config.refundPolicy?.modes[.consumable] == .answer && config.refundPolicy?.answerBefore == .hours(3))
+        #expect(throws: ConfigError.self) { try Configuration.load(path: nil, environment: none.merging(["IAPDESK_DEADLINE_SECONDS": "0"]) { $1 }) }
+        #expect(throws: ConfigError.self) { try Configuration.load(path: nil, environment: none.merging(["IAPDESK_REFUNDS_CONSUMABLE": "maybe"]) { $1 }) }
+    }
+
     @Test("[refunds] sets the refund policy per product type; a mode, an hour or a preference outside Apple's words is refused naming the key")
     func refundPolicy() throws {
         let path = try file(

@@ -204,6 +204,43 @@ public struct Configuration: Sendable, Equatable {
         }
         if let path = env["IAPDESK_AUDIT_KEY_FILE"] { try loadAuditKey(file: path, setting: "IAPDESK_AUDIT_KEY_FILE") }
         if let path = env["IAPDESK_AUDIT_WITNESS_FILE"] { auditWitnessFile = path }
+        // Every other key of the file has its variable too: a container sets them all this way.
+        if let text = env["IAPDESK_STUCK_THRESHOLD_SECONDS"] { stuckThresholdSeconds = try Self.number(text, "IAPDESK_STUCK_THRESHOLD_SECONDS") }
+        if let text = env["IAPDESK_DEADLINE_SECONDS"] { databaseDeadlineSeconds = try Self.number(text, "IAPDESK_DEADLINE_SECONDS") }
+        if let text = env["IAPDESK_APPLE_TIMEOUT_SECONDS"] { timeoutSeconds = Int(try Self.number(text, "IAPDESK_APPLE_TIMEOUT_SECONDS")) }
+        if let url = env["IAPDESK_VERIFY_RECEIPT_URL"] { verifyReceipt.productionURL = url }
+        if let url = env["IAPDESK_VERIFY_RECEIPT_SANDBOX_URL"] { verifyReceipt.sandboxURL = url }
+        if let url = env["IAPDESK_SERVER_API_URL"] { serverAPIURL = url }
+        if let url = env["IAPDESK_SERVER_API_SANDBOX_URL"] { serverAPISandboxURL = url }
+        if let text = env["IAPDESK_GAME_WEBHOOK_RETRY_HOURS"] { gameWebhookRetryHours = try Self.number(text, "IAPDESK_GAME_WEBHOOK_RETRY_HOURS") }
+        try readRefundPolicy(environment: env)
+    }
+
+    /// A whole number of at least 1 from a variable, or an error naming it.
+    static func number(_ text: String, _ variable: String) throws -> Int64 {
+        guard let number = Int64(text), number >= 1 else { throw ConfigError(key: variable, "a whole number of at least 1, not \(text)") }
+        return number
+    }
+
+    /// `IAPDESK_REFUNDS_<PRODUCT TYPE>`, `IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS` and
+    /// `IAPDESK_REFUNDS_PREFER`: `[refunds]` from the environment, checked by the same code.
+    private mutating func readRefundPolicy(environment env: [String: String]) throws {
+        var lines: [String] = []
+        for key in ProductType.allCases.map(\.rawValue) + ["prefer"] {
+            if let word = env["IAPDESK_REFUNDS_\(key.uppercased())"] { lines.append("\(key) = \(try Self.quoted(word))") }
+        }
+        if let text = env["IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS"] {
+            lines.append("answer_before_deadline_hours = \(try Self.number(text, "IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS"))")
+        }
+        guard !lines.isEmpty else { return }
+        try readRefundPolicy(try TOMLReader(parsing: (["[refunds]"] + lines).joined(separator: "\n"), file: "environment"))
+    }
+
+    /// A TOML basic string (JSON's escapes, which TOML shares, without escaping `/`).
+    private static func quoted(_ text: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: try encoder.encode(text), as: UTF8.self)
     }
 
     private mutating func loadAuditKey(file path: String, setting: String, in configFile: String? = nil) throws {
