@@ -392,7 +392,6 @@ public final class ConsoleApp {
         device.present(screen)
     }
 
-    /// A spinner, or a progress bar for bulk work, while a job runs.
     /// The store out of reach, else Apple failing now, else the game's endpoint failing, else the largest group of
     /// orders waiting for a person; shown until it is over or fixed.
     private var banner: (text: String, isError: Bool)? {
@@ -404,6 +403,7 @@ public final class ConsoleApp {
         return ("⚠ " + first.banner + more, true)
     }
 
+    /// A spinner, or a progress bar for bulk work, while a job runs.
     private var jobStatus: (text: String, isError: Bool)? {
         guard let job, job.result == nil else { return nil }
         let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]

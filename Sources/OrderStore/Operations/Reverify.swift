@@ -28,8 +28,7 @@ extension OrderStore {
         unlessAskedSince: Millis? = nil
     ) async throws -> VerificationOutcome {
         guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
-        let owner =
-            "\(actor.name)'s re-verify (\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8)))"
+        let owner = "\(actor.name)'s re-verify (\(LeaseOwner.new()))"
         if let holder = try await claimVerification(orderId: orderId, owner: owner) {
             throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
         }

@@ -25,8 +25,8 @@ public struct Submission: Sendable, Equatable {
     public var accountId: String
     /// The transaction id the client said the receipt pays for; the store checks it (R6).
     public var claimedTransactionId: String?
-    /// Who sent it: `client`, `server`, an operator's re-submission.
-    public var source: String
+    /// Who sent it: a game server, a notification, an operator.
+    public var source: SubmissionSource
     /// The receipt exactly as received (base64 PKCS#7 or a JWS); kept for re-verification.
     public var receiptData: String
     public var receivedAt: Millis

@@ -26,7 +26,7 @@ extension OrderDetail {
             events.append(
                 TimelineEvent(
                     at: s.receivedAt, kind: .submission,
-                    text: "receipt #\(s.id) from \(s.source)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
+                    text: "receipt #\(s.id) from \(s.source.rawValue)" + (s.claimedTransactionId.map { ", claims transaction \($0)" } ?? "")))
         }
         events += Self.attemptEvents(attempts)
         for g in grants {

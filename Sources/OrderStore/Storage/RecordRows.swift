@@ -30,7 +30,7 @@ extension Submission {
         orderId = try row.optionalString("order_id")
         accountId = try row.string("account_id")
         claimedTransactionId = try row.optionalString("claimed_transaction_id")
-        source = try row.string("source")
+        source = try row.value("source", as: SubmissionSource.self)
         receiptData = try row.string("receipt_data")
         receivedAt = try row.int64("received_at")
     }

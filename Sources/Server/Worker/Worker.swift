@@ -72,7 +72,7 @@ public struct Worker: Sendable {
         sender = game.map { EventSender(store: store, webhook: $0, http: .shared, metrics: metrics) }
         self.settings = settings
         self.logger = logger
-        owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))"
+        owner = LeaseOwner.new()
     }
 
     /// Schedules the sweeps at once: what Apple failed to deliver while no worker ran is

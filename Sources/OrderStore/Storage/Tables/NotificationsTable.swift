@@ -13,7 +13,12 @@ extension NotificationRecord {
         via = try row.value("via", as: NotificationChannel.self)
         receivedAt = try row.int64("received_at")
         rejection = try row.optionalString("rejection")
-        facts = (try? JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string("facts").utf8))) ?? NotificationFacts()
+        do {
+            facts = try JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string("facts").utf8))
+        } catch {
+            // Written by this code from a verified payload: anything else was changed outside it.
+            throw StoreError.corrupt("notification \(id): its stored facts do not decode (\(error))")
+        }
         outcome = try row.value("outcome", as: NotificationOutcome.self)
         detail = try row.optionalString("detail")
         appliedAt = try row.optionalInt64("applied_at")
