@@ -216,7 +216,7 @@ struct OutboxTests {
     }
 
     @Test(
-        "The README's recipe, proven by the reference game: a wrong HMAC, a replayed old timestamp and a missing header are refused; two live secrets let a rotation go without a gap"
+        "The Serving article's recipe, proven by the reference game: a wrong HMAC, a replayed old timestamp and a missing header are refused; two live secrets let a rotation go without a gap"
     )
     func signatureRecipe() async throws {
         let game = ReferenceGame(secret: Self.secret)
@@ -239,13 +239,13 @@ struct OutboxTests {
     }
 
     @Test(
-        "The README's Python snippet accepts iapdesk's signature and refuses a forged, tampered or replayed webhook",
+        "The Serving article's Python snippet accepts iapdesk's signature and refuses a forged, tampered or replayed webhook",
         .needs("python3") { Machine.executable("python3") != nil })
     func readmeRecipeInPython() async throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md")
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/OrderStore/OrderStore.docc/Serving.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         guard let begin = text.range(of: "<!-- webhook-recipe:begin -->"), let end = text.range(of: "<!-- webhook-recipe:end -->") else {
-            Issue.record("README.md has no webhook recipe between its markers")
+            Issue.record("Serving.md has no webhook recipe between its markers")
             return
         }
         let snippet = text[begin.upperBound..<end.lowerBound].replacingOccurrences(of: "```python", with: "").replacingOccurrences(of: "```", with: "")
