@@ -140,4 +140,41 @@ struct AppleActionCommandTests {
         #expect(try await store.auditLog().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
         await store.close()
     }
+
+    @Test(
+        "import orders takes a StoreKit 2 signed transaction for a pending order, checked against the trust roots as the intake checks it; a forged one is refused naming the line"
+    )
+    func importSignedTransaction() async throws {
+        let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "cli-secret")
+        let server = try await SimulatorServer.start(simulator)
+        defer { Task { await server.stop() } }
+        let desk = try await SimulatedDesk.make(simulator, server: server, named: "import-sk2")
+        var store = try await desk.open()
+        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        await store.close()
+        let bought = await simulator.ledger.purchase(appleId: "sk2@icloud", productId: "coins_60")
+        let signed = try await simulator.signedTransaction(bought)
+        let file = desk.folder + "/sk2.jsonl"
+        let line =
+            #"{"order_id":"sk2-1","account_id":"acct-sk2","product_id":"coins_60","created_at":"2026-01-01","state":"pending","signed_transaction":"\#(signed)"}"#
+        try line.write(toFile: file, atomically: true, encoding: .utf8)
+        try await IAPDesk.run(["import", "orders", file, "--reason", "studio history", "--config", desk.config])
+        store = try await desk.open()
+        let order = try #require(try await store.order("sk2-1"))
+        let submission = try #require(try await store.orderDetail("sk2-1").submissions.first)
+        #expect(order.state == .receiptReceived && submission.claimedTransactionId == bought.transactionId)
+        await store.close()
+
+        let forged = desk.folder + "/forged.jsonl"
+        var parts = signed.split(separator: ".").map(String.init)
+        parts[1] = Data(#"{"transactionId":"1","productId":"coins_60","bundleId":"com.iapdesk.demo"}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "")
+        try line.replacingOccurrences(of: "sk2-1", with: "sk2-2").replacingOccurrences(of: signed, with: parts.joined(separator: "."))
+            .write(toFile: forged, atomically: true, encoding: .utf8)
+        let (status, _, error) = try CLIErrorTests.run(["import", "orders", forged, "--reason", "x", "--config", desk.config])
+        #expect(status != 0 && error.contains("forged.jsonl:1: signed_transaction"), "\(error)")
+        store = try await desk.open()
+        #expect(try await store.order("sk2-2") == nil, "checked before anything was written")
+        await store.close()
+    }
 }

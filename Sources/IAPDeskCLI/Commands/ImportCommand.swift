@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderStore
+import Receipts
 
 /// `iapdesk import orders FILE`: a studio's past orders from its own table, checked whole
 /// before anything is written (every error names the line and the field), then imported one
@@ -13,10 +14,12 @@ struct ImportCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: """
                 Import past orders (admins, audited): delivered ones are recorded as delivered and the game is not told again; \
-                pending ones are placed, and their receipt_data submitted for the worker to verify with Apple.
+                pending ones are placed, and their receipt_data or signed_transaction submitted for the worker to verify with Apple.
                 """)
 
-        static let columns = ["order_id", "account_id", "product_id", "quantity", "created_at", "state", "transaction_id", "receipt_data"]
+        static let columns = [
+            "order_id", "account_id", "product_id", "quantity", "created_at", "state", "transaction_id", "receipt_data", "signed_transaction",
+        ]
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "A .csv file (a header line naming the columns \(columns.joined(separator: ","))) or .jsonl, one object a line.")
@@ -29,6 +32,8 @@ struct ImportCommand: AsyncParsableCommand {
             var place: String
             var order: ImportedOrder
             var receipt: String?
+            /// A StoreKit 2 signed transaction, checked like the intake checks one before it is stored.
+            var signedTransaction: String?
         }
 
         func run() async throws {
@@ -38,12 +43,24 @@ struct ImportCommand: AsyncParsableCommand {
                 file.hasSuffix(".csv")
                 ? try RecordFile.csv(text, file: file, columns: Self.columns, required: "order_id") : try RecordFile.jsonLines(text, file: file)
             let lines = try records.map(Self.line)
-            try await store.withStore { store, _ in
+            try await store.withStore { store, configuration in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
                 let products = Set(try await store.products().map(\.productId))
                 if let unknown = lines.first(where: { !products.contains($0.order.productId) }) {
                     throw ValidationError(
                         "\(unknown.place)product_id: \(unknown.order.productId) is not in the catalogue (iapdesk product add or import first)")
+                }
+                // Signed transactions are checked with the rest, before anything is written.
+                var signedIds: [String: String] = [:]
+                for line in lines {
+                    guard let signed = line.signedTransaction else { continue }
+                    do {
+                        let transaction = try await JWS(compact: signed).verified(
+                            as: JWSTransaction.self, trust: try configuration.trust(), bundleId: store.settings.bundleId)
+                        signedIds[line.order.orderId] = transaction.transactionId
+                    } catch {
+                        throw ValidationError("\(line.place)signed_transaction: \(error)")
+                    }
                 }
                 var counts: [String: Int] = [:]
                 for line in lines {
@@ -56,6 +73,10 @@ struct ImportCommand: AsyncParsableCommand {
                         let imported = try await store.importOrder(line.order, by: actor, reason: reason)
                         if imported == .placed, let receipt = line.receipt {
                             _ = try await store.submitReceipt(orderId: line.order.orderId, receiptData: receipt, claimedTransactionId: line.order.transactionId)
+                        }
+                        if imported == .placed, let signed = line.signedTransaction {
+                            _ = try await store.submitReceipt(
+                                orderId: line.order.orderId, receiptData: signed, claimedTransactionId: signedIds[line.order.orderId])
                         }
                         outcome = imported.rawValue
                     }
@@ -84,16 +105,18 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let state = try need("state")
             guard ["delivered", "pending"].contains(state) else { throw ValidationError("\(place)state: delivered or pending, not \(state)") }
-            let receipt = optional("receipt_data")
-            if state == "delivered", receipt != nil {
-                throw ValidationError("\(place)receipt_data: only for a pending order (a delivered one is not verified again)")
+            let (receipt, signed) = (optional("receipt_data"), optional("signed_transaction"))
+            if receipt != nil, signed != nil { throw ValidationError("\(place)receipt_data or signed_transaction: one of them") }
+            if state == "delivered", receipt != nil || signed != nil {
+                throw ValidationError(
+                    "\(place)\(receipt != nil ? "receipt_data" : "signed_transaction"): only for a pending order (a delivered one is not verified again)")
             }
             return Line(
                 place: place,
                 order: ImportedOrder(
                     orderId: try need("order_id"), accountId: try need("account_id"), productId: try need("product_id"), quantity: quantity ?? 1,
                     createdAt: created.millis, delivered: state == "delivered", transactionId: optional("transaction_id")),
-                receipt: receipt)
+                receipt: receipt, signedTransaction: signed)
         }
     }
 }
