@@ -122,6 +122,11 @@ struct ActionTests {
         try await Self.withApp { app, terminal, _ in
             app.session.aliases = ["retrying": "state:receipt_received acct:acct_2", "q3": ":stuck"]
             await app.press(.character(":"))
+            await app.type("o")
+            // As you type, the footer says what the command may become.
+            let typing = try #require(terminal.lastFrame).line(23)
+            #expect(typing.contains("Tab") && typing.contains("orders") && typing.contains("orphans"), "\(typing)")
+            await app.press(.control("u"))
             await app.type("stu")
             await app.press(.tab)
             let completed = try terminal.screenText()

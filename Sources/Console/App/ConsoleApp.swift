@@ -23,6 +23,8 @@ public final class ConsoleApp {
     private var workers: WorkerStatus?
     private var message: (text: String, isError: Bool)?
     private var prompt: (kind: PromptKind, editor: LineEditor)?
+    /// What the `:` prompt's text may become, shown in the footer as you type.
+    private var suggestions: [String] = []
     private var dialog: Dialog?
     public private(set) var job: BackgroundJob?
     private var spinner = 0
@@ -116,6 +118,7 @@ public final class ConsoleApp {
                 prompt = (.filter, LineEditor(text: top.filter ?? ""))
             case .character(":"):
                 prompt = (.command, LineEditor())
+                suggestions = []
             case .character("?"):
                 if !(top is HelpScreen) { try await push(HelpScreen(for: top, session: session)) }
             case .escape:
@@ -239,9 +242,11 @@ public final class ConsoleApp {
         case .tab where kind == .command:
             editor.text = await complete(editor.text)
             prompt = (kind, editor)
+            suggestions = await candidates(for: editor.text).candidates
         default:
             guard editor.edit(key) else { return }
             prompt = (kind, editor)
+            if kind == .command { suggestions = editor.text.isEmpty ? [] : await candidates(for: editor.text).candidates }
             // Filters narrow as you type; a lookup by id runs on Enter, once the id is whole.
             if kind == .filter, FilterQuery(editor.text).lookup == nil {
                 do { try await top.apply(filter: editor.text, session: session) } catch { message = ("\(error)", true) }
@@ -249,16 +254,22 @@ public final class ConsoleApp {
         }
     }
 
-    /// Tab in the `:` prompt: a command name (or alias) from its start, then the id the
-    /// command takes (an order, an account, an original transaction), to the longest text
-    /// every match shares.
+    /// Tab in the `:` prompt: the text completed to the longest start every candidate shares.
     func complete(_ text: String) async -> String {
+        let (prefix, last, candidates) = await candidates(for: text)
+        return prefix + Self.sharedStart(of: candidates, else: last)
+    }
+
+    /// What the `:` prompt's text may become: a command name (or alias) from its start, then
+    /// the id the command takes (an order, an account, an original transaction). The prompt
+    /// shows them as you type; Tab takes what they share.
+    func candidates(for text: String) async -> (prefix: String, last: String, candidates: [String]) {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         if words.count == 1 {
             let names = ConsoleCommand.names + session.aliases.keys.sorted()
-            return Self.sharedStart(of: names.filter { $0.hasPrefix(text) }, else: text)
+            return ("", text, names.filter { $0.hasPrefix(text) })
         }
-        guard words.count == 2, !words[1].isEmpty, let kind = Self.idKind(after: words[0]) else { return text }
+        guard words.count == 2, !words[1].isEmpty, let kind = Self.idKind(after: words[0]) else { return ("", text, []) }
         let found = (try? await session.store.search(words[1], kind: kind, limit: 20)) ?? []
         let ids: [String] =
             switch kind {
@@ -266,7 +277,7 @@ public final class ConsoleApp {
             case .originalTransaction: found.compactMap(\.originalTransactionId)
             default: found.map(\.orderId)
             }
-        return words[0] + " " + Self.sharedStart(of: Array(Set(ids.filter { $0.hasPrefix(words[1]) })).sorted(), else: words[1])
+        return (words[0] + " ", words[1], Array(Set(ids.filter { $0.hasPrefix(words[1]) })).sorted())
     }
 
     /// The kind of id a `:` command takes, for completion.
@@ -277,6 +288,17 @@ public final class ConsoleApp {
         case .success(.subscription), .success(.xray): .originalTransaction
         default: nil
         }
+    }
+
+    /// As many candidates as fit `width` cells, then "…" when some are left out.
+    static func fitting(_ candidates: [String], width: Int) -> String {
+        var shown = ""
+        for candidate in candidates {
+            let next = shown.isEmpty ? candidate : shown + "  " + candidate
+            if TextWidth.of(next) > width - 3 { return shown + "  …" }
+            shown = next
+        }
+        return shown
     }
 
     static func sharedStart(of candidates: [String], else fallback: String) -> String {
@@ -387,7 +409,10 @@ public final class ConsoleApp {
         Chrome.header(&screen, session: session, counts: counts, workers: workers, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
         let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
-        Chrome.footer(&screen, theme: session.theme, bindings: top.bindings(session), message: message ?? jobStatus ?? banner, prompt: promptText)
+        // While a command is typed, the footer says what it may become instead of the screen's keys.
+        let typing = prompt?.kind == .command && !suggestions.isEmpty
+        let footer = typing ? [KeyBinding(.tab, action: Self.fitting(suggestions, width: cols - 10))] : top.bindings(session)
+        Chrome.footer(&screen, theme: session.theme, bindings: footer, message: message ?? jobStatus ?? banner, prompt: promptText)
         dialog?.render(into: &screen, theme: session.theme)
         device.present(screen)
     }
