@@ -39,7 +39,8 @@ final class ListScreen<Item>: ConsoleScreen {
         let item = items.indices.contains(selected) ? items[selected] : nil
         var rows: [KeyCommand] = []
         if let open {
-            rows.append(KeyCommand(KeyBinding(.enter, action: "open"), available: item.flatMap(open) != nil) { item.flatMap(open).map { .push($0) } ?? .none })
+            let target = item.flatMap(open)
+            rows.append(KeyCommand(KeyBinding(.enter, action: "open"), available: target != nil) { target.map { .push($0) } ?? .none })
         }
         if let action {
             rows.append(KeyCommand(action.binding, who: .support, available: item != nil) { item.map { action.run($0, session) } ?? .none })

@@ -45,19 +45,14 @@ extension OrderStore {
             throw StoreError.invalid("an order needs an id, an account and a quantity")
         }
         return try await write(as: actor, now: now) { tx in
-            if try await tx.sql.order(row.orderId) != nil { return .alreadyThere }
             guard let product = try await tx.sql.product(row.productId) else { throw StoreError.unknownProduct(row.productId) }
             // A delivered order comes in as paid (the studio's table is the evidence), so that
             // the grant below is the state machine's ordinary step.
-            let state: OrderState = row.delivered ? .receiptReceived : .pendingPayment
-            try await tx.sql.raw(
-                """
-                INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by)
-                VALUES (\(bind: row.orderId), \(bind: row.accountId), \(bind: row.productId), \(bind: row.quantity), \(bind: row.createdAt),
-                        \(bind: state.rawValue), \(bind: row.createdAt), 1, \(bind: actor.name))
-                """
-            ).run()
-            tx.countNew(state)
+            guard
+                try await tx.insertOrder(
+                    orderId: row.orderId, accountId: row.accountId, productId: row.productId, quantity: row.quantity, at: row.createdAt,
+                    state: row.delivered ? .receiptReceived : .pendingPayment, by: actor.name)
+            else { return .alreadyThere }
             tx.audit("order.import", target: "order:\(row.orderId)", reason: reason, detail: "placed \(row.createdAt.iso8601) for \(row.accountId)")
             guard row.delivered else { return .placed }
             var order = try await tx.sql.requireOrder(row.orderId)

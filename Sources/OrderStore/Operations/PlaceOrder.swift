@@ -62,15 +62,9 @@ extension OrderStore {
         return try await write(as: .system, now: at) { tx in
             guard let product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
             if product.retiredAt != nil, try await tx.sql.order(orderId) == nil { throw StoreError.productRetired(productId) }
-            let inserted = try await tx.sql.row(
-                """
-                INSERT INTO orders (order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by)
-                VALUES (\(bind: orderId), \(bind: accountId), \(bind: productId), \(bind: quantity), \(bind: at),
-                        \(bind: OrderState.pendingPayment.rawValue), \(bind: at), 1, 'system')
-                ON CONFLICT (order_id) DO NOTHING RETURNING order_id
-                """)
-            if inserted != nil { tx.countNew(.pendingPayment) }
-            return (try await tx.sql.requireOrder(orderId), inserted != nil)
+            let inserted = try await tx.insertOrder(
+                orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at, state: .pendingPayment, by: "system")
+            return (try await tx.sql.requireOrder(orderId), inserted)
         }
     }
 }

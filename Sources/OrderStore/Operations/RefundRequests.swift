@@ -98,7 +98,7 @@ extension OrderStore {
     /// list refreshed every 2 s); with `evidence`, also what ``refundRequest(_:)`` adds (the
     /// delivery, the game's report, the same Apple Account), a few statements per request.
     public func refundRequests(open: Bool = true, at now: Millis = .now(), limit: Int = 100, evidence: Bool = true) async throws -> [RefundRequest] {
-        let listed = try await read { sql in
+        try await read { sql in
             let records = try await sql.rows(
                 """
                 SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications n
@@ -106,50 +106,12 @@ extension OrderStore {
                 ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
                 """
             ).map(NotificationRecord.init(row:))
-            guard !records.isEmpty else { return [RefundRequest]() }
-            let ids = records.map(\.id)
-            let tids = records.compactMap { $0.facts.transaction?.transactionId }
-            var orders: [String: Order] = [:]
-            var decisions: [String: [(type: String, at: Millis)]] = [:]
-            if !tids.isEmpty {
-                for row in try await sql.rows(
-                    """
-                    SELECT t.transaction_id AS paid_by, \(unsafeRaw: Order.columns(of: "o")) FROM transactions t JOIN orders o ON o.order_id = t.order_id
-                    WHERE t.transaction_id IN (\(binds: tids))
-                    """)
-                {
-                    orders[try row.string("paid_by")] = try Order(row: row)
-                }
-                for row in try await sql.rows(
-                    """
-                    SELECT transaction_id, type, signed_date FROM notifications
-                    WHERE transaction_id IN (\(binds: tids)) AND type IN ('REFUND', 'REFUND_DECLINED') AND rejection IS NULL
-                    """)
-                {
-                    decisions[try row.string("transaction_id"), default: []].append((try row.string("type"), try row.int64("signed_date")))
-                }
-            }
-            var answers: [Int64: [RefundAnswer]] = [:]
-            for answer in try await sql.rows("SELECT * FROM refund_answers WHERE notification_id IN (\(binds: ids)) ORDER BY id").map(RefundAnswer.init(row:)) {
-                answers[answer.notificationId, default: []].append(answer)
-            }
-            return records.map { record in
-                let tid = record.facts.transaction?.transactionId
-                var request = RefundRequest(
-                    notification: record, deadline: record.deadline, order: tid.flatMap { orders[$0] }, accountRefunds: 0,
-                    answers: answers[record.id] ?? [])
-                if let tid, let asked = record.facts.signedDate,
-                    let latest = decisions[tid]?.filter({ $0.at >= asked }).max(by: { $0.at < $1.at })
-                {
-                    request.decision = RefundDecision(refunded: latest.type == "REFUND", at: latest.at)
-                }
-                return request
-            }
+            let requests = try await Self.refundRequests(records, sql)
+            guard evidence else { return requests }
+            var withEvidence: [RefundRequest] = []
+            for request in requests { withEvidence.append(try await Self.evidence(for: request, sql)) }
+            return withEvidence
         }
-        guard evidence else { return listed }
-        var requests: [RefundRequest] = []
-        for request in listed { requests.append(try await refundRequest(request.notification.id)) }
-        return requests
     }
 
     /// One refund request with its evidence.
@@ -157,49 +119,76 @@ extension OrderStore {
         let record = try await notification(id: notificationId)
         guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw StoreError.notARefundRequest(id: notificationId) }
         return try await read { sql in
-            let tid = record.facts.transaction?.transactionId
-            let order = try await sql.row(
+            guard let request = try await Self.refundRequests([record], sql).first else { throw StoreError.notARefundRequest(id: notificationId) }
+            return try await Self.evidence(for: request, sql)
+        }
+    }
+
+    /// Requests with their orders, answers and Apple's decisions: four statements whatever
+    /// their number.
+    private static func refundRequests(_ records: [NotificationRecord], _ sql: any SQLDatabase) async throws -> [RefundRequest] {
+        guard !records.isEmpty else { return [] }
+        let ids = records.map(\.id)
+        let tids = records.compactMap { $0.facts.transaction?.transactionId }
+        var orders: [String: Order] = [:]
+        var decisions: [String: [(type: String, at: Millis)]] = [:]
+        if !tids.isEmpty {
+            for row in try await sql.rows(
                 """
-                SELECT \(Order.columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(bind: tid))
-                """
-            ).map(Order.init(row:))
-            var request = RefundRequest(
-                notification: record, deadline: record.deadline, order: order, accountRefunds: 0,
-                answers: try await sql.rows("SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) ORDER BY id")
-                    .map(RefundAnswer.init(row:)))
-            if let tid, let asked = record.facts.signedDate {
-                request.decision = try await sql.row(
-                    """
-                    SELECT type, signed_date FROM notifications
-                    WHERE transaction_id = \(bind: tid) AND signed_date >= \(bind: asked) AND type IN ('REFUND', 'REFUND_DECLINED') AND rejection IS NULL
-                    ORDER BY signed_date DESC LIMIT 1
-                    """
-                ).map { RefundDecision(refunded: try $0.string("type") == "REFUND", at: try $0.int64("signed_date")) }
+                SELECT t.transaction_id AS paid_by, \(unsafeRaw: Order.columns(of: "o")) FROM transactions t JOIN orders o ON o.order_id = t.order_id
+                WHERE t.transaction_id IN (\(binds: tids))
+                """)
+            {
+                orders[try row.string("paid_by")] = try Order(row: row)
             }
-            if let order {
-                request.deliveredAt = try await sql.row(
-                    "SELECT MIN(granted_at) AS at FROM grants WHERE order_id = \(bind: order.orderId)")?.optionalInt64("at")
-                request.gameConfirmedAt = try await sql.row(
-                    "SELECT MIN(confirmed_at) AS at FROM events WHERE order_id = \(bind: order.orderId) AND type = 'delivered'")?.optionalInt64("at")
-                request.accountRefunds =
-                    try await sql.row(
-                        "SELECT COUNT(*) AS n FROM orders WHERE account_id = \(bind: order.accountId) AND state = 'refunded'")?.int("n") ?? 0
-                request.consumption = try await ConsumptionReport.latest(orderId: order.orderId, sql)
-                if let app = try await sql.row("SELECT app_transaction_id FROM transactions WHERE transaction_id = \(bind: tid)")?
-                    .optionalString("app_transaction_id")
-                {
-                    request.sameAppleAccount = try await sql.rows(
-                        """
-                        SELECT o.account_id, COUNT(DISTINCT CASE WHEN o.state = 'refunded' THEN o.order_id END) AS refunds
-                        FROM transactions t JOIN orders o ON o.order_id = t.order_id
-                        WHERE t.app_transaction_id = \(bind: app) AND o.account_id <> \(bind: order.accountId)
-                        GROUP BY o.account_id ORDER BY o.account_id
-                        """
-                    ).map { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) }
-                }
+            for row in try await sql.rows(
+                """
+                SELECT transaction_id, type, signed_date FROM notifications
+                WHERE transaction_id IN (\(binds: tids)) AND type IN ('REFUND', 'REFUND_DECLINED') AND rejection IS NULL
+                """)
+            {
+                decisions[try row.string("transaction_id"), default: []].append((try row.string("type"), try row.int64("signed_date")))
+            }
+        }
+        var answers: [Int64: [RefundAnswer]] = [:]
+        for answer in try await sql.rows("SELECT * FROM refund_answers WHERE notification_id IN (\(binds: ids)) ORDER BY id").map(RefundAnswer.init(row:)) {
+            answers[answer.notificationId, default: []].append(answer)
+        }
+        return records.map { record in
+            let tid = record.facts.transaction?.transactionId
+            var request = RefundRequest(
+                notification: record, deadline: record.deadline, order: tid.flatMap { orders[$0] }, accountRefunds: 0, answers: answers[record.id] ?? [])
+            // Apple's latest word after it asked.
+            if let tid, let asked = record.facts.signedDate, let latest = decisions[tid]?.filter({ $0.at >= asked }).max(by: { $0.at < $1.at }) {
+                request.decision = RefundDecision(refunded: latest.type == "REFUND", at: latest.at)
             }
             return request
         }
+    }
+
+    /// What the desk weighs an answer on: the delivery and the game's confirmation, the
+    /// account's refunds, the game's report of its use, the same Apple Account's other accounts.
+    private static func evidence(for listed: RefundRequest, _ sql: any SQLDatabase) async throws -> RefundRequest {
+        guard let order = listed.order, let tid = listed.transactionId else { return listed }
+        var request = listed
+        request.deliveredAt = try await sql.row("SELECT MIN(granted_at) AS at FROM grants WHERE order_id = \(bind: order.orderId)")?.optionalInt64("at")
+        request.gameConfirmedAt = try await sql.row(
+            "SELECT MIN(confirmed_at) AS at FROM events WHERE order_id = \(bind: order.orderId) AND type = 'delivered'")?.optionalInt64("at")
+        request.accountRefunds =
+            try await sql.row("SELECT COUNT(*) AS n FROM orders WHERE account_id = \(bind: order.accountId) AND state = 'refunded'")?.int("n") ?? 0
+        request.consumption = try await ConsumptionReport.latest(orderId: order.orderId, sql)
+        if let app = try await sql.row("SELECT app_transaction_id FROM transactions WHERE transaction_id = \(bind: tid)")?.optionalString("app_transaction_id")
+        {
+            request.sameAppleAccount = try await sql.rows(
+                """
+                SELECT o.account_id, COUNT(DISTINCT CASE WHEN o.state = 'refunded' THEN o.order_id END) AS refunds
+                FROM transactions t JOIN orders o ON o.order_id = t.order_id
+                WHERE t.app_transaction_id = \(bind: app) AND o.account_id <> \(bind: order.accountId)
+                GROUP BY o.account_id ORDER BY o.account_id
+                """
+            ).map { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) }
+        }
+        return request
     }
 
     /// Answers a refund request: Send Consumption Information through `send`, exactly once.
