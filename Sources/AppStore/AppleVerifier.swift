@@ -9,14 +9,32 @@ public final class AppleVerifier: ReceiptVerifier {
     let http: AppleHTTP
     public let verifyReceipt: VerifyReceiptClient
     public let serverAPI: ServerAPIClient?
+    /// The store's other apps, each with its own credentials over the same connections.
+    let others: [String: AppleVerifier]
 
-    public init(settings: AppStoreSettings) {
+    public convenience init(settings: AppStoreSettings) {
+        self.init(
+            settings: settings,
+            http: AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections))
+    }
+
+    private init(settings: AppStoreSettings, http: AppleHTTP) {
         self.settings = settings
-        let http = AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections)
         self.http = http
         verifyReceipt = VerifyReceiptClient(http: http, endpoints: settings.verifyReceipt)
-        serverAPI = settings.serverAPI.map { ServerAPIClient(http: http, credentials: $0, bundleId: settings.bundleId, trust: settings.trust) }
+        let keys = settings.otherApps.reduce(into: [String: ServerAPICredentials]()) { keys, app in keys[app.bundleId] = app.serverAPI }
+        serverAPI = settings.serverAPI.map {
+            ServerAPIClient(http: http, credentials: $0, bundleId: settings.bundleId, trust: settings.trust, otherApps: keys)
+        }
+        var others: [String: AppleVerifier] = [:]
+        for app in settings.otherApps where app.bundleId != settings.bundleId {
+            others[app.bundleId] = AppleVerifier(settings: settings.settings(for: app), http: http)
+        }
+        self.others = others
     }
+
+    /// The verifier with `app`'s credentials; the first app's for an app not configured.
+    public func forApp(_ app: String) -> AppleVerifier { others[app] ?? self }
 
     /// Closes the connection pool; call once when done.
     public func shutdown() async { await http.shutdown() }
@@ -32,6 +50,10 @@ public final class AppleVerifier: ReceiptVerifier {
             await verifier.shutdown()
             throw error
         }
+    }
+
+    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await forApp(app).verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId)
     }
 
     public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {

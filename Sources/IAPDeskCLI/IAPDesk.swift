@@ -13,7 +13,7 @@ public struct IAPDesk: AsyncParsableCommand {
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
             JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,
-            BackfillCommand.self, ImportCommand.self,
+            AppCommand.self, BackfillCommand.self, ImportCommand.self,
             SSHSessionCommand.self, DemoSessionCommand.self,
         ])
 

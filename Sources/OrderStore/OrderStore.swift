@@ -89,7 +89,7 @@ public final class OrderStore: Sendable {
                     )
                 }
             }
-            settings.bundleId = try await Self.app(of: db, configured: settings, recording: login == nil)
+            (settings.bundleId, settings.apps) = try await Self.apps(of: db, configured: settings, recording: login == nil)
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty {
                 repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))")
@@ -101,25 +101,39 @@ public final class OrderStore: Sendable {
         return OrderStore(location: location, settings: settings, db: db, repairs: repairs, login: login)
     }
 
-    /// The app the store serves: the one it recorded when first opened with a configured
-    /// bundle id (recorded now if none is, and this login owns the store). A configured id
-    /// for another app is refused with both names; a default one takes the store's.
-    private static func app(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> String {
-        let recorded = try await db.lock.run {
-            try await db.sql.row("SELECT value FROM store_meta WHERE key = 'bundle_id'")?.string("value")
+    /// The apps the store serves (`apps`), primary first: the configured first app when the
+    /// store serves it. An empty store records the configured apps (when this login owns
+    /// it). A configuration that names none of the store's apps is refused with both sets
+    /// of names: it is another game's. A default configuration takes the store's apps.
+    private static func apps(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> (primary: String, all: [String]) {
+        let configured = [settings.bundleId] + settings.apps.filter { $0 != settings.bundleId }
+        let registered = try await db.lock.run {
+            try await db.sql.rows("SELECT bundle_id FROM apps ORDER BY added_at, bundle_id").map { try $0.string("bundle_id") }
         }
-        if let recorded {
-            guard recorded == settings.bundleId || !settings.bundleIdConfigured else {
-                throw StoreError.otherApp(store: recorded, configured: settings.bundleId)
+        if let first = registered.first {
+            guard !settings.bundleIdConfigured || configured.contains(where: registered.contains) else {
+                throw StoreError.otherApp(store: registered.joined(separator: ", "), configured: configured.joined(separator: ", "))
             }
-            return recorded
+            let primary = settings.bundleIdConfigured ? configured.first(where: registered.contains) ?? first : first
+            return (primary, [primary] + registered.filter { $0 != primary })
         }
         if settings.bundleIdConfigured, recording, !db.readOnly {
             try await db.lock.run {
-                try await db.sql.raw("INSERT INTO store_meta (key, value) VALUES ('bundle_id', \(bind: settings.bundleId)) ON CONFLICT (key) DO NOTHING").run()
+                try await db.sql.writeTransaction(db.dialect) {
+                    for (index, app) in configured.enumerated() {
+                        try await db.sql.raw(
+                            "INSERT INTO apps (bundle_id, added_at) VALUES (\(bind: app), \(bind: Int64(index))) ON CONFLICT (bundle_id) DO NOTHING"
+                        )
+                        .run()
+                    }
+                    // What the store held before it knew its app is the first app's.
+                    try await db.sql.raw("UPDATE products SET app = \(bind: settings.bundleId) WHERE app IS NULL").run()
+                    try await db.sql.raw("UPDATE notifications SET app = \(bind: settings.bundleId) WHERE app IS NULL").run()
+                    try await db.sql.raw("UPDATE orders SET app = \(bind: settings.bundleId) WHERE app IS NULL").run()
+                }
             }
         }
-        return settings.bundleId
+        return (settings.bundleId, configured)
     }
 
     /// Whether the store takes writes now: a write that changes nothing but still reaches

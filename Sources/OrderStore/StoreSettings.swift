@@ -1,9 +1,13 @@
 /// What the rules need to know about the app the store serves.
 public struct StoreSettings: Sendable, Equatable {
-    /// R5: receipts must carry this bundle id.
+    /// The app a product without one belongs to, and the one Apple is asked about when
+    /// nothing names another: the configuration's first app (the store's, once open).
     public var bundleId: String
-    /// Whether `bundleId` was configured (false: a default). A store remembers the app it was
-    /// opened for; a configured id for another app is refused, a default takes the store's.
+    /// Every app: before opening, the ones the configuration names (`bundleId` first; empty
+    /// means just `bundleId`); once open, the ones the store serves (`iapdesk app add`).
+    public var apps: [String] = []
+    /// Whether the apps were configured (false: a default). A store remembers the apps it
+    /// serves; a configuration naming none of them is refused, a default takes the store's.
     public var bundleIdConfigured = true
     /// R2: a production store flags sandbox purchases and keeps them apart in totals.
     public var isProduction: Bool
@@ -34,4 +38,10 @@ public struct StoreSettings: Sendable, Equatable {
         self.clockSkew = clockSkew
         self.auditKey = auditKey
     }
+}
+
+extension StoreSettings {
+    /// The app a product belongs to: its own, else the store's first (R5 checks a receipt's
+    /// bundle id against it; Apple is asked with that app's credentials).
+    public func app(of product: Product?) -> String { product?.app ?? bundleId }
 }

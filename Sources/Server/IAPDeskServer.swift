@@ -65,7 +65,7 @@ public final class IAPDeskServer: Sendable {
             EventRoutes(store: store, tokens: tokens).add(to: router)
             if let verifier {
                 NotificationRoutes(
-                    store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                    store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps),
                     metrics: metrics, logger: logger
                 ).add(to: router)
             }

@@ -204,7 +204,7 @@ struct Generator {
             orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
             manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
             purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
-            needsOperator ? 1 : 0, replay ? 1 : 0,
+            needsOperator ? 1 : 0, replay ? 1 : 0, DemoCatalogue.bundleId,
         ])
         stateCounts[state, default: 0] += 1
         // What the worker owes these orders, as the store would have enqueued it.

@@ -41,7 +41,7 @@ struct DatabaseRolesStoreTests {
             try await store.addOperator(name: "root", role: .admin, by: root)
             _ = try await store.paidOrder("o1", account: "a1")
             let statements = try await store.setUpDatabaseRoles()
-            #expect(statements.contains("GRANT INSERT, UPDATE ON operators TO iapdesk_admin"), "\(statements)")
+            #expect(statements.contains("GRANT INSERT, UPDATE ON operators, apps TO iapdesk_admin"), "\(statements)")
             let suffix = UUID().uuidString.prefix(6).lowercased()
             let (vic, sue, ada) = ("vic_\(suffix)", "sue_\(suffix)", "ada_\(suffix)")
             // vic's row says admin (someone edited it, or it is stale); the database says viewer.

@@ -13,6 +13,13 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "DROP INDEX orders_by_app",
+            "DROP INDEX orders_by_app_state",
+            "DROP INDEX products_by_app",
+            "ALTER TABLE orders DROP COLUMN app",
+            "ALTER TABLE products DROP COLUMN app",
+            "ALTER TABLE notifications DROP COLUMN app",
+            "DROP TABLE apps",
             "ALTER TABLE transactions DROP COLUMN storefront",
             "DROP TABLE apple_order_ids",
             "ALTER TABLE products DROP COLUMN subscription_group",
@@ -65,11 +72,18 @@ struct MigrationStoreTests {
             VALUES ('1000000001', 'acct-a', 'vip_monthly', 'active', 1, 1790000000000, 1, 'rule', 1, 1, 'notification')
             """
         ).run()
+        try await old.upsertProduct(Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 600, currency: "CNY"))
+        try await old.placeOrder(orderId: "m-1", accountId: "acct-a", productId: "coins_60")
         for statement in Self.schemaBeforeIssue29(old.dialect) { try await old.db.sql.raw(SQLQueryString(statement)).run() }
         await old.close()
 
         let store = try await OrderStore.open(location, settings: .test)
         #expect(try await store.subscription("1000000001").subscription?.ownerAccount == "acct-a", "an owner survives the copy")
+        // Issue 31: a store of one app serves it still, and what it holds is that app's.
+        #expect(try await store.apps().map(\.app.bundleId) == [store.settings.bundleId])
+        #expect(try await store.product("coins_60")?.app == store.settings.bundleId)
+        #expect(try await store.order("m-1")?.app == store.settings.bundleId)
+        #expect(try await store.orders(OrderFilter(app: store.settings.bundleId)).items.map(\.orderId) == ["m-1"])
         try await store.db.sql.raw(
             """
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, owner_since, decided_by, updated_at)

@@ -4,9 +4,9 @@ import Testing
 
 @testable import OrderStore
 
-/// A store serves one app (issue 31): it records the bundle id it is first opened with, and
-/// a configuration for another app is refused with both names instead of checking every
-/// receipt against the wrong one (R5).
+/// The apps a store serves (issue 31): it records the bundle ids it is first opened with, a
+/// configuration for another studio's game is refused with both names instead of checking
+/// every receipt against the wrong one (R5), and an admin adds the studio's next game.
 @Suite("Store: the app a store serves")
 struct StoreAppTests {
     @Test(
@@ -20,7 +20,7 @@ struct StoreAppTests {
         await #expect(throws: StoreError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten")) {
             try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.studio.kitten"))
         }
-        #expect(StoreError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten").description.contains("bundle_id = \"com.studio.dragon\""))
+        #expect(StoreError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten").description.contains("iapdesk app add"))
 
         var unconfigured = StoreSettings(bundleId: "com.example.game")
         unconfigured.bundleIdConfigured = false
@@ -36,6 +36,70 @@ struct StoreAppTests {
         await (try await OrderStore.open(old, settings: StoreSettings(bundleId: "com.studio.kitten"))).close()
         await #expect(throws: StoreError.otherApp(store: "com.studio.kitten", configured: "com.studio.dragon")) {
             try await OrderStore.open(old, settings: StoreSettings(bundleId: "com.studio.dragon"))
+        }
+    }
+
+    static let dragon = "com.studio.dragon"
+    static let kitten = "com.studio.kitten"
+
+    @Test(
+        "Two games in one store: each product, order and verdict is its app's; R5 checks a receipt against the order's app; app: lists one game's orders; a product without an app is refused in a store of two",
+        arguments: Backend.all)
+    func twoApps(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        // The studio ran Dragon alone; its configuration now names Kitten too.
+        await (try await OrderStore.open(location, settings: StoreSettings(bundleId: Self.dragon))).close()
+        var both = StoreSettings(bundleId: Self.dragon)
+        both.apps = [Self.dragon, Self.kitten]
+        var store = try await OrderStore.open(location, settings: both)
+        #expect(store.settings.apps == [Self.dragon], "a configured app is not served until an admin adds it")
+        let fish = Product(productId: "fish_10", type: .consumable, displayName: "10 条鱼", priceMinor: 100, currency: "CNY", app: Self.kitten)
+        await #expect(throws: StoreError.self) { try await store.defineProduct(fish, replacing: false, by: root, reason: "launch") }
+        await #expect(throws: StoreError.forbidden(action: "add apps", role: .support)) {
+            try await store.addApp(StoreApp(bundleId: Self.kitten), by: alice, reason: "launch")
+        }
+        try await store.addApp(StoreApp(bundleId: Self.kitten, name: "Kitten Café", appleAppId: 6_400_000_002), by: root, reason: "second game")
+        await store.close()
+
+        store = try await OrderStore.open(location, settings: both)
+        #expect(store.settings.apps == [Self.dragon, Self.kitten])
+        #expect(try await store.apps().map(\.app.name) == [nil, "Kitten Café"])
+        let gems = Product(productId: "gems_100", type: .consumable, displayName: "100 gems", priceMinor: 600, currency: "CNY")
+        await #expect(throws: StoreError.self, "which app sells it?") { try await store.defineProduct(gems, replacing: false, by: root, reason: "x") }
+        var dragonGems = gems
+        dragonGems.app = Self.dragon
+        try await store.defineProduct(dragonGems, replacing: false, by: root, reason: "launch")
+        try await store.defineProduct(fish, replacing: false, by: root, reason: "launch")
+        #expect(try await store.apps().map(\.products) == [1, 1])
+
+        // Each order is its product's app's; a receipt of Dragon cannot pay for a Kitten order.
+        let d = try await store.paidOrder("d-1", account: "p-1", product: "gems_100")
+        let k = try await store.paidOrder("k-1", account: "p-1", product: "fish_10")
+        #expect(try await store.order("d-1")?.app == Self.dragon)
+        #expect(try await store.order("k-1")?.app == Self.kitten)
+        let wrong = try await store.applyVerification(
+            orderId: "k-1", submissionId: k, report: validReport([tx("t-k", product: "fish_10", at: t0 + 100)], bundle: Self.dragon), at: t0 + 3000)
+        #expect(wrong.order.state == .rejected)
+        #expect(wrong.order.lastError?.contains("\(Self.dragon) ≠ \(Self.kitten)") == true, "\(wrong.order.lastError ?? "")")
+        let right = try await store.applyVerification(
+            orderId: "d-1", submissionId: d, report: validReport([tx("t-d", product: "gems_100", at: t0 + 100)], bundle: Self.dragon), at: t0 + 3000)
+        #expect(right.order.state == .delivered)
+
+        #expect(try await store.orders(OrderFilter(app: Self.kitten)).items.map(\.orderId) == ["k-1"])
+        #expect(try await store.orders(OrderFilter(state: .delivered, app: Self.dragon)).items.map(\.orderId) == ["d-1"])
+        #expect(try await store.orderRecords(OrderFilter(accountId: "p-1")).items.map(\.app).sorted() == [Self.dragon, Self.kitten])
+        await #expect(throws: StoreError.self, "its app cannot change under orders") {
+            var moved = fish
+            moved.app = Self.dragon
+            try await store.defineProduct(moved, replacing: true, by: root, reason: "x")
+        }
+        await store.close()
+
+        // Kitten's own configuration opens the studio's store too; a stranger's does not.
+        await (try await OrderStore.open(location, settings: StoreSettings(bundleId: Self.kitten))).close()
+        await #expect(throws: StoreError.otherApp(store: "\(Self.dragon), \(Self.kitten)", configured: "com.other.game")) {
+            try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.other.game"))
         }
     }
 }

@@ -42,7 +42,7 @@ extension AppleSide {
                 try await serve.store.db.sql.raw("DELETE FROM notifications WHERE transaction_id = \(bind: bought[2])").run()
 
                 let client = try #require(serve.verifier.serverAPI)
-                let decoder = NotificationDecoder(trust: sim.trustRoots, bundleId: sim.bundleId)
+                let decoder = NotificationDecoder(trust: sim.trustRoots, bundleIds: [sim.bundleId])
                 let records = try await AppleSendHistory.compare(
                     client: client, decoder: decoder, store: serve.store, from: start, until: .now() + .minutes(1), environment: .production)
                 let refunds = records.filter { $0.facts.type == "REFUND" }

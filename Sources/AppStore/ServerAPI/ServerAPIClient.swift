@@ -6,19 +6,34 @@ import Receipts
 /// The App Store Server API endpoints iapdesk uses (reference/apple-iap.md §3.2). Every
 /// request carries a fresh ES256 token; every `signed…` value in an answer is verified
 /// (signature, chain to the configured roots at its `signedDate`, Apple's marker OIDs)
-/// before it is read. Failures come back as values, never thrown.
+/// before it is read. Failures come back as values, never thrown. A call is made as the app
+/// ``ActingApp`` names (its key, its bundle id in the token), else as `bundleId`.
 public struct ServerAPIClient: Sendable {
     let http: AppleHTTP
     let credentials: ServerAPICredentials
-    let bundleId: String
+    public let bundleId: String
     let trust: TrustRoots
+    /// The store's other apps' keys, by bundle id.
+    let otherApps: [String: ServerAPICredentials]
 
-    public init(http: AppleHTTP, credentials: ServerAPICredentials, bundleId: String, trust: TrustRoots) {
+    public init(
+        http: AppleHTTP, credentials: ServerAPICredentials, bundleId: String, trust: TrustRoots, otherApps: [String: ServerAPICredentials] = [:]
+    ) {
         self.http = http
         self.credentials = credentials
         self.bundleId = bundleId
         self.trust = trust
+        self.otherApps = otherApps
     }
+
+    /// The key and bundle id a call made now is signed with; nil for an app without a key.
+    var acting: (credentials: ServerAPICredentials, bundleId: String)? {
+        guard let app = ActingApp.bundleId, app != bundleId else { return (credentials, bundleId) }
+        return otherApps[app].map { ($0, app) }
+    }
+
+    /// Every app this client can act as, the first app first.
+    public var bundleIds: [String] { [bundleId] + otherApps.keys.sorted() }
 
     /// A verified answer and the exchange it came from.
     public struct Answer<Value: Sendable>: Sendable {
@@ -179,6 +194,12 @@ public struct ServerAPIClient: Sendable {
     private func call<Response: Decodable, Value: Sendable>(
         _ method: HTTPMethod, _ path: String, _ environment: AppleEnvironment, body: [UInt8]?, as type: Response.Type, read: (Response) async throws -> Value
     ) async -> Result<Answer<Value>, ServerAPIFailure> {
+        guard let acting else {
+            return .failure(
+                ServerAPIFailure(
+                    transportError: "no App Store Server API key is configured for \(ActingApp.bundleId ?? bundleId)", latencyMs: 0, body: ""))
+        }
+        let (credentials, bundleId) = acting
         let token: String
         do { token = try ServerAPIToken.make(credentials, bundleId: bundleId) } catch {
             return .failure(ServerAPIFailure(transportError: "could not sign the API token: \(error)", latencyMs: 0, body: ""))

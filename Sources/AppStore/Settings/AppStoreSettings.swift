@@ -6,10 +6,13 @@ import Receipts
 /// Where Apple is and how iapdesk proves who it is (DESIGN.md §4). Secrets are `Secret`s,
 /// whose descriptions never show the value.
 public struct AppStoreSettings: Sendable {
+    /// The first app's; every other app of the store is in `otherApps`.
     public var bundleId: String
     public var verifyReceipt: VerifyReceiptEndpoints
     /// Nil when no In-App Purchase key is configured: re-verification then uses verifyReceipt only.
     public var serverAPI: ServerAPICredentials?
+    /// The store's other apps, each with its own shared secret and key (issue 31).
+    public var otherApps: [AppleApp] = []
     /// Roots that the Server API's JWS must chain to.
     public var trust: TrustRoots
     /// Per HTTP request, connection included. Apple takes 3–6 s on a bad day [S2].
@@ -26,6 +29,35 @@ public struct AppStoreSettings: Sendable {
         self.serverAPI = serverAPI
         self.trust = trust
     }
+}
+
+extension AppStoreSettings {
+    /// One app's identity at Apple: its bundle id, its shared secret (in `verifyReceipt`) and
+    /// its In-App Purchase key.
+    public struct AppleApp: Sendable {
+        public var bundleId: String
+        public var verifyReceipt: VerifyReceiptEndpoints
+        public var serverAPI: ServerAPICredentials?
+
+        public init(bundleId: String, verifyReceipt: VerifyReceiptEndpoints, serverAPI: ServerAPICredentials?) {
+            self.bundleId = bundleId
+            self.verifyReceipt = verifyReceipt
+            self.serverAPI = serverAPI
+        }
+    }
+
+    /// These settings for `app`: its credentials, the rest shared.
+    func settings(for app: AppleApp) -> AppStoreSettings {
+        var settings = self
+        settings.bundleId = app.bundleId
+        settings.verifyReceipt = app.verifyReceipt
+        settings.serverAPI = app.serverAPI
+        settings.otherApps = []
+        return settings
+    }
+
+    /// Every app's bundle id, the first app's first.
+    public var bundleIds: [String] { [bundleId] + otherApps.map(\.bundleId) }
 }
 
 public struct VerifyReceiptEndpoints: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import OrderStore
 
 /// What `/` typed on the orders screen means: `state:verify_retry product:vip_monthly
-/// acct:A env:sandbox` narrow the list, all of them together; a bare word (or `id:`) searches
+/// acct:A env:sandbox app:com.studio.game` narrow the list, all of them together; a bare word (or `id:`) searches
 /// every kind of id (order, account, transaction, original transaction or Apple's
 /// appTransactionId), `tid:`, `otid:`, `atid:` and `order:` their own kind: exact matches,
 /// then by prefix (never for an appTransactionId).
@@ -30,6 +30,7 @@ public struct FilterQuery: Equatable, Sendable {
             case "state":
                 if let state = OrderState(rawValue: value) { filter.state = state } else { problems.append("no state \(value)") }
             case "product": filter.productId = value
+            case "app": filter.app = value
             case "acct", "account": filter.accountId = value
             case "env":
                 if let environment = AppleEnvironment.allCases.first(where: { $0.rawValue.lowercased() == value.lowercased() }) {

@@ -45,7 +45,9 @@ struct ImportCommand: AsyncParsableCommand {
             let lines = try records.map(Self.line)
             try await store.withStore { store, configuration in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
-                let products = Set(try await store.products().map(\.productId))
+                let catalogue = try await store.products()
+                let products = Set(catalogue.map(\.productId))
+                let appOf = Dictionary(catalogue.map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
                 if let unknown = lines.first(where: { !products.contains($0.order.productId) }) {
                     throw ValidationError(
                         "\(unknown.place)product_id: \(unknown.order.productId) is not in the catalogue (iapdesk product add or import first)")
@@ -56,7 +58,7 @@ struct ImportCommand: AsyncParsableCommand {
                     guard let signed = line.signedTransaction else { continue }
                     do {
                         let transaction = try await JWS(compact: signed).verified(
-                            as: JWSTransaction.self, trust: try configuration.trust(), bundleId: store.settings.bundleId)
+                            as: JWSTransaction.self, trust: try configuration.trust(), bundleId: appOf[line.order.productId] ?? store.settings.bundleId)
                         signedIds[line.order.orderId] = transaction.transactionId
                     } catch {
                         throw ValidationError("\(line.place)signed_transaction: \(error)")

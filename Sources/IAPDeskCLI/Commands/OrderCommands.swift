@@ -16,6 +16,7 @@ struct OrderCommand: AsyncParsableCommand {
         @Option(help: "Only this account.") var account: String?
         @Option(help: "Only this product.") var product: String?
         @Option(help: "Only purchases from this Apple environment.") var env: AppleEnvironment?
+        @Option(help: "Only orders of this app (bundle id), when the store serves several.") var app: String?
         @Option(help: "Placed at or after this day (2026-10-01, UTC) or instant (ISO 8601).") var since: Instant?
         @Option(help: "Placed before this day or instant.") var until: Instant?
         @Option(help: "table, csv or json (csv and json add delivered_at, refunded_at, price_minor, currency).") var format: ExportFormat = .table
@@ -24,7 +25,8 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let filter = OrderFilter(
-                state: state, accountId: account, productId: product, environment: env, createdSince: since?.millis, createdBefore: until?.millis)
+                state: state, accountId: account, productId: product, environment: env, createdSince: since?.millis, createdBefore: until?.millis,
+                app: app)
             guard format != .table else {
                 let (page, production) = try await store.withStore { store, _ in (try await store.orders(filter, limit: limit), store.settings.isProduction) }
                 print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))

@@ -58,6 +58,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Auto-renewable: its subscription group.") var group: String?
         @Option(help: "Auto-renewable: its level in the group (1 is the highest service).") var level: Int?
         @Option(help: "Non-renewing: how many days one purchase lasts (Apple gives no expiry).") var durationDays: Int?
+        @Option(help: "The app (bundle id) that sells it; needed when the store serves several (iapdesk app list).") var app: String?
 
         /// Adds the product (or, `replacing`, changes it) as the operator at the keyboard.
         func define(in store: StoreOptions, replacing: Bool, reason: String) async throws -> Product {
@@ -71,7 +72,7 @@ struct ProductCommand: AsyncParsableCommand {
         func product() throws -> Product {
             try ProductRecord.product(
                 id: productId, type: type.rawValue, name: name, price: price, currency: currency, group: group, level: level.map(String.init),
-                durationDays: durationDays.map(String.init))
+                durationDays: durationDays.map(String.init), app: app)
         }
     }
 
@@ -115,7 +116,7 @@ struct ProductCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add or update products from a TOML ([[products]]) or CSV file (id,type,name,price,currency,group,level,duration_days).")
+            abstract: "Add or update products from a TOML ([[products]]) or CSV file (id,type,name,price,currency,group,level,duration_days,app).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The file (.toml or .csv).") var file: String
         @Flag(help: "Check every line and say what would change, changing nothing.") var dryRun = false
@@ -126,6 +127,7 @@ struct ProductCommand: AsyncParsableCommand {
             try await store.withStore { store, _ in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
                 for product in products {
+                    let product = try store.withApp(product)
                     let existing = try await store.product(product.productId)
                     var known = existing
                     known?.retiredAt = nil
@@ -141,11 +143,11 @@ struct ProductCommand: AsyncParsableCommand {
 
 /// A product read from typed fields, a TOML entry or a CSV line; errors name where and which field.
 enum ProductRecord {
-    static let fields = ["id", "type", "name", "price", "currency", "group", "level", "duration_days"]
+    static let fields = ["id", "type", "name", "price", "currency", "group", "level", "duration_days", "app"]
 
     static func product(
         id: String, type: String, name: String, price: String, currency: String, group: String?, level: String?, durationDays: String?,
-        at place: String = ""
+        app: String? = nil, at place: String = ""
     ) throws -> Product {
         func fail(_ field: String, _ why: String) -> ValidationError { ValidationError("\(place)\(field): \(why)") }
         guard let kind = ProductType(rawValue: type) else {
@@ -160,7 +162,7 @@ enum ProductRecord {
             durationDays: try durationDays.flatMap { $0.isEmpty ? nil : $0 }.map {
                 guard let n = Int($0) else { throw fail("duration_days", "a whole number") }
                 return n
-            })
+            }, app: app.flatMap { $0.isEmpty ? nil : $0 })
         if let problem = product.problem { throw ValidationError("\(place)\(problem)") }
         return product
     }
@@ -185,7 +187,7 @@ enum ProductRecord {
             }
             return try product(
                 id: try need("id"), type: try need("type"), name: try need("name"), price: try need("price"), currency: try need("currency"),
-                group: f["group"], level: f["level"], durationDays: f["duration_days"], at: place)
+                group: f["group"], level: f["level"], durationDays: f["duration_days"], app: f["app"], at: place)
         }
     }
 }

@@ -68,7 +68,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                         throw ValidationError("asking Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
                     }
                     return try await AppleSendHistory.compare(
-                        client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId), store: store,
+                        client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps), store: store,
                         from: since.millis, until: until?.millis ?? .now(), transactionId: transaction, environment: environment, pages: pages)
                 }
             }

@@ -32,6 +32,9 @@ import Server
 /// trust_roots = "/etc/iapdesk/roots"   # Apple's root certificates (self-signed only)
 /// xcode_root = "/etc/iapdesk/StoreKitTestCertificate.cer"   # only for StoreKit testing
 ///
+/// [[apps]]                             # more games in the same store (`AppConfiguration`)
+/// bundle_id = "com.example.kitten"
+///
 /// [console]
 /// theme = "default"
 ///
@@ -82,6 +85,8 @@ public struct Configuration: Sendable, Equatable {
     public var auditKeyOrigin: String?
     /// Where `audit verify` keeps the last point of the log it saw intact.
     public var auditWitnessFile: String?
+    /// `[[apps]]`: the store's other apps, with what they do not share with the first.
+    public var otherApps: [AppConfiguration] = []
     /// The file that was read, if any.
     public var source: String?
 
@@ -94,6 +99,7 @@ public struct Configuration: Sendable, Equatable {
             bundleId: bundleId, isProduction: isProduction, stuckThreshold: .seconds(stuckThresholdSeconds), auditKey: auditKey,
             databaseDeadline: .seconds(databaseDeadlineSeconds))
         settings.bundleIdConfigured = bundleIdConfigured
+        settings.apps = [bundleId] + otherApps.map(\.bundleId)
         return settings
     }
 
@@ -127,7 +133,7 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve", "apps"], in: nil)
         try reader.onlyKeys(["client_tokens_file"], in: "serve", refusing: ["client_tokens", "tokens", "token"])
         try reader.onlyKeys(Set(ProductType.allCases.map(\.rawValue) + ["answer_before_deadline_hours", "prefer"]), in: "refunds")
         try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
@@ -181,6 +187,14 @@ public struct Configuration: Sendable, Equatable {
         if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
         if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
         try readRefundPolicy(reader)
+        otherApps = try AppConfiguration.read(reader)
+        if !otherApps.isEmpty, !bundleIdConfigured {
+            throw ConfigError(file: file, "[[apps]] needs the first app's [store] bundle_id too")
+        }
+        let ids = [bundleId] + otherApps.map(\.bundleId)
+        if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
+            throw ConfigError(file: file, "\(twice) is named twice ([store] bundle_id and [[apps]])")
+        }
         source = file
     }
 
@@ -280,11 +294,14 @@ public struct Configuration: Sendable, Equatable {
 
     /// Every Apple URL at an `iapdesk simulator` (`http://127.0.0.1:9090`).
     public mutating func useSimulator(_ base: String) {
-        let base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let base = Self.trimmed(base)
         verifyReceipt = .simulator(base, sharedSecret: sharedSecret)
         serverAPIURL = base
         serverAPISandboxURL = "\(base)/sandbox"
     }
+
+    /// A base URL without its trailing `/`.
+    static func trimmed(_ base: String) -> String { base.hasSuffix("/") ? String(base.dropLast()) : base }
 
     /// The trust roots for signatures: `receipts.trust_roots` and `receipts.xcode_root`.
     public func trust() throws -> TrustRoots {
@@ -311,6 +328,7 @@ public struct Configuration: Sendable, Equatable {
         }
         var settings = AppStoreSettings(bundleId: bundleId, verifyReceipt: endpoints, serverAPI: credentials, trust: try trust())
         settings.requestTimeout = .seconds(timeoutSeconds)
+        settings.otherApps = try otherApps.map { try $0.appleApp(sharing: settings, source: source) }
         return settings
     }
 
@@ -342,6 +360,15 @@ public struct Configuration: Sendable, Equatable {
             ("config file", source ?? "(none; defaults)"),
             ("store", storeLocation.description),
             ("bundle id", bundleId),
+            (
+                "other apps",
+                otherApps.isEmpty
+                    ? "(none: [[apps]] adds games to this store)"
+                    : otherApps.map {
+                        "\($0.bundleId) (\($0.privateKey == nil ? "[apple]'s key" : "own key"), \($0.sharedSecret == nil ? "[apple]'s shared secret" : "own shared secret"))"
+                    }
+                    .joined(separator: "; ")
+            ),
             ("environment", isProduction ? "production" : "sandbox"),
             ("stuck after", "\(stuckThresholdSeconds) s"),
             ("shared secret", sharedSecret?.description ?? "(not set)"),

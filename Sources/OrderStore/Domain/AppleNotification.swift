@@ -55,6 +55,8 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var appTransactionId: String?
     /// For a `RENEWAL_EXTENSION`/`SUMMARY`: the extension for all subscribers it ends.
     public var extensionSummary: ExtensionSummary?
+    /// The app (bundle id) it is about, as it claims; the store keeps it routed by this.
+    public var app: String?
 
     /// Apple's `summary` of an extension for all active subscribers of a product.
     public struct ExtensionSummary: Sendable, Equatable, Codable {

@@ -131,6 +131,8 @@ struct GameEventPayload {
             "product_id": order.productId, "quantity": order.quantity, "effect": effect, "summary": summary,
         ]
         body["product_type"] = product?.type.rawValue
+        // A studio's game servers share one feed: each applies its own app's events.
+        body["app"] = order.app ?? product?.app
         body["transaction_id"] = order.transactionId
         body["original_transaction_id"] = order.originalTransactionId
         body["environment"] = order.environment?.rawValue

@@ -25,11 +25,15 @@ public struct Product: Sendable, Equatable, Codable {
     public var durationDays: Int?
     /// When an admin retired it: no new order may name it; old ones keep it.
     public var retiredAt: Millis?
+    /// The app (bundle id) that sells it; its orders, subscriptions and events are that
+    /// app's. Nil until stored: the store's own app when it serves one.
+    public var app: String?
 
     public init(
         productId: String, type: ProductType, displayName: String, priceMinor: Int64, currency: String, subscriptionGroup: String? = nil,
-        groupLevel: Int? = nil, durationDays: Int? = nil, retiredAt: Millis? = nil
+        groupLevel: Int? = nil, durationDays: Int? = nil, retiredAt: Millis? = nil, app: String? = nil
     ) {
+        self.app = app
         self.productId = productId
         self.type = type
         self.displayName = displayName

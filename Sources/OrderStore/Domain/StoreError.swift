@@ -101,7 +101,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .refundDeadlinePassed(let id, let deadline):
             "refund request \(id) was due by \(deadline.iso8601): Apple decided without an answer"
         case .otherApp(let store, let configured):
-            "this store is for \(store), and the configuration names \(configured): open it with its own configuration (bundle_id = \"\(store)\")"
+            "this store is for \(store), and the configuration names \(configured): open it with its own configuration, or add the app to this store with `iapdesk app add` under a configuration that names one of its apps"
         case .unknownProduct(let id):
             "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
         case .productRetired(let id):

@@ -77,4 +77,13 @@ extension VerificationReport {
 public protocol ReceiptVerifier: Sendable {
     /// Verify a stored receipt submission for an order.
     func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport
+    /// The same for an order of `app` (bundle id), with that app's credentials: its shared
+    /// secret, its Server API key. A verifier of one app has only its own.
+    func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport
+}
+
+extension ReceiptVerifier {
+    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId)
+    }
 }

@@ -48,7 +48,8 @@ extension OrderStore {
         guard let token = UUID(uuidString: order.orderId) else {
             throw StoreError.invalid("order \(order.orderId) is not a UUID, and Apple's appAccountToken must be one (nothing was sent)")
         }
-        let refusal = await send(token, otid, order.environment ?? (settings.isProduction ? .production : .sandbox))
+        let environment = order.environment ?? (settings.isProduction ? .production : .sandbox)
+        let refusal = await asApp(order.app ?? settings.bundleId) { await send(token, otid, environment) }
         try await write(as: actor, now: now) { tx in
             tx.audit(
                 refusal == nil ? "subscription.rebind_token" : "subscription.rebind_token_refused", target: "otid:\(otid)", reason: reason,

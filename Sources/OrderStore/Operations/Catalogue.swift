@@ -10,10 +10,14 @@ extension OrderStore {
     public func defineProduct(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
         try requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
         if let problem = product.problem { throw StoreError.invalid("\(product.productId): \(problem)") }
+        let product = try withApp(product)
         try await write(as: actor, now: now) { tx in
             let existing = try await tx.sql.product(product.productId)
             if replacing {
                 guard let existing else { throw StoreError.invalid("\(product.productId) is not in the catalogue: add it first") }
+                if existing.app != product.app, try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil {
+                    throw StoreError.invalid("\(product.productId) is sold by \(existing.app ?? settings.bundleId) and orders name it: its app cannot change")
+                }
                 if existing.type != product.type,
                     try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil
                 {
@@ -27,7 +31,7 @@ extension OrderStore {
             try await tx.saveProduct(stored)
             tx.audit(
                 replacing ? "product.update" : "product.add", target: "product:\(product.productId)", reason: reason,
-                detail: "\(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
+                detail: "\(product.app ?? "") \(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
                     + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
                     + (product.durationDays.map { ", \($0) days" } ?? ""))
         }
@@ -94,13 +98,13 @@ extension WriteTransaction {
     func saveProduct(_ product: Product) async throws {
         try await sql.raw(
             """
-            INSERT INTO products (product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at)
+            INSERT INTO products (product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app)
             VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName), \(bind: product.priceMinor),
                     \(bind: product.currency), \(bind: product.subscriptionGroup), \(bind: product.groupLevel), \(bind: product.durationDays),
-                    \(bind: product.retiredAt))
+                    \(bind: product.retiredAt), \(bind: product.app))
             ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
               price_minor = excluded.price_minor, currency = excluded.currency, subscription_group = excluded.subscription_group,
-              group_level = excluded.group_level, duration_days = excluded.duration_days, retired_at = excluded.retired_at
+              group_level = excluded.group_level, duration_days = excluded.duration_days, retired_at = excluded.retired_at, app = excluded.app
             """
         ).run()
     }

@@ -77,7 +77,8 @@ extension OrderStore {
                 throw StoreError.invalid("another extension of every \(productId) subscriber is being asked of Apple right now")
             }
         }
-        let refusal = await send(productId, days, reasonCode, requestId, environment)
+        let app = try await app(ofProduct: productId)
+        let refusal = await asApp(app) { await send(productId, days, reasonCode, requestId, environment) }
         return try await write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """
@@ -108,7 +109,8 @@ extension OrderStore {
     ) async throws -> (MassExtension, refusal: String?) {
         let known = try await read { sql in try await MassExtension.find(requestId, sql) }
         guard known.inProgress else { return (known, nil) }
-        let answer = await progress(known.productId, requestId, known.environment)
+        let app = try await app(ofProduct: known.productId)
+        let answer = await asApp(app) { await progress(known.productId, requestId, known.environment) }
         if answer.refusal == nil {
             try await write(as: .system) { tx in
                 _ = try await tx.recordMassExtensionProgress(

@@ -22,9 +22,12 @@ extension OrderStore {
             let types = try await tx.sql.productTypes()
             let type = types[order.productId] ?? .consumable
             let transaction = stored.transaction
-            let content = AppleReceiptContent(bundleId: settings.bundleId, inApp: [transaction])
+            // A stored transaction keeps no bundle id: it is the app of the product it names,
+            // which the product check below compares with the order's.
+            let app = settings.app(of: try await tx.sql.product(order.productId))
+            let content = AppleReceiptContent(bundleId: app, inApp: [transaction])
             let checks = ReceiptChecks.run(
-                order: order, productType: type, expectedBundleId: settings.bundleId, content: content,
+                order: order, productType: type, expectedBundleId: app, content: content,
                 picked: transaction, clockSkew: settings.clockSkew)
             if let failed = ReceiptChecks.firstFailure(checks) {
                 throw StoreError.checkFailed(orderId: orderId, check: failed.name.rawValue, detail: failed.detail)
@@ -43,7 +46,7 @@ extension OrderStore {
                 let chain = try await tx.chain(transaction.originalTransactionId)
                 let decision = try await decideOwnership(
                     tx, order: current, transaction: transaction,
-                    content: AppleReceiptContent(bundleId: settings.bundleId, inApp: chain), source: .operator)
+                    content: AppleReceiptContent(bundleId: app, inApp: chain), source: .operator)
                 if case .ownerKeeps = decision {
                     var disputed = current
                     disputed.state = .disputed

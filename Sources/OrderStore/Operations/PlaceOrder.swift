@@ -12,6 +12,7 @@ extension OrderStore {
     ///   - actor: who changes the catalogue; the system when a configuration file is loaded.
     ///   - now: the time recorded on the audit entry.
     public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
+        let product = try withApp(product)
         try await write(as: actor, now: now) { tx in
             try await tx.saveProduct(product)
             tx.audit("product.upsert", target: "product:\(product.productId)", detail: "\(product.type.rawValue) \(product.displayName)")

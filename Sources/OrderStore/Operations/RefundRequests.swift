@@ -229,7 +229,8 @@ extension OrderStore {
             throw StoreError.answeringElsewhere(notificationId: notificationId, by: holder?.operatorName ?? "another operator")
         }
         let environment = AppleEnvironment(rawValue: request.notification.facts.environment ?? "") ?? request.notification.endpoint
-        let refusal = await send(tid, environment, answer)
+        let app = request.notification.facts.app ?? settings.bundleId
+        let refusal = await asApp(app) { await send(tid, environment, answer) }
         return try await write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """

@@ -71,7 +71,8 @@ extension OrderStore {
         // The transaction Apple confirmed before, or else the one the client named, lets
         // the Server API answer; the receipt is the fallback.
         let transactionId = try order.transactionId ?? submission.optionalString("claimed_transaction_id")
-        let report = await verifier.verify(receiptData: try submission.string("receipt_data"), claimedTransactionId: transactionId)
+        let report = await verifier.verify(
+            receiptData: try submission.string("receipt_data"), claimedTransactionId: transactionId, app: order.app ?? settings.bundleId)
         if !actor.isSystem {
             try await write(as: actor) { tx in tx.audit("reverify", target: "order:\(orderId)") }
         }

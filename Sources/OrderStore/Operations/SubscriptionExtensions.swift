@@ -102,7 +102,8 @@ extension OrderStore {
             }
             return (id, try await tx.storedTransaction(otid)?.environment ?? .production)
         }
-        let answer = await send(otid, days, reasonCode, requestId, environment)
+        let app = try await app(ofTransaction: otid)
+        let answer = await asApp(app) { await send(otid, days, reasonCode, requestId, environment) }
         return try await write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """

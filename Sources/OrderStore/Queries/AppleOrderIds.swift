@@ -9,15 +9,17 @@ extension OrderStore {
 
     /// The orders that claimed a transaction Apple's order `appleOrderId` covers. Known ids
     /// are answered from the store; an unknown one is asked of Apple through `lookUp`
-    /// (Look Up Order ID, production then sandbox), and what Apple answers is kept for the
-    /// next search. Empty when Apple knows no such order or no order claims its purchases.
+    /// (Look Up Order ID, production then sandbox, as each app of the store: the id names
+    /// none), and what Apple answers is kept for the next search. Empty when Apple knows no
+    /// such order or no order claims its purchases.
     public func orders(
         forAppleOrderId appleOrderId: String, lookUp: @Sendable (_ appleOrderId: String, AppleEnvironment) async -> [String]?
     ) async throws -> [Order] {
         var found = try await ordersOfKnownAppleOrderId(appleOrderId)
         guard found.isEmpty else { return found }
-        for environment in [AppleEnvironment.production, .sandbox] {
-            guard let transactionIds = await lookUp(appleOrderId, environment), !transactionIds.isEmpty else { continue }
+        let asked = settings.apps.isEmpty ? [settings.bundleId] : settings.apps
+        for (app, environment) in asked.flatMap({ app in [AppleEnvironment.production, .sandbox].map { (app, $0) } }) {
+            guard let transactionIds = await asApp(app, { await lookUp(appleOrderId, environment) }), !transactionIds.isEmpty else { continue }
             try await write(as: .system) { tx in
                 for tid in transactionIds {
                     try await tx.sql.raw(

@@ -12,11 +12,14 @@ public struct OrderFilter: Sendable, Equatable {
     public var createdSince: Millis?
     /// Placed before this instant (`--until`).
     public var createdBefore: Millis?
+    /// Placed in this app (bundle id): `app:` in the console, `--app` on the command line.
+    public var app: String?
 
     public init(
         state: OrderState? = nil, accountId: String? = nil, productId: String? = nil, environment: AppleEnvironment? = nil,
-        createdSince: Millis? = nil, createdBefore: Millis? = nil
+        createdSince: Millis? = nil, createdBefore: Millis? = nil, app: String? = nil
     ) {
+        self.app = app
         self.state = state
         self.accountId = accountId
         self.productId = productId
@@ -28,8 +31,13 @@ public struct OrderFilter: Sendable, Equatable {
     /// Why this combination is not served, or nil. The one place that decides: every
     /// combination served reads one index range in list order. An account narrows with
     /// anything (an account's orders are few); state, product and environment combine two
-    /// at a time (an index each pair); all three need an account too.
+    /// at a time (an index each pair); all three need an account too. An app narrows alone
+    /// or with a state.
     public var refusal: String? {
+        // An app keys its own range, and its states'; a product names its app already.
+        if app != nil, environment != nil, accountId == nil, productId == nil {
+            return "app and env together are not served by an index: add acct: or product:, or drop one of them"
+        }
         let narrowing = [state != nil, productId != nil, environment != nil].filter { $0 }.count
         guard accountId == nil, narrowing == 3 else { return nil }
         return "state, product and env together are not served by an index: add acct:, or drop one of them"
@@ -42,6 +50,7 @@ public struct OrderFilter: Sendable, Equatable {
         if let accountId { conditions.append("account_id = \(bind: accountId)") }
         if let productId { conditions.append("product_id = \(bind: productId)") }
         if let environment { conditions.append("environment = \(bind: environment.rawValue)") }
+        if let app { conditions.append("app = \(bind: app)") }
         // Every index a filter uses keys `created_at` after its equalities: a time range
         // is a narrower range of the same index.
         if let createdSince { conditions.append("created_at >= \(bind: createdSince)") }

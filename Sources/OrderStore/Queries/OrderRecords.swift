@@ -37,7 +37,7 @@ extension OrderStore {
                        (SELECT MIN(t.storefront) FROM transactions t WHERE t.order_id = o.order_id) AS storefront
                 FROM orders o WHERE o.order_id IN (\(binds: ids))
                 """)
-            let prices = try await sql.rows("SELECT product_id, price_minor, currency FROM products")
+            let prices = try await sql.rows("SELECT product_id, price_minor, currency, app FROM products")
             return (times, prices)
         }
         var when: [String: (delivered: Millis?, refunded: Millis?, storefront: String?)] = [:]
@@ -46,13 +46,15 @@ extension OrderStore {
                 try row.optionalInt64("delivered_at"), try row.optionalInt64("refunded_at"), try row.optionalString("storefront")
             )
         }
-        var price: [String: (Int64, String)] = [:]
-        for row in prices { price[try row.string("product_id")] = (try row.int64("price_minor"), try row.string("currency")) }
+        var price: [String: (Int64, String, String?)] = [:]
+        for row in prices {
+            price[try row.string("product_id")] = (try row.int64("price_minor"), try row.string("currency"), try row.optionalString("app"))
+        }
         let records = page.items.map { order in
             OrderRecord(
                 order: order, deliveredAt: when[order.orderId]?.delivered ?? nil, refundedAt: when[order.orderId]?.refunded ?? nil,
                 priceMinor: price[order.productId]?.0, currency: price[order.productId]?.1, storefront: when[order.orderId]?.storefront ?? nil,
-                app: settings.bundleId)
+                app: price[order.productId]?.2 ?? settings.bundleId)
         }
         return Page(items: records, next: page.next)
     }

@@ -37,7 +37,7 @@ public enum DatabaseRoles {
             "GRANT DELETE ON \(deletedFrom.joined(separator: ", ")) TO \(actors)",
             "GRANT INSERT ON audit_log TO \(actors)",
             "GRANT UPDATE ON audit_head TO \(actors)",
-            "GRANT INSERT, UPDATE ON operators TO \(group(.admin))",
+            "GRANT INSERT, UPDATE ON operators, apps TO \(group(.admin))",
             "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(schema) TO \(actors)",
         ]
         return statements

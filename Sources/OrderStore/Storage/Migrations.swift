@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20,
+            v15(dialect), v16, v17, v18, v19, v20, v21,
         ]
     }
 
@@ -73,6 +73,25 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 31: several apps in one store. The apps it serves (the one it recorded before
+    /// included), and each product's app: orders, subscriptions and events have theirs through
+    /// their product; a notification keeps the bundle id Apple signed into it. A store from
+    /// before gives everything it holds to the app it recorded.
+    private static let v21 = [
+        "CREATE TABLE apps (bundle_id TEXT PRIMARY KEY, name TEXT, apple_app_id BIGINT, added_at BIGINT NOT NULL)",
+        "INSERT INTO apps (bundle_id, added_at) SELECT value, 0 FROM store_meta WHERE key = 'bundle_id'",
+        "ALTER TABLE products ADD COLUMN app TEXT",
+        "CREATE INDEX products_by_app ON products (app, product_id)",
+        "UPDATE products SET app = (SELECT value FROM store_meta WHERE key = 'bundle_id')",
+        "ALTER TABLE notifications ADD COLUMN app TEXT",
+        "UPDATE notifications SET app = (SELECT value FROM store_meta WHERE key = 'bundle_id')",
+        // An order's app is its product's, copied when placed so `app:` reads one index range.
+        "ALTER TABLE orders ADD COLUMN app TEXT",
+        "UPDATE orders SET app = (SELECT p.app FROM products p WHERE p.product_id = orders.product_id)",
+        "CREATE INDEX orders_by_app ON orders (app, created_at, order_id)",
+        "CREATE INDEX orders_by_app_state ON orders (app, state, created_at, order_id)",
+    ]
 
     /// Issue 32: the storefront (Apple's country code) a signed transaction names, for
     /// finance's exports.

@@ -5,7 +5,7 @@ extension Order {
     static let columnList = """
         order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by,
         stuck_since, environment, transaction_id, original_transaction_id, attempts, first_failure_at,
-        next_retry_at, last_error, needs_operator, replay_flag, delivery_conflict
+        next_retry_at, last_error, needs_operator, replay_flag, delivery_conflict, app
         """
     static let columns = SQLQueryString(columnList)
 
@@ -27,19 +27,20 @@ extension Order {
             attempts: try row.int("attempts"), firstFailureAt: try row.optionalInt64("first_failure_at"),
             nextRetryAt: try row.optionalInt64("next_retry_at"), lastError: try row.optionalString("last_error"),
             needsOperator: try row.bool("needs_operator"), replayFlag: try row.bool("replay_flag"),
-            deliveryConflict: try row.optionalString("delivery_conflict"))
+            deliveryConflict: try row.optionalString("delivery_conflict"), app: try row.optionalString("app"))
     }
 }
 
 extension Product {
-    static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at"
+    static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app"
 
     init(row: Row) throws {
         self.init(
             productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
             displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"),
             subscriptionGroup: try row.optionalString("subscription_group"), groupLevel: try row.optionalInt64("group_level").map(Int.init),
-            durationDays: try row.optionalInt64("duration_days").map(Int.init), retiredAt: try row.optionalInt64("retired_at"))
+            durationDays: try row.optionalInt64("duration_days").map(Int.init), retiredAt: try row.optionalInt64("retired_at"),
+            app: try row.optionalString("app"))
     }
 }
 

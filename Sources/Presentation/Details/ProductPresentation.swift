@@ -40,10 +40,22 @@ public enum ProductPresentation {
             title: "Products", empty: "The catalogue is empty: `iapdesk product add` or `iapdesk product import FILE`.",
             columns: [
                 ListColumn("PRODUCT", width: 14) { Cell($0.productId) },
+                ListColumn("APP", width: 18) { Cell($0.app ?? "") },
                 ListColumn("NAME", width: 14, flexible: true) { Cell($0.displayName) },
                 ListColumn("TYPE", width: 20) { Cell(kind($0)) },
                 ListColumn("PRICE", width: 12) { Cell(price($0.priceMinor, $0.currency)) },
                 ListColumn("STATUS", width: 10) { p in p.retiredAt.map { Cell("retired \(TimeText.full($0))", .muted) } ?? Cell("on sale", .passed) },
+            ])
+    }
+
+    public static func appListing() -> Listing<(app: StoreApp, products: Int)> {
+        Listing(
+            title: "Apps", empty: "This store records no app yet: it records the configured bundle id when its owner first opens it.",
+            columns: [
+                ListColumn("BUNDLE ID", width: 24) { Cell($0.app.bundleId) },
+                ListColumn("NAME", width: 16, flexible: true) { Cell($0.app.name ?? "") },
+                ListColumn("APPLE ID", width: 12) { Cell($0.app.appleAppId.map(String.init) ?? "") },
+                ListColumn("PRODUCTS", width: 8) { .count($0.products) },
             ])
     }
 

@@ -52,12 +52,13 @@ public struct JWS: Sendable {
         var environment: String?
         var data: Inner?
         var summary: Inner?
+        var appData: Inner?
         struct Inner: Decodable {
             var bundleId: String?
             var environment: String?
         }
-        var effectiveBundleId: String? { bundleId ?? data?.bundleId ?? summary?.bundleId }
-        var effectiveEnvironment: String? { environment ?? data?.environment ?? summary?.environment }
+        var effectiveBundleId: String? { bundleId ?? data?.bundleId ?? summary?.bundleId ?? appData?.bundleId }
+        var effectiveEnvironment: String? { environment ?? data?.environment ?? summary?.environment ?? appData?.environment }
     }
 
     var envelope: Envelope { (try? decodePayload(Envelope.self)) ?? Envelope() }

@@ -133,7 +133,9 @@ struct IntakeRoutes: Sendable {
             throw Problem.badRequest("transaction_id: Apple's transaction ids are up to 64 digits")
         }
         var claimed = body.transactionId
-        if body.signedTransaction != nil { claimed = try await signedTransactionId(data, claimed: claimed) }
+        if body.signedTransaction != nil {
+            claimed = try await signedTransactionId(data, claimed: claimed, app: try await store.order(orderId)?.app ?? store.settings.bundleId)
+        }
         let idempotency = request.headers[Self.idempotencyKey].map { key in
             IdempotencyKey(
                 client: client, key: String(key.prefix(200)),
@@ -154,15 +156,15 @@ struct IntakeRoutes: Sendable {
     }
 
     /// A StoreKit 2 signed transaction is checked before it is stored — signature, chain to
-    /// the configured roots, bundle id — and its transaction id is what the worker asks the
-    /// Server API about (verifyReceipt cannot read a JWS).
-    private func signedTransactionId(_ compact: String, claimed: String?) async throws -> String {
+    /// the configured roots, the bundle id of the order's app — and its transaction id is
+    /// what the worker asks the Server API about (verifyReceipt cannot read a JWS).
+    private func signedTransactionId(_ compact: String, claimed: String?, app: String) async throws -> String {
         guard let apple, apple.serverAPI != nil else {
             throw Problem.badRequest("signed_transaction: this server has no App Store Server API key to verify StoreKit 2 purchases with; send receipt_data")
         }
         let transaction: JWSTransaction
         do {
-            transaction = try await JWS(compact: compact).verified(as: JWSTransaction.self, trust: apple.settings.trust, bundleId: apple.settings.bundleId)
+            transaction = try await JWS(compact: compact).verified(as: JWSTransaction.self, trust: apple.settings.trust, bundleId: app)
         } catch {
             throw Problem.badRequest("signed_transaction: \(error)")
         }
@@ -245,7 +247,7 @@ struct IntakeRoutes: Sendable {
     /// An order as the API shows it.
     static func json(_ order: Order) -> [String: Any?] {
         [
-            "order_id": order.orderId, "account_id": order.accountId, "product_id": order.productId, "quantity": order.quantity,
+            "order_id": order.orderId, "account_id": order.accountId, "product_id": order.productId, "app": order.app, "quantity": order.quantity,
             "state": order.state.rawValue, "transaction_id": order.transactionId, "environment": order.environment?.rawValue,
             "last_error": order.lastError, "next_retry_at": order.nextRetryAt, "updated_at": order.stateChangedAt,
         ]

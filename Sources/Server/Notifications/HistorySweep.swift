@@ -27,21 +27,36 @@ struct HistorySweep: Sendable {
         var description: String
     }
 
-    /// Sweeps `environment` up to `now`; returns when the next sweep is due. Apple's 429
-    /// names the time to come back; other failures throw (the job backs off).
+    /// Sweeps `environment` up to `now` for each app of the store (each has its own history
+    /// and watermark); returns when the next sweep is due. Apple's 429 names the time to
+    /// come back; other failures throw (the job backs off).
     func run(_ environment: AppleEnvironment, now: Millis = .now()) async throws -> (next: Millis, recovered: Int) {
-        let key = "notification_history.\(environment.rawValue)"
+        var next = now + settings.interval
+        var recovered = 0
+        for app in client.bundleIds {
+            let swept = try await ActingApp.$bundleId.withValue(app) {
+                // The first app keeps the watermark it had before a store served several.
+                try await sweep(environment, key: "notification_history.\(environment.rawValue)" + (app == client.bundleId ? "" : ".\(app)"), now: now)
+            }
+            next = min(next, swept.next)
+            recovered += swept.recovered
+        }
+        return (next, recovered)
+    }
+
+    private func sweep(_ environment: AppleEnvironment, key: String, now: Millis) async throws -> (next: Millis, recovered: Int) {
         // Apple keeps 180 days of history (30 in sandbox).
         let oldest = now - .hours(24 * (environment == .production ? 179 : 29))
         let watermark = try await store.serviceState(key).flatMap { Int64($0) } ?? now - settings.firstLookBack
         let start = max(oldest, watermark - settings.overlap)
+        let app = ActingApp.bundleId ?? client.bundleId
         var token: String?
         var recovered = 0
         for _ in 0..<settings.maxPages {
             switch await client.notificationHistory(start: start, end: now, onlyFailures: true, paginationToken: token, in: environment) {
             case .failure(let failure):
                 if failure.httpStatus == 429 { return (failure.retryAt(now: now) ?? now + .minutes(1), recovered) }
-                throw Failed(description: "Get Notification History (\(environment.rawValue)): \(failure)")
+                throw Failed(description: "Get Notification History (\(app), \(environment.rawValue)): \(failure)")
             case .success(let answer):
                 for payload in answer.value.signedPayloads {
                     let incoming = await decoder.decode(signedPayload: payload, endpoint: environment, via: .history)
@@ -54,6 +69,6 @@ struct HistorySweep: Sendable {
                 token = next
             }
         }
-        throw Failed(description: "Get Notification History (\(environment.rawValue)): more than \(settings.maxPages) pages")
+        throw Failed(description: "Get Notification History (\(app), \(environment.rawValue)): more than \(settings.maxPages) pages")
     }
 }

@@ -5,19 +5,20 @@ import Receipts
 
 /// Turns Apple's `signedPayload` into what the store keeps: verified — the ES256
 /// signature, the x5c chain to the configured roots at `signedDate` with Apple's marker
-/// OIDs, the bundle id, the environment of the URL it came to, and the transaction and
-/// renewal info inside signed the same way — or rejected with the reason. The receiver
-/// and the history sweep both come through here.
+/// OIDs, the bundle id of an app the store serves (which it is routed to), the environment
+/// of the URL it came to, and the transaction and renewal info inside signed the same way —
+/// or rejected with the reason. The receiver and the history sweep both come through here.
 public struct NotificationDecoder: Sendable {
     let trust: TrustRoots
-    let bundleId: String
+    /// The apps the store serves: one URL takes every game's notifications.
+    let bundleIds: [String]
 
     /// The most of a rejected payload kept for operators to look at.
     static let rejectedRawLimit = 16 * 1024
 
-    public init(trust: TrustRoots, bundleId: String) {
+    public init(trust: TrustRoots, bundleIds: [String]) {
         self.trust = trust
-        self.bundleId = bundleId
+        self.bundleIds = bundleIds
     }
 
     public func decode(signedPayload: String, endpoint: AppleEnvironment, via: NotificationChannel, now: Date = Date()) async -> IncomingNotification {
@@ -34,9 +35,13 @@ public struct NotificationDecoder: Sendable {
         let claimed = Self.facts(try? jws.decodePayload(ServerNotification.self))
         let notification: ServerNotification
         do {
-            notification = try await jws.verified(as: ServerNotification.self, trust: trust, bundleId: bundleId, now: now)
+            notification = try await jws.verified(as: ServerNotification.self, trust: trust, bundleId: nil, now: now)
         } catch {
             return rejected("\(error)", claimed)
+        }
+        let bundleId = notification.data?.bundleId ?? notification.summary?.bundleId ?? notification.appData?.bundleId
+        guard let bundleId, bundleIds.contains(bundleId) else {
+            return rejected("for the app \(bundleId ?? "(none named)"), which this store does not serve (\(bundleIds.joined(separator: ", ")))", claimed)
         }
         let environment = notification.data?.environment ?? notification.summary?.environment ?? notification.appData?.environment
         if let environment, environment != endpoint.rawValue {
@@ -76,6 +81,7 @@ public struct NotificationDecoder: Sendable {
             signedDate: notification?.signedDate?.milliseconds,
             environment: notification?.data?.environment ?? notification?.summary?.environment ?? notification?.appData?.environment,
             consumptionRequestReason: notification?.data?.consumptionRequestReason)
+        facts.app = notification?.data?.bundleId ?? notification?.summary?.bundleId ?? notification?.appData?.bundleId
         facts.extensionSummary = notification?.summary.map {
             NotificationFacts.ExtensionSummary(
                 requestIdentifier: $0.requestIdentifier, productId: $0.productId, succeededCount: $0.succeededCount, failedCount: $0.failedCount)

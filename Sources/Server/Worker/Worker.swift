@@ -66,7 +66,7 @@ public struct Worker: Sendable {
         sweep = verifier.serverAPI.map { client in
             HistorySweep(
                 store: store, client: client,
-                decoder: NotificationDecoder(trust: verifier.settings.trust, bundleId: verifier.settings.bundleId),
+                decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps),
                 settings: HistorySweep.Settings(interval: settings.historyInterval, firstLookBack: settings.historyFirstLookBack))
         }
         sender = game.map { EventSender(store: store, webhook: $0, http: .shared, metrics: metrics) }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import OrderStore
+import Presentation
+
+/// `iapdesk app`: the games one store serves. The configuration gives each its Apple
+/// credentials (`[[apps]]`); the store records which apps it serves, so a configuration
+/// for another studio's game is refused rather than mixing two games' orders.
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "The apps (games) this store serves: list, add (admins, audited).", subcommands: [List.self, Add.self],
+        defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every app the store serves, with how many products each sells (the default).")
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let apps = try await store.withStore { store, _ in try await store.apps() }
+            print(Output.table(ProductPresentation.appListing(), apps))
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an app to the store, or name one it has (admins), audited. Give it credentials in [[apps]] and restart serve.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "Its bundle id, as Apple signs it into receipts and notifications.") var bundleId: String
+        @Option(help: "What support calls it (any script).") var name: String?
+        @Option(help: "Its Apple ID in App Store Connect (appAppleId).") var appleAppId: Int64?
+        @Option(help: "Why, for the audit log.") var reason: String
+
+        func run() async throws {
+            let app = StoreApp(bundleId: bundleId, name: name, appleAppId: appleAppId)
+            try await store.withStore { store, _ in
+                try await store.addApp(app, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+            }
+            print(Output.safe("this store serves \(bundleId)\(name.map { " (\($0))" } ?? ""): add its products with `iapdesk product add … --app \(bundleId)`"))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import SQLKit
+
+/// Which app a call to Apple is about, for the client that signs it: the App Store Server
+/// API's token names one app (`bid`), and each app of a store may have its own key. The
+/// store's operations know the app (an order's, a product's, a notification's) and set it
+/// around the call they make through a caller's closure; the client reads it. Unset: the
+/// store's first app.
+public enum ActingApp {
+    @TaskLocal public static var bundleId: String?
+}
+
+extension OrderStore {
+    /// The app of the product a transaction (or a subscription, by its original id) is of.
+    func app(ofTransaction transactionId: String) async throws -> String {
+        let app = try await read { sql in
+            try await sql.row(
+                """
+                SELECT p.app FROM transactions t JOIN products p ON p.product_id = t.product_id
+                WHERE t.transaction_id = \(bind: transactionId) OR t.original_transaction_id = \(bind: transactionId) LIMIT 1
+                """)?.optionalString("app")
+        }
+        return app ?? settings.bundleId
+    }
+
+    /// The app that sells `productId`.
+    func app(ofProduct productId: String) async throws -> String {
+        settings.app(of: try await product(productId))
+    }
+
+    /// `body` (a call to Apple) as `app`'s.
+    func asApp<T: Sendable>(_ app: String, _ body: () async -> T) async -> T {
+        await ActingApp.$bundleId.withValue(app) { await body() }
+    }
+}

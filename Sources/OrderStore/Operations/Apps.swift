@@ -1,0 +1,61 @@
+import SQLKit
+
+extension OrderStore {
+    /// Adds an app to the store (a studio's next game), or changes its name or Apple id:
+    /// admins only, audited with the reason. Its products, orders and notifications are
+    /// kept apart by its bundle id; the configuration gives its Apple credentials.
+    public func addApp(_ app: StoreApp, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+        try requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
+        if let problem = app.problem { throw StoreError.invalid(problem) }
+        try await write(as: actor, now: now) { tx in
+            let existed = try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.bundleId)") != nil
+            try await tx.sql.raw(
+                """
+                INSERT INTO apps (bundle_id, name, apple_app_id, added_at) VALUES (\(bind: app.bundleId), \(bind: app.name), \(bind: app.appleAppId), \(bind: now))
+                ON CONFLICT (bundle_id) DO UPDATE SET name = COALESCE(excluded.name, apps.name), apple_app_id = COALESCE(excluded.apple_app_id, apps.apple_app_id)
+                """
+            ).run()
+            tx.audit(
+                existed ? "app.update" : "app.add", target: "app:\(app.bundleId)", reason: reason,
+                detail: [app.name, app.appleAppId.map { "Apple id \($0)" }].compactMap { $0 }.joined(separator: ", "))
+        }
+    }
+
+    /// The apps the store serves, in the order they were added, with how many products each sells.
+    public func apps() async throws -> [(app: StoreApp, products: Int)] {
+        try await read { sql in
+            try await sql.rows(
+                """
+                SELECT a.bundle_id, a.name, a.apple_app_id, a.added_at, (SELECT COUNT(*) FROM products p WHERE p.app = a.bundle_id) AS products
+                FROM apps a ORDER BY a.added_at, a.bundle_id
+                """
+            ).map { row in
+                (
+                    StoreApp(
+                        bundleId: try row.string("bundle_id"), name: try row.optionalString("name"), appleAppId: try row.optionalInt64("apple_app_id"),
+                        addedAt: try row.int64("added_at")), try row.int("products")
+                )
+            }
+        }
+    }
+
+    /// The product with its app decided: its own, which must be one the store serves, else
+    /// the store's only app. A store of several apps needs to be told which.
+    public func withApp(_ product: Product) throws -> Product {
+        var product = product
+        if let app = product.app {
+            guard settings.apps.isEmpty || settings.apps.contains(app) else {
+                throw StoreError.invalid(
+                    "\(product.productId): no app \(app) in this store (\(settings.apps.joined(separator: ", "))): an admin adds it with `iapdesk app add \(app)`"
+                )
+            }
+        } else {
+            guard settings.apps.count <= 1 else {
+                throw StoreError.invalid(
+                    "\(product.productId): this store serves \(settings.apps.joined(separator: ", ")): say which app sells it (--app, or app in the file)")
+            }
+            product.app = settings.bundleId
+        }
+        return product
+    }
+}
