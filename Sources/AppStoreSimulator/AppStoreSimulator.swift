@@ -25,12 +25,12 @@ public final class AppStoreSimulator: Sendable {
     public init(
         bundleId: String, sharedSecret: String? = nil, apiKey: SimulatorAPIKey = SimulatorAPIKey(),
         faults: FaultProfile = .none, seed: UInt64 = 0x1AD_DE5C, authority: CertificateAuthority? = nil,
-        catalogue: SimulatedCatalogue = .standard
+        catalogue: SimulatedCatalogue = .standard, firstTransactionId: Int64 = 2_000_000_000_000_001
     ) throws {
         self.bundleId = bundleId
         let authority = try authority ?? CertificateAuthority()
         self.authority = authority
-        ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority), catalogue: catalogue)
+        ledger = Ledger(bundleId: bundleId, minter: ReceiptMinter(authority: authority), catalogue: catalogue, firstTransactionId: firstTransactionId)
         self.apiKey = apiKey
         self.sharedSecret = sharedSecret
         self.faults = FaultSwitch(faults, seed: seed)

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import ConfigFiles
 import Foundation
 import TestSupport
@@ -112,6 +113,65 @@ struct ConfigurationTests {
         let trust = try #require(config.summary.first { $0.0 == "trust roots" }?.1)
         #expect(trust.hasPrefix("/nonexistent/roots (NOT LOADED:"), "\(trust)")
         #expect(throws: ConfigError.self) { try Configuration.load(path: try file("[serve]\ntoken = \"abc\"\n"), environment: [:]) }
+    }
+
+    @Test(
+        "[[apps]] adds a studio's other games: each takes [apple]'s shared secret and key unless it names its own; a missing bundle id, an inline secret, an unknown key, a half key or a game named twice is refused"
+    )
+    func otherApps() throws {
+        let dragonSecret = try file("dragon-secret\n")
+        let kittenSecret = try file("kitten-secret\n")
+        let key = try file(SimulatorAPIKey().p8PEM)
+        let otherKey = try file(SimulatorAPIKey(keyId: "KITTEN0001").p8PEM)
+        let head = """
+            [store]
+            bundle_id = "com.studio.dragon"
+
+            [apple]
+            shared_secret_file = "\(dragonSecret)"
+            key_file = "\(key)"
+            key_id = "DRAGON0001"
+            issuer_id = "issuer-1"
+
+            """
+        let config = try Configuration.load(
+            path: try file(
+                head + """
+                    [[apps]]
+                    bundle_id = "com.studio.kitten"
+                    shared_secret_file = "\(kittenSecret)"
+                    key_file = "\(otherKey)"
+                    key_id = "KITTEN0001"
+                    issuer_id = "issuer-2"
+
+                    [[apps]]
+                    bundle_id = "com.studio.mole"
+                    """), environment: [:])
+        #expect(config.storeSettings.apps == ["com.studio.dragon", "com.studio.kitten", "com.studio.mole"])
+        let apple = try config.appStoreSettings()
+        #expect(apple.bundleIds == ["com.studio.dragon", "com.studio.kitten", "com.studio.mole"])
+        let kitten = try #require(apple.otherApps.first)
+        #expect(kitten.verifyReceipt.sharedSecret?.value == "kitten-secret" && kitten.serverAPI?.keyId == "KITTEN0001")
+        let mole = try #require(apple.otherApps.last)
+        #expect(mole.verifyReceipt.sharedSecret?.value == "dragon-secret" && mole.serverAPI?.keyId == "DRAGON0001", "the team's key and primary secret")
+        let summary = try #require(config.summary.first { $0.0 == "other apps" }?.1)
+        #expect(summary.contains("com.studio.kitten (own key, own shared secret)") && summary.contains("com.studio.mole ([apple]'s key"), "\(summary)")
+        #expect(!summary.contains("kitten-secret"))
+
+        for (bad, why) in [
+            ("[[apps]]\nshared_secret_file = \"\(kittenSecret)\"\n", "bundle_id"),
+            ("[[apps]]\nbundle_id = \"com.b\"\nshared_secret = \"abc\"\n", "never from the configuration file"),
+            ("[[apps]]\nbundle_id = \"com.b\"\ncolour = \"red\"\n", "unknown setting"),
+            ("[[apps]]\nbundle_id = \"com.studio.dragon\"\n", "named twice"),
+        ] {
+            #expect(throws: ConfigError.self, "\(why)") { try Configuration.load(path: try file(head + bad), environment: [:]) }
+            do { _ = try Configuration.load(path: try file(head + bad), environment: [:]) } catch { #expect("\(error)".contains(why), "\(error)") }
+        }
+        let half = try Configuration.load(path: try file(head + "[[apps]]\nbundle_id = \"com.b\"\nkey_id = \"K\"\n"), environment: [:])
+        #expect(throws: ConfigError.self, "a key id without its key") { try half.appStoreSettings() }
+        #expect(throws: ConfigError.self, "[[apps]] without the first app") {
+            try Configuration.load(path: try file("[[apps]]\nbundle_id = \"com.b\"\n"), environment: [:])
+        }
     }
 
     @Test("A secret written into the file is refused, naming file, line and key")
