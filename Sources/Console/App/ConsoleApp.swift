@@ -38,7 +38,7 @@ public final class ConsoleApp {
         KeyBinding(.up, .down, .character("k"), .character("j"), action: "move"),
         KeyBinding(.pageUp, .pageDown, .home, .end, action: "page, first, last"),
         KeyBinding(.enter, action: "open"),
-        KeyBinding(.character("/"), action: "filter (state: product: acct: env: tid: otid: or an id)"),
+        KeyBinding(.character("/"), action: "filter (state: product: acct: env: app: or an id)"),
         KeyBinding(.character(":"), action: "command (Tab completes a name, or an order id after :order)"),
         KeyBinding(.character("?"), action: "help"),
         KeyBinding(.escape, .character("q"), action: "back (q on the home screen quits); Esc also cancels bulk work"),

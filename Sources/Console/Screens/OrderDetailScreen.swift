@@ -15,6 +15,7 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     /// R2: a sandbox answer in a production store is flagged.
     private var isProduction = true
+    private var showsApp = false
 
     /// Back first, the order's actions and reading keys, jumps to what the order names (the
     /// order holding a replayed purchase, R7; the account owning a disputed subscription, R8),
@@ -47,12 +48,13 @@ public final class OrderDetailScreen: ConsoleScreen {
     public func load(_ session: ConsoleSession) async throws {
         detail = try await session.store.orderDetail(orderId)
         isProduction = session.store.settings.isProduction
+        showsApp = session.store.settings.apps.count > 1
     }
 
     /// The lines of the screen, each with its style: what `iapdesk order show` prints.
     func lines(theme: Theme) -> [(String, Style)] {
         guard let detail else { return [] }
-        return DetailText.lines(OrderDetailPresentation.sections(detail, storeIsProduction: isProduction), theme: theme)
+        return DetailText.lines(OrderDetailPresentation.sections(detail, storeIsProduction: isProduction, showsApp: showsApp), theme: theme)
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {

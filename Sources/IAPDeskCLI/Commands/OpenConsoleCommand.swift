@@ -20,7 +20,8 @@ struct OpenConsoleCommand: AsyncParsableCommand {
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await ConsoleRunner.run(
                     store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,
-                    storeLabel: configuration.storeLocation.description, verifier: verifier, appleActions: verifier.serverAPI,
+                    storeLabel: configuration.storeLocation.description + (store.settings.apps.count > 1 ? " · \(store.settings.apps.count) apps" : ""),
+                    verifier: verifier, appleActions: verifier.serverAPI,
                     trust: try configuration.trust())
             }
         }

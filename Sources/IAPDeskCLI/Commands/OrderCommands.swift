@@ -69,8 +69,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Argument(help: "The order id.") var id: String
 
         func run() async throws {
-            let (detail, production) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings.isProduction) }
-            print(Output.detail(OrderDetailPresentation.sections(detail, storeIsProduction: production)))
+            let (detail, settings) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings) }
+            print(Output.detail(OrderDetailPresentation.sections(detail, storeIsProduction: settings.isProduction, showsApp: settings.apps.count > 1)))
         }
     }
 

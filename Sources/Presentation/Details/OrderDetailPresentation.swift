@@ -2,18 +2,20 @@ import OrderStore
 
 /// One order as people read it, said once for `iapdesk order show` and the console's
 /// order screen: its fields, the store's verdict on Apple's latest answer, its timeline.
+/// In a store of several games (`showsApp`), which game the order is in comes first.
 public enum OrderDetailPresentation {
-    public static func sections(_ d: OrderDetail, storeIsProduction: Bool) -> [DetailSection] {
+    public static func sections(_ d: OrderDetail, storeIsProduction: Bool, showsApp: Bool = false) -> [DetailSection] {
         [
-            DetailSection(nil, fields(d, storeIsProduction: storeIsProduction)), verdict(d), NotePresentation.section(d.notes),
+            DetailSection(nil, fields(d, storeIsProduction: storeIsProduction, showsApp: showsApp)), verdict(d), NotePresentation.section(d.notes),
             DetailSection("Timeline", timeline(d)),
         ]
         .compactMap { $0 }
     }
 
-    static func fields(_ d: OrderDetail, storeIsProduction: Bool) -> [DetailLine] {
+    static func fields(_ d: OrderDetail, storeIsProduction: Bool, showsApp: Bool) -> [DetailLine] {
         let o = d.order
-        var lines = [
+        var lines = showsApp ? [DetailLine(label: "app", o.app ?? d.product?.app ?? "-")] : []
+        lines += [
             DetailLine(label: "order", o.orderId),
             DetailLine(label: "account", o.accountId),
             DetailLine(label: "product", o.productId + (d.product.map { " — \($0.displayName)" } ?? "")),
