@@ -156,6 +156,13 @@ struct StudioWalkTmuxTests {
         let kittenOrders = try run(["order", "list", "--app", Self.kitten])
         #expect(kittenOrders.contains("old-1") && kittenOrders.contains("k-fish") && !kittenOrders.contains("d-coins"), "\(kittenOrders)")
 
+        // A purchase Kitten's Apple knows and no game server submitted: backfilled as Kitten's.
+        let unsent = await kittenApple.ledger.purchase(appleId: "unsent@icloud", productId: "fish_10", kind: .consumable)
+        let asDragon = try CLIErrorTests.run(
+            ["backfill", unsent.transactionId, "--reason", "ticket", "--config", config], environment: environment)
+        #expect(asDragon.0 != 0, "the first game's Apple does not know it: \(asDragon.1)\(asDragon.2)")
+        #expect(try run(["backfill", unsent.transactionId, "--app", Self.kitten, "--reason", "ticket"]).contains("1 claimed by no order"))
+
         // 6. The desk: both games in one console, one game's orders by app:.
         let prefix = environment["IAPDESK_DB"].map { "IAPDESK_DB=\($0) " } ?? ""
         let tmux = try Tmux.start("\(prefix)\(binary) console --config \(config)", cols: 120, rows: 36)

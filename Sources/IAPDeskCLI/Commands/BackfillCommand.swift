@@ -14,6 +14,7 @@ struct BackfillCommand: AsyncParsableCommand {
     @Argument(help: "Transaction ids (any of a purchase's: Apple lists the whole purchase).") var transactionIds: [String] = []
     @Option(help: ArgumentHelp("A file of transaction ids, one a line (# starts a comment).", valueName: "FILE")) var file: String?
     @Option(help: "The environment Apple is asked in.") var environment = AppleEnvironment.production
+    @Option(help: "The app (bundle id) the transactions are of, when the store serves several (default: its first).") var app: String?
     @Flag(help: "Instead: ask Get App Transaction Info for the Apple Account of purchases only verifyReceipt answered (it names none).")
     var appleAccounts = false
     @Option(help: "With --apple-accounts: at most this many purchases (one call to Apple each).") var limit = 500
@@ -35,8 +36,15 @@ struct BackfillCommand: AsyncParsableCommand {
         }
         var failed = 0
         try await store.withAppleActions("backfill") { store, actor, client in
+            let app = app ?? store.settings.bundleId
+            guard store.settings.apps.contains(app) else {
+                throw ValidationError("this store serves \(store.settings.apps.joined(separator: ", ")), not \(app)")
+            }
             for id in ids {
-                switch await client.allPages({ await client.transactionHistory(id, in: environment, revision: $0) }) {
+                let history = await ActingApp.$bundleId.withValue(app) {
+                    await client.allPages({ await client.transactionHistory(id, in: environment, revision: $0) })
+                }
+                switch history {
                 case .failure(let failure):
                     failed += 1
                     print("\(Output.safe(id)): Apple answered \(failure)")
@@ -55,7 +63,8 @@ struct BackfillCommand: AsyncParsableCommand {
         var (found, failed) = (0, 0)
         try await store.withAppleActions("backfill --apple-accounts") { store, actor, client in
             for (transactionId, environment) in try await store.purchasesWithoutAppleAccount(limit: limit) {
-                switch await client.appTransactionInfo(transactionId, in: environment) {
+                let app = try await store.app(ofTransaction: transactionId)
+                switch await ActingApp.$bundleId.withValue(app, operation: { await client.appTransactionInfo(transactionId, in: environment) }) {
                 case .success(let answer):
                     guard let account = answer.value.appTransactionId else { continue }
                     try await store.recordAppleAccount(account, ofPurchaseWith: transactionId, by: actor, reason: reason)

@@ -11,7 +11,7 @@ public enum ActingApp {
 
 extension OrderStore {
     /// The app of the product a transaction (or a subscription, by its original id) is of.
-    func app(ofTransaction transactionId: String) async throws -> String {
+    public func app(ofTransaction transactionId: String) async throws -> String {
         let app = try await read { sql in
             try await sql.row(
                 """
