@@ -59,17 +59,25 @@ struct NotificationsCommand: AsyncParsableCommand {
         @Option(help: "Only notifications about this transaction.") var transaction: String?
         @Flag(help: "Sandbox's history instead of production's.") var sandbox = false
         @Option(help: "At most this many pages of 20.") var pages: Int = 10
+        @Option(help: "The app whose history to read, when the store serves several (default: its first).") var app: String?
 
         func run() async throws {
             let environment: AppleEnvironment = sandbox ? .sandbox : .production
+            let app = app
             let records = try await store.withStore { store, configuration in
                 try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                     guard let client = verifier.serverAPI else {
                         throw ValidationError("asking Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
                     }
-                    return try await AppleSendHistory.compare(
-                        client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps), store: store,
-                        from: since.millis, until: until?.millis ?? .now(), transactionId: transaction, environment: environment, pages: pages)
+                    let asked = app ?? store.settings.bundleId
+                    guard store.settings.apps.contains(asked) else {
+                        throw ValidationError("this store serves \(store.settings.apps.joined(separator: ", ")), not \(asked)")
+                    }
+                    return try await ActingApp.$bundleId.withValue(asked) {
+                        try await AppleSendHistory.compare(
+                            client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps), store: store,
+                            from: since.millis, until: until?.millis ?? .now(), transactionId: transaction, environment: environment, pages: pages)
+                    }
                 }
             }
             print(Output.table(AppleSendPresentation.listing(), records, width: 60))
