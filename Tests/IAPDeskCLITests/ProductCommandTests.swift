@@ -22,10 +22,10 @@ struct ProductCommandTests {
         await store.close()
         let csv = folder.appendingPathComponent("products.csv").path
         try """
-        id,type,name,price,currency,group,level,duration_days
-        gems_100,consumable,100 颗宝石,6.00,CNY,,,
-        vip_month,auto_renewable,VIP 月卡,25,CNY,vip,2,
-        vip_year,auto_renewable,VIP 年卡,198.00,CNY,vip,1,
+        id,type,name,price,currency,group,level,duration_days,gives
+        gems_100,consumable,100 颗宝石,6.00,CNY,,,,"gems:100,bonus_chest"
+        vip_month,auto_renewable,VIP 月卡,25,CNY,vip,2,,
+        vip_year,auto_renewable,VIP 年卡,198.00,CNY,vip,1,,
         """.write(toFile: csv, atomically: true, encoding: .utf8)
         let toml = folder.appendingPathComponent("more.toml").path
         try """
@@ -45,6 +45,7 @@ struct ProductCommandTests {
         #expect(try CLIErrorTests.run(["product", "import", toml, "--reason", "launch", "--db", db]).0 == 0)
         let (_, list, _) = try CLIErrorTests.run(["product", "list", "--db", db])
         #expect(list.contains("100 颗宝石") && list.contains("6.00 CNY") && list.contains("group vip level 1") && list.contains("7 days"), "\(list)")
+        #expect(list.contains("bonus_chest:1,gems:100"), "what the game gives, as the catalogue says it: \(list)")
         let (again, againOut, _) = try CLIErrorTests.run(["product", "import", csv, "--dry-run", "--reason", "x", "--db", db])
         #expect(again == 0 && againOut.contains("unchanged gems_100"), "\(againOut)")
 
@@ -53,6 +54,9 @@ struct ProductCommandTests {
             toFile: bad, atomically: true, encoding: .utf8)
         let (failed, _, said) = try CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
         #expect(failed != 0 && said.contains("bad.csv:3: price"), "\(said)")
+        try "id,type,name,price,currency,gives\ngems_200,consumable,200 gems,12.00,CNY,gems:lots\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let (refused, _, why) = try CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
+        #expect(refused != 0 && why.contains("bad.csv:2: gives"), "\(why)")
 
         #expect(try CLIErrorTests.run(["product", "retire", "gems_100", "--reason", "replaced", "--db", db]).0 == 0)
         #expect(try CLIErrorTests.run(["product", "show", "gems_100", "--db", db]).1.contains("retired"))

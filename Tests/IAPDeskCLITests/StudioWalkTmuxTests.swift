@@ -90,11 +90,11 @@ struct StudioWalkTmuxTests {
         // 2. Both catalogues from files, each product with its game.
         let dragonCSV = folder + "/dragon.csv", kittenCSV = folder + "/kitten.csv"
         try """
-        id,type,name,price,currency,group,level,duration_days,app
-        coins_60,consumable,60 金币,6.00,CNY,,,,\(Self.dragon)
-        no_ads,non_consumable,Remove ads,18.00,CNY,,,,\(Self.dragon)
-        pass_30d,non_renewing,30-day pass,30.00,CNY,,,30,\(Self.dragon)
-        vip_monthly,auto_renewable,月度 VIP,25.00,CNY,\(SimulatedCatalogue.vipGroup),2,,\(Self.dragon)
+        id,type,name,price,currency,group,level,duration_days,gives,app
+        coins_60,consumable,60 金币,6.00,CNY,,,,coins:60,\(Self.dragon)
+        no_ads,non_consumable,Remove ads,18.00,CNY,,,,,\(Self.dragon)
+        pass_30d,non_renewing,30-day pass,30.00,CNY,,,30,,\(Self.dragon)
+        vip_monthly,auto_renewable,月度 VIP,25.00,CNY,\(SimulatedCatalogue.vipGroup),2,,,\(Self.dragon)
         """.write(toFile: dragonCSV, atomically: true, encoding: .utf8)
         try """
         id,type,name,price,currency,group,level,duration_days,app
@@ -139,6 +139,12 @@ struct StudioWalkTmuxTests {
             }
             #expect(delivered, "\(order.id) delivered through serve")
         }
+
+        // The game is told what to give, as the catalogue says, and which game it is for.
+        let events = await LoopbackHTTP.call(.GET, base + "/v1/events?after=0", token: token)?.body["events"] as? [[String: Any]] ?? []
+        let coins = try #require(events.first { $0["order_id"] as? String == "d-coins" })
+        #expect((coins["effect"] as? [String: Any])?["gives"] as? [String: Int] == ["coins": 60], "\(coins)")
+        #expect(coins["app"] as? String == Self.dragon)
 
         // 4. The player's ticket: Apple's order id, and the Apple Account's appTransactionId.
         let fish = try #require(purchases["k-fish"])

@@ -34,6 +34,8 @@ struct CatalogueStoreTests {
                 pass,  // no duration: Apple gives none
                 Product(productId: "x", type: .consumable, displayName: "x", priceMinor: 1, currency: "cny"),
                 Product(productId: "y", type: .consumable, displayName: "y", priceMinor: 1, currency: "CNY", subscriptionGroup: "vip", groupLevel: 1),
+                Product(productId: "z", type: .consumable, displayName: "z", priceMinor: 1, currency: "CNY", gives: ["gems; DROP": 1]),
+                Product(productId: "w", type: .consumable, displayName: "w", priceMinor: 1, currency: "CNY", gives: ["gems": 0]),
             ] {
                 await #expect(throws: StoreError.self, "\(bad)") { try await store.defineProduct(bad, replacing: false, by: root, reason: "x") }
             }

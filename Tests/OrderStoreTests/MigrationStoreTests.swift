@@ -13,6 +13,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements = [
+            "ALTER TABLE products DROP COLUMN gives",
             "DROP INDEX orders_by_app",
             "DROP INDEX orders_by_app_state",
             "DROP INDEX products_by_app",

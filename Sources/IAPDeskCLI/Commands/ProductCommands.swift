@@ -59,6 +59,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "Auto-renewable: its level in the group (1 is the highest service).") var level: Int?
         @Option(help: "Non-renewing: how many days one purchase lasts (Apple gives no expiry).") var durationDays: Int?
         @Option(help: "The app (bundle id) that sells it; needed when the store serves several (iapdesk app list).") var app: String?
+        @Option(help: "What one unit gives in the game, told in its events: gems:100,coins:5.") var gives: String?
 
         /// Adds the product (or, `replacing`, changes it) as the operator at the keyboard.
         func define(in store: StoreOptions, replacing: Bool, reason: String) async throws -> Product {
@@ -72,7 +73,7 @@ struct ProductCommand: AsyncParsableCommand {
         func product() throws -> Product {
             try ProductRecord.product(
                 id: productId, type: type.rawValue, name: name, price: price, currency: currency, group: group, level: level.map(String.init),
-                durationDays: durationDays.map(String.init), app: app)
+                durationDays: durationDays.map(String.init), gives: gives, app: app)
         }
     }
 
@@ -116,7 +117,7 @@ struct ProductCommand: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add or update products from a TOML ([[products]]) or CSV file (id,type,name,price,currency,group,level,duration_days,app).")
+            abstract: "Add or update products from a TOML ([[products]]) or CSV file (id,type,name,price,currency,group,level,duration_days,gives,app).")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The file (.toml or .csv).") var file: String
         @Flag(help: "Check every line and say what would change, changing nothing.") var dryRun = false
@@ -143,17 +144,18 @@ struct ProductCommand: AsyncParsableCommand {
 
 /// A product read from typed fields, a TOML entry or a CSV line; errors name where and which field.
 enum ProductRecord {
-    static let fields = ["id", "type", "name", "price", "currency", "group", "level", "duration_days", "app"]
+    static let fields = ["id", "type", "name", "price", "currency", "group", "level", "duration_days", "gives", "app"]
 
     static func product(
         id: String, type: String, name: String, price: String, currency: String, group: String?, level: String?, durationDays: String?,
-        app: String? = nil, at place: String = ""
+        gives: String? = nil, app: String? = nil, at place: String = ""
     ) throws -> Product {
         func fail(_ field: String, _ why: String) -> ValidationError { ValidationError("\(place)\(field): \(why)") }
         guard let kind = ProductType(rawValue: type) else {
             throw fail("type", "one of \(ProductType.allCases.map(\.rawValue).joined(separator: ", ")), not \(type)")
         }
         guard let minor = ProductPresentation.minorUnits(price, currency: currency) else { throw fail("price", "a price such as 6.00, not \(price)") }
+        guard let items = Product.gives(gives ?? "") else { throw fail("gives", "items as gems:100,coins:5, not \(gives ?? "")") }
         let product = Product(
             productId: id, type: kind, displayName: name, priceMinor: minor, currency: currency, subscriptionGroup: group.flatMap { $0.isEmpty ? nil : $0 },
             groupLevel: try level.flatMap { $0.isEmpty ? nil : $0 }.map {
@@ -162,7 +164,7 @@ enum ProductRecord {
             durationDays: try durationDays.flatMap { $0.isEmpty ? nil : $0 }.map {
                 guard let n = Int($0) else { throw fail("duration_days", "a whole number") }
                 return n
-            }, app: app.flatMap { $0.isEmpty ? nil : $0 })
+            }, gives: items, app: app.flatMap { $0.isEmpty ? nil : $0 })
         if let problem = product.problem { throw ValidationError("\(place)\(problem)") }
         return product
     }
@@ -187,7 +189,7 @@ enum ProductRecord {
             }
             return try product(
                 id: try need("id"), type: try need("type"), name: try need("name"), price: try need("price"), currency: try need("currency"),
-                group: f["group"], level: f["level"], durationDays: f["duration_days"], app: f["app"], at: place)
+                group: f["group"], level: f["level"], durationDays: f["duration_days"], gives: f["gives"], app: f["app"], at: place)
         }
     }
 }

@@ -1,22 +1,66 @@
 import ArgumentParser
 import Foundation
 
-/// Records a studio brings in a file: CSV with a header line naming the columns (no quoting:
-/// ids, names and base64 hold no commas) or JSON Lines, one object per line. Each record
-/// keeps where it came from (`file:line: `), so an error names the line and the field.
+/// Records a studio brings in a file: CSV with a header line naming the columns (RFC 4180:
+/// a field in double quotes may hold commas, line breaks and `""` for a quote, as a
+/// spreadsheet writes it) or JSON Lines, one object per line. Each record keeps where it
+/// came from (`file:line: `), so an error names the line and the field.
 enum RecordFile {
     typealias Record = (place: String, fields: [String: String])
 
     static func csv(_ text: String, file: String, columns: [String], required: String) throws -> [Record] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .init(charactersIn: "\r")) }
-        guard let header = lines.first?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }), header.contains(required) else {
+        let rows = try csvRows(text, file: file)
+        guard let header = rows.first?.cells.map({ $0.trimmingCharacters(in: .whitespaces) }), header.contains(required) else {
             throw ValidationError("\(file): line 1 names the columns: \(columns.joined(separator: ","))")
         }
         if let unknown = header.first(where: { !columns.contains($0) }) { throw ValidationError("\(file):1: no column \(unknown)") }
-        return lines.enumerated().dropFirst().filter { !$0.element.isEmpty }.map { number, line in
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            return ("\(file):\(number + 1): ", Dictionary(zip(header, cells), uniquingKeysWith: { first, _ in first }))
+        return try rows.dropFirst().filter { $0.cells != [""] }.map { row in
+            let place = "\(file):\(row.line): "
+            guard row.cells.count <= header.count else { throw ValidationError("\(place)\(row.cells.count) fields, but line 1 names \(header.count)") }
+            return (place, Dictionary(zip(header, row.cells.map { $0.trimmingCharacters(in: .whitespaces) }), uniquingKeysWith: { first, _ in first }))
         }
+    }
+
+    /// The rows of a CSV text, each with the line it starts on.
+    static func csvRows(_ text: String, file: String) throws -> [(line: Int, cells: [String])] {
+        var rows: [(line: Int, cells: [String])] = []
+        var cells: [String] = [], cell = "", quoted = false, wasQuoted = false
+        var line = 1, rowLine = 1
+        var characters = Array(text.replacingOccurrences(of: "\r\n", with: "\n"))[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" {
+                        characters.removeFirst()
+                        cell.append("\"")
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if character == "\n" { line += 1 }
+                    cell.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"" where cell.trimmingCharacters(in: .whitespaces).isEmpty && !wasQuoted:
+                (quoted, wasQuoted, cell) = (true, true, "")
+            case ",":
+                cells.append(cell)
+                (cell, wasQuoted) = ("", false)
+            case "\n":
+                cells.append(cell)
+                rows.append((rowLine, cells))
+                (cells, cell, wasQuoted) = ([], "", false)
+                line += 1
+                rowLine = line
+            default:
+                cell.append(character)
+            }
+        }
+        if quoted { throw ValidationError("\(file):\(rowLine): a quoted field is never closed") }
+        if !cell.isEmpty || !cells.isEmpty { rows.append((rowLine, cells + [cell])) }
+        return rows
     }
 
     /// JSON Lines: strings and numbers are kept as text; anything else is refused by line.

@@ -118,6 +118,7 @@ struct GameEventPayload {
         ]
         if let until { effect["until"] = until }
         if let share { effect["share"] = share.fraction }
+        if let gives = product?.gives, !gives.isEmpty { effect["gives"] = gives }
         let who = effectAccount
         var summary = gives ? "give \(who) \(order.quantity) × \(productName)" : "take \(order.quantity) × \(productName) back from \(who)"
         if let until, gives { summary += " until \(until.iso8601)" }

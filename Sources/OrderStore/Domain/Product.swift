@@ -25,14 +25,19 @@ public struct Product: Sendable, Equatable, Codable {
     public var durationDays: Int?
     /// When an admin retired it: no new order may name it; old ones keep it.
     public var retiredAt: Millis?
+    /// What one unit gives in the game, as the game names its items (`gems` → 100): sent
+    /// in every event's `effect`, so a game server needs no table of its own. Empty: the
+    /// game knows the product by its id.
+    public var gives: [String: Int] = [:]
     /// The app (bundle id) that sells it; its orders, subscriptions and events are that
     /// app's. Nil until stored: the store's own app when it serves one.
     public var app: String?
 
     public init(
         productId: String, type: ProductType, displayName: String, priceMinor: Int64, currency: String, subscriptionGroup: String? = nil,
-        groupLevel: Int? = nil, durationDays: Int? = nil, retiredAt: Millis? = nil, app: String? = nil
+        groupLevel: Int? = nil, durationDays: Int? = nil, retiredAt: Millis? = nil, gives: [String: Int] = [:], app: String? = nil
     ) {
+        self.gives = gives
         self.app = app
         self.productId = productId
         self.type = type
@@ -59,6 +64,29 @@ public struct Product: Sendable, Equatable, Codable {
         if type == .nonRenewing, durationDays == nil { return "duration_days: required for a non-renewing subscription (Apple gives no expiry)" }
         if type != .nonRenewing, durationDays != nil { return "duration_days: only non-renewing subscriptions have one" }
         if let days = durationDays, !(1...3660).contains(days) { return "duration_days: 1 to 3660" }
+        if let item = gives.keys.sorted().first(where: { !Self.isItemName($0) }) {
+            return "gives: an item is 1 to 64 letters, digits, _, - or ., not \(item)"
+        }
+        if let item = gives.keys.sorted().first(where: { !(1...1_000_000_000).contains(gives[$0] ?? 0) }) { return "gives: \(item) is 1 to 1000000000" }
         return nil
+    }
+
+    static func isItemName(_ name: String) -> Bool {
+        (1...64).contains(name.count)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+    }
+
+    /// `gives` as the catalogue writes it: `gems:100,coins:5`, items in order.
+    public var givesText: String { gives.keys.sorted().map { "\($0):\(gives[$0] ?? 0)" }.joined(separator: ",") }
+
+    /// `gems:100,coins:5` (an item alone is one of it); nil for text that is not that.
+    public static func gives(_ text: String) -> [String: Int]? {
+        var items: [String: Int] = [:]
+        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let pair = part.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let count = pair.count == 2 ? Int(pair[1]) : 1, items[pair[0]] == nil else { return nil }
+            items[pair[0]] = count
+        }
+        return items
     }
 }

@@ -33,7 +33,7 @@ extension OrderStore {
                 replacing ? "product.update" : "product.add", target: "product:\(product.productId)", reason: reason,
                 detail: "\(product.app ?? "") \(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
                     + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
-                    + (product.durationDays.map { ", \($0) days" } ?? ""))
+                    + (product.durationDays.map { ", \($0) days" } ?? "") + (product.gives.isEmpty ? "" : ", gives \(product.givesText)"))
         }
         return product
     }
@@ -98,13 +98,14 @@ extension WriteTransaction {
     func saveProduct(_ product: Product) async throws {
         try await sql.raw(
             """
-            INSERT INTO products (product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app)
+            INSERT INTO products (product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app, gives)
             VALUES (\(bind: product.productId), \(bind: product.type.rawValue), \(bind: product.displayName), \(bind: product.priceMinor),
                     \(bind: product.currency), \(bind: product.subscriptionGroup), \(bind: product.groupLevel), \(bind: product.durationDays),
-                    \(bind: product.retiredAt), \(bind: product.app))
+                    \(bind: product.retiredAt), \(bind: product.app), \(bind: product.gives.isEmpty ? nil : product.givesText))
             ON CONFLICT (product_id) DO UPDATE SET type = excluded.type, display_name = excluded.display_name,
               price_minor = excluded.price_minor, currency = excluded.currency, subscription_group = excluded.subscription_group,
-              group_level = excluded.group_level, duration_days = excluded.duration_days, retired_at = excluded.retired_at, app = excluded.app
+              group_level = excluded.group_level, duration_days = excluded.duration_days, retired_at = excluded.retired_at, app = excluded.app,
+              gives = excluded.gives
             """
         ).run()
     }

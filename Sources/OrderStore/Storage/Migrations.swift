@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22,
         ]
     }
 
@@ -73,6 +73,9 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Issue 31: what one unit of a product gives in the game (`gems:100`), told in its events.
+    private static let v22 = ["ALTER TABLE products ADD COLUMN gives TEXT"]
 
     /// Issue 31: several apps in one store. The apps it serves (the one it recorded before
     /// included), and each product's app: orders, subscriptions and events have theirs through

@@ -32,7 +32,7 @@ extension Order {
 }
 
 extension Product {
-    static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app"
+    static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app, gives"
 
     init(row: Row) throws {
         self.init(
@@ -40,7 +40,7 @@ extension Product {
             displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"),
             subscriptionGroup: try row.optionalString("subscription_group"), groupLevel: try row.optionalInt64("group_level").map(Int.init),
             durationDays: try row.optionalInt64("duration_days").map(Int.init), retiredAt: try row.optionalInt64("retired_at"),
-            app: try row.optionalString("app"))
+            gives: Product.gives(try row.optionalString("gives") ?? "") ?? [:], app: try row.optionalString("app"))
     }
 }
 

@@ -44,6 +44,7 @@ public enum ProductPresentation {
                 ListColumn("NAME", width: 14, flexible: true) { Cell($0.displayName) },
                 ListColumn("TYPE", width: 20) { Cell(kind($0)) },
                 ListColumn("PRICE", width: 12) { Cell(price($0.priceMinor, $0.currency)) },
+                ListColumn("GIVES", width: 12) { Cell($0.givesText) },
                 ListColumn("STATUS", width: 10) { p in p.retiredAt.map { Cell("retired \(TimeText.full($0))", .muted) } ?? Cell("on sale", .passed) },
             ])
     }
