@@ -6,13 +6,13 @@ import Testing
 
 /// Every real app receipt in the fixtures decodes to the values it holds.
 @Suite(.needsFixtures) struct AppReceiptFixtureTests {
-    func decode(_ name: String) throws -> DecodedAppReceipt? {
-        guard let text = try Fixtures.text("receipts/\(name)") else { return nil }
+    func decode(_ name: String) throws -> DecodedAppReceipt {
+        let text = try Fixtures.text("receipts/\(name)")
         return try AppReceiptDecoder.decode(base64: text)
     }
 
     @Test func revenueCatSandboxReceiptWithNineSubscriptionPurchases() throws {
-        guard let decoded = try decode("revenuecat__base64encodedreceiptsample1_sandbox_2020.b64") else { return }
+        let decoded = try decode("revenuecat__base64encodedreceiptsample1_sandbox_2020.b64")
         let receipt = decoded.receipt
         #expect(receipt.receiptType == "ProductionSandbox")
         #expect(receipt.bundleId == "com.revenuecat.sampleapp")
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func mbaasyUnifiedReceiptMixesConsumablesAndSubscriptions() throws {
-        guard let receipt = try decode("mbaasy__spec-receipts-unified_sandbox_2015.b64")?.receipt else { return }
+        let receipt = try decode("mbaasy__spec-receipts-unified_sandbox_2015.b64").receipt
         #expect(receipt.bundleId == "com.mbaasy.ios.demo")
         #expect(receipt.receiptCreationDate == TestTrust.date("2015-08-13T07:50:46Z"))
         #expect(receipt.inAppPurchases.count == 7)
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func sha256SandboxReceiptOfAnAnnualSubscription() throws {
-        guard let receipt = try decode("tpinappreceipt__receipt-sandbox-g5.b64")?.receipt else { return }
+        let receipt = try decode("tpinappreceipt__receipt-sandbox-g5.b64").receipt
         #expect(receipt.bundleId == "dev.bonzer.weeka.app")
         #expect(receipt.receiptCreationDate == TestTrust.date("2025-12-26T18:39:47Z"))
         #expect(receipt.inAppPurchases.count == 2)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func largeLegacyReceiptWith187Purchases() throws {
-        guard let receipt = try decode("tpinappreceipt__receipt-sandbox-legacy.b64")?.receipt else { return }
+        let receipt = try decode("tpinappreceipt__receipt-sandbox-legacy.b64").receipt
         #expect(receipt.bundleId == "com.nutcall.alert")
         #expect(receipt.receiptCreationDate == TestTrust.date("2020-05-06T18:28:49Z"))
         #expect(receipt.inAppPurchases.count == 187)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func macReceiptWithoutPurchases() throws {
-        guard let receipt = try decode("tpinappreceipt__receipt-crash.b64")?.receipt else { return }
+        let receipt = try decode("tpinappreceipt__receipt-crash.b64").receipt
         #expect(receipt.bundleId == "de.holtwick.mac.PDFify")
         #expect(receipt.appVersion == "3.3.1b4")
         #expect(receipt.receiptCreationDate == TestTrust.date("2020-10-30T10:54:04Z"))
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func xcodeReceiptsAreIndefiniteLengthBERWithOffsetDates() throws {
-        guard let receipt = try decode("tpinappreceipt__receipt-xcode.b64")?.receipt else { return }
+        let receipt = try decode("tpinappreceipt__receipt-xcode.b64").receipt
         #expect(receipt.receiptType == "Xcode")
         #expect(receipt.bundleId == "net.zachariadis.cyclemaps")
         #expect(receipt.appVersion == "31.10.0")
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func xcodeReceiptWithoutOriginalPurchaseDate() throws {
-        guard let receipt = try decode("tpinappreceipt__receipt-no-orig-purchase-date.b64")?.receipt else { return }
+        let receipt = try decode("tpinappreceipt__receipt-no-orig-purchase-date.b64").receipt
         #expect(receipt.bundleId == "com.nutcall.alert")
         #expect(receipt.originalPurchaseDate == nil)
         #expect(receipt.receiptCreationDate == TestTrust.date("2021-04-03T19:38:45Z"))  // +0300 in the receipt
@@ -99,9 +99,8 @@ import Testing
     }
 
     @Test func xcodeReceiptsFromApplesLibrary() throws {
-        guard let empty = try decode("asslswift__xcode-app-receipt-empty.b64")?.receipt,
-            let withTransaction = try decode("asslswift__xcode-app-receipt-with-transaction.b64")?.receipt
-        else { return }
+        let empty = try decode("asslswift__xcode-app-receipt-empty.b64").receipt
+        let withTransaction = try decode("asslswift__xcode-app-receipt-with-transaction.b64").receipt
         #expect(empty.bundleId == "com.example.naturelab.backyardbirds.example")
         #expect(empty.inAppPurchases.isEmpty)
         let purchase = try #require(withTransaction.inAppPurchases.first)

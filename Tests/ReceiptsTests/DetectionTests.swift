@@ -6,8 +6,8 @@ import Testing
 
 /// `iapdesk receipt decode` recognises every fixture by its shape.
 @Suite(.needsFixtures) struct DetectionTests {
-    func detect(_ path: String) throws -> AppleData? {
-        guard let data = try Fixtures.data(path) else { return nil }
+    func detect(_ path: String) throws -> AppleData {
+        let data = try Fixtures.data(path)
         return try AppleDataDetector.detect(Array(data))
     }
 
@@ -22,14 +22,13 @@ import Testing
     }
 
     @Test func kindsOfInput() throws {
-        guard let receipt = try detect("receipts/tpinappreceipt__receipt-xcode.b64"),
-            let notification = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json"),
-            let jws = try detect("jws/asslswift__xcode-signed-transaction.jws"),
-            let answer = try detect("verifyreceipt-json/mbaasy__remote_unified.json"),
-            let legacy = try detect("legacy-transaction-receipts/itunesiap__raw_receipt_legacy.b64"),
-            let apiError = try detect("server-api-json/asslswift__transactionIdNotFoundError.json"),
-            let payload = try detect("server-api-json/asslswift__signedTransaction.json")
-        else { return }
+        let receipt = try detect("receipts/tpinappreceipt__receipt-xcode.b64")
+        let notification = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json")
+        let jws = try detect("jws/asslswift__xcode-signed-transaction.jws")
+        let answer = try detect("verifyreceipt-json/mbaasy__remote_unified.json")
+        let legacy = try detect("legacy-transaction-receipts/itunesiap__raw_receipt_legacy.b64")
+        let apiError = try detect("server-api-json/asslswift__transactionIdNotFoundError.json")
+        let payload = try detect("server-api-json/asslswift__signedTransaction.json")
         #expect(receipt.kindName == "app receipt (PKCS#7)")
         #expect(notification.kindName == "JSON with signed data")
         #expect(jws.kindName == "JWS transaction")
@@ -41,14 +40,14 @@ import Testing
     }
 
     @Test func rawDERIsAcceptedLikeBase64() throws {
-        guard let text = try Fixtures.text("receipts/tpinappreceipt__receipt-sandbox-g5.b64") else { return }
+        let text = try Fixtures.text("receipts/tpinappreceipt__receipt-sandbox-g5.b64")
         let der = Array(try #require(Data(base64Encoded: text.filter { !$0.isWhitespace })))
         guard case .appReceipt(let decoded) = try AppleDataDetector.detect(der) else { Issue.record("DER not recognised"); return }
         #expect(decoded.receipt.bundleId == "dev.bonzer.weeka.app")
     }
 
     @Test func notificationV1NeverShowsTheSharedSecret() async throws {
-        guard let data = try detect("verifyreceipt-json/aporat__serverNotificationV1Request_synthetic.json") else { return }
+        let data = try detect("verifyreceipt-json/aporat__serverNotificationV1Request_synthetic.json")
         let document = await ReceiptDocumentBuilder.build(data, trust: .none)
         let rendered = try String(decoding: JSONEncoder().encode(document), as: UTF8.self)
         #expect(rendered.contains("DID_RENEW"))
@@ -61,9 +60,8 @@ import Testing
     }
 
     @Test func documentMarksEveryNestedSignature() async throws {
-        guard let data = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json"),
-            let trust = try TestTrust.apple()
-        else { return }
+        let data = try detect("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json")
+        let trust = try TestTrust.apple()
         let document = await ReceiptDocumentBuilder.build(data, trust: trust)
         #expect(document.signatures.map(\.subject) == ["signedPayload"])
         #expect(document.signatures.first?.verified == true)

@@ -5,19 +5,20 @@ import Testing
 @testable import Receipts
 
 @Suite(.needsFixtures) struct JWSTests {
-    func jws(_ name: String) throws -> JWS? {
-        guard let text = try Fixtures.text("jws/\(name)") else { return nil }
+    func jws(_ name: String) throws -> JWS {
+        let text = try Fixtures.text("jws/\(name)")
         return try JWS(compact: text)
     }
 
-    func realNotification() throws -> JWS? {
-        guard let data = try Fixtures.data("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json") else { return nil }
+    func realNotification() throws -> JWS {
+        let data = try Fixtures.data("jws/aporat__test-notification-signed-payload_REAL-APPLE-SIGNED_sandbox_2022.json")
         let envelope = try JSONDecoder().decode([String: String].self, from: data)
         return try JWS(compact: try #require(envelope["signedPayload"]))
     }
 
     @Test func realAppleNotificationVerifiesToRootG3AtItsSignedDate() async throws {
-        guard let jws = try realNotification(), let trust = try TestTrust.apple() else { return }
+        let jws = try realNotification()
+        let trust = try TestTrust.apple()
         let verdict = await jws.verify(trust: trust)
         #expect(verdict.isVerified, "\(verdict.summary)")
         #expect(
@@ -37,13 +38,15 @@ import Testing
     }
 
     @Test func theReceiptRootDoesNotAnchorJWS() async throws {
-        guard let jws = try realNotification(), let root = try TestTrust.certificates(TestTrust.appleRootName) else { return }
+        let jws = try realNotification()
+        let root = try TestTrust.certificates(TestTrust.appleRootName)
         let verdict = await jws.verify(trust: TrustRoots(apple: root))
         #expect(!verdict.isVerified)
     }
 
     @Test func aTamperedPayloadIsABadSignature() async throws {
-        guard let jws = try realNotification(), let trust = try TestTrust.apple() else { return }
+        let jws = try realNotification()
+        let trust = try TestTrust.apple()
         let parts = try #require(String(bytes: jws.signingInput, encoding: .utf8)).split(separator: ".")
         let forgedPayload = Data(#"{"notificationType":"REFUND","data":{"bundleId":"com.Abilities"}}"#.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -58,7 +61,8 @@ import Testing
     /// Apple's own library signs its mocks with a test CA whose certificates name no keys;
     /// its strict verifier refuses them (its tests turn strict checks off), and so does iapdesk.
     @Test func mockTransactionFromATestCAWithoutKeyIdentifiersIsRefusedAsApplesStrictVerifierRefusesIt() async throws {
-        guard let jws = try jws("asslswift__mock-transactionInfo.jws"), let testCA = try TestTrust.certificates(TestTrust.testCAName) else { return }
+        let jws = try jws("asslswift__mock-transactionInfo.jws")
+        let testCA = try TestTrust.certificates(TestTrust.testCAName)
         let verdict = await jws.verify(trust: TrustRoots(apple: testCA))
         #expect(verdict.reason?.contains("Missing Authority Key Identifier") == true, "\(verdict.reason ?? "trusted")")
         let payload = try jws.decodePayload(JWSTransaction.self)
@@ -67,14 +71,16 @@ import Testing
     }
 
     @Test func aMissingX5CIsRejectedWithThatReason() async throws {
-        guard let jws = try jws("asslswift__mock-missingX5CHeaderClaim.jws"), let testCA = try TestTrust.certificates(TestTrust.testCAName) else { return }
+        let jws = try jws("asslswift__mock-missingX5CHeaderClaim.jws")
+        let testCA = try TestTrust.certificates(TestTrust.testCAName)
         await #expect(throws: ReceiptError.jwsRejected("the header has no x5c certificate chain")) {
             try await jws.verified(as: ServerNotification.self, trust: TrustRoots(apple: testCA), bundleId: "com.example")
         }
     }
 
     @Test func xcodeTransactionDecodesFractionalDatesAndIsNotTrustedByDefault() async throws {
-        guard let jws = try jws("asslswift__xcode-signed-transaction.jws"), let trust = try TestTrust.appleAndXcode() else { return }
+        let jws = try jws("asslswift__xcode-signed-transaction.jws")
+        let trust = try TestTrust.appleAndXcode()
         #expect(jws.header.kid == "Apple_Xcode_Key")
         #expect(jws.header.x5c?.count == 1)
         let transaction = try jws.decodePayload(JWSTransaction.self)
@@ -97,9 +103,8 @@ import Testing
     }
 
     @Test func xcodeRenewalInfoAndAppTransaction() throws {
-        guard let renewal = try jws("asslswift__xcode-signed-renewal-info.jws"),
-            let app = try jws("asslswift__xcode-signed-app-transaction.jws")
-        else { return }
+        let renewal = try jws("asslswift__xcode-signed-renewal-info.jws")
+        let app = try jws("asslswift__xcode-signed-app-transaction.jws")
         let info = try renewal.decodePayload(JWSRenewalInfo.self)
         #expect(info.autoRenewStatus == 1)
         #expect(info.autoRenewProductId == "pass.premium")

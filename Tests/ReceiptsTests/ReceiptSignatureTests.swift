@@ -6,8 +6,8 @@ import Testing
 
 /// Which chain signed each real receipt, and the reasons a receipt is UNVERIFIED.
 @Suite(.needsFixtures) struct ReceiptSignatureTests {
-    func decode(_ name: String) throws -> DecodedAppReceipt? {
-        guard let text = try Fixtures.text("receipts/\(name)") else { return nil }
+    func decode(_ name: String) throws -> DecodedAppReceipt {
+        let text = try Fixtures.text("receipts/\(name)")
         return try AppReceiptDecoder.decode(base64: text)
     }
 
@@ -19,7 +19,8 @@ import Testing
         ("tpinappreceipt__receipt-sandbox-g5.b64", "SHA-256"),
     ])
     func appStoreReceiptsVerifyToAppleRootCA(name: String, digest: String) async throws {
-        guard let decoded = try decode(name), let trust = try TestTrust.apple() else { return }
+        let decoded = try decode(name)
+        let trust = try TestTrust.apple()
         let verdict = await decoded.verifySignature(trust: trust)
         #expect(verdict.isVerified, "\(verdict.summary)")
         #expect(verdict.digest == digest)
@@ -29,14 +30,16 @@ import Testing
     }
 
     @Test func sha256ReceiptIsSignedThroughTheG5Intermediate() async throws {
-        guard let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64"), let trust = try TestTrust.apple() else { return }
+        let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64")
+        let trust = try TestTrust.apple()
         let verdict = await decoded.verifySignature(trust: trust)
         #expect(verdict.chain.map(\.signatureAlgorithm).first == "sha256WithRSAEncryption")
         #expect(verdict.chain[1].notAfter == TestTrust.date("2030-12-10T00:00:00Z"))
     }
 
     @Test func expiredSHA1ChainStillVerifiesForItsOwnTimeButNotToday() async throws {
-        guard let decoded = try decode("tpinappreceipt__receipt-sandbox-legacy.b64"), let trust = try TestTrust.apple() else { return }
+        let decoded = try decode("tpinappreceipt__receipt-sandbox-legacy.b64")
+        let trust = try TestTrust.apple()
         #expect(await decoded.verifySignature(trust: trust).isVerified)
         // The same receipt checked at "now" (creation date removed): WWDR G1 expired in 2023.
         var undated = decoded.receipt
@@ -47,9 +50,9 @@ import Testing
     }
 
     @Test func xcodeReceiptsAreTrustedOnlyWithTheConfiguredStoreKitCertificate() async throws {
-        guard let decoded = try decode("tpinappreceipt__receipt-xcode.b64"),
-            let apple = try TestTrust.apple(), let both = try TestTrust.appleAndXcode()
-        else { return }
+        let decoded = try decode("tpinappreceipt__receipt-xcode.b64")
+        let apple = try TestTrust.apple()
+        let both = try TestTrust.appleAndXcode()
         let refused = await decoded.verifySignature(trust: apple)
         #expect(!refused.isVerified)
         #expect(refused.reason?.contains("not configured as trusted") == true)
@@ -59,23 +62,21 @@ import Testing
     }
 
     @Test func noConfiguredRootsSaysSo() async throws {
-        guard let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64") else { return }
+        let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64")
         let verdict = await decoded.verifySignature(trust: .none)
         #expect(verdict.reason?.contains("no trust roots are configured") == true)
     }
 
     @Test func theWrongRootDoesNotVerify() async throws {
-        guard let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64"),
-            let g3 = try TestTrust.certificates(TestTrust.appleRootG3Name)
-        else { return }
+        let decoded = try decode("tpinappreceipt__receipt-sandbox-g5.b64")
+        let g3 = try TestTrust.certificates(TestTrust.appleRootG3Name)
         let verdict = await decoded.verifySignature(trust: TrustRoots(apple: g3))
         #expect(!verdict.isVerified)
     }
 
     @Test func anAlteredPayloadBreaksTheSignature() async throws {
-        guard let text = try Fixtures.text("receipts/tpinappreceipt__receipt-sandbox-g5.b64"),
-            let trust = try TestTrust.apple()
-        else { return }
+        let text = try Fixtures.text("receipts/tpinappreceipt__receipt-sandbox-g5.b64")
+        let trust = try TestTrust.apple()
         var der = Array(try #require(Data(base64Encoded: text.filter { !$0.isWhitespace })))
         // Change one digit of the bundle id inside the signed payload: still parses, no longer signed.
         let needle = Array("dev.bonzer.weeka.app".utf8)
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func onlySelfSignedCertificatesCanBeTrustRoots() throws {
-        guard let leaf = try Fixtures.data("certs/extracted-from-tpinappreceipt-receipt-production__receipt-signing-leaf-2024-g5.pem") else { return }
+        let leaf = try Fixtures.data("certs/extracted-from-tpinappreceipt-receipt-production__receipt-signing-leaf-2024-g5.pem")
         let directory = Scratch.url("iapdesk-roots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

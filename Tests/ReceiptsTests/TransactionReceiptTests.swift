@@ -6,11 +6,10 @@ import Testing
 
 /// iOS 6 transaction receipts: decoded fully, signature checked as far as the format allows.
 @Suite(.needsFixtures) struct TransactionReceiptTests {
-    func receipt(_ name: String) throws -> TransactionReceipt? {
-        guard let text = try Fixtures.text("legacy-transaction-receipts/\(name)") else { return nil }
+    func receipt(_ name: String) throws -> TransactionReceipt {
+        let text = try Fixtures.text("legacy-transaction-receipts/\(name)")
         guard case .transactionReceipt(let receipt) = try AppleDataDetector.detect(Array(text.utf8)) else {
-            Issue.record("\(name) was not recognised as a transaction receipt")
-            return nil
+            throw Machine.Missing(what: "\(name) recognised as a transaction receipt")
         }
         return receipt
     }
@@ -22,7 +21,7 @@ import Testing
         ("voltrue2-inapppurchase__apple_legacy_transaction_receipt_2012.b64", "1000000046178817", "com.mindmobapp.download", "com.mindmobapp.MindMob"),
     ])
     func realTransactionReceipts(name: String, transactionId: String, productId: String, bundleId: String) throws {
-        guard let receipt = try receipt(name) else { return }
+        let receipt = try receipt(name)
         #expect(receipt.transactionId == transactionId)
         #expect(receipt.productId == productId)
         #expect(receipt.bundleId == bundleId)
@@ -35,14 +34,14 @@ import Testing
     }
 
     @Test func subscriptionFieldsOfAnIOS6Receipt() throws {
-        guard let receipt = try receipt("mbaasy__spec-receipts-subscription_transaction_legacy.b64") else { return }
+        let receipt = try receipt("mbaasy__spec-receipts-subscription_transaction_legacy.b64")
         #expect(receipt.originalTransactionId == "1000000180636226")
         #expect(receipt.webOrderLineItemId == "1000000030938713")
         #expect(receipt.expiresDate != nil)
     }
 
     @Test func applesSyntheticReceiptHasNoSignature() throws {
-        guard let receipt = try receipt("asslswift__legacyTransaction.b64") else { return }
+        let receipt = try receipt("asslswift__legacyTransaction.b64")
         #expect(receipt.transactionId == "33993399")
         #expect(receipt.verifySignature().reason?.contains("no signature") == true)
     }

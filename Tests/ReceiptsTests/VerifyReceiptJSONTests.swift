@@ -5,13 +5,13 @@ import Testing
 @testable import Receipts
 
 @Suite(.needsFixtures) struct VerifyReceiptJSONTests {
-    func response(_ name: String) throws -> VerifyReceiptResponse? {
-        guard let data = try Fixtures.data("verifyreceipt-json/\(name)") else { return nil }
+    func response(_ name: String) throws -> VerifyReceiptResponse {
+        let data = try Fixtures.data("verifyreceipt-json/\(name)")
         return try VerifyReceiptResponse.decode(Array(data))
     }
 
     @Test func revenueCatAnswerForItsReceipt() throws {
-        guard let answer = try response("revenuecat__verifyReceiptSample1.json") else { return }
+        let answer = try response("revenuecat__verifyReceiptSample1.json")
         #expect(answer.status == 0)
         #expect(answer.environment == "Sandbox")
         #expect(answer.receipt?.bundleId == "com.revenuecat.sampleapp")
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func mbaasyUnifiedAnswerWith35Renewals() throws {
-        guard let answer = try response("mbaasy__remote_unified.json") else { return }
+        let answer = try response("mbaasy__remote_unified.json")
         #expect(answer.receipt?.inApp.count == 7)
         #expect(answer.latestReceiptInfo.count == 35)
         #expect(answer.pendingRenewalInfo.isEmpty)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func iOS6AnswerHasItsTransactionDirectlyInReceipt() throws {
-        guard let answer = try response("mbaasy__remote_subscription_transaction.json") else { return }
+        let answer = try response("mbaasy__remote_subscription_transaction.json")
         let legacy = try #require(answer.receipt?.legacyTransaction)
         #expect(answer.receipt?.bundleId == "com.mbaasy.ios.demo")  // "bid"
         #expect(legacy.transactionId == "1000000181298734")
@@ -52,13 +52,13 @@ import Testing
     }
 
     @Test func status21006CarriesTheExpiredTransaction() throws {
-        guard let answer = try response("mbaasy__remote_expired_transaction.json") else { return }
+        let answer = try response("mbaasy__remote_expired_transaction.json")
         #expect(answer.status == 21006)
         #expect(answer.latestExpiredReceiptInfo?.productId == "yearly")
     }
 
     @Test func reformattedNumbersAndBooleansAreAccepted() throws {
-        guard let answer = try response("aporat__inAppPurchaseResponse_sandbox_2014.json") else { return }
+        let answer = try response("aporat__inAppPurchaseResponse_sandbox_2014.json")
         #expect(answer.status == 0)
         let latest = try #require(answer.latestReceiptInfo.first)
         #expect(latest.originalTransactionId == "1000000093384828")  // a JSON number here
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func anErrorAnswer() throws {
-        guard let answer = try response("aporat__inAppPurchaseInvalidReceiptResponse.json") else { return }
+        let answer = try response("aporat__inAppPurchaseInvalidReceiptResponse.json")
         #expect(answer.status == 21002)
         #expect(answer.receipt == nil)
     }

@@ -21,16 +21,19 @@ public enum Fixtures {
     /// The absolute path of a fixture, whether or not it exists.
     public static func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
 
-    /// The fixture's bytes, or nil (after a loud warning) when it is absent outside CI.
-    public static func data(_ relative: String) throws -> Data? {
+    /// The fixture's bytes. A suite that reads fixtures carries `.needsFixtures`, so it runs
+    /// only where the folder is; a file missing from it fails the test that wanted it,
+    /// naming the file, never passes it green.
+    public static func data(_ relative: String) throws -> Data {
         let url = directory.appendingPathComponent(relative)
-        if let data = FileManager.default.contents(atPath: url.path) { return data }
-        try Machine.missing("fixture \(url.path); set IAPDESK_FIXTURES or check out ../shared")
-        return nil
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw Machine.Missing(what: "fixture \(url.path); set IAPDESK_FIXTURES or check out ../shared")
+        }
+        return data
     }
 
-    public static func text(_ relative: String) throws -> String? {
-        try data(relative).map { String(decoding: $0, as: UTF8.self) }
+    public static func text(_ relative: String) throws -> String {
+        String(decoding: try data(relative), as: UTF8.self)
     }
 
     public static func files(in folder: String) throws -> [String] {

@@ -5,8 +5,8 @@ import X509
 
 /// Trust roots built from the fixture certificates, the way an operator would configure them.
 public enum TestTrust {
-    public static func certificates(_ name: String) throws -> [Certificate]? {
-        guard let data = try Fixtures.data("certs/\(name)") else { return nil }
+    public static func certificates(_ name: String) throws -> [Certificate] {
+        let data = try Fixtures.data("certs/\(name)")
         let path = Scratch.url("iapdesk-cert-\(UUID().uuidString)-\(name)").path
         #expect(FileManager.default.createFile(atPath: path, contents: data))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -19,14 +19,13 @@ public enum TestTrust {
     public static let testCAName = "asslswift__testCA.der"
 
     /// Apple Root CA (receipts) and Apple Root CA - G3 (JWS); no Xcode certificate.
-    public static func apple() throws -> TrustRoots? {
-        guard let root = try certificates(appleRootName), let g3 = try certificates(appleRootG3Name) else { return nil }
-        return TrustRoots(apple: root + g3)
+    public static func apple() throws -> TrustRoots {
+        TrustRoots(apple: try certificates(appleRootName) + certificates(appleRootG3Name))
     }
 
-    public static func appleAndXcode() throws -> TrustRoots? {
-        guard var trust = try apple(), let storeKit = try certificates(storeKitName) else { return nil }
-        trust.xcode = storeKit
+    public static func appleAndXcode() throws -> TrustRoots {
+        var trust = try apple()
+        trust.xcode = try certificates(storeKitName)
         return trust
     }
 
