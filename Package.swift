@@ -1,9 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (DESIGN.md §1): the executables sit on IAPDeskCLI, which sits on OrderStore,
-// AppStore (over Receipts) and Terminal; AppStoreSimulator stands in for Apple. Console joins
-// with its issue.
+// Layering (the Architecture article): the executables sit on IAPDeskCLI, which sits on
+// Console, Server, Presentation, OrderStore, AppStore (over Receipts) and Terminal;
+// AppStoreSimulator and ReferenceGame stand in for Apple and a game.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -113,9 +113,9 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses"]),
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
+        // Presentation: what the console and the command line print, said once, over OrderStore.
         .target(name: "Presentation", dependencies: ["OrderStore"]),
-
+        // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
         .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
         .target(

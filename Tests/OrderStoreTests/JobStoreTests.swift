@@ -35,7 +35,6 @@ struct JobStoreTests {
             let second = try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 70_000)
             #expect(second.map(\.subject) == ["o1"] && second[0].attempts == 2)
             #expect(try await store.finishJob(first[0], owner: "w1", result: .done, now: t0 + 71_000) == false)
-            #expect(try await store.renewLeases(first, owner: "w1", lease: .seconds(60), now: t0 + 71_000) == [first[0].id])
             #expect(try await store.finishJob(second[0], owner: "w2", result: .done, now: t0 + 72_000))
             #expect(try await store.job(.verify, subject: "o1") == nil)
         }

@@ -152,10 +152,10 @@ struct OwnershipStoreTests {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
             await #expect(throws: StoreError.reasonRequired(action: "resolve disputes")) {
-                try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true, by: alice, reason: " ")
+                try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favor: .submitter, by: alice, reason: " ")
             }
             let settled = try await store.resolveDispute(
-                orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: true,
+                orderId: "b-1", expectedVersion: disputed.version, favor: .submitter,
                 by: alice, reason: "ticket 4411: B is the family member who pays")
             #expect(settled.state == .delivered)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
@@ -251,7 +251,7 @@ struct OwnershipStoreTests {
     func uphold(backend: Backend) async throws {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
-            let upheld = try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favorSubmitter: false, by: alice, reason: "A pays")
+            let upheld = try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favor: .owner, by: alice, reason: "A pays")
             #expect(upheld.state == .rejected)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "A")
             #expect(try await store.disputes().isEmpty)

@@ -127,10 +127,10 @@ enum OrderActions {
                 ],
                 inputs: ["Favor (owner or submitter)"], confirm: "settle"
             ) { values in
-                guard values[0] == "owner" || values[0] == "submitter" else { throw StoreError.invalid("favor is owner or submitter") }
-                let settled = try await store.resolveDispute(
-                    orderId: order.orderId, expectedVersion: order.version,
-                    favorSubmitter: values[0] == "submitter", by: actor, reason: values[1])
+                guard let favor = Favor(rawValue: values[0]) else {
+                    throw StoreError.invalid("favor is \(Favor.allCases.map(\.rawValue).joined(separator: " or "))")
+                }
+                let settled = try await store.resolveDispute(orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[1])
                 return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
             })
     }

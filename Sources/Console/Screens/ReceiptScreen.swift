@@ -106,7 +106,7 @@ public final class ReceiptScreen: ConsoleScreen {
         guard let verdict else { return [("", .row), ("No verdict stored: Apple has not been asked since verdicts are kept.", .muted)] }
         var lines: [(String, ThemeRole)] = [("", .row), ("The store's verdict: \(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)", .tableHeader)]
         if let reason = verdict.reason { lines.append(("  \(reason)", verdict.outcome == .valid ? .row : .flashError)) }
-        if verdict.sandboxInProduction { lines.append(("  SANDBOX in a production store: App Review or a tester", .flashError)) }
+        if verdict.sandboxInProduction { lines.append(("  " + EnvironmentRule.flaggedSandboxText, .flashError)) }
         for check in verdict.checks {
             lines.append(("  \(check.passed ? "✓" : "✗") \(check.name.rawValue): \(check.detail)", check.passed ? .checkPassed : .checkFailed))
         }

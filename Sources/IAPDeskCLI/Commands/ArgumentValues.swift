@@ -23,13 +23,7 @@ extension AppleEnvironment: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
 
-/// Whom an R8 settlement favours.
-enum Favor: String, CaseIterable, ExpressibleByArgument {
-    /// The rule's verdict stands: the subscription's owner keeps it.
-    case owner
-    /// The account that submitted the disputed renewal gets it.
-    case submitter
-}
+extension Favor: ExpressibleByArgument {}
 
 extension ExportFormat: ExpressibleByArgument {}
 

@@ -128,7 +128,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: nil) { store, actor, version in
-                try await store.resolveDispute(orderId: id, expectedVersion: version, favorSubmitter: favor == .submitter, by: actor, reason: reason)
+                try await store.resolveDispute(orderId: id, expectedVersion: version, favor: favor, by: actor, reason: reason)
             }
             print("dispute on \(Output.safe(order.orderId)) settled: now \(order.state.rawValue)")
         }

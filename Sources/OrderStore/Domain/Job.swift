@@ -36,7 +36,8 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
 public struct Job: Sendable, Equatable {
     public var id: Int64
     public var kind: JobKind
-    /// What the job is about: an order id, an original transaction id, a notification id.
+    /// What the job is about, as its ``JobKind`` says: an order id, an original transaction
+    /// id, an account id, an environment, or a sweep's name.
     public var subject: String
     /// When it may run next.
     public var dueAt: Millis

@@ -56,7 +56,7 @@ extension Order {
         if replayFlag { badges.append("REPLAY") }
         if isUnconfirmedDelivery { badges.append("UNCONFIRMED: Apple has not yet confirmed the purchase") }
         if let other = deliveryConflict { badges.append("TWO DELIVERIES for one purchase (also order \(other))") }
-        if storeIsProduction, environment == .sandbox { badges.append("SANDBOX in a production store: App Review or a tester") }
+        if EnvironmentRule.isFlaggedSandbox(environment, storeIsProduction: storeIsProduction) { badges.append(EnvironmentRule.flaggedSandboxText) }
         return badges
     }
 }

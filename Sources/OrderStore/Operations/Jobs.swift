@@ -32,24 +32,6 @@ extension OrderStore {
         }
     }
 
-    /// Keeps `jobs` leased to `owner` until `now + lease` (a long Apple call). Jobs whose
-    /// lease another worker took since are left alone; their ids are returned as lost.
-    @discardableResult
-    public func renewLeases(_ jobs: [Job], owner: String, lease: Millis, now: Millis = .now()) async throws -> [Int64] {
-        var lost: [Int64] = []
-        try await write(as: .system, now: now) { tx in
-            for job in jobs {
-                let renewed = try await tx.sql.row(
-                    """
-                    UPDATE jobs SET lease_until = \(bind: now + lease)
-                    WHERE id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts) RETURNING id
-                    """)
-                if renewed == nil { lost.append(job.id) }
-            }
-        }
-        return lost
-    }
-
     /// What came of a job.
     public enum JobResult: Sendable, Equatable {
         /// Done: nothing more is owed.

@@ -121,7 +121,7 @@ extension OrderStore {
                 try await transfer(tx, otid: otid, from: subscription.ownerAccount, to: account, orderId: nil, reason: reason)
             }
             for order in disputed {
-                try await settleDisputed(tx, order, forSubmitter: order.accountId == account, reason: "transfer to \(account): \(reason)")
+                try await settleDisputed(tx, order, favor: order.accountId == account ? .submitter : .owner, reason: "transfer to \(account): \(reason)")
             }
             try await tx.refreshExpiry(otid)
         }
@@ -137,7 +137,7 @@ extension OrderStore {
     /// Settles a disputed order (R8): either the rule's verdict stands (the order is
     /// rejected; the renewal stays with the owner), or the submitter gets the subscription
     /// and the order is delivered. Either way the decision leaves the review list.
-    public func resolveDispute(orderId: String, expectedVersion: Int64, favorSubmitter: Bool, by actor: Operator, reason: String, at now: Millis = .now())
+    public func resolveDispute(orderId: String, expectedVersion: Int64, favor: Favor, by actor: Operator, reason: String, at now: Millis = .now())
         async throws -> Order
     {
         try requireOperator(actor, may: "resolve disputes", reason: reason)
@@ -147,19 +147,19 @@ extension OrderStore {
             guard order.state == .disputed, let otid = order.originalTransactionId else {
                 throw StoreError.notDisputed(orderId: orderId, state: order.state)
             }
-            if favorSubmitter, let owner = try await tx.subscriptionRow(otid)?.ownerAccount, owner != order.accountId {
+            if favor == .submitter, let owner = try await tx.subscriptionRow(otid)?.ownerAccount, owner != order.accountId {
                 try await transfer(tx, otid: otid, from: owner, to: order.accountId, orderId: orderId, reason: reason)
             }
-            let settled = try await settleDisputed(tx, order, forSubmitter: favorSubmitter, reason: reason)
+            let settled = try await settleDisputed(tx, order, favor: favor, reason: reason)
             try await tx.refreshExpiry(otid)
             return settled
         }
     }
 
     @discardableResult
-    private func settleDisputed(_ tx: WriteTransaction, _ order: Order, forSubmitter: Bool, reason: String) async throws -> Order {
+    private func settleDisputed(_ tx: WriteTransaction, _ order: Order, favor: Favor, reason: String) async throws -> Order {
         try await tx.closeReview(orderId: order.orderId)
-        if forSubmitter {
+        if favor == .submitter {
             return try await deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
         }
         var next = order

@@ -18,4 +18,7 @@ public enum EnvironmentRule {
     public static func isFlaggedSandbox(_ answered: AppleEnvironment?, storeIsProduction: Bool) -> Bool {
         storeIsProduction && answered == .sandbox
     }
+
+    /// The flag as people read it, on the order's badges and the receipt screen alike.
+    public static let flaggedSandboxText = "SANDBOX in a production store: App Review or a tester"
 }

@@ -7,7 +7,7 @@ public enum OrderListings {
     /// another order holds (R7), `SBX` for a sandbox purchase in a production store (R2).
     public static func stateText(_ order: Order, storeIsProduction: Bool) -> String {
         order.state.rawValue + (order.needsOperator ? "!" : "") + (order.replayFlag ? " REPLAY" : "")
-            + (order.environment == .sandbox && storeIsProduction ? " SBX" : "")
+            + (EnvironmentRule.isFlaggedSandbox(order.environment, storeIsProduction: storeIsProduction) ? " SBX" : "")
     }
 
     static func stateCell(_ order: Order, storeIsProduction: Bool) -> Cell {
