@@ -295,30 +295,30 @@ struct Generator {
             ])
             if manual {
                 audit.append(
-                    to: &rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: "order:\(orderId)", reason: reason,
+                    to: &rows, at: grantedAt, actor: "ops-lin", role: "support", action: "grant", target: .order(orderId), reason: reason,
                     detail: "verify_retry → delivered")
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
             rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
             audit.append(
-                to: &rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: "order:\(orderId)",
+                to: &rows, at: refundedAt, actor: "system", role: "rule", action: "refund", target: .order(orderId),
                 reason: "Apple refunded transaction \(tid)",
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: "order:\(orderId)", reason: lastError,
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: .order(orderId), reason: lastError,
                     detail: "receipt_received → rejected")
             } else {
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: "order:\(orderId)", reason: lastError,
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: .order(orderId), reason: lastError,
                     detail: "receipt_received → rejected")
             }
         case .disputed:
             audit.append(
-                to: &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: "order:\(orderId)", reason: lastError,
+                to: &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: .order(orderId), reason: lastError,
                 detail: "verified → disputed")
         default:
             break

@@ -50,7 +50,7 @@ struct DetailQueryStoreTests {
             #expect(detail.grants.map(\.transactionId) == ["t-1"])
             #expect(detail.transactions.map(\.transaction.transactionId) == ["t-1"])
             #expect(detail.notifications.map(\.facts.uuid) == ["u-early", "u-late"], "by signed date, only about o1's transaction")
-            #expect(!detail.audit.isEmpty && detail.audit.allSatisfy { $0.target == "order:o1" })
+            #expect(!detail.audit.isEmpty && detail.audit.allSatisfy { $0.target == .order("o1") })
             #expect(detail.audit.map(\.seq) == detail.audit.map(\.seq).sorted())
             #expect(detail.events.map(\.event.eventId) == [event.eventId])
             #expect(detail.events.first?.attempts.map(\.httpStatus) == [503, 200])

@@ -68,7 +68,7 @@ struct GrantStoreTests {
             #expect(later.order.lastError?.contains("two deliveries for one purchase") == true)
             #expect(try await store.deliveryConflicts().map(\.orderId) == ["hand"])
             #expect(try await store.orderDetail("hand").grants.filter { $0.revokedAt == nil }.count == 1)
-            #expect(try await store.auditLog().contains { $0.action == "delivery.conflict" && $0.target == "order:auto" })
+            #expect(try await store.auditLog().contains { $0.action == "delivery.conflict" && $0.target == .order("auto") })
             #expect(try await store.operatorAlerts().contains { $0.reason.contains("two deliveries") })
         }
     }

@@ -12,7 +12,7 @@ struct TimelineStoreTests {
         try await withStore(backend) { store in
             let submission = try await timedOut(store, calls: 10)
             _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + .minutes(20))
-            try await store.write(as: root, now: t0 + .minutes(30)) { tx in tx.audit("reverify", target: "order:o1") }
+            try await store.write(as: root, now: t0 + .minutes(30)) { tx in tx.audit("reverify", target: .order("o1")) }
 
             let lines = try await store.orderDetail("o1").timeline.map(\.text)
             let calls = lines.filter { $0.hasPrefix("verify") || $0.hasPrefix("…") }

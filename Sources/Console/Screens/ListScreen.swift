@@ -135,9 +135,11 @@ enum Lists {
             QueueListings.audit(),
             fetch: { try await $0.store.auditLog(limit: 500) },
             open: { entry in
-                entry.target.hasPrefix("order:")
-                    ? OrderDetailScreen(orderId: String(entry.target.dropFirst("order:".count)))
-                    : entry.target.hasPrefix("otid:") ? SubscriptionScreen(originalTransactionId: String(entry.target.dropFirst("otid:".count))) : nil
+                switch entry.target {
+                case .order(let id): OrderDetailScreen(orderId: id)
+                case .originalTransaction(let id): SubscriptionScreen(originalTransactionId: id)
+                default: nil
+                }
             })
     }
 

@@ -17,8 +17,13 @@ public struct Note: Sendable, Equatable {
             case .order(let id), .account(let id): id
             }
         }
-        /// The audit log's target for it (`order:…`, `account:…`).
-        var auditTarget: String { "\(kind):\(id)" }
+        /// The audit log's target for it.
+        var auditTarget: AuditTarget {
+            switch self {
+            case .order(let id): .order(id)
+            case .account(let id): .account(id)
+            }
+        }
     }
 
     public var id: Int64

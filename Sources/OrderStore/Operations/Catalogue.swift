@@ -30,7 +30,7 @@ extension OrderStore {
             stored.retiredAt = existing?.retiredAt
             try await tx.saveProduct(stored)
             tx.audit(
-                replacing ? "product.update" : "product.add", target: "product:\(product.productId)", reason: reason,
+                replacing ? "product.update" : "product.add", target: .product(product.productId), reason: reason,
                 detail: "\(product.app ?? "") \(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
                     + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
                     + (product.durationDays.map { ", \($0) days" } ?? "") + (product.gives.isEmpty ? "" : ", gives \(product.givesText)"))
@@ -46,7 +46,7 @@ extension OrderStore {
             guard product.retiredAt == nil else { throw StoreError.invalid("\(productId) was retired already") }
             product.retiredAt = now
             try await tx.saveProduct(product)
-            tx.audit("product.retire", target: "product:\(productId)", reason: reason)
+            tx.audit("product.retire", target: .product(productId), reason: reason)
         }
     }
 

@@ -74,7 +74,7 @@ extension OrderStore {
         next.lastError = detail
         next.nextRetryAt = nil
         try await tx.flagAccount(order, "double_delivery", detail: detail)
-        tx.audit("delivery.conflict", target: "order:\(holder)", detail: detail)
+        tx.audit("delivery.conflict", target: .order(holder), detail: detail)
         outcome.outcomeKind = .checkFailed
         outcome.order = try await tx.save(next, previous: order, action: "delivery.conflict", reason: detail)
     }

@@ -95,12 +95,12 @@ extension OrderStore {
                     expiresAt: nil, asOf: cancelledAt, source: .notification))
         }
         guard let orderId = stored?.orderId else {
-            tx.audit("\(kind.rawValue).unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+            tx.audit("\(kind.rawValue).unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard RefundRule.refundApplies(to: order.state) else {
-            tx.audit("\(kind.rawValue).ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue), nothing was delivered")
+            tx.audit("\(kind.rawValue).ignored", target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
             return order
         }
         let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
@@ -129,12 +129,12 @@ extension OrderStore {
                     expiresAt: nil, asOf: now, source: .notification))
         }
         guard let orderId = stored?.orderId else {
-            tx.audit("refund_reversed.unclaimed", target: "tid:\(transactionId)", detail: "no order claims this transaction")
+            tx.audit("refund_reversed.unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard order.state == .refunded else {
-            tx.audit("refund_reversed.ignored", target: "order:\(orderId)", detail: "order is \(order.state.rawValue)")
+            tx.audit("refund_reversed.ignored", target: .order(orderId), detail: "order is \(order.state.rawValue)")
             return order
         }
         return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")

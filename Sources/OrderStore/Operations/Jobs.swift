@@ -139,7 +139,7 @@ extension OrderStore {
                 throw StoreError.jobNotDead(id: id)
             }
             tx.audit(
-                "job.requeue", target: job.kind == .verify ? "order:\(job.subject)" : "job:\(id)", reason: reason,
+                "job.requeue", target: job.kind == .verify ? .order(job.subject) : .job(id), reason: reason,
                 detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
             return job
         }

@@ -83,7 +83,7 @@ extension OrderStore {
                 let (outcome, detail) = try await apply(tx, record)
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
                 tx.audit(
-                    "notification.\(outcome.rawValue)", target: record.facts.transaction.map { "tid:\($0.transactionId)" } ?? "notification:\(id)",
+                    "notification.\(outcome.rawValue)", target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
                     detail: "#\(id) \(record.facts.kind): \(detail)")
             }
         }
@@ -99,7 +99,7 @@ extension OrderStore {
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
             try await tx.enqueue(.applyNotifications, subject: record.facts.applyKey, dueAt: now)
-            tx.audit("notification.replay", target: "notification:\(id)", reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
+            tx.audit("notification.replay", target: .notification(id), reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
         }
     }
 
@@ -117,7 +117,9 @@ extension OrderStore {
             otid, owner: nil, productId: productId,
             facts: SubscriptionFacts(
                 autoRenew: facts.renewal?.autoRenewEnabled ?? true, status: status, expiresAt: t?.expiresDate, asOf: signed, source: .notification))
-        tx.audit("subscription.unowned", target: "otid:\(otid)", detail: "\(facts.kind) about a subscription no order holds: \(status.rawValue), owner unknown")
+        tx.audit(
+            "subscription.unowned", target: .originalTransaction(otid),
+            detail: "\(facts.kind) about a subscription no order holds: \(status.rawValue), owner unknown")
     }
 
     /// One notification through the rules; what it did, in words.

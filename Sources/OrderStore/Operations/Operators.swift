@@ -19,7 +19,7 @@ extension OrderStore {
                 ON CONFLICT (name) DO UPDATE SET role = excluded.role
                 """
             ).run()
-            tx.audit("operator.set_role", target: "operator:\(name)", detail: role.rawValue)
+            tx.audit("operator.set_role", target: .operatorName(name), detail: role.rawValue)
         }
     }
 

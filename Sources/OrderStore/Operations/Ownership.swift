@@ -44,7 +44,7 @@ extension OrderStore {
             try await tx.recordOwnershipEvent(
                 otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
                 verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
-            tx.audit("ownership.\(decision.verdict.rawValue)", target: "otid:\(otid)", detail: decision.explanation)
+            tx.audit("ownership.\(decision.verdict.rawValue)", target: .originalTransaction(otid), detail: decision.explanation)
         }
         return decision
     }
@@ -99,7 +99,7 @@ extension OrderStore {
         try await tx.updateFacts(otid, facts)
         if facts.autoRenew != stored.autoRenew || facts.status != stored.status {
             tx.audit(
-                "subscription.facts", target: "otid:\(otid)",
+                "subscription.facts", target: .originalTransaction(otid),
                 detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
         }
     }
@@ -131,7 +131,7 @@ extension OrderStore {
         try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
         try await tx.recordOwnershipEvent(
             otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
-        tx.audit("ownership.transfer", target: "otid:\(otid)", reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
+        tx.audit("ownership.transfer", target: .originalTransaction(otid), reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
     }
 
     /// Settles a disputed order (R8): either the rule's verdict stands (the order is
@@ -190,11 +190,11 @@ extension OrderStore {
         let otid = stored.originalTransactionId
         let facts = SubscriptionFacts(autoRenew: autoRenew ?? stored.autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf, source: source)
         guard try await tx.updateFacts(otid, facts) else {
-            tx.audit("subscription.facts_ignored", target: "otid:\(otid)", detail: "older than the facts stored")
+            tx.audit("subscription.facts_ignored", target: .originalTransaction(otid), detail: "older than the facts stored")
             return false
         }
         tx.audit(
-            "subscription.renewal_status", target: "otid:\(otid)",
+            "subscription.renewal_status", target: .originalTransaction(otid),
             detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
         return true
     }

@@ -15,7 +15,7 @@ extension OrderStore {
         let product = try withApp(product)
         try await write(as: actor, now: now) { tx in
             try await tx.saveProduct(product)
-            tx.audit("product.upsert", target: "product:\(product.productId)", detail: "\(product.type.rawValue) \(product.displayName)")
+            tx.audit("product.upsert", target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
         }
     }
 

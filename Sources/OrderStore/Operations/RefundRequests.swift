@@ -240,7 +240,7 @@ extension OrderStore {
                 """
             ).run()
             tx.audit(
-                refusal == nil ? "refund_request.answered" : "refund_request.refused", target: "notification:\(notificationId)", reason: reason,
+                refusal == nil ? "refund_request.answered" : "refund_request.refused", target: .notification(notificationId), reason: reason,
                 detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM refund_answers WHERE id = \(bind: claimId)") else {
                 throw StoreError.notFound(kind: "refund answer", id: "\(claimId)")

@@ -74,7 +74,7 @@ extension OrderStore {
         let report = await verifier.verify(
             receiptData: try submission.string("receipt_data"), claimedTransactionId: transactionId, app: order.app ?? settings.bundleId)
         if !actor.isSystem {
-            try await write(as: actor) { tx in tx.audit("reverify", target: "order:\(orderId)") }
+            try await write(as: actor) { tx in tx.audit("reverify", target: .order(orderId)) }
         }
         // An admin's re-verification decides a rejection again (a configuration error undone).
         let reopen = order.state == .rejected && !actor.isSystem && actor.role == .admin

@@ -93,7 +93,7 @@ extension WriteTransaction {
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
         let source = submission.source.rawValue
         guard order.state == .pendingPayment else {
-            audit("receipt.received", target: "order:\(orderId)", detail: "submission \(id) from \(source) while \(order.state.rawValue)")
+            audit("receipt.received", target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
             return SubmittedReceipt(id: id, order: order)
         }
         var next = order

@@ -114,7 +114,7 @@ extension OrderStore {
             ).run()
             if answer.refusal == nil, let end = answer.newExpiry { try await tx.extendExpiry(otid, to: end) }
             tx.audit(
-                answer.refusal == nil ? "subscription.extend" : "subscription.extend_refused", target: "otid:\(otid)", reason: reason,
+                answer.refusal == nil ? "subscription.extend" : "subscription.extend_refused", target: .originalTransaction(otid), reason: reason,
                 detail: "\(days) days (reason code \(reasonCode), request \(requestId))"
                     + (answer.newExpiry.map { ": now ends \($0.iso8601)" } ?? "") + (answer.refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM subscription_extensions WHERE id = \(bind: claimId)") else {

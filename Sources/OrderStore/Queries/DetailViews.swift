@@ -101,7 +101,7 @@ enum OrderScreenQuery: DetailScreen {
                                          UNION ALL SELECT transaction_id FROM orders WHERE order_id = $1)
                 """,
             order: "signed_date, id"),
-        Part(name: "audit", select: "SELECT * FROM audit_log WHERE target = 'order:' || $1", order: "seq"),
+        Part(name: "audit", select: "SELECT * FROM audit_log WHERE target = '\(AuditTarget.order("").description)' || $1", order: "seq"),
         Part(name: "events", select: "SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id"),
         Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
         Part(

@@ -140,8 +140,8 @@ public struct AuditEntry: Sendable, Equatable {
     public var role: String
     /// What was done: `grant`, `refund`, `verify.replay`, `ownership.transfer`…
     public var action: String
-    /// What it was done to: `order:ID`, `subscription:OTID`, `account:ID`…
-    public var target: String
+    /// What it was done to: an order, a subscription, a product…
+    public var target: AuditTarget
     /// The operator's reason, where the action asks for one.
     public var reason: String?
     /// What changed, e.g. `verify_retry → delivered`.

@@ -11,7 +11,7 @@ public struct UnauditedDelivery: Sendable, Equatable {
 /// The audit entry a bulk load (a seed) writes for the history it loads: the grants it made are its own.
 enum SeedAuditEntry {
     static let action = "seed"
-    static let target = "store:seed"
+    static let target = AuditTarget.seed.description
 
     static func detail(orders: Int, grantIds: ClosedRange<Int64>?) -> String {
         "\(orders) synthetic orders" + (grantIds.map { "; grants #\($0.lowerBound)–#\($0.upperBound)" } ?? "")
@@ -47,7 +47,7 @@ extension OrderStore {
                 SELECT order_id, granted_at, grants - audited AS unaudited FROM (
                   SELECT g.order_id, g.granted_at, COUNT(*) AS grants, (
                     SELECT COUNT(*) FROM audit_log a
-                    WHERE a.target = 'order:' || g.order_id AND a.at = g.granted_at AND a.detail LIKE '%→ delivered%') AS audited
+                    WHERE a.target = \(bind: AuditTarget.order("").description) || g.order_id AND a.at = g.granted_at AND a.detail LIKE '%→ delivered%') AS audited
                   FROM grants g WHERE \(outsideSeeds) GROUP BY g.order_id, g.granted_at) AS counted
                 WHERE grants > audited ORDER BY granted_at LIMIT \(bind: limit)
                 """

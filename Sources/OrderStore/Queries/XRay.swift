@@ -14,7 +14,7 @@ extension OrderStore {
     public func xray(_ originalTransactionId: String, limit: Int = 500) async throws -> XRay {
         let detail = try await subscription(originalTransactionId, limit: limit)
         let orderIds = detail.orders.map(\.orderId)
-        let targets = ["otid:\(originalTransactionId)"] + orderIds.map { "order:\($0)" }
+        let targets = ([AuditTarget.originalTransaction(originalTransactionId)] + orderIds.map(AuditTarget.order)).map(\.description)
         return try await read { sql in
             let events =
                 orderIds.isEmpty

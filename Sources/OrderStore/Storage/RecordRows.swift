@@ -106,7 +106,7 @@ extension AuditEntry {
         actor = try row.string("actor")
         role = try row.string("role")
         action = try row.string("action")
-        target = try row.string("target")
+        target = AuditTarget(stored: try row.string("target"))
         reason = try row.optionalString("reason")
         detail = try row.string("detail")
         hash = try row.string("hash")

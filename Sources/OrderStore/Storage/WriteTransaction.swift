@@ -29,13 +29,13 @@ final class WriteTransaction {
     struct PendingAudit {
         var actor: Operator
         var action: String
-        var target: String
+        var target: AuditTarget
         var reason: String?
         var detail: String
     }
 
     /// R10: every operator action and automatic state change is recorded.
-    func audit(_ action: String, target: String, reason: String? = nil, detail: String = "", as who: Operator? = nil) {
+    func audit(_ action: String, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil) {
         audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail))
     }
 
@@ -86,10 +86,10 @@ final class WriteTransaction {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1
             audit(
-                action, target: "order:\(order.orderId)", reason: reason,
+                action, target: .order(order.orderId), reason: reason,
                 detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"))
         } else if !action.isEmpty {
-            audit(action, target: "order:\(order.orderId)", reason: reason, detail: detail)
+            audit(action, target: .order(order.orderId), reason: reason, detail: detail)
         }
         return next
     }
@@ -147,11 +147,11 @@ final class WriteTransaction {
                 let role = entry.actor.auditRole
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                    action: entry.action, target: entry.target, reason: entry.reason, detail: entry.detail)
+                    action: entry.action, target: entry.target.description, reason: entry.reason, detail: entry.detail)
                 rows.append(
                     """
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
-                     \(bind: entry.target), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
+                     \(bind: entry.target.description), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
                      \(bind: signer?.entryMAC(hash: hash)))
                     """)
                 previous = hash

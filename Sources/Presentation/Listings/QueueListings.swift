@@ -76,7 +76,7 @@ public enum QueueListings {
                 ListColumn("WHO", width: 8) { Cell($0.actor) },
                 ListColumn("ROLE", width: 7, optional: true) { Cell($0.role, .muted) },
                 ListColumn("ACTION", width: 16) { Cell($0.action) },
-                ListColumn("TARGET", width: 19) { Cell($0.target) },  // "order:" and a 13-character order id
+                ListColumn("TARGET", width: 19) { Cell($0.target.description) },  // "order:" and a 13-character order id
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
                     Cell(e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, e.reason == nil ? .muted : .plain)
                 },
