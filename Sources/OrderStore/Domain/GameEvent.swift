@@ -110,15 +110,12 @@ struct GameEventPayload {
     /// "give … until" a past date.
     var periodOver: Bool { gives && (until.map { $0 <= at } ?? false) }
 
-    var json: String {
+    var body: GameEventBody {
         let productName = product?.displayName ?? order.productId
-        var effect: [String: Any] = [
-            "op": periodOver ? "none" : gives ? "give" : "take", "account_id": effectAccount,
-            "product_id": order.productId, "quantity": share?.units ?? order.quantity,
-        ]
-        if let until { effect["until"] = until }
-        if let share { effect["share"] = share.fraction }
-        if let gives = product?.gives, !gives.isEmpty { effect["gives"] = gives }
+        var effect = GameEventBody.Effect(
+            op: periodOver ? .none : gives ? .give : .take, accountId: effectAccount, productId: order.productId,
+            quantity: share?.units ?? order.quantity, until: until, share: share?.fraction)
+        if let items = product?.gives, !items.isEmpty { effect.gives = items }
         let who = effectAccount
         var summary = gives ? "give \(who) \(order.quantity) × \(productName)" : "take \(order.quantity) × \(productName) back from \(who)"
         if let until, gives { summary += " until \(until.iso8601)" }
@@ -127,28 +124,24 @@ struct GameEventPayload {
             let part = "\(share.percent) of \(order.quantity) × \(productName) (\(share.units) whole)"
             summary = gives ? "give \(who) back \(part)" : "take \(part) back from \(who)"
         }
-        var body: [String: Any] = [
-            "id": eventId, "type": type.rawValue, "created_at": at, "order_id": order.orderId, "account_id": account,
-            "product_id": order.productId, "quantity": order.quantity, "effect": effect, "summary": summary,
-        ]
-        body["product_type"] = product?.type.rawValue
+        var body = GameEventBody(id: eventId, type: type, createdAt: at, accountId: account, effect: effect, summary: summary)
+        body.orderId = order.orderId
+        body.productId = order.productId
+        body.quantity = order.quantity
+        body.productType = product?.type
         // A studio's game servers share one feed: each applies its own app's events.
-        body["app"] = order.app ?? product?.app
-        body["transaction_id"] = order.transactionId
-        body["original_transaction_id"] = order.originalTransactionId
-        body["environment"] = order.environment?.rawValue
-        body["grant_kind"] = grantKind?.rawValue
-        body["reason"] = reason
-        return Self.encode(body)
+        body.app = order.app ?? product?.app
+        body.transactionId = order.transactionId
+        body.originalTransactionId = order.originalTransactionId
+        body.environment = order.environment
+        body.grantKind = grantKind
+        body.reason = reason
+        return body
     }
 
     /// Stable and unique, so a game applies an event once.
     static func newId() -> String { "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
 
-    static func encode(_ body: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
 /// A share of a purchase the game gives or takes: Apple's partial refund of a pack.

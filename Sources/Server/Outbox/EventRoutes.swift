@@ -25,12 +25,20 @@ struct EventRoutes: Sendable {
                     try await Task.sleep(for: .milliseconds(100))
                     events = try await store.events(after: after, limit: limit)
                 }
-                let bodies: [[String: Any]] = events.map { event in
-                    var body = (try? JSONSerialization.jsonObject(with: Data(event.payload.utf8))) as? [String: Any] ?? [:]
-                    body["cursor"] = event.id
+                struct Page: Encodable {
+                    var events: [GameEventBody]
+                    var nextCursor: Int64
+                    enum CodingKeys: String, CodingKey {
+                        case events
+                        case nextCursor = "next_cursor"
+                    }
+                }
+                let bodies = try events.map { event in
+                    var body = try GameEventBody(stored: event.payload, eventId: event.eventId)
+                    body.cursor = event.id
                     return body
                 }
-                return JSONAnswer.response(.ok, ["events": bodies, "next_cursor": events.last?.id ?? after])
+                return JSONAnswer.response(.ok, encoding: Page(events: bodies, nextCursor: events.last?.id ?? after))
             }
         }
         router.post("/v1/events/ack") { request, _ in

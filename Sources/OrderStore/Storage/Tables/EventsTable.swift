@@ -21,19 +21,18 @@ extension WriteTransaction {
             eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
             account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
             until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share)
-        try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.json)
+        try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.body.json)
     }
 
     /// Tells the game a parent withdrew consent for the app (RESCIND_CONSENT): `account`
     /// played on the Apple Account `appTransactionId` names; its access ends.
     func recordConsentRescinded(account: String, appTransactionId: String) async throws {
         let eventId = GameEventPayload.newId()
-        let body: [String: Any] = [
-            "id": eventId, "type": GameEventType.consentRescinded.rawValue, "created_at": now, "account_id": account,
-            "app_transaction_id": appTransactionId, "effect": ["op": "end_access", "account_id": account],
-            "summary": "end \(account)'s access: a parent withdrew consent for the app (app transaction \(appTransactionId))",
-        ]
-        try await insertEvent(eventId, .consentRescinded, orderId: nil, account: account, payload: GameEventPayload.encode(body))
+        var body = GameEventBody(
+            id: eventId, type: .consentRescinded, createdAt: now, accountId: account, effect: GameEventBody.Effect(op: .endAccess, accountId: account),
+            summary: "end \(account)'s access: a parent withdrew consent for the app (app transaction \(appTransactionId))")
+        body.appTransactionId = appTransactionId
+        try await insertEvent(eventId, .consentRescinded, orderId: nil, account: account, payload: body.json)
     }
 
     private func insertEvent(_ eventId: String, _ type: GameEventType, orderId: String?, account: String, payload: String) async throws {

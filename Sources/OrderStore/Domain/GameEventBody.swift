@@ -1,0 +1,91 @@
+import Foundation
+
+/// An event as the game reads it (the OpenAPI document's `Event`): written once, in the
+/// transaction that makes the change, as the JSON the outbox stores and sends; read back by
+/// the same type where `serve` lists events. Snake-case keys; absent values left out.
+public struct GameEventBody: Codable, Sendable, Equatable {
+    /// Stable and unique: a game applies each event once by it.
+    public var id: String
+    /// Its place in commit order: set only where the game pulls events.
+    public var cursor: Int64?
+    public var type: GameEventType
+    public var createdAt: Millis
+    public var orderId: String?
+    public var accountId: String
+    public var productId: String?
+    public var productType: ProductType?
+    /// The app (bundle id) the order was placed in: a studio's games share one feed.
+    public var app: String?
+    public var quantity: Int?
+    public var transactionId: String?
+    public var originalTransactionId: String?
+    public var environment: AppleEnvironment?
+    public var grantKind: GrantKind?
+    public var reason: String?
+    /// `consent_rescinded`: the Apple Account's app transaction id.
+    public var appTransactionId: String?
+    /// What the game does, in fields a program reads.
+    public var effect: Effect
+    /// The same in a sentence a person reads.
+    public var summary: String
+
+    // Keys spelled out rather than a key strategy: a strategy would rename the item names
+    // inside `gives` too.
+    enum CodingKeys: String, CodingKey {
+        case id, cursor, type, app, quantity, reason, environment, effect, summary
+        case createdAt = "created_at", orderId = "order_id", accountId = "account_id", productId = "product_id"
+        case productType = "product_type", transactionId = "transaction_id", originalTransactionId = "original_transaction_id"
+        case grantKind = "grant_kind", appTransactionId = "app_transaction_id"
+    }
+
+    public struct Effect: Codable, Sendable, Equatable {
+        public enum Op: String, Codable, Sendable {
+            case give, take
+            /// A subscription period already over when the event was written: record it, give nothing.
+            case none
+            /// A parent withdrew consent for the app.
+            case endAccess = "end_access"
+        }
+        public var op: Op
+        /// Whose balance or entitlement changes (a subscription's owner under R8).
+        public var accountId: String
+        public var productId: String?
+        public var quantity: Int?
+        /// A subscription's period end.
+        public var until: Millis?
+        /// A partial refund (or its reversal): the share of the purchase, 0 to 1.
+        public var share: Double?
+        /// What one unit gives, as the catalogue says.
+        public var gives: [String: Int]?
+
+        enum CodingKeys: String, CodingKey {
+            case op, quantity, until, share, gives
+            case accountId = "account_id", productId = "product_id"
+        }
+    }
+
+    /// The stored form: sorted keys, so the bytes a webhook signs are the bytes stored.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// An event the store wrote; an error naming it when the stored text is not one.
+    public init(stored payload: String, eventId: String) throws {
+        do { self = try JSONDecoder().decode(Self.self, from: Data(payload.utf8)) } catch {
+            throw StoreError.corrupt("event \(eventId) holds no event the store wrote: \(error)")
+        }
+    }
+
+    init(
+        id: String, type: GameEventType, createdAt: Millis, accountId: String, effect: Effect, summary: String
+    ) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.accountId = accountId
+        self.effect = effect
+        self.summary = summary
+    }
+}
