@@ -58,9 +58,10 @@ public final class IAPDeskServer: Sendable {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         if role.servesHTTP {
             guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
-            let router = Router()
+            let router = Router(context: ServeContext.self)
             router.add(middleware: MetricsMiddleware(metrics: metrics))
             router.add(middleware: RequestDeadline(deadline: store.settings.databaseDeadline))
+            router.add(middleware: ProblemAnswers())
             IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
             EventRoutes(store: store, tokens: tokens).add(to: router)
             if let verifier {

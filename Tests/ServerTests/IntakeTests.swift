@@ -283,6 +283,11 @@ struct IntakeTests {
             #expect(try await serve.store.counts().total == 0, "nothing half stored")
             #expect(try await serve.call(.GET, "/healthz", token: nil).status == 200)
             #expect(try await serve.call(.GET, "/readyz", token: nil).body["status"] as? String == "ready")
+            // The router's own refusals are problem documents too, with their status.
+            let nowhere = try await serve.call(.GET, "/v1/nowhere")
+            #expect(nowhere.status == 404 && nowhere.body["status"] as? Int == 404, "\(nowhere.body)")
+            let wrongMethod = try await serve.call(.DELETE, "/v1/orders/never-placed")
+            #expect((400..<500).contains(wrongMethod.status) && wrongMethod.body["status"] as? Int == wrongMethod.status, "\(wrongMethod.body)")
         }
     }
 

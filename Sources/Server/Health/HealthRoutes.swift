@@ -9,19 +9,14 @@ struct HealthRoutes: Sendable {
     let store: OrderStore
     let metrics: ServeMetrics
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/healthz") { _, _ in JSONAnswer.response(.ok, ["status": "ok"]) }
+    func add(to router: Router<ServeContext>) {
+        router.get("/healthz") { _, _ in JSONAnswer.response(.ok, encoding: SmallAnswers.Alive()) }
         router.get("/readyz") { _, _ in
             do {
                 let queue = try await store.jobQueueStatus()
                 // Read, but the last write failed for the database's sake: not ready.
                 if let outage = store.health.current { throw StoreError.unavailable(outage.why) }
-                return JSONAnswer.response(
-                    .ok,
-                    [
-                        "status": "ready", "jobs_due": queue.due, "oldest_due_at": queue.oldestDueAt,
-                        "jobs_leased": queue.leased, "jobs_dead": queue.dead,
-                    ])
+                return JSONAnswer.response(.ok, encoding: SmallAnswers.Ready(queue))
             } catch {
                 // The operator's own endpoint: the database's words say what is wrong.
                 var problem = Problem.unavailable("the order store does not answer: \(DatabaseErrorText.readable(error))")

@@ -51,16 +51,3 @@ public enum ServeError: Error, CustomStringConvertible {
         }
     }
 }
-
-extension ClientTokens {
-    /// Authenticates a game server, runs `body` with its name, and turns any error into a
-    /// problem document.
-    func answer(_ request: Request, _ body: (String) async throws -> Response) async -> Response {
-        guard let client = client(authorization: request.headers[.authorization]) else { return Problem.unauthorized.response }
-        do {
-            return try await body(client)
-        } catch {
-            return Problem.from(error).response
-        }
-    }
-}

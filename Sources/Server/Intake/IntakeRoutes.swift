@@ -41,32 +41,25 @@ struct IntakeRoutes: Sendable {
     /// few hundred KB in base64.
     static let maxBody = 1 << 20
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.post("/v1/orders") { request, _ in await answer(request) { client in try await placeOrder(request) } }
-        router.post("/v1/orders/:id/receipts") { request, context in
-            await answer(request) { client in try await submitReceipt(request, orderId: try Self.pathId(context), client: client) }
+    func add(to router: Router<ServeContext>) {
+        let games = router.group().add(middleware: ClientTokenCheck(tokens: tokens))
+        games.post("/v1/orders") { request, _ in try await placeOrder(request) }
+        games.post("/v1/orders/:id/receipts") { request, context in
+            try await submitReceipt(request, orderId: try Self.pathId(context), client: try context.requireClient())
         }
-        router.get("/v1/orders/:id") { request, context in
-            await answer(request) { _ in
-                let id = try Self.pathId(context)
-                guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
-                return JSONAnswer.response(.ok, Self.json(order))
-            }
+        games.get("/v1/orders/:id") { _, context in
+            let id = try Self.pathId(context)
+            guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
+            return JSONAnswer.response(.ok, encoding: IntakeAnswers.OrderAnswer(order))
         }
-        router.post("/v1/orders/:id/consumption") { request, context in
-            await answer(request) { client in try await reportConsumption(request, orderId: try Self.pathId(context), client: client) }
+        games.post("/v1/orders/:id/consumption") { request, context in
+            try await reportConsumption(request, orderId: try Self.pathId(context), client: try context.requireClient())
         }
-        router.get("/v1/accounts/:id/entitlements") { request, context in
-            await answer(request) { _ in
-                let id = context.parameters.get("id") ?? ""
-                try Self.checkId(id, "account id in the path")
-                return JSONAnswer.response(.ok, Self.json(try await store.entitlements(id)))
-            }
+        games.get("/v1/accounts/:id/entitlements") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            try Self.checkId(id, "account id in the path")
+            return JSONAnswer.response(.ok, encoding: IntakeAnswers.EntitlementsAnswer(try await store.entitlements(id)))
         }
-    }
-
-    private func answer(_ request: Request, _ body: (String) async throws -> Response) async -> Response {
-        await tokens.answer(request, body)
     }
 
     private struct PlaceOrder: Decodable {
@@ -103,12 +96,7 @@ struct IntakeRoutes: Sendable {
         let report = try await store.reportConsumption(
             orderId: orderId, consumptionPercentage: Int((body.consumedPercent * 1000).rounded()), playTime: playTime,
             customerConsented: body.customerConsented ?? false, client: client)
-        return JSONAnswer.response(
-            .created,
-            [
-                "order_id": report.orderId, "consumed_percent": Double(report.consumptionPercentage) / 1000, "play_time": report.playTime?.rawValue,
-                "customer_consented": report.customerConsented, "reported_at": report.reportedAt,
-            ])
+        return JSONAnswer.response(.created, encoding: IntakeAnswers.ConsumptionAnswer(report))
     }
 
     private func placeOrder(_ request: Request) async throws -> Response {
@@ -119,7 +107,7 @@ struct IntakeRoutes: Sendable {
         let quantity = body.quantity ?? 1
         guard (1...1_000).contains(quantity) else { throw Problem.badRequest("quantity: must be 1 to 1000, got \(quantity)") }
         let (order, created) = try await store.ensureOrder(orderId: body.orderId, accountId: body.accountId, productId: body.productId, quantity: quantity)
-        return JSONAnswer.response(created ? .created : .ok, Self.json(order))
+        return JSONAnswer.response(created ? .created : .ok, encoding: IntakeAnswers.OrderAnswer(order))
     }
 
     private func submitReceipt(_ request: Request, orderId: String, client: String) async throws -> Response {
@@ -147,12 +135,11 @@ struct IntakeRoutes: Sendable {
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
         let order = wait > .zero ? try await verdict(orderId, within: wait) : submitted.order
-        var answer = Self.json(order)
-        answer["submission_id"] = submitted.id
+        let answer = IntakeAnswers.OrderAnswer(order, submissionId: submitted.id)
         // Without ?wait= it is always 202 (a retry with the same Idempotency-Key too). A
         // verify_retry is no verdict: Apple could not answer yet.
         let decided = wait > .zero && order.state != .receiptReceived && order.state != .verifyRetry
-        return JSONAnswer.response(decided ? .ok : .accepted, answer)
+        return JSONAnswer.response(decided ? .ok : .accepted, encoding: answer)
     }
 
     /// A StoreKit 2 signed transaction is checked before it is stored — signature, chain to
@@ -216,7 +203,7 @@ struct IntakeRoutes: Sendable {
         name.reduce(into: "") { out, c in out += c.isUppercase ? "_" + c.lowercased() : String(c) }
     }
 
-    private static func pathId(_ context: BasicRequestContext) throws -> String {
+    private static func pathId(_ context: ServeContext) throws -> String {
         let id = context.parameters.get("id") ?? ""
         try checkId(id, "order id in the path")
         return id
@@ -227,29 +214,5 @@ struct IntakeRoutes: Sendable {
     private static func checkId(_ value: String, _ field: String) throws {
         guard !value.isEmpty, value.unicodeScalars.count <= 200 else { throw Problem.badRequest("\(field): 1 to 200 characters") }
         guard !value.unicodeScalars.contains("\u{0}") else { throw Problem.badRequest("\(field): must not contain NUL") }
-    }
-
-    static func json(_ e: Entitlements) -> [String: Any?] {
-        [
-            "account_id": e.accountId,
-            "subscriptions": e.subscriptions.map { s in
-                var subscription: [String: Any] = [
-                    "original_transaction_id": s.originalTransactionId, "product_id": s.productId, "status": s.status.rawValue,
-                    "auto_renew": s.autoRenew, "owner_since": s.ownerSince,
-                ]
-                subscription["expires_at"] = s.expiresAt
-                return subscription
-            },
-            "purchases": e.purchases.map { ["order_id": $0.orderId, "product_id": $0.productId, "type": $0.type.rawValue, "granted_at": $0.grantedAt] },
-        ]
-    }
-
-    /// An order as the API shows it.
-    static func json(_ order: Order) -> [String: Any?] {
-        [
-            "order_id": order.orderId, "account_id": order.accountId, "product_id": order.productId, "app": order.app, "quantity": order.quantity,
-            "state": order.state.rawValue, "transaction_id": order.transactionId, "environment": order.environment?.rawValue,
-            "last_error": order.lastError, "next_retry_at": order.nextRetryAt, "updated_at": order.stateChangedAt,
-        ]
     }
 }

@@ -24,10 +24,9 @@ struct Problem: Error {
     var response: Response {
         var response = JSONAnswer.response(
             status,
-            [
-                "type": "https://iapdesk.dev/problems/\(status.code)", "title": title, "status": status.code,
-                "detail": Sanitizer.sanitize(detail),
-            ], contentType: "application/problem+json")
+            encoding: SmallAnswers.ProblemDocument(
+                type: "https://iapdesk.dev/problems/\(status.code)", title: title, status: status.code, detail: Sanitizer.sanitize(detail)),
+            contentType: "application/problem+json")
         if let retryAfter { response.headers[.retryAfter] = "\(retryAfter)" }
         return response
     }
@@ -47,6 +46,9 @@ struct Problem: Error {
             return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
         case let error as HTTPError where error.status == .contentTooLarge:
             return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
+        case let error as HTTPError:
+            // The router's own answers (no such route, a method a route does not take).
+            return Problem(status: error.status, title: error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
         case StoreError.unavailable:
             return .unavailable("the order store cannot be reached right now; nothing was stored; retry")
         default:
@@ -56,20 +58,13 @@ struct Problem: Error {
     }
 }
 
-/// JSON answers.
+/// JSON answers: every body is an Encodable type (`IntakeAnswers`, `SmallAnswers`,
+/// `GameEventBody`), encoded as its coding keys spell it, nil values left out, keys sorted.
 enum JSONAnswer {
-    /// `body` as a JSON object, nil values left out.
-    static func response(_ status: HTTPResponse.Status, _ body: [String: Any?], contentType: String = "application/json") -> Response {
-        let present = body.compactMapValues { $0 }
-        let data = (try? JSONSerialization.data(withJSONObject: present, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// `body` encoded as its coding keys spell it, nil values left out, keys sorted.
-    static func response(_ status: HTTPResponse.Status, encoding body: some Encodable) -> Response {
+    static func response(_ status: HTTPResponse.Status, encoding body: some Encodable, contentType: String = "application/json") -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(body)) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -26,7 +26,7 @@ struct NotificationRoutes: Sendable {
     /// Apple's notifications are a few KB; anything far bigger is not one.
     static let maxBody = 256 * 1024
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<ServeContext>) {
         for endpoint in AppleEnvironment.allCases {
             router.post("/apple/notifications/\(endpoint.rawValue.lowercased())") { request, _ in await receive(request, endpoint) }
         }
@@ -54,7 +54,7 @@ struct NotificationRoutes: Sendable {
             metrics.notification(type: incoming.rejection == nil ? incoming.facts.type : nil, result: receipt.name)
             switch receipt {
             case .stored(let id), .duplicate(let id):
-                return JSONAnswer.response(.ok, ["status": "stored", "id": id])
+                return JSONAnswer.response(.ok, encoding: SmallAnswers.Stored(id: id))
             case .rejected(let id):
                 logger.warning("notification rejected", metadata: ["id": "\(id)", "endpoint": "\(endpoint.rawValue)", "reason": "\(incoming.rejection ?? "")"])
                 return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection ?? "")").response
