@@ -220,7 +220,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             try await Task.sleep(for: .milliseconds(300))
             await app.refresh()
-            #expect(try await store.job(.verify, subject: "job-1")?.deadAt == nil)
+            #expect(try await store.job(.verify(orderId: "job-1"))?.deadAt == nil)
             #expect(try await store.orderDetail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
         }
     }
@@ -257,7 +257,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await store.orderDetail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
-            #expect(try await store.job(.sendEvents, subject: "p-ev") != nil, "owed to the game again")
+            #expect(try await store.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
         }
     }
 

@@ -272,7 +272,7 @@ struct ServeCrashTests {
         #expect(jobs.allSatisfy { $0.leaseOwner == nil }, "\(jobs)")
         #expect(try await store.workerStatus().live == 0, "the worker said goodbye")
         let order = try #require(try await store.order("term-1"))
-        let owed = try await store.job(.verify, subject: "term-1") != nil
+        let owed = try await store.job(.verify(orderId: "term-1")) != nil
         #expect(order.state == .delivered || owed, "\(order.state) with no verification owed")
         await store.close()
         await setup.tearDown()

@@ -40,7 +40,7 @@ struct ServeQueueCommandTests {
         await #expect(throws: StoreError.self, "only dead jobs") { try await IAPDesk.run(["jobs", "requeue", "\(dead.id)", "--reason", "again", "--db", db]) }
 
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let job = try #require(try await after.job(.verify, subject: "j-1"))
+        let job = try #require(try await after.job(.verify(orderId: "j-1")))
         #expect(job.deadAt == nil && job.attempts == 0)
         let audit = try await after.orderDetail("j-1").audit
         #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })

@@ -36,9 +36,10 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
 public struct Job: Sendable, Equatable {
     public var id: Int64
     public var kind: JobKind
-    /// What the job is about, as its ``JobKind`` says: an order id, an original transaction
-    /// id, an account id, an environment, or a sweep's name.
+    /// What the job is about, as the table keeps it; ``work`` reads it by its kind.
     public var subject: String
+    /// The kind and subject typed; nil for a row whose subject its kind cannot have.
+    public var work: JobWork? { JobWork(kind: kind, subject: subject) }
     /// When it may run next.
     public var dueAt: Millis
     /// How many times a worker took it; a finish must name the same count (the fence).

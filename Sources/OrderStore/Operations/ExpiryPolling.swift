@@ -34,7 +34,7 @@ extension OrderStore {
                 ORDER BY expires_at, original_transaction_id LIMIT \(bind: polling.perSweep)
                 """
             ).map { try $0.string("original_transaction_id") }
-            for otid in due { try await tx.enqueue(.subscriptionCheck, subject: otid, dueAt: now) }
+            for otid in due { try await tx.enqueue(.subscriptionCheck(originalTransactionId: otid), dueAt: now) }
             return due.count
         }
     }

@@ -102,10 +102,10 @@ extension OrderStore {
         }
     }
 
-    /// The `kind` job for `subject`, if one is owed.
-    public func job(_ kind: JobKind, subject: String) async throws -> Job? {
+    /// The job for `work`, if one is owed.
+    public func job(_ work: JobWork) async throws -> Job? {
         try await read { sql in
-            try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: kind.rawValue) AND subject = \(bind: subject)")
+            try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: work.kind.rawValue) AND subject = \(bind: work.subject)")
                 .map(Job.init(row:))
         }
     }

@@ -59,7 +59,7 @@ extension WriteTransaction {
             ).run()
             return .rejected(id: id)
         }
-        try await enqueue(.applyNotifications, subject: facts.applyKey, dueAt: now)
+        try await enqueue(.applyNotifications(key: facts.applyKey), dueAt: now)
         return .stored(id: id)
     }
 }
@@ -98,7 +98,7 @@ extension OrderStore {
             guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
-            try await tx.enqueue(.applyNotifications, subject: record.facts.applyKey, dueAt: now)
+            try await tx.enqueue(.applyNotifications(key: record.facts.applyKey), dueAt: now)
             tx.audit("notification.replay", target: .notification(id), reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
         }
     }

@@ -137,7 +137,7 @@ extension OrderStore {
                     """
                 ).map(GameEvent.init(row:))
             else { throw StoreError.notFound(kind: "event", id: id) }
-            try await tx.enqueue(.sendEvents, subject: event.accountId, dueAt: now)
+            try await tx.enqueue(.sendEvents(accountId: event.accountId), dueAt: now)
             tx.auditResend(event, reason: reason)
             return event
         }
@@ -154,7 +154,7 @@ extension OrderStore {
                 RETURNING \(unsafeRaw: GameEvent.columns)
                 """
             ).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
-            for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
+            for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents(accountId: account), dueAt: now) }
             for event in events { tx.auditResend(event, reason: reason) }
             return events
         }
@@ -214,7 +214,7 @@ extension OrderStore {
                 LIMIT \(bind: limit)
                 """
             ).map { try $0.string("account_id") }
-            for account in accounts { try await tx.enqueue(.sendEvents, subject: account, dueAt: now) }
+            for account in accounts { try await tx.enqueue(.sendEvents(accountId: account), dueAt: now) }
             return accounts.count
         }
     }

@@ -89,7 +89,7 @@ extension WriteTransaction {
         else { throw StoreError.corrupt("submission insert returned no id") }
         let id = try row.int64("id")
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
-        try await enqueue(.verify, subject: orderId, dueAt: now)
+        try await enqueue(.verify(orderId: orderId), dueAt: now)
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
         let source = submission.source.rawValue
         guard order.state == .pendingPayment else {

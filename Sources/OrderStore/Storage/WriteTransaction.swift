@@ -80,7 +80,7 @@ final class WriteTransaction {
         next.version = version
         // An order on a retry schedule is owed a verification then: the worker's job says so.
         if let due = next.nextRetryAt, due != previous.nextRetryAt {
-            try await enqueue(.verify, subject: next.orderId, dueAt: due)
+            try await enqueue(.verify(orderId: next.orderId), dueAt: due)
         }
         if next.state != previous.state {
             countDeltas[previous.state, default: 0] -= 1

@@ -78,13 +78,13 @@ public struct Worker: Sendable {
     /// Schedules the sweeps at once: what Apple failed to deliver while no worker ran is
     /// recovered first, and subscriptions near their expiry are polled (those of its kinds).
     public func scheduleSweeps() async throws {
-        if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, subject: "subscriptions", dueAt: .now()) }
+        if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, dueAt: .now()) }
         if sender != nil, allowed.contains(.sendEvents) { try await store.scheduleUnsentEvents() }
         if settings.refundPolicy != nil, apple != nil, allowed.contains(.refundPolicy) {
-            try await store.schedule(.refundPolicy, subject: "refund_requests", dueAt: .now())
+            try await store.schedule(.refundPolicy, dueAt: .now())
         }
         guard sweep != nil, allowed.contains(.notificationHistory) else { return }
-        for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory, subject: environment.rawValue, dueAt: .now()) }
+        for environment in AppleEnvironment.allCases { try await store.schedule(.notificationHistory(environment), dueAt: .now()) }
     }
 
     private var allowed: [JobKind] { settings.kinds ?? JobKind.allCases }
@@ -241,26 +241,26 @@ public struct Worker: Sendable {
     private func runToEnd(_ job: Job) async {
         let result: OrderStore.JobResult
         do {
-            switch job.kind {
-            case .verify:
-                let outcome = try await store.verifyIfOwed(orderId: job.subject, using: verifier)
+            switch job.work {
+            case .verify(let orderId):
+                let outcome = try await store.verifyIfOwed(orderId: orderId, using: verifier)
                 result = outcome?.order.nextRetryAt.map { .again(at: $0) } ?? .done
                 if let outcome {
                     metrics.verification(outcome: outcome.classification.outcome.rawValue)
                     logger.info(
                         "verified",
                         metadata: [
-                            "order": "\(job.subject)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)",
+                            "order": "\(orderId)", "state": "\(outcome.order.state.rawValue)", "outcome": "\(outcome.classification.outcome.rawValue)",
                         ])
                 }
-            case .notificationHistory:
-                guard let sweep, let environment = AppleEnvironment(rawValue: job.subject) else {
+            case .notificationHistory(let environment):
+                guard let sweep else {
                     result = .done
                     break
                 }
                 let (next, recovered) = try await sweep.run(environment)
                 result = .again(at: next)
-                logger.info("notification history swept", metadata: ["environment": "\(job.subject)", "recovered": "\(recovered)"])
+                logger.info("notification history swept", metadata: ["environment": "\(environment.rawValue)", "recovered": "\(recovered)"])
             case .refundPolicy:
                 guard let policy = settings.refundPolicy, let client = apple else {
                     result = .done
@@ -276,8 +276,8 @@ public struct Worker: Sendable {
                 // A sweep that hit its limit left some behind: it comes back at once.
                 result = .again(at: .now() + (owed >= settings.expiryPolling.perSweep ? .seconds(1) : settings.expirySweepInterval))
                 if owed > 0 { logger.info("subscriptions near expiry to poll", metadata: ["count": "\(owed)"]) }
-            case .subscriptionCheck:
-                let outcome = try await store.checkSubscription(job.subject, using: verifier)
+            case .subscriptionCheck(let otid):
+                let outcome = try await store.checkSubscription(otid, using: verifier)
                 if let outcome { metrics.verification(outcome: outcome.classification.outcome.rawValue) }
                 switch outcome?.classification {
                 case .retryable(let reason)?, .configuration(let reason)?:
@@ -286,13 +286,16 @@ public struct Worker: Sendable {
                 default:
                     result = .done
                 }
-            case .sendEvents:
+            case .sendEvents(let account):
                 // Without a webhook the game pulls; nothing to push.
-                result = try await sender?.send(account: job.subject) ?? .done
-            case .applyNotifications:
-                let applied = try await store.applyNotifications(key: job.subject)
+                result = try await sender?.send(account: account) ?? .done
+            case .applyNotifications(let key):
+                let applied = try await store.applyNotifications(key: key)
                 result = .done
-                logger.info("notifications applied", metadata: ["purchase": "\(job.subject)", "count": "\(applied)"])
+                logger.info("notifications applied", metadata: ["purchase": "\(key)", "count": "\(applied)"])
+            case nil:
+                // Written by hand or by a version that meant something else: an operator looks.
+                result = .failed("a \(job.kind.rawValue) job cannot be about \(job.subject)")
             }
         } catch StoreError.unavailable(let why) {
             // The store, not the job, failed (a restart, a full disk): no attempt is counted

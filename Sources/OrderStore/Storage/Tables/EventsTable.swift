@@ -42,7 +42,7 @@ extension WriteTransaction {
             VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: orderId), \(bind: account), \(bind: now), \(bind: payload))
             """
         ).run()
-        try await enqueue(.sendEvents, subject: account, dueAt: now)
+        try await enqueue(.sendEvents(accountId: account), dueAt: now)
     }
 
     /// Notes a subscription about to change in this transaction, as it was before.

@@ -3,12 +3,13 @@ import SQLKit
 /// The jobs table: enqueued inside the write that makes the work necessary, so the work
 /// and its reason commit together (a receipt stored is a verification owed).
 extension WriteTransaction {
-    /// Makes sure a `kind` job for `subject` is due by `dueAt`: a new job, or an existing
+    /// Makes sure the job for `work` is due by `dueAt`: a new job, or an existing
     /// one brought forward (never pushed back; a dead one comes back to life). A job a
     /// worker holds right now also remembers it is owed again, so that worker's finish
     /// keeps it instead of deleting it: work that arrived meanwhile is never dropped.
-    func enqueue(_ kind: JobKind, subject: String, dueAt: Millis) async throws {
+    func enqueue(_ work: JobWork, dueAt: Millis) async throws {
         if dueAt <= now { madeJobDue = true }
+        let (kind, subject) = (work.kind, work.subject)
         try await sql.raw(
             """
             INSERT INTO jobs (kind, subject, due_at, created_at) VALUES (\(bind: kind.rawValue), \(bind: subject), \(bind: dueAt), \(bind: now))

@@ -19,9 +19,9 @@ extension OrderStore {
         }
     }
 
-    /// Makes sure a `kind` job for `subject` is due by `dueAt` (a scheduled sweep).
-    public func schedule(_ kind: JobKind, subject: String, dueAt: Millis, at now: Millis = .now()) async throws {
-        try await write(as: .system, now: now) { tx in try await tx.enqueue(kind, subject: subject, dueAt: dueAt) }
+    /// Makes sure the job for `work` is due by `dueAt` (a scheduled sweep).
+    public func schedule(_ work: JobWork, dueAt: Millis, at now: Millis = .now()) async throws {
+        try await write(as: .system, now: now) { tx in try await tx.enqueue(work, dueAt: dueAt) }
     }
 }
 
