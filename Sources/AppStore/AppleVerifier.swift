@@ -100,33 +100,32 @@ struct ServerAPIVerification {
         latency += answer.latencyMs
         let transaction = answer.value
         if let reported = transaction.environment.flatMap(AppleEnvironment.init(rawValue:)) { environment = reported }
-        var content = AppleReceiptContent(bundleId: transaction.bundleId ?? "", inApp: [AppleTransaction(transaction)].compactMap { $0 })
-        var body = "{\"getTransactionInfo\":\(answer.body)"
-
+        var statuses: ServerAPIClient.Answer<[ServerAPIClient.SubscriptionState]>?
+        var history: [AppleTransaction]?
         if transaction.type == "Auto-Renewable Subscription" {
             switch await client.subscriptionStatuses(transactionId, in: environment) {
             case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
-            case .success(let statuses):
-                latency += statuses.latencyMs
-                body += ",\"getAllSubscriptionStatuses\":\(statuses.body)"
-                let mine = statuses.value.filter { $0.originalTransactionId == transaction.originalTransactionId }
-                content.latestReceiptInfo = mine.compactMap { $0.transaction.flatMap(AppleTransaction.init) }
-                content.pendingRenewals = mine.compactMap { $0.renewal.flatMap(AppleRenewalInfo.init) }
+            case .success(let answer):
+                latency += answer.latencyMs
+                statuses = answer
             }
             // R8 weighs the owner's periods before this one (their end, their refunds): the
             // statuses carry only the latest, so the subscription's history comes too.
             switch await client.allPages({ await client.transactionHistory(transactionId, in: environment, revision: $0) }) {
             case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
-            case .success(let history):
-                let chain = history.filter { $0.originalTransactionId == transaction.originalTransactionId }.compactMap(AppleTransaction.init)
-                let known = Set(content.latestReceiptInfo.map(\.transactionId))
-                content.latestReceiptInfo += chain.filter { !known.contains($0.transactionId) }
-                body += ",\"getTransactionHistory\":{\"signedTransactions\":\(history.count),\"sameSubscription\":\(chain.count)}"
+            case .success(let signed):
+                history = signed.filter { $0.originalTransactionId == transaction.originalTransactionId }.compactMap(AppleTransaction.init)
             }
         }
+        let content = ServerAPIAnswerRecord.content(transaction: transaction, statuses: statuses?.value, history: history)
+        let body: String
+        do {
+            body = try ServerAPIAnswerRecord(transactionInfo: answer.body, statuses: statuses?.body, history: history).json
+        } catch {
+            body = answer.body  // Apple's answer verified but did not re-read: kept verbatim
+        }
         return VerificationReport(
-            method: .serverAPI, environment: environment, appleStatus: 0, httpStatus: 200, latencyMs: latency,
-            body: body + "}", content: content)
+            method: .serverAPI, environment: environment, appleStatus: 0, httpStatus: 200, latencyMs: latency, body: body, content: content)
     }
 
     static func report(_ failure: ServerAPIFailure, environment: AppleEnvironment, latency: Int) -> VerificationReport {

@@ -106,6 +106,24 @@ struct SubscriptionFlowTests {
         }
     }
 
+    @Test(
+        "The receipt screen reads back what the rules saw through the Server API: the renewal, Apple's renewal intent and every earlier period of the subscription"
+    )
+    func storedServerAPIAnswer() async throws {
+        try await SimulatorHarness.run(serverAPI: true) { h in
+            let first = try await h.buy("s-1", account: "A", appleId: "a@icloud", productId: "vip_monthly", at: Date().addingTimeInterval(-65 * Self.day))
+            let second = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
+            let third = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
+            let report = await h.verifier.verify(receiptData: "", claimedTransactionId: third.transactionId)
+            #expect(report.appleStatus == 0 && report.method == .serverAPI, "\(report.body.prefix(200))")
+            let periods = Set((report.content?.latestReceiptInfo ?? []).map(\.transactionId))
+            #expect(periods == [first.transactionId, second.transactionId, third.transactionId], "the rules saw every period")
+            let stored = try #require(await StoredAnswer.content(report.body, trust: h.simulator.trustRoots))
+            #expect(stored == report.content, "the screen shows what the rules saw")
+            #expect(stored.pendingRenewals.count == 1)
+        }
+    }
+
     @Test("R8: a renewal submitted by a second account on the same Apple ID is decided by the rule", arguments: [false, true])
     func sharedAppleId(serverAPI: Bool) async throws {
         try await SimulatorHarness.run(serverAPI: serverAPI) { h in

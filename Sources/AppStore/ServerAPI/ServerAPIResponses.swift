@@ -2,7 +2,7 @@ import Receipts
 
 /// The Server API's answers, as Apple documents them; the `signed…` strings are JWS that
 /// `ServerAPIClient` verifies before anything reads them.
-struct TransactionInfoResponse: Decodable {
+struct TransactionInfoResponse: Codable {
     var signedTransactionInfo: String
 }
 
@@ -14,16 +14,16 @@ public struct TransactionPage: Decodable, Sendable {
     public var signedTransactions: [String]
 }
 
-struct StatusResponse: Decodable {
+struct StatusResponse: Codable {
     var environment: String?
     var data: [Group]
 
-    struct Group: Decodable {
+    struct Group: Codable {
         var subscriptionGroupIdentifier: String?
         var lastTransactions: [LastTransaction]
     }
 
-    struct LastTransaction: Decodable {
+    struct LastTransaction: Codable {
         /// 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         var status: Int?
         var originalTransactionId: String?
