@@ -5,6 +5,10 @@ import Terminal
 /// move the offset, knowing how many wrapped lines there are.
 struct ScrollingText {
     private(set) var offset = 0
+    /// The last wrap, kept while the screen's content, the width and the theme stay the
+    /// same: a frame and each key both need it, and the refresh every 2 s need not redo it.
+    private var cache: (generation: Int, cols: Int, theme: Theme, lines: [(String, Style)])?
+    private var generation = 0
 
     /// `lines` wrapped to `area`; a wrapped line continues two cells in from where its text
     /// starts.
@@ -46,4 +50,27 @@ struct ScrollingText {
     }
 
     mutating func reset() { offset = 0 }
+
+    /// The screen's content changed (it loaded, or shows something else): wrap it again.
+    mutating func changed() { generation += 1 }
+
+    /// `lines` wrapped to `area`, made only when the cached wrap is stale.
+    mutating func wrapped(area: Area, theme: Theme, _ lines: () -> [(String, Style)]) -> [(String, Style)] {
+        if let cache, cache.generation == generation, cache.cols == area.cols, cache.theme == theme { return cache.lines }
+        let wrapped = Self.wrap(lines(), area: area)
+        cache = (generation, area.cols, theme, wrapped)
+        return wrapped
+    }
+
+    /// Draws the screen's lines, wrapped (from the cache when it holds).
+    mutating func render(into screen: inout ScreenBuffer, area: Area, theme: Theme, _ lines: () -> [(String, Style)]) {
+        let wrapped = wrapped(area: area, theme: theme, lines)
+        draw(wrapped, into: &screen, area: area)
+    }
+
+    /// Scrolls the screen's lines for a key; false for a key that is not a scroll.
+    mutating func handle(_ key: Key, area: Area, theme: Theme, _ lines: () -> [(String, Style)]) -> Bool {
+        let count = wrapped(area: area, theme: theme, lines).count
+        return handle(key, area: area, count: count)
+    }
 }

@@ -46,6 +46,7 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func load(_ session: ConsoleSession) async throws {
+        text.changed()
         detail = try await session.store.orderDetail(orderId)
         isProduction = session.store.settings.isProduction
         showsApp = session.store.settings.apps.count > 1
@@ -58,11 +59,11 @@ public final class OrderDetailScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { lines(theme: theme) }
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { lines(theme: session.theme) }
         return .none
     }
 }

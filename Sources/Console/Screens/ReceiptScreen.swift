@@ -15,6 +15,9 @@ public final class ReceiptScreen: ConsoleScreen {
     private var raw = ""
     private var showRaw = false
     private var text = ScrollingText()
+    /// What the lines were decoded from: the refresh every 2 s reads the order again, but
+    /// decodes and verifies signatures again only when Apple's answer or the verdict changed.
+    private var decodedFrom: String?
 
     public init(orderId: String) { self.orderId = orderId }
 
@@ -26,6 +29,7 @@ public final class ReceiptScreen: ConsoleScreen {
             KeyCommand(KeyBinding(.character("t"), action: showRaw ? "decoded" : "raw")) {
                 self.showRaw.toggle()
                 self.text.reset()
+                self.text.changed()
                 return .none
             },
             KeyCommand(KeyBinding(.up, .down, action: "scroll")), KeyCommand(KeyBinding(.character("?"), action: "help")),
@@ -47,8 +51,15 @@ public final class ReceiptScreen: ConsoleScreen {
             input = submission.receiptData
         } else {
             self.lines = [("No receipt was submitted for this order.", .muted)]
+            (decodedFrom, raw) = (nil, "")
+            text.changed()
             return
         }
+        let verdict = detail.attempts.last(where: { $0.verdict != nil })?.verdict
+        let key = [source, input, verdict.map { "\($0)" } ?? "", detail.order.transactionId ?? ""].joined(separator: "\u{0}")
+        guard key != decodedFrom else { return }
+        decodedFrom = key
+        text.changed()
         raw = input
         lines.append(("Source  " + source, .row))
 
@@ -67,7 +78,6 @@ public final class ReceiptScreen: ConsoleScreen {
         }
 
         let content = await StoredAnswer.content(input, trust: session.trust)
-        let verdict = detail.attempts.last(where: { $0.verdict != nil })?.verdict
         lines += Self.verdictLines(verdict)
         if let content {
             let picked = verdict?.pickedTransactionId ?? detail.order.transactionId
@@ -114,17 +124,17 @@ public final class ReceiptScreen: ConsoleScreen {
         return lines
     }
 
-    /// What the screen shows, wrapped: the decoded receipt, or its raw text after `t`.
-    func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
-        ScrollingText.wrap(showRaw ? [(raw, theme[.row])] : lines.map { ($0.0, theme[$0.1]) }, area: area)
+    /// What the screen shows: the decoded receipt, or its raw text after `t`.
+    func shown(theme: Theme) -> [(String, Style)] {
+        showRaw ? [(raw, theme[.row])] : lines.map { ($0.0, theme[$0.1]) }
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(wrapped(theme: theme, area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { shown(theme: theme) }
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { shown(theme: session.theme) }
         return .none
     }
 }

@@ -26,6 +26,7 @@ final class RefundRequestScreen: ConsoleScreen {
     }
 
     func load(_ session: ConsoleSession) async throws {
+        text.changed()
         now = session.clock()
         request = try await session.store.refundRequest(id)
     }
@@ -36,11 +37,11 @@ final class RefundRequestScreen: ConsoleScreen {
     }
 
     func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { lines(theme: theme) }
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { lines(theme: session.theme) }
         return .none
     }
 }

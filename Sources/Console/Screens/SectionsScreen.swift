@@ -22,16 +22,19 @@ final class SectionsScreen: ConsoleScreen, ExportableScreen {
 
     func commands(_ session: ConsoleSession) -> [KeyCommand] { KeyCommand.reading }
 
-    func load(_ session: ConsoleSession) async throws { sections = try await fetch(session) }
+    func load(_ session: ConsoleSession) async throws {
+        text.changed()
+        sections = try await fetch(session)
+    }
 
     func lines(theme: Theme) -> [(String, Style)] { DetailText.lines(sections, theme: theme) }
 
     func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { lines(theme: theme) }
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { lines(theme: session.theme) }
         return .none
     }
 

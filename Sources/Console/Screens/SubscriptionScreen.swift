@@ -43,6 +43,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     }
 
     public func load(_ session: ConsoleSession) async throws {
+        text.changed()
         detail = try await session.store.subscription(originalTransactionId)
         isProduction = session.store.settings.isProduction
     }
@@ -56,7 +57,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(ScrollingText.wrap(lines(theme: theme), area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { lines(theme: theme) }
     }
 
     /// `t`: the subscription to the account support chose, with a reason (R8's manual word).
@@ -79,7 +80,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: ScrollingText.wrap(lines(theme: session.theme), area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { lines(theme: session.theme) }
         return .none
     }
 }
