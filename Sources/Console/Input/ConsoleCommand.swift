@@ -19,66 +19,90 @@ public enum ConsoleCommand: Equatable, Sendable {
     case export(String)
     case quit
 
-    /// For help: every command with its usage and what it does.
-    public static let all: [(usage: String, summary: String)] = [
-        (":orders", "the order list (home)"),
-        (":stuck", "paid, undelivered orders past the threshold, oldest first"),
-        (":disputes", "R8 ownership decisions to review"),
-        (":orphans", "transactions Apple knows that no order claims"),
-        (":conflicts", "hand deliveries whose purchase paid another order too (R7)"),
-        (":audit", "the audit log, newest first"),
-        (":notifications", "what Apple told us: type, verdict, what applying it did"),
-        (":jobs", "the worker's queue; dead jobs first, R requeues one"),
-        (":undelivered", "events the game has not confirmed, oldest first; R resends one"),
-        (":refunds [all]", "Apple's refund requests waiting for an answer, soonest deadline first; a answers one; all: sent, refused and missed too"),
-        (":account ID", "an account: orders, grants, subscriptions, flags"),
-        (":otid ID", "a subscription by original transaction id: chain, owners, R8 verdict"),
-        (":xray ID", "an original transaction in time: periods, orders, notifications, owners, events, audit"),
-        (":order ID", "open an order (any id: order, transaction, original transaction, account)"),
-        (":theme NAME", "switch the theme (default, light, high-contrast, mono, or a path)"),
-        (":export FILE", "save the screen: a list as CSV, a page as text (a new file, owner-only)"),
-        (":q", "quit"),
+    /// One `:` command: the names it answers to (the first is its own), its usage and what
+    /// it does for help, and how its argument makes the command. Help, Tab and the parser
+    /// all read this table.
+    struct Spec: Sendable {
+        var names: [String]
+        var argument: String?
+        var summary: String
+        var make: @Sendable (String) -> Result<ConsoleCommand, CommandError>
+
+        var usage: String { ":" + names[0] + (argument.map { " \($0)" } ?? "") }
+
+        /// A command that takes nothing.
+        init(_ names: [String], _ summary: String, _ command: ConsoleCommand) {
+            self.names = names
+            self.summary = summary
+            make = { argument in
+                argument.isEmpty ? .success(command) : .failure(CommandError(":\(names[0]) takes nothing"))
+            }
+        }
+
+        /// A command that needs its argument (`what` names it in the error).
+        init(_ names: [String], _ argument: String, needs what: String, _ summary: String, _ command: @escaping @Sendable (String) -> ConsoleCommand) {
+            self.names = names
+            self.argument = argument
+            self.summary = summary
+            make = { text in text.isEmpty ? .failure(CommandError(":\(names[0]) needs \(what)")) : .success(command(text)) }
+        }
+
+        init(_ names: [String], argument: String, _ summary: String, make: @escaping @Sendable (String) -> Result<ConsoleCommand, CommandError>) {
+            self.names = names
+            self.argument = argument
+            self.summary = summary
+            self.make = make
+        }
+    }
+
+    static let specs: [Spec] = [
+        Spec(["orders", "o"], "the order list (home)", .orders),
+        Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
+        Spec(["disputes"], "R8 ownership decisions to review", .disputes),
+        Spec(["orphans"], "transactions Apple knows that no order claims", .orphans),
+        Spec(["conflicts"], "hand deliveries whose purchase paid another order too (R7)", .conflicts),
+        Spec(["audit"], "the audit log, newest first", .audit),
+        Spec(["notifications", "notif"], "what Apple told us: type, verdict, what applying it did", .notifications),
+        Spec(["jobs"], "the worker's queue; dead jobs first, R requeues one", .jobs),
+        Spec(["undelivered", "events"], "events the game has not confirmed, oldest first; R resends one", .undelivered),
+        Spec(
+            ["refunds", "refund"], argument: "[all]",
+            "Apple's refund requests waiting for an answer, soonest deadline first; a answers one; all: sent, refused and missed too"
+        ) { argument in
+            switch argument {
+            case "": .success(.refunds(all: false))
+            case "all": .success(.refunds(all: true))
+            default: .failure(CommandError(":refunds takes nothing, or all"))
+            }
+        },
+        Spec(["account", "acct"], "ID", needs: "an id", "an account: orders, grants, subscriptions, flags") { .account($0) },
+        Spec(
+            ["otid", "subscription", "sub"], "ID", needs: "an original transaction id", "a subscription by original transaction id: chain, owners, R8 verdict"
+        ) {
+            .subscription($0)
+        },
+        Spec(
+            ["xray", "x"], "ID", needs: "an original transaction id",
+            "an original transaction in time: periods, orders, notifications, owners, events, audit"
+        ) { .xray($0) },
+        Spec(["order"], "ID", needs: "an id", "open an order (any id: order, transaction, original transaction, account)") { .order($0) },
+        Spec(["theme"], "NAME", needs: "a name", "switch the theme (default, light, high-contrast, mono, or a path)") { .theme($0) },
+        Spec(["export", "w"], "FILE", needs: "a file name", "save the screen: a list as CSV, a page as text (a new file, owner-only)") { .export($0) },
+        Spec(["q", "quit"], "quit", .quit),
     ]
 
-    /// Every command's name, as Tab completes them.
-    public static var names: [String] { all.compactMap { $0.usage.dropFirst().split(separator: " ").first.map(String.init) } }
+    /// For help: every command with its usage and what it does.
+    public static var all: [(usage: String, summary: String)] { specs.map { ($0.usage, $0.summary) } }
 
-    /// Nil with a message when the text is not a command.
+    /// Every command's name, as Tab completes them.
+    public static var names: [String] { specs.map { $0.names[0] } }
+
+    /// The command `text` names, or what is wrong with it.
     public static func parse(_ text: String) -> Result<ConsoleCommand, CommandError> {
         let words = text.split(separator: " ").map(String.init)
         guard let name = words.first else { return .failure(CommandError("type a command; ? lists them")) }
-        let argument = words.dropFirst().joined(separator: " ")
-        switch name {
-        case "orders", "o": return .success(.orders)
-        case "stuck", "s": return .success(.stuck)
-        case "disputes": return .success(.disputes)
-        case "orphans": return .success(.orphans)
-        case "conflicts": return .success(.conflicts)
-        case "audit": return .success(.audit)
-        case "notifications", "notif": return .success(.notifications)
-        case "jobs": return .success(.jobs)
-        case "undelivered", "events": return .success(.undelivered)
-        case "refunds", "refund":
-            switch argument {
-            case "": return .success(.refunds(all: false))
-            case "all": return .success(.refunds(all: true))
-            default: return .failure(CommandError(":refunds takes nothing, or all"))
-            }
-        case "account", "acct":
-            return argument.isEmpty ? .failure(CommandError(":account needs an id")) : .success(.account(argument))
-        case "otid", "subscription", "sub":
-            return argument.isEmpty ? .failure(CommandError(":otid needs an original transaction id")) : .success(.subscription(argument))
-        case "xray", "x":
-            return argument.isEmpty ? .failure(CommandError(":xray needs an original transaction id")) : .success(.xray(argument))
-        case "order":
-            return argument.isEmpty ? .failure(CommandError(":order needs an id")) : .success(.order(argument))
-        case "theme":
-            return argument.isEmpty ? .failure(CommandError(":theme needs a name")) : .success(.theme(argument))
-        case "export", "w":
-            return argument.isEmpty ? .failure(CommandError(":export needs a file name")) : .success(.export(argument))
-        case "q", "quit": return .success(.quit)
-        default: return .failure(CommandError("no command :\(name); ? lists them"))
-        }
+        guard let spec = specs.first(where: { $0.names.contains(name) }) else { return .failure(CommandError("no command :\(name); ? lists them")) }
+        return spec.make(words.dropFirst().joined(separator: " "))
     }
 }
 
