@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 import Terminal
 
 /// One App Store Server Notification: its signature verdict, what it says, and what
@@ -37,9 +38,10 @@ final class NotificationScreen: ConsoleScreen {
     /// The notification's fields and raw payload, wrapped.
     func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
         guard let record else { return [] }
-        let width = (record.fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
+        let fields = NotificationPresentation.fields(record)
+        let width = (fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
         let lines =
-            record.fields.map { field in
+            fields.map { field in
                 (
                     TextWidth.fit(field.name, to: width) + field.value,
                     field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row]

@@ -103,7 +103,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let n = try await store.withStore { store, _ in try await store.notification(id: id) }
-            print(Output.keyValues(n.fields.map { ($0.name, Output.safe($0.value)) }))
+            print(Output.keyValues(NotificationPresentation.fields(n).map { ($0.name, Output.safe($0.value)) }))
         }
     }
 

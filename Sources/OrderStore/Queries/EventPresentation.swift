@@ -3,9 +3,10 @@ import Foundation
 /// An event to the game as people read it: the same words in `iapdesk events`, on the
 /// order's screen and on `:undelivered` (each sanitizes before it prints).
 extension GameEvent {
-    /// What the game was asked to do, from the payload fixed at write time.
+    /// What the game was asked to do, from the payload fixed at write time (its type when
+    /// the stored payload is none the store wrote; `events show` says so).
     public var summary: String {
-        payloadField("summary") ?? type.rawValue
+        (try? GameEventBody(stored: payload, eventId: eventId))?.summary ?? type.rawValue
     }
 
     /// "not told yet", "confirmed 12:03:04 (push) after 3 tries", "DEAD after 80 tries: HTTP 503 …".
@@ -15,12 +16,6 @@ extension GameEvent {
         if deadAt != nil { return "DEAD after \(tries): \(lastError ?? "-")" }
         if attempts == 0 { return "not told yet" }
         return "not confirmed after \(tries): \(lastError ?? "-")"
-    }
-
-    private func payloadField(_ name: String) -> String? {
-        // The payload is our own JSON; a missing field reads as absent, never as an error.
-        let object = (try? JSONSerialization.jsonObject(with: Data(payload.utf8))) as? [String: Any]
-        return object?[name] as? String
     }
 }
 

@@ -1,10 +1,14 @@
+import OrderStore
+
 /// A notification as people read it, the same lines in `iapdesk notifications show` and on
 /// the console's notification screen (each sanitizes before it prints).
-extension NotificationRecord {
-    public var fields: [(name: String, value: String)] {
-        let t = facts.transaction
+public enum NotificationPresentation {
+    public static func fields(_ record: NotificationRecord) -> [(name: String, value: String)] {
+        let (facts, t) = (record.facts, record.facts.transaction)
+        let (id, receivedAt, via, endpoint, rejection) = (record.id, record.receivedAt, record.via, record.endpoint, record.rejection)
+        let (outcome, appliedAt, detail, deadline) = (record.outcome, record.appliedAt, record.detail, record.deadline)
         return [
-            ("notification", "#\(id) \(facts.kind), uuid \(facts.uuid ?? "-")"),
+            ("notification", "#\(id) \(facts.kind), uuid \(facts.uuid ?? "-")" + (facts.app.map { ", \($0)" } ?? "")),
             ("received", "\(receivedAt.iso8601) via \(via.rawValue) at the \(endpoint.rawValue) URL"),
             ("signature", rejection.map { "REJECTED: \($0)" } ?? "verified: chain to the configured roots, bundle id, environment"),
             ("signed", facts.signedDate?.iso8601 ?? "-"),
