@@ -149,7 +149,7 @@ struct ConfigurationTests {
                     """), environment: [:])
         #expect(config.storeSettings.apps == ["com.studio.dragon", "com.studio.kitten", "com.studio.mole"])
         let apple = try config.appStoreSettings()
-        #expect(apple.bundleIds == ["com.studio.dragon", "com.studio.kitten", "com.studio.mole"])
+        #expect([apple.bundleId] + apple.otherApps.map(\.bundleId) == ["com.studio.dragon", "com.studio.kitten", "com.studio.mole"])
         let kitten = try #require(apple.otherApps.first)
         #expect(kitten.verifyReceipt.sharedSecret?.value == "kitten-secret" && kitten.serverAPI?.keyId == "KITTEN0001")
         let mole = try #require(apple.otherApps.last)

@@ -55,9 +55,6 @@ extension AppStoreSettings {
         settings.otherApps = []
         return settings
     }
-
-    /// Every app's bundle id, the first app's first.
-    public var bundleIds: [String] { [bundleId] + otherApps.map(\.bundleId) }
 }
 
 public struct VerifyReceiptEndpoints: Sendable, Equatable {
