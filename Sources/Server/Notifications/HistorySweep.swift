@@ -33,14 +33,21 @@ struct HistorySweep: Sendable {
     func run(_ environment: AppleEnvironment, now: Millis = .now()) async throws -> (next: Millis, recovered: Int) {
         var next = now + settings.interval
         var recovered = 0
+        var failure: (any Error)?
         for app in client.bundleIds {
-            let swept = try await ActingApp.$bundleId.withValue(app) {
-                // The first app keeps the watermark it had before a store served several.
-                try await sweep(environment, key: "notification_history.\(environment.rawValue)" + (app == client.bundleId ? "" : ".\(app)"), now: now)
+            do {
+                let swept = try await ActingApp.$bundleId.withValue(app) {
+                    // The first app keeps the watermark it had before a store served several.
+                    try await sweep(environment, key: "notification_history.\(environment.rawValue)" + (app == client.bundleId ? "" : ".\(app)"), now: now)
+                }
+                next = min(next, swept.next)
+                recovered += swept.recovered
+            } catch {
+                // One app's failure does not keep the others' history from being swept.
+                failure = failure ?? error
             }
-            next = min(next, swept.next)
-            recovered += swept.recovered
         }
+        if let failure { throw failure }
         return (next, recovered)
     }
 
