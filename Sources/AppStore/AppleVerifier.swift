@@ -8,33 +8,24 @@ public final class AppleVerifier: ReceiptVerifier {
     public let settings: AppStoreSettings
     let http: AppleHTTP
     public let verifyReceipt: VerifyReceiptClient
+    /// Both clients act as the app ``ActingApp`` names, with its credentials.
     public let serverAPI: ServerAPIClient?
-    /// The store's other apps, each with its own credentials over the same connections.
-    let others: [String: AppleVerifier]
 
-    public convenience init(settings: AppStoreSettings) {
-        self.init(
-            settings: settings,
-            http: AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections))
-    }
-
-    private init(settings: AppStoreSettings, http: AppleHTTP) {
+    public init(settings: AppStoreSettings) {
         self.settings = settings
+        let http = AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections)
         self.http = http
-        verifyReceipt = VerifyReceiptClient(http: http, endpoints: settings.verifyReceipt)
-        let keys = settings.otherApps.reduce(into: [String: ServerAPICredentials]()) { keys, app in keys[app.bundleId] = app.serverAPI }
+        var endpoints: [String: VerifyReceiptEndpoints] = [:]
+        var keys: [String: ServerAPICredentials] = [:]
+        for app in settings.otherApps {
+            endpoints[app.bundleId] = app.verifyReceipt
+            keys[app.bundleId] = app.serverAPI
+        }
+        verifyReceipt = VerifyReceiptClient(http: http, endpoints: settings.verifyReceipt, otherApps: endpoints)
         serverAPI = settings.serverAPI.map {
             ServerAPIClient(http: http, credentials: $0, bundleId: settings.bundleId, trust: settings.trust, otherApps: keys)
         }
-        var others: [String: AppleVerifier] = [:]
-        for app in settings.otherApps where app.bundleId != settings.bundleId {
-            others[app.bundleId] = AppleVerifier(settings: settings.settings(for: app), http: http)
-        }
-        self.others = others
     }
-
-    /// The verifier with `app`'s credentials; the first app's for an app not configured.
-    public func forApp(_ app: String) -> AppleVerifier { others[app] ?? self }
 
     /// Closes the connection pool; call once when done.
     public func shutdown() async { await http.shutdown() }
@@ -53,7 +44,7 @@ public final class AppleVerifier: ReceiptVerifier {
     }
 
     public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
-        await forApp(app).verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId)
+        await ActingApp.$bundleId.withValue(app) { await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId) }
     }
 
     public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {

@@ -45,16 +45,6 @@ extension AppStoreSettings {
             self.serverAPI = serverAPI
         }
     }
-
-    /// These settings for `app`: its credentials, the rest shared.
-    func settings(for app: AppleApp) -> AppStoreSettings {
-        var settings = self
-        settings.bundleId = app.bundleId
-        settings.verifyReceipt = app.verifyReceipt
-        settings.serverAPI = app.serverAPI
-        settings.otherApps = []
-        return settings
-    }
 }
 
 public struct VerifyReceiptEndpoints: Sendable, Equatable {

@@ -8,20 +8,25 @@ import Receipts
 /// verbatim; the store classifies it (R3).
 public struct VerifyReceiptClient: Sendable {
     let http: AppleHTTP
-    let endpoints: VerifyReceiptEndpoints
+    let firstApp: VerifyReceiptEndpoints
+    /// The store's other apps' endpoints (their shared secrets), by bundle id.
+    let otherApps: [String: VerifyReceiptEndpoints]
 
-    public init(http: AppleHTTP, endpoints: VerifyReceiptEndpoints) {
+    public init(http: AppleHTTP, endpoints: VerifyReceiptEndpoints, otherApps: [String: VerifyReceiptEndpoints] = [:]) {
         self.http = http
-        self.endpoints = endpoints
+        self.firstApp = endpoints
+        self.otherApps = otherApps
     }
 
+    /// Asks as the app ``ActingApp`` names (its shared secret), else as the first app.
     public func verify(receiptData: String) async -> VerificationReport {
+        let endpoints = ActingApp.bundleId.flatMap { otherApps[$0] } ?? firstApp
         var environment = endpoints.first
         var totalLatency = 0
         var visited: Set<AppleEnvironment> = []
         while true {
             visited.insert(environment)
-            let exchange = await http.send(.POST, endpoints.url(environment), body: requestBody(receiptData))
+            let exchange = await http.send(.POST, endpoints.url(environment), body: Self.requestBody(receiptData, endpoints))
             totalLatency += exchange.latencyMs
             var report = Self.report(exchange, environment: environment)
             report.latencyMs = totalLatency
@@ -37,7 +42,7 @@ public struct VerifyReceiptClient: Sendable {
         }
     }
 
-    private func requestBody(_ receiptData: String) -> [UInt8] {
+    private static func requestBody(_ receiptData: String, _ endpoints: VerifyReceiptEndpoints) -> [UInt8] {
         var request: [String: Any] = ["receipt-data": receiptData, "exclude-old-transactions": false]
         if let secret = endpoints.sharedSecret { request["password"] = secret.value }
         return Array((try? JSONSerialization.data(withJSONObject: request)) ?? Data())

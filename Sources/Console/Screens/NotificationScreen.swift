@@ -28,6 +28,7 @@ final class NotificationScreen: ConsoleScreen {
     }
 
     func load(_ session: ConsoleSession) async throws {
+        text.changed()
         let record = try await session.store.notification(id: id)
         self.record = record
         if let tid = record.facts.transaction?.transactionId {
@@ -35,27 +36,26 @@ final class NotificationScreen: ConsoleScreen {
         }
     }
 
-    /// The notification's fields and raw payload, wrapped.
-    func wrapped(theme: Theme, area: Area) -> [(String, Style)] {
+    /// The notification's fields and raw payload.
+    func lines(theme: Theme) -> [(String, Style)] {
         guard let record else { return [] }
         let fields = NotificationPresentation.fields(record)
         let width = (fields.map { TextWidth.of($0.name) }.max() ?? 0) + 2
-        let lines =
+        return
             fields.map { field in
                 (
                     TextWidth.fit(field.name, to: width) + field.value,
                     field.name == "signature" && record.rejection != nil ? theme[.flashError] : theme[.row]
                 )
             } + [("", theme[.row]), ("raw signed payload (\(record.raw.utf8.count) bytes):", theme[.muted]), (record.raw, theme[.muted])]
-        return ScrollingText.wrap(lines, area: area)
     }
 
     func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
-        text.draw(wrapped(theme: theme, area: area), into: &screen, area: area)
+        text.render(into: &screen, area: area, theme: theme) { lines(theme: theme) }
     }
 
     func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {
-        _ = text.handle(key, area: area, count: wrapped(theme: session.theme, area: area).count)
+        _ = text.handle(key, area: area, theme: session.theme) { lines(theme: session.theme) }
         return .none
     }
 }

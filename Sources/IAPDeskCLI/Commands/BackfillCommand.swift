@@ -36,10 +36,7 @@ struct BackfillCommand: AsyncParsableCommand {
         }
         var failed = 0
         try await store.withAppleActions("backfill") { store, actor, client in
-            let app = app ?? store.settings.bundleId
-            guard store.settings.apps.contains(app) else {
-                throw ValidationError("this store serves \(store.settings.apps.joined(separator: ", ")), not \(app)")
-            }
+            let app = try store.servedApp(app)
             for id in ids {
                 let history = await ActingApp.$bundleId.withValue(app) {
                     await client.allPages({ await client.transactionHistory(id, in: environment, revision: $0) })

@@ -45,20 +45,20 @@ struct ImportCommand: AsyncParsableCommand {
             let lines = try records.map(Self.line)
             try await store.withStore { store, configuration in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
-                let catalogue = try await store.products()
-                let products = Set(catalogue.map(\.productId))
-                let appOf = Dictionary(catalogue.map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
-                if let unknown = lines.first(where: { !products.contains($0.order.productId) }) {
+                // The app of each product in the catalogue: a signed transaction must be that app's.
+                let appOf = Dictionary(try await store.products().map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
+                if let unknown = lines.first(where: { appOf[$0.order.productId] == nil }) {
                     throw ValidationError(
                         "\(unknown.place)product_id: \(unknown.order.productId) is not in the catalogue (iapdesk product add or import first)")
                 }
                 // Signed transactions are checked with the rest, before anything is written.
                 var signedIds: [String: String] = [:]
+                let trust = try configuration.trust()
                 for line in lines {
                     guard let signed = line.signedTransaction else { continue }
                     do {
                         let transaction = try await JWS(compact: signed).verified(
-                            as: JWSTransaction.self, trust: try configuration.trust(), bundleId: appOf[line.order.productId] ?? store.settings.bundleId)
+                            as: JWSTransaction.self, trust: trust, bundleId: appOf[line.order.productId] ?? store.settings.bundleId)
                         signedIds[line.order.orderId] = transaction.transactionId
                     } catch {
                         throw ValidationError("\(line.place)signed_transaction: \(error)")

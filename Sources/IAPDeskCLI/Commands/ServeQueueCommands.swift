@@ -69,10 +69,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                     guard let client = verifier.serverAPI else {
                         throw ValidationError("asking Apple needs the App Store Server API key ([apple] key_file, key_id, issuer_id)")
                     }
-                    let asked = app ?? store.settings.bundleId
-                    guard store.settings.apps.contains(asked) else {
-                        throw ValidationError("this store serves \(store.settings.apps.joined(separator: ", ")), not \(asked)")
-                    }
+                    let asked = try store.servedApp(app)
                     return try await ActingApp.$bundleId.withValue(asked) {
                         try await AppleSendHistory.compare(
                             client: client, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps), store: store,

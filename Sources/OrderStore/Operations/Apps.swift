@@ -39,16 +39,24 @@ extension OrderStore {
         }
     }
 
+    /// The app a command names (`--app`), else the store's first; one the store does not
+    /// serve is refused, `what` (a product id) leading the message when given.
+    public func servedApp(_ named: String?, for what: String? = nil) throws -> String {
+        let app = named ?? settings.bundleId
+        guard settings.apps.isEmpty || settings.apps.contains(app) else {
+            throw StoreError.invalid(
+                (what.map { "\($0): " } ?? "")
+                    + "no app \(app) in this store (\(settings.apps.joined(separator: ", "))): an admin adds it with `iapdesk app add \(app)`")
+        }
+        return app
+    }
+
     /// The product with its app decided: its own, which must be one the store serves, else
     /// the store's only app. A store of several apps needs to be told which.
     public func withApp(_ product: Product) throws -> Product {
         var product = product
         if let app = product.app {
-            guard settings.apps.isEmpty || settings.apps.contains(app) else {
-                throw StoreError.invalid(
-                    "\(product.productId): no app \(app) in this store (\(settings.apps.joined(separator: ", "))): an admin adds it with `iapdesk app add \(app)`"
-                )
-            }
+            _ = try servedApp(app, for: product.productId)
         } else {
             guard settings.apps.count <= 1 else {
                 throw StoreError.invalid(
