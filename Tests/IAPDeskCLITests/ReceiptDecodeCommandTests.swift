@@ -1,4 +1,5 @@
 import Foundation
+import OrderStore
 import Receipts
 import TestSupport
 import Testing
@@ -110,6 +111,12 @@ import Testing
 /// non-zero exit.
 @Suite("CLI errors", .needsBinary)
 struct CLIErrorTests {
+    @Test("--version names the build and the store schema it opens, on standard output")
+    func version() throws {
+        let (status, output, _) = try Self.run(["--version"])
+        #expect(status == 0 && output.contains("iapdesk \(IAPDesk.version)") && output.contains("store schema \(OrderStore.schemaVersion)"), "\(output)")
+    }
+
     /// Runs the built binary; (exit status, standard output, standard error).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
         let binary = try Machine.requireBinary()
