@@ -34,7 +34,7 @@ struct AuditKeyStoreTests {
             let hash = AuditChain.hash(
                 previous: previous, seq: entrySeq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
                 action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
-                detail: try row.string("detail"))
+                detail: try row.string("detail"), grants: try AuditEntry(row: row).grants)
             try await sql.raw("UPDATE audit_log SET prev_hash = \(bind: previous), hash = \(bind: hash) WHERE seq = \(bind: entrySeq)").run()
             previous = hash
         }
@@ -78,7 +78,8 @@ struct AuditKeyStoreTests {
             let head = try await AuditHead.read(store.db.sql)
             let seq = head.seq + 1
             let hash = AuditChain.hash(
-                previous: head.hash, seq: seq, at: t0, actor: "root", role: "admin", action: "grant", target: "order:o9", reason: "trust me", detail: "")
+                previous: head.hash, seq: seq, at: t0, actor: "root", role: "admin", action: "grant", target: "order:o9", reason: "trust me", detail: "",
+                grants: nil)
             try await store.db.sql.raw(
                 """
                 INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash)
@@ -129,6 +130,15 @@ struct AuditKeyStoreTests {
             try await delivered(store, "o1", tid: "904")
             _ = try await store.paidOrder("o2", account: "a2")
             #expect(try await store.unauditedDeliveries().isEmpty)
+            // The delivery's entry names the grant it wrote; a range that is no range is an edit.
+            let real = try #require(try await store.orderDetail("o1").grants.first)
+            let recording = try #require(try await store.orderDetail("o1").audit.first { $0.grants != nil })
+            #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.hasSuffix("→ delivered"))
+            try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from - 1 WHERE seq = \(bind: recording.seq)").run()
+            #expect(
+                try await store.verifyAuditLog() == .broken(seq: recording.seq, why: "its grant columns name no range of grants: edited after it was written"))
+            try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from WHERE seq = \(bind: recording.seq)").run()
+            #expect(try await store.verifyAuditLog().isIntactForTest)
             try await store.db.sql.raw(
                 """
                 INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
@@ -136,7 +146,6 @@ struct AuditKeyStoreTests {
                 """
             ).run()
             // A second grant for an order delivered once, at the instant of its real delivery.
-            let real = try #require(try await store.orderDetail("o1").grants.first)
             try await store.db.sql.raw("UPDATE grants SET revoked_at = \(bind: t0 + 4000) WHERE order_id = 'o1'").run()
             try await store.db.sql.raw(
                 """
@@ -215,11 +224,14 @@ struct AuditKeyStoreTests {
             let grants = try await store.db.sql.row("SELECT MIN(id) AS low, MAX(id) AS high FROM grants")
             let entry = try #require(try await store.auditLog(limit: 1).first)
             #expect(entry.action == "seed")
-            #expect(entry.detail == "300 synthetic orders; grants #\(try grants?.int64("low") ?? 0)–#\(try grants?.int64("high") ?? 0)")
+            #expect(entry.detail == "300 synthetic orders")
+            #expect(entry.grants == (try grants?.int64("low") ?? 0)...(try grants?.int64("high") ?? 0))
             #expect(try await store.verifyAuditLog() == .intact(entries: entry.seq))
             #expect(try await store.unauditedDeliveries().isEmpty)
-            // The seed's entry is what vouches for its grants: without it they are unaccounted for.
-            try await store.db.sql.raw("UPDATE audit_log SET detail = '300 synthetic orders' WHERE seq = \(bind: entry.seq)").run()
+            // The seed's entry is what vouches for its grants: its range is chained with it, and
+            // without it they are unaccounted for.
+            try await store.db.sql.raw("UPDATE audit_log SET grants_from = NULL, grants_to = NULL WHERE seq = \(bind: entry.seq)").run()
+            #expect(try await store.verifyAuditLog() == .broken(seq: entry.seq, why: "its content was changed after it was written"))
             #expect(try await store.unauditedDeliveries(limit: 5).count == 5)
             await store.close()
         } catch {

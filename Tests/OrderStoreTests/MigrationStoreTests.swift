@@ -9,37 +9,46 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
+    /// Undoes migration 23: the audit log of an iapdesk before issue 30, whose entries name
+    /// the grants they record only in words.
+    static let auditBeforeIssue30 = [
+        "ALTER TABLE audit_log DROP COLUMN grants_from",
+        "ALTER TABLE audit_log DROP COLUMN grants_to",
+        "ALTER TABLE audit_head DROP COLUMN legacy_grants_through",
+    ]
+
     /// Undoes migrations 11 and later as exactly as SQL can: the schema an iapdesk before
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
-        var statements = [
-            "ALTER TABLE products DROP COLUMN gives",
-            "DROP INDEX orders_by_app",
-            "DROP INDEX orders_by_app_state",
-            "DROP INDEX products_by_app",
-            "ALTER TABLE orders DROP COLUMN app",
-            "ALTER TABLE products DROP COLUMN app",
-            "ALTER TABLE notifications DROP COLUMN app",
-            "DROP TABLE apps",
-            "ALTER TABLE transactions DROP COLUMN storefront",
-            "DROP TABLE apple_order_ids",
-            "ALTER TABLE products DROP COLUMN subscription_group",
-            "ALTER TABLE products DROP COLUMN group_level",
-            "ALTER TABLE products DROP COLUMN duration_days",
-            "ALTER TABLE products DROP COLUMN retired_at",
-            "DROP TABLE mass_extensions",
-            "DROP INDEX grants_by_time",
-            "DROP INDEX transactions_by_cancellation",
-            "DROP TABLE notes",
-            "DROP TABLE consumption_reports",
-            "DROP TABLE subscription_extensions",
-            "DROP TABLE refund_answers",
-            "DROP INDEX notifications_refund_requests",
-            "DROP INDEX transactions_by_app_transaction",
-            "ALTER TABLE transactions DROP COLUMN refunded_share",
-            "ALTER TABLE transactions DROP COLUMN share_taken_back",
-            "ALTER TABLE transactions DROP COLUMN app_transaction_id",
-        ]
+        var statements =
+            auditBeforeIssue30 + [
+                "ALTER TABLE products DROP COLUMN gives",
+                "DROP INDEX orders_by_app",
+                "DROP INDEX orders_by_app_state",
+                "DROP INDEX products_by_app",
+                "ALTER TABLE orders DROP COLUMN app",
+                "ALTER TABLE products DROP COLUMN app",
+                "ALTER TABLE notifications DROP COLUMN app",
+                "DROP TABLE apps",
+                "ALTER TABLE transactions DROP COLUMN storefront",
+                "DROP TABLE apple_order_ids",
+                "ALTER TABLE products DROP COLUMN subscription_group",
+                "ALTER TABLE products DROP COLUMN group_level",
+                "ALTER TABLE products DROP COLUMN duration_days",
+                "ALTER TABLE products DROP COLUMN retired_at",
+                "DROP TABLE mass_extensions",
+                "DROP INDEX grants_by_time",
+                "DROP INDEX transactions_by_cancellation",
+                "DROP TABLE notes",
+                "DROP TABLE consumption_reports",
+                "DROP TABLE subscription_extensions",
+                "DROP TABLE refund_answers",
+                "DROP INDEX notifications_refund_requests",
+                "DROP INDEX transactions_by_app_transaction",
+                "ALTER TABLE transactions DROP COLUMN refunded_share",
+                "ALTER TABLE transactions DROP COLUMN share_taken_back",
+                "ALTER TABLE transactions DROP COLUMN app_transaction_id",
+            ]
         if d == .postgres {
             statements.append("ALTER TABLE subscriptions ALTER COLUMN owner_account SET NOT NULL")
         } else {
@@ -96,5 +105,71 @@ struct MigrationStoreTests {
         let versions = try await store.db.sql.rows("SELECT version FROM schema_migrations").map { try $0.int("version") }
         #expect(versions.max() == Migrations.all(store.dialect).count)
         await store.close()
+    }
+
+    @Test(
+        "A store from before issue 30 keeps its verdict on grants: its entries' words vouch for the grants they wrote, one written by hand is still found, and grants after the migration are named by id",
+        arguments: Backend.all)
+    func issue30(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        let old = try await OrderStore.open(location, settings: .test)
+        for statement in Self.auditBeforeIssue30 + ["DELETE FROM schema_migrations WHERE version >= 23"] {
+            try await old.db.sql.raw(SQLQueryString(statement)).run()
+        }
+        // What an iapdesk of then wrote: a delivery and its entry at one instant, a seed whose
+        // entry names its grants in words, and a grant someone wrote by hand.
+        try await Self.grant(old, "o1", at: t0)
+        try await Self.legacyEntry(old, at: t0, target: "order:o1", action: "verify.valid", detail: "verified → delivered")
+        try await Self.grant(old, "s1", at: t0 + 10)
+        try await Self.grant(old, "s2", at: t0 + 10)
+        try await Self.legacyEntry(old, at: t0 + 10, target: AuditTarget.seed.description, action: "seed", detail: "2 synthetic orders; grants #2–#3")
+        try await Self.grant(old, "o2", at: t0 + 20)
+        await old.close()
+
+        let store = try await OrderStore.open(location, settings: .test)
+        do {
+            #expect(try await store.verifyAuditLog().isIntactForTest)
+            let legacy = try await store.unauditedDeliveries()
+            #expect(legacy == [UnauditedDelivery(orderId: "o2", grantedAt: t0 + 20, count: 1)], "\(legacy)")
+            try await TestCatalogue.install(in: store)
+            // After the migration a delivery's entry names its grant, and a hand-written one is found by its id alone.
+            let submission = try await store.paidOrder("o3", account: "a3")
+            _ = try await store.applyVerification(orderId: "o3", submissionId: submission, report: validReport([tx("930", at: t0 + 100)]), at: t0 + 3000)
+            try await Self.grant(store, "o4", at: t0 + 4000)
+            #expect(
+                try await store.unauditedDeliveries() == [
+                    UnauditedDelivery(orderId: "o2", grantedAt: t0 + 20, count: 1), UnauditedDelivery(orderId: "o4", grantedAt: t0 + 4000, count: 1),
+                ])
+            #expect(try await store.unauditedDeliveries(limit: 1).map(\.orderId) == ["o2"])
+            #expect(try await store.verifyAuditLog().isIntactForTest)
+        } catch {
+            Issue.record(error)
+        }
+        await store.close()
+    }
+
+    private static func grant(_ store: OrderStore, _ orderId: String, at: Millis) async throws {
+        try await store.db.sql.raw(
+            """
+            INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
+            VALUES (\(bind: orderId), 'acct', NULL, 'automatic', 'system', NULL, \(bind: at))
+            """
+        ).run()
+    }
+
+    /// An audit entry as an iapdesk before migration 23 appended it: chained, no grant columns.
+    private static func legacyEntry(_ store: OrderStore, at: Millis, target: String, action: String, detail: String) async throws {
+        let head = try await AuditHead.read(store.db.sql)
+        let seq = head.seq + 1
+        let hash = AuditChain.hash(
+            previous: head.hash, seq: seq, at: at, actor: "system", role: "rule", action: action, target: target, reason: nil, detail: detail, grants: nil)
+        try await store.db.sql.raw(
+            """
+            INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash)
+            VALUES (\(bind: seq), \(bind: at), 'system', 'rule', \(bind: action), \(bind: target), NULL, \(bind: detail), \(bind: head.hash), \(bind: hash))
+            """
+        ).run()
+        try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
     }
 }

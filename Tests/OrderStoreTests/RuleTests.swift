@@ -302,26 +302,35 @@ struct RuleTests {
     @Test("R10: any changed field or link changes the hash")
     func auditHash() {
         let base = AuditChain.hash(
-            previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d")
+            previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d",
+            grants: nil)
         #expect(base.count == 64)
         #expect(
             base
                 != AuditChain.hash(
-                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r2", detail: "d"
-                ))
+                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r2",
+                    detail: "d", grants: nil))
         #expect(
             base
                 != AuditChain.hash(
-                    previous: base, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d"))
+                    previous: base, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d", grants: nil))
         #expect(
             base
                 != AuditChain.hash(
-                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: nil, detail: "d")
+                    previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: nil, detail: "d",
+                    grants: nil)
         )
         // Moving text between fields must not collide.
         #expect(
-            AuditChain.hash(previous: "", seq: 1, at: 0, actor: "ab", role: "c", action: "", target: "", reason: nil, detail: "")
-                != AuditChain.hash(previous: "", seq: 1, at: 0, actor: "a", role: "bc", action: "", target: "", reason: nil, detail: ""))
+            AuditChain.hash(previous: "", seq: 1, at: 0, actor: "ab", role: "c", action: "", target: "", reason: nil, detail: "", grants: nil)
+                != AuditChain.hash(previous: "", seq: 1, at: 0, actor: "a", role: "bc", action: "", target: "", reason: nil, detail: "", grants: nil))
+        // The grants an entry records are chained with it; an entry that records none hashes as before migration 23.
+        let granting = { (grants: ClosedRange<Int64>?) in
+            AuditChain.hash(
+                previous: AuditChain.genesis, seq: 1, at: t0, actor: "alice", role: "support", action: "grant", target: "order:1", reason: "r", detail: "d",
+                grants: grants)
+        }
+        #expect(Set([base, granting(5...5), granting(5...6), granting(55...5_555)]).count == 4)
     }
 
     // MARK: State machine

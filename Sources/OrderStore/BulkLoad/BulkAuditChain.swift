@@ -18,12 +18,17 @@ public struct BulkAuditChain: Sendable {
 
     /// Appends one entry to the chain and its row to `rows`.
     public mutating func append(
-        to rows: inout BulkRows, at: Millis, actor: String, role: String, action: String, target: AuditTarget, reason: String?, detail: String
+        to rows: inout BulkRows, at: Millis, actor: String, role: String, action: String, target: AuditTarget, reason: String?, detail: String,
+        grants: ClosedRange<Int64>? = nil
     ) {
         seq += 1
         let next = AuditChain.hash(
-            previous: hash, seq: seq, at: at, actor: actor, role: role, action: action, target: target.description, reason: reason, detail: detail)
-        rows.audit.append([seq, at, actor, role, action, target.description, reason, detail, hash, next, signer?.entryMAC(hash: next)])
+            previous: hash, seq: seq, at: at, actor: actor, role: role, action: action, target: target.description, reason: reason, detail: detail,
+            grants: grants)
+        rows.audit.append([
+            seq, at, actor, role, action, target.description, reason, detail, hash, next, signer?.entryMAC(hash: next), grants?.lowerBound,
+            grants?.upperBound,
+        ])
         hash = next
     }
 }

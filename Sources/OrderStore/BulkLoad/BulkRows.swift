@@ -68,7 +68,7 @@ public struct BulkRows: Sendable {
         try await writer.insert(
             into: "audit_log",
             columns: [
-                "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac",
+                "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac", "grants_from", "grants_to",
             ], rows: audit)
     }
 }

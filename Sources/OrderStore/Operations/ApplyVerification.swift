@@ -322,7 +322,7 @@ extension OrderStore {
     /// one impossible; the loser learns who delivered and when. A hand delivery with no
     /// purchase confirmed yet keeps its R4 schedule so Apple's answer can claim it (R7).
     func deliver(_ tx: WriteTransaction, order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Order {
-        guard try await tx.insertGrant(order, transactionId: transactionId, kind: kind, reason: reason) else {
+        guard let grant = try await tx.insertGrant(order, transactionId: transactionId, kind: kind, reason: reason) else {
             throw try await alreadyDelivered(tx, orderId: order.orderId)
         }
         var next = order
@@ -335,7 +335,7 @@ extension OrderStore {
             next.nextRetryAt = tx.now + RetrySchedule.delay(afterFailure: 1)
         }
         let detail = transactionId == nil ? "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule" : ""
-        let delivered = try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail)
+        let delivered = try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail, grant: grant)
         // The game learns of it from the outbox, committed with the grant.
         try await tx.recordEvent(kind == .refundReversed ? .refundReversed : .delivered, order: delivered, grantKind: kind, reason: reason)
         return delivered

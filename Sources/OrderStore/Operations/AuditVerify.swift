@@ -65,7 +65,7 @@ extension OrderStore {
             let rows = try await read { sql in
                 try await sql.rows(
                     """
-                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac FROM audit_log
+                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to FROM audit_log
                     WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(bind: batch)
                     """)
             }
@@ -74,10 +74,16 @@ extension OrderStore {
                 let seq = try row.int64("seq")
                 if seq != expectedSeq { return .broken(seq: expectedSeq, why: "entry \(expectedSeq) is missing") }
                 if try row.string("prev_hash") != previous { return .broken(seq: seq, why: "does not link to the entry before it") }
+                let grants: ClosedRange<Int64>?
+                switch (try row.optionalInt64("grants_from"), try row.optionalInt64("grants_to")) {
+                case (nil, nil): grants = nil
+                case (let from?, let to?) where from <= to: grants = from...to
+                default: return .broken(seq: seq, why: "its grant columns name no range of grants: edited after it was written")
+                }
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
                     action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
-                    detail: try row.string("detail"))
+                    detail: try row.string("detail"), grants: grants)
                 if hash != (try row.string("hash")) { return .broken(seq: seq, why: "its content was changed after it was written") }
                 if let why = Self.macProblem(try row.optionalString("mac"), hash: hash, seq: seq, signedSince: signedSince, key: key) {
                     return .broken(seq: seq, why: why)

@@ -146,6 +146,9 @@ public struct AuditEntry: Sendable, Equatable {
     public var reason: String?
     /// What changed, e.g. `verify_retry → delivered`.
     public var detail: String
+    /// The grant rows this entry records (a delivery's one, a seed's range); nil for entries
+    /// that record none and for entries written before migration 23.
+    public var grants: ClosedRange<Int64>?
     /// SHA-256 over the previous entry's hash and this entry's fields.
     public var hash: String
 }

@@ -10,12 +10,19 @@ public enum AuditChain {
 
     /// SHA-256, hex, over the entry's fields, each length-prefixed so no two entries'
     /// fields can run together into the same bytes, and the previous entry's hash.
+    ///
+    /// `grants` (the grant rows the entry records, from migration 23) is hashed only when
+    /// the entry names some: entries written before it, which name none, hash as they did.
     public static func hash(
-        previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String
+        previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String,
+        grants: ClosedRange<Int64>?
     ) -> String {
-        // Length-prefixed fields: no choice of field contents can make two entries collide.
+        // Length-prefixed fields: no choice of field contents can make two entries collide,
+        // and a list of ten fields never encodes like a list of nine.
+        var fields = [previous, String(seq), String(at), actor, role, action, target, reason ?? "\u{0}", detail]
+        if let grants { fields += [String(grants.lowerBound), String(grants.upperBound)] }
         var data = Data()
-        for field in [previous, String(seq), String(at), actor, role, action, target, reason ?? "\u{0}", detail] {
+        for field in fields {
             let bytes = Data(field.utf8)
             data.append(contentsOf: String(bytes.count).utf8)
             data.append(0x3A)

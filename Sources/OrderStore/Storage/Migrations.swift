@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23,
         ]
     }
 
@@ -76,6 +76,17 @@ enum Migrations {
 
     /// Issue 31: what one unit of a product gives in the game (`gems:100`), told in its events.
     private static let v22 = ["ALTER TABLE products ADD COLUMN gives TEXT"]
+
+    /// Issue 30: an audit entry names the grant rows it records (R11's deliveries, a seed's
+    /// range), chained with the entry, so a grant is found audited by its id and never by
+    /// reading a sentence. Grants written before this migration are recorded only in their
+    /// entries' words; `legacy_grants_through` bounds them (see `LegacyGrantAudit`).
+    private static let v23 = [
+        "ALTER TABLE audit_log ADD COLUMN grants_from BIGINT",
+        "ALTER TABLE audit_log ADD COLUMN grants_to BIGINT",
+        "ALTER TABLE audit_head ADD COLUMN legacy_grants_through BIGINT NOT NULL DEFAULT 0",
+        "UPDATE audit_head SET legacy_grants_through = (SELECT COALESCE(MAX(id), 0) FROM grants)",
+    ]
 
     /// Issue 31: several apps in one store. The apps it serves (the one it recorded before
     /// included), and each product's app: orders, subscriptions and events have theirs through

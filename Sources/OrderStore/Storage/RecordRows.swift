@@ -109,6 +109,7 @@ extension AuditEntry {
         target = AuditTarget(stored: try row.string("target"))
         reason = try row.optionalString("reason")
         detail = try row.string("detail")
+        if let from = try row.optionalInt64("grants_from"), let to = try row.optionalInt64("grants_to"), from <= to { grants = from...to }
         hash = try row.string("hash")
     }
 }

@@ -32,11 +32,15 @@ final class WriteTransaction {
         var target: AuditTarget
         var reason: String?
         var detail: String
+        /// The grant rows this entry records (a delivery's one), chained with it.
+        var grants: ClosedRange<Int64>?
     }
 
     /// R10: every operator action and automatic state change is recorded.
-    func audit(_ action: String, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil) {
-        audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail))
+    func audit(
+        _ action: String, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil, grants: ClosedRange<Int64>? = nil
+    ) {
+        audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail, grants: grants))
     }
 
     func countNew(_ state: OrderState) {
@@ -44,9 +48,12 @@ final class WriteTransaction {
     }
 
     /// Writes a changed order: checks the transition, bumps the version only if nobody
-    /// changed the order since `previous` was read, keeps counters, and audits a state change.
+    /// changed the order since `previous` was read, keeps counters, and audits a state change
+    /// (naming `grant`, the grant row a delivery wrote, in its entry).
     @discardableResult
-    func save(_ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "") async throws -> Order {
+    func save(
+        _ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", grant: Int64? = nil
+    ) async throws -> Order {
         var next = order
         if next.state != previous.state {
             guard previous.state.canMove(to: next.state) else {
@@ -87,7 +94,7 @@ final class WriteTransaction {
             countDeltas[next.state, default: 0] += 1
             audit(
                 action, target: .order(order.orderId), reason: reason,
-                detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"))
+                detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"), grants: grant.map { $0...$0 })
         } else if !action.isEmpty {
             audit(action, target: .order(order.orderId), reason: reason, detail: detail)
         }
@@ -147,18 +154,18 @@ final class WriteTransaction {
                 let role = entry.actor.auditRole
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                    action: entry.action, target: entry.target.description, reason: entry.reason, detail: entry.detail)
+                    action: entry.action, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants)
                 rows.append(
                     """
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
                      \(bind: entry.target.description), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
-                     \(bind: signer?.entryMAC(hash: hash)))
+                     \(bind: signer?.entryMAC(hash: hash)), \(bind: entry.grants?.lowerBound), \(bind: entry.grants?.upperBound))
                     """)
                 previous = hash
             }
             try await sql.raw(
                 """
-                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac) VALUES \(rows.joined(separator: ", "))
+                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to) VALUES \(rows.joined(separator: ", "))
                 """
             ).run()
         }

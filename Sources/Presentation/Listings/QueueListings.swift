@@ -66,6 +66,11 @@ public enum QueueListings {
             ])
     }
 
+    /// The grant rows an audit entry records, as support reads them.
+    static func grants(_ ids: ClosedRange<Int64>) -> String {
+        ids.lowerBound == ids.upperBound ? "grant #\(ids.lowerBound)" : "grants #\(ids.lowerBound)–#\(ids.upperBound)"
+    }
+
     public static func audit() -> Listing<AuditEntry> {
         Listing(
             title: "Audit log (newest first)", empty: "The audit log is empty.",
@@ -78,7 +83,9 @@ public enum QueueListings {
                 ListColumn("ACTION", width: 16) { Cell($0.action) },
                 ListColumn("TARGET", width: 19) { Cell($0.target.description) },  // "order:" and a 13-character order id
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
-                    Cell(e.reason.map { "\($0) · \(e.detail)" } ?? e.detail, e.reason == nil ? .muted : .plain)
+                    Cell(
+                        [e.reason, e.detail.isEmpty ? nil : e.detail, e.grants.map(Self.grants)].compactMap(\.self).joined(separator: " · "),
+                        e.reason == nil ? .muted : .plain)
                 },
             ])
     }

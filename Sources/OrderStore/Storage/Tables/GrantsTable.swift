@@ -2,15 +2,16 @@ import SQLKit
 
 /// R11's table: a grant row is a delivery; a unique index allows one live grant per order.
 extension WriteTransaction {
-    /// Inserts the live grant; false when the order already has one.
-    func insertGrant(_ order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Bool {
+    /// Inserts the live grant and returns its id (for the audit entry that records it); nil
+    /// when the order already has one.
+    func insertGrant(_ order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Int64? {
         try await sql.row(
             """
             INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
             VALUES (\(bind: order.orderId), \(bind: order.accountId), \(bind: transactionId), \(bind: kind.rawValue),
                     \(bind: actor.name), \(bind: reason), \(bind: now))
             ON CONFLICT DO NOTHING RETURNING id
-            """) != nil
+            """)?.int64("id")
     }
 
     /// A hand delivery Apple has now confirmed names its purchase.
