@@ -83,6 +83,7 @@ struct Generator {
 
         var state = OrderState.delivered
         var lastError: String?
+        var appleRefusal: Int?
         var replay = false
         var manual = false
         var otid = tid
@@ -99,11 +100,12 @@ struct Generator {
             state = recent ? [OrderState.receiptReceived, .verifyRetry, .verifyRetry, .verifyRetry, .verified][random.int(0...4)] : .verifyRetry
         case ..<(undelivered + 0.025):
             state = .rejected
-            lastError =
+            // Apple's status where Apple refused it (its attempt records the status); none for the store's own check.
+            (appleRefusal, lastError) =
                 [
-                    "21003 receipt could not be authenticated", "21010 user account not found or deleted",
-                    "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)",
-                    "21004 shared secret does not match",
+                    (21003, "21003 receipt could not be authenticated"), (21010, "21010 user account not found or deleted"),
+                    (nil, "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)"),
+                    (21004, "21004 shared secret does not match"),
                 ][random.int(0...3)]
         case ..<(undelivered + 0.035): state = .refunded
         default: manual = random.chance(0.03)
@@ -121,6 +123,7 @@ struct Generator {
             if [.delivered, .refunded, .verified].contains(state), let first = noAdsOwners[accountIndex] {
                 state = .rejected
                 replay = true
+                appleRefusal = nil
                 lastError = "replay: otid:\(otid) already claimed by order \(first) of same account"
             }
         default:
@@ -128,6 +131,7 @@ struct Generator {
                 state = .rejected
                 replay = true
                 let across = victim.account == accountId ? "same account" : "another account (\(victim.account))"
+                appleRefusal = nil
                 lastError = "replay: tid:\(victim.tid) already claimed by order \(victim.orderId) of \(across)"
             }
         }
@@ -150,6 +154,7 @@ struct Generator {
                     disputeCount += 1
                 } else {
                     state = .rejected
+                    appleRefusal = nil
                     lastError = "dispute settled for the owner: shared Apple ID"
                 }
             case .transfer:
@@ -247,8 +252,8 @@ struct Generator {
             }
         case .receiptReceived:
             break
-        case .rejected where !replay && lastError?.hasPrefix("check") == false && lastError?.hasPrefix("dispute") == false:
-            let status = Int(lastError?.prefix(5) ?? "") ?? 21003
+        case .rejected where appleRefusal != nil:
+            let status = appleRefusal ?? 21003
             rows.attempts.append([
                 orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
                 random.int(2_800...6_200), lastError, "{\"status\":\(status)}",

@@ -448,6 +448,8 @@ public final class ConsoleApp {
         var lastRefresh = ContinuousClock.now
         var lastSpin = ContinuousClock.now
         var lastKey = ContinuousClock.now
+        // The idle warning this loop put up, so it may replace it (its countdown) but no other message.
+        var idleWarning: String?
         while !finished {
             if let key = device.pollKey() {
                 lastKey = .now
@@ -459,8 +461,9 @@ public final class ConsoleApp {
                     endedBecause = ending
                     return
                 }
-                if let warning = visit.idleWarning(now: .now, lastKey: lastKey), message == nil || message?.text.hasPrefix("no key") == true {
+                if let warning = visit.idleWarning(now: .now, lastKey: lastKey), message == nil || message?.text == idleWarning {
                     message = (warning, true)
+                    idleWarning = warning
                 }
             }
             if ContinuousClock.now - lastRefresh >= refreshEvery, prompt == nil, dialog == nil {
