@@ -46,17 +46,3 @@ public struct Order: Sendable, Equatable, Codable {
     /// being verified (R4) until an answer claims the purchase (R7).
     public var isUnconfirmedDelivery: Bool { state == .delivered && transactionId == nil }
 }
-
-extension Order {
-    /// The flags an operator must see beside the state, in the words both the console and
-    /// the command line print.
-    public func badges(storeIsProduction: Bool) -> [String] {
-        var badges: [String] = []
-        if needsOperator { badges.append("NEEDS OPERATOR") }
-        if replayFlag { badges.append("REPLAY") }
-        if isUnconfirmedDelivery { badges.append("UNCONFIRMED: Apple has not yet confirmed the purchase") }
-        if let other = deliveryConflict { badges.append("TWO DELIVERIES for one purchase (also order \(other))") }
-        if EnvironmentRule.isFlaggedSandbox(environment, storeIsProduction: storeIsProduction) { badges.append(EnvironmentRule.flaggedSandboxText) }
-        return badges
-    }
-}

@@ -14,10 +14,6 @@ public struct GameEndpointOutage: Sendable, Equatable {
     public var failures: Int
     /// Events the game has not confirmed.
     public var waiting: Int64
-
-    public var banner: String {
-        "game endpoint failing since \(since.clockText) — \(StoreCounts.text(waiting)) event\(waiting == 1 ? "" : "s") not confirmed, none lost"
-    }
 }
 
 extension OrderStore {

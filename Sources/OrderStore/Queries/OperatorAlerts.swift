@@ -8,9 +8,6 @@ public struct OperatorAlert: Sendable, Equatable {
     public var orders: Int
     /// The oldest of these orders' last state change.
     public var since: Millis
-
-    /// The banner line: "<reason>: N orders waiting, none rejected".
-    public var banner: String { "\(reason): \(orders) order\(orders == 1 ? "" : "s") waiting, none rejected" }
 }
 
 extension OrderStore {

@@ -40,10 +40,4 @@ public struct AppleOutage: Sendable, Equatable {
     public var failures: Int
     /// Paid orders waiting for Apple (received or on the retry schedule).
     public var waiting: Int64
-
-    /// "verifyReceipt failing since 03:12 — 212 orders waiting, none rejected".
-    public var banner: String {
-        let name = method == .verifyReceipt ? "verifyReceipt" : "App Store Server API"
-        return "\(name) failing since \(since.clockText) — \(waiting) order\(waiting == 1 ? "" : "s") waiting, none rejected"
-    }
 }

@@ -1,3 +1,5 @@
+import OrderStore
+
 /// One line of an order's history, for `order show` and the console's detail screen. The
 /// text holds data as stored: whoever displays it sanitizes it.
 public struct TimelineEvent: Sendable, Equatable {
