@@ -30,10 +30,4 @@ public struct ConsumptionReport: Sendable, Equatable {
         self.customerConsented = customerConsented
         self.client = client
     }
-
-    /// "40 % used, played 1 to 6 hours, player consented".
-    public var summary: String {
-        "\((Double(consumptionPercentage) / 1000).formatted()) % used" + (playTime.map { ", played \($0.words)" } ?? "")
-            + (customerConsented ? ", player consented" : ", no consent")
-    }
 }

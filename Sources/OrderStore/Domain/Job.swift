@@ -52,13 +52,6 @@ public struct Job: Sendable, Equatable {
     public var lastError: String?
     /// Set when it failed too often to try again; an operator may requeue it.
     public var deadAt: Millis?
-
-    /// Where the job stands at `now`, as the CLI and the console both word it.
-    public func stateLabel(now: Millis = .now()) -> String {
-        if deadAt != nil { return "DEAD" }
-        if let leaseUntil, leaseUntil >= now { return "running (\(leaseOwner ?? "?"))" }
-        return "waiting"
-    }
 }
 
 /// How the store's job queue stands, for `/metrics`, `/readyz` and the console's header.

@@ -60,16 +60,6 @@ public struct VerificationReport: Sendable, Equatable {
     }
 }
 
-extension VerificationReport {
-    /// What Apple said, in a few words: `status 0 (valid)`, `no answer (timed out after 30 s)`,
-    /// `HTTP 503 without a readable body`.
-    public var answerSummary: String {
-        if let transportError { return "no answer (\(transportError))" }
-        if let appleStatus { return "status \(appleStatus) (\(StatusCodeRule.meaning(of: appleStatus)))" }
-        return "HTTP \(httpStatus.map(String.init) ?? "?") without a readable body"
-    }
-}
-
 /// What OrderStore needs from Apple (DESIGN.md §1). The AppStore module implements it
 /// over HTTP; tests implement it with prepared reports. A verifier never throws for
 /// Apple's own failures: a time-out is a report with `transportError`, so that R1/R4 can

@@ -9,14 +9,6 @@ public struct BulkProgress: Sendable {
     /// Orders another process was verifying at that moment: left to it, not asked twice.
     public var elsewhere = 0
     public var failed: [(orderId: String, error: String)]
-
-    /// One line for the console's message and the CLI: what the run came to.
-    public var summary: String {
-        var text = "re-verified \(done): \(delivered) delivered, \(retrying) still waiting on Apple"
-        if elsewhere > 0 { text += ", \(elsewhere) being verified by another process" }
-        if !failed.isEmpty { text += ", \(failed.count) failed" }
-        return text
-    }
 }
 
 extension OrderStore {

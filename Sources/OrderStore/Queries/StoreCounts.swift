@@ -25,9 +25,6 @@ public struct StoreCounts: Sendable, Equatable {
     /// 19,000 stuck orders took 6–12 ms on PostgreSQL; a thousand is well past the point
     /// where on-call needs the exact number).
     public static let cap: Int64 = 1_000
-
-    /// A capped count as the header and the CLI say it.
-    public static func text(_ n: Int64) -> String { n >= cap ? "\(cap)+" : "\(n)" }
 }
 
 extension OrderStore {

@@ -88,3 +88,11 @@ public enum RefundRequestPresentation {
         return [DetailSection(nil, fields), DetailSection("Answers sent to Apple", answers)]
     }
 }
+
+extension ConsumptionReport {
+    /// "40 % used, played 1 to 6 hours, player consented".
+    public var summary: String {
+        "\((Double(consumptionPercentage) / 1000).formatted()) % used" + (playTime.map { ", played \($0.words)" } ?? "")
+            + (customerConsented ? ", player consented" : ", no consent")
+    }
+}

@@ -40,3 +40,23 @@ public enum VerificationPresentation {
         return text
     }
 }
+
+extension VerificationReport {
+    /// What Apple said, in a few words: `status 0 (valid)`, `no answer (timed out after 30 s)`,
+    /// `HTTP 503 without a readable body`.
+    public var answerSummary: String {
+        if let transportError { return "no answer (\(transportError))" }
+        if let appleStatus { return "status \(appleStatus) (\(StatusCodeRule.meaning(of: appleStatus)))" }
+        return "HTTP \(httpStatus.map(String.init) ?? "?") without a readable body"
+    }
+}
+
+extension BulkProgress {
+    /// One line for the console's message and the CLI: what a bulk re-verification came to.
+    public var summary: String {
+        var text = "re-verified \(done): \(delivered) delivered, \(retrying) still waiting on Apple"
+        if elsewhere > 0 { text += ", \(elsewhere) being verified by another process" }
+        if !failed.isEmpty { text += ", \(failed.count) failed" }
+        return text
+    }
+}

@@ -90,3 +90,12 @@ public enum QueueListings {
             ])
     }
 }
+
+extension Job {
+    /// Where the job stands at `now`, as the CLI and the console both word it.
+    public func stateLabel(now: Millis = .now()) -> String {
+        if deadAt != nil { return "DEAD" }
+        if let leaseUntil, leaseUntil >= now { return "running (\(leaseOwner ?? "?"))" }
+        return "waiting"
+    }
+}
