@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import SQLKit
 
-/// A detail screen's reads (an order, a subscription, an account): named parts, each one
+/// The reads of one subject's detail (an order, a subscription, an account): named parts, each one
 /// table's rows about the subject, written once with `$1` for the subject's id and `$2`
 /// for the limit.
 ///
@@ -31,21 +31,21 @@ struct DetailQuery: Sendable {
             }.joined(separator: ", ")
     }
 
-    /// The screen's rows, each part in its order, by the part's name.
-    static func rows<Screen: DetailScreen>(_ screen: Screen.Type, on db: Database, id: String, limit: Int) async throws -> DetailRows {
+    /// The subject's rows, each part in its order, by the part's name.
+    static func rows<Read: DetailRead>(_ read: Read.Type, on db: Database, id: String, limit: Int) async throws -> DetailRows {
         var rows: [String: [Row]] = [:]
         switch db.driver {
         case .sqlite:
-            for part in Screen.query.parts {
+            for part in Read.query.parts {
                 rows[part.name] = try await db.sql.rows(
                     SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", [id, limit]))
             }
         case .postgres(let connection):
-            guard let columns = try await db.rows(PreparedDetail<Screen>(id: id, limit: limit), on: connection).first else {
-                throw StoreError.corrupt("PostgreSQL answered the \(Screen.statementName) statement with no row")
+            guard let columns = try await db.rows(PreparedDetail<Read>(id: id, limit: limit), on: connection).first else {
+                throw StoreError.corrupt("PostgreSQL answered the \(Read.statementName) statement with no row")
             }
             let decoder = JSONDecoder()
-            for part in Screen.query.parts {
+            for part in Read.query.parts {
                 let json = try columns.string(part.name)
                 rows[part.name] = try decoder.decode([JSONRow].self, from: Data(json.utf8)).map { Row(raw: $0) }
             }
@@ -54,7 +54,7 @@ struct DetailQuery: Sendable {
     }
 }
 
-/// A screen's rows by part. A part its query does not have is a mistake in the code, thrown
+/// A detail's rows by part. A part its query does not have is a mistake in the code, thrown
 /// rather than read as no rows.
 struct DetailRows {
     let parts: [String: [Row]]
@@ -70,25 +70,25 @@ struct DetailRows {
     }
 
     private func rows(_ part: String) throws -> [Row] {
-        guard let rows = parts[part] else { throw StoreError.corrupt("the screen's query has no part \(part)") }
+        guard let rows = parts[part] else { throw StoreError.corrupt("the detail's query has no part \(part)") }
         return rows
     }
 }
 
-/// A detail screen: its parts, and the name PostgreSQL prepares them under.
-protocol DetailScreen {
+/// One kind of detail read: its parts, and the name PostgreSQL prepares them under.
+protocol DetailRead {
     static var statementName: String { get }
     static var query: DetailQuery { get }
 }
 
-extension DetailScreen {
+extension DetailRead {
     typealias Part = DetailQuery.Part
 }
 
-/// A screen's one statement, prepared once per PostgreSQL connection.
-struct PreparedDetail<Screen: DetailScreen>: IdAndLimitStatement {
-    static var name: String { Screen.statementName }
-    static var sql: String { Screen.query.postgresText }
+/// A detail read's one statement, prepared once per PostgreSQL connection.
+struct PreparedDetail<Read: DetailRead>: IdAndLimitStatement {
+    static var name: String { Read.statementName }
+    static var sql: String { Read.query.postgresText }
 
     var id: String
     var limit: Int

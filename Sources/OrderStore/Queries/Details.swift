@@ -1,6 +1,6 @@
 import SQLKit
 
-/// Everything the order detail screen shows: the order and its timeline.
+/// Everything known about one order: the order and what happened to it.
 public struct OrderDetail: Sendable {
     public var order: Order
     /// The product ordered; nil when the catalogue no longer lists it.
@@ -68,10 +68,10 @@ public struct AccountDetail: Sendable {
     public var sameAppleAccount: [SiblingAccount] = []
 }
 
-/// The order screen: the order, its product, receipts, Apple's latest answers, grants,
+/// An order's detail: the order, its product, receipts, Apple's latest answers, grants,
 /// transactions, Apple's notifications about them, the audit entries and the game's events
 /// with every try.
-enum OrderScreenQuery: DetailScreen {
+enum OrderDetailRead: DetailRead {
     static let statementName = "iapdesk_order_detail_v2"
     static let query = DetailQuery(parts: [
         Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
@@ -114,9 +114,9 @@ enum OrderScreenQuery: DetailScreen {
     ])
 }
 
-/// The subscription screen: the subscription, its chain, the orders that claimed it, its
+/// A subscription's detail: the subscription, its chain, the orders that claimed it, its
 /// owner history and Apple's notifications, each up to the limit, oldest first.
-enum SubscriptionScreenQuery: DetailScreen {
+enum SubscriptionDetailRead: DetailRead {
     static let statementName = "iapdesk_subscription_detail_v3"
     static let query = DetailQuery(parts: [
         Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
@@ -155,9 +155,9 @@ enum SubscriptionScreenQuery: DetailScreen {
     ])
 }
 
-/// The account screen: its orders newest first, then grants, subscriptions, flags, notes and
+/// An account's detail: its orders newest first, then grants, subscriptions, flags, notes and
 /// the other accounts of the same Apple Account.
-enum AccountScreenQuery: DetailScreen {
+enum AccountDetailRead: DetailRead {
     static let statementName = "iapdesk_account_detail_v3"
     static let query = DetailQuery(parts: [
         Part(
@@ -195,7 +195,7 @@ extension OrderStore {
     ///     days has hundreds; the timeline collapses repeats).
     /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(OrderScreenQuery.self, on: db, id: orderId, limit: attemptLimit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
         guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
         var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
         for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
@@ -248,7 +248,7 @@ extension OrderStore {
     /// Apple's notifications and the orders that claimed it. `subscription` is nil when no
     /// subscription has that id.
     public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(SubscriptionScreenQuery.self, on: db, id: otid, limit: limit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(SubscriptionDetailRead.self, on: db, id: otid, limit: limit) }
         return SubscriptionDetail(
             subscription: try parts.first("subscription", Subscription.init(row:)),
             chain: try parts.all("chain", StoredTransaction.init(row:)),
@@ -264,7 +264,7 @@ extension OrderStore {
     /// One player's account: its orders newest first, grants, subscriptions it owns and the
     /// flags the rules raised on it (a replay, R7).
     public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(AccountScreenQuery.self, on: db, id: accountId, limit: limit) }
+        let parts = try await readConnection { db in try await DetailQuery.rows(AccountDetailRead.self, on: db, id: accountId, limit: limit) }
         return AccountDetail(
             accountId: accountId,
             orders: try parts.all("orders", Order.init(row:)),
