@@ -68,6 +68,13 @@ struct CatalogueStoreTests {
             #expect(
                 audit.contains("product.add launch") && audit.contains("product.update sale") && audit.contains("product.retire replaced by gems_120"),
                 "\(audit)")
+
+            // What the game is told to give, edited outside iapdesk into words it cannot read, is an
+            // error naming the product, never an empty "gives" that would tell the game to give nothing.
+            try await store.db.sql.raw("UPDATE products SET gives = 'gems:lots' WHERE product_id = 'gems_100'").run()
+            await #expect(throws: StoreError.corrupt("product gems_100: its stored gives \"gems:lots\" do not parse")) {
+                try await store.product("gems_100")
+            }
         }
     }
 

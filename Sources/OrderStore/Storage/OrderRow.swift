@@ -35,12 +35,19 @@ extension Product {
     static let columns = "product_id, type, display_name, price_minor, currency, subscription_group, group_level, duration_days, retired_at, app, gives"
 
     init(row: Row) throws {
+        let productId = try row.string("product_id")
+        let givesText = try row.optionalString("gives") ?? ""
+        // Checked when written: anything else was changed outside iapdesk, and a game told to
+        // give nothing would be a silent loss.
+        guard let gives = Product.gives(givesText) else {
+            throw StoreError.corrupt("product \(productId): its stored gives \"\(givesText)\" do not parse")
+        }
         self.init(
-            productId: try row.string("product_id"), type: try row.value("type", as: ProductType.self),
+            productId: productId, type: try row.value("type", as: ProductType.self),
             displayName: try row.string("display_name"), priceMinor: try row.int64("price_minor"), currency: try row.string("currency"),
             subscriptionGroup: try row.optionalString("subscription_group"), groupLevel: try row.optionalInt64("group_level").map(Int.init),
             durationDays: try row.optionalInt64("duration_days").map(Int.init), retiredAt: try row.optionalInt64("retired_at"),
-            gives: Product.gives(try row.optionalString("gives") ?? "") ?? [:], app: try row.optionalString("app"))
+            gives: gives, app: try row.optionalString("app"))
     }
 }
 
