@@ -5,17 +5,13 @@ import Terminal
 /// The home screen: orders newest first, paged by key as the selection moves down, narrowed
 /// by `/` (`state:`, `product:`, `acct:`, `env:`, or any id: exact matches first, then by prefix).
 public final class OrdersScreen: ConsoleScreen {
-    private(set) var orders: [Order] = []
-    private var next: OrderCursor?
-    private var query = FilterQuery("")
+    private var pages = OrderPages(FilterQuery(""))
+    var orders: [Order] { pages.orders }
     private(set) var filterText = ""
-    /// The Apple order id this filter asked Apple about already.
-    private var askedApple: String?
     private(set) var selected = 0
     private var top = 0
     /// R2: a sandbox answer in a production store is marked SBX.
     private(set) var isProduction = true
-    static let pageSize = 100
 
     public init() {}
 
@@ -23,7 +19,7 @@ public final class OrdersScreen: ConsoleScreen {
     /// move through and open, narrowed without parsing the id (ids may hold spaces).
     init(label: String, query: FilterQuery) {
         filterText = label
-        self.query = query
+        pages = OrderPages(query)
     }
 
     static func ofAccount(_ accountId: String) -> OrdersScreen {
@@ -40,7 +36,7 @@ public final class OrdersScreen: ConsoleScreen {
 
     public var title: String {
         let shown = filterText.isEmpty ? "all" : filterText
-        return "Orders [\(shown)] \(orders.count)\(next == nil ? "" : "+")"
+        return "Orders [\(shown)] \(orders.count)\(pages.next == nil ? "" : "+")"
     }
 
     public var filter: String? { filterText }
@@ -61,45 +57,20 @@ public final class OrdersScreen: ConsoleScreen {
     public func load(_ session: ConsoleSession) async throws {
         let keep = selectedOrder?.orderId
         isProduction = session.store.settings.isProduction
-        if let lookup = query.lookup {
-            orders = try await session.store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
-            if orders.isEmpty, lookup.kind == .any, OrderStore.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
-                // Apple's order id from a player's receipt: asked of Apple once per filter,
-                // not on every refresh (an id Apple does not know would ask again forever).
-                let ask = askedApple != lookup.text
-                askedApple = lookup.text
-                orders = try await session.store.orders(forAppleOrderId: lookup.text) { id, environment in
-                    ask ? await apple.transactionIds(ofAppleOrder: id, environment: environment) : nil
-                }
-            }
-            next = nil
-        } else if top > 0, top < orders.count {
-            // Scrolled down: the rows from the first one on screen are read again (a page);
-            // those scrolled past stay as they were, so a refresh costs the same at row 20
-            // and at row 20,000.
-            let page = try await session.store.orders(query.filter, after: OrderCursor(after: orders[top - 1]), limit: Self.pageSize)
-            orders = Array(orders[..<top]) + page.items
-            next = page.next
-        } else {
-            let page = try await session.store.orders(query.filter, limit: Self.pageSize)
-            orders = page.items
-            next = page.next
-        }
+        try await pages.reload(session, firstShown: top)
         if let keep, let index = orders.firstIndex(where: { $0.orderId == keep }) { selected = index }
         selected = min(selected, max(0, orders.count - 1))
     }
 
     public func apply(filter: String, session: ConsoleSession) async throws {
-        askedApple = nil
         filterText = filter
-        query = FilterQuery(filter)
+        pages = OrderPages(FilterQuery(filter))
         selected = 0
         top = 0
-        orders = []
         try await load(session)
     }
 
-    var problems: [String] { query.problems }
+    var problems: [String] { pages.query.problems }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         // Render reads state and changes none of it; a resize is followed here for this frame.
@@ -117,11 +88,7 @@ public final class OrdersScreen: ConsoleScreen {
         selected = moved
         top = Table.scroll(top: top, selected: selected, visible: area.rows - 1)
         // Paging by key: the next page comes when the selection reaches the loaded end.
-        if selected >= orders.count - 1, let cursor = next {
-            let more = try await session.store.orders(query.filter, after: cursor, limit: Self.pageSize)
-            orders += more.items
-            next = more.next
-        }
+        if selected >= orders.count - 1 { try await pages.loadMore(session.store) }
         selected = max(0, min(selected, orders.count - 1))
         return .none
     }

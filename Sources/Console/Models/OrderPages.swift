@@ -1,0 +1,53 @@
+import OrderStore
+
+/// The orders the home screen lists: one filter's rows, newest first, read a page at a time
+/// by key (never OFFSET). The screen keeps where the selection is; this keeps what is loaded
+/// and how more is read.
+final class OrderPages {
+    static let pageSize = 100
+
+    let query: FilterQuery
+    private(set) var orders: [Order] = []
+    /// Where the next page starts; nil when every matching order is loaded.
+    private(set) var next: OrderCursor?
+    /// The Apple order id this filter asked Apple about already.
+    private var askedApple: String?
+
+    init(_ query: FilterQuery) { self.query = query }
+
+    /// Reads again what is shown. A lookup reads its matches; an Apple order id nothing
+    /// matches is asked of Apple once per filter, not on every refresh (an id Apple does not
+    /// know would ask again forever). A list scrolled down reads a page from `firstShown`
+    /// on: the rows scrolled past stay as they were, so a refresh costs the same at row 20
+    /// and at row 20,000.
+    func reload(_ session: ConsoleSession, firstShown: Int) async throws {
+        let store = session.store
+        if let lookup = query.lookup {
+            orders = try await store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
+            if orders.isEmpty, lookup.kind == .any, OrderStore.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
+                let ask = askedApple != lookup.text
+                askedApple = lookup.text
+                orders = try await store.orders(forAppleOrderId: lookup.text) { id, environment in
+                    ask ? await apple.transactionIds(ofAppleOrder: id, environment: environment) : nil
+                }
+            }
+            next = nil
+        } else if firstShown > 0, firstShown < orders.count {
+            let page = try await store.orders(query.filter, after: OrderCursor(after: orders[firstShown - 1]), limit: Self.pageSize)
+            orders = Array(orders[..<firstShown]) + page.items
+            next = page.next
+        } else {
+            let page = try await store.orders(query.filter, limit: Self.pageSize)
+            orders = page.items
+            next = page.next
+        }
+    }
+
+    /// The next page, read when the selection reaches the loaded end; nothing when all is loaded.
+    func loadMore(_ store: OrderStore) async throws {
+        guard let cursor = next else { return }
+        let more = try await store.orders(query.filter, after: cursor, limit: Self.pageSize)
+        orders += more.items
+        next = more.next
+    }
+}
