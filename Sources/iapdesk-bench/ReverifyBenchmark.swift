@@ -104,7 +104,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         while true {
             let waiting = try await store.counts().byState
             let owed = (waiting[.receiptReceived] ?? 0) + (waiting[.verified] ?? 0)
-            if owed == 0, try await store.jobQueueStatus().leased == 0 { break }
+            if owed == 0, try await store.jobs.status().leased == 0 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         running.cancel()

@@ -202,11 +202,11 @@ struct OwnershipScreenTests {
             try await store.placeOrder(orderId: "job-1", accountId: "p1", productId: "coins_60")
             try await store.submitReceipt(orderId: "job-1", receiptData: "r")
             var now = Millis.now()
-            for _ in 1...OrderStore.maxJobAttempts {
-                let claimed = try await store.claimJobs(owner: "w", limit: 500, lease: .seconds(60), now: now)
-                for job in claimed where job.subject == "job-1" { try await store.finishJob(job, owner: "w", result: .failed("Apple said no"), now: now) }
+            for _ in 1...JobQueue.maxAttempts {
+                let claimed = try await store.jobs.claim(owner: "w", limit: 500, lease: .seconds(60), now: now)
+                for job in claimed where job.subject == "job-1" { try await store.jobs.finish(job, owner: "w", result: .failed("Apple said no"), now: now) }
                 for job in claimed where job.subject != "job-1" {
-                    try await store.finishJob(job, owner: "w", result: .again(at: .now() + .hours(100)), now: now)
+                    try await store.jobs.finish(job, owner: "w", result: .again(at: .now() + .hours(100)), now: now)
                 }
                 now += .hours(2)
             }
@@ -220,7 +220,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             try await Task.sleep(for: .milliseconds(300))
             await app.refresh()
-            #expect(try await store.job(.verify(orderId: "job-1"))?.deadAt == nil)
+            #expect(try await store.jobs.job(.verify(orderId: "job-1"))?.deadAt == nil)
             #expect(try await store.orderDetail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
         }
     }
@@ -257,7 +257,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await store.orderDetail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
-            #expect(try await store.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
+            #expect(try await store.jobs.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
         }
     }
 

@@ -121,7 +121,7 @@ struct DatabaseOutageTests {
             for order in orders where try await store.order(order)?.state != .delivered { return false }
             return true
         }
-        let queue = try await store.jobQueueStatus()
+        let queue = try await store.jobs.status()
         #expect(delivered, "the worker delivered every acknowledged order: \(queue)")
         for order in orders {
             let detail = try await store.orderDetail(order)

@@ -167,7 +167,7 @@ struct ServeCrashTests {
         store = try await setup.open()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let queue = try await store.jobQueueStatus()
+            let queue = try await store.jobs.status()
             if queue.due == 0 && queue.leased == 0 { break }
             try await Task.sleep(for: .milliseconds(200))
         }
@@ -196,7 +196,7 @@ struct ServeCrashTests {
             await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)
             try await store.submitReceipt(orderId: order, receiptData: try await setup.simulator.ledger.receipt(appleId: appleId))
         }
-        #expect(try await store.jobQueueStatus().due == count)
+        #expect(try await store.jobs.status().due == count)
 
         let worker = ["--role", "worker", "--lease-seconds", "5"]
         let first = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
@@ -204,7 +204,7 @@ struct ServeCrashTests {
         // Let both take leases, then kill one with its jobs in hand.
         var killedMidLease = false
         for _ in 0..<100 {
-            if try await store.jobQueueStatus().leased > 0 {
+            if try await store.jobs.status().leased > 0 {
                 killedMidLease = true
                 break
             }
@@ -220,7 +220,7 @@ struct ServeCrashTests {
         // The killed worker's jobs whose orders it had already delivered come back after
         // their lease, find nothing owed, and end: wait for the queue to drain.
         while Date() < deadline {
-            let queue = try await store.jobQueueStatus()
+            let queue = try await store.jobs.status()
             if queue.due == 0 && queue.leased == 0 { break }
             try await Task.sleep(for: .milliseconds(250))
         }
@@ -229,7 +229,7 @@ struct ServeCrashTests {
         var grants = 0
         for index in 0..<count { grants += try await store.orderDetail("w-\(index)").grants.count }
         #expect(grants == count, "one grant per order, none twice")
-        let queue = try await store.jobQueueStatus()
+        let queue = try await store.jobs.status()
         #expect(queue.due == 0 && queue.leased == 0 && queue.dead == 0, "no job lost or left: \(queue)")
         await store.close()
         await setup.tearDown()
@@ -253,10 +253,10 @@ struct ServeCrashTests {
         // The worker has taken the verification and waits on Apple's 3 seconds.
         let store = try await setup.open()
         let deadline = Date().addingTimeInterval(10)
-        while try await store.jobs().first(where: { $0.kind == .verify && $0.leaseOwner != nil }) == nil, Date() < deadline {
+        while try await store.jobs.list().first(where: { $0.kind == .verify && $0.leaseOwner != nil }) == nil, Date() < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(try await store.jobs().contains { $0.kind == .verify && $0.leaseOwner != nil }, "the verification is leased")
+        #expect(try await store.jobs.list().contains { $0.kind == .verify && $0.leaseOwner != nil }, "the verification is leased")
         #expect(try await store.workerStatus().live == 1)
 
         kill(serve.process.processIdentifier, SIGTERM)
@@ -268,11 +268,11 @@ struct ServeCrashTests {
         #expect(await serve.call(.GET, "/healthz", json: nil, token: nil) == nil, "nothing listens any more")
         // The call in flight was finished and recorded, or its job was given back: nothing is
         // left leased to a process that is gone, and the order is not lost either way.
-        let jobs = try await store.jobs()
+        let jobs = try await store.jobs.list()
         #expect(jobs.allSatisfy { $0.leaseOwner == nil }, "\(jobs)")
         #expect(try await store.workerStatus().live == 0, "the worker said goodbye")
         let order = try #require(try await store.order("term-1"))
-        let owed = try await store.job(.verify(orderId: "term-1")) != nil
+        let owed = try await store.jobs.job(.verify(orderId: "term-1")) != nil
         #expect(order.state == .delivered || owed, "\(order.state) with no verification owed")
         await store.close()
         await setup.tearDown()

@@ -19,12 +19,12 @@ struct ServeQueueCommandTests {
         _ = try await store.placeOrder(orderId: "j-1", accountId: "a-1", productId: "coins_60")
         try await store.submitReceipt(orderId: "j-1", receiptData: "AAAA")
         var now = Millis.now()
-        for _ in 1...OrderStore.maxJobAttempts {
-            let job = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
-            try await store.finishJob(job, owner: "w", result: .failed("Apple said no"), now: now)
+        for _ in 1...JobQueue.maxAttempts {
+            let job = try #require(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
+            try await store.jobs.finish(job, owner: "w", result: .failed("Apple said no"), now: now)
             now += .hours(2)
         }
-        let dead = try #require(try await store.jobs(deadOnly: true).first)
+        let dead = try #require(try await store.jobs.list(deadOnly: true).first)
         let rejected = try await store.receiveNotification(
             IncomingNotification(
                 endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
@@ -40,7 +40,7 @@ struct ServeQueueCommandTests {
         await #expect(throws: StoreError.self, "only dead jobs") { try await IAPDesk.run(["jobs", "requeue", "\(dead.id)", "--reason", "again", "--db", db]) }
 
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let job = try #require(try await after.job(.verify(orderId: "j-1")))
+        let job = try #require(try await after.jobs.job(.verify(orderId: "j-1")))
         #expect(job.deadAt == nil && job.attempts == 0)
         let audit = try await after.orderDetail("j-1").audit
         #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })

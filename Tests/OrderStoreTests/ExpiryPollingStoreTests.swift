@@ -27,10 +27,10 @@ struct ExpiryPollingStoreTests {
             try await subscribe(store, "1004", ends: now - .days(5))
             let polling = ExpiryPolling()
             #expect(try await store.scheduleExpiryChecks(polling, now: now) == 2)
-            #expect(try await store.job(.subscriptionCheck(originalTransactionId: "1001")) != nil)
-            #expect(try await store.job(.subscriptionCheck(originalTransactionId: "1003")) != nil)
-            #expect(try await store.job(.subscriptionCheck(originalTransactionId: "1002")) == nil)
-            #expect(try await store.job(.subscriptionCheck(originalTransactionId: "1004")) == nil)
+            #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1001")) != nil)
+            #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1003")) != nil)
+            #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1002")) == nil)
+            #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1004")) == nil)
             #expect(try await store.scheduleExpiryChecks(polling, now: now + 1) == 0, "owed already: not owed twice")
 
             // Apple told us about 1001 an hour ago (a notification, another poll): not yet again.

@@ -38,8 +38,8 @@ struct GroupCommitStoreTests {
             #expect(try await store.orderDetail("o3").order.state == .pendingPayment, "the failed item left no state change")
             let counts = try await store.counts(now: t0 + 20)
             #expect(counts.byState[.receiptReceived] == 2 && counts.byState[.pendingPayment] == 1)
-            #expect(try await store.job(.verify(orderId: "o1")) != nil)
-            #expect(try await store.job(.verify(orderId: "o3")) == nil)
+            #expect(try await store.jobs.job(.verify(orderId: "o1")) != nil)
+            #expect(try await store.jobs.job(.verify(orderId: "o3")) == nil)
             // Audit entries of the failed items were dropped with them; the chain links.
             guard case .intact(let entries) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
             #expect(entries - before == 3, "receipts for o1, o2 and o1 again")
@@ -67,8 +67,8 @@ struct GroupCommitStoreTests {
                 return
             }
             #expect(receipts[2] == .duplicate(id: first))
-            #expect(try await store.job(.applyNotifications(key: "tx-1")) != nil)
-            #expect(try await store.job(.applyNotifications(key: "tx-2")) != nil)
+            #expect(try await store.jobs.job(.applyNotifications(key: "tx-1")) != nil)
+            #expect(try await store.jobs.job(.applyNotifications(key: "tx-2")) != nil)
         }
     }
 }

@@ -11,14 +11,14 @@ struct JobStoreTests {
     func receiptEnqueues(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)
-            let job = try #require(try await store.job(.verify(orderId: "o1")))
+            let job = try #require(try await store.jobs.job(.verify(orderId: "o1")))
             #expect(job.dueAt <= t0 + 2_000 && job.attempts == 0)
-            let claimed = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            let claimed = try await store.jobs.claim(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
             #expect(claimed.map(\.subject) == ["o1"])
             _ = try await store.applyVerification(orderId: "o1", submissionId: nil, report: outage, at: t0 + 6_000)
             let next = try #require(try await store.orderDetail("o1").order.nextRetryAt)
-            #expect(try await store.finishJob(claimed[0], owner: "w1", result: .again(at: next), now: t0 + 6_000))
-            #expect(try await store.job(.verify(orderId: "o1"))?.dueAt == next)
+            #expect(try await store.jobs.finish(claimed[0], owner: "w1", result: .again(at: next), now: t0 + 6_000))
+            #expect(try await store.jobs.job(.verify(orderId: "o1"))?.dueAt == next)
         }
     }
 
@@ -26,17 +26,17 @@ struct JobStoreTests {
     func leases(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)
-            let first = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            let first = try await store.jobs.claim(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
             #expect(first.count == 1)
-            #expect(try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 10_000).isEmpty)
-            let status = try await store.jobQueueStatus(now: t0 + 10_000)
+            #expect(try await store.jobs.claim(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 10_000).isEmpty)
+            let status = try await store.jobs.status(now: t0 + 10_000)
             #expect(status.leased == 1 && status.due == 0)
             // w1 died; its lease runs out and w2 takes the job.
-            let second = try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 70_000)
+            let second = try await store.jobs.claim(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 70_000)
             #expect(second.map(\.subject) == ["o1"] && second[0].attempts == 2)
-            #expect(try await store.finishJob(first[0], owner: "w1", result: .done, now: t0 + 71_000) == false)
-            #expect(try await store.finishJob(second[0], owner: "w2", result: .done, now: t0 + 72_000))
-            #expect(try await store.job(.verify(orderId: "o1")) == nil)
+            #expect(try await store.jobs.finish(first[0], owner: "w1", result: .done, now: t0 + 71_000) == false)
+            #expect(try await store.jobs.finish(second[0], owner: "w2", result: .done, now: t0 + 72_000))
+            #expect(try await store.jobs.job(.verify(orderId: "o1")) == nil)
         }
     }
 
@@ -46,13 +46,13 @@ struct JobStoreTests {
     func enqueuedWhileLeased(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)
-            let held = try #require(try await store.claimJobs(owner: "w1", limit: 1, lease: .seconds(60), now: t0 + 5_000).first)
+            let held = try #require(try await store.jobs.claim(owner: "w1", limit: 1, lease: .seconds(60), now: t0 + 5_000).first)
             // A second receipt comes in while w1 is asking Apple about the first.
             try await store.submitReceipt(orderId: "o1", receiptData: "second", at: t0 + 6_000)
-            #expect(try await store.finishJob(held, owner: "w1", result: .done, now: t0 + 7_000))
-            let kept = try #require(try await store.job(.verify(orderId: "o1")), "the second receipt is still owed its verification")
+            #expect(try await store.jobs.finish(held, owner: "w1", result: .done, now: t0 + 7_000))
+            let kept = try #require(try await store.jobs.job(.verify(orderId: "o1")), "the second receipt is still owed its verification")
             #expect(kept.dueAt == t0 + 6_000 && kept.leaseOwner == nil && kept.attempts == 0)
-            #expect(try await store.claimJobs(owner: "w2", limit: 1, lease: .seconds(60), now: t0 + 8_000).map(\.subject) == ["o1"])
+            #expect(try await store.jobs.claim(owner: "w2", limit: 1, lease: .seconds(60), now: t0 + 8_000).map(\.subject) == ["o1"])
         }
     }
 
@@ -66,15 +66,15 @@ struct JobStoreTests {
             for round in 1...300 {
                 let subject = "race-\(round)"
                 try await store.write(as: .system) { tx in try await tx.enqueue(.applyNotifications(key: subject), dueAt: tx.now) }
-                let held = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), kinds: [.applyNotifications]).first)
-                async let finished = store.finishJob(held, owner: "w", result: .done)
+                let held = try #require(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), kinds: [.applyNotifications]).first)
+                async let finished = store.jobs.finish(held, owner: "w", result: .done)
                 async let enqueued: Void = store.write(as: .system) { tx in
                     try await tx.enqueue(.applyNotifications(key: subject), dueAt: tx.now)
                 }
                 _ = try await (finished, enqueued)
-                #expect(try await store.job(.applyNotifications(key: subject)) != nil, "round \(round): the second enqueue was lost")
-                for job in try await store.claimJobs(owner: "w", limit: 10, lease: .seconds(60)) {
-                    try await store.finishJob(job, owner: "w", result: .done)
+                #expect(try await store.jobs.job(.applyNotifications(key: subject)) != nil, "round \(round): the second enqueue was lost")
+                for job in try await store.jobs.claim(owner: "w", limit: 10, lease: .seconds(60)) {
+                    try await store.jobs.finish(job, owner: "w", result: .done)
                 }
             }
         }
@@ -99,17 +99,17 @@ struct JobStoreTests {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)
             var now = t0 + 5_000
-            for _ in 1...OrderStore.maxJobAttempts {
-                let job = try #require(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
-                #expect(try await store.finishJob(job, owner: "w", result: .failed("store said no"), now: now))
+            for _ in 1...JobQueue.maxAttempts {
+                let job = try #require(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
+                #expect(try await store.jobs.finish(job, owner: "w", result: .failed("store said no"), now: now))
                 now += .hours(2)
             }
-            let dead = try #require(try await store.job(.verify(orderId: "o1")))
+            let dead = try #require(try await store.jobs.job(.verify(orderId: "o1")))
             #expect(dead.deadAt != nil && dead.lastError == "store said no")
-            #expect(try await store.claimJobs(owner: "w", limit: 1, lease: .seconds(60), now: now).isEmpty)
-            #expect(try await store.jobQueueStatus(now: now).dead == 1)
+            #expect(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: now).isEmpty)
+            #expect(try await store.jobs.status(now: now).dead == 1)
             try await store.submitReceipt(orderId: "o1", receiptData: "again", at: now)
-            #expect(try await store.job(.verify(orderId: "o1"))?.deadAt == nil)
+            #expect(try await store.jobs.job(.verify(orderId: "o1"))?.deadAt == nil)
         }
     }
 
@@ -117,9 +117,9 @@ struct JobStoreTests {
     func release(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: nil)
-            _ = try await store.claimJobs(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
-            try await store.releaseLeases(owner: "w1", now: t0 + 6_000)
-            #expect(try await store.claimJobs(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 6_000).count == 1)
+            _ = try await store.jobs.claim(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
+            try await store.jobs.releaseLeases(owner: "w1", now: t0 + 6_000)
+            #expect(try await store.jobs.claim(owner: "w2", limit: 10, lease: .seconds(60), now: t0 + 6_000).count == 1)
         }
     }
 }

@@ -66,7 +66,7 @@ struct ReverifyStoreTests {
             let calls = await apple.calls
             #expect(calls.count == ids.count && calls.values.allSatisfy { $0 == 1 }, "one call per order: \(calls.filter { $0.value != 1 })")
             for id in ids { #expect(try await first.orderDetail(id).grants.count == 1) }
-            #expect(try await first.job(.verify(orderId: "bulk-1")) == nil, "nothing is owed once delivered")
+            #expect(try await first.jobs.job(.verify(orderId: "bulk-1")) == nil, "nothing is owed once delivered")
         }
     }
 
@@ -85,7 +85,7 @@ struct ReverifyStoreTests {
                 shouldContinue: { asked.value < 2 }, progress: { state in if state.done > 0 { asked.increment() } })
             #expect(stopped.done < ids.count && stopped.failed.isEmpty, "\(stopped.summary)")
             for id in ids {
-                if let job = try await store.job(.verify(orderId: id)) { #expect(job.leaseOwner == nil, "\(id) still claimed by \(job.leaseOwner ?? "")") }
+                if let job = try await store.jobs.job(.verify(orderId: id)) { #expect(job.leaseOwner == nil, "\(id) still claimed by \(job.leaseOwner ?? "")") }
             }
             let rest = await store.reverifyAll(ids, using: apple, by: alice, concurrency: 4)
             #expect(rest.elsewhere == 0 && rest.failed.isEmpty, "\(rest.summary)")

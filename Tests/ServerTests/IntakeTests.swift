@@ -173,7 +173,7 @@ struct IntakeTests {
             let detail = try await serve.store.orderDetail("g-1")
             #expect(detail.grants.count == 1)
             // The worker finishes the job in the commit after the delivery's: soon nothing is owed.
-            #expect(try await eventually { try await serve.store.job(.verify(orderId: "g-1")) == nil }, "nothing more owed")
+            #expect(try await eventually { try await serve.store.jobs.job(.verify(orderId: "g-1")) == nil }, "nothing more owed")
 
             // What Prometheus scrapes: requests by route and status, Apple's outcomes, the queue.
             // The delivery owes the game an event, a job of its own: the queue drains shortly.
@@ -355,7 +355,7 @@ struct IntakeTests {
             #expect(try await serve.call(.POST, "/v1/orders/g-3/receipts", json: #"{"receipt_data":"\#(receipt)"}"#).status == 202)
             let waiting = try await Self.waitFor("verify_retry", order: "g-3", in: serve)
             #expect(waiting["state"] as? String == "verify_retry", "\(waiting)")
-            let job = try #require(try await serve.store.job(.verify(orderId: "g-3")))
+            let job = try #require(try await serve.store.jobs.job(.verify(orderId: "g-3")))
             #expect(job.dueAt == waiting["next_retry_at"] as? Int64 ?? Int64(waiting["next_retry_at"] as? Int ?? 0))
             // Apple is back; the retry falls due (brought forward here instead of waiting 10 s).
             await serve.simulator.faults.set(.none)

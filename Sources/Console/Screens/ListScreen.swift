@@ -159,7 +159,7 @@ enum Lists {
     static func jobs() -> ListScreen<Job> {
         ListScreen(
             QueueListings.jobs(),
-            fetch: { try await $0.store.jobs(limit: 500) },
+            fetch: { try await $0.store.jobs.list(limit: 500) },
             open: { job in job.kind == .verify ? OrderDetailScreen(orderId: job.subject) : nil },
             action: (
                 KeyBinding(.character("R"), action: "requeue dead"),
@@ -175,7 +175,7 @@ enum Lists {
                             ],
                             inputs: [], confirm: "requeue"
                         ) { values in
-                            let requeued = try await store.requeueJob(id: job.id, by: actor, reason: values[0])
+                            let requeued = try await store.jobs.requeue(id: job.id, by: actor, reason: values[0])
                             return "job \(requeued.id) is due now"
                         })
                 }

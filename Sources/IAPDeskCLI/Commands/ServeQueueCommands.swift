@@ -17,7 +17,8 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
-            let (status, jobs) = try await store.withStore { store, _ in (try await store.jobQueueStatus(), try await store.jobs(deadOnly: dead, limit: limit))
+            let (status, jobs) = try await store.withStore { store, _ in
+                (try await store.jobs.status(), try await store.jobs.list(deadOnly: dead, limit: limit))
             }
             print(
                 "\(status.due) due" + (status.oldestDueAt.map { ", oldest due \(Output.age(.now() - $0)) ago" } ?? "")
@@ -34,7 +35,7 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let job = try await store.withStore { store, _ in
-                try await store.requeueJob(id: id, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.jobs.requeue(id: id, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print("job \(job.id) (\(job.kind.rawValue) \(Output.safe(job.subject))) is due now")
         }

@@ -13,7 +13,7 @@ struct HealthRoutes: Sendable {
         router.get("/healthz") { _, _ in JSONAnswer.response(.ok, encoding: SmallAnswers.Alive()) }
         router.get("/readyz") { _, _ in
             do {
-                let queue = try await store.jobQueueStatus()
+                let queue = try await store.jobs.status()
                 // Read, but the last write failed for the database's sake: not ready.
                 if let outage = store.health.current { throw StoreError.unavailable(outage.why) }
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Ready(queue))
@@ -28,7 +28,7 @@ struct HealthRoutes: Sendable {
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
         }
         router.get("/metrics") { _, _ in
-            let text = metrics.render(queue: try? await store.jobQueueStatus())
+            let text = metrics.render(queue: try? await store.jobs.status())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }

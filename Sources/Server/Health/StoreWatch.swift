@@ -15,7 +15,7 @@ struct StoreWatch: Service {
     func run() async throws {
         var wasDown = false
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            _ = try? await store.jobQueueStatus()
+            _ = try? await store.jobs.status()
             // Reads may pass while writes fail (a read-only or full disk): try a write too.
             if store.health.current != nil, !store.isReadOnly { try? await store.checkWritable() }
             let outage = store.health.current

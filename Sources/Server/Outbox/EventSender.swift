@@ -48,7 +48,7 @@ struct EventSender: Sendable {
         attempts = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.recordEventAttempts(batch) }
     }
 
-    func send(account: String) async throws -> OrderStore.JobResult {
+    func send(account: String) async throws -> JobQueue.Result {
         let events = try await store.unsentEvents(account: account, limit: Self.batch)
         for event in events {
             let attempt = await post(event)

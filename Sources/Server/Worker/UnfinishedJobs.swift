@@ -5,11 +5,11 @@ import OrderStore
 /// try they would wait out the lease (two minutes) before anyone ran them again. The
 /// worker records them as soon as the store answers again.
 actor UnfinishedJobs {
-    private var pending: [(job: Job, result: OrderStore.JobResult)] = []
+    private var pending: [(job: Job, result: JobQueue.Result)] = []
 
     var isEmpty: Bool { pending.isEmpty }
 
-    func add(_ job: Job, _ result: OrderStore.JobResult) {
+    func add(_ job: Job, _ result: JobQueue.Result) {
         pending.append((job, result))
     }
 
@@ -17,7 +17,7 @@ actor UnfinishedJobs {
     func record(in store: OrderStore, owner: String) async {
         while let (job, result) = pending.first {
             do {
-                _ = try await store.finishJob(job, owner: owner, result: result)
+                _ = try await store.jobs.finish(job, owner: owner, result: result)
             } catch {
                 return
             }

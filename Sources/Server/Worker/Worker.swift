@@ -153,7 +153,7 @@ public struct Worker: Sendable {
         await heartbeat.value  // so it cannot record this worker again after it is forgotten
         // In a task of its own: this one is cancelled, and the store refuses statements then.
         let release = Task { [store, owner] in
-            try await store.releaseLeases(owner: owner)
+            try await store.jobs.releaseLeases(owner: owner)
             try await store.forgetWorker(owner)
         }
         do {
@@ -228,7 +228,7 @@ public struct Worker: Sendable {
     }
 
     private func claim(_ limit: Int, kinds: [JobKind]?) async throws -> [Job] {
-        try await store.claimJobs(
+        try await store.jobs.claim(
             owner: owner, limit: limit, lease: settings.lease, kinds: kinds, verifyCreatedSince: settings.verifyCreatedSince)
     }
 
@@ -239,7 +239,7 @@ public struct Worker: Sendable {
     }
 
     private func runToEnd(_ job: Job) async {
-        let result: OrderStore.JobResult
+        let result: JobQueue.Result
         do {
             switch job.work {
             case .verify(let orderId):
@@ -307,7 +307,7 @@ public struct Worker: Sendable {
             logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(DatabaseErrorText.readable(error))"])
         }
         do {
-            if try await !store.finishJob(job, owner: owner, result: result) {
+            if try await !store.jobs.finish(job, owner: owner, result: result) {
                 logger.warning("job finished after its lease passed to another worker", metadata: ["job": "\(job.id)"])
             }
         } catch {

@@ -65,6 +65,6 @@ extension OrderStore {
                 SELECT COUNT(*) AS n FROM service_state WHERE key LIKE 'worker:%' AND updated_at >= \(bind: now - WorkerStatus.liveWithin)
                 """)?.int("n") ?? 0
         }
-        return WorkerStatus(live: live, queue: try await jobQueueStatus(now: now))
+        return WorkerStatus(live: live, queue: try await jobs.status(now: now))
     }
 }

@@ -1,6 +1,15 @@
 import SQLKit
 
 extension OrderStore {
+    /// The store's job queue: work owed (a verification, a notification to apply, events to
+    /// push, a sweep), leased to workers on any machine and fenced so it is done once.
+    public var jobs: JobQueue { JobQueue(store: self) }
+}
+
+/// The job queue of one store (``OrderStore/jobs``).
+public struct JobQueue: Sendable {
+    let store: OrderStore
+
     /// Takes up to `limit` due jobs for `owner` until `now + lease`. On PostgreSQL rows
     /// another worker is taking are skipped (`FOR UPDATE SKIP LOCKED`), so several workers
     /// on several machines share the queue without waiting on each other; on SQLite the
@@ -9,17 +18,17 @@ extension OrderStore {
     /// `kinds` narrows the claim (the worker keeps applying notifications at full speed
     /// while it probes a failing Apple with one verification at a time). Verify jobs
     /// created before `verifyCreatedSince` are left alone (the demo's seeded backlog).
-    public func claimJobs(
+    public func claim(
         owner: String, limit: Int, lease: Millis, kinds: [JobKind]? = nil, verifyCreatedSince: Millis? = nil,
         now: Millis = .now()
     ) async throws -> [Job] {
         if kinds?.isEmpty == true { return [] }
-        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let skipLocked = store.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         var kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0.map(\.rawValue)))" } ?? ""
         if let since = verifyCreatedSince {
             kindFilter = kindFilter + " AND (kind <> \(bind: JobKind.verify.rawValue) OR created_at >= \(bind: since))"
         }
-        return try await write(as: .system, now: now) { tx in
+        return try await store.write(as: .system, now: now) { tx in
             try await tx.sql.rows(
                 """
                 UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL
@@ -33,7 +42,7 @@ extension OrderStore {
     }
 
     /// What came of a job.
-    public enum JobResult: Sendable, Equatable {
+    public enum Result: Sendable, Equatable {
         /// Done: nothing more is owed.
         case done
         /// Owed again at this time (an order on its R4 schedule).
@@ -43,14 +52,14 @@ extension OrderStore {
     }
 
     /// The most times a failing job is taken before it is dead and waits for an operator.
-    public static let maxJobAttempts: Int64 = 20
+    public static let maxAttempts: Int64 = 20
 
     /// Records what came of `job`, fenced: only the owner of this very attempt may finish
     /// it, so a worker that lost its lease (and the job to another) changes nothing. Returns
     /// whether the finish counted.
     @discardableResult
-    public func finishJob(_ job: Job, owner: String, result: JobResult, now: Millis = .now()) async throws -> Bool {
-        try await write(as: .system, now: now) { tx in
+    public func finish(_ job: Job, owner: String, result: Result, now: Millis = .now()) async throws -> Bool {
+        try await store.write(as: .system, now: now) { tx in
             let fence: SQLQueryString = "id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts)"
             let query: SQLQueryString
             switch result {
@@ -63,7 +72,7 @@ extension OrderStore {
                     WHERE \(fence) RETURNING id
                     """
             case .failed(let error):
-                let dead = job.attempts >= Self.maxJobAttempts
+                let dead = job.attempts >= Self.maxAttempts
                 let backoff = Millis.seconds(min(3_600, 1 << min(job.attempts, 12)))
                 query = """
                     UPDATE jobs SET due_at = CASE WHEN again_at IS NOT NULL AND again_at < \(bind: now + backoff) THEN again_at ELSE \(bind: now + backoff) END,
@@ -79,14 +88,14 @@ extension OrderStore {
     /// Gives back every lease `owner` holds (a graceful stop), so other workers take the
     /// jobs now rather than when the leases run out.
     public func releaseLeases(owner: String, now: Millis = .now()) async throws {
-        try await write(as: .system, now: now) { tx in
+        try await store.write(as: .system, now: now) { tx in
             try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = \(bind: owner)").run()
         }
     }
 
     /// Due, leased and dead jobs, and the oldest due: what `/metrics` and the header show.
-    public func jobQueueStatus(now: Millis = .now()) async throws -> JobQueueStatus {
-        try await read { sql in
+    public func status(now: Millis = .now()) async throws -> JobQueueStatus {
+        try await store.read { sql in
             let row = try await sql.row(
                 """
                 SELECT
@@ -104,17 +113,15 @@ extension OrderStore {
 
     /// The job for `work`, if one is owed.
     public func job(_ work: JobWork) async throws -> Job? {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: work.kind.rawValue) AND subject = \(bind: work.subject)")
                 .map(Job.init(row:))
         }
     }
-}
 
-extension OrderStore {
     /// The queue for operators: dead jobs first (they wait for someone), then by due time.
-    public func jobs(deadOnly: Bool = false, limit: Int = 100) async throws -> [Job] {
-        try await read { sql in
+    public func list(deadOnly: Bool = false, limit: Int = 100) async throws -> [Job] {
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: Job.columns) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
@@ -125,9 +132,9 @@ extension OrderStore {
     }
 
     /// Brings a dead job back: due now, its attempts counted from zero. Audited with the reason.
-    public func requeueJob(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Job {
-        try requireOperator(actor, may: "requeue jobs", reason: reason)
-        return try await write(as: actor, now: now) { tx in
+    public func requeue(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Job {
+        try store.requireOperator(actor, may: "requeue jobs", reason: reason)
+        return try await store.write(as: actor, now: now) { tx in
             guard
                 let job = try await tx.sql.row(
                     """
