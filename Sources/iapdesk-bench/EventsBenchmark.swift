@@ -51,7 +51,7 @@ struct EventsBenchmark: AsyncParsableCommand {
             settings: settings)
         let start = ContinuousClock.now
         let running = Task { await worker.work() }
-        while try await store.unconfirmedEventCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        while try await store.outbox.unconfirmedCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
         let drained = ContinuousClock.now - start
 
         // Phase two: grants while the worker runs, paced.
@@ -59,12 +59,12 @@ struct EventsBenchmark: AsyncParsableCommand {
             try await Self.deliver(writer, order: "l-\(index)", account: "acct-\(index % accounts)")
             try await Task.sleep(for: .milliseconds(pace))
         }
-        while try await store.unconfirmedEventCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        while try await store.outbox.unconfirmedCount() > 0 { try await Task.sleep(for: .milliseconds(20)) }
         running.cancel()
         await running.value
         var latency = Samples()
         for index in 0..<live {
-            for detail in try await store.events(orderId: "l-\(index)") {
+            for detail in try await store.outbox.events(orderId: "l-\(index)") {
                 if let confirmed = detail.event.confirmedAt { latency.record(Double(confirmed - detail.event.createdAt)) }
             }
         }

@@ -236,9 +236,9 @@ struct OwnershipScreenTests {
             let answer = VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
             #expect(try await store.applyVerification(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
-            let event = try #require(try await store.events(orderId: "ev-1").first?.event)
+            let event = try #require(try await store.outbox.events(orderId: "ev-1").first?.event)
             for _ in 1...OutageRule.streak {
-                try await store.recordEventAttempt(
+                try await store.outbox.recordAttempt(
                     event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
             }
             await app.command("undelivered")
@@ -276,12 +276,12 @@ struct OwnershipScreenTests {
                 let answer = VerificationReport(
                     environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
                 _ = try await store.applyVerification(orderId: "dead-\(index)", submissionId: submission, report: answer)
-                let event = try #require(try await store.events(orderId: "dead-\(index)").first?.event)
+                let event = try #require(try await store.outbox.events(orderId: "dead-\(index)").first?.event)
                 // Retried past its window: a dead letter. One clock reading for both, or a slow
                 // moment between two makes the try land before the window's end.
                 let now = Millis.now()
                 events.append(
-                    try await store.recordEventAttempt(
+                    try await store.outbox.recordAttempt(
                         event, GameEventAttempt(at: now, via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
                         giveUpAt: now - 1))
             }
@@ -303,12 +303,12 @@ struct OwnershipScreenTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(progress.contains("game answering 2 resent events [") && progress.contains("0/2"), "\(progress)")
-            #expect(try await store.resendDeadEvents(by: Operator(name: "alice", role: .admin), reason: "again").isEmpty, "none is dead any more")
+            #expect(try await store.outbox.resendDead(by: Operator(name: "alice", role: .admin), reason: "again").isEmpty, "none is dead any more")
             #expect(try await store.orderDetail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
 
             // The worker's next tries: the game confirms one, the other fails once more and is dead again.
-            try await store.recordEventAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
-            try await store.recordEventAttempt(
+            try await store.outbox.recordAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
+            try await store.outbox.recordAttempt(
                 events[1], GameEventAttempt(at: .now(), via: "push", httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
                 giveUpAt: .now() - 1)
             await app.settle()

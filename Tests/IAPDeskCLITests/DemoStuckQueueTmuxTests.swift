@@ -69,10 +69,10 @@ struct DemoStuckQueueTmuxTests {
     /// demo makes the game miss on purpose (its `lost_` players, `:undelivered` to practise on).
     private static func gameTold(_ db: String) async throws -> (confirmed: Int, unconfirmed: Int) {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        func owed() async throws -> Int { try await store.unconfirmedEvents(limit: 500).filter { !$0.accountId.hasPrefix("lost_") }.count }
+        func owed() async throws -> Int { try await store.outbox.unconfirmed(limit: 500).filter { !$0.accountId.hasPrefix("lost_") }.count }
         let deadline = Date().addingTimeInterval(30)
         while try await owed() > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
-        let confirmed = try await store.events(after: 0, limit: 100_000).filter { $0.confirmedVia == "push" }.count
+        let confirmed = try await store.outbox.events(after: 0, limit: 100_000).filter { $0.confirmedVia == "push" }.count
         let unconfirmed = try await owed()
         await store.close()
         return (confirmed, unconfirmed)

@@ -42,7 +42,7 @@ struct EventSendCrashTests {
                         environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
             }
         }
-        #expect(try await store.unconfirmedEventCount() == Int64(accounts * perAccount))
+        #expect(try await store.outbox.unconfirmedCount() == Int64(accounts * perAccount))
 
         // A slow game: each webhook takes two seconds, so the kill finds sends in flight.
         await game.setFault(.slow)
@@ -57,17 +57,17 @@ struct EventSendCrashTests {
 
         await game.setFault(.none)
         let second = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
-        while try await store.unconfirmedEventCount() > 0, Date() < deadline.addingTimeInterval(30) { try await Task.sleep(for: .milliseconds(200)) }
+        while try await store.outbox.unconfirmedCount() > 0, Date() < deadline.addingTimeInterval(30) { try await Task.sleep(for: .milliseconds(200)) }
         second.kill9()
 
-        #expect(try await store.unconfirmedEventCount() == 0, "every event confirmed")
+        #expect(try await store.outbox.unconfirmedCount() == 0, "every event confirmed")
         for account in 0..<accounts { #expect(await game.balance("acct-\(account)", "coins_60") == perAccount, "acct-\(account)") }
         let applied = await game.applied
         #expect(applied.count == accounts * perAccount, "each event applied once")
         // Per account, in the order written.
         for account in 0..<accounts {
             var written: [String] = []
-            for index in 0..<perAccount { written += try await store.events(orderId: "k-\(account)-\(index)").map(\.event.eventId) }
+            for index in 0..<perAccount { written += try await store.outbox.events(orderId: "k-\(account)-\(index)").map(\.event.eventId) }
             #expect(applied.filter(written.contains) == written, "acct-\(account) in order")
         }
         print("kill -9 mid-send on \(backend.rawValue): \(appliedAtKill) applied before the kill, \(await game.duplicates) sent again and ignored by id")

@@ -61,7 +61,7 @@ struct ImportCommandTests {
         #expect(try await check.order("h-2")?.state == .delivered)
         #expect(try await check.order("h-3")?.state == .receiptReceived, "its receipt waits for the worker to ask Apple")
         #expect(try await check.order("h-4")?.state == .pendingPayment)
-        let events = try await check.events(orderId: "h-1").map(\.event)
+        let events = try await check.outbox.events(orderId: "h-1").map(\.event)
         #expect(events.allSatisfy { $0.confirmedAt != nil && $0.confirmedVia == "import" }, "the game gave it long ago: \(events)")
         #expect(try await check.counts().gameNotTold == 0)
         #expect(try await check.auditLog().filter { $0.action == "order.import" }.count == 4)

@@ -61,8 +61,8 @@ struct ServeQueueCommandTests {
             orderId: "e-1", submissionId: submission,
             report: VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
-        let event = try #require(try await store.events(orderId: "e-1").first?.event)
-        try await store.recordEventAttempt(
+        let event = try #require(try await store.outbox.events(orderId: "e-1").first?.event)
+        try await store.outbox.recordAttempt(
             event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, answer: "connection refused", latencyMs: 1),
             giveUpAt: .now() - 1)
         await store.close()
@@ -74,7 +74,7 @@ struct ServeQueueCommandTests {
         try await IAPDesk.run(["events", "resend", "--all-dead", "--reason", "game is back", "--db", db])
 
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let detail = try await after.event(event.eventId)
+        let detail = try await after.outbox.event(event.eventId)
         #expect(detail.event.deadAt == nil && detail.attempts.count == 1)
         #expect(detail.fields.contains { $0.name == "try 1" && $0.value.contains("no answer") && $0.value.contains("connection refused") })
         #expect(try await after.orderDetail("e-1").audit.contains { $0.action == "event.resend" && $0.reason == "game is back" })

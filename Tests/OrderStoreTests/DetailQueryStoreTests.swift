@@ -27,9 +27,10 @@ struct DetailQueryStoreTests {
             let other = try await store.paidOrder("o2", account: "a2")
             _ = try await store.applyVerification(orderId: "o2", submissionId: other, report: validReport([tx("t-2", at: t0 + 600)]), at: t0 + .minutes(5))
 
-            let event = try #require(try await store.events(orderId: "o1").first?.event)
-            try await store.recordEventAttempt(event, GameEventAttempt(at: t0 + .minutes(6), via: "push", httpStatus: 503, answer: Self.hostile, latencyMs: 7))
-            try await store.recordEventAttempt(event, GameEventAttempt(at: t0 + .minutes(7), via: "push", httpStatus: 200, answer: "ok", latencyMs: 3))
+            let event = try #require(try await store.outbox.events(orderId: "o1").first?.event)
+            try await store.outbox.recordAttempt(
+                event, GameEventAttempt(at: t0 + .minutes(6), via: "push", httpStatus: 503, answer: Self.hostile, latencyMs: 7))
+            try await store.outbox.recordAttempt(event, GameEventAttempt(at: t0 + .minutes(7), via: "push", httpStatus: 200, answer: "ok", latencyMs: 3))
             func refund(_ uuid: String, _ tid: String, signed: Millis) -> IncomingNotification {
                 IncomingNotification(
                     endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,

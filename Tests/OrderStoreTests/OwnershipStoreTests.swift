@@ -240,7 +240,7 @@ struct OwnershipStoreTests {
             #expect(try await store.orderDetail("b-1").order.state == .rejected)
             #expect(try await store.disputes().isEmpty)
             // The game hears it (issue 14): taken from A, given to C until the period's end.
-            let moved = try await store.unconfirmedEvents().filter { $0.type == .ownershipTransferred }
+            let moved = try await store.outbox.unconfirmed().filter { $0.type == .ownershipTransferred }
             #expect(moved.map(\.accountId) == ["A", "C"])
             #expect(moved.first?.payload.contains(#""op":"take""#) == true && moved.last?.payload.contains(#""op":"give""#) == true)
             #expect(moved.last?.summary.hasPrefix("give C 1 × 月度 VIP until") == true, "\(moved.map(\.summary))")

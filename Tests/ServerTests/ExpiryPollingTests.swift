@@ -50,7 +50,7 @@ struct ExpiryPollingTests {
             #expect(same((owned["expires_at"] as? NSNumber)?.int64Value, renewedEnd) && owned["status"] as? String == "active", "\(owned)")
 
             // The game is told: the subscription runs until the renewal's end.
-            let told = try await serve.store.events(orderId: "g-soon").map(\.event).filter { $0.type == .subscriptionRenewed }
+            let told = try await serve.store.outbox.events(orderId: "g-soon").map(\.event).filter { $0.type == .subscriptionRenewed }
             let end = try #require(try await expiry(of: soon.originalTransactionId, in: serve))
             #expect(told.count == 1 && told.first?.payload.contains("\"until\":\(end)") == true, "\(told.map(\.payload))")
 

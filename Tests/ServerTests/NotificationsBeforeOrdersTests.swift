@@ -67,7 +67,7 @@ struct NotificationsBeforeOrdersTests {
             #expect(subscription.ownerAccount == "acct-late")
             #expect((subscription.factsAsOf ?? .max) <= Self.ms(renewal.purchaseDate) ?? 0, "the attach adds an owner, not facts newer than Apple's")
 
-            let told = try await serve.store.events(orderId: "late-1").map(\.event.payload)
+            let told = try await serve.store.outbox.events(orderId: "late-1").map(\.event.payload)
             #expect(told.count == 1)
             #expect(told.allSatisfy { $0.contains(#""op":"none""#) && $0.contains("nothing to give acct-late") }, "\(told)")
 
@@ -95,7 +95,7 @@ struct NotificationsBeforeOrdersTests {
             #expect(replayed[3].outcome == .applied, "EXPIRED: \(replayed[3].detail ?? "")")
             subscription = try #require(try await serve.store.subscription(otid).subscription)
             #expect(subscription.status == .expired && subscription.autoRenew == false)
-            let after = try await serve.store.events(orderId: "late-1").map(\.event.payload)
+            let after = try await serve.store.outbox.events(orderId: "late-1").map(\.event.payload)
             #expect(!after.contains { $0.contains(#""op":"give""#) }, "never 'give … until' a date already past: \(after)")
         }
     }
@@ -125,7 +125,7 @@ struct NotificationsBeforeOrdersTests {
             let again = try await NotificationTests.post(refund, in: serve)
             #expect(again.status == 200, "Apple's retry is answered")
 
-            var events = try await serve.store.events(orderId: "pack-1").map(\.event)
+            var events = try await serve.store.outbox.events(orderId: "pack-1").map(\.event)
             let partial = try #require(events.first { $0.type == .partiallyRefunded })
             #expect(events.filter { $0.type == .partiallyRefunded }.count == 1, "taken back once")
             #expect(partial.payload.contains(#""op":"take""#) && partial.payload.contains(#""quantity":3"#) && partial.payload.contains(#""share":0.3"#))
@@ -139,7 +139,7 @@ struct NotificationsBeforeOrdersTests {
             let reversed = try await NotificationTests.applied(
                 try await NotificationTests.post(try await sim.notification("REFUND_REVERSED", about: pack), in: serve), in: serve)
             #expect(reversed.outcome == .applied && reversed.detail?.contains("gives back 30 % (3 of 10 whole)") == true, "\(reversed.detail ?? "")")
-            events = try await serve.store.events(orderId: "pack-1").map(\.event)
+            events = try await serve.store.outbox.events(orderId: "pack-1").map(\.event)
             let back = try #require(events.last)
             #expect(back.type == .refundReversed && back.payload.contains(#""op":"give""#) && back.payload.contains(#""quantity":3"#))
         }
@@ -166,7 +166,7 @@ struct NotificationsBeforeOrdersTests {
             let stored = try await EveryNotificationTypeTests.settled(4, in: serve).filter { $0.facts.type == "RESCIND_CONSENT" }
             #expect(stored.map(\.outcome) == [.applied, .orphan], "\(stored.map { $0.detail ?? "" })")
             #expect(stored.first?.detail?.contains("kid-a, kid-b") == true)
-            let pulled = try await serve.store.events(after: 0, limit: 100).filter { $0.type == .consentRescinded }
+            let pulled = try await serve.store.outbox.events(after: 0, limit: 100).filter { $0.type == .consentRescinded }
             #expect(pulled.map(\.accountId).sorted() == ["kid-a", "kid-b"])
             #expect(pulled.allSatisfy { $0.orderId == nil && $0.payload.contains(#""op":"end_access""#) })
             #expect(stored.last?.detail?.contains("tell the game by hand") == true)

@@ -48,7 +48,7 @@ struct OutboxTests {
         while Date() < deadline {
             var all = true
             for order in orders {
-                let events = try await store.events(orderId: order)
+                let events = try await store.outbox.events(orderId: order)
                 if events.count < count || events.contains(where: { $0.event.confirmedAt == nil }) { all = false; break }
             }
             if all { return }
@@ -65,7 +65,7 @@ struct OutboxTests {
             _ = try await IntakeTests.waitFor("delivered", order: "g-1", in: serve)
             try await Self.waitConfirmed(["g-1"], in: serve.store)
             #expect(await game.balance("p1", "coins_300") == 1)
-            let delivered = try #require(try await serve.store.events(orderId: "g-1").first)
+            let delivered = try #require(try await serve.store.outbox.events(orderId: "g-1").first)
             #expect(delivered.event.type == .delivered && delivered.event.confirmedVia == "push")
             #expect(delivered.attempts.map(\.httpStatus) == [200])
             #expect(delivered.attempts.first?.answer == "applied \(delivered.event.eventId)", "the game's own answer is kept")
@@ -77,7 +77,7 @@ struct OutboxTests {
             try await serve.store.revoke(orderId: "g-1", expectedVersion: order.version, by: Operator(name: "root", role: .admin), reason: "fraud")
             try await Self.waitConfirmed(["g-1"], in: serve.store, count: 2)
             #expect(await game.balance("p1", "coins_300") == 0)
-            #expect(try await serve.store.events(orderId: "g-1").map(\.event.type) == [.delivered, .revoked])
+            #expect(try await serve.store.outbox.events(orderId: "g-1").map(\.event.type) == [.delivered, .revoked])
             #expect(await game.duplicates == 0)
             #expect(await game.refused == 0)
         }
@@ -89,7 +89,7 @@ struct OutboxTests {
             await game.setFault(.verbose)
             try await Self.buy(serve, order: "long-1", account: "p-long")
             try await Self.waitConfirmed(["long-1"], in: serve.store)
-            let delivered = try #require(try await serve.store.events(orderId: "long-1").first)
+            let delivered = try #require(try await serve.store.outbox.events(orderId: "long-1").first)
             #expect(delivered.event.confirmedAt != nil && delivered.attempts.map(\.httpStatus) == [200], "\(delivered.attempts)")
             let answer = try #require(delivered.attempts.first?.answer)
             #expect(answer.hasPrefix("applied \(delivered.event.eventId)") && answer.count <= 300, "\(answer.count) characters kept")
@@ -110,12 +110,12 @@ struct OutboxTests {
             let deadline = Date().addingTimeInterval(30)
             var outage: GameEndpointOutage?
             while outage == nil, Date() < deadline {
-                outage = try await serve.store.gameEndpointOutage()
+                outage = try await serve.store.outbox.endpointOutage()
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(outage?.waiting == 9, "\(String(describing: outage))")
             #expect(outage?.banner.contains("game endpoint failing since") == true)
-            #expect(try await serve.store.unconfirmedEventCount() == 9)
+            #expect(try await serve.store.outbox.unconfirmedCount() == 9)
             #expect(await game.applied.isEmpty)
 
             await game.setFault(.none)
@@ -127,15 +127,15 @@ struct OutboxTests {
             var appliedOf: [String: [String]] = [:]
             let applied = await game.applied
             for order in orders {
-                let event = try #require(try await serve.store.events(orderId: order).first?.event)
+                let event = try #require(try await serve.store.outbox.events(orderId: order).first?.event)
                 written[event.accountId, default: []].append(event.eventId)
             }
             let accountOf = Dictionary(uniqueKeysWithValues: written.flatMap { account, ids in ids.map { ($0, account) } })
             for id in applied { if let account = accountOf[id] { appliedOf[account, default: []].append(id) } }
             #expect(appliedOf == written)
-            #expect(try await serve.store.unconfirmedEventCount() == 0)
-            #expect(try await serve.store.gameEndpointOutage() == nil)
-            let tries = try await serve.store.events(orderId: "d-0").first?.attempts ?? []
+            #expect(try await serve.store.outbox.unconfirmedCount() == 0)
+            #expect(try await serve.store.outbox.endpointOutage() == nil)
+            let tries = try await serve.store.outbox.events(orderId: "d-0").first?.attempts ?? []
             #expect(tries.count >= 2 && tries.last?.httpStatus == 200 && tries.first?.httpStatus == 503, "\(tries)")
         }
     }
@@ -149,21 +149,21 @@ struct OutboxTests {
             try await Self.buy(serve, order: "x-1", account: "px")
             _ = try await IntakeTests.waitFor("delivered", order: "x-1", in: serve)
             let deadline = Date().addingTimeInterval(30)
-            var event = try await serve.store.events(orderId: "x-1").first?.event
+            var event = try await serve.store.outbox.events(orderId: "x-1").first?.event
             while event?.deadAt == nil, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
-                event = try await serve.store.events(orderId: "x-1").first?.event
+                event = try await serve.store.outbox.events(orderId: "x-1").first?.event
             }
             let dead = try #require(event)
             #expect(dead.deliveryText.hasPrefix("DEAD after") && dead.lastError?.contains("HTTP 500") == true, "\(dead)")
 
             await game.setFault(.none)
             let support = Operator(name: "sam", role: .support)
-            await #expect(throws: StoreError.self) { try await serve.store.resendEvent(dead.eventId, by: support, reason: " ") }
-            try await serve.store.resendEvent(dead.eventId, by: support, reason: "player says nothing arrived")
+            await #expect(throws: StoreError.self) { try await serve.store.outbox.resend(dead.eventId, by: support, reason: " ") }
+            try await serve.store.outbox.resend(dead.eventId, by: support, reason: "player says nothing arrived")
             try await Self.waitConfirmed(["x-1"], in: serve.store)
             #expect(await game.balance("px", "coins_300") == 1)
-            try await serve.store.resendEvent(dead.eventId, by: support, reason: "game lost its copy")
+            try await serve.store.outbox.resend(dead.eventId, by: support, reason: "game lost its copy")
             try await Self.waitConfirmed(["x-1"], in: serve.store)
             #expect(await game.balance("px", "coins_300") == 1, "applied once by its id")
             #expect(await game.duplicates == 1)
@@ -206,10 +206,10 @@ struct OutboxTests {
             #expect(events.count == 1 && events.first?["type"] as? String == "delivered" && events.first?["order_id"] as? String == "p-1", "\(answer.body)")
             let cursor = try #require(answer.body["next_cursor"] as? Int)
             #expect(events.first?["cursor"] as? Int == cursor)
-            #expect(try await serve.store.unconfirmedEventCount() == 1)
+            #expect(try await serve.store.outbox.unconfirmedCount() == 1)
             let ack = try await serve.call(.POST, "/v1/events/ack", json: #"{"cursor":\#(cursor)}"#)
             #expect(ack.status == 200 && ack.body["confirmed"] as? Int == 1)
-            #expect(try await serve.store.events(orderId: "p-1").first?.event.confirmedVia == "pull")
+            #expect(try await serve.store.outbox.events(orderId: "p-1").first?.event.confirmedVia == "pull")
             #expect(try await serve.call(.POST, "/v1/events/ack", json: #"{"cursor":-1}"#).status == 400)
             #expect(try await serve.call(.GET, "/v1/events", token: nil).status == 401)
         }

@@ -44,9 +44,9 @@ struct PeerFaultTests {
             try await OutboxTests.buy(serve, order: "p-1", account: "acct-p")
             // The push times out after 2 s; the worker reaching it at all can take long on
             // 2 cores running the whole suite (a 503 from a 10 s store deadline was seen there).
-            let tried = try await eventually(within: 60) { try await !(serve.store.events(orderId: "p-1").first?.attempts.isEmpty ?? true) }
+            let tried = try await eventually(within: 60) { try await !(serve.store.outbox.events(orderId: "p-1").first?.attempts.isEmpty ?? true) }
             #expect(tried, "\(manner): the push was tried")
-            let event = try #require(try await serve.store.events(orderId: "p-1").first)
+            let event = try #require(try await serve.store.outbox.events(orderId: "p-1").first)
             let attempt = try #require(event.attempts.first)
             #expect((attempt.latencyMs ?? .max) < 20_000, "\(manner): the push took \(attempt.latencyMs ?? -1) ms")
             if manner == .hugeBody {

@@ -40,7 +40,7 @@ extension AppleSide {
                 #expect(first.outcome == .sent, "\(first.appleError ?? "")")
                 #expect(first.newExpiry == before + 7 * 86_400_000, "Apple's new end: 7 days later")
                 #expect(try await serve.store.subscription(otid).subscription?.expiresAt == first.newExpiry)
-                let told = try await serve.store.events(orderId: "x-1").map(\.event)
+                let told = try await serve.store.outbox.events(orderId: "x-1").map(\.event)
                 #expect(
                     told.contains { $0.type == .subscriptionRenewed && $0.payload.contains(#""until":\#(first.newExpiry ?? 0)"#) },
                     "the game hears of the new end")

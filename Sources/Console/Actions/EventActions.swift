@@ -14,7 +14,7 @@ enum EventActions {
             var outcome: (confirmed: Int, dead: Int, lastError: String?) = (0, 0, nil)
             while true {
                 do {
-                    outcome = try await store.eventOutcomes(resent)
+                    outcome = try await store.outbox.outcomes(resent)
                 } catch {
                     return ("resent \(resent.count) events; following them failed: \(error)", true)
                 }

@@ -73,7 +73,7 @@ public final class ConsoleApp {
             counts = try await session.store.counts(now: now)
             alerts = try await session.store.operatorAlerts(limit: 3)
             outage = try await session.store.appleOutage(counts: counts, now: now)
-            gameOutage = try await session.store.gameEndpointOutage(counts: counts, now: now)
+            gameOutage = try await session.store.outbox.endpointOutage(counts: counts, now: now)
             workers = try await session.store.workerStatus(now: now)
             try await top.load(session)
             storeOutage = nil

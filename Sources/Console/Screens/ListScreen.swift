@@ -153,7 +153,7 @@ enum Lists {
 
     /// Every event the game was sent about one order (N on an order's screen).
     static func events(order: String) -> ListScreen<GameEvent> {
-        ListScreen(QueueListings.undeliveredEvents(order: order), fetch: { try await $0.store.events(orderId: order).map(\.event) })
+        ListScreen(QueueListings.undeliveredEvents(order: order), fetch: { try await $0.store.outbox.events(orderId: order).map(\.event) })
     }
 
     static func jobs() -> ListScreen<Job> {
@@ -185,7 +185,7 @@ enum Lists {
     static func undelivered() -> ListScreen<GameEvent> {
         ListScreen(
             QueueListings.undeliveredEvents(),
-            fetch: { try await $0.store.unconfirmedEvents(limit: 500) },
+            fetch: { try await $0.store.outbox.unconfirmed(limit: 500) },
             open: { event in event.orderId.map { OrderDetailScreen(orderId: $0) } },
             action: (
                 KeyBinding(.character("R"), action: "resend"),
@@ -200,7 +200,7 @@ enum Lists {
                             ],
                             inputs: [], confirm: "resend"
                         ) { values in
-                            let resent = try await store.resendEvent(event.eventId, by: actor, reason: values[0])
+                            let resent = try await store.outbox.resend(event.eventId, by: actor, reason: values[0])
                             return "\(resent.eventId) is owed to the game again"
                         })
                 }
@@ -219,7 +219,7 @@ enum Lists {
                             ],
                             inputs: [], confirm: "resend all"
                         ) { values in
-                            EventActions.resendAllDead(try await session.store.resendDeadEvents(by: session.actor, reason: values[0]), store: session.store)
+                            EventActions.resendAllDead(try await session.store.outbox.resendDead(by: session.actor, reason: values[0]), store: session.store)
                         })
                 }
             ))

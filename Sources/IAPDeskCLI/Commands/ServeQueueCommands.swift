@@ -134,8 +134,8 @@ struct EventsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let events = try await store.withStore { store, _ in
-                if let order { return try await store.events(orderId: order).map(\.event) }
-                return try await store.unconfirmedEvents(limit: limit)
+                if let order { return try await store.outbox.events(orderId: order).map(\.event) }
+                return try await store.outbox.unconfirmed(limit: limit)
             }
             print(Output.table(QueueListings.undeliveredEvents(), events, width: 60))
         }
@@ -147,7 +147,7 @@ struct EventsCommand: AsyncParsableCommand {
         @Argument(help: "The event: evt_… or its number.") var id: String
 
         func run() async throws {
-            let detail = try await store.withStore { store, _ in try await store.event(id) }
+            let detail = try await store.withStore { store, _ in try await store.outbox.event(id) }
             print(Output.keyValues(detail.fields.map { ($0.name, Output.safe($0.value)) }))
         }
     }
@@ -163,8 +163,8 @@ struct EventsCommand: AsyncParsableCommand {
             guard (id != nil) != allDead else { throw ValidationError("name one event, or --all-dead") }
             let resent = try await store.withStore { store, _ in
                 let actor = try await store.actor(forUser: OperatorIdentity.current)
-                if let id { return [try await store.resendEvent(id, by: actor, reason: reason)] }
-                return try await store.resendDeadEvents(by: actor, reason: reason, limit: 100_000)
+                if let id { return [try await store.outbox.resend(id, by: actor, reason: reason)] }
+                return try await store.outbox.resendDead(by: actor, reason: reason, limit: 100_000)
             }
             for event in resent { print("\(event.eventId) (\(event.type.rawValue), order \(Output.safe(event.orderId))) is owed to the game again") }
             if resent.isEmpty { print("no dead events") }

@@ -18,12 +18,12 @@ struct EventRoutes: Sendable {
             let limit = Int(try Self.integer(request, "limit", default: 100, range: 1...1000))
             let deadline = ContinuousClock.now + (try IntakeRoutes.waitSeconds(request))
             // A cursor never handed out is a client's bug, not something to wait for.
-            let newest = try await store.newestEventCursor()
+            let newest = try await store.outbox.newestCursor()
             guard after <= newest else { throw Problem.badRequest("after: \(after) is beyond the newest event (\(newest))") }
-            var events = try await store.events(after: after, limit: limit)
+            var events = try await store.outbox.events(after: after, limit: limit)
             while events.isEmpty, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
-                events = try await store.events(after: after, limit: limit)
+                events = try await store.outbox.events(after: after, limit: limit)
             }
             let bodies = try events.map { event in
                 var body = try GameEventBody(stored: event.payload, eventId: event.eventId)
@@ -36,7 +36,7 @@ struct EventRoutes: Sendable {
             struct Ack: Decodable { var cursor: Int64 }
             let ack = try IntakeRoutes.decode(Ack.self, try await request.body.collect(upTo: 4096))
             guard ack.cursor >= 0 else { throw Problem.badRequest("cursor: must be 0 or more") }
-            return JSONAnswer.response(.ok, encoding: Confirmed(confirmed: try await store.acknowledgeEvents(through: ack.cursor)))
+            return JSONAnswer.response(.ok, encoding: Confirmed(confirmed: try await store.outbox.acknowledge(through: ack.cursor)))
         }
     }
 

@@ -45,11 +45,11 @@ struct EventSender: Sendable {
         self.webhook = webhook
         self.http = http
         self.metrics = metrics
-        attempts = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.recordEventAttempts(batch) }
+        attempts = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.outbox.recordAttempts(batch) }
     }
 
     func send(account: String) async throws -> JobQueue.Result {
-        let events = try await store.unsentEvents(account: account, limit: Self.batch)
+        let events = try await store.outbox.unsent(account: account, limit: Self.batch)
         for event in events {
             let attempt = await post(event)
             metrics.eventSent(status: attempt.httpStatus)

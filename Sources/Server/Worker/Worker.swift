@@ -79,7 +79,7 @@ public struct Worker: Sendable {
     /// recovered first, and subscriptions near their expiry are polled (those of its kinds).
     public func scheduleSweeps() async throws {
         if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, dueAt: .now()) }
-        if sender != nil, allowed.contains(.sendEvents) { try await store.scheduleUnsentEvents() }
+        if sender != nil, allowed.contains(.sendEvents) { try await store.outbox.scheduleUnsent() }
         if settings.refundPolicy != nil, apple != nil, allowed.contains(.refundPolicy) {
             try await store.schedule(.refundPolicy, dueAt: .now())
         }

@@ -17,9 +17,18 @@ public struct GameEndpointOutage: Sendable, Equatable {
 }
 
 extension OrderStore {
+    /// What the game is owed: the events written with each change (the transactional
+    /// outbox), pulled by the game or pushed to its webhook, and every try to tell it.
+    public var outbox: Outbox { Outbox(store: self) }
+}
+
+/// The outbox of one store (``OrderStore/outbox``).
+public struct Outbox: Sendable {
+    let store: OrderStore
+
     /// The account's events still owed to the game, oldest first (the order they happened in).
-    public func unsentEvents(account: String, limit: Int = 100) async throws -> [GameEvent] {
-        try await read { sql in
+    public func unsent(account: String, limit: Int = 100) async throws -> [GameEvent] {
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events
@@ -32,15 +41,16 @@ extension OrderStore {
     /// Records one try to tell the game. A 2xx confirms the event; a failure past
     /// `giveUpAt` makes it a dead letter for an operator to resend. Returns the event after.
     @discardableResult
-    public func recordEventAttempt(_ event: GameEvent, _ attempt: GameEventAttempt, giveUpAt: Millis? = nil) async throws -> GameEvent {
-        try await write(as: .system, now: attempt.at) { tx in try await tx.recordAttempt(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: giveUpAt))
+    public func recordAttempt(_ event: GameEvent, _ attempt: GameEventAttempt, giveUpAt: Millis? = nil) async throws -> GameEvent {
+        try await store.write(as: .system, now: attempt.at) { tx in
+            try await tx.recordAttempt(EventAttemptRecord(event: event, attempt: attempt, giveUpAt: giveUpAt))
         }
     }
 
     /// Many tries in one commit (the worker's concurrent sends, group-committed); each
     /// in a savepoint of its own.
-    public func recordEventAttempts(_ batch: [EventAttemptRecord]) async throws -> [Result<GameEvent, any Error>] {
-        try await write(as: .system) { tx in
+    public func recordAttempts(_ batch: [EventAttemptRecord]) async throws -> [Result<GameEvent, any Error>] {
+        try await store.write(as: .system) { tx in
             var results: [Result<GameEvent, any Error>] = []
             for record in batch { results.append(try await tx.isolated { try await tx.recordAttempt(record) }) }
             return results
@@ -49,7 +59,7 @@ extension OrderStore {
 
     /// Events after `cursor` in commit order, for games that pull.
     public func events(after cursor: Int64, limit: Int = 100) async throws -> [GameEvent] {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
@@ -59,15 +69,15 @@ extension OrderStore {
     }
 
     /// The newest event's cursor (0 when there is none).
-    public func newestEventCursor() async throws -> Int64 {
-        try await read { sql in try await sql.row("SELECT COALESCE(MAX(id), 0) AS n FROM events")?.int64("n") ?? 0 }
+    public func newestCursor() async throws -> Int64 {
+        try await store.read { sql in try await sql.row("SELECT COALESCE(MAX(id), 0) AS n FROM events")?.int64("n") ?? 0 }
     }
 
     /// A pulling game acknowledges everything up to `cursor`: those events are confirmed.
     /// Returns how many were newly confirmed.
     @discardableResult
-    public func acknowledgeEvents(through cursor: Int64, at now: Millis = .now()) async throws -> Int {
-        try await write(as: .system, now: now) { tx in
+    public func acknowledge(through cursor: Int64, at now: Millis = .now()) async throws -> Int {
+        try await store.write(as: .system, now: now) { tx in
             try await tx.sql.rows(
                 """
                 UPDATE events SET confirmed_at = \(bind: now), confirmed_via = 'pull'
@@ -78,8 +88,8 @@ extension OrderStore {
     }
 
     /// Events the game has not confirmed, oldest first.
-    public func unconfirmedEvents(limit: Int = 100) async throws -> [GameEvent] {
-        try await read { sql in
+    public func unconfirmed(limit: Int = 100) async throws -> [GameEvent] {
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
@@ -89,13 +99,13 @@ extension OrderStore {
     }
 
     /// How many events the game has not confirmed, counted up to `cap` (the header's figure).
-    public func unconfirmedEventCount(cap: Int64 = StoreCounts.cap) async throws -> Int64 {
-        try await read { sql in try await sql.unconfirmedEventCount(cap: cap) }
+    public func unconfirmedCount(cap: Int64 = StoreCounts.cap) async throws -> Int64 {
+        try await store.read { sql in try await sql.unconfirmedEventCount(cap: cap) }
     }
 
     /// An order's events, oldest first.
     public func events(orderId: String) async throws -> [GameEventDetail] {
-        try await read { sql in
+        try await store.read { sql in
             let events = try await sql.rows(
                 """
                 SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id = \(bind: orderId) ORDER BY id
@@ -109,7 +119,7 @@ extension OrderStore {
 
     /// One event by its id (`evt_…`) or its cursor number.
     public func event(_ id: String) async throws -> GameEventDetail {
-        try await read { sql in
+        try await store.read { sql in
             guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:))
             else {
                 throw StoreError.notFound(kind: "event", id: id)
@@ -122,9 +132,9 @@ extension OrderStore {
     /// it is owed again at once, whatever its state, and the resend is audited. The game
     /// applies it once by its id whatever it had before.
     @discardableResult
-    public func resendEvent(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
-        try requireOperator(actor, may: "resend events to the game", reason: reason)
-        return try await write(as: actor, now: now) { tx in
+    public func resend(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
+        try store.requireOperator(actor, may: "resend events to the game", reason: reason)
+        return try await store.write(as: actor, now: now) { tx in
             guard
                 let event = try await tx.sql.row(
                     """
@@ -141,9 +151,9 @@ extension OrderStore {
 
     /// Every dead event (up to `limit`, oldest first) owed to the game again at once, in one
     /// transaction, each resend audited on its order. Returns the events resent.
-    public func resendDeadEvents(by actor: Operator, reason: String, limit: Int = 10_000, at now: Millis = .now()) async throws -> [GameEvent] {
-        try requireOperator(actor, may: "resend events to the game", reason: reason)
-        return try await write(as: actor, now: now) { tx in
+    public func resendDead(by actor: Operator, reason: String, limit: Int = 10_000, at now: Millis = .now()) async throws -> [GameEvent] {
+        try store.requireOperator(actor, may: "resend events to the game", reason: reason)
+        return try await store.write(as: actor, now: now) { tx in
             let events = try await tx.sql.rows(
                 """
                 UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(bind: limit))
@@ -158,12 +168,12 @@ extension OrderStore {
 
     /// How the game has answered `events` since they were resent: how many it confirmed,
     /// how many went dead again, and the newest error among those still owed.
-    public func eventOutcomes(_ events: [GameEvent]) async throws -> (confirmed: Int, dead: Int, lastError: String?) {
+    public func outcomes(_ events: [GameEvent]) async throws -> (confirmed: Int, dead: Int, lastError: String?) {
         var confirmed = 0, dead = 0
         var lastError: String?
         for start in stride(from: 0, to: events.count, by: 500) {
             let ids = events[start..<min(start + 500, events.count)].map(\.id)
-            let rows = try await read { sql in
+            let rows = try await store.read { sql in
                 try await sql.rows("SELECT confirmed_at, dead_at, last_error FROM events WHERE id IN (\(binds: ids)) ORDER BY id").map { row in
                     (
                         confirmed: try row.optionalInt64("confirmed_at") != nil, dead: try row.optionalInt64("dead_at") != nil,
@@ -186,23 +196,23 @@ extension OrderStore {
     /// The game endpoint failing now: the newest pushes all failed, at least
     /// OutageRule.streak of them, the newest recent. Nil when the game answers. `counts`
     /// already loaded (the console's header) are reused.
-    public func gameEndpointOutage(counts known: StoreCounts? = nil, now: Millis = .now()) async throws -> GameEndpointOutage? {
-        let newest = try await read { sql in
+    public func endpointOutage(counts known: StoreCounts? = nil, now: Millis = .now()) async throws -> GameEndpointOutage? {
+        let newest = try await store.read { sql in
             try await sql.rows("SELECT at, http_status FROM event_attempts ORDER BY id DESC LIMIT 100").map { row in
                 (at: try row.int64("at"), ok: try row.optionalInt64("http_status").map { (200..<300).contains($0) } ?? false)
             }
         }
         let run = newest.prefix { !$0.ok }
         guard run.count >= OutageRule.streak, let latest = run.first, let oldest = run.last, now - latest.at <= OutageRule.staleAfter else { return nil }
-        let waiting = if let known { known.gameNotTold } else { try await unconfirmedEventCount() }
+        let waiting = if let known { known.gameNotTold } else { try await unconfirmedCount() }
         return GameEndpointOutage(since: oldest.at, failures: run.count, waiting: waiting)
     }
 
     /// Accounts with events owed that no send job covers (a webhook configured after the
     /// events were written, a job lost to an operator's cleanup): owed a send now.
     @discardableResult
-    public func scheduleUnsentEvents(now: Millis = .now(), limit: Int = 10_000) async throws -> Int {
-        try await write(as: .system, now: now) { tx in
+    public func scheduleUnsent(now: Millis = .now(), limit: Int = 10_000) async throws -> Int {
+        try await store.write(as: .system, now: now) { tx in
             let accounts = try await tx.sql.rows(
                 """
                 SELECT DISTINCT account_id FROM events e WHERE confirmed_at IS NULL AND dead_at IS NULL
