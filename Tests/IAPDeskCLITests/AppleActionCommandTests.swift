@@ -104,7 +104,7 @@ struct AppleActionCommandTests {
         let store = try await desk.open()
         let orphans = try await store.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
         #expect(orphans.count == 3, "the purchase and its two renewals: \(orphans.map(\.transaction.transactionId))")
-        let audit = try #require(try await store.auditLog().first { $0.action == "backfill" })
+        let audit = try #require(try await store.audit.entries().first { $0.action == "backfill" })
         #expect(audit.reason == "studio history" && audit.detail.contains("3 listed, 3 new"), "\(audit.detail)")
         let again = try await store.recordHistory(
             orphans.map(\.transaction), environment: .production, asked: bought.transactionId, by: Operator(name: "ada", role: .admin), reason: "again")
@@ -137,7 +137,7 @@ struct AppleActionCommandTests {
         store = try await desk.open()
         #expect(try await store.orderDetail("vr-1").transactions.first?.transaction.appTransactionId == bought.appTransactionId)
         #expect(try await store.purchasesWithoutAppleAccount().isEmpty)
-        #expect(try await store.auditLog().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
+        #expect(try await store.audit.entries().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
         await store.close()
     }
 

@@ -128,7 +128,7 @@ struct DatabaseOutageTests {
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
             #expect(detail.grants.count == 1, "\(order) granted \(detail.grants.count) times")
         }
-        #expect(try await store.verifyAuditLog() == .intact(entries: try await store.auditLog(limit: 1).first?.seq ?? 0))
+        #expect(try await store.audit.verify() == .intact(entries: try await store.audit.entries(limit: 1).first?.seq ?? 0))
         await store.close()
     }
 

@@ -26,7 +26,7 @@ struct SeedAndCommandTests {
         let pageA = try await a.orders(limit: 200).items, pageB = try await b.orders(limit: 200).items, pageC = try await c.orders(limit: 200).items
         #expect(pageA == pageB)
         #expect(pageA != pageC)
-        #expect(try await a.auditLog(limit: 1).first?.hash == b.auditLog(limit: 1).first?.hash)
+        #expect(try await a.audit.entries(limit: 1).first?.hash == b.audit.entries(limit: 1).first?.hash)
         for store in [a, b, c] { await store.close() }
     }
 
@@ -45,8 +45,8 @@ struct SeedAndCommandTests {
         }
         #expect(try await sqlite.orders(limit: 3000).items == postgres.orders(limit: 3000).items)
         #expect(try await sqlite.counts(now: 1_793_491_200_000) == postgres.counts(now: 1_793_491_200_000))
-        #expect(try await sqlite.auditLog(limit: 1).first?.hash == postgres.auditLog(limit: 1).first?.hash)
-        if case .broken(let seq, let why) = try await postgres.verifyAuditLog() { Issue.record("audit broken at \(seq): \(why)") }
+        #expect(try await sqlite.audit.entries(limit: 1).first?.hash == postgres.audit.entries(limit: 1).first?.hash)
+        if case .broken(let seq, let why) = try await postgres.audit.verify() { Issue.record("audit broken at \(seq): \(why)") }
         await sqlite.close()
         await postgres.close()
     }
@@ -63,7 +63,7 @@ struct SeedAndCommandTests {
         }
         #expect(counts.byState[.delivered, default: 0] > 17_000)  // a live game delivers most orders
         #expect(counts.stuck > 0)
-        if case .broken(let seq, let why) = try await store.verifyAuditLog() { Issue.record("audit broken at \(seq): \(why)") }
+        if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit broken at \(seq): \(why)") }
         #expect(try await !store.orphans().isEmpty)
         #expect(try await !store.disputes().isEmpty)
         #expect(try await !store.lookup("玩家_小明_🐉").isEmpty)  // hostile account ids are present
@@ -89,7 +89,7 @@ struct SeedAndCommandTests {
         try await run(["order", "grant", stuck.orderId, "--reason", "ticket 42: paid, Apple timed out", "--db", path])
         let after = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         #expect(try await after.order(stuck.orderId)?.state == .delivered)
-        let entry = try #require(try await after.auditLog(limit: 1).first)
+        let entry = try #require(try await after.audit.entries(limit: 1).first)
         #expect(entry.actor == me && entry.action == "grant" && entry.reason == "ticket 42: paid, Apple timed out")
         await after.close()
         // A second grant is refused by the store, not repeated.

@@ -46,7 +46,7 @@ struct SeedCrashTests {
             let store = try await OrderStore.open(location, settings: settings)
             let orders: Int64
             do {
-                guard case .intact = try await store.verifyAuditLog() else {
+                guard case .intact = try await store.audit.verify() else {
                     Issue.record("round \(round): the audit chain is broken after the kill")
                     await store.close()
                     return
@@ -72,7 +72,7 @@ struct SeedCrashTests {
         #expect(finish.terminationStatus == 0, "a seed after the kills completes")
         let store = try await OrderStore.open(location, settings: settings)
         #expect(try await store.counts().total == 20_000)
-        if case .broken(let seq, let why) = try await store.verifyAuditLog() { Issue.record("audit chain broken at \(seq): \(why)") }
+        if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit chain broken at \(seq): \(why)") }
         await store.close()
     }
 }

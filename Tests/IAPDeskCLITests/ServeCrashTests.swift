@@ -159,7 +159,7 @@ struct ServeCrashTests {
         }
         let storedUUIDs = Set(try await store.notifications(limit: 10_000).compactMap(\.facts.uuid))
         #expect(notifications.allSatisfy(storedUUIDs.contains), "every acknowledged notification is stored")
-        #expect(try await store.verifyAuditLog() == .intact(entries: try await store.auditLog(limit: 1).first?.seq ?? 0))
+        #expect(try await store.audit.verify() == .intact(entries: try await store.audit.entries(limit: 1).first?.seq ?? 0))
         await store.close()
 
         // Once more, left running: the worker finishes what the kills interrupted.

@@ -43,7 +43,7 @@ struct ServeDatabaseRoleTests {
             while Date() < deadline, try await owner.order("s-0")?.state != .refunded { try await Task.sleep(for: .milliseconds(100)) }
             #expect(try await owner.order("s-0")?.state == .refunded)
             #expect(try await owner.counts().byState[.delivered, default: 0] == 4)
-            #expect(try await owner.verifyAuditLog() == .intact(entries: try await owner.auditLog(limit: 1).first?.seq ?? 0))
+            #expect(try await owner.audit.verify() == .intact(entries: try await owner.audit.entries(limit: 1).first?.seq ?? 0))
             serve.kill9()
         } catch {
             await owner.close()

@@ -49,12 +49,12 @@ struct AuditKeyStoreTests {
     func signedFromTheStart(backend: Backend) async throws {
         try await withStore(backend, settings: Self.keyed) { store in
             try await delivered(store, "o1", tid: "900")
-            let count = Int64(try await store.auditLog().count)
-            #expect(try await store.verifyAuditLog() == .intact(entries: count))
-            #expect(try await store.auditSigning() == AuditSigning(since: 1, fingerprint: Self.key.fingerprint))
+            let count = Int64(try await store.audit.entries().count)
+            #expect(try await store.audit.verify() == .intact(entries: count))
+            #expect(try await store.audit.signing() == AuditSigning(since: 1, fingerprint: Self.key.fingerprint))
             let unsigned = try await store.db.sql.row("SELECT COUNT(*) AS n FROM audit_log WHERE mac IS NULL")?.int("n")
             #expect(unsigned == 0)
-            #expect(try await store.unauditedDeliveries().isEmpty)
+            #expect(try await store.audit.unauditedDeliveries().isEmpty)
         }
     }
 
@@ -65,9 +65,9 @@ struct AuditKeyStoreTests {
             try await store.db.sql.raw("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 3").run()
             try await rewriteChain(store, from: 3)
             try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
-                #expect(try await unkeyed.verifyAuditLog() == .intact(entries: Int64(try await unkeyed.auditLog().count)))  // what R10 alone sees
+                #expect(try await unkeyed.audit.verify() == .intact(entries: Int64(try await unkeyed.audit.entries().count)))  // what R10 alone sees
             }
-            #expect(try await store.verifyAuditLog() == .broken(seq: 3, why: "its MAC does not match the audit key: written or changed without the key"))
+            #expect(try await store.audit.verify() == .broken(seq: 3, why: "its MAC does not match the audit key: written or changed without the key"))
         }
     }
 
@@ -88,7 +88,7 @@ struct AuditKeyStoreTests {
             ).run()
             try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
             #expect(
-                try await store.verifyAuditLog()
+                try await store.audit.verify()
                     == .broken(seq: seq, why: "it carries no MAC though the log is signed from entry 1: written or rewritten without the audit key"))
         }
     }
@@ -98,7 +98,7 @@ struct AuditKeyStoreTests {
         try await withStore(backend, settings: Self.keyed) { store in
             try await delivered(store, "o1", tid: "903")
             var witness: AuditWitness?
-            #expect(try await store.verifyAuditLog { witness = $0 }.isIntactForTest)
+            #expect(try await store.audit.verify { witness = $0 }.isIntactForTest)
             let end = try #require(witness).seq
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq > \(bind: end - 2)").run()
             try await store.db.sql.raw(
@@ -106,21 +106,21 @@ struct AuditKeyStoreTests {
             ).run()
 
             #expect(
-                try await store.verifyAuditLog()
+                try await store.audit.verify()
                     == .broken(
                         seq: end - 2, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited"))
-            guard case .broken(let seq, let why) = try await store.verifyAuditLog(witness: witness) else { Issue.record("truncation not found"); return }
+            guard case .broken(let seq, let why) = try await store.audit.verify(witness: witness) else { Issue.record("truncation not found"); return }
             #expect(seq == end - 1)
             #expect(why.contains("entry \(end) was in it when verified"))
             await #expect(throws: StoreError.auditHeadForged(seq: end - 2)) { try await store.addOperator(name: "root", role: .admin, by: root) }
 
             await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) {
-                try await store.anchorAuditLog(reason: "looked", by: alice)
+                try await store.audit.anchor(reason: "looked", by: alice)
             }
-            #expect(try await store.anchorAuditLog(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
-            #expect(try await store.verifyAuditLog() == .intact(entries: end - 1))
+            #expect(try await store.audit.anchor(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
+            #expect(try await store.audit.verify() == .intact(entries: end - 1))
             try await store.addOperator(name: "root", role: .admin, by: root)
-            #expect(try await store.auditLog(limit: 2).last?.action == "audit.anchor")
+            #expect(try await store.audit.entries(limit: 2).last?.action == "audit.anchor")
         }
     }
 
@@ -129,16 +129,16 @@ struct AuditKeyStoreTests {
         try await withStore(backend, settings: Self.keyed) { store in
             try await delivered(store, "o1", tid: "904")
             _ = try await store.paidOrder("o2", account: "a2")
-            #expect(try await store.unauditedDeliveries().isEmpty)
+            #expect(try await store.audit.unauditedDeliveries().isEmpty)
             // The delivery's entry names the grant it wrote; a range that is no range is an edit.
             let real = try #require(try await store.orderDetail("o1").grants.first)
             let recording = try #require(try await store.orderDetail("o1").audit.first { $0.grants != nil })
             #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.hasSuffix("→ delivered"))
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from - 1 WHERE seq = \(bind: recording.seq)").run()
             #expect(
-                try await store.verifyAuditLog() == .broken(seq: recording.seq, why: "its grant columns name no range of grants: edited after it was written"))
+                try await store.audit.verify() == .broken(seq: recording.seq, why: "its grant columns name no range of grants: edited after it was written"))
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from WHERE seq = \(bind: recording.seq)").run()
-            #expect(try await store.verifyAuditLog().isIntactForTest)
+            #expect(try await store.audit.verify().isIntactForTest)
             try await store.db.sql.raw(
                 """
                 INSERT INTO grants (order_id, account_id, transaction_id, kind, operator, reason, granted_at)
@@ -154,7 +154,7 @@ struct AuditKeyStoreTests {
                 """
             ).run()
             #expect(
-                try await store.unauditedDeliveries() == [
+                try await store.audit.unauditedDeliveries() == [
                     UnauditedDelivery(orderId: "o2", grantedAt: t0 + 50, count: 1),
                     UnauditedDelivery(orderId: "o1", grantedAt: real.grantedAt, count: 1),
                 ])
@@ -170,14 +170,14 @@ struct AuditKeyStoreTests {
                     try await unkeyed.addOperator(name: "root", role: .admin, by: root)
                 }
                 #expect(try await unkeyed.order("o1")?.state == .delivered)
-                #expect(try await unkeyed.verifyAuditLog().isIntactForTest)  // chain checked, MACs cannot be
+                #expect(try await unkeyed.audit.verify().isIntactForTest)  // chain checked, MACs cannot be
             }
             try await reopened(store, with: Self.otherKey) { (other: OrderStore) async throws in
                 await #expect(throws: StoreError.auditKeyMismatch(store: Self.key.fingerprint, configured: Self.otherKey.fingerprint)) {
                     try await other.addOperator(name: "root", role: .admin, by: root)
                 }
             }
-            #expect(try await store.verifyAuditLog().isIntactForTest)
+            #expect(try await store.audit.verify().isIntactForTest)
         }
     }
 
@@ -188,21 +188,21 @@ struct AuditKeyStoreTests {
             let before = try await AuditHead.read(store.db.sql).seq
             try await reopened(store, with: Self.key) { (keyed: OrderStore) async throws in
                 await #expect(throws: StoreError.auditNotAnchored) { try await keyed.addOperator(name: "root", role: .admin, by: root) }
-                await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.anchorAuditLog(reason: " ", by: root) }
+                await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.audit.anchor(reason: " ", by: root) }
                 #expect(
-                    try await keyed.anchorAuditLog(reason: "key installed, ticket 12", by: root)
+                    try await keyed.audit.anchor(reason: "key installed, ticket 12", by: root)
                         == .started(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
                 #expect(
-                    try await keyed.anchorAuditLog(reason: "again", by: root)
+                    try await keyed.audit.anchor(reason: "again", by: root)
                         == .alreadySigned(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))
                 try await delivered(keyed, "o2", tid: "907")
-                #expect(try await keyed.verifyAuditLog() == .intact(entries: try await AuditHead.read(keyed.db.sql).seq))
+                #expect(try await keyed.audit.verify() == .intact(entries: try await AuditHead.read(keyed.db.sql).seq))
 
                 // Someone strips the MACs of the newest entries to rewrite them.
                 let end = try await AuditHead.read(keyed.db.sql).seq
                 try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL WHERE seq > \(bind: end - 2)").run()
                 #expect(
-                    try await keyed.verifyAuditLog()
+                    try await keyed.audit.verify()
                         == .broken(
                             seq: end - 1, why: "it carries no MAC though the log is signed from entry \(before + 1): written or rewritten without the audit key"
                         ))
@@ -222,17 +222,17 @@ struct AuditKeyStoreTests {
         do {
             try await SyntheticStore(orders: 300, anchor: t0 + .hours(24 * 200)).write(into: store)
             let grants = try await store.db.sql.row("SELECT MIN(id) AS low, MAX(id) AS high FROM grants")
-            let entry = try #require(try await store.auditLog(limit: 1).first)
+            let entry = try #require(try await store.audit.entries(limit: 1).first)
             #expect(entry.action == "seed")
             #expect(entry.detail == "300 synthetic orders")
             #expect(entry.grants == (try grants?.int64("low") ?? 0)...(try grants?.int64("high") ?? 0))
-            #expect(try await store.verifyAuditLog() == .intact(entries: entry.seq))
-            #expect(try await store.unauditedDeliveries().isEmpty)
+            #expect(try await store.audit.verify() == .intact(entries: entry.seq))
+            #expect(try await store.audit.unauditedDeliveries().isEmpty)
             // The seed's entry is what vouches for its grants: its range is chained with it, and
             // without it they are unaccounted for.
             try await store.db.sql.raw("UPDATE audit_log SET grants_from = NULL, grants_to = NULL WHERE seq = \(bind: entry.seq)").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: entry.seq, why: "its content was changed after it was written"))
-            #expect(try await store.unauditedDeliveries(limit: 5).count == 5)
+            #expect(try await store.audit.verify() == .broken(seq: entry.seq, why: "its content was changed after it was written"))
+            #expect(try await store.audit.unauditedDeliveries(limit: 5).count == 5)
             await store.close()
         } catch {
             await store.close()

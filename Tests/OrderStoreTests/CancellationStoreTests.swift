@@ -13,7 +13,7 @@ struct CancellationStoreTests {
     func cancelledMidTransaction(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await store.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
-            let auditBefore = try await store.verifyAuditLog()
+            let auditBefore = try await store.audit.verify()
             let (started, signal) = AsyncStream<Void>.makeStream()
             let task = Task {
                 try await store.write(as: .system) { tx in
@@ -28,7 +28,7 @@ struct CancellationStoreTests {
             await #expect(throws: CancellationError.self) { try await task.value }
 
             #expect(try await store.order("kept")?.accountId == "a")
-            #expect(try await store.verifyAuditLog() == auditBefore)  // intact, and no half entry
+            #expect(try await store.audit.verify() == auditBefore)  // intact, and no half entry
             try await store.placeOrder(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
             #expect(try await store.order("after")?.state == .pendingPayment)
             #expect(try await store.counts().total == 2)
@@ -74,7 +74,7 @@ struct CancellationStoreTests {
             let stored = Set(try await store.orders(limit: 100).items.map(\.orderId))
             #expect(stored == placed)
             #expect(try await store.counts().total == placed.count)
-            guard case .intact = try await store.verifyAuditLog() else { Issue.record("the audit chain broke"); return }
+            guard case .intact = try await store.audit.verify() else { Issue.record("the audit chain broke"); return }
             try await store.placeOrder(orderId: "last", accountId: "a", productId: "coins_60", at: t0 + 100)
             #expect(try await store.order("last") != nil)
         }

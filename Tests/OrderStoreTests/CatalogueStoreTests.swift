@@ -64,7 +64,7 @@ struct CatalogueStoreTests {
             #expect(try await store.ensureOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100").created == false, "its orders stand")
             await #expect(throws: StoreError.unknownProduct("gems_999")) { try await store.placeOrder(orderId: "c-3", accountId: "p-1", productId: "gems_999") }
 
-            let audit = try await store.auditLog().filter { $0.target.description.hasPrefix("product:") }.map { "\($0.action) \($0.reason ?? "")" }
+            let audit = try await store.audit.entries().filter { $0.target.description.hasPrefix("product:") }.map { "\($0.action) \($0.reason ?? "")" }
             #expect(
                 audit.contains("product.add launch") && audit.contains("product.update sale") && audit.contains("product.retire replaced by gems_120"),
                 "\(audit)")

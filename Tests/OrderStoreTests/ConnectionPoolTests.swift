@@ -51,7 +51,7 @@ struct ConnectionPoolTests {
             }
             #expect(try await store.counts().byState[.pendingPayment] == 200)
             #expect(try await store.orders(limit: 500).items.count == 200)
-            if case .broken(let seq, let why) = try await store.verifyAuditLog() { Issue.record("audit chain broken at \(seq): \(why)") }
+            if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit chain broken at \(seq): \(why)") }
         }
     }
 }

@@ -87,9 +87,9 @@ struct DatabaseRolesStoreTests {
                 try await adminLogin.addOperator(name: "zoe", role: .viewer, by: try await adminLogin.actor(forUser: "root"))
                 #expect(try await adminLogin.role(of: "zoe") == .viewer)
             }
-            #expect(try await store.auditLog(limit: 10).contains { $0.actor == sue && $0.action == "grant" })
-            #expect(try await store.verifyAuditLog().isIntactForTest)
-            #expect(try await store.unauditedDeliveries().isEmpty)
+            #expect(try await store.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == "grant" })
+            #expect(try await store.audit.verify().isIntactForTest)
+            #expect(try await store.audit.unauditedDeliveries().isEmpty)
             // Logins are the cluster's, not the test database's.
             for login in [vic, sue, ada] { try await store.db.sql.raw(SQLQueryString("DROP ROLE \(login)")).run() }
         }

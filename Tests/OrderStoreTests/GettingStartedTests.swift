@@ -40,7 +40,7 @@ struct GettingStartedTests {
         }
         #expect(refusedBy == "lin", "the second grant is refused, naming the first")
 
-        if case .broken(let seq, let why) = try await store.verifyAuditLog() {
+        if case .broken(let seq, let why) = try await store.audit.verify() {
             Issue.record("audit log broken at \(seq): \(why)")
         }
         #expect(try await store.orderDetail("ord_1001").grants.count == 1)

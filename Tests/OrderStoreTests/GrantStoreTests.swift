@@ -17,7 +17,7 @@ struct GrantStoreTests {
             let order = try await stuck(store, "o1")
             let granted = try await store.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ticket 123: paid, Apple down")
             #expect(granted.state == .delivered)
-            let entry = try #require(try await store.auditLog().first)
+            let entry = try #require(try await store.audit.entries().first)
             #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", "support", "grant", "ticket 123: paid, Apple down"))
         }
     }
@@ -68,7 +68,7 @@ struct GrantStoreTests {
             #expect(later.order.lastError?.contains("two deliveries for one purchase") == true)
             #expect(try await store.deliveryConflicts().map(\.orderId) == ["hand"])
             #expect(try await store.orderDetail("hand").grants.filter { $0.revokedAt == nil }.count == 1)
-            #expect(try await store.auditLog().contains { $0.action == "delivery.conflict" && $0.target == .order("auto") })
+            #expect(try await store.audit.entries().contains { $0.action == "delivery.conflict" && $0.target == .order("auto") })
             #expect(try await store.operatorAlerts().contains { $0.reason.contains("two deliveries") })
         }
     }

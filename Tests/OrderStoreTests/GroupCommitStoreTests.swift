@@ -12,7 +12,7 @@ struct GroupCommitStoreTests {
     func mixedBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
             for id in ["o1", "o2", "o3"] { _ = try await store.placeOrder(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
-            guard case .intact(let before) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
+            guard case .intact(let before) = try await store.audit.verify() else { Issue.record("audit chain broken"); return }
             let key = IdempotencyKey(client: "game", key: "k-1", requestHash: "first")
             let batch = [
                 ReceiptSubmission(orderId: "o1", receiptData: "AAAA"),
@@ -41,7 +41,7 @@ struct GroupCommitStoreTests {
             #expect(try await store.jobs.job(.verify(orderId: "o1")) != nil)
             #expect(try await store.jobs.job(.verify(orderId: "o3")) == nil)
             // Audit entries of the failed items were dropped with them; the chain links.
-            guard case .intact(let entries) = try await store.verifyAuditLog() else { Issue.record("audit chain broken"); return }
+            guard case .intact(let entries) = try await store.audit.verify() else { Issue.record("audit chain broken"); return }
             #expect(entries - before == 3, "receipts for o1, o2 and o1 again")
         }
     }

@@ -129,8 +129,8 @@ struct MigrationStoreTests {
 
         let store = try await OrderStore.open(location, settings: .test)
         do {
-            #expect(try await store.verifyAuditLog().isIntactForTest)
-            let legacy = try await store.unauditedDeliveries()
+            #expect(try await store.audit.verify().isIntactForTest)
+            let legacy = try await store.audit.unauditedDeliveries()
             #expect(legacy == [UnauditedDelivery(orderId: "o2", grantedAt: t0 + 20, count: 1)], "\(legacy)")
             try await TestCatalogue.install(in: store)
             // After the migration a delivery's entry names its grant, and a hand-written one is found by its id alone.
@@ -138,11 +138,11 @@ struct MigrationStoreTests {
             _ = try await store.applyVerification(orderId: "o3", submissionId: submission, report: validReport([tx("930", at: t0 + 100)]), at: t0 + 3000)
             try await Self.grant(store, "o4", at: t0 + 4000)
             #expect(
-                try await store.unauditedDeliveries() == [
+                try await store.audit.unauditedDeliveries() == [
                     UnauditedDelivery(orderId: "o2", grantedAt: t0 + 20, count: 1), UnauditedDelivery(orderId: "o4", grantedAt: t0 + 4000, count: 1),
                 ])
-            #expect(try await store.unauditedDeliveries(limit: 1).map(\.orderId) == ["o2"])
-            #expect(try await store.verifyAuditLog().isIntactForTest)
+            #expect(try await store.audit.unauditedDeliveries(limit: 1).map(\.orderId) == ["o2"])
+            #expect(try await store.audit.verify().isIntactForTest)
         } catch {
             Issue.record(error)
         }

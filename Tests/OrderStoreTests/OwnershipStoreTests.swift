@@ -160,7 +160,7 @@ struct OwnershipStoreTests {
             #expect(settled.state == .delivered)
             #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
             #expect(try await store.disputes().isEmpty)
-            let actions = try await store.auditLog().map(\.action)
+            let actions = try await store.audit.entries().map(\.action)
             #expect(actions.prefix(2) == ["grant", "ownership.transfer"])
         }
     }

@@ -71,7 +71,7 @@ struct RefundAuditStoreTests {
             let grants = try await store.orderDetail("o1").grants
             #expect(grants.map(\.kind) == [.automatic, .refundReversed])
             #expect(grants.filter { $0.revokedAt == nil }.count == 1)
-            #expect(try await store.auditLog().first?.action == "refund.reversed")
+            #expect(try await store.audit.entries().first?.action == "refund.reversed")
             #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == nil)
         }
     }
@@ -81,7 +81,7 @@ struct RefundAuditStoreTests {
         try await withStore(backend) { store in
             let refunded = try await store.recordRefund(transactionId: "nobody", cancelledAt: t0)
             #expect(refunded == nil)
-            let newest = try await store.auditLog().first
+            let newest = try await store.audit.entries().first
             #expect(newest?.action == "refund.unclaimed")
         }
     }
@@ -90,9 +90,9 @@ struct RefundAuditStoreTests {
     func chainVerifies(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "900")
-            let log = try await store.auditLog()
+            let log = try await store.audit.entries()
             #expect(log.map(\.seq) == Array((1...Int64(log.count)).reversed()))
-            #expect(try await store.verifyAuditLog() == .intact(entries: Int64(log.count)))
+            #expect(try await store.audit.verify() == .intact(entries: Int64(log.count)))
         }
     }
 
@@ -101,7 +101,7 @@ struct RefundAuditStoreTests {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "901")
             try await store.db.sql.raw("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 3").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: 3, why: "its content was changed after it was written"))
+            #expect(try await store.audit.verify() == .broken(seq: 3, why: "its content was changed after it was written"))
         }
     }
 
@@ -109,13 +109,13 @@ struct RefundAuditStoreTests {
     func tamperedDeletion(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "902")
-            let count = try await store.auditLog().count
+            let count = try await store.audit.entries().count
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = \(bind: count)").run()
             #expect(
-                try await store.verifyAuditLog()
+                try await store.audit.verify()
                     == .broken(seq: Int64(count), why: "the log ends at entry \(count - 1) but its head says \(count): entries were removed"))
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = 2").run()
-            #expect(try await store.verifyAuditLog() == .broken(seq: 2, why: "entry 2 is missing"))
+            #expect(try await store.audit.verify() == .broken(seq: 2, why: "entry 2 is missing"))
         }
     }
 }

@@ -65,7 +65,7 @@ extension AppleSide {
                 #expect(sent.contains("sent to Apple: delivered, 40 % consumed, prefers decline"), "\(sent)")
                 let atApple = try #require(await sim.consumptionAnswer(transactionId: coins.transactionId))
                 #expect(atApple["consumptionPercentage"] == "40000" && atApple["refundPreference"] == "DECLINE")
-                let audit = try await serve.store.auditLog().first { $0.action == "refund_request.answered" }
+                let audit = try await serve.store.audit.entries().first { $0.action == "refund_request.answered" }
                 #expect(audit?.actor == "lin" && audit?.reason == "ticket 9: coins spent")
                 await app.refresh()
                 #expect(try !terminal.screenText().contains("refunds 1"), "answered: the header no longer counts it")
@@ -128,7 +128,7 @@ extension AppleSide {
                 #expect(end.contains("Renewal date extensions asked of Apple") && end.contains("+7 days (customer satisfaction) by ada: sent"), "\(end)")
                 #expect(try await serve.store.subscription(otid).subscription?.expiresAt == before + 7 * 86_400_000)
                 #expect(
-                    try await serve.store.auditLog().contains {
+                    try await serve.store.audit.entries().contains {
                         $0.action == "subscription.extend" && $0.actor == "ada" && $0.reason == "ticket 5: a week of outage"
                     })
             }

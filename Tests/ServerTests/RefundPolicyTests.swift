@@ -50,7 +50,7 @@ extension AppleSide {
                 let requests = try await serve.store.refundRequests(open: false)
                 let first = try #require(requests.first { $0.transactionId == consented.transactionId })
                 #expect(first.answers.count == 1 && first.sent?.operatorName == RefundPolicy.actor.name)
-                #expect(try await serve.store.auditLog().contains { $0.action == "refund_request.answered" && $0.actor == "refund-policy" })
+                #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.answered" && $0.actor == "refund-policy" })
 
                 try await Task.sleep(for: .seconds(1))  // several rounds
                 #expect(await sim.consumptionAnswer(transactionId: silent.transactionId) == nil, "no consent: support answers")

@@ -45,7 +45,9 @@ extension AppleSide {
                     told.contains { $0.type == .subscriptionRenewed && $0.payload.contains(#""until":\#(first.newExpiry ?? 0)"#) },
                     "the game hears of the new end")
                 #expect(
-                    try await serve.store.auditLog().contains { $0.action == "subscription.extend" && $0.reason == "ticket 5: the servers were down a week" })
+                    try await serve.store.audit.entries().contains {
+                        $0.action == "subscription.extend" && $0.reason == "ticket 5: the servers were down a week"
+                    })
 
                 _ = try await serve.store.extendSubscription(originalTransactionId: otid, days: 3, reasonCode: 1, by: Self.ada, reason: "ticket 6", send: send)
                 do {

@@ -133,7 +133,7 @@ enum Lists {
     static func audit() -> ListScreen<AuditEntry> {
         ListScreen(
             QueueListings.audit(),
-            fetch: { try await $0.store.auditLog(limit: 500) },
+            fetch: { try await $0.store.audit.entries(limit: 500) },
             open: { entry in
                 switch entry.target {
                 case .order(let id): OrderDetailScreen(orderId: id)

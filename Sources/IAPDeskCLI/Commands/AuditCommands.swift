@@ -23,9 +23,9 @@ struct AuditCommand: AsyncParsableCommand {
                 let witnessPath = witness ?? configuration.auditWitnessFile
                 let known = try witnessPath.flatMap(AuditWitnessFile.read)
                 var seen: AuditWitness?
-                let chain = try await store.verifyAuditLog(witness: known) { seen = $0 }
-                let signing = try await store.auditSigning()
-                let unaudited = try await store.unauditedDeliveries()
+                let chain = try await store.audit.verify(witness: known) { seen = $0 }
+                let signing = try await store.audit.signing()
+                let unaudited = try await store.audit.unauditedDeliveries()
                 for line in AuditReport.lines(
                     chain: chain, signing: signing, keyConfigured: configuration.auditKey != nil,
                     witnessPath: witnessPath, witness: known, unaudited: unaudited)
@@ -44,7 +44,7 @@ struct AuditCommand: AsyncParsableCommand {
         @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
-            let entries = try await store.withStore { store, _ in try await store.auditLog(limit: limit) }
+            let entries = try await store.withStore { store, _ in try await store.audit.entries(limit: limit) }
             print(Output.table(QueueListings.audit(), entries))
         }
     }
@@ -60,7 +60,7 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             let outcome = try await store.withStore { store, _ in
-                try await store.anchorAuditLog(reason: reason, by: try await store.actor(forUser: OperatorIdentity.current))
+                try await store.audit.anchor(reason: reason, by: try await store.actor(forUser: OperatorIdentity.current))
             }
             switch outcome {
             case .alreadySigned(let signing):

@@ -295,15 +295,4 @@ extension OrderStore {
             ).map(StoredTransaction.init(row:))
         }
     }
-
-    /// The audit log, newest first, before `seq` (exclusive).
-    public func auditLog(before seq: Int64? = nil, limit: Int = 100) async throws -> [AuditEntry] {
-        try await read { sql in
-            try await sql.rows(
-                """
-                SELECT * FROM audit_log WHERE seq < \(bind: seq ?? Int64.max) ORDER BY seq DESC LIMIT \(bind: limit)
-                """
-            ).map(AuditEntry.init(row:))
-        }
-    }
 }

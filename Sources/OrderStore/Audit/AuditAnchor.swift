@@ -8,25 +8,25 @@ public enum AuditAnchorOutcome: Sendable, Equatable {
     case signedAgain(headWas: Int64)
 }
 
-extension OrderStore {
+extension AuditLog {
     /// An admin starts signing the log with the configured audit key, or, after reading
     /// `audit verify`, signs again the end of a keyed log whose head lost its MAC (a
     /// restore from a copy, a truncation). Everything before must verify, MACs included:
     /// anchoring vouches for where the log ends, never for a rewrite inside it.
-    public func anchorAuditLog(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
-        try requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
-        guard let key = settings.auditKey else {
+    public func anchor(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
+        try store.requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
+        guard let key = store.settings.auditKey else {
             throw StoreError.noAuditKey
         }
-        if case .broken(let seq, let why) = try await verifyAuditLog(ignoringHeadMAC: true) {
+        if case .broken(let seq, let why) = try await verify(ignoringHeadMAC: true) {
             throw StoreError.auditBroken(seq: seq, why: why)
         }
-        let head = try await read { sql in try await AuditHead.read(sql) }
-        if head.keyFingerprint != nil, (try? head.signer(key)) != nil, let signing = try await auditSigning() {
+        let head = try await store.read { sql in try await AuditHead.read(sql) }
+        if head.keyFingerprint != nil, (try? head.signer(key)) != nil, let signing = try await signing() {
             return .alreadySigned(signing)
         }
         let wasSigned = head.keyFingerprint != nil
-        try await write(as: actor) { tx in
+        try await store.write(as: actor) { tx in
             tx.anchoring = true
             tx.audit(
                 "audit.anchor", target: .auditLog, reason: reason,

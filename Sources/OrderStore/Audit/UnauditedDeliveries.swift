@@ -17,13 +17,13 @@ enum SeedAuditEntry {
     static func detail(orders: Int) -> String { "\(orders) synthetic orders" }
 }
 
-extension OrderStore {
+extension AuditLog {
     /// Every grant is written with the audit entry of its order's move to delivered, in the
     /// same transaction and so at the same instant, and that entry names the grant's id; a
     /// seed's entry names the range of grants it loaded. Finds grants no entry names (at most
-    /// `limit`). Trustworthy as far as the audit log is: run after `verifyAuditLog`.
+    /// `limit`). Trustworthy as far as the audit log is: run after `verify`.
     public func unauditedDeliveries(limit: Int = 20) async throws -> [UnauditedDelivery] {
-        try await read { sql in
+        try await store.read { sql in
             let legacyThrough = try await sql.row("SELECT legacy_grants_through FROM audit_head WHERE id = 1")?.int64("legacy_grants_through") ?? 0
             var found = legacyThrough > 0 ? try await LegacyGrantAudit.unaudited(sql, through: legacyThrough, limit: limit) : []
             guard found.count < limit else { return found }

@@ -29,10 +29,10 @@ public struct AuditWitness: Sendable, Equatable, Codable {
     }
 }
 
-extension OrderStore {
+extension AuditLog {
     /// Whether the log is signed with an audit key, from which entry and with which key.
-    public func auditSigning() async throws -> AuditSigning? {
-        let head = try await read { sql in try await AuditHead.read(sql) }
+    public func signing() async throws -> AuditSigning? {
+        let head = try await store.read { sql in try await AuditHead.read(sql) }
         guard let fingerprint = head.keyFingerprint else { return nil }
         return AuditSigning(since: head.keyedSince ?? 1, fingerprint: fingerprint)
     }
@@ -42,12 +42,12 @@ extension OrderStore {
     /// head's (a log truncated and its head moved back). With a `witness`, the entry it
     /// names must still be there, unchanged. Entries appended during the walk are left
     /// for the next one. `returning` receives the witness of the head verified.
-    public func verifyAuditLog(
+    public func verify(
         witness: AuditWitness? = nil, batch: Int = 5000, ignoringHeadMAC: Bool = false,
         returning: ((AuditWitness) -> Void)? = nil
     ) async throws -> AuditVerification {
-        let head = try await read { sql in try await AuditHead.read(sql) }
-        let key = settings.auditKey
+        let head = try await store.read { sql in try await AuditHead.read(sql) }
+        let key = store.settings.auditKey
         if let key, let fingerprint = head.keyFingerprint, key.fingerprint != fingerprint {
             throw StoreError.auditKeyMismatch(store: fingerprint, configured: key.fingerprint)
         }
@@ -62,7 +62,7 @@ extension OrderStore {
         var previous = AuditChain.genesis
         var expectedSeq: Int64 = 1
         while expectedSeq <= head.seq {
-            let rows = try await read { sql in
+            let rows = try await store.read { sql in
                 try await sql.rows(
                     """
                     SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to FROM audit_log
