@@ -416,7 +416,7 @@ struct ConsoleTests {
             let paid = try #require(
                 onScreen.first { OrderPermissions.allowed(on: $0, role: .admin).contains(.grant) }, "an order an admin may grant, on screen")
             let actor = Operator(name: "bob", role: .admin)
-            try await store.addOperator(name: "bob", role: .admin, by: actor)
+            try await store.operators.add(name: "bob", role: .admin, by: actor)
             _ = try await store.grant(orderId: paid.orderId, expectedVersion: paid.version, by: actor, reason: "ticket 7")
             await app.refresh()
             #expect(orders.selectedOrder?.orderId == selected.orderId, "the selection stays on its order")

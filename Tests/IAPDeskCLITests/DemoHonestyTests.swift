@@ -31,7 +31,7 @@ struct DemoHonestyTests {
         #expect(await simulator.ledger.all.count == summary.purchases.count)
         let server = try await SimulatorServer.start(simulator)
         let actor = Operator(name: "ops-admin", role: .admin)
-        try await store.addOperator(name: actor.name, role: .admin, by: actor)
+        try await store.operators.add(name: actor.name, role: .admin, by: actor)
 
         var stuck: [StuckOrder] = []
         var cursor: StuckCursor?

@@ -40,7 +40,7 @@ struct ReverifyCommandTests {
         // A viewer may re-verify nothing: every order fails, and so does the run (exit 1).
         let viewerDb = folder + "/viewer.sqlite"
         let viewerStore = try await OrderStore.open(.sqlite(path: viewerDb), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        try await viewerStore.addOperator(name: "someone-else", role: .admin, by: Operator(name: "someone-else", role: .admin))
+        try await viewerStore.operators.add(name: "someone-else", role: .admin, by: Operator(name: "someone-else", role: .admin))
         _ = try await SimulatedOrders.seed(viewerStore, simulator: simulator, count: 2, sandboxEvery: 0)
         await viewerStore.close()
         let viewerConfig = folder + "/viewer.toml"

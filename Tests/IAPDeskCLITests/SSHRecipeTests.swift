@@ -45,8 +45,8 @@ struct SSHRecipeTests {
         }
         let seeded = try await OrderStore.open(.sqlite(path: store), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SyntheticStore(orders: 2000, seed: 4).write(into: seeded)
-        try await seeded.addOperator(name: "root", role: .admin, by: Operator(name: "root", role: .admin))
-        try await seeded.addOperator(name: person, role: .support, by: Operator(name: "root", role: .admin))
+        try await seeded.operators.add(name: "root", role: .admin, by: Operator(name: "root", role: .admin))
+        try await seeded.operators.add(name: person, role: .support, by: Operator(name: "root", role: .admin))
         let stuck = try #require(try await seeded.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first?.orderId)
         await seeded.close()
         for step in [

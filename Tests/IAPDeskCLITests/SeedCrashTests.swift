@@ -55,7 +55,7 @@ struct SeedCrashTests {
                 orders = try await store.counts().total
                 #expect(orders == 0 || orders == 100_000, "round \(round): all or nothing, found \(orders)")
                 // Writable: each round's operator is added by the one before.
-                try await store.addOperator(name: "op-\(round)", role: .admin, by: Operator(name: round == 1 ? "root" : "op-\(round - 1)", role: .admin))
+                try await store.operators.add(name: "op-\(round)", role: .admin, by: Operator(name: round == 1 ? "root" : "op-\(round - 1)", role: .admin))
             } catch {
                 await store.close()
                 throw error

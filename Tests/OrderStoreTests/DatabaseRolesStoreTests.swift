@@ -38,7 +38,7 @@ struct DatabaseRolesStoreTests {
     private func rolesHoldSteps() async throws {
         try await withStore(.postgres) { store in
             #expect(store.databaseRoleCap == nil)  // the owner (here a superuser) is not capped
-            try await store.addOperator(name: "root", role: .admin, by: root)
+            try await store.operators.add(name: "root", role: .admin, by: root)
             _ = try await store.paidOrder("o1", account: "a1")
             let statements = try await store.setUpDatabaseRoles()
             #expect(statements.contains("GRANT INSERT, UPDATE ON operators, apps TO iapdesk_admin"), "\(statements)")
@@ -46,13 +46,13 @@ struct DatabaseRolesStoreTests {
             let (vic, sue, ada) = ("vic_\(suffix)", "sue_\(suffix)", "ada_\(suffix)")
             // vic's row says admin (someone edited it, or it is stale); the database says viewer.
             for (login, tableRole, databaseRole) in [(vic, Role.admin, Role.viewer), (sue, .support, .support), (ada, .admin, .admin)] {
-                try await store.addOperator(name: login, role: tableRole, by: root)
+                try await store.operators.add(name: login, role: tableRole, by: root)
                 _ = try await store.grantDatabaseLogin(login, role: databaseRole)
             }
 
             try await asLogin(store, vic) { viewerLogin in
                 #expect(viewerLogin.databaseRoleCap == .viewer)
-                let acting = try await viewerLogin.actor(forUser: "root")  // the OS user is not who the database let in
+                let acting = try await viewerLogin.operators.actor(forUser: "root")  // the OS user is not who the database let in
                 #expect(acting == Operator(name: vic, role: .viewer))
                 #expect(try await viewerLogin.order("o1")?.state == .receiptReceived)
                 let order = try #require(try await viewerLogin.order("o1"))
@@ -65,13 +65,13 @@ struct DatabaseRolesStoreTests {
             }
             try await asLogin(store, sue) { supportLogin in
                 #expect(supportLogin.databaseRoleCap == .support)
-                let acting = try await supportLogin.actor(forUser: "root")
+                let acting = try await supportLogin.operators.actor(forUser: "root")
                 #expect(acting == Operator(name: sue, role: .support))
                 let order = try #require(try await supportLogin.order("o1"))
                 let granted = try await supportLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "ticket 9: paid, Apple timed out")
                 #expect(granted.state == .delivered)
                 await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
-                    try await supportLogin.addOperator(name: "mallory", role: .admin, by: acting)
+                    try await supportLogin.operators.add(name: "mallory", role: .admin, by: acting)
                 }
                 for statement in [
                     "DELETE FROM audit_log WHERE seq = 1", "UPDATE audit_log SET reason = 'x' WHERE seq = 1",
@@ -84,8 +84,8 @@ struct DatabaseRolesStoreTests {
             }
             try await asLogin(store, ada) { adminLogin in
                 #expect(adminLogin.databaseRoleCap == .admin)
-                try await adminLogin.addOperator(name: "zoe", role: .viewer, by: try await adminLogin.actor(forUser: "root"))
-                #expect(try await adminLogin.role(of: "zoe") == .viewer)
+                try await adminLogin.operators.add(name: "zoe", role: .viewer, by: try await adminLogin.operators.actor(forUser: "root"))
+                #expect(try await adminLogin.operators.role(of: "zoe") == .viewer)
             }
             #expect(try await store.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == "grant" })
             #expect(try await store.audit.verify().isIntactForTest)

@@ -164,16 +164,16 @@ struct GrantStoreTests {
         try await withStore(backend) { store in
             let someone = Operator(name: "boot", role: .viewer)
             await #expect(throws: StoreError.firstOperatorMustBeAdmin) {
-                try await store.addOperator(name: "boot", role: .support, by: someone)
+                try await store.operators.add(name: "boot", role: .support, by: someone)
             }
-            try await store.addOperator(name: "boot", role: .admin, by: someone)
-            try await store.addOperator(name: "alice", role: .support, by: Operator(name: "boot", role: .admin))
+            try await store.operators.add(name: "boot", role: .admin, by: someone)
+            try await store.operators.add(name: "alice", role: .support, by: Operator(name: "boot", role: .admin))
             await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
-                try await store.addOperator(name: "mallory", role: .admin, by: Operator(name: "alice", role: .support))
+                try await store.operators.add(name: "mallory", role: .admin, by: Operator(name: "alice", role: .support))
             }
-            #expect(try await store.role(of: "alice") == .support)
-            #expect(try await store.role(of: "stranger") == .viewer)
-            #expect(try await store.actor(forUser: "boot", readOnly: true).role == .viewer)
+            #expect(try await store.operators.role(of: "alice") == .support)
+            #expect(try await store.operators.role(of: "stranger") == .viewer)
+            #expect(try await store.operators.actor(forUser: "boot", readOnly: true).role == .viewer)
         }
     }
 

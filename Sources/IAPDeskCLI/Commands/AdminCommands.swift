@@ -11,7 +11,7 @@ struct OperatorCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let operators = try await store.withStore { store, _ in try await store.operators() }
+            let operators = try await store.withStore { store, _ in try await store.operators.list() }
             guard !operators.isEmpty else {
                 print("no operator yet: the first `iapdesk operator add NAME --role admin` makes one")
                 return
@@ -37,8 +37,8 @@ struct OperatorCommand: AsyncParsableCommand {
 
         func run() async throws {
             let loginStatements = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
-                try await store.addOperator(name: name, role: role, by: actor)
+                let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
+                try await store.operators.add(name: name, role: role, by: actor)
                 return dbLogin ? try await store.grantDatabaseLogin(name, role: role) : nil
             }
             print("\(Output.safe(name)) is now \(role.rawValue)")

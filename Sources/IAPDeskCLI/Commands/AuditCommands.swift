@@ -60,7 +60,7 @@ struct AuditCommand: AsyncParsableCommand {
 
         func run() async throws {
             let outcome = try await store.withStore { store, _ in
-                try await store.audit.anchor(reason: reason, by: try await store.actor(forUser: OperatorIdentity.current))
+                try await store.audit.anchor(reason: reason, by: try await store.operators.actor(forUser: OperatorIdentity.current))
             }
             switch outcome {
             case .alreadySigned(let signing):

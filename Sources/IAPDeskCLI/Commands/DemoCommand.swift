@@ -75,7 +75,7 @@ struct DemoCommand: AsyncParsableCommand {
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
             if visit != nil { try await DemoTemplate.admitVisitor(store) } else { try await SimulatorFiles.makeAdminIfNew(store) }
-            let actor = try await store.actor(forUser: OperatorIdentity.current)
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             let settings = try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")
             if noConsole {
                 print("demo store: \(path) (simulator on \(server.baseURL)); open it with: iapdesk demo --db \(path)")

@@ -44,7 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
                 ? try RecordFile.csv(text, file: file, columns: Self.columns, required: "order_id") : try RecordFile.jsonLines(text, file: file)
             let lines = try records.map(Self.line)
             try await store.withStore { store, configuration in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
+                let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 // The app of each product in the catalogue: a signed transaction must be that app's.
                 let appOf = Dictionary(try await store.products().map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
                 if let unknown = lines.first(where: { appOf[$0.order.productId] == nil }) {

@@ -61,10 +61,10 @@ struct InitCommand: AsyncParsableCommand {
             // Opened as every later command opens it: through the file just written.
             let options = try StoreOptions.parse(["--config", files.config] + (fromEnvironment == nil ? ["--db", location] : []))
             try await options.withStore { store, _ in
-                guard try await store.counts().total == 0, try await store.operators().isEmpty else {
+                guard try await store.counts().total == 0, try await store.operators.list().isEmpty else {
                     throw CLIError("\(StoreLocation(location)) already holds a store: init starts a new one (use its own configuration instead)")
                 }
-                try await store.addOperator(name: admin, role: .admin, by: Operator(name: admin, role: .admin))
+                try await store.operators.add(name: admin, role: .admin, by: Operator(name: admin, role: .admin))
             }
         } catch {
             // Nothing half set up: the files this run wrote go, so that init can simply be run again.

@@ -24,7 +24,7 @@ struct NoteCommand: AsyncParsableCommand {
 
         func run() async throws {
             let note = try await store.withStore { store, _ in
-                try await store.addNote(to: kind.target(id), text: text, by: try await store.actor(forUser: OperatorIdentity.current))
+                try await store.addNote(to: kind.target(id), text: text, by: try await store.operators.actor(forUser: OperatorIdentity.current))
             }
             print("note #\(note.id) saved on \(kind.rawValue) \(Output.safe(id))")
         }

@@ -16,7 +16,7 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await store.withStore { store, configuration in
-            let actor = try await store.actor(forUser: OperatorIdentity.current, readOnly: readonly)
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current, readOnly: readonly)
             try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await ConsoleRunner.run(
                     store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,

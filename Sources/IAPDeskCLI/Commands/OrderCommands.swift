@@ -140,7 +140,7 @@ extension StoreOptions {
     /// the operator saw (`--expect-version`), else the current one.
     func act(on orderId: String, expecting version: Int64?, _ body: (OrderStore, Operator, Int64) async throws -> Order) async throws -> Order {
         try await withStore { store, _ in
-            let actor = try await store.actor(forUser: OperatorIdentity.current)
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             if let version { return try await body(store, actor, version) }
             guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
             return try await body(store, actor, order.version)

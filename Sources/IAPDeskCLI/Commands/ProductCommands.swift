@@ -65,7 +65,8 @@ struct ProductCommand: AsyncParsableCommand {
         func define(in store: StoreOptions, replacing: Bool, reason: String) async throws -> Product {
             let product = try product()
             try await store.withStore { store, _ in
-                try await store.defineProduct(product, replacing: replacing, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.defineProduct(
+                    product, replacing: replacing, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             return product
         }
@@ -109,7 +110,7 @@ struct ProductCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await store.withStore { store, _ in
-                try await store.retireProduct(productId, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.retireProduct(productId, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print(Output.safe("retired \(productId)"))
         }
@@ -126,7 +127,7 @@ struct ProductCommand: AsyncParsableCommand {
         func run() async throws {
             let products = try ProductRecord.read(file: file)
             try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
+                let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 for product in products {
                     let product = try store.withApp(product)
                     let existing = try await store.product(product.productId)

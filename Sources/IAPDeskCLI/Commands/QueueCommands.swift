@@ -97,7 +97,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
+                let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 try await store.transferOwnership(originalTransactionId: originalTransactionId, to: to, by: actor, reason: reason)
             }
             print("subscription \(Output.safe(originalTransactionId)) now belongs to \(Output.safe(to))")

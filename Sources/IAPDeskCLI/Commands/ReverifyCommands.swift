@@ -14,7 +14,7 @@ struct ReverifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let outcome = try await store.withStore { store, configuration in
-            let actor = try await store.actor(forUser: OperatorIdentity.current)
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                 try await store.reverify(orderId: id, using: verifier, by: actor)
             }
@@ -41,7 +41,7 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
         guard rejected == nil || !all else { throw ValidationError("--rejected and --all choose different orders: give one") }
         let result = try await store.withStore { store, configuration in
-            let actor = try await store.actor(forUser: OperatorIdentity.current)
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             let ids: [String] =
                 if let rejected {
                     try await store.rejectedOrders(reasonContaining: rejected, limit: limit)

@@ -35,7 +35,7 @@ struct JobsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let job = try await store.withStore { store, _ in
-                try await store.jobs.requeue(id: id, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.jobs.requeue(id: id, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print("job \(job.id) (\(job.kind.rawValue) \(Output.safe(job.subject))) is due now")
         }
@@ -113,7 +113,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await store.withStore { store, _ in
-                try await store.replayNotification(id: id, by: try await store.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.replayNotification(id: id, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print("notification \(id) will be applied again by the worker of `iapdesk serve`")
         }
@@ -162,7 +162,7 @@ struct EventsCommand: AsyncParsableCommand {
         func run() async throws {
             guard (id != nil) != allDead else { throw ValidationError("name one event, or --all-dead") }
             let resent = try await store.withStore { store, _ in
-                let actor = try await store.actor(forUser: OperatorIdentity.current)
+                let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 if let id { return [try await store.outbox.resend(id, by: actor, reason: reason)] }
                 return try await store.outbox.resendDead(by: actor, reason: reason, limit: 100_000)
             }

@@ -112,8 +112,8 @@ enum SimulatorFiles {
     /// A new store gets the OS user as its first admin, as `iapdesk demo` does.
     static func makeAdminIfNew(_ store: OrderStore) async throws {
         let user = OperatorIdentity.current
-        if try await store.role(of: user) == .viewer {
-            try await store.addOperator(name: user, role: .admin, by: Operator(name: user, role: .admin))
+        if try await store.operators.role(of: user) == .viewer {
+            try await store.operators.add(name: user, role: .admin, by: Operator(name: user, role: .admin))
         }
     }
 }

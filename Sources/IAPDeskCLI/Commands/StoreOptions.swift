@@ -41,7 +41,7 @@ enum OperatorIdentity {
     /// service account that alone can read the store's credentials), else the OS user.
     /// Only someone who can open the store with those credentials can claim a name this
     /// way, and they hold everything already; a PostgreSQL login the database caps acts
-    /// as its own name whatever this says (`OrderStore.actor(forUser:)`).
+    /// as its own name whatever this says (`OrderStore.operators.actor(forUser:)`).
     static var current: String {
         let environment = ProcessInfo.processInfo.environment
         if let invoker = environment["SUDO_USER"], !invoker.isEmpty, invoker != osUser { return invoker }

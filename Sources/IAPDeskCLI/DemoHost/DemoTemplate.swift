@@ -54,11 +54,11 @@ enum DemoTemplate {
     /// a copy it has just made.
     static func admitVisitor(_ store: OrderStore) async throws {
         let visitor = OperatorIdentity.current
-        guard try await store.role(of: visitor) != .admin else { return }
-        guard let builder = try await store.operators().first(where: { $0.role == .admin }) else {
-            return try await store.addOperator(name: visitor, role: .admin, by: Operator(name: visitor, role: .admin))
+        guard try await store.operators.role(of: visitor) != .admin else { return }
+        guard let builder = try await store.operators.list().first(where: { $0.role == .admin }) else {
+            return try await store.operators.add(name: visitor, role: .admin, by: Operator(name: visitor, role: .admin))
         }
-        try await store.addOperator(name: visitor, role: .admin, by: Operator(name: builder.name, role: .admin))
+        try await store.operators.add(name: visitor, role: .admin, by: Operator(name: builder.name, role: .admin))
     }
 
     /// What the help screen says to a visitor instead of the loopback URLs they cannot reach.

@@ -146,7 +146,7 @@ extension OrderStore {
     }
 
     /// Makes `name` a database login in the group of `role` (created when missing). Needs
-    /// CREATEROLE. The `operators` table is changed separately (`addOperator`).
+    /// CREATEROLE. The `operators` table is changed separately (`operators.add`).
     public func grantDatabaseLogin(_ name: String, role: Role) async throws -> [String] {
         try DatabaseRoles.requirePostgres(dialect)
         return try await DatabaseRoles.grantLogin(name, role: role, on: db)

@@ -1,9 +1,18 @@
 extension OrderStore {
+    /// Who may act on the store, and as what: the `operators` table, capped by the database
+    /// login and `--readonly`.
+    public var operators: Operators { Operators(store: self) }
+}
+
+/// The operators of one store (``OrderStore/operators``).
+public struct Operators: Sendable {
+    let store: OrderStore
+
     /// Gives an operator a role. The first operator of a new store may be added by anyone
     /// (bootstrap) and must be an admin; after that only admins add operators.
-    public func addOperator(name: String, role: Role, by actor: Operator, at now: Millis = .now()) async throws {
+    public func add(name: String, role: Role, by actor: Operator, at now: Millis = .now()) async throws {
         guard !name.isEmpty else { throw StoreError.invalid("operator name is empty") }
-        try await write(as: actor, now: now) { tx in
+        try await store.write(as: actor, now: now) { tx in
             let count = try await tx.sql.row("SELECT COUNT(*) AS n FROM operators")?.int("n") ?? 0
             if count == 0 {
                 guard role == .admin else { throw StoreError.firstOperatorMustBeAdmin }
@@ -25,7 +34,7 @@ extension OrderStore {
 
     /// The role the store gives `name`; viewers are everyone else.
     public func role(of name: String) async throws -> Role {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.row("SELECT role FROM operators WHERE name = \(bind: name)")?.value("role", as: Role.self) ?? .viewer
         }
     }
@@ -34,10 +43,10 @@ extension OrderStore {
     /// than the database lets this login act as, lowered by `--readonly`. A login the
     /// database caps is who the database authenticated: it acts under its own name.
     public func actor(forUser user: String, readOnly: Bool = false) async throws -> Operator {
-        let name = databaseLogin ?? user
+        let name = store.databaseLogin ?? user
         var role = try await role(of: name)
-        if let cap = databaseRoleCap { role = min(role, cap) }
-        return Operator(name: name, role: readOnly || isReadOnly ? .viewer : role)
+        if let cap = store.databaseRoleCap { role = min(role, cap) }
+        return Operator(name: name, role: readOnly || store.isReadOnly ? .viewer : role)
     }
 }
 
@@ -49,10 +58,10 @@ public struct OperatorRecord: Sendable, Equatable {
     public var addedBy: String
 }
 
-extension OrderStore {
+extension Operators {
     /// Every operator the store knows, by name.
-    public func operators() async throws -> [OperatorRecord] {
-        try await read { sql in
+    public func list() async throws -> [OperatorRecord] {
+        try await store.read { sql in
             try await sql.rows("SELECT name, role, added_at, added_by FROM operators ORDER BY name").map { row in
                 OperatorRecord(
                     name: try row.string("name"), role: try row.value("role", as: Role.self), addedAt: try row.int64("added_at"),
@@ -60,7 +69,9 @@ extension OrderStore {
             }
         }
     }
+}
 
+extension OrderStore {
     /// The schema version a store opened by this iapdesk has (its newest migration).
     public static var schemaVersion: Int { Migrations.all(.sqlite).count }
 }
