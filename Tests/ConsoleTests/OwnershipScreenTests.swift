@@ -181,12 +181,12 @@ struct OwnershipScreenTests {
             let refund = AppleTransaction(
                 transactionId: "tx-refunded", originalTransactionId: "tx-refunded", productId: "coins_60",
                 purchaseDate: .now() - 60_000, cancellationDate: .now() - 1_000)
-            _ = try await store.receiveNotification(
+            _ = try await store.notifications.receive(
                 IncomingNotification(
                     endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
                     facts: NotificationFacts(uuid: "u-1", type: "REFUND", signedDate: .now(), environment: "Production", transaction: refund)))
-            try await store.applyNotifications(key: "tx-refunded")
-            _ = try await store.receiveNotification(
+            try await store.notifications.apply(key: "tx-refunded")
+            _ = try await store.notifications.receive(
                 IncomingNotification(
                     endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: "the body is not {\"signedPayload\": \"…\"}",
                     facts: NotificationFacts()))

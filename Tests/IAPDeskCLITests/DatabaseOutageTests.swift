@@ -113,7 +113,7 @@ struct DatabaseOutageTests {
             let stored = try await store.orderDetail(order).submissions.map(\.id)
             #expect(stored.contains(Int64(id)), "submission \(id) of \(order) got a 202 and is in the store")
         }
-        let storedUUIDs = Set(try await store.notifications(limit: 10_000).compactMap(\.facts.uuid))
+        let storedUUIDs = Set(try await store.notifications.list(limit: 10_000).compactMap(\.facts.uuid))
         let notifications = await tally.notifications
         #expect(notifications.allSatisfy(storedUUIDs.contains), "every acknowledged notification is stored")
         let orders = Set(submissions.map(\.order))

@@ -85,10 +85,10 @@ struct ReverifyCommandTests {
                 purchaseDate: Millis(purchase.purchaseDate.timeIntervalSince1970 * 1000)),
             consumptionRequestReason: "UNINTENDED_PURCHASE")
         guard
-            case .stored(let id) = try await opened.receiveNotification(
+            case .stored(let id) = try await opened.notifications.receive(
                 IncomingNotification(endpoint: .production, via: .receiver, raw: "{}", rejection: nil, facts: facts))
         else { throw StoreError.invalid("the request was not stored") }
-        try await opened.applyNotifications(key: tid)
+        try await opened.notifications.apply(key: tid)
         await opened.close()
 
         try await IAPDesk.run(["refunds", "--config", config])

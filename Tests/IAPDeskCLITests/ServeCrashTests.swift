@@ -157,7 +157,7 @@ struct ServeCrashTests {
             let stored = try await store.orderDetail(order).submissions.map(\.id)
             #expect(stored.contains(Int64(id)), "submission \(id) of \(order) got a 202 and is in the store")
         }
-        let storedUUIDs = Set(try await store.notifications(limit: 10_000).compactMap(\.facts.uuid))
+        let storedUUIDs = Set(try await store.notifications.list(limit: 10_000).compactMap(\.facts.uuid))
         #expect(notifications.allSatisfy(storedUUIDs.contains), "every acknowledged notification is stored")
         #expect(try await store.audit.verify() == .intact(entries: try await store.audit.entries(limit: 1).first?.seq ?? 0))
         await store.close()

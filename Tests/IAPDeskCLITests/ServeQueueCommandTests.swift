@@ -25,7 +25,7 @@ struct ServeQueueCommandTests {
             now += .hours(2)
         }
         let dead = try #require(try await store.jobs.list(deadOnly: true).first)
-        let rejected = try await store.receiveNotification(
+        let rejected = try await store.notifications.receive(
             IncomingNotification(
                 endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
         await store.close()

@@ -37,8 +37,8 @@ struct DetailQueryStoreTests {
                     facts: NotificationFacts(
                         uuid: uuid, type: "REFUND_DECLINED", signedDate: signed, environment: "Production", transaction: tx(tid, at: t0 + 500)))
             }
-            _ = try await store.receiveNotifications(
-                [
+            _ = try await store.notifications.receive(
+                all: [
                     refund("u-late", "t-1", signed: t0 + .minutes(9)), refund("u-other", "t-2", signed: t0 + .minutes(8)),
                     refund("u-early", "t-1", signed: t0 + .minutes(8)),
                 ],

@@ -60,7 +60,8 @@ struct GroupCommitStoreTests {
             }
             let forged = IncomingNotification(
                 endpoint: .production, via: .receiver, raw: "garbage", rejection: "the signature does not verify", facts: NotificationFacts())
-            let results = try await store.receiveNotifications([refund("u-1", "tx-1"), refund("u-2", "tx-2"), refund("u-1", "tx-1"), forged], at: t0 + 10)
+            let results = try await store.notifications.receive(
+                all: [refund("u-1", "tx-1"), refund("u-2", "tx-2"), refund("u-1", "tx-1"), forged], at: t0 + 10)
             let receipts = results.map { try? $0.get() }
             guard case .stored(let first)? = receipts[0], case .stored? = receipts[1], case .rejected? = receipts[3] else {
                 Issue.record("\(receipts)")

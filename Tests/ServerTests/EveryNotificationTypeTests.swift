@@ -15,7 +15,7 @@ struct EveryNotificationTypeTests {
     static func settled(_ count: Int, in serve: Running) async throws -> [NotificationRecord] {
         let deadline = Date().addingTimeInterval(30)
         while true {
-            let all = try await serve.store.notifications(limit: 500)
+            let all = try await serve.store.notifications.list(limit: 500)
             if (all.count >= count && !all.contains { $0.outcome == .pending }) || Date() > deadline { return all.sorted { $0.id < $1.id } }
             try await Task.sleep(for: .milliseconds(50))
         }

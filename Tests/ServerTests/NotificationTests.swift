@@ -45,7 +45,7 @@ struct NotificationTests {
         let id = try #require(answer.body["id"] as? Int)
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let record = try await serve.store.notification(id: Int64(id))
+            let record = try await serve.store.notifications.record(id: Int64(id))
             if record.outcome != .pending || Date() > deadline { return record }
             try await Task.sleep(for: .milliseconds(30))
         }
@@ -74,7 +74,7 @@ struct NotificationTests {
             let again = try await Self.post(refund, in: serve)
             #expect(again.status == 200 && again.body["id"] as? Int == Int(record.id))
             try await Task.sleep(for: .milliseconds(200))
-            #expect(try await serve.store.notifications().count == 1)
+            #expect(try await serve.store.notifications.list().count == 1)
             let audit = try await serve.store.orderDetail("n-1").audit.filter { $0.action == "refund" }
             #expect(audit.count <= 1 && detail.order.state == .refunded)
         }
@@ -124,7 +124,7 @@ struct NotificationTests {
 
             try await Task.sleep(for: .milliseconds(200))
             #expect(try await serve.store.orderDetail("n-3").order.state == .delivered, "nothing was taken back")
-            let rejected = try await serve.store.notifications(outcome: .rejected)
+            let rejected = try await serve.store.notifications.list(outcome: .rejected)
             #expect(rejected.count == 4)
             let reasons = rejected.compactMap(\.rejection)
             #expect(reasons.contains { $0.contains("Production notification came to the Sandbox URL") })
@@ -248,14 +248,14 @@ struct NotificationTests {
 
             let refunded = try await IntakeTests.waitFor("refunded", order: "n-7", in: serve)
             #expect(refunded["state"] as? String == "refunded", "the sweep recovered the refund: \(refunded)")
-            let recovered = try #require(try await serve.store.notifications().first { $0.facts.uuid == sent.notification.uuid })
+            let recovered = try #require(try await serve.store.notifications.list().first { $0.facts.uuid == sent.notification.uuid })
             #expect(recovered.via == .history && recovered.outcome == .applied)
             #expect(try await serve.store.serviceState("notification_history.Production") != nil, "the watermark is kept")
 
             // The receiver is back and Apple's retry arrives: the same notification, stored once.
             let retry = try await Self.post(sent.notification, in: serve)
             #expect(retry.status == 200 && retry.body["id"] as? Int == Int(recovered.id))
-            #expect(try await serve.store.notifications().filter { $0.facts.uuid == sent.notification.uuid }.count == 1)
+            #expect(try await serve.store.notifications.list().filter { $0.facts.uuid == sent.notification.uuid }.count == 1)
         }
     }
 }

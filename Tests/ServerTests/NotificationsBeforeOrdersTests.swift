@@ -79,14 +79,14 @@ struct NotificationsBeforeOrdersTests {
 
             // Replayed, each is weighed by when Apple signed it: only Apple's own later word supersedes.
             let records = early + late
-            for record in records { try await serve.store.replayNotification(id: record.id, by: Self.lin, reason: "attached: apply Apple's word") }
+            for record in records { try await serve.store.notifications.replay(id: record.id, by: Self.lin, reason: "attached: apply Apple's word") }
             var replayed: [NotificationRecord] = []
             for record in records {
                 let deadline = Date().addingTimeInterval(30)
-                var now = try await serve.store.notification(id: record.id)
+                var now = try await serve.store.notifications.record(id: record.id)
                 while now.outcome == .pending, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(30))
-                    now = try await serve.store.notification(id: record.id)
+                    now = try await serve.store.notifications.record(id: record.id)
                 }
                 replayed.append(now)
             }

@@ -147,7 +147,7 @@ enum Lists {
     static func notifications(purchase: String? = nil) -> ListScreen<NotificationRecord> {
         ListScreen(
             QueueListings.notifications(purchase: purchase),
-            fetch: { try await $0.store.notifications(purchase: purchase, limit: 500) },
+            fetch: { try await $0.store.notifications.list(purchase: purchase, limit: 500) },
             open: { NotificationScreen(id: $0.id) })
     }
 

@@ -29,7 +29,7 @@ final class NotificationScreen: ConsoleScreen {
 
     func load(_ session: ConsoleSession) async throws {
         text.changed()
-        let record = try await session.store.notification(id: id)
+        let record = try await session.store.notifications.record(id: id)
         self.record = record
         if let tid = record.facts.transaction?.transactionId {
             orderId = try await session.store.lookup(tid).first { $0.transactionId == tid }?.orderId

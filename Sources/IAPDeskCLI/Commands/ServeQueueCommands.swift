@@ -89,7 +89,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
-            let records = try await store.withStore { store, _ in try await store.notifications(outcome: outcome, limit: limit) }
+            let records = try await store.withStore { store, _ in try await store.notifications.list(outcome: outcome, limit: limit) }
             print(Output.table(QueueListings.notifications(), records, width: 60))
         }
     }
@@ -100,7 +100,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         @Argument(help: "The notification's number, as notifications list shows it.") var id: Int64
 
         func run() async throws {
-            let n = try await store.withStore { store, _ in try await store.notification(id: id) }
+            let n = try await store.withStore { store, _ in try await store.notifications.record(id: id) }
             print(Output.keyValues(NotificationPresentation.fields(n).map { ($0.name, Output.safe($0.value)) }))
         }
     }
@@ -113,7 +113,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await store.withStore { store, _ in
-                try await store.replayNotification(id: id, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.notifications.replay(id: id, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print("notification \(id) will be applied again by the worker of `iapdesk serve`")
         }

@@ -116,7 +116,7 @@ extension OrderStore {
 
     /// One refund request with its evidence.
     public func refundRequest(_ notificationId: Int64) async throws -> RefundRequest {
-        let record = try await notification(id: notificationId)
+        let record = try await notifications.record(id: notificationId)
         guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw StoreError.notARefundRequest(id: notificationId) }
         return try await read { sql in
             guard let request = try await Self.refundRequests([record], sql).first else { throw StoreError.notARefundRequest(id: notificationId) }

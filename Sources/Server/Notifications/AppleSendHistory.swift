@@ -27,7 +27,7 @@ public enum AppleSendHistory {
             for entry in page.entries {
                 let decoded = await decoder.decode(signedPayload: entry.signedPayload, endpoint: environment, via: .history)
                 var received: NotificationRecord?
-                if let uuid = decoded.facts.uuid { received = try await store.notification(uuid: uuid) }
+                if let uuid = decoded.facts.uuid { received = try await store.notifications.record(uuid: uuid) }
                 records.append(AppleSendRecord(facts: decoded.facts, rejection: decoded.rejection, attempts: entry.attempts, received: received))
             }
             guard page.hasMore, let next = page.paginationToken else { break }

@@ -67,7 +67,7 @@ struct HistorySweep: Sendable {
             case .success(let answer):
                 for payload in answer.value.signedPayloads {
                     let incoming = await decoder.decode(signedPayload: payload, endpoint: environment, via: .history)
-                    if case .stored = try await store.receiveNotification(incoming) { recovered += 1 }
+                    if case .stored = try await store.notifications.receive(incoming) { recovered += 1 }
                 }
                 guard answer.value.hasMore, let next = answer.value.paginationToken else {
                     try await store.setServiceState(key, String(now))

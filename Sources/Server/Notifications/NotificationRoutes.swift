@@ -20,7 +20,7 @@ struct NotificationRoutes: Sendable {
         self.decoder = decoder
         self.metrics = metrics
         self.logger = logger
-        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.receiveNotifications(batch) }
+        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.notifications.receive(all: batch) }
     }
 
     /// Apple's notifications are a few KB; anything far bigger is not one.

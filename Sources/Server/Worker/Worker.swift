@@ -290,7 +290,7 @@ public struct Worker: Sendable {
                 // Without a webhook the game pulls; nothing to push.
                 result = try await sender?.send(account: account) ?? .done
             case .applyNotifications(let key):
-                let applied = try await store.applyNotifications(key: key)
+                let applied = try await store.notifications.apply(key: key)
                 result = .done
                 logger.info("notifications applied", metadata: ["purchase": "\(key)", "count": "\(applied)"])
             case nil:

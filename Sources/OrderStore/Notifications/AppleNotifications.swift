@@ -11,20 +11,29 @@ public enum NotificationReceipt: Sendable, Equatable {
 }
 
 extension OrderStore {
+    /// Apple's notifications: stored as they came (verified or rejected), applied by the
+    /// worker in order, listed and replayed by operators.
+    public var notifications: AppleNotifications { AppleNotifications(store: self) }
+}
+
+/// The notifications of one store (``OrderStore/notifications``).
+public struct AppleNotifications: Sendable {
+    let store: OrderStore
+
     /// Rejected notifications kept at most: an outsider may post any number of them.
-    public static let maxRejectedNotifications = 1_000
+    public static let maxRejected = 1_000
 
     /// Stores a notification before anything acts on it (R1: it is the 2xx's promise). A
     /// verified one is kept once per `notificationUUID` and owes the worker its application
     /// in the same commit; a rejected one is kept for operators, the oldest dropped past
-    /// `maxRejectedNotifications`.
-    public func receiveNotification(_ notification: IncomingNotification, at now: Millis = .now()) async throws -> NotificationReceipt {
-        try await write(as: .system, now: now) { tx in try await tx.receive(notification) }
+    /// `maxRejected`.
+    public func receive(_ notification: IncomingNotification, at now: Millis = .now()) async throws -> NotificationReceipt {
+        try await store.write(as: .system, now: now) { tx in try await tx.receive(notification) }
     }
 
     /// Group commit of notifications (see `writeBatch`): one durable commit answers many.
-    public func receiveNotifications(_ batch: [IncomingNotification], at now: Millis = .now()) async throws -> [Result<NotificationReceipt, any Error>] {
-        try await writeBatch(batch, at: now) { tx, notification in try await tx.receive(notification) }
+    public func receive(all batch: [IncomingNotification], at now: Millis = .now()) async throws -> [Result<NotificationReceipt, any Error>] {
+        try await store.writeBatch(batch, at: now) { tx, notification in try await tx.receive(notification) }
     }
 }
 
@@ -54,7 +63,7 @@ extension WriteTransaction {
             try await sql.raw(
                 """
                 DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
-                  SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: OrderStore.maxRejectedNotifications))
+                  SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: AppleNotifications.maxRejected))
                 """
             ).run()
             return .rejected(id: id)
@@ -64,13 +73,13 @@ extension WriteTransaction {
     }
 }
 
-extension OrderStore {
+extension AppleNotifications {
     /// Applies the pending notifications about one purchase (`key`, its original
     /// transaction id), oldest `signedDate` first, each in a commit of its own. Returns how
     /// many were applied.
     @discardableResult
-    public func applyNotifications(key: String, at now: Millis = .now()) async throws -> Int {
-        let pending = try await read { sql in
+    public func apply(key: String, at now: Millis = .now()) async throws -> Int {
+        let pending = try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT id FROM notifications WHERE apply_key = \(bind: key) AND outcome = 'pending' ORDER BY signed_date, id
@@ -78,9 +87,9 @@ extension OrderStore {
             ).map { try $0.int64("id") }
         }
         for id in pending {
-            try await write(as: .system, now: now) { tx in
+            try await store.write(as: .system, now: now) { tx in
                 guard let record = try await tx.notificationRecord(id), record.outcome == .pending else { return }
-                let (outcome, detail) = try await apply(tx, record)
+                let (outcome, detail) = try await store.applyNotification(tx, record)
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
                 tx.audit(
                     "notification.\(outcome.rawValue)", target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
@@ -92,9 +101,9 @@ extension OrderStore {
 
     /// Puts a stored, verified notification through the rules again (after an operator
     /// attached the orphan it was about, say). Audited with the reason.
-    public func replayNotification(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try requireOperator(actor, may: "replay notifications", reason: reason)
-        try await write(as: actor, now: now) { tx in
+    public func replay(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+        try store.requireOperator(actor, may: "replay notifications", reason: reason)
+        try await store.write(as: actor, now: now) { tx in
             guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
@@ -103,10 +112,13 @@ extension OrderStore {
         }
     }
 
+}
+
+extension OrderStore {
     /// A subscription Apple tells about before any order holds it gets its row from the
     /// first notification on, owner unknown: support sees its status and expiry, and the
     /// order that later submits it starts from Apple's facts.
-    private func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, signed: Millis) async throws {
+    func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, signed: Millis) async throws {
         guard facts.renewal != nil || facts.transaction?.expiresDate != nil, let otid = facts.originalTransactionId,
             let productId = facts.transaction?.productId ?? facts.renewal?.productId,
             try await tx.subscriptionRow(otid) == nil
@@ -122,8 +134,8 @@ extension OrderStore {
             detail: "\(facts.kind) about a subscription no order holds: \(status.rawValue), owner unknown")
     }
 
-    /// One notification through the rules; what it did, in words.
-    private func apply(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
+    /// One notification through the rules, in the caller's transaction: what it did, in words.
+    func applyNotification(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
         let facts = record.facts
         let effect = NotificationEffect.of(facts)
         let signed = facts.signedDate ?? record.receivedAt
