@@ -39,10 +39,10 @@ struct NoteStoreTests {
             await #expect(throws: StoreError.self) {
                 try await store.addNote(to: .order("n-1"), text: String(repeating: "x", count: Note.maxLength + 1), by: Self.lin)
             }
-            await #expect(throws: StoreError.notFound(kind: "order", id: "n-404")) {
+            await #expect(throws: StoreError.notFound(kind: .order, id: "n-404")) {
                 try await store.addNote(to: .order("n-404"), text: "lost", by: Self.lin)
             }
-            await #expect(throws: StoreError.notFound(kind: "account", id: "nobody")) {
+            await #expect(throws: StoreError.notFound(kind: .account, id: "nobody")) {
                 try await store.addNote(to: .account("nobody"), text: "lost", by: Self.lin)
             }
             #expect(try await store.orderDetail("n-1").notes.count == 2, "nothing refused was kept")

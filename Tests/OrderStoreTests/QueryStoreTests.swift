@@ -140,7 +140,7 @@ struct QueryStoreTests {
             await #expect(throws: StoreError.unknownProduct("gems")) {
                 try await store.placeOrder(orderId: "o1", accountId: "a", productId: "gems")
             }
-            await #expect(throws: StoreError.notFound(kind: "order", id: "nope")) {
+            await #expect(throws: StoreError.notFound(kind: .order, id: "nope")) {
                 try await store.submitReceipt(orderId: "nope", receiptData: "x")
             }
             await #expect(throws: StoreError.orderExists(orderId: "o2")) {

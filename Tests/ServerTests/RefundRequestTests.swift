@@ -31,7 +31,7 @@ extension AppleSide {
                 if let request = try await serve.store.refundRequests(open: false).first(where: { $0.transactionId == transactionId }) { return request }
                 try await Task.sleep(for: .milliseconds(30))
             }
-            throw StoreError.notFound(kind: "refund request for transaction", id: transactionId)
+            throw StoreError.notFound(kind: .refundRequest, id: transactionId)
         }
 
         @Test(

@@ -121,7 +121,7 @@ enum Lists {
                             ],
                             inputs: ["Order id"], confirm: "attach"
                         ) { values in
-                            guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: "order", id: values[0]) }
+                            guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
                             let attached = try await store.attachOrphan(
                                 transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
                             return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"

@@ -142,7 +142,7 @@ extension StoreOptions {
         try await withStore { store, _ in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             if let version { return try await body(store, actor, version) }
-            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
+            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
             return try await body(store, actor, order.version)
         }
     }

@@ -81,7 +81,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         func run() async throws {
             let (d, production) = try await store.withStore { store, _ in (try await store.subscription(originalTransactionId), store.settings.isProduction) }
             guard let sections = SubscriptionPresentation.sections(d, storeIsProduction: production) else {
-                throw StoreError.notFound(kind: "subscription", id: originalTransactionId)
+                throw StoreError.notFound(kind: .subscription, id: originalTransactionId)
             }
             print("subscription \(Output.safe(originalTransactionId))")
             print(Output.detail(sections))

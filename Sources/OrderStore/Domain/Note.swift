@@ -6,10 +6,10 @@ public struct Note: Sendable, Equatable {
         case order(String)
         case account(String)
 
-        var kind: String {
+        var kind: RecordKind {
             switch self {
-            case .order: "order"
-            case .account: "account"
+            case .order: .order
+            case .account: .account
             }
         }
         var id: String {

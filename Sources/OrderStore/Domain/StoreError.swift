@@ -3,7 +3,7 @@
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(String, String)
     case corrupt(String)
-    case notFound(kind: String, id: String)
+    case notFound(kind: RecordKind, id: String)
     /// Optimistic concurrency: the order changed after the operator read it.
     case conflict(orderId: String, changedBy: String, at: Millis, version: Int64)
     /// R11: the order already has a live grant.
@@ -117,7 +117,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .corrupt(let what):
             "store data is inconsistent: \(what)"
         case .notFound(let kind, let id):
-            "no \(kind) \(id)"
+            "no \(kind.rawValue) \(id)"
         case .conflict(let orderId, let changedBy, let at, let version):
             "order \(orderId) was changed by \(changedBy) at \(at.iso8601) (now version \(version)); reload it and decide again"
         case .alreadyDelivered(let orderId, let by, let at):

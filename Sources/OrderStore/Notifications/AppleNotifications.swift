@@ -104,7 +104,7 @@ extension AppleNotifications {
     public func replay(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
         try store.requireOperator(actor, may: "replay notifications", reason: reason)
         try await store.write(as: actor, now: now) { tx in
-            guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
+            guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: .notification, id: "\(id)") }
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
             try await tx.enqueue(.applyNotifications(key: record.facts.applyKey), dueAt: now)

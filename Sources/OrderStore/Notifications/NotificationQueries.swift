@@ -23,7 +23,7 @@ extension AppleNotifications {
             guard
                 let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)")
                     .map(NotificationRecord.init(row:))
-            else { throw StoreError.notFound(kind: "notification", id: "\(id)") }
+            else { throw StoreError.notFound(kind: .notification, id: "\(id)") }
             return record
         }
     }

@@ -29,7 +29,7 @@ extension OrderStore {
         try requireOperator(actor, may: "rebind a subscription's token", reason: reason)
         let (owner, order) = try await read { sql -> (String, Order?) in
             guard let subscription = try await sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)") else {
-                throw StoreError.notFound(kind: "subscription", id: otid)
+                throw StoreError.notFound(kind: .subscription, id: otid)
             }
             guard let owner = try subscription.optionalString("owner_account") else {
                 throw StoreError.invalid("subscription \(otid) has no owner yet: nothing to bind it to")

@@ -225,7 +225,7 @@ extension OrderStore {
         outcome: inout VerificationOutcome
     ) async throws -> Purchase? {
         let types = try await tx.sql.productTypes()
-        guard let productType = types[order.productId] else { throw StoreError.notFound(kind: "product", id: order.productId) }
+        guard let productType = types[order.productId] else { throw StoreError.notFound(kind: .product, id: order.productId) }
         let claimedId = try await claimedTransactionId(tx, submissionId: submissionId)
         var held = Set<String>()
         if claimedId == nil {

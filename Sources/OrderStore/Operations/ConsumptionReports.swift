@@ -19,7 +19,7 @@ extension OrderStore {
             client: client)
         try await write(as: .system, now: now) { tx in
             guard try await tx.sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
-                throw StoreError.notFound(kind: "order", id: orderId)
+                throw StoreError.notFound(kind: .order, id: orderId)
             }
             try await tx.sql.raw(
                 """

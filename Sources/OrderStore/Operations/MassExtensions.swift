@@ -58,7 +58,7 @@ extension OrderStore {
         guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
         let requestId = UUID().uuidString.lowercased()
         try await write(as: actor, now: now) { tx in
-            guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: "product", id: productId) }
+            guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: .product, id: productId) }
             guard type == .autoRenewable else { throw StoreError.invalid("\(productId) is \(type.rawValue): Apple extends auto-renewable subscriptions only") }
             try await tx.sql.raw(
                 """
@@ -152,7 +152,7 @@ extension WriteTransaction {
 extension MassExtension {
     static func find(_ requestId: String, _ sql: any SQLDatabase) async throws -> MassExtension {
         guard let row = try await sql.row("SELECT * FROM mass_extensions WHERE request_id = \(bind: requestId)") else {
-            throw StoreError.notFound(kind: "extension request", id: requestId)
+            throw StoreError.notFound(kind: .massExtension, id: requestId)
         }
         return try MassExtension(row: row)
     }

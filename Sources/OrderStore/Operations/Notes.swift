@@ -23,7 +23,7 @@ extension OrderStore {
                 let id = try await tx.sql.row(
                     """
                     INSERT INTO notes (target_kind, target_id, author, at, text)
-                    VALUES (\(bind: target.kind), \(bind: target.id), \(bind: actor.name), \(bind: now), \(bind: text)) RETURNING id
+                    VALUES (\(bind: target.kind.rawValue), \(bind: target.id), \(bind: actor.name), \(bind: now), \(bind: text)) RETURNING id
                     """)?.int64("id")
             else { throw StoreError.corrupt("the database kept a note without an id") }
             tx.audit("note.add", target: target.auditTarget, reason: text, detail: "note #\(id)")
@@ -35,7 +35,7 @@ extension OrderStore {
     public func notes(on target: Note.Target, limit: Int = 200) async throws -> [Note] {
         try await read { sql in
             try await sql.rows(
-                "SELECT * FROM notes WHERE target_kind = \(bind: target.kind) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(bind: limit)"
+                "SELECT * FROM notes WHERE target_kind = \(bind: target.kind.rawValue) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(bind: limit)"
             ).map(Note.init(row:))
         }
     }

@@ -12,7 +12,7 @@ extension OrderStore {
         return try await write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
-            guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: "transaction", id: transactionId) }
+            guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: .transaction, id: transactionId) }
             if let owner = stored.orderId {
                 throw StoreError.transactionTaken(transactionId: transactionId, orderId: owner)
             }

@@ -112,7 +112,7 @@ extension OrderStore {
     {
         try requireOperator(actor, may: "transfer subscription ownership", reason: reason)
         try await write(as: actor, now: now) { tx in
-            guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
+            guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: .subscription, id: otid) }
             let disputed = try await tx.disputedOrders(otid)
             guard subscription.ownerAccount != account || !disputed.isEmpty else {
                 throw StoreError.alreadyOwner(accountId: account, originalTransactionId: otid)
@@ -176,7 +176,7 @@ extension OrderStore {
         asOf: Millis? = nil, source: FactSource = .notification, at now: Millis = .now()
     ) async throws {
         try await write(as: .system, now: now) { tx in
-            guard let stored = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
+            guard let stored = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: .subscription, id: otid) }
             try await applyRenewalStatus(tx, stored, autoRenew: autoRenew, status: status, asOf: asOf ?? now, source: source)
         }
     }

@@ -243,7 +243,7 @@ extension OrderStore {
                 refusal == nil ? "refund_request.answered" : "refund_request.refused", target: .notification(notificationId), reason: reason,
                 detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM refund_answers WHERE id = \(bind: claimId)") else {
-                throw StoreError.notFound(kind: "refund answer", id: "\(claimId)")
+                throw StoreError.notFound(kind: .refundAnswer, id: "\(claimId)")
             }
             return try RefundAnswer(row: row)
         }

@@ -75,7 +75,7 @@ extension OrderStore {
         let requestId = UUID().uuidString.lowercased()
         let yearAgo: Millis = now - .hours(365 * 24)
         let (claimId, environment): (Int64, AppleEnvironment) = try await write(as: actor, now: now) { tx in
-            guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: "subscription", id: otid) }
+            guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: .subscription, id: otid) }
             try await tx.sql.raw(
                 """
                 UPDATE subscription_extensions SET outcome = 'abandoned'
@@ -118,7 +118,7 @@ extension OrderStore {
                 detail: "\(days) days (reason code \(reasonCode), request \(requestId))"
                     + (answer.newExpiry.map { ": now ends \($0.iso8601)" } ?? "") + (answer.refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM subscription_extensions WHERE id = \(bind: claimId)") else {
-                throw StoreError.notFound(kind: "extension", id: "\(claimId)")
+                throw StoreError.notFound(kind: .subscriptionExtension, id: "\(claimId)")
             }
             return try SubscriptionExtension(row: row)
         }

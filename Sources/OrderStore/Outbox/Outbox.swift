@@ -122,7 +122,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:))
             else {
-                throw StoreError.notFound(kind: "event", id: id)
+                throw StoreError.notFound(kind: .event, id: id)
             }
             return GameEventDetail(event: event, attempts: try await sql.eventAttempts(event.id))
         }
@@ -142,7 +142,7 @@ public struct Outbox: Sendable {
                     RETURNING \(unsafeRaw: GameEvent.columns)
                     """
                 ).map(GameEvent.init(row:))
-            else { throw StoreError.notFound(kind: "event", id: id) }
+            else { throw StoreError.notFound(kind: .event, id: id) }
             try await tx.enqueue(.sendEvents(accountId: event.accountId), dueAt: now)
             tx.auditResend(event, reason: reason)
             return event
@@ -266,7 +266,7 @@ extension WriteTransaction {
                   dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
                 WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
                 """)
-        else { throw StoreError.notFound(kind: "event", id: event.eventId) }
+        else { throw StoreError.notFound(kind: .event, id: event.eventId) }
         if dead { audit("event.dead", target: .order(event.orderId ?? "-"), detail: "\(event.eventId): the game did not confirm it in time") }
         return try GameEvent(row: row)
     }

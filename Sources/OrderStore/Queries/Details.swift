@@ -196,7 +196,7 @@ extension OrderStore {
     /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
     public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         let parts = try await readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
-        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: "order", id: orderId) }
+        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }
         var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
         for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
             attemptsByEvent[event, default: []].append(attempt)

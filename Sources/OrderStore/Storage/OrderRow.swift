@@ -57,7 +57,7 @@ extension SQLDatabase {
     }
 
     func requireOrder(_ orderId: String) async throws -> Order {
-        guard let order = try await order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
+        guard let order = try await order(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         return order
     }
 

@@ -124,7 +124,7 @@ final class WriteTransaction {
     /// The error for a stale version: who changed the order and when.
     func conflict(orderId: String) async throws -> StoreError {
         guard let current = try await sql.row("SELECT updated_by, state_changed_at, version FROM orders WHERE order_id = \(bind: orderId)") else {
-            return .notFound(kind: "order", id: orderId)
+            return .notFound(kind: .order, id: orderId)
         }
         return .conflict(
             orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))

@@ -49,7 +49,7 @@ struct IntakeRoutes: Sendable {
         }
         games.get("/v1/orders/:id") { _, context in
             let id = try Self.pathId(context)
-            guard let order = try await store.order(id) else { throw StoreError.notFound(kind: "order", id: id) }
+            guard let order = try await store.order(id) else { throw StoreError.notFound(kind: .order, id: id) }
             return JSONAnswer.response(.ok, encoding: IntakeAnswers.OrderAnswer(order))
         }
         games.post("/v1/orders/:id/consumption") { request, context in
@@ -172,7 +172,7 @@ struct IntakeRoutes: Sendable {
     private func verdict(_ orderId: String, within wait: Duration) async throws -> Order {
         let deadline = ContinuousClock.now + wait
         while true {
-            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: "order", id: orderId) }
+            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
             if order.state != .receiptReceived || ContinuousClock.now >= deadline { return order }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -35,7 +35,7 @@ struct Problem: Error {
     static func from(_ error: any Error) -> Problem {
         switch error {
         case let problem as Problem: return problem
-        case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind) \(id)")
+        case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind.rawValue) \(id)")
         case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest("\(error)")
         case StoreError.unknownProduct, StoreError.productRetired:
             // Well formed, and the catalogue says no: the studio's admin fixes the catalogue.
