@@ -112,7 +112,7 @@ struct AuditKeyStoreTests {
             guard case .broken(let seq, let why) = try await store.audit.verify(witness: witness) else { Issue.record("truncation not found"); return }
             #expect(seq == end - 1)
             #expect(why.contains("entry \(end) was in it when verified"))
-            await #expect(throws: StoreError.auditHeadForged(seq: end - 2)) { try await store.operators.add(name: "root", role: .admin, by: root) }
+            await #expect(throws: AuditError.headForged(seq: end - 2)) { try await store.operators.add(name: "root", role: .admin, by: root) }
 
             await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) {
                 try await store.audit.anchor(reason: "looked", by: alice)
@@ -166,14 +166,14 @@ struct AuditKeyStoreTests {
         try await withStore(backend, settings: Self.keyed) { store in
             try await delivered(store, "o1", tid: "905")
             try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
-                await #expect(throws: StoreError.auditKeyRequired(fingerprint: Self.key.fingerprint)) {
+                await #expect(throws: AuditError.keyRequired(fingerprint: Self.key.fingerprint)) {
                     try await unkeyed.operators.add(name: "root", role: .admin, by: root)
                 }
                 #expect(try await unkeyed.order("o1")?.state == .delivered)
                 #expect(try await unkeyed.audit.verify().isIntactForTest)  // chain checked, MACs cannot be
             }
             try await reopened(store, with: Self.otherKey) { (other: OrderStore) async throws in
-                await #expect(throws: StoreError.auditKeyMismatch(store: Self.key.fingerprint, configured: Self.otherKey.fingerprint)) {
+                await #expect(throws: AuditError.keyMismatch(store: Self.key.fingerprint, configured: Self.otherKey.fingerprint)) {
                     try await other.operators.add(name: "root", role: .admin, by: root)
                 }
             }
@@ -187,7 +187,7 @@ struct AuditKeyStoreTests {
             try await delivered(store, "o1", tid: "906")
             let before = try await AuditHead.read(store.db.sql).seq
             try await reopened(store, with: Self.key) { (keyed: OrderStore) async throws in
-                await #expect(throws: StoreError.auditNotAnchored) { try await keyed.operators.add(name: "root", role: .admin, by: root) }
+                await #expect(throws: AuditError.notAnchored) { try await keyed.operators.add(name: "root", role: .admin, by: root) }
                 await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.audit.anchor(reason: " ", by: root) }
                 #expect(
                     try await keyed.audit.anchor(reason: "key installed, ticket 12", by: root)
@@ -209,7 +209,7 @@ struct AuditKeyStoreTests {
                 // …or every MAC and the head's key: a keyed writer refuses to start signing it quietly.
                 try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL").run()
                 try await keyed.db.sql.raw("UPDATE audit_head SET mac = NULL, key_fingerprint = NULL, keyed_since = NULL WHERE id = 1").run()
-                await #expect(throws: StoreError.auditNotAnchored) { try await keyed.operators.add(name: "root", role: .admin, by: root) }
+                await #expect(throws: AuditError.notAnchored) { try await keyed.operators.add(name: "root", role: .admin, by: root) }
             }
         }
     }

@@ -16,10 +16,10 @@ extension AuditLog {
     public func anchor(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
         try store.requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
         guard let key = store.settings.auditKey else {
-            throw StoreError.noAuditKey
+            throw AuditError.noKey
         }
         if case .broken(let seq, let why) = try await verify(ignoringHeadMAC: true) {
-            throw StoreError.auditBroken(seq: seq, why: why)
+            throw AuditError.broken(seq: seq, why: why)
         }
         let head = try await store.read { sql in try await AuditHead.read(sql) }
         if head.keyFingerprint != nil, (try? head.signer(key)) != nil, let signing = try await signing() {

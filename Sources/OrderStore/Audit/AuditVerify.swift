@@ -49,7 +49,7 @@ extension AuditLog {
         let head = try await store.read { sql in try await AuditHead.read(sql) }
         let key = store.settings.auditKey
         if let key, let fingerprint = head.keyFingerprint, key.fingerprint != fingerprint {
-            throw StoreError.auditKeyMismatch(store: fingerprint, configured: key.fingerprint)
+            throw AuditError.keyMismatch(store: fingerprint, configured: key.fingerprint)
         }
         if let witness, witness.seq > head.seq {
             return .broken(

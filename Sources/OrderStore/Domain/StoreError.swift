@@ -38,11 +38,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case storeNotEmpty(location: String)
     /// A login that may not migrate met a store behind this iapdesk's schema.
     case olderSchema(found: Int, known: Int)
-    /// R10 anchored: signing needs a configured key of at least `minimumBytes`.
-    case auditKeyTooShort(minimumBytes: Int)
-    case noAuditKey
-    /// R10 anchored: anchoring a broken log would vouch for it.
-    case auditBroken(seq: Int64, why: String)
     /// Database roles and logins exist on PostgreSQL only.
     case postgresOnly(what: String)
     case groupRolesMissing
@@ -60,15 +55,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Another process (a worker, another operator's bulk run) is asking Apple about this
     /// order right now; asking again would be a second call for one answer.
     case verifyingElsewhere(orderId: String, by: String)
-    /// R10 anchored: the log is keyed and this process has no audit key.
-    case auditKeyRequired(fingerprint: String)
-    /// R10 anchored: the log is keyed with another key than the one configured.
-    case auditKeyMismatch(store: String, configured: String)
-    /// R10 anchored: a key is configured, the log has entries and was never anchored.
-    case auditNotAnchored
-    /// R10 anchored: the head does not carry the key's MAC: moved by hand (a truncated
-    /// log with its head set back) or restored from a copy.
-    case auditHeadForged(seq: Int64)
     /// The database cannot be reached or cannot take a write now (a restart, a full disk, a
     /// file made read-only, no answer within the deadline). Nothing of the call was stored;
     /// the same call later may succeed. `why` is the database's own words.
@@ -156,12 +142,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "the store at \(location) already has orders; seed an empty store"
         case .olderSchema(let found, let known):
             "you cannot change this store's schema and it is at version \(found), not \(known): its owner must open it once with this iapdesk"
-        case .auditKeyTooShort(let minimum):
-            "an audit key needs at least \(minimum) bytes (`iapdesk audit new-key FILE` writes one)"
-        case .noAuditKey:
-            "no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE); `iapdesk audit new-key FILE` writes one"
-        case .auditBroken(let seq, let why):
-            "the audit log is broken at entry \(seq) (\(why)); anchoring would vouch for it, so nothing was written"
         case .postgresOnly(let what):
             "\(what) are PostgreSQL's; on SQLite, whoever can write the file is an admin"
         case .groupRolesMissing:
@@ -178,14 +158,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "order \(orderId) exists with another account, product or quantity"
         case .verifyingElsewhere(let orderId, let by):
             "order \(orderId) is being verified by \(by) right now; its answer will be on the order"
-        case .auditKeyRequired(let fingerprint):
-            "this store's audit log is signed with audit key \(fingerprint) and no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE): nothing was written"
-        case .auditKeyMismatch(let store, let configured):
-            "this store's audit log is signed with audit key \(store), not the configured key \(configured): nothing was written"
-        case .auditNotAnchored:
-            "an audit key is configured but this store's audit log is not signed yet: an admin starts signing it with `iapdesk audit anchor --reason …` (nothing was written)"
-        case .auditHeadForged(let seq):
-            "the audit log's head (entry \(seq)) does not carry the audit key's MAC: it was moved outside iapdesk, as when a log is truncated and its head set back; writes are refused until `iapdesk audit verify` is read and an admin runs `iapdesk audit anchor --reason …`"
         case .unavailable(let why):
             "the order store is unreachable: \(why)"
         case .newerSchema(let found, let known):

@@ -20,7 +20,7 @@ public struct AuditKey: Sendable, Equatable, CustomStringConvertible {
     public init(material: Data) throws {
         let trimmed = Data(String(decoding: material, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
         guard trimmed.count >= Self.minimumBytes else {
-            throw StoreError.auditKeyTooShort(minimumBytes: Self.minimumBytes)
+            throw AuditError.keyTooShort(minimumBytes: Self.minimumBytes)
         }
         key = SymmetricKey(data: trimmed)
         fingerprint = String(Self.hmac(key, "iapdesk audit key fingerprint").prefix(16))

@@ -36,12 +36,12 @@ struct AuditHead {
             guard let key else { return nil }
             // A log with entries starts being signed only by an explicit anchor: a writer that
             // quietly began signing a log whose MACs someone stripped would bless the rewrite.
-            guard anchoring || seq == 0 else { throw StoreError.auditNotAnchored }
+            guard anchoring || seq == 0 else { throw AuditError.notAnchored }
             return key
         }
-        guard let key else { throw StoreError.auditKeyRequired(fingerprint: fingerprint) }
-        guard key.fingerprint == fingerprint else { throw StoreError.auditKeyMismatch(store: fingerprint, configured: key.fingerprint) }
-        guard anchoring || mac == key.headMAC(seq: seq, hash: hash) else { throw StoreError.auditHeadForged(seq: seq) }
+        guard let key else { throw AuditError.keyRequired(fingerprint: fingerprint) }
+        guard key.fingerprint == fingerprint else { throw AuditError.keyMismatch(store: fingerprint, configured: key.fingerprint) }
+        guard anchoring || mac == key.headMAC(seq: seq, hash: hash) else { throw AuditError.headForged(seq: seq) }
         return key
     }
 
