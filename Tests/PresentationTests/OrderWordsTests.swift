@@ -92,6 +92,21 @@ struct OrderWordsTests {
         #expect(attempt.line == "2026-11-01T00:00:00Z push HTTP 503 in 4 ms — game down")
     }
 
+    @Test("The audit list names the grants an entry records: one delivery's grant, a seed's range; an empty detail adds no separator")
+    func auditGrants() {
+        let delivery = AuditEntry(
+            seq: 9, at: Self.t0, actor: "system", role: "rule", action: "verify.valid", target: .order("o1"), reason: nil, detail: "verified → delivered",
+            grants: 42...42, hash: "")
+        var seed = delivery
+        (seed.action, seed.target, seed.detail, seed.grants) = ("seed", .seed, "300 synthetic orders", 1...280)
+        var granted = delivery
+        (granted.reason, granted.detail, granted.grants) = ("ticket 7", "", nil)
+        let detail = { (entry: AuditEntry) in QueueListings.audit().cells(entry).last?.text }
+        #expect(detail(delivery) == "verified → delivered · grant #42")
+        #expect(detail(seed) == "300 synthetic orders · grants #1–#280")
+        #expect(detail(granted) == "ticket 7")
+    }
+
     @Test("Banners: Apple failing, the game failing, orders waiting for a person — counted in words, singular and plural")
     func banners() {
         let at = Self.t0 + .hours(3) + .minutes(12)

@@ -6,8 +6,10 @@ import SQLKit
 /// per kind of id, ranked by `via` (order id, the order's transaction, a transaction it
 /// claimed, original transaction, account), newest first within a kind.
 enum LookupQuery {
-    /// The statement's text, with `$1` for the id and `$2` for the limit.
-    static func text(kind: IdKind) -> String {
+    /// The statement's text, with `$1` for the id and `$2` for the limit. `appTransaction`
+    /// false leaves out the appTransactionId probe of an any-kind lookup (SQLite asks it
+    /// only when nothing else matched).
+    static func text(kind: IdKind, appTransaction: Bool = true) -> String {
         let (id, limit) = ("$1", "$2")
         let columns = Order.columnList
         var parts: [String] = []
@@ -30,7 +32,7 @@ enum LookupQuery {
                                ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_account
                 """)
         }
-        if kind.includes(.appTransaction) {
+        if kind.includes(.appTransaction), appTransaction {
             // Every game account the Apple Account bought with: the orders its transactions paid.
             parts.append(
                 """
@@ -43,8 +45,8 @@ enum LookupQuery {
     }
 
     /// The statement with both values bound, for SQLKit on either backend.
-    static func bound(kind: IdKind, id: String, limit: Int) -> SQLQueryString {
-        SQLQueryString(numbered: text(kind: kind), [id, limit])
+    static func bound(kind: IdKind, id: String, limit: Int, appTransaction: Bool = true) -> SQLQueryString {
+        SQLQueryString(numbered: text(kind: kind, appTransaction: appTransaction), [id, limit])
     }
 }
 
