@@ -33,7 +33,7 @@ struct EventsBenchmark: AsyncParsableCommand {
         defer { BenchBackend.removeIfTemporary(location) }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let writer = sameProcess ? store : try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
 
         // Phase one's backlog, written before any worker runs.

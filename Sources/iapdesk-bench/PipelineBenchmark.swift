@@ -36,7 +36,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "bench-secret")
         let apple = try await SimulatorServer.start(simulator)
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let verifier = AppleVerifier(
             settings: AppStoreSettings(
                 bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),

@@ -30,7 +30,7 @@ struct ServeBenchmark: AsyncParsableCommand {
         let location = try backend.location(name: "serve")
         defer { BenchBackend.removeIfTemporary(location) }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let perClient = 20
         for client in 0..<clients {
             for index in 0..<perClient { _ = try await store.ensureOrder(orderId: "b-\(client)-\(index)", accountId: "acct-\(client)", productId: "coins_60") }

@@ -34,7 +34,7 @@ struct ActionTests {
         _ body: (ConsoleApp, MemoryTerminal, OrderStore) async throws -> Void
     ) async throws {
         try await withTemporaryStore { store in
-            for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+            for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
             for i in 1...paid {
                 try await store.placeOrder(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
                 try await store.submitReceipt(

@@ -35,7 +35,7 @@ struct ReceiptScreenTests {
     /// An order paid with a receipt the simulator signed, read before and after re-verifying.
 
     static func walkThrough(_ store: OrderStore, _ simulator: AppStoreSimulator, _ verifier: AppleVerifier) async throws {
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let ids = ["o1"]
         try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
         await simulator.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "o1")

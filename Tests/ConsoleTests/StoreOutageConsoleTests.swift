@@ -20,7 +20,7 @@ struct StoreOutageConsoleTests {
         settings.databaseDeadline = .seconds(2)
         let store = try await OrderStore.open(.postgres(url: try postgres.freshDatabaseURL()), settings: settings)
         defer { Task { await store.close() } }
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         try await store.placeOrder(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")
         let terminal = MemoryTerminal(rows: 24, cols: 120)
         let app = ConsoleApp(session: ConsoleSession(store: store, actor: Operator(name: "alice", role: .admin), storeLabel: "pg"), device: terminal)

@@ -123,7 +123,7 @@ struct AppleActionCommandTests {
         let desk = try await SimulatedDesk.make(simulator, server: server, named: "apple-accounts")
         let bought = await simulator.ledger.purchase(appleId: "receipt-only@icloud", productId: "coins_60")
         var store = try await desk.open()
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         // Delivered from a verifyReceipt answer: Apple named the purchase, not the Apple Account.
         try await store.placeOrder(orderId: "vr-1", accountId: "acct-vr", productId: "coins_60", at: .now() - 60_000)
         let submission = try await store.submitReceipt(orderId: "vr-1", receiptData: "r", claimedTransactionId: bought.transactionId)
@@ -150,7 +150,7 @@ struct AppleActionCommandTests {
         defer { Task { await server.stop() } }
         let desk = try await SimulatedDesk.make(simulator, server: server, named: "import-sk2")
         var store = try await desk.open()
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         await store.close()
         let bought = await simulator.ledger.purchase(appleId: "sk2@icloud", productId: "coins_60")
         let signed = try await simulator.signedTransaction(bought)

@@ -16,7 +16,7 @@ struct ExportCommandTests {
         let db = Scratch.url("iapdesk-exports-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: .test)
-        for product in TestCatalogue.all { try await store.upsertProduct(product) }
+        for product in TestCatalogue.all { try await store.catalogue.upsert(product) }
         try await store.deliveredOrder("oct-1", quantity: 3, at: t0 - .hours(17 * 24), storefront: "CHN")
         try await store.deliveredOrder("oct-2", product: "no_ads", at: t0 - .hours(5 * 24), environment: .sandbox)
         try await store.deliveredOrder("nov-1", at: t0 + .hours(1 * 24))

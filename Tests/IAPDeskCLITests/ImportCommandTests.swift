@@ -25,7 +25,7 @@ struct ImportCommandTests {
             case .postgres(let url): url
             }
         let store = try await OrderStore.open(location, settings: .test)
-        for product in TestCatalogue.all { try await store.upsertProduct(product) }
+        for product in TestCatalogue.all { try await store.catalogue.upsert(product) }
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()
 

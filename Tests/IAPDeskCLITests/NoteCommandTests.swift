@@ -15,7 +15,7 @@ struct NoteCommandTests {
         let db = Scratch.url("iapdesk-notes-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         try await store.placeOrder(orderId: "n-7", accountId: "player-7", productId: "coins_60")
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()

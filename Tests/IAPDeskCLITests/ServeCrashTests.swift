@@ -37,7 +37,7 @@ struct ServeCrashTests {
             let folder = Scratch.url("iapdesk-crash-\(UUID().uuidString.prefix(8))").path
             let files = try SimulatorFiles.write(simulator, into: folder)
             let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-            for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+            for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
             await store.close()
             let db: String =
                 switch location {

@@ -15,7 +15,7 @@ struct ServeQueueCommandTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         _ = try await store.placeOrder(orderId: "j-1", accountId: "a-1", productId: "coins_60")
         try await store.submitReceipt(orderId: "j-1", receiptData: "AAAA")
         var now = Millis.now()
@@ -53,7 +53,7 @@ struct ServeQueueCommandTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         _ = try await store.placeOrder(orderId: "e-1", accountId: "a-1", productId: "coins_60")
         let submission = try await store.submitReceipt(orderId: "e-1", receiptData: "AAAA")
         let purchase = AppleTransaction(transactionId: "tx-e1", originalTransactionId: "tx-e1", productId: "coins_60", purchaseDate: .now() - 1_000)

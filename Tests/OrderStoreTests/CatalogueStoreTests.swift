@@ -18,16 +18,16 @@ struct CatalogueStoreTests {
         arguments: Backend.all)
     func catalogue(backend: Backend) async throws {
         try await withStore(backend, catalogue: []) { store in
-            try await store.defineProduct(Self.gems, replacing: false, by: root, reason: "launch")
-            try await store.defineProduct(Self.vipYear, replacing: false, by: root, reason: "launch")
+            try await store.catalogue.define(Self.gems, replacing: false, by: root, reason: "launch")
+            try await store.catalogue.define(Self.vipYear, replacing: false, by: root, reason: "launch")
             #expect(
-                try await store.products()
+                try await store.catalogue.products()
                     == [Self.gems, Self.vipYear].map {
                         var product = $0; product.app = store.settings.bundleId; return product
                     })
 
             await #expect(throws: StoreError.forbidden(action: "change the catalogue", role: .support)) {
-                try await store.defineProduct(Self.gems, replacing: true, by: alice, reason: "x")
+                try await store.catalogue.define(Self.gems, replacing: true, by: alice, reason: "x")
             }
             var pass = Product(productId: "pass_7d", type: .nonRenewing, displayName: "7-day pass", priceMinor: 300, currency: "CNY")
             for bad in [
@@ -37,27 +37,27 @@ struct CatalogueStoreTests {
                 Product(productId: "z", type: .consumable, displayName: "z", priceMinor: 1, currency: "CNY", gives: ["gems; DROP": 1]),
                 Product(productId: "w", type: .consumable, displayName: "w", priceMinor: 1, currency: "CNY", gives: ["gems": 0]),
             ] {
-                await #expect(throws: StoreError.self, "\(bad)") { try await store.defineProduct(bad, replacing: false, by: root, reason: "x") }
+                await #expect(throws: StoreError.self, "\(bad)") { try await store.catalogue.define(bad, replacing: false, by: root, reason: "x") }
             }
             pass.durationDays = 7
-            try await store.defineProduct(pass, replacing: false, by: root, reason: "event")
-            await #expect(throws: StoreError.self, "added twice") { try await store.defineProduct(pass, replacing: false, by: root, reason: "x") }
+            try await store.catalogue.define(pass, replacing: false, by: root, reason: "event")
+            await #expect(throws: StoreError.self, "added twice") { try await store.catalogue.define(pass, replacing: false, by: root, reason: "x") }
             await #expect(throws: StoreError.self, "updating an unknown one") {
-                try await store.defineProduct(
+                try await store.catalogue.define(
                     Product(productId: "nope", type: .consumable, displayName: "n", priceMinor: 1, currency: "CNY"), replacing: true, by: root, reason: "x")
             }
 
             try await store.placeOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100")
             var cheaper = Self.gems
             cheaper.priceMinor = 500
-            try await store.defineProduct(cheaper, replacing: true, by: root, reason: "sale")
-            #expect(try await store.product("gems_100")?.priceMinor == 500)
+            try await store.catalogue.define(cheaper, replacing: true, by: root, reason: "sale")
+            #expect(try await store.catalogue.product("gems_100")?.priceMinor == 500)
             var retyped = Self.gems
             retyped.type = .nonConsumable
-            await #expect(throws: StoreError.self, "orders name it") { try await store.defineProduct(retyped, replacing: true, by: root, reason: "x") }
+            await #expect(throws: StoreError.self, "orders name it") { try await store.catalogue.define(retyped, replacing: true, by: root, reason: "x") }
 
-            try await store.retireProduct("gems_100", by: root, reason: "replaced by gems_120")
-            #expect(try await store.product("gems_100")?.retiredAt != nil)
+            try await store.catalogue.retire("gems_100", by: root, reason: "replaced by gems_120")
+            #expect(try await store.catalogue.product("gems_100")?.retiredAt != nil)
             await #expect(throws: StoreError.productRetired("gems_100")) {
                 try await store.placeOrder(orderId: "c-2", accountId: "p-1", productId: "gems_100")
             }
@@ -73,7 +73,7 @@ struct CatalogueStoreTests {
             // error naming the product, never an empty "gives" that would tell the game to give nothing.
             try await store.db.sql.raw("UPDATE products SET gives = 'gems:lots' WHERE product_id = 'gems_100'").run()
             await #expect(throws: StoreError.corrupt("product gems_100: its stored gives \"gems:lots\" do not parse")) {
-                try await store.product("gems_100")
+                try await store.catalogue.product("gems_100")
             }
         }
     }
@@ -86,12 +86,12 @@ struct CatalogueStoreTests {
             _ = try await store.applyVerification(
                 orderId: "u-1", submissionId: submission,
                 report: validReport([tx("u-tx-1", at: t0 + 100), tx("u-tx-2", product: "gems_999", at: t0 + 200)]), at: t0 + 3000)
-            let unknown = try await store.unknownProducts()
+            let unknown = try await store.catalogue.unknown()
             #expect(unknown.map(\.productId) == ["gems_999"] && unknown.first?.transactions == 1 && unknown.first?.orphans == 1, "\(unknown)")
             #expect(try await store.orphans().map(\.transaction.productId) == ["gems_999"], "kept, not dropped")
-            try await store.upsertProduct(
+            try await store.catalogue.upsert(
                 Product(productId: "gems_999", type: .consumable, displayName: "999 gems", priceMinor: 9800, currency: "CNY"))
-            #expect(try await store.unknownProducts().isEmpty)
+            #expect(try await store.catalogue.unknown().isEmpty)
         }
     }
 }

@@ -15,7 +15,7 @@ struct GettingStartedTests {
         let store = try await OrderStore.open(
             .sqlite(path: path),
             settings: StoreSettings(bundleId: "com.studio.game"))
-        try await store.upsertProduct(
+        try await store.catalogue.upsert(
             Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 99, currency: "USD"))
 
         try await store.placeOrder(orderId: "ord_1001", accountId: "player_42", productId: "coins_60")

@@ -50,7 +50,7 @@ struct JobSignalTests {
         let location = StoreLocation.postgres(url: try server.freshDatabaseURL())
         let writer = try await OrderStore.open(location, settings: .test)
         let worker = try await OrderStore.open(location, settings: .test)
-        for product in TestCatalogue.all { try await writer.upsertProduct(product) }
+        for product in TestCatalogue.all { try await writer.catalogue.upsert(product) }
         let listener = Task { await worker.listenForJobs(logger: Logger(label: "test")) }
 
         /// How long the worker's wait took after the other store stored a receipt for `order`.

@@ -82,7 +82,7 @@ struct MigrationStoreTests {
             VALUES ('1000000001', 'acct-a', 'vip_monthly', 'active', 1, 1790000000000, 1, 'rule', 1, 1, 'notification')
             """
         ).run()
-        try await old.upsertProduct(Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 600, currency: "CNY"))
+        try await old.catalogue.upsert(Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 600, currency: "CNY"))
         try await old.placeOrder(orderId: "m-1", accountId: "acct-a", productId: "coins_60")
         for statement in Self.schemaBeforeIssue29(old.dialect) { try await old.db.sql.raw(SQLQueryString(statement)).run() }
         await old.close()
@@ -90,8 +90,8 @@ struct MigrationStoreTests {
         let store = try await OrderStore.open(location, settings: .test)
         #expect(try await store.subscription("1000000001").subscription?.ownerAccount == "acct-a", "an owner survives the copy")
         // Issue 31: a store of one app serves it still, and what it holds is that app's.
-        #expect(try await store.apps().map(\.app.bundleId) == [store.settings.bundleId])
-        #expect(try await store.product("coins_60")?.app == store.settings.bundleId)
+        #expect(try await store.catalogue.apps().map(\.app.bundleId) == [store.settings.bundleId])
+        #expect(try await store.catalogue.product("coins_60")?.app == store.settings.bundleId)
         #expect(try await store.order("m-1")?.app == store.settings.bundleId)
         #expect(try await store.orders(OrderFilter(app: store.settings.bundleId)).items.map(\.orderId) == ["m-1"])
         try await store.db.sql.raw(

@@ -55,23 +55,23 @@ struct StoreAppTests {
         var store = try await OrderStore.open(location, settings: both)
         #expect(store.settings.apps == [Self.dragon], "a configured app is not served until an admin adds it")
         let fish = Product(productId: "fish_10", type: .consumable, displayName: "10 条鱼", priceMinor: 100, currency: "CNY", app: Self.kitten)
-        await #expect(throws: StoreError.self) { try await store.defineProduct(fish, replacing: false, by: root, reason: "launch") }
+        await #expect(throws: StoreError.self) { try await store.catalogue.define(fish, replacing: false, by: root, reason: "launch") }
         await #expect(throws: StoreError.forbidden(action: "add apps", role: .support)) {
-            try await store.addApp(StoreApp(bundleId: Self.kitten), by: alice, reason: "launch")
+            try await store.catalogue.addApp(StoreApp(bundleId: Self.kitten), by: alice, reason: "launch")
         }
-        try await store.addApp(StoreApp(bundleId: Self.kitten, name: "Kitten Café", appleAppId: 6_400_000_002), by: root, reason: "second game")
+        try await store.catalogue.addApp(StoreApp(bundleId: Self.kitten, name: "Kitten Café", appleAppId: 6_400_000_002), by: root, reason: "second game")
         await store.close()
 
         store = try await OrderStore.open(location, settings: both)
         #expect(store.settings.apps == [Self.dragon, Self.kitten])
-        #expect(try await store.apps().map(\.app.name) == [nil, "Kitten Café"])
+        #expect(try await store.catalogue.apps().map(\.app.name) == [nil, "Kitten Café"])
         let gems = Product(productId: "gems_100", type: .consumable, displayName: "100 gems", priceMinor: 600, currency: "CNY")
-        await #expect(throws: StoreError.self, "which app sells it?") { try await store.defineProduct(gems, replacing: false, by: root, reason: "x") }
+        await #expect(throws: StoreError.self, "which app sells it?") { try await store.catalogue.define(gems, replacing: false, by: root, reason: "x") }
         var dragonGems = gems
         dragonGems.app = Self.dragon
-        try await store.defineProduct(dragonGems, replacing: false, by: root, reason: "launch")
-        try await store.defineProduct(fish, replacing: false, by: root, reason: "launch")
-        #expect(try await store.apps().map(\.products) == [1, 1])
+        try await store.catalogue.define(dragonGems, replacing: false, by: root, reason: "launch")
+        try await store.catalogue.define(fish, replacing: false, by: root, reason: "launch")
+        #expect(try await store.catalogue.apps().map(\.products) == [1, 1])
 
         // Each order is its product's app's; a receipt of Dragon cannot pay for a Kitten order.
         let d = try await store.paidOrder("d-1", account: "p-1", product: "gems_100")
@@ -92,7 +92,7 @@ struct StoreAppTests {
         await #expect(throws: StoreError.self, "its app cannot change under orders") {
             var moved = fish
             moved.app = Self.dragon
-            try await store.defineProduct(moved, replacing: true, by: root, reason: "x")
+            try await store.catalogue.define(moved, replacing: true, by: root, reason: "x")
         }
         await store.close()
 

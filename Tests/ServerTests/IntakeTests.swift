@@ -96,7 +96,7 @@ struct IntakeTests {
         var location = given ?? .sqlite(path: "")
         if given == nil { location = try await backend.freshLocation() }
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId, databaseDeadline: storeDeadline))
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
             serverAPI: serverAPI

@@ -47,11 +47,11 @@ struct TwoAppsServeTests {
         do {
             for var product in DemoCatalogue.products {
                 product.app = Self.dragon
-                try await store.upsertProduct(product)
+                try await store.catalogue.upsert(product)
             }
-            try await store.upsertProduct(
+            try await store.catalogue.upsert(
                 Product(productId: "fish_10", type: .consumable, displayName: "10 条鱼", priceMinor: 100, currency: "CNY", app: Self.kitten))
-            try await store.upsertProduct(
+            try await store.catalogue.upsert(
                 Product(
                     productId: "kitten_vip", type: .autoRenewable, displayName: "Kitten VIP", priceMinor: 1_200, currency: "CNY",
                     subscriptionGroup: "31000001", groupLevel: 1, app: Self.kitten))

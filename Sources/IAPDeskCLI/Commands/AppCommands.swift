@@ -15,7 +15,7 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let apps = try await store.withStore { store, _ in try await store.apps() }
+            let apps = try await store.withStore { store, _ in try await store.catalogue.apps() }
             print(Output.table(ProductPresentation.appListing(), apps))
         }
     }
@@ -32,7 +32,7 @@ struct AppCommand: AsyncParsableCommand {
         func run() async throws {
             let app = StoreApp(bundleId: bundleId, name: name, appleAppId: appleAppId)
             try await store.withStore { store, _ in
-                try await store.addApp(app, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.catalogue.addApp(app, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print(Output.safe("this store serves \(bundleId)\(name.map { " (\($0))" } ?? ""): add its products with `iapdesk product add … --app \(bundleId)`"))
         }

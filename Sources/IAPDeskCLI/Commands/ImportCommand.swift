@@ -46,7 +46,8 @@ struct ImportCommand: AsyncParsableCommand {
             try await store.withStore { store, configuration in
                 let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 // The app of each product in the catalogue: a signed transaction must be that app's.
-                let appOf = Dictionary(try await store.products().map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
+                let appOf = Dictionary(
+                    try await store.catalogue.products().map { ($0.productId, store.settings.app(of: $0)) }, uniquingKeysWith: { first, _ in first })
                 if let unknown = lines.first(where: { appOf[$0.order.productId] == nil }) {
                     throw ValidationError(
                         "\(unknown.place)product_id: \(unknown.order.productId) is not in the catalogue (iapdesk product add or import first)")

@@ -17,7 +17,7 @@ struct ProductCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let unknown = try await store.withStore { store, _ in try await store.unknownProducts() }
+            let unknown = try await store.withStore { store, _ in try await store.catalogue.unknown() }
             print(Output.table(ProductPresentation.unknownListing(), unknown))
             if let first = unknown.first {
                 print("add one with: iapdesk product add \(Output.safe(first.productId)) --type … --name … --price … --currency … --reason …")
@@ -30,7 +30,7 @@ struct ProductCommand: AsyncParsableCommand {
         @OptionGroup var store: StoreOptions
 
         func run() async throws {
-            let products = try await store.withStore { store, _ in try await store.products() }
+            let products = try await store.withStore { store, _ in try await store.catalogue.products() }
             print(Output.table(ProductPresentation.listing(), products))
         }
     }
@@ -41,7 +41,7 @@ struct ProductCommand: AsyncParsableCommand {
         @Argument(help: "The product id, as in App Store Connect.") var productId: String
 
         func run() async throws {
-            guard let product = try await store.withStore({ store, _ in try await store.product(productId) }) else {
+            guard let product = try await store.withStore({ store, _ in try await store.catalogue.product(productId) }) else {
                 throw StoreError.unknownProduct(productId)
             }
             print(Output.table(ProductPresentation.listing(), [product]))
@@ -65,7 +65,7 @@ struct ProductCommand: AsyncParsableCommand {
         func define(in store: StoreOptions, replacing: Bool, reason: String) async throws -> Product {
             let product = try product()
             try await store.withStore { store, _ in
-                try await store.defineProduct(
+                try await store.catalogue.define(
                     product, replacing: replacing, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             return product
@@ -110,7 +110,7 @@ struct ProductCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await store.withStore { store, _ in
-                try await store.retireProduct(productId, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
+                try await store.catalogue.retire(productId, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
             print(Output.safe("retired \(productId)"))
         }
@@ -130,13 +130,13 @@ struct ProductCommand: AsyncParsableCommand {
                 let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
                 for product in products {
                     let product = try store.withApp(product)
-                    let existing = try await store.product(product.productId)
+                    let existing = try await store.catalogue.product(product.productId)
                     var known = existing
                     known?.retiredAt = nil
                     let verb = existing == nil ? "add" : known == product ? "unchanged" : "update"
                     print(Output.safe("\(dryRun ? "would " : "")\(verb) \(product.productId): \(product.displayName)"))
                     guard !dryRun, verb != "unchanged" else { continue }
-                    try await store.defineProduct(product, replacing: existing != nil, by: actor, reason: reason)
+                    try await store.catalogue.define(product, replacing: existing != nil, by: actor, reason: reason)
                 }
             }
         }

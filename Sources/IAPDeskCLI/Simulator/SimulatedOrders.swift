@@ -19,7 +19,7 @@ public enum SimulatedOrders {
         _ store: OrderStore, simulator: AppStoreSimulator, count: Int, sandboxEvery: Int = 10,
         claimTransaction: Bool = true, prefix: String = "sim", now: Date = Date()
     ) async throws -> [String] {
-        for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+        for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let types = Dictionary(uniqueKeysWithValues: DemoCatalogue.products.map { ($0.productId, $0.type) })
         var orderIds: [String] = []
         for index in 1...max(1, count) {

@@ -53,7 +53,7 @@ extension OrderStore {
         products: [Product], listedAt: Millis, at now: Millis, _ body: (BulkLoader) async throws -> (BulkLoadResult, Loaded)
     ) async throws -> Loaded {
         if try await counts().total > 0 { throw StoreError.storeNotEmpty(location: location.description) }
-        for product in products { try await upsertProduct(product, at: listedAt) }
+        for product in products { try await catalogue.upsert(product, at: listedAt) }
         let db = self.db
         return try await db.lock.run {
             let sql = db.unboundedSQL

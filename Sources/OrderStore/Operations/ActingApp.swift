@@ -24,7 +24,7 @@ extension OrderStore {
 
     /// The app that sells `productId`.
     func app(ofProduct productId: String) async throws -> String {
-        settings.app(of: try await product(productId))
+        settings.app(of: try await catalogue.product(productId))
     }
 
     /// `body` (a call to Apple) as `app`'s.

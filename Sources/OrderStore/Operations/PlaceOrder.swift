@@ -4,28 +4,13 @@ extension OrderStore {
         try await read { sql in try await sql.productTypes() }
     }
 
-    /// Adds or updates a product in the catalogue, audited as `product.upsert`.
-    ///
-    /// - Parameters:
-    ///   - product: the product id Apple knows, its ``ProductType`` (which decides replay
-    ///     keys, R7, and ownership, R8), display name and price.
-    ///   - actor: who changes the catalogue; the system when a configuration file is loaded.
-    ///   - now: the time recorded on the audit entry.
-    public func upsertProduct(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
-        let product = try withApp(product)
-        try await write(as: actor, now: now) { tx in
-            try await tx.saveProduct(product)
-            tx.audit("product.upsert", target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
-        }
-    }
-
     /// A new order, waiting for payment. Its id is what the app sends Apple as
     /// `applicationUsername` / `appAccountToken`.
     ///
     /// - Parameters:
     ///   - orderId: the game's id for the order, unique in the store.
     ///   - accountId: the player's account in the game.
-    ///   - productId: a product of the catalogue (``upsertProduct(_:by:at:)``).
+    ///   - productId: a product of the catalogue (``Catalogue/upsert(_:by:at:)``).
     ///   - quantity: how many, as the app asked Apple for (R5 checks it).
     ///   - at: when the order was placed; R5 refuses a purchase made before it.
     /// - Returns: the order, in ``OrderState/pendingPayment``.

@@ -49,7 +49,7 @@ public struct SimulatorHarness: Sendable {
         let verifier = AppleVerifier(settings: try settings(for: server, serverAPI: serverAPI, timeout: timeout))
         let harness = SimulatorHarness(simulator: simulator, server: server, store: store, verifier: verifier)
         do {
-            for product in DemoCatalogue.products { try await store.upsertProduct(product) }
+            for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
             try await body(harness)
         } catch {
             await harness.tearDown(path)

@@ -13,7 +13,7 @@ public func withStore<T>(
     let location = try await backend.freshLocation()
     let store = try await OrderStore.open(location, settings: settings)
     do {
-        for product in catalogue { try await store.upsertProduct(product) }
+        for product in catalogue { try await store.catalogue.upsert(product) }
         let result = try await body(store)
         await store.close()
         cleanUp(location)

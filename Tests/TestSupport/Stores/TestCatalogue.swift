@@ -16,7 +16,7 @@ public enum TestCatalogue {
     public static var types: [String: ProductType] { Dictionary(uniqueKeysWithValues: all.map { ($0.productId, $0.type) }) }
 
     public static func install(in store: OrderStore) async throws {
-        for product in all { try await store.upsertProduct(product) }
+        for product in all { try await store.catalogue.upsert(product) }
     }
 }
 

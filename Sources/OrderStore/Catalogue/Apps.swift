@@ -1,13 +1,13 @@
 import SQLKit
 
-extension OrderStore {
+extension Catalogue {
     /// Adds an app to the store (a studio's next game), or changes its name or Apple id:
     /// admins only, audited with the reason. Its products, orders and notifications are
     /// kept apart by its bundle id; the configuration gives its Apple credentials.
     public func addApp(_ app: StoreApp, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
         if let problem = app.problem { throw StoreError.invalid(problem) }
-        try await write(as: actor, now: now) { tx in
+        try await store.write(as: actor, now: now) { tx in
             let existed = try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.bundleId)") != nil
             try await tx.sql.raw(
                 """
@@ -23,7 +23,7 @@ extension OrderStore {
 
     /// The apps the store serves, in the order they were added, with how many products each sells.
     public func apps() async throws -> [(app: StoreApp, products: Int)] {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT a.bundle_id, a.name, a.apple_app_id, a.added_at, (SELECT COUNT(*) FROM products p WHERE p.app = a.bundle_id) AS products
@@ -39,6 +39,9 @@ extension OrderStore {
         }
     }
 
+}
+
+extension OrderStore {
     /// The app a command names (`--app`), else the store's first; one the store does not
     /// serve is refused, `what` (a product id) leading the message when given.
     public func servedApp(_ named: String?, for what: String? = nil) throws -> String {

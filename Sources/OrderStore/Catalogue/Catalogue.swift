@@ -1,22 +1,47 @@
 import SQLKit
 
 extension OrderStore {
+    /// What the store's games sell: products with their app, type, price and what the game
+    /// gives, retired ones kept; and the apps (games) the store serves.
+    public var catalogue: Catalogue { Catalogue(store: self) }
+}
+
+/// The catalogue of one store (``OrderStore/catalogue``).
+public struct Catalogue: Sendable {
+    let store: OrderStore
+
+    /// Adds or updates a product in the catalogue, audited as `product.upsert`.
+    ///
+    /// - Parameters:
+    ///   - product: the product id Apple knows, its ``ProductType`` (which decides replay
+    ///     keys, R7, and ownership, R8), display name and price.
+    ///   - actor: who changes the catalogue; the system when a configuration file is loaded.
+    ///   - now: the time recorded on the audit entry.
+    public func upsert(_ product: Product, by actor: Operator = .system, at now: Millis = .now()) async throws {
+        let product = try store.withApp(product)
+        try await store.write(as: actor, now: now) { tx in
+            try await tx.saveProduct(product)
+            tx.audit("product.upsert", target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
+        }
+    }
+
     /// Adds a product to the catalogue (`replacing` false) or changes one (`replacing` true),
-    /// admins only, audited with the reason. Retirement is ``retireProduct(_:by:reason:at:)``'s.
+    /// admins only, audited with the reason. Retirement is ``retire(_:by:reason:at:)``'s.
     ///
     /// - Throws: ``StoreError/invalid(_:)`` for what ``Product/problem`` names, for an id
     ///   already there (adding) or not there (changing), and for a type change once orders name it.
     @discardableResult
-    public func defineProduct(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
-        try requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+    public func define(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
+        try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
         if let problem = product.problem { throw StoreError.invalid("\(product.productId): \(problem)") }
-        let product = try withApp(product)
-        try await write(as: actor, now: now) { tx in
+        let product = try store.withApp(product)
+        try await store.write(as: actor, now: now) { tx in
             let existing = try await tx.sql.product(product.productId)
             if replacing {
                 guard let existing else { throw StoreError.invalid("\(product.productId) is not in the catalogue: add it first") }
                 if existing.app != product.app, try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil {
-                    throw StoreError.invalid("\(product.productId) is sold by \(existing.app ?? settings.bundleId) and orders name it: its app cannot change")
+                    throw StoreError.invalid(
+                        "\(product.productId) is sold by \(existing.app ?? store.settings.bundleId) and orders name it: its app cannot change")
                 }
                 if existing.type != product.type,
                     try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil
@@ -39,9 +64,9 @@ extension OrderStore {
     }
 
     /// Retires a product: no new order may name it; the orders that do keep it. Admins, audited.
-    public func retireProduct(_ productId: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
-        try await write(as: actor, now: now) { tx in
+    public func retire(_ productId: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
+        try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+        try await store.write(as: actor, now: now) { tx in
             guard var product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
             guard product.retiredAt == nil else { throw StoreError.invalid("\(productId) was retired already") }
             product.retiredAt = now
@@ -52,22 +77,22 @@ extension OrderStore {
 
     /// The catalogue by product id, retired products included.
     public func products() async throws -> [Product] {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.rows("SELECT \(unsafeRaw: Product.columns) FROM products ORDER BY product_id").map(Product.init(row:))
         }
     }
 
     /// One product, or nil.
     public func product(_ productId: String) async throws -> Product? {
-        try await read { sql in try await sql.product(productId) }
+        try await store.read { sql in try await sql.product(productId) }
     }
 
     /// Products Apple sold that the catalogue does not list, with what the store kept of them
     /// (a notification or an answer about one is kept, its transaction an orphan until an
     /// order claims it): an admin adds them, or learns the game sells one it should not.
     /// Reads every transaction: for `iapdesk product unknown`, not for a screen's refresh.
-    public func unknownProducts(limit: Int = 100) async throws -> [UnknownProduct] {
-        try await read { sql in
+    public func unknown(limit: Int = 100) async throws -> [UnknownProduct] {
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT t.product_id, COUNT(*) AS n, SUM(CASE WHEN t.order_id IS NULL THEN 1 ELSE 0 END) AS orphans,
