@@ -106,7 +106,7 @@ struct ReverifyCommandTests {
             try await IAPDesk.run(["refunds", "answer", "\(id)", "--consented", "--reason", "again", "--config", config])
         }
         opened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let request = try await opened.refundRequest(id)
+        let request = try await opened.refunds.request(id)
         #expect(request.sent?.operatorName == OperatorIdentity.current && request.sent?.reason == "ticket 77: coins spent")
         #expect(request.order?.orderId == orderId && request.deliveredAt != nil)
         await opened.close()

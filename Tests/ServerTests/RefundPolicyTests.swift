@@ -45,9 +45,9 @@ extension AppleSide {
                 #expect(atApple["consumptionPercentage"] == "40000" && atApple["deliveryStatus"] == "DELIVERED" && atApple["refundPreference"] == "DECLINE")
                 // Apple has the answer a moment before the worker records Apple's acceptance.
                 _ = try await eventually(within: 10) {
-                    try await serve.store.refundRequests(open: false).first { $0.transactionId == consented.transactionId }?.sent != nil
+                    try await serve.store.refunds.requests(open: false).first { $0.transactionId == consented.transactionId }?.sent != nil
                 }
-                let requests = try await serve.store.refundRequests(open: false)
+                let requests = try await serve.store.refunds.requests(open: false)
                 let first = try #require(requests.first { $0.transactionId == consented.transactionId })
                 #expect(first.answers.count == 1 && first.sent?.operatorName == RefundPolicy.actor.name)
                 #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.answered" && $0.actor == "refund-policy" })

@@ -28,7 +28,7 @@ extension AppleSide {
             try await serve.simulator.requestRefundAndNotify(transactionId: transactionId)
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
-                if let request = try await serve.store.refundRequests(open: false).first(where: { $0.transactionId == transactionId }) { return request }
+                if let request = try await serve.store.refunds.requests(open: false).first(where: { $0.transactionId == transactionId }) { return request }
                 try await Task.sleep(for: .milliseconds(30))
             }
             throw StoreError.notFound(kind: .refundRequest, id: transactionId)
@@ -46,45 +46,45 @@ extension AppleSide {
                 #expect(request.order?.orderId == "r-1" && request.deliveredAt != nil)
                 let signed = try #require(request.notification.facts.signedDate)
                 #expect(request.deadline == signed + .hours(12), "Apple's 12 hours")
-                #expect(try await serve.store.refundRequests().map(\.notification.id) == [request.notification.id], "open")
+                #expect(try await serve.store.refunds.requests().map(\.notification.id) == [request.notification.id], "open")
                 let id = request.notification.id
                 let send = try Self.send(serve)
 
                 var withoutConsent = Self.spent
                 withoutConsent.customerConsented = false
                 await #expect(throws: StoreError.consentRequired) {
-                    try await serve.store.answerRefundRequest(notificationId: id, answer: withoutConsent, by: Self.lin, reason: "ticket 12", send: send)
+                    try await serve.store.refunds.answer(notificationId: id, answer: withoutConsent, by: Self.lin, reason: "ticket 12", send: send)
                 }
                 await #expect(throws: StoreError.forbidden(action: "answer refund requests", role: .viewer)) {
-                    try await serve.store.answerRefundRequest(
+                    try await serve.store.refunds.answer(
                         notificationId: id, answer: Self.spent, by: Operator(name: "vic", role: .viewer), reason: "ticket 12", send: send)
                 }
                 #expect(await sim.consumptionAnswer(transactionId: coins.transactionId) == nil, "nothing reached Apple")
                 await #expect(throws: StoreError.refundDeadlinePassed(notificationId: id, deadline: signed + .hours(12))) {
-                    try await serve.store.answerRefundRequest(
+                    try await serve.store.refunds.answer(
                         notificationId: id, answer: Self.spent, by: Self.lin, reason: "too late", at: signed + .hours(13), send: send)
                 }
 
-                let answer = try await serve.store.answerRefundRequest(
+                let answer = try await serve.store.refunds.answer(
                     notificationId: id, answer: Self.spent, by: Self.lin, reason: "ticket 12: 80 % of the coins spent", send: send)
                 #expect(answer.outcome == .sent && answer.appleError == nil)
                 let atApple = try #require(await sim.consumptionAnswer(transactionId: coins.transactionId))
                 #expect(atApple["consumptionPercentage"] == "80000" && atApple["deliveryStatus"] == "DELIVERED" && atApple["refundPreference"] == "DECLINE")
                 await #expect(throws: StoreError.self) {
-                    try await serve.store.answerRefundRequest(notificationId: id, answer: Self.spent, by: Self.lin, reason: "again", send: send)
+                    try await serve.store.refunds.answer(notificationId: id, answer: Self.spent, by: Self.lin, reason: "again", send: send)
                 }
-                #expect(try await serve.store.refundRequests().isEmpty, "answered: no longer open")
-                #expect(try await serve.store.refundRequest(id).sent?.operatorName == "lin")
+                #expect(try await serve.store.refunds.requests().isEmpty, "answered: no longer open")
+                #expect(try await serve.store.refunds.request(id).sent?.operatorName == "lin")
                 let audit = try await serve.store.audit.entries().first { $0.action == "refund_request.answered" }
                 #expect(audit?.reason == "ticket 12: 80 % of the coins spent" && audit?.detail.contains("80 % consumed") == true)
 
                 // Apple decides: the request links to its REFUND_DECLINED.
                 try await sim.declineRefundAndNotify(transactionId: coins.transactionId)
                 let deadline = Date().addingTimeInterval(30)
-                var decided = try await serve.store.refundRequest(id)
+                var decided = try await serve.store.refunds.request(id)
                 while decided.decision == nil, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(30))
-                    decided = try await serve.store.refundRequest(id)
+                    decided = try await serve.store.refunds.request(id)
                 }
                 #expect(decided.decision?.refunded == false)
             }
@@ -97,26 +97,26 @@ extension AppleSide {
                 let noAds = try await NotificationTests.delivered("r-2", product: "no_ads", kind: .nonConsumable, account: "acct-r2", in: serve)
                 let request = try await Self.requested(noAds.transactionId, in: serve)
                 let send = try Self.send(serve)
-                let first = try await serve.store.answerRefundRequest(
+                let first = try await serve.store.refunds.answer(
                     notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 13", send: send)
                 #expect(first.outcome == .failed)
                 #expect(first.appleError?.contains("4000043") == true, "\(first.appleError ?? "")")
-                let second = try await serve.store.answerRefundRequest(
+                let second = try await serve.store.refunds.answer(
                     notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 13, again", send: send)
                 #expect(second.outcome == .failed, "a failed answer does not block another")
-                #expect(try await serve.store.refundRequests().map(\.notification.id) == [request.notification.id], "still open")
+                #expect(try await serve.store.refunds.requests().map(\.notification.id) == [request.notification.id], "still open")
                 #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.refused" })
 
                 // Apple refunds without an answer it took: the request is decided, no longer open.
                 try await serve.simulator.refundAndNotify(transactionId: noAds.transactionId)
                 let deadline = Date().addingTimeInterval(30)
-                while try await !serve.store.refundRequests().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(30)) }
-                let decided = try await serve.store.refundRequest(request.notification.id)
+                while try await !serve.store.refunds.requests().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(30)) }
+                let decided = try await serve.store.refunds.request(request.notification.id)
                 #expect(decided.decision?.refunded == true && !decided.isOpen(at: .now()))
                 #expect(RefundRequestPresentation.status(decided, now: .now()).text.hasPrefix("Apple refunded it"))
                 #expect(try await serve.store.counts().openRefundRequests == 0)
                 // The list's batched read (the console's, every 2 s) says what the full one says.
-                let listed = try #require(try await serve.store.refundRequests(open: false, evidence: false).first)
+                let listed = try #require(try await serve.store.refunds.requests(open: false, evidence: false).first)
                 #expect(listed.order?.orderId == "r-2" && listed.answers == decided.answers && listed.decision == decided.decision)
                 #expect(listed.deadline == decided.deadline && listed.isOpen(at: .now()) == decided.isOpen(at: .now()))
             }
@@ -152,7 +152,7 @@ extension AppleSide {
                 let counts = try await serve.store.counts(now: try #require(request.deadline) - .hours(2))
                 #expect(counts.openRefundRequests == 1 && counts.nextRefundDueIn == .hours(2))
                 #expect(try await serve.store.counts(now: try #require(request.deadline) + 1).openRefundRequests == 0, "past Apple's deadline")
-                _ = try await serve.store.answerRefundRequest(
+                _ = try await serve.store.refunds.answer(
                     notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 14", send: try Self.send(serve))
                 #expect(try await serve.store.counts().openRefundRequests == 0, "answered")
             }

@@ -17,7 +17,7 @@ extension ServerAPIClient: AppleActions {
         await call(.PUT, "/inApps/v2/transactions/consumption/\(escaped(transactionId))", environment, json: info, as: NoContent.self) { $0 }
     }
 
-    /// `sendConsumption` as the store's `answerRefundRequest` calls it: nil when Apple took
+    /// `sendConsumption` as the store's `refunds.answer` calls it: nil when Apple took
     /// the answer, else Apple's refusal in words (its error code and message).
     public func consumptionRefusal(transactionId: String, environment: AppleEnvironment, answer: ConsumptionAnswer) async -> String? {
         switch await sendConsumption(answer, transactionId: transactionId, in: environment) {

@@ -33,7 +33,7 @@ enum RefundActions {
                 let answer = try RefundAnswerWords.answer(
                     consented: try yes(values[0], "customer consented"), delivery: values[1], consumed: values[2], prefer: values[3],
                     sampleContent: try yes(values[4], "sample content given"))
-                let sent = try await store.answerRefundRequest(notificationId: id, answer: answer, by: actor, reason: values[5]) {
+                let sent = try await store.refunds.answer(notificationId: id, answer: answer, by: actor, reason: values[5]) {
                     await apple.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
                 guard sent.outcome == .sent else {

@@ -83,7 +83,7 @@ enum Lists {
     static func refunds(all: Bool = false) -> ListScreen<RefundRequest> {
         ListScreen(
             RefundRequestPresentation.queue(now: .now(), all: all),
-            fetch: { try await $0.store.refundRequests(open: !all, at: $0.clock(), limit: all ? 200 : 500, evidence: false) },
+            fetch: { try await $0.store.refunds.requests(open: !all, at: $0.clock(), limit: all ? 200 : 500, evidence: false) },
             open: { RefundRequestScreen(id: $0.notification.id) },
             action: (RefundActions.binding, RefundActions.answer),
             listingAt: { RefundRequestPresentation.queue(now: $0, all: all) })

@@ -28,7 +28,7 @@ final class RefundRequestScreen: ConsoleScreen {
     func load(_ session: ConsoleSession) async throws {
         text.changed()
         now = session.clock()
-        request = try await session.store.refundRequest(id)
+        request = try await session.store.refunds.request(id)
     }
 
     func lines(theme: Theme) -> [(String, Style)] {

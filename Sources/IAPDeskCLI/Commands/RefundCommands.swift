@@ -19,7 +19,7 @@ struct RefundsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let now = Millis.now()
-            let requests = try await store.withStore { store, _ in try await store.refundRequests(open: !all, at: now, limit: limit, evidence: false) }
+            let requests = try await store.withStore { store, _ in try await store.refunds.requests(open: !all, at: now, limit: limit, evidence: false) }
             let open = requests.filter { $0.isOpen(at: now) }
             print("refund requests \(open.count)" + (open.first.map { ", next \(RefundRequestPresentation.countdown($0.deadline, now: now))" } ?? ""))
             print(Output.table(RefundRequestPresentation.queue(now: now), requests, width: 60))
@@ -32,7 +32,7 @@ struct RefundsCommand: AsyncParsableCommand {
         @Argument(help: "The request's notification id (from `iapdesk refunds`).") var id: Int64
 
         func run() async throws {
-            let request = try await store.withStore { store, _ in try await store.refundRequest(id) }
+            let request = try await store.withStore { store, _ in try await store.refunds.request(id) }
             print(Output.detail(RefundRequestPresentation.sections(request, now: .now())))
         }
     }
@@ -65,7 +65,7 @@ struct RefundsCommand: AsyncParsableCommand {
         func run() async throws {
             let answer = try answer()
             let sent = try await store.withAppleActions("answering Apple") { store, actor, client in
-                try await store.answerRefundRequest(notificationId: id, answer: answer, by: actor, reason: reason) {
+                try await store.refunds.answer(notificationId: id, answer: answer, by: actor, reason: reason) {
                     await client.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
             }

@@ -109,7 +109,7 @@ enum DemoServe {
         for (index, order) in delivered.enumerated() {
             guard let transactionId = order.transactionId else { continue }
             if index < 2 {
-                try await store.reportConsumption(
+                try await store.refunds.reportConsumption(
                     orderId: order.orderId, consumptionPercentage: index == 0 ? 100_000 : 35_000, playTime: index == 0 ? .under1Day : .under1Hour,
                     customerConsented: index == 0, client: clientName)
             }

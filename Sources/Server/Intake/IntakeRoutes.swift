@@ -93,7 +93,7 @@ struct IntakeRoutes: Sendable {
             }
             playTime = known
         }
-        let report = try await store.reportConsumption(
+        let report = try await store.refunds.reportConsumption(
             orderId: orderId, consumptionPercentage: Int((body.consumedPercent * 1000).rounded()), playTime: playTime,
             customerConsented: body.customerConsented ?? false, client: client)
         return JSONAnswer.response(.created, encoding: IntakeAnswers.ConsumptionAnswer(report))

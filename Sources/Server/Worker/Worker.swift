@@ -266,7 +266,7 @@ public struct Worker: Sendable {
                     result = .done
                     break
                 }
-                let answered = try await store.applyRefundPolicy(policy) {
+                let answered = try await store.refunds.applyPolicy(policy) {
                     await client.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
                 result = .again(at: .now() + settings.refundPolicyInterval)

@@ -1,6 +1,6 @@
 import SQLKit
 
-extension OrderStore {
+extension Refunds {
     /// Keeps what the game reports of a purchase's use, newest last; a refund request on the
     /// order shows the latest and an answer starts from it. Every report is kept (the game
     /// reports again as the player spends), none is audited: it is the game's evidence, not
@@ -17,7 +17,7 @@ extension OrderStore {
         let report = ConsumptionReport(
             orderId: orderId, reportedAt: now, consumptionPercentage: consumptionPercentage, playTime: playTime, customerConsented: customerConsented,
             client: client)
-        try await write(as: .system, now: now) { tx in
+        try await store.write(as: .system, now: now) { tx in
             guard try await tx.sql.row("SELECT 1 AS found FROM orders WHERE order_id = \(bind: orderId)") != nil else {
                 throw StoreError.notFound(kind: .order, id: orderId)
             }
@@ -34,7 +34,7 @@ extension OrderStore {
 
     /// The game's latest report on an order, if it sent one.
     public func consumptionReport(orderId: String) async throws -> ConsumptionReport? {
-        try await read { sql in try await ConsumptionReport.latest(orderId: orderId, sql) }
+        try await store.read { sql in try await ConsumptionReport.latest(orderId: orderId, sql) }
     }
 }
 

@@ -93,16 +93,28 @@ extension OrderStore {
         """
     }
 
+}
+
+extension OrderStore {
+    /// Apple's refund requests (CONSUMPTION_REQUEST) and the answers support sends, by hand
+    /// or by the studio's policy, with the game's consumption reports they rest on.
+    public var refunds: Refunds { Refunds(store: self) }
+}
+
+/// The refund desk of one store (``OrderStore/refunds``).
+public struct Refunds: Sendable {
+    let store: OrderStore
+
     /// Refund requests, soonest deadline first: the open ones (`open`), or all. Each with its
     /// order, answers and Apple's decision, read for the whole list in four statements (a
-    /// list refreshed every 2 s); with `evidence`, also what ``refundRequest(_:)`` adds (the
+    /// list refreshed every 2 s); with `evidence`, also what ``request(_:)`` adds (the
     /// delivery, the game's report, the same Apple Account), a few statements per request.
-    public func refundRequests(open: Bool = true, at now: Millis = .now(), limit: Int = 100, evidence: Bool = true) async throws -> [RefundRequest] {
-        try await read { sql in
+    public func requests(open: Bool = true, at now: Millis = .now(), limit: Int = 100, evidence: Bool = true) async throws -> [RefundRequest] {
+        try await store.read { sql in
             let records = try await sql.rows(
                 """
                 SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications n
-                WHERE \(Self.refundRequestIndexed) AND (\(bind: open ? 0 : 1) = 1 OR (\(Self.openRefundRequest(now))))
+                WHERE \(OrderStore.refundRequestIndexed) AND (\(bind: open ? 0 : 1) = 1 OR (\(OrderStore.openRefundRequest(now))))
                 ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
                 """
             ).map(NotificationRecord.init(row:))
@@ -115,10 +127,10 @@ extension OrderStore {
     }
 
     /// One refund request with its evidence.
-    public func refundRequest(_ notificationId: Int64) async throws -> RefundRequest {
-        let record = try await notifications.record(id: notificationId)
+    public func request(_ notificationId: Int64) async throws -> RefundRequest {
+        let record = try await store.notifications.record(id: notificationId)
         guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw StoreError.notARefundRequest(id: notificationId) }
-        return try await read { sql in
+        return try await store.read { sql in
             guard let request = try await Self.refundRequests([record], sql).first else { throw StoreError.notARefundRequest(id: notificationId) }
             return try await Self.evidence(for: request, sql)
         }
@@ -196,17 +208,17 @@ extension OrderStore {
     /// sent, refuses it), Apple is called outside any transaction, and what Apple said is
     /// recorded and audited. `send` returns nil when Apple took the answer, else Apple's
     /// error in words; a refused answer may be corrected and sent again.
-    public func answerRefundRequest(
+    public func answer(
         notificationId: Int64, answer: ConsumptionAnswer, by actor: Operator, reason: String, at now: Millis = .now(),
         send: @Sendable (_ transactionId: String, _ environment: AppleEnvironment, ConsumptionAnswer) async -> String?
     ) async throws -> RefundAnswer {
-        try requireOperator(actor, may: "answer refund requests", reason: reason)
+        try store.requireOperator(actor, may: "answer refund requests", reason: reason)
         guard answer.customerConsented else { throw StoreError.consentRequired }
-        let request = try await refundRequest(notificationId)
+        let request = try await request(notificationId)
         guard let tid = request.transactionId else { throw StoreError.notARefundRequest(id: notificationId) }
         if let deadline = request.deadline, deadline < now { throw StoreError.refundDeadlinePassed(notificationId: notificationId, deadline: deadline) }
         let body = String(decoding: (try? JSONEncoder().encode(answer)) ?? Data(), as: UTF8.self)
-        let claimId: Int64 = try await write(as: actor, now: now) { tx in
+        let claimId: Int64 = try await store.write(as: actor, now: now) { tx in
             try await tx.sql.raw(
                 """
                 UPDATE refund_answers SET outcome = 'abandoned'
@@ -229,9 +241,9 @@ extension OrderStore {
             throw StoreError.answeringElsewhere(notificationId: notificationId, by: holder?.operatorName ?? "another operator")
         }
         let environment = AppleEnvironment(rawValue: request.notification.facts.environment ?? "") ?? request.notification.endpoint
-        let app = request.notification.facts.app ?? settings.bundleId
-        let refusal = await asApp(app) { await send(tid, environment, answer) }
-        return try await write(as: actor, now: .now()) { tx in
+        let app = request.notification.facts.app ?? store.settings.bundleId
+        let refusal = await store.asApp(app) { await send(tid, environment, answer) }
+        return try await store.write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """
                 UPDATE refund_answers SET outcome = \(bind: (refusal == nil ? AppleActionOutcome.sent : .failed).rawValue),
