@@ -71,7 +71,7 @@ struct AppleActionCommandTests {
         for _ in 0..<50 where done?.completeAt == nil {
             try await IAPDesk.run(["subscription", "extensions", "--refresh", "--config", desk.config])
             store = try await desk.open()
-            done = try await store.massExtensions().first
+            done = try await store.extensions.mass().first
             await store.close()
             if done?.completeAt == nil { try await Task.sleep(for: .milliseconds(100)) }
         }

@@ -115,7 +115,7 @@ extension AppleSide {
                 await app.press(.enter)
                 let refused = try terminal.screenText()
                 #expect(refused.contains("cannot be extended") && refused.contains("90"), "\(refused)")
-                #expect(try await serve.store.extensions(originalTransactionId: otid).isEmpty, "nothing was asked of Apple")
+                #expect(try await serve.store.extensions.of(originalTransactionId: otid).isEmpty, "nothing was asked of Apple")
 
                 await app.press(.tab)  // from the reason to the days
                 await app.press(.control("u"))

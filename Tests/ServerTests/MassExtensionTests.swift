@@ -36,31 +36,31 @@ extension AppleSide {
                 let before = try #require(try await serve.store.subscription(subscribers[0].originalTransactionId).subscription?.expiresAt)
                 // The third was extended twice this year already: Apple will not extend it again.
                 for reason in ["ticket 1", "ticket 2"] {
-                    _ = try await serve.store.extendSubscription(
+                    _ = try await serve.store.extensions.extend(
                         originalTransactionId: subscribers[2].originalTransactionId, days: 1, reasonCode: 1, by: Self.ada, reason: reason,
                         send: try SubscriptionExtensionTests.send(serve))
                 }
                 let send = try Self.send(serve)
 
                 await #expect(throws: StoreError.forbidden(action: "extend every subscriber", role: .support)) {
-                    try await serve.store.extendAllSubscribers(
+                    try await serve.store.extensions.extendAll(
                         productId: "vip_monthly", days: 5, reasonCode: 3, by: Operator(name: "lin", role: .support), reason: "outage", send: send)
                 }
                 for (product, days) in [("vip_monthly", 91), ("no_ads", 5), ("vip_nothing", 5)] {
                     await #expect(throws: StoreError.self, "\(product) +\(days)") {
-                        try await serve.store.extendAllSubscribers(productId: product, days: days, reasonCode: 3, by: Self.ada, reason: "outage", send: send)
+                        try await serve.store.extensions.extendAll(productId: product, days: days, reasonCode: 3, by: Self.ada, reason: "outage", send: send)
                     }
                 }
-                #expect(try await serve.store.massExtensions().isEmpty, "nothing refused was asked of Apple")
+                #expect(try await serve.store.extensions.mass().isEmpty, "nothing refused was asked of Apple")
 
                 // Apple's notifications are not wired yet: the counts come from polling.
-                let first = try await serve.store.extendAllSubscribers(
+                let first = try await serve.store.extensions.extendAll(
                     productId: "vip_monthly", days: 5, reasonCode: 3, by: Self.ada, reason: "outage 25 Nov, 3 h", send: send)
                 #expect(first.outcome == .sent && first.inProgress, "\(first.appleError ?? "")")
                 var polled = first
                 let deadline = Date().addingTimeInterval(30)
                 while polled.inProgress, Date() < deadline {
-                    polled = try await serve.store.refreshMassExtension(first.requestId) {
+                    polled = try await serve.store.extensions.refreshMass(first.requestId) {
                         await client.massExtensionProgress(productId: $0, requestId: $1, environment: $2)
                     }.0
                     if polled.inProgress { try await Task.sleep(for: .milliseconds(50)) }
@@ -68,19 +68,19 @@ extension AppleSide {
                 #expect(polled.completeAt != nil && polled.succeeded == 2 && polled.failed == 1, "\(polled)")
 
                 await serve.wireNotifications()
-                let second = try await serve.store.extendAllSubscribers(
+                let second = try await serve.store.extensions.extendAll(
                     productId: "vip_monthly", days: 3, reasonCode: 3, by: Self.ada, reason: "outage 26 Nov", send: send)
                 let done = try await eventually(within: 30) {
-                    try await serve.store.massExtensions().first { $0.requestId == second.requestId }?.completeAt != nil
+                    try await serve.store.extensions.mass().first { $0.requestId == second.requestId }?.completeAt != nil
                 }
                 #expect(done, "the SUMMARY reached serve and ended the request")
-                let summarized = try #require(try await serve.store.massExtensions().first { $0.requestId == second.requestId })
+                let summarized = try #require(try await serve.store.extensions.mass().first { $0.requestId == second.requestId })
                 #expect(summarized.succeeded == 2 && summarized.failed == 1)
                 let extended = try await eventually(within: 30) {
                     try await serve.store.subscription(subscribers[0].originalTransactionId).subscription?.expiresAt == before + 8 * 86_400_000
                 }
                 #expect(extended, "RENEWAL_EXTENDED carried Apple's new end: 5 + 3 days later")
-                let failures = try await serve.store.massExtensionFailures(productId: "vip_monthly", since: second.claimedAt)
+                let failures = try await serve.store.extensions.massFailures(productId: "vip_monthly", since: second.claimedAt)
                 #expect(failures.compactMap(\.facts.originalTransactionId) == [subscribers[2].originalTransactionId])
                 let audited = try await serve.store.audit.entries().filter { $0.action == "subscription.extend_all" }
                 #expect(audited.count == 2 && audited.allSatisfy { $0.actor == "ada" && $0.target.description == "product:vip_monthly" })

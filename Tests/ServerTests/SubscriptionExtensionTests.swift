@@ -29,13 +29,13 @@ extension AppleSide {
                 let before = try #require(try await serve.store.subscription(otid).subscription?.expiresAt)
 
                 await #expect(throws: StoreError.forbidden(action: "extend subscriptions", role: .support)) {
-                    try await serve.store.extendSubscription(
+                    try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 7, reasonCode: 3, by: Operator(name: "lin", role: .support), reason: "outage", send: send)
                 }
                 await #expect(throws: StoreError.self) {
-                    try await serve.store.extendSubscription(originalTransactionId: otid, days: 91, reasonCode: 3, by: Self.ada, reason: "outage", send: send)
+                    try await serve.store.extensions.extend(originalTransactionId: otid, days: 91, reasonCode: 3, by: Self.ada, reason: "outage", send: send)
                 }
-                let first = try await serve.store.extendSubscription(
+                let first = try await serve.store.extensions.extend(
                     originalTransactionId: otid, days: 7, reasonCode: 3, by: Self.ada, reason: "ticket 5: the servers were down a week", send: send)
                 #expect(first.outcome == .sent, "\(first.appleError ?? "")")
                 #expect(first.newExpiry == before + 7 * 86_400_000, "Apple's new end: 7 days later")
@@ -49,15 +49,16 @@ extension AppleSide {
                         $0.action == "subscription.extend" && $0.reason == "ticket 5: the servers were down a week"
                     })
 
-                _ = try await serve.store.extendSubscription(originalTransactionId: otid, days: 3, reasonCode: 1, by: Self.ada, reason: "ticket 6", send: send)
+                _ = try await serve.store.extensions.extend(originalTransactionId: otid, days: 3, reasonCode: 1, by: Self.ada, reason: "ticket 6", send: send)
                 do {
-                    _ = try await serve.store.extendSubscription(
+                    _ = try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 7", send: send)
                     Issue.record("a third extension in a year was sent")
                 } catch StoreError.extensionRefused(_, let why) {
                     #expect(why.contains("2 times in the last 365 days"))
                 }
-                #expect(try await serve.store.extensions(originalTransactionId: otid).map(\.outcome) == [.sent, .sent], "the refused one never reached Apple")
+                #expect(
+                    try await serve.store.extensions.of(originalTransactionId: otid).map(\.outcome) == [.sent, .sent], "the refused one never reached Apple")
 
                 let expired = try await NotificationTests.applied(
                     try await NotificationTests.post(
@@ -65,7 +66,7 @@ extension AppleSide {
                     in: serve)
                 #expect(expired.outcome == .applied)
                 do {
-                    _ = try await serve.store.extendSubscription(
+                    _ = try await serve.store.extensions.extend(
                         originalTransactionId: "\(otid)", days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 8", send: send)
                     Issue.record("an expired subscription was extended")
                 } catch StoreError.extensionRefused(_, let why) {

@@ -48,7 +48,7 @@ extension ServerAPIClient: AppleActions {
         return await call(.PUT, "/inApps/v1/subscriptions/extend/\(escaped(originalTransactionId))", environment, json: body, as: Extension.self) { $0 }
     }
 
-    /// `extendRenewalDate` as the store's `extendSubscription` calls it: Apple's new end of
+    /// `extendRenewalDate` as the store's `extensions.extend` calls it: Apple's new end of
     /// the subscription, or its refusal in words.
     public func extensionAnswer(originalTransactionId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
         -> ExtensionAnswer
@@ -77,7 +77,7 @@ extension ServerAPIClient: AppleActions {
         }
     }
 
-    /// `extendForAllSubscribers` as the store's `extendAllSubscribers` calls it.
+    /// `extendForAllSubscribers` as the store's `extensions.extendAll` calls it.
     public func massExtensionRefusal(productId: String, days: Int, reasonCode: Int, requestId: String, environment: AppleEnvironment) async
         -> String?
     {
@@ -88,7 +88,7 @@ extension ServerAPIClient: AppleActions {
         }
     }
 
-    /// `extendForAllStatus` as the store's `refreshMassExtension` calls it.
+    /// `extendForAllStatus` as the store's `extensions.refreshMass` calls it.
     public func massExtensionProgress(productId: String, requestId: String, environment: AppleEnvironment) async -> MassExtensionProgress {
         switch await extendForAllStatus(productId: productId, requestIdentifier: requestId, in: environment) {
         case .success(let answer):

@@ -27,7 +27,7 @@ enum SubscriptionActions {
             ) { values in
                 guard let days = Int(values[0]) else { throw StoreError.invalid("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
                 guard let code = Int(values[1]) else { throw StoreError.invalid("reason code: 0 to 3") }
-                let asked = try await store.extendSubscription(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[2]) {
+                let asked = try await store.extensions.extend(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[2]) {
                     await apple.extensionAnswer(originalTransactionId: $0, days: $1, reasonCode: $2, requestId: $3, environment: $4)
                 }
                 guard asked.outcome == .sent else { throw StoreError.invalid("Apple refused the extension: \(asked.appleError ?? "no reason given")") }

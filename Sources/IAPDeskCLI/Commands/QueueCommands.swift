@@ -115,7 +115,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let done = try await store.withAppleActions("extending") { store, actor, client in
-                try await store.extendSubscription(
+                try await store.extensions.extend(
                     originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, by: actor, reason: reason
                 ) { otid, days, code, request, environment in
                     await client.extensionAnswer(originalTransactionId: otid, days: days, reasonCode: code, requestId: request, environment: environment)
@@ -142,7 +142,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let asked = try await store.withAppleActions("extending") { store, actor, client in
-                try await store.extendAllSubscribers(
+                try await store.extensions.extendAll(
                     productId: productId, days: days, reasonCode: reasonCode, environment: sandbox ? .sandbox : .production, by: actor, reason: reason
                 ) { product, days, code, request, environment in
                     await client.massExtensionRefusal(productId: product, days: days, reasonCode: code, requestId: request, environment: environment)
@@ -167,8 +167,8 @@ struct SubscriptionCommand: AsyncParsableCommand {
         func run() async throws {
             if refresh {
                 try await store.withAppleActions("asking Apple") { store, _, client in
-                    for pending in try await store.massExtensions(limit: limit) where pending.inProgress {
-                        let (_, refusal) = try await store.refreshMassExtension(pending.requestId) { product, request, environment in
+                    for pending in try await store.extensions.mass(limit: limit) where pending.inProgress {
+                        let (_, refusal) = try await store.extensions.refreshMass(pending.requestId) { product, request, environment in
                             await client.massExtensionProgress(productId: product, requestId: request, environment: environment)
                         }
                         if let refusal { print(Output.safe("\(pending.requestId): Apple did not say: \(refusal)")) }
@@ -176,10 +176,10 @@ struct SubscriptionCommand: AsyncParsableCommand {
                 }
             }
             let (extensions, failures) = try await store.withStore { store, _ in
-                let extensions = try await store.massExtensions(limit: limit)
+                let extensions = try await store.extensions.mass(limit: limit)
                 var failures: [String: [NotificationRecord]] = [:]
                 for e in extensions where e.outcome == .sent {
-                    failures[e.requestId] = try await store.massExtensionFailures(productId: e.productId, since: e.claimedAt)
+                    failures[e.requestId] = try await store.extensions.massFailures(productId: e.productId, since: e.claimedAt)
                 }
                 return (extensions, failures)
             }

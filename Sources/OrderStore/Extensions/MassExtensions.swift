@@ -41,23 +41,23 @@ public struct MassExtensionProgress: Sendable, Equatable {
     }
 }
 
-extension OrderStore {
+extension Extensions {
     /// Asks Apple to extend every active subscriber of `productId` by `days` (admins only,
     /// audited), after an outage. Checked first: 1 to 90 days, Apple's reason codes, an
     /// auto-renewable product of the catalogue, and no other such request for the product
     /// in flight (a unique index). Apple answers at once and works for hours; its progress
     /// arrives as RENEWAL_EXTENDED / RENEWAL_EXTENSION notifications and the SUMMARY, or
-    /// from ``refreshMassExtension(_:progress:)``.
-    public func extendAllSubscribers(
+    /// from ``refreshMass(_:progress:)``.
+    public func extendAll(
         productId: String, days: Int, reasonCode: Int, environment: AppleEnvironment = .production, by actor: Operator, reason: String,
         at now: Millis = .now(),
         send: @Sendable (_ productId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> String?
     ) async throws -> MassExtension {
-        try requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
         guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid("Apple extends by 1 to \(ExtensionRule.maxDays) days, not \(days)") }
         guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
         let requestId = UUID().uuidString.lowercased()
-        try await write(as: actor, now: now) { tx in
+        try await store.write(as: actor, now: now) { tx in
             guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: .product, id: productId) }
             guard type == .autoRenewable else { throw StoreError.invalid("\(productId) is \(type.rawValue): Apple extends auto-renewable subscriptions only") }
             try await tx.sql.raw(
@@ -77,9 +77,9 @@ extension OrderStore {
                 throw StoreError.invalid("another extension of every \(productId) subscriber is being asked of Apple right now")
             }
         }
-        let app = try await app(ofProduct: productId)
-        let refusal = await asApp(app) { await send(productId, days, reasonCode, requestId, environment) }
-        return try await write(as: actor, now: .now()) { tx in
+        let app = try await store.app(ofProduct: productId)
+        let refusal = await store.asApp(app) { await send(productId, days, reasonCode, requestId, environment) }
+        return try await store.write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """
                 UPDATE mass_extensions SET outcome = \(bind: (refusal == nil ? AppleActionOutcome.sent : .failed).rawValue),
@@ -95,35 +95,35 @@ extension OrderStore {
     }
 
     /// Extensions for all subscribers, newest first.
-    public func massExtensions(limit: Int = 50) async throws -> [MassExtension] {
-        try await read { sql in
+    public func mass(limit: Int = 50) async throws -> [MassExtension] {
+        try await store.read { sql in
             try await sql.rows("SELECT * FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(bind: limit)").map(MassExtension.init(row:))
         }
     }
 
     /// Asks Apple how far an extension still in progress got (`progress` calls Get Status
     /// of Subscription Renewal Date Extensions) and keeps what it says.
-    public func refreshMassExtension(
+    public func refreshMass(
         _ requestId: String,
         progress: @Sendable (_ productId: String, _ requestId: String, AppleEnvironment) async -> MassExtensionProgress
     ) async throws -> (MassExtension, refusal: String?) {
-        let known = try await read { sql in try await MassExtension.find(requestId, sql) }
+        let known = try await store.read { sql in try await MassExtension.find(requestId, sql) }
         guard known.inProgress else { return (known, nil) }
-        let app = try await app(ofProduct: known.productId)
-        let answer = await asApp(app) { await progress(known.productId, requestId, known.environment) }
+        let app = try await store.app(ofProduct: known.productId)
+        let answer = await store.asApp(app) { await progress(known.productId, requestId, known.environment) }
         if answer.refusal == nil {
-            try await write(as: .system) { tx in
+            try await store.write(as: .system) { tx in
                 _ = try await tx.recordMassExtensionProgress(
                     requestId: requestId, completeAt: answer.completeAt, succeeded: answer.succeeded, failed: answer.failed)
             }
         }
-        return (try await read { sql in try await MassExtension.find(requestId, sql) }, answer.refusal)
+        return (try await store.read { sql in try await MassExtension.find(requestId, sql) }, answer.refusal)
     }
 
     /// The subscriptions Apple could not extend (RENEWAL_EXTENSION/FAILURE) since `since`,
     /// for `productId`: original transaction ids, oldest first.
-    public func massExtensionFailures(productId: String, since: Millis, limit: Int = 200) async throws -> [NotificationRecord] {
-        try await read { sql in
+    public func massFailures(productId: String, since: Millis, limit: Int = 200) async throws -> [NotificationRecord] {
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: NotificationRecord.columns), signed_date FROM notifications

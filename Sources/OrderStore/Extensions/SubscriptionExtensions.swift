@@ -53,9 +53,18 @@ public struct ExtensionAnswer: Sendable {
 }
 
 extension OrderStore {
+    /// What Apple lets a studio give a subscriber: more days on one subscription, or on
+    /// every active subscriber of a product, within Apple's rules, each sent once.
+    public var extensions: Extensions { Extensions(store: self) }
+}
+
+/// Subscription extensions of one store (``OrderStore/extensions``).
+public struct Extensions: Sendable {
+    let store: OrderStore
+
     /// The extensions asked for a subscription, oldest first.
-    public func extensions(originalTransactionId otid: String) async throws -> [SubscriptionExtension] {
-        try await read { sql in
+    public func of(originalTransactionId otid: String) async throws -> [SubscriptionExtension] {
+        try await store.read { sql in
             try await sql.rows("SELECT * FROM subscription_extensions WHERE original_transaction_id = \(bind: otid) ORDER BY id")
                 .map(SubscriptionExtension.init(row:))
         }
@@ -66,15 +75,15 @@ extension OrderStore {
     /// in flight per subscription), Apple is called outside any transaction through `send`
     /// with a request id of its own, and what Apple said is recorded. On success the
     /// subscription ends at Apple's new date and the game is told (a renewal event).
-    public func extendSubscription(
+    public func extend(
         originalTransactionId otid: String, days: Int, reasonCode: Int, by actor: Operator, reason: String, at now: Millis = .now(),
         send: @Sendable (_ originalTransactionId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> ExtensionAnswer
     ) async throws -> SubscriptionExtension {
-        try requireOperator(actor, may: "extend subscriptions", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: "extend subscriptions", reason: reason, minimum: .admin)
         guard (0...3).contains(reasonCode) else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
         let requestId = UUID().uuidString.lowercased()
         let yearAgo: Millis = now - .hours(365 * 24)
-        let (claimId, environment): (Int64, AppleEnvironment) = try await write(as: actor, now: now) { tx in
+        let (claimId, environment): (Int64, AppleEnvironment) = try await store.write(as: actor, now: now) { tx in
             guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: .subscription, id: otid) }
             try await tx.sql.raw(
                 """
@@ -102,9 +111,9 @@ extension OrderStore {
             }
             return (id, try await tx.storedTransaction(otid)?.environment ?? .production)
         }
-        let app = try await app(ofTransaction: otid)
-        let answer = await asApp(app) { await send(otid, days, reasonCode, requestId, environment) }
-        return try await write(as: actor, now: .now()) { tx in
+        let app = try await store.app(ofTransaction: otid)
+        let answer = await store.asApp(app) { await send(otid, days, reasonCode, requestId, environment) }
+        return try await store.write(as: actor, now: .now()) { tx in
             try await tx.sql.raw(
                 """
                 UPDATE subscription_extensions SET outcome = \(bind: (answer.refusal == nil ? AppleActionOutcome.sent : .failed).rawValue),
