@@ -102,7 +102,7 @@ struct ReverifyCommandTests {
         ])
         let atApple = try #require(await simulator.consumptionAnswer(transactionId: tid))
         #expect(atApple["consumptionPercentage"] == "80000" && atApple["refundPreference"] == "DECLINE")
-        await #expect(throws: StoreError.self, "Apple takes one answer") {
+        await #expect(throws: AppleActionError.self, "Apple takes one answer") {
             try await IAPDesk.run(["refunds", "answer", "\(id)", "--consented", "--reason", "again", "--config", config])
         }
         opened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))

@@ -52,7 +52,7 @@ extension AppleSide {
 
                 var withoutConsent = Self.spent
                 withoutConsent.customerConsented = false
-                await #expect(throws: StoreError.consentRequired) {
+                await #expect(throws: AppleActionError.consentRequired) {
                     try await serve.store.refunds.answer(notificationId: id, answer: withoutConsent, by: Self.lin, reason: "ticket 12", send: send)
                 }
                 await #expect(throws: StoreError.forbidden(action: "answer refund requests", role: .viewer)) {
@@ -60,7 +60,7 @@ extension AppleSide {
                         notificationId: id, answer: Self.spent, by: Operator(name: "vic", role: .viewer), reason: "ticket 12", send: send)
                 }
                 #expect(await sim.consumptionAnswer(transactionId: coins.transactionId) == nil, "nothing reached Apple")
-                await #expect(throws: StoreError.refundDeadlinePassed(notificationId: id, deadline: signed + .hours(12))) {
+                await #expect(throws: AppleActionError.refundDeadlinePassed(notificationId: id, deadline: signed + .hours(12))) {
                     try await serve.store.refunds.answer(
                         notificationId: id, answer: Self.spent, by: Self.lin, reason: "too late", at: signed + .hours(13), send: send)
                 }
@@ -70,7 +70,7 @@ extension AppleSide {
                 #expect(answer.outcome == .sent && answer.appleError == nil)
                 let atApple = try #require(await sim.consumptionAnswer(transactionId: coins.transactionId))
                 #expect(atApple["consumptionPercentage"] == "80000" && atApple["deliveryStatus"] == "DELIVERED" && atApple["refundPreference"] == "DECLINE")
-                await #expect(throws: StoreError.self) {
+                await #expect(throws: AppleActionError.self) {
                     try await serve.store.refunds.answer(notificationId: id, answer: Self.spent, by: Self.lin, reason: "again", send: send)
                 }
                 #expect(try await serve.store.refunds.requests().isEmpty, "answered: no longer open")

@@ -32,7 +32,7 @@ extension AppleSide {
                     try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 7, reasonCode: 3, by: Operator(name: "lin", role: .support), reason: "outage", send: send)
                 }
-                await #expect(throws: StoreError.self) {
+                await #expect(throws: AppleActionError.self) {
                     try await serve.store.extensions.extend(originalTransactionId: otid, days: 91, reasonCode: 3, by: Self.ada, reason: "outage", send: send)
                 }
                 let first = try await serve.store.extensions.extend(
@@ -54,7 +54,7 @@ extension AppleSide {
                     _ = try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 7", send: send)
                     Issue.record("a third extension in a year was sent")
-                } catch StoreError.extensionRefused(_, let why) {
+                } catch AppleActionError.extensionRefused(_, let why) {
                     #expect(why.contains("2 times in the last 365 days"))
                 }
                 #expect(
@@ -69,7 +69,7 @@ extension AppleSide {
                     _ = try await serve.store.extensions.extend(
                         originalTransactionId: "\(otid)", days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 8", send: send)
                     Issue.record("an expired subscription was extended")
-                } catch StoreError.extensionRefused(_, let why) {
+                } catch AppleActionError.extensionRefused(_, let why) {
                     #expect(why.contains("expired"))
                 }
             }

@@ -59,45 +59,21 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// file made read-only, no answer within the deadline). Nothing of the call was stored;
     /// the same call later may succeed. `why` is the database's own words.
     case unavailable(String)
-    /// Issue 32: a refund request's answer was sent already (one per request).
-    case alreadyAnswered(notificationId: Int64, by: String, at: Millis)
-    /// Another operator's answer to this refund request is on its way to Apple.
-    case answeringElsewhere(notificationId: Int64, by: String)
-    /// Apple's 12 hours are over: Apple decided without an answer.
-    case refundDeadlinePassed(notificationId: Int64, deadline: Millis)
-    /// Apple takes consumption information only with the customer's consent.
-    case consentRequired
     /// An order names a product the catalogue does not hold.
     case unknownProduct(String)
     /// The store serves one app and the configuration names another.
     case otherApp(store: String, configured: String)
     /// An order names a product an admin retired.
     case productRetired(String)
-    /// The notification is not a verified CONSUMPTION_REQUEST.
-    case notARefundRequest(id: Int64)
-    /// Apple's rules refuse this extension; said before Apple is asked.
-    case extensionRefused(originalTransactionId: String, why: String)
 
     public var description: String {
         switch self {
-        case .alreadyAnswered(let id, let by, let at):
-            "refund request \(id) was answered by \(by) at \(at.iso8601); Apple takes one answer"
-        case .answeringElsewhere(let id, let by):
-            "\(by)'s answer to refund request \(id) is being sent to Apple right now"
-        case .refundDeadlinePassed(let id, let deadline):
-            "refund request \(id) was due by \(deadline.iso8601): Apple decided without an answer"
         case .otherApp(let store, let configured):
             "this store is for \(store), and the configuration names \(configured): open it with its own configuration, or add the app to this store with `iapdesk app add` under a configuration that names one of its apps"
         case .unknownProduct(let id):
             "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
         case .productRetired(let id):
             "product \(id) is retired: no new order may name it (`iapdesk product show \(id)`)"
-        case .consentRequired:
-            "Apple takes consumption information only when the customer consented to share it: nothing was sent"
-        case .extensionRefused(let otid, let why):
-            "subscription \(otid) cannot be extended: \(why) (nothing was sent to Apple)"
-        case .notARefundRequest(let id):
-            "notification \(id) is not a verified refund request (CONSUMPTION_REQUEST)"
         case .cannotOpen(let location, let why):
             "cannot open store \(location): \(why)"
         case .corrupt(let what):

@@ -98,7 +98,7 @@ public struct Extensions: Sendable {
                     WHERE original_transaction_id = \(bind: otid) AND outcome IN ('sent', 'sending') AND claimed_at > \(bind: yearAgo)
                     """)?.int("n") ?? 0
             if let why = ExtensionRule.refusal(subscription, days: days, sentInLastYear: recent, now: now) {
-                throw StoreError.extensionRefused(originalTransactionId: otid, why: why)
+                throw AppleActionError.extensionRefused(originalTransactionId: otid, why: why)
             }
             let claimed = try await tx.sql.row(
                 """
@@ -107,7 +107,7 @@ public struct Extensions: Sendable {
                 ON CONFLICT (original_transaction_id) WHERE outcome = 'sending' DO NOTHING RETURNING id
                 """)
             guard let id = try claimed?.int64("id") else {
-                throw StoreError.extensionRefused(originalTransactionId: otid, why: "another extension of it is being sent to Apple right now")
+                throw AppleActionError.extensionRefused(originalTransactionId: otid, why: "another extension of it is being sent to Apple right now")
             }
             return (id, try await tx.storedTransaction(otid)?.environment ?? .production)
         }

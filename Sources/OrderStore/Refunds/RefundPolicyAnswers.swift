@@ -16,7 +16,7 @@ extension Refunds {
                 answered.append(
                     try await self.answer(
                         notificationId: request.notification.id, answer: answer, by: RefundPolicy.actor, reason: why, at: now, send: send))
-            } catch StoreError.answeringElsewhere(_, _), StoreError.alreadyAnswered(_, _, _) {
+            } catch AppleActionError.answeringElsewhere(_, _), AppleActionError.alreadyAnswered(_, _, _) {
                 continue  // another process (or an operator) got there first
             }
         }

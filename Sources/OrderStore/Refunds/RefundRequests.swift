@@ -129,9 +129,9 @@ public struct Refunds: Sendable {
     /// One refund request with its evidence.
     public func request(_ notificationId: Int64) async throws -> RefundRequest {
         let record = try await store.notifications.record(id: notificationId)
-        guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw StoreError.notARefundRequest(id: notificationId) }
+        guard record.facts.type == "CONSUMPTION_REQUEST", record.rejection == nil else { throw AppleActionError.notARefundRequest(id: notificationId) }
         return try await store.read { sql in
-            guard let request = try await Self.refundRequests([record], sql).first else { throw StoreError.notARefundRequest(id: notificationId) }
+            guard let request = try await Self.refundRequests([record], sql).first else { throw AppleActionError.notARefundRequest(id: notificationId) }
             return try await Self.evidence(for: request, sql)
         }
     }
@@ -213,10 +213,10 @@ public struct Refunds: Sendable {
         send: @Sendable (_ transactionId: String, _ environment: AppleEnvironment, ConsumptionAnswer) async -> String?
     ) async throws -> RefundAnswer {
         try store.requireOperator(actor, may: "answer refund requests", reason: reason)
-        guard answer.customerConsented else { throw StoreError.consentRequired }
+        guard answer.customerConsented else { throw AppleActionError.consentRequired }
         let request = try await request(notificationId)
-        guard let tid = request.transactionId else { throw StoreError.notARefundRequest(id: notificationId) }
-        if let deadline = request.deadline, deadline < now { throw StoreError.refundDeadlinePassed(notificationId: notificationId, deadline: deadline) }
+        guard let tid = request.transactionId else { throw AppleActionError.notARefundRequest(id: notificationId) }
+        if let deadline = request.deadline, deadline < now { throw AppleActionError.refundDeadlinePassed(notificationId: notificationId, deadline: deadline) }
         let body = String(decoding: (try? JSONEncoder().encode(answer)) ?? Data(), as: UTF8.self)
         let claimId: Int64 = try await store.write(as: actor, now: now) { tx in
             try await tx.sql.raw(
@@ -236,9 +236,9 @@ public struct Refunds: Sendable {
                 "SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) AND outcome IN ('sending', 'sent')"
             ).map(RefundAnswer.init(row:))
             if let holder, holder.outcome == .sent {
-                throw StoreError.alreadyAnswered(notificationId: notificationId, by: holder.operatorName, at: holder.answeredAt ?? holder.claimedAt)
+                throw AppleActionError.alreadyAnswered(notificationId: notificationId, by: holder.operatorName, at: holder.answeredAt ?? holder.claimedAt)
             }
-            throw StoreError.answeringElsewhere(notificationId: notificationId, by: holder?.operatorName ?? "another operator")
+            throw AppleActionError.answeringElsewhere(notificationId: notificationId, by: holder?.operatorName ?? "another operator")
         }
         let environment = AppleEnvironment(rawValue: request.notification.facts.environment ?? "") ?? request.notification.endpoint
         let app = request.notification.facts.app ?? store.settings.bundleId
