@@ -15,6 +15,11 @@ enum SeedAuditEntry {
     static let target = AuditTarget.seed.description
 
     static func detail(orders: Int) -> String { "\(orders) synthetic orders" }
+
+    /// The grants outside every seed's range (`g` the grants table).
+    static func outside(_ ranges: [ClosedRange<Int64>]) -> SQLQueryString {
+        ranges.reduce("1 = 1") { "\($0) AND NOT (g.id BETWEEN \(bind: $1.lowerBound) AND \(bind: $1.upperBound))" }
+    }
 }
 
 extension AuditLog {
@@ -32,13 +37,14 @@ extension AuditLog {
                 SELECT grants_from, grants_to FROM audit_log
                 WHERE target = \(bind: SeedAuditEntry.target) AND action = \(bind: SeedAuditEntry.action) AND grants_from IS NOT NULL
                 """
-            ).map { (from: try $0.int64("grants_from"), to: try $0.int64("grants_to")) }
-            var outsideSeeds: SQLQueryString = "1 = 1"
-            for range in seeded { outsideSeeds = "\(outsideSeeds) AND NOT (g.id BETWEEN \(bind: range.from) AND \(bind: range.to))" }
+            ).compactMap { row -> ClosedRange<Int64>? in
+                let (from, to) = (try row.int64("grants_from"), try row.int64("grants_to"))
+                return from <= to ? from...to : nil  // a range that is none breaks `verify`
+            }
             found += try await sql.rows(
                 """
                 SELECT g.order_id, g.granted_at, COUNT(*) AS unaudited FROM grants g
-                WHERE g.id > \(bind: legacyThrough) AND \(outsideSeeds) AND NOT EXISTS (
+                WHERE g.id > \(bind: legacyThrough) AND \(SeedAuditEntry.outside(seeded)) AND NOT EXISTS (
                   SELECT 1 FROM audit_log a
                   WHERE a.target = \(bind: AuditTarget.order("").description) || g.order_id AND a.at = g.granted_at
                     AND g.id BETWEEN a.grants_from AND a.grants_to)
@@ -61,10 +67,6 @@ enum LegacyGrantAudit {
             SELECT detail FROM audit_log WHERE target = \(bind: SeedAuditEntry.target) AND action = \(bind: SeedAuditEntry.action) AND grants_from IS NULL
             """
         ).compactMap { seedGrantIds(in: try $0.string("detail")) }
-        var outsideSeeds: SQLQueryString = "1 = 1"
-        for range in seeded {
-            outsideSeeds = "\(outsideSeeds) AND NOT (g.id BETWEEN \(bind: range.lowerBound) AND \(bind: range.upperBound))"
-        }
         return try await sql.rows(
             """
             SELECT order_id, granted_at, grants - audited AS unaudited FROM (
@@ -72,7 +74,7 @@ enum LegacyGrantAudit {
                 SELECT COUNT(*) FROM audit_log a
                 WHERE a.target = \(bind: AuditTarget.order("").description) || g.order_id AND a.at = g.granted_at
                   AND a.grants_from IS NULL AND a.detail LIKE '%→ delivered%') AS audited
-              FROM grants g WHERE g.id <= \(bind: last) AND \(outsideSeeds) GROUP BY g.order_id, g.granted_at) AS counted
+              FROM grants g WHERE g.id <= \(bind: last) AND \(SeedAuditEntry.outside(seeded)) GROUP BY g.order_id, g.granted_at) AS counted
             WHERE grants > audited ORDER BY granted_at LIMIT \(bind: limit)
             """
         ).map(UnauditedDelivery.init(row:))
