@@ -113,10 +113,11 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses"]),
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        // Presentation: what the console and the command line print, said once, over OrderStore.
-        .target(name: "Presentation", dependencies: ["OrderStore"]),
+        // Presentation: what the console and the command line print, said once, over OrderStore
+        // (and Receipts, whose decoded documents the receipt page shows).
+        .target(name: "Presentation", dependencies: ["OrderStore", "Receipts"]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
-        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "ConfigFiles"]),
+        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "Terminal", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
         .target(
             name: "Server",
@@ -187,7 +188,7 @@ let package = Package(
             ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore", "Receipts"]),
         .testTarget(
             name: "ConsoleTests",
             dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"],
@@ -196,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [
-                "IAPDeskCLI", "OrderStore", "SyntheticData", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
+                "IAPDeskCLI", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -14,6 +14,8 @@ public enum Tone: Sendable, Equatable {
     case failed
     /// A section's heading.
     case heading
+    /// The line a page is about among its kind (the order's own transaction in a receipt).
+    case marked
     /// An order state, in its state's colour.
     case state(OrderState)
 }

@@ -118,7 +118,7 @@ struct SubscriptionFlowTests {
             #expect(report.appleStatus == 0 && report.method == .serverAPI, "\(report.body.prefix(200))")
             let periods = Set((report.content?.latestReceiptInfo ?? []).map(\.transactionId))
             #expect(periods == [first.transactionId, second.transactionId, third.transactionId], "the rules saw every period")
-            let stored = try #require(await StoredAnswer.content(report.body, trust: h.simulator.trustRoots))
+            let stored = try #require(await StoredAnswers(trust: h.simulator.trustRoots).content(ofStoredAnswer: report.body))
             #expect(stored == report.content, "the screen shows what the rules saw")
             #expect(stored.pendingRenewals.count == 1)
         }

@@ -44,7 +44,7 @@ struct ReceiptScreenTests {
         let app = ConsoleApp(
             session: ConsoleSession(
                 store: store, actor: Operator(name: "alice", role: .support), storeLabel: "t",
-                verifier: verifier, trust: simulator.trustRoots), device: terminal)
+                verifier: verifier, trust: simulator.trustRoots, answers: StoredAnswers(trust: simulator.trustRoots)), device: terminal)
         await app.open()
 
         await app.press(.character("v"))

@@ -3,6 +3,7 @@ import ArgumentParser
 import ConfigFiles
 import Foundation
 import OrderStore
+import Presentation
 import SyntheticData
 import TestSupport
 import Testing
@@ -35,7 +36,20 @@ struct ReverifyCommandTests {
         // The operator's re-verify is audited under their name.
         let audit = try await after.orderDetail(ids[0]).audit
         #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.current })
+        let transactionId = try #require(try await after.order(ids[0])?.transactionId)
         await after.close()
+
+        // The receipt screen's page on the command line: Apple's signed Server API answer read
+        // back and verified again, the store's verdict, the order's own transaction marked.
+        let (status, page, error) = try CLIErrorTests.run(["order", "receipt", ids[0], "--config", config])
+        #expect(status == 0, "\(error)")
+        #expect(page.contains("Apple's answer to the latest call: server_api"), "\(page)")
+        #expect(page.contains("The store's verdict: valid → delivered"))
+        #expect(page.contains("✓ bundle id: \(DemoCatalogue.bundleId)"))
+        #expect(page.contains("▶ \(transactionId)"), "the transactions the rules merged, this order's marked")
+        #expect(!page.contains("✗") && !page.contains(ReceiptPresentation.notReadBack))
+        let (_, raw, _) = try CLIErrorTests.run(["order", "receipt", ids[0], "--raw", "--config", config])
+        #expect(raw.contains("signedTransactionInfo"), "--raw prints Apple's stored answer itself")
 
         // A viewer may re-verify nothing: every order fails, and so does the run (exit 1).
         let viewerDb = folder + "/viewer.sqlite"

@@ -4,7 +4,7 @@ import Receipts
 
 /// What a re-verification through the App Store Server API keeps with its attempt: Apple's
 /// signed answers as it sent them, and the subscription's earlier periods the rules merged.
-/// Written by `ServerAPIVerification`, read back by ``StoredAnswer`` for the receipt screen,
+/// Written by `ServerAPIVerification`, read back by ``StoredAnswers`` for the receipt screen,
 /// and both build the rules' content with ``content(transaction:statuses:history:)``, so the
 /// screen shows what the rules saw.
 struct ServerAPIAnswerRecord: Codable {

@@ -16,6 +16,9 @@ public final class ConsoleSession {
     public let appleActions: (any AppleActions)?
     /// Roots for the receipt screen's signature verdicts.
     public let trust: TrustRoots
+    /// Reads Apple's stored answers back as the rules saw them, for the receipt screen; nil,
+    /// the screen says so.
+    public let answers: (any StoredAnswerReader)?
     /// (name, text) lines the help screen shows under "This session" (the demo's URLs).
     public let notes: [(String, String)]
     /// A visitor's own demo over SSH: a banner, limits, and no file read or written on their word.
@@ -30,11 +33,13 @@ public final class ConsoleSession {
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), notes: [(String, String)] = [], visit: DemoVisit? = nil,
+        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), answers: (any StoredAnswerReader)? = nil, notes: [(String, String)] = [],
+        visit: DemoVisit? = nil,
         clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
         self.clock = clock
         self.trust = trust
+        self.answers = answers
         self.notes = notes
         self.visit = visit
         self.store = store

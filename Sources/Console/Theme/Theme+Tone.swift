@@ -11,6 +11,7 @@ extension Theme {
         case .passed: self[.checkPassed]
         case .failed: self[.checkFailed]
         case .heading: self[.tableHeader]
+        case .marked: self[.flashInfo]
         case .state(let state): self[.state(state)]
         }
     }

@@ -37,7 +37,8 @@ enum ConsoleRunner {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
         let session = ConsoleSession(
-            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust, notes: notes,
+            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust,
+            answers: StoredAnswers(trust: trust), notes: notes,
             visit: visit)
         session.aliases = aliases
         let app = ConsoleApp(session: session, device: terminal)

@@ -6,7 +6,7 @@ import Presentation
 struct OrderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "order", abstract: "Find, read and act on orders.",
-        subcommands: [List.self, Find.self, Show.self, ReverifyCommand.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
+        subcommands: [List.self, Find.self, Show.self, Receipt.self, ReverifyCommand.self, Grant.self, Revoke.self, Attach.self, ResolveDispute.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -71,6 +71,28 @@ struct OrderCommand: AsyncParsableCommand {
         func run() async throws {
             let (detail, settings) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings) }
             print(Output.detail(OrderDetailPresentation.sections(detail, storeIsProduction: settings.isProduction, showsApp: settings.apps.count > 1)))
+        }
+    }
+
+    struct Receipt: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What Apple said about an order, decoded: the console's receipt screen.",
+            discussion: """
+                Apple's stored answer to the latest call (or, before any, the submitted receipt \
+                decoded here), its signatures checked against the configured trust roots, the \
+                store's verdict with every check, the transactions the rules merged (▶ the \
+                order's own) and every decoded field.
+                """)
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The order id.") var id: String
+        @Flag(help: "Print the stored text itself (Apple's answer or the receipt) instead of decoding it.") var raw = false
+
+        func run() async throws {
+            let page = try await store.withStore { store, configuration in
+                let trust = try configuration.trust()
+                return await ReceiptPresentation.read(try await store.orderDetail(id), trust: trust, answers: StoredAnswers(trust: trust))
+            }
+            print(raw ? Output.safe(page.raw) : Output.detail(page.sections))
         }
     }
 

@@ -72,6 +72,16 @@ public protocol ReceiptVerifier: Sendable {
     func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport
 }
 
+/// Reads an answer stored with a verification attempt back into the content the rules saw,
+/// every signature checked again: what the receipt screen and `order receipt` show. The
+/// AppStore module, which wrote the answer, implements it; the console and the command line
+/// see only this.
+public protocol StoredAnswerReader: Sendable {
+    /// The content of a stored verifyReceipt body or Server API answer; nil for anything else
+    /// (a receipt never sent to Apple, an answer whose signature no longer verifies).
+    func content(ofStoredAnswer body: String) async -> AppleReceiptContent?
+}
+
 extension ReceiptVerifier {
     public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
         await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId)
