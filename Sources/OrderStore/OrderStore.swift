@@ -9,7 +9,7 @@ import SQLKit
 /// ```swift
 /// let store = try await OrderStore.open(.sqlite(path: "iapdesk.sqlite"), settings: StoreSettings(bundleId: "com.studio.game"))
 /// defer { Task { await store.close() } }
-/// let stuck = try await store.stuckOrders(limit: 20).items
+/// let stuck = try await store.reports.stuck(limit: 20).items
 /// ```
 ///
 /// See <doc:GettingStarted> for an order's whole life.
@@ -60,10 +60,10 @@ public final class OrderStore: Sendable {
     ///   - location: a SQLite file or a PostgreSQL URL (``StoreLocation``).
     ///   - settings: the app's bundle id and environment, the stuck threshold, the audit key.
     /// - Returns: the open store; what opening repaired is in ``repairs``.
-    /// - Throws: ``StoreError/cannotOpen(_:_:)`` when the database cannot be reached or the
-    ///   file cannot be created; ``StoreError/newerSchema(found:known:)`` for a store a newer
-    ///   iapdesk wrote; ``StoreError/olderSchema(found:known:)`` when a login that may not
-    ///   migrate meets an old schema; ``StoreError/otherApp(store:configured:)`` when the store
+    /// - Throws: ``StoreSetupError/cannotOpen(_:_:)`` when the database cannot be reached or the
+    ///   file cannot be created; ``StoreSetupError/newerSchema(found:known:)`` for a store a newer
+    ///   iapdesk wrote; ``StoreSetupError/olderSchema(found:known:)`` when a login that may not
+    ///   migrate meets an old schema; ``StoreSetupError/otherApp(store:configured:)`` when the store
     ///   serves another app than the configured bundle id.
     ///
     /// ```swift
@@ -112,7 +112,7 @@ public final class OrderStore: Sendable {
         }
         if let first = registered.first {
             guard !settings.bundleIdConfigured || configured.contains(where: registered.contains) else {
-                throw StoreError.otherApp(store: registered.joined(separator: ", "), configured: configured.joined(separator: ", "))
+                throw StoreSetupError.otherApp(store: registered.joined(separator: ", "), configured: configured.joined(separator: ", "))
             }
             let primary = settings.bundleIdConfigured ? configured.first(where: registered.contains) ?? first : first
             return (primary, [primary] + registered.filter { $0 != primary })

@@ -34,11 +34,11 @@ struct ConsoleBenchmark: AsyncParsableCommand {
         // Ids to filter by and open (untimed), from random orders: as many as key presses, so
         // p99 is not simply the slowest of a few opens.
         let store = try await OrderStore.open(location, settings: settings)
-        let total = Int(try await store.counts().total)
+        let total = Int(try await store.reports.counts().total)
         var ids: [String] = []
         while ids.count < samples {
             let id = "ord_" + String(format: "%09d", Int.random(in: 1...max(total, 1)))
-            if try await store.order(id) != nil { ids.append(id) }
+            if try await store.orders.find(id) != nil { ids.append(id) }
         }
         await store.close()
 

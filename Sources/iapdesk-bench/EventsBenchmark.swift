@@ -96,10 +96,10 @@ struct EventsBenchmark: AsyncParsableCommand {
 
     /// An order placed, its receipt stored, Apple's valid answer applied: delivered, with its event.
     static func deliver(_ store: OrderStore, order: String, account: String) async throws {
-        _ = try await store.placeOrder(orderId: order, accountId: account, productId: "coins_60")
-        let submission = try await store.submitReceipt(orderId: order, receiptData: "r-\(order)")
+        _ = try await store.orders.place(orderId: order, accountId: account, productId: "coins_60")
+        let submission = try await store.orders.submit(orderId: order, receiptData: "r-\(order)")
         let purchase = AppleTransaction(transactionId: "tx-\(order)", originalTransactionId: "tx-\(order)", productId: "coins_60", purchaseDate: .now() - 1_000)
-        _ = try await store.applyVerification(
+        _ = try await store.apple.apply(
             orderId: order, submissionId: submission,
             report: VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))

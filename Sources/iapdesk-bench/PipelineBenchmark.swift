@@ -51,7 +51,7 @@ struct PipelineBenchmark: AsyncParsableCommand {
             let appleId = "bench-\(index)@icloud"
             purchased.append(await simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable))
             let receipt = try await simulator.ledger.receipt(appleId: appleId)
-            _ = try await store.ensureOrder(orderId: "p-\(index)", accountId: "acct-\(index)", productId: "coins_60")
+            _ = try await store.orders.ensure(orderId: "p-\(index)", accountId: "acct-\(index)", productId: "coins_60")
             submissions.append(("p-\(index)", #"{"receipt_data":"\#(receipt)"}"#))
         }
         let delivered = await Self.timed(

@@ -63,7 +63,7 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         if worker {
             delivered = try await throughWorker(store, verifier: verifier)
         } else {
-            let result = await store.reverifyAll(ids, using: verifier, concurrency: concurrency)
+            let result = await store.apple.reverifyAll(ids, using: verifier, concurrency: concurrency)
             delivered = result.delivered
             failures = result.failed.prefix(3).map { "\($0.orderId): \($0.error)" }
         }
@@ -102,13 +102,13 @@ struct ReverifyBenchmark: AsyncParsableCommand {
         // Done when no order waits for its first answer and no job is leased (the queue also
         // holds the game's event jobs, which this worker leaves alone).
         while true {
-            let waiting = try await store.counts().byState
+            let waiting = try await store.reports.counts().byState
             let owed = (waiting[.receiptReceived] ?? 0) + (waiting[.verified] ?? 0)
             if owed == 0, try await store.jobs.status().leased == 0 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         running.cancel()
         await running.value
-        return Int(try await store.counts().byState[.delivered] ?? 0)
+        return Int(try await store.reports.counts().byState[.delivered] ?? 0)
     }
 }

@@ -33,7 +33,9 @@ struct ServeBenchmark: AsyncParsableCommand {
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let perClient = 20
         for client in 0..<clients {
-            for index in 0..<perClient { _ = try await store.ensureOrder(orderId: "b-\(client)-\(index)", accountId: "acct-\(client)", productId: "coins_60") }
+            for index in 0..<perClient {
+                _ = try await store.orders.ensure(orderId: "b-\(client)-\(index)", accountId: "acct-\(client)", productId: "coins_60")
+            }
         }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let server = try await IAPDeskServer.start(store: store, verifier: nil, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)

@@ -63,8 +63,8 @@ struct StoreBenchmark: AsyncParsableCommand {
         for _ in 0..<5 {
             try await openSamples.time {
                 let store = try await OrderStore.open(location, settings: settings)
-                _ = try await store.orders(limit: 50)
-                _ = try await store.counts()
+                _ = try await store.orders.page(limit: 50)
+                _ = try await store.reports.counts()
                 await store.close()
             }
         }
@@ -73,19 +73,19 @@ struct StoreBenchmark: AsyncParsableCommand {
         let store = try await OrderStore.open(location, settings: settings)
         let raw = try await RawSQL.open(location)
         var random = SystemRandomNumberGenerator()
-        let total = Int(try await store.counts().total)
+        let total = Int(try await store.reports.counts().total)
 
         // Ids of every kind, sampled from random orders (untimed).
         var probes: [(order: String, account: String, tid: String?, otid: String?)] = []
         while probes.count < samples {
             let id = "ord_" + String(format: "%09d", Int.random(in: 1...max(total, 1), using: &random))
-            if let order = try await store.order(id) { probes.append((order.orderId, order.accountId, order.transactionId, order.originalTransactionId)) }
+            if let order = try await store.orders.find(id) { probes.append((order.orderId, order.accountId, order.transactionId, order.originalTransactionId)) }
         }
 
         var byOrder = Samples(), rawByOrder = Samples(), anyId = Samples()
         var byKind = [Samples](repeating: Samples(), count: 4)
         for probe in probes {
-            _ = try await byOrder.time { try await store.order(probe.order) }
+            _ = try await byOrder.time { try await store.orders.find(probe.order) }
             _ = try await rawByOrder.time { try await raw.orderById(probe.order) }
         }
         // The n-th probe's id: order, account, transaction, original transaction in turn.
@@ -96,7 +96,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         for n in probes.indices {
             let id = probeId(n)
             let start = ContinuousClock.now
-            _ = try await anyId.time { try await store.lookup(id) }
+            _ = try await anyId.time { try await store.orders.lookup(id) }
             byKind[n % 4].record((ContinuousClock.now - start).milliseconds)
         }
         figures.append(Figure(key: "lookup_order_id_p99_ms", label: "lookup by order id p99 (ms)", value: byOrder.p99, budget: 1))
@@ -111,7 +111,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         var prefixSearch = Samples()
         for n in probes.indices {
             let id = probeId(n)
-            _ = try await prefixSearch.time { try await store.search(String(id.prefix(max(1, id.count / 2)))) }
+            _ = try await prefixSearch.time { try await store.orders.search(String(id.prefix(max(1, id.count / 2)))) }
         }
         figures.append(
             Figure(key: "search_prefix_p99_ms", label: "search by half an id (exact + prefix, 50 rows) p99 (ms)", value: prefixSearch.p99, budget: nil))
@@ -121,31 +121,31 @@ struct StoreBenchmark: AsyncParsableCommand {
         var firstPage = Samples(), rawFirstPage = Samples(), nextPage = Samples(), statePage = Samples(), stuckPage = Samples(), chain = Samples(),
             counts = Samples()
         for _ in 0..<max(samples / 10, 50) {
-            _ = try await firstPage.time { try await store.orders(limit: 50) }
+            _ = try await firstPage.time { try await store.orders.page(limit: 50) }
             _ = try await rawFirstPage.time { try await raw.firstPage(limit: 50) }
         }
         var cursor: OrderCursor?
         for _ in 0..<max(samples / 4, 100) {
-            let page = try await nextPage.time { try await store.orders(after: cursor, limit: 50) }
+            let page = try await nextPage.time { try await store.orders.page(after: cursor, limit: 50) }
             cursor = page.next
         }
         var stateCursor: OrderCursor?
         for _ in 0..<max(samples / 4, 100) {
-            let page = try await statePage.time { try await store.orders(OrderFilter(state: .delivered), after: stateCursor, limit: 50) }
+            let page = try await statePage.time { try await store.orders.page(OrderFilter(state: .delivered), after: stateCursor, limit: 50) }
             stateCursor = page.next
         }
         for _ in 0..<max(samples / 10, 50) {
-            _ = try await stuckPage.time { try await store.stuckOrders(limit: 50) }
-            _ = try await counts.time { try await store.counts() }
+            _ = try await stuckPage.time { try await store.reports.stuck(limit: 50) }
+            _ = try await counts.time { try await store.reports.counts() }
         }
         // An order's whole detail (the console's order screen): the order and its rows in
         // six other tables, each an index probe.
         var detail = Samples()
         for probe in probes.prefix(max(samples / 4, 100)) {
-            _ = try await detail.time { try await store.orderDetail(probe.order) }
+            _ = try await detail.time { try await store.orders.detail(probe.order) }
         }
         for probe in probes.filter({ $0.otid != nil }).prefix(samples / 4) {
-            _ = try await chain.time { try await store.subscription(probe.otid ?? "") }
+            _ = try await chain.time { try await store.subscriptions.detail(probe.otid ?? "") }
         }
         figures.append(Figure(key: "next_page_p99_ms", label: "next page (50, by key) p99 (ms)", value: nextPage.p99, budget: 5))
         figures.append(Figure(key: "state_page_p99_ms", label: "next page filtered by state p99 (ms)", value: statePage.p99, budget: 5))

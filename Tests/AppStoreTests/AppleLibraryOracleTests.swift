@@ -152,7 +152,7 @@ enum AppleLibrary {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             guard (try? process.run()) != nil else { return false }
-            process.waitUntilExit()
+            process.waitForExit()
             return process.terminationStatus == 0
         }
     }()

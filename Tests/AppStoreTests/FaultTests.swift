@@ -86,7 +86,7 @@ struct FaultTests {
             #expect(outcome.order.state == .verifyRetry)
             let error = try #require(outcome.report.transportError)
             #expect(error.contains("refused") || error.contains("reset") || error.contains("timed out"), "\(error)")
-            #expect(try await h.store.orderDetail("o1").submissions.count == 1)
+            #expect(try await h.store.orders.detail("o1").submissions.count == 1)
         }
     }
 
@@ -100,11 +100,11 @@ struct FaultTests {
             try await h.setFaults("storm")
             for round in 1...3 {
                 let before = Millis.now()
-                let result = await h.store.reverifyAll(ids, using: h.verifier, concurrency: 4)
+                let result = await h.store.apple.reverifyAll(ids, using: h.verifier, concurrency: 4)
                 let after = Millis.now()
                 #expect(result.retrying == ids.count && result.failed.isEmpty)
                 for id in ids {
-                    let order = try #require(try await h.store.order(id))
+                    let order = try #require(try await h.store.orders.find(id))
                     #expect(order.state == .verifyRetry && order.attempts == round && !order.needsOperator)
                     // R4: 10 s, 30 s, 2 min after the first, second and third failure.
                     let expected: Millis = [10_000, 30_000, 120_000][round - 1]
@@ -113,9 +113,9 @@ struct FaultTests {
                     #expect(next >= before + expected - 1_000 && next <= after + expected + 1_000, "\(next - before) ms after the run began")
                 }
             }
-            #expect(try await h.store.counts().byState[.rejected, default: 0] == 0)
+            #expect(try await h.store.reports.counts().byState[.rejected, default: 0] == 0)
             try await h.setFaults("none")
-            let after = await h.store.reverifyAll(ids, using: h.verifier, concurrency: 4)
+            let after = await h.store.apple.reverifyAll(ids, using: h.verifier, concurrency: 4)
             #expect(after.delivered == ids.count)
         }
     }

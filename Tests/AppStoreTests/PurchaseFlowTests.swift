@@ -23,7 +23,7 @@ struct PurchaseFlowTests {
                 #expect(outcome.report.environment == .production)
                 let allPassed = outcome.checks.allSatisfy { $0.passed }
                 #expect(allPassed)
-                let detail = try await h.store.orderDetail("o\(index)")
+                let detail = try await h.store.orders.detail("o\(index)")
                 #expect(detail.grants.count == 1)
                 let attempt = try #require(detail.attempts.last)
                 #expect(attempt.appleStatus == 0 && attempt.outcome == .valid)
@@ -45,7 +45,7 @@ struct PurchaseFlowTests {
             #expect(outcome.order.state != .rejected, "\(outcome.order.lastError ?? "")")
             // Apple's receipt does not hold the named id: an operator asks the game, the order waits.
             #expect(outcome.order.state == .verifyRetry && outcome.order.needsOperator)
-            let attempts = try await h.store.orderDetail("o1").attempts
+            let attempts = try await h.store.orders.detail("o1").attempts
             #expect(attempts.last?.method == .verifyReceipt && attempts.last?.appleStatus == 0)
         }
     }
@@ -78,12 +78,12 @@ struct PurchaseFlowTests {
             // An older client that sends no account token: only the claim keys catch the replay.
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60", token: false)
             #expect(try await h.reverify("o1").order.state == .delivered)
-            try await h.store.placeOrder(orderId: "o2", accountId: "a2", productId: "coins_60", at: .now() - 120_000)
+            try await h.store.orders.place(orderId: "o2", accountId: "a2", productId: "coins_60", at: .now() - 120_000)
             try await h.submit("o2", appleId: "p@icloud", claim: purchase.transactionId)
             let second = try await h.reverify("o2")
             #expect(second.order.state == .rejected)
             #expect(second.order.replayFlag)
-            #expect(try await h.store.orderDetail("o2").grants.isEmpty)
+            #expect(try await h.store.orders.detail("o2").grants.isEmpty)
         }
     }
 
@@ -91,7 +91,7 @@ struct PurchaseFlowTests {
     func tokenNamesTheOrder() async throws {
         try await SimulatorHarness.run { h in
             let purchase = try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "coins_60")
-            try await h.store.placeOrder(orderId: "o2", accountId: "a1", productId: "coins_60", at: .now() - 120_000)
+            try await h.store.orders.place(orderId: "o2", accountId: "a1", productId: "coins_60", at: .now() - 120_000)
             try await h.submit("o2", appleId: "p@icloud", claim: purchase.transactionId)
             let outcome = try await h.reverify("o2")
             #expect(outcome.order.state == .rejected)
@@ -106,8 +106,8 @@ struct PurchaseFlowTests {
             let purchase = await other.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable)
             // Signed by the trusted simulator's own authority would be needed to pass 21003; the
             // pirate's receipt is signed by another root, so Apple (the simulator) refuses it.
-            try await h.store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
-            try await h.store.submitReceipt(
+            try await h.store.orders.place(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
+            try await h.store.orders.submit(
                 orderId: "o1", receiptData: try await other.ledger.receipt(appleId: "p@icloud"), claimedTransactionId: purchase.transactionId)
             let outcome = try await h.reverify("o1")
             #expect(outcome.report.appleStatus == 21003)
@@ -118,12 +118,12 @@ struct PurchaseFlowTests {
     @Test("A garbage receipt is 21002: kept and retried, never lost")
     func garbageReceipt() async throws {
         try await SimulatorHarness.run(serverAPI: false) { h in
-            try await h.store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
-            try await h.store.submitReceipt(orderId: "o1", receiptData: "not a receipt \u{1B}[2J", claimedTransactionId: nil)
+            try await h.store.orders.place(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
+            try await h.store.orders.submit(orderId: "o1", receiptData: "not a receipt \u{1B}[2J", claimedTransactionId: nil)
             let outcome = try await h.reverify("o1")
             #expect(outcome.report.appleStatus == 21002)
             #expect(outcome.order.state == .verifyRetry)
-            #expect(try await h.store.orderDetail("o1").submissions.first?.receiptData == "not a receipt \u{1B}[2J")
+            #expect(try await h.store.orders.detail("o1").submissions.first?.receiptData == "not a receipt \u{1B}[2J")
         }
     }
 }

@@ -62,11 +62,11 @@ struct ServerAPIClientTests {
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             let stranger = try CertificateAuthority(name: "Someone Else")
             let verifier = AppleVerifier(settings: try SimulatorHarness.settings(for: h.server, trust: TrustRoots(apple: [stranger.root])))
-            let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
+            let outcome = try await h.store.apple.reverify(orderId: "o1", using: verifier)
             await verifier.shutdown()
             #expect(outcome.order.state == .verifyRetry)
             #expect(outcome.report.transportError?.contains("did not verify") == true)
-            #expect(try await h.store.orderDetail("o1").grants.isEmpty)
+            #expect(try await h.store.orders.detail("o1").grants.isEmpty)
         }
     }
 
@@ -75,7 +75,7 @@ struct ServerAPIClientTests {
         try await SimulatorHarness.run { h in
             try await h.buy("o1", account: "a1", appleId: "p@icloud", productId: "no_ads")
             let verifier = AppleVerifier(settings: try SimulatorHarness.settings(for: h.server, key: SimulatorAPIKey()))
-            let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
+            let outcome = try await h.store.apple.reverify(orderId: "o1", using: verifier)
             await verifier.shutdown()
             #expect(outcome.report.httpStatus == 401)
             #expect(outcome.order.state == .verifyRetry)
@@ -90,15 +90,15 @@ struct ServerAPIClientTests {
             var settings = try SimulatorHarness.settings(for: h.server, serverAPI: false)
             settings.verifyReceipt.sharedSecret = Secret(value: "wrong-secret", origin: "test")
             let verifier = AppleVerifier(settings: settings)
-            let outcome = try await h.store.reverify(orderId: "o1", using: verifier)
+            let outcome = try await h.store.apple.reverify(orderId: "o1", using: verifier)
             await verifier.shutdown()
             #expect(outcome.report.appleStatus == 21004)
             #expect(outcome.order.state == .verifyRetry && outcome.order.needsOperator)
-            #expect(try await h.store.operatorAlerts().first?.reason.contains("shared secret") == true)
+            #expect(try await h.store.reports.operatorAlerts().first?.reason.contains("shared secret") == true)
             let good = try await h.reverify("o1")
             #expect(good.order.state == .delivered)
-            #expect(try await h.store.operatorAlerts().isEmpty)
-            let attempts = try await h.store.orderDetail("o1").attempts
+            #expect(try await h.store.reports.operatorAlerts().isEmpty)
+            let attempts = try await h.store.orders.detail("o1").attempts
             #expect(attempts.allSatisfy { $0.body?.contains(SimulatorHarness.secret) != true && $0.body?.contains("wrong-secret") != true })
             #expect("\(settings.verifyReceipt)".contains("wrong-secret") == false)
         }

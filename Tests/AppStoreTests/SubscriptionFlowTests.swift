@@ -17,7 +17,7 @@ struct SubscriptionFlowTests {
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
             let outcome = try await h.reverify("o1")
             #expect(outcome.order.state == .refunded)
-            let grant = try #require(try await h.store.orderDetail("o1").grants.first)
+            let grant = try #require(try await h.store.orders.detail("o1").grants.first)
             #expect(grant.revokedAt != nil && grant.revokedBy == "apple")
         }
     }
@@ -29,7 +29,7 @@ struct SubscriptionFlowTests {
             #expect(try await h.reverify("o1").order.state == .delivered)
             try await h.ledger.refund(transactionId: purchase.transactionId, reason: 1)
             #expect(try await h.reverify("o1").order.state == .delivered)
-            let refunded = try await h.store.recordRefund(transactionId: purchase.transactionId, cancelledAt: Millis.now())
+            let refunded = try await h.store.apple.recordRefund(transactionId: purchase.transactionId, cancelledAt: Millis.now())
             #expect(refunded?.state == .refunded)
         }
         try await SimulatorHarness.run(serverAPI: true) { h in
@@ -65,13 +65,13 @@ struct SubscriptionFlowTests {
             // Apple renews at the period's end (5 days ago); A never opens the game.
             let renewal = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
             // A day after the renewal B logs in on the same phone; the game finds the renewal and submits it for B.
-            try await h.store.placeOrder(orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-4 * Self.day)))
+            try await h.store.orders.place(orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-4 * Self.day)))
             try await h.submit("b-1", appleId: "shared@icloud", claim: serverAPI ? renewal.transactionId : nil)
             let outcome = try await h.reverify("b-1")
             #expect(outcome.checks.allSatisfy { $0.passed }, "\(outcome.checks)")
             #expect(outcome.ownership == .ownerKeeps(owner: "A"))
             #expect(outcome.order.state == .disputed)
-            let subscription = try #require(try await h.store.subscription(first.originalTransactionId).subscription)
+            let subscription = try #require(try await h.store.subscriptions.detail(first.originalTransactionId).subscription)
             #expect(subscription.ownerAccount == "A")
             #expect(subscription.expiresAt == renewal.expiresDate.map(Self.millis))
             #expect(subscription.factsSource == (serverAPI ? .serverAPI : .verifyReceipt))
@@ -88,7 +88,7 @@ struct SubscriptionFlowTests {
             #expect(try await h.reverify("a-1").order.state == .delivered)
             await h.ledger.setAutoRenew(originalTransactionId: monthly.originalTransactionId, false)
             #expect(try await h.reverify("a-1").order.state == .delivered)
-            #expect(try await h.store.subscription(monthly.originalTransactionId).subscription?.autoRenew == false)
+            #expect(try await h.store.subscriptions.detail(monthly.originalTransactionId).subscription?.autoRenew == false)
 
             // The demo catalogue sells one subscription level; the seed's quarterly behaves the same.
             let quarterly = try await h.buy(
@@ -97,12 +97,12 @@ struct SubscriptionFlowTests {
             #expect(try await h.reverify("b-1").order.state == .delivered)
             // Apple renews B's subscription seventy days ago; A logs in five days ago and the game submits the renewal for A.
             let renewal = try await h.ledger.renew(originalTransactionId: quarterly.originalTransactionId, period: 90 * Self.day)
-            try await h.store.placeOrder(orderId: "a-2", accountId: "A", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-5 * Self.day)))
+            try await h.store.orders.place(orderId: "a-2", accountId: "A", productId: "vip_monthly", at: Self.millis(now.addingTimeInterval(-5 * Self.day)))
             try await h.submit("a-2", appleId: "shared@icloud", claim: serverAPI ? renewal.transactionId : nil)
             let outcome = try await h.reverify("a-2")
             #expect(outcome.ownership == .ownerKeeps(owner: "B"))
             #expect(outcome.order.state == .disputed)
-            #expect(try await h.store.subscription(quarterly.originalTransactionId).subscription?.ownerAccount == "B")
+            #expect(try await h.store.subscriptions.detail(quarterly.originalTransactionId).subscription?.ownerAccount == "B")
         }
     }
 
@@ -133,27 +133,27 @@ struct SubscriptionFlowTests {
 
             // The subscription renews; account B, logged in on the same device, submits it.
             let renewal = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
-            try await h.store.placeOrder(
+            try await h.store.orders.place(
                 orderId: "b-1", accountId: "B", productId: "vip_monthly", at: Millis(renewal.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
             try await h.submit("b-1", appleId: "shared@icloud", claim: renewal.transactionId)
             let disputed = try await h.reverify("b-1")
             // A's subscription still auto-renews: the renewal is A's, B's order is disputed.
             #expect(disputed.order.state == .disputed)
             #expect(disputed.ownership?.explanation.contains("A") == true)
-            #expect(try await h.store.subscription(first.originalTransactionId).subscription?.ownerAccount == "A")
+            #expect(try await h.store.subscriptions.detail(first.originalTransactionId).subscription?.ownerAccount == "A")
 
             // A turns auto-renew off; re-verifying A's order tells the store, and the next
             // renewal B submits moves ownership to B.
             await h.ledger.setAutoRenew(originalTransactionId: first.originalTransactionId, false)
             #expect(try await h.reverify("a-1").order.state == .delivered)
-            #expect(try await h.store.subscription(first.originalTransactionId).subscription?.autoRenew == false)
+            #expect(try await h.store.subscriptions.detail(first.originalTransactionId).subscription?.autoRenew == false)
             let next = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
-            try await h.store.placeOrder(
+            try await h.store.orders.place(
                 orderId: "b-2", accountId: "B", productId: "vip_monthly", at: Millis(next.purchaseDate.timeIntervalSince1970 * 1000) - 60_000)
             try await h.submit("b-2", appleId: "shared@icloud", claim: next.transactionId)
             let moved = try await h.reverify("b-2")
             #expect(moved.order.state == .delivered, "\(moved.order.lastError ?? "")")
-            let detail = try await h.store.subscription(first.originalTransactionId)
+            let detail = try await h.store.subscriptions.detail(first.originalTransactionId)
             #expect(detail.subscription?.ownerAccount == "B")
             #expect(detail.ownership.last?.toAccount == "B")
         }

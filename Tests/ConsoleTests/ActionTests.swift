@@ -36,8 +36,8 @@ struct ActionTests {
         try await withTemporaryStore { store in
             for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
             for i in 1...paid {
-                try await store.placeOrder(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
-                try await store.submitReceipt(
+                try await store.orders.place(orderId: "paid_\(i)", accountId: "acct_\(i)", productId: "coins_60", at: .now() - .minutes(30))
+                try await store.orders.submit(
                     orderId: "paid_\(i)", receiptData: "coins_60", claimedTransactionId: "\(9_000_000 + i)", at: .now() - .minutes(29))
             }
             let terminal = MemoryTerminal()
@@ -66,7 +66,7 @@ struct ActionTests {
             let after = try terminal.screenText()
             #expect(after.contains("granted paid_1: now delivered"))
             #expect(after.contains("Order paid_1 · delivered"))
-            let detail = try await store.orderDetail("paid_1")
+            let detail = try await store.orders.detail("paid_1")
             #expect(detail.grants.count == 1)
             #expect(detail.audit.contains { $0.action == "grant" && $0.actor == "alice" && $0.reason == "ticket 42: paid, Apple timed out" })
         }
@@ -91,7 +91,7 @@ struct ActionTests {
             await app.type("same player as acct_2")
             await app.press(.enter)
             #expect(try terminal.screenText().contains("alice: same player as acct_2"))
-            #expect(try await store.notes(on: .account("acct_1")).map(\.author) == ["alice"])
+            #expect(try await store.notes.list(on: .account("acct_1")).map(\.author) == ["alice"])
         }
     }
 
@@ -166,13 +166,13 @@ struct ActionTests {
             await app.command("order paid_2")
             await app.press(.character("g"))
             await app.type("ticket 7")
-            let order = try #require(try await store.order("paid_2"))
-            try await store.grant(orderId: "paid_2", expectedVersion: order.version, by: Operator(name: "bob", role: .support), reason: "same ticket")
+            let order = try #require(try await store.orders.find("paid_2"))
+            try await store.orders.grant(orderId: "paid_2", expectedVersion: order.version, by: Operator(name: "bob", role: .support), reason: "same ticket")
             await app.press(.enter)
             let frame = try terminal.screenText()
             #expect(frame.contains("Grant paid_2"))  // still open, showing the refusal
             #expect(frame.contains("bob"))
-            #expect(try await store.orderDetail("paid_2").grants.count == 1)
+            #expect(try await store.orders.detail("paid_2").grants.count == 1)
             await app.press(.escape)
             #expect(!(try terminal.screenText()).contains("Grant paid_2"))
         }
@@ -188,7 +188,7 @@ struct ActionTests {
             await app.press(.character("r"))
             #expect(!(try terminal.screenText()).contains("Grant paid_1"))
             #expect(app.job == nil)
-            #expect(try await store.orderDetail("paid_1").grants.isEmpty)
+            #expect(try await store.orders.detail("paid_1").grants.isEmpty)
         }
     }
 
@@ -197,10 +197,10 @@ struct ActionTests {
     func replay(role: Role) async throws {
         try await Self.withApp(role: role) { app, terminal, store in
             // Account 9 sends the receipt that already paid for paid_1 of account 1.
-            try await store.placeOrder(orderId: "replay_1", accountId: "acct_9", productId: "coins_60", at: .now() - .minutes(5))
-            try await store.submitReceipt(orderId: "replay_1", receiptData: "coins_60", claimedTransactionId: "9000001")
-            _ = try await store.reverify(orderId: "paid_1", using: ScriptedApple())
-            let replayed = try await store.reverify(orderId: "replay_1", using: ScriptedApple())
+            try await store.orders.place(orderId: "replay_1", accountId: "acct_9", productId: "coins_60", at: .now() - .minutes(5))
+            try await store.orders.submit(orderId: "replay_1", receiptData: "coins_60", claimedTransactionId: "9000001")
+            _ = try await store.apple.reverify(orderId: "paid_1", using: ScriptedApple())
+            let replayed = try await store.apple.reverify(orderId: "replay_1", using: ScriptedApple())
             #expect(replayed.order.state == .rejected && replayed.order.replayFlag)
 
             await app.command("order replay_1")
@@ -225,7 +225,7 @@ struct ActionTests {
             } else {
                 #expect(!offered.contains("Grant replay_1") && !offered.contains(" g  grant"))
             }
-            #expect(try await store.order("replay_1")?.state == .rejected)
+            #expect(try await store.orders.find("replay_1")?.state == .rejected)
         }
     }
 
@@ -241,7 +241,7 @@ struct ActionTests {
             await app.settle()
             let frame = try terminal.screenText()
             #expect(frame.contains("status 0 (valid) → delivered"), "\(frame)")
-            let attempted = try await (1...3).asyncFlatMap { try await store.orderDetail("paid_\($0)").attempts }
+            let attempted = try await (1...3).asyncFlatMap { try await store.orders.detail("paid_\($0)").attempts }
             #expect(attempted.count == 1)
         }
     }
@@ -249,7 +249,7 @@ struct ActionTests {
     @Test("The order screen shows the store's verdict on Apple's answer (the picked transaction, the checks) and its timeline newest first")
     func verdictOnOrderScreen() async throws {
         try await Self.withApp { app, terminal, store in
-            let outcome = try await store.reverify(orderId: "paid_1", using: ScriptedApple())
+            let outcome = try await store.apple.reverify(orderId: "paid_1", using: ScriptedApple())
             #expect(outcome.order.state == .delivered && !outcome.checks.isEmpty)
             await app.command("order paid_1")
             let screen = try terminal.screenText()
@@ -282,7 +282,7 @@ struct ActionTests {
             await app.settle()
             let frame = try terminal.screenText()
             #expect(frame.contains("stopped at"), "\(frame)")
-            let retrying = try await store.orders(OrderFilter(state: .verifyRetry), limit: 100).items.count
+            let retrying = try await store.orders.page(OrderFilter(state: .verifyRetry), limit: 100).items.count
             #expect(retrying >= 8 && retrying < 20)
         }
     }

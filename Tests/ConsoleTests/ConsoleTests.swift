@@ -19,8 +19,8 @@ struct ConsoleTests {
     {
         try await withTemporaryStore { store in
             try await SyntheticStore(orders: 400, seed: 5).write(into: store)
-            try await store.placeOrder(orderId: "ord_hostile", accountId: hostileAccount, productId: "vip_monthly")
-            try await store.placeOrder(orderId: "ord_中文订单", accountId: "玩家_小明_🐉", productId: "coins_980")
+            try await store.orders.place(orderId: "ord_hostile", accountId: hostileAccount, productId: "vip_monthly")
+            try await store.orders.place(orderId: "ord_中文订单", accountId: "玩家_小明_🐉", productId: "coins_980")
             let terminal = MemoryTerminal(rows: rows, cols: cols)
             let session = ConsoleSession(store: store, actor: Operator(name: "alice", role: role), storeLabel: "test.sqlite")
             let app = ConsoleApp(session: session, device: terminal)
@@ -48,7 +48,7 @@ struct ConsoleTests {
             #expect(frame.line(1).contains("stuck "))
             #expect(frame.line(2).contains("Orders [all]"))
             #expect(frame.line(3).contains("ORDER") && frame.line(3).contains("STATE"))
-            let newest = try #require(try await store.orders(limit: 1).items.first)
+            let newest = try #require(try await store.orders.page(limit: 1).items.first)
             #expect(frame.line(4).contains(String(newest.orderId.prefix(13))))
             #expect(frame.line(23).contains("Enter") && frame.line(23).contains("filter"))
             Self.expectSafe(frame)
@@ -58,7 +58,7 @@ struct ConsoleTests {
     @Test("The header's counts fit 80 columns whole: the settled ones give way first, none is cut")
     func headerCountsFit() async throws {
         try await Self.withConsole { _, terminal, store in
-            let counts = try await store.counts()
+            let counts = try await store.reports.counts()
             let row = try Self.screen(terminal).line(1)
             #expect(!row.contains("…"), "\(row)")
             #expect(row.contains("stuck \(counts.stuck)"), "\(row)")
@@ -75,7 +75,7 @@ struct ConsoleTests {
     @Test("Arrows move the selection, Enter opens the order with its timeline, Esc comes back")
     func navigate() async throws {
         try await Self.withConsole { app, terminal, store in
-            let third = try await store.orders(limit: 3).items[2]
+            let third = try await store.orders.page(limit: 3).items[2]
             await app.press(.down)
             await app.press(.character("j"))
             let frame1 = try Self.screen(terminal)
@@ -105,7 +105,7 @@ struct ConsoleTests {
             await app.press(.enter)
 
             // A transaction id finds its order exactly.
-            let delivered = try #require(try await store.orders(OrderFilter(state: .delivered), limit: 1).items.first)
+            let delivered = try #require(try await store.orders.page(OrderFilter(state: .delivered), limit: 1).items.first)
             let tid = try #require(delivered.transactionId)
             await app.press(.character("/"))
             for _ in 0..<20 { await app.press(.backspace) }
@@ -136,12 +136,12 @@ struct ConsoleTests {
     @Test("/ with two narrowings keeps both; three without an account, or a word that means nothing, is said on Enter")
     func combinedFilter() async throws {
         try await Self.withConsole { app, terminal, store in
-            let rejected = try #require(try await store.orders(OrderFilter(state: .rejected), limit: 1).items.first)
+            let rejected = try #require(try await store.orders.page(OrderFilter(state: .rejected), limit: 1).items.first)
             await app.press(.character("/"))
             for c in "state:rejected acct:\(rejected.accountId)" { await app.press(.character(c)) }
             await app.press(.enter)
             var frame = try Self.screen(terminal)
-            let expected = try await store.orders(OrderFilter(state: .rejected, accountId: rejected.accountId)).items
+            let expected = try await store.orders.page(OrderFilter(state: .rejected, accountId: rejected.accountId)).items
             let rows = (4..<21).map { frame.line($0) }.filter { $0.hasPrefix(" ord_") || $0.hasPrefix("ord_") }
             #expect(rows.count == expected.count && rows.allSatisfy { $0.contains("rejected") && $0.contains(rejected.accountId) }, "\(frame.text)")
 
@@ -164,8 +164,8 @@ struct ConsoleTests {
     @Test("o (subscription) is offered on a subscription's order, not on a consumable's")
     func subscriptionKeyOnlyWhereItApplies() async throws {
         try await Self.withConsole { app, _, store in
-            let coins = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "coins_60"), limit: 1).items.first)
-            let vip = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
+            let coins = try #require(try await store.orders.page(OrderFilter(state: .delivered, productId: "coins_60"), limit: 1).items.first)
+            let vip = try #require(try await store.orders.page(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
             #expect(coins.originalTransactionId != nil)  // every purchase has one; only a subscription has a subscription
             func offered(_ order: Order) -> [String] {
                 OrderActions.commands(for: order, session: app.session).filter { $0.usable(by: app.session) }.map(\.binding.action)
@@ -199,7 +199,7 @@ struct ConsoleTests {
     @Test(":order with any id opens it; an unknown command says so; ? lists keys and commands")
     func commands() async throws {
         try await Self.withConsole { app, terminal, store in
-            let delivered = try #require(try await store.orders(OrderFilter(state: .delivered), limit: 1).items.first)
+            let delivered = try #require(try await store.orders.page(OrderFilter(state: .delivered), limit: 1).items.first)
             await app.press(.character(":"))
             for c in "order \(delivered.transactionId ?? "")" { await app.press(.character(c)) }
             await app.press(.enter)
@@ -255,8 +255,8 @@ struct ConsoleTests {
         try await Self.withConsole(rows: rows, cols: cols) { app, terminal, store in
             // A hostile order that is paid and stuck, so it reaches the queue, the receipt
             // screen (a receipt that does not decode) and the audit log.
-            try await store.placeOrder(orderId: "ord_\u{1B}]0;pwn\u{07}", accountId: Self.hostileAccount, productId: "coins_60", at: .now() - .hours(3))
-            try await store.submitReceipt(
+            try await store.orders.place(orderId: "ord_\u{1B}]0;pwn\u{07}", accountId: Self.hostileAccount, productId: "coins_60", at: .now() - .hours(3))
+            try await store.orders.submit(
                 orderId: "ord_\u{1B}]0;pwn\u{07}", receiptData: "\u{1B}[31m not base64 \u{202E}",
                 claimedTransactionId: "tid\u{1B}[2J", at: .now() - .hours(3))
             var seen: [String: String] = [:]
@@ -282,7 +282,7 @@ struct ConsoleTests {
             try look("account")
             await app.press(.escape)
             await app.command(
-                "otid \(try #require(try await store.orders(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))"
+                "otid \(try #require(try await store.orders.page(OrderFilter(productId: "vip_monthly"), limit: 50).items.compactMap(\.originalTransactionId).first))"
             )
             try look("subscription")
 
@@ -329,7 +329,7 @@ struct ConsoleTests {
     @Test("One key table per screen: ? lists every key with who may use it; the footer offers, and a key runs, only what this operator may use now")
     func keyTable() async throws {
         try await Self.withConsole(role: .viewer) { app, terminal, store in
-            let stuck = try #require(try await store.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first)
+            let stuck = try #require(try await store.orders.page(OrderFilter(state: .verifyRetry), limit: 1).items.first)
             await app.command("order \(stuck.orderId)")
             let footer = try Self.screen(terminal).line(23)
             #expect(!footer.contains("grant") && footer.contains("receipt"), "\(footer)")
@@ -342,7 +342,7 @@ struct ConsoleTests {
             #expect(help.contains("receipt") && !help.contains("receipt ·"), "\(help)")
         }
         try await Self.withConsole(role: .support) { app, terminal, store in
-            let stuck = try #require(try await store.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first)
+            let stuck = try #require(try await store.orders.page(OrderFilter(state: .verifyRetry), limit: 1).items.first)
             await app.command("order \(stuck.orderId)")
             #expect(try Self.screen(terminal).line(23).contains("grant"))
             await app.press(.character("g"))
@@ -355,9 +355,9 @@ struct ConsoleTests {
     )
     func jumps() async throws {
         try await Self.withConsole { app, terminal, store in
-            let vip = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
+            let vip = try #require(try await store.orders.page(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
             let otid = try #require(vip.originalTransactionId)
-            let owner = try #require(try await store.subscription(otid).subscription?.ownerAccount)
+            let owner = try #require(try await store.subscriptions.detail(otid).subscription?.ownerAccount)
             await app.command("account \(owner)")
             await app.press(.character("o"))
             let owned = try Self.screen(terminal).line(2)
@@ -395,7 +395,7 @@ struct ConsoleTests {
     @Test("Changes another operator makes appear on the next refresh, without a restart")
     func liveRefresh() async throws {
         try await Self.withConsole { app, terminal, store in
-            try await store.placeOrder(orderId: "ord_zz_new", accountId: "late", productId: "coins_60", at: .now() + 60_000)
+            try await store.orders.place(orderId: "ord_zz_new", accountId: "late", productId: "coins_60", at: .now() + 60_000)
             let frame12 = try Self.screen(terminal)
             #expect(!(frame12.text.contains("ord_zz_new")))
             await app.refresh()
@@ -417,7 +417,7 @@ struct ConsoleTests {
                 onScreen.first { OrderPermissions.allowed(on: $0, role: .admin).contains(.grant) }, "an order an admin may grant, on screen")
             let actor = Operator(name: "bob", role: .admin)
             try await store.operators.add(name: "bob", role: .admin, by: actor)
-            _ = try await store.grant(orderId: paid.orderId, expectedVersion: paid.version, by: actor, reason: "ticket 7")
+            _ = try await store.orders.grant(orderId: paid.orderId, expectedVersion: paid.version, by: actor, reason: "ticket 7")
             await app.refresh()
             #expect(orders.selectedOrder?.orderId == selected.orderId, "the selection stays on its order")
             #expect(orders.orders.count <= orders.selected + 100 + 20, "read again from the screen's first row, a page: \(orders.orders.count)")

@@ -16,7 +16,7 @@ struct OwnershipScreenTests {
             await app.command("disputes")
             let list = try terminal.screenText()
             #expect(list.contains("Disputes (R8 decisions to review)"))
-            let event = try #require(try await store.disputes(limit: 1).first)
+            let event = try #require(try await store.subscriptions.disputes(limit: 1).first)
             await app.press(.enter)
             var frame = try terminal.screenText()
             #expect(frame.contains("Subscription \(event.originalTransactionId)"))
@@ -24,7 +24,7 @@ struct OwnershipScreenTests {
             #expect(frame.contains("Owner history"))
             await app.press(.character("t"))
             #expect(try terminal.screenText().contains("To account:"))
-            let owner = try #require(try await store.subscription(event.originalTransactionId).subscription?.ownerAccount)
+            let owner = try #require(try await store.subscriptions.detail(event.originalTransactionId).subscription?.ownerAccount)
             await app.type(owner)
             await app.press(.tab)
             await app.type("x")
@@ -40,7 +40,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             frame = try terminal.screenText()
             #expect(frame.contains("now belongs to \(newOwner)"))
-            #expect(try await store.subscription(event.originalTransactionId).subscription?.ownerAccount == newOwner)
+            #expect(try await store.subscriptions.detail(event.originalTransactionId).subscription?.ownerAccount == newOwner)
             await app.command("audit")
             frame = try terminal.screenText()
             #expect(frame.contains("Audit log"))
@@ -65,11 +65,11 @@ struct OwnershipScreenTests {
                         pendingRenewals: [AppleRenewalInfo(originalTransactionId: "otid-1", productId: "vip_monthly", autoRenewEnabled: true)]))
             }
             for (order, account, tid) in [("sub-a", "A", "otid-1"), ("sub-b", "B", "renewal-2")] {
-                try await store.placeOrder(orderId: order, accountId: account, productId: "vip_monthly", at: t0)
-                let submission = try await store.submitReceipt(orderId: order, receiptData: "r", claimedTransactionId: tid, at: t0 + 1000)
-                try await store.applyVerification(orderId: order, submissionId: submission, report: report(tid))
+                try await store.orders.place(orderId: order, accountId: account, productId: "vip_monthly", at: t0)
+                let submission = try await store.orders.submit(orderId: order, receiptData: "r", claimedTransactionId: tid, at: t0 + 1000)
+                try await store.apple.apply(orderId: order, submissionId: submission, report: report(tid))
             }
-            #expect(try await store.order("sub-b")?.state == .disputed)
+            #expect(try await store.orders.find("sub-b")?.state == .disputed)
             await app.command("order sub-b")
             #expect(try terminal.screenText().contains("d  settle dispute"))
             // At 80 columns the keys every screen has give way; the one that resolves this stays.
@@ -97,7 +97,7 @@ struct OwnershipScreenTests {
             await app.type("submitter")
             await app.press(.enter)
             #expect(try terminal.screenText().contains("now delivered"))
-            #expect(try await store.order("sub-b")?.state == .delivered)
+            #expect(try await store.orders.find("sub-b")?.state == .delivered)
         }
     }
 
@@ -110,9 +110,9 @@ struct OwnershipScreenTests {
                 transactionId: "otid-7", originalTransactionId: "otid-7", productId: "vip_monthly", purchaseDate: t0 + 60_000, expiresDate: t0 + .hours(700))
             let report = VerificationReport(
                 environment: .sandbox, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [period]))
-            try await store.placeOrder(orderId: "sub-r", accountId: "reviewer", productId: "vip_monthly", at: t0)
-            let submission = try await store.submitReceipt(orderId: "sub-r", receiptData: "r", claimedTransactionId: "otid-7", at: t0 + 1000)
-            try await store.applyVerification(orderId: "sub-r", submissionId: submission, report: report)
+            try await store.orders.place(orderId: "sub-r", accountId: "reviewer", productId: "vip_monthly", at: t0)
+            let submission = try await store.orders.submit(orderId: "sub-r", receiptData: "r", claimedTransactionId: "otid-7", at: t0 + 1000)
+            try await store.apple.apply(orderId: "sub-r", submissionId: submission, report: report)
             #expect(store.settings.isProduction)
             await app.command("order sub-r")
             await app.press(.character("o"))
@@ -130,14 +130,14 @@ struct OwnershipScreenTests {
             let answer = VerificationReport(
                 environment: .production, appleStatus: 0,
                 content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
-            try await store.placeOrder(orderId: "paid-auto", accountId: "p1", productId: "coins_60", at: t0)
-            let auto = try await store.submitReceipt(orderId: "paid-auto", receiptData: "r", at: t0 + 1000)
-            try await store.applyVerification(orderId: "paid-auto", submissionId: auto, report: answer)
-            try await store.placeOrder(orderId: "paid-hand", accountId: "p1", productId: "coins_60", at: t0)
-            try await store.submitReceipt(orderId: "paid-hand", receiptData: "r", at: t0 + 1000)
-            let stuck = try #require(try await store.order("paid-hand"))
-            try await store.grant(orderId: "paid-hand", expectedVersion: stuck.version, by: Operator(name: "alice", role: .support), reason: "ticket 12")
-            try await store.applyVerification(orderId: "paid-hand", submissionId: nil, report: answer)
+            try await store.orders.place(orderId: "paid-auto", accountId: "p1", productId: "coins_60", at: t0)
+            let auto = try await store.orders.submit(orderId: "paid-auto", receiptData: "r", at: t0 + 1000)
+            try await store.apple.apply(orderId: "paid-auto", submissionId: auto, report: answer)
+            try await store.orders.place(orderId: "paid-hand", accountId: "p1", productId: "coins_60", at: t0)
+            try await store.orders.submit(orderId: "paid-hand", receiptData: "r", at: t0 + 1000)
+            let stuck = try #require(try await store.orders.find("paid-hand"))
+            try await store.orders.grant(orderId: "paid-hand", expectedVersion: stuck.version, by: Operator(name: "alice", role: .support), reason: "ticket 12")
+            try await store.apple.apply(orderId: "paid-hand", submissionId: nil, report: answer)
             await app.refresh()
             #expect(try terminal.screenText().contains("two deliveries for one purchase"))
             await app.command("conflicts")
@@ -156,9 +156,9 @@ struct OwnershipScreenTests {
         try await ConsoleTests.withConsole(rows: 30, cols: 120) { app, terminal, store in
             let down = VerificationReport(environment: nil, appleStatus: nil, httpStatus: nil, transportError: "timed out after 30 s")
             for index in 0..<6 {
-                try await store.placeOrder(orderId: "wait-\(index)", accountId: "p1", productId: "coins_60")
-                let submission = try await store.submitReceipt(orderId: "wait-\(index)", receiptData: "r")
-                try await store.applyVerification(orderId: "wait-\(index)", submissionId: submission, report: down)
+                try await store.orders.place(orderId: "wait-\(index)", accountId: "p1", productId: "coins_60")
+                let submission = try await store.orders.submit(orderId: "wait-\(index)", receiptData: "r")
+                try await store.apple.apply(orderId: "wait-\(index)", submissionId: submission, report: down)
             }
             await app.refresh()
             let screen = try terminal.screenText()
@@ -167,7 +167,7 @@ struct OwnershipScreenTests {
             let purchase = AppleTransaction(transactionId: "tx-back", originalTransactionId: "tx-back", productId: "coins_60", purchaseDate: .now())
             let answer = VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
-            try await store.applyVerification(orderId: "wait-0", submissionId: nil, report: answer)
+            try await store.apple.apply(orderId: "wait-0", submissionId: nil, report: answer)
             await app.refresh()
             #expect(try !terminal.screenText().contains("failing since"), "Apple answered: the banner is gone")
         }
@@ -199,8 +199,8 @@ struct OwnershipScreenTests {
             #expect(detail.contains("tx-refunded") && detail.contains("verified: chain") && detail.contains("no order claims"), "\(detail)")
             #expect(!detail.contains("\u{1b}"))
 
-            try await store.placeOrder(orderId: "job-1", accountId: "p1", productId: "coins_60")
-            try await store.submitReceipt(orderId: "job-1", receiptData: "r")
+            try await store.orders.place(orderId: "job-1", accountId: "p1", productId: "coins_60")
+            try await store.orders.submit(orderId: "job-1", receiptData: "r")
             var now = Millis.now()
             for _ in 1...JobQueue.maxAttempts {
                 let claimed = try await store.jobs.claim(owner: "w", limit: 500, lease: .seconds(60), now: now)
@@ -221,7 +221,7 @@ struct OwnershipScreenTests {
             try await Task.sleep(for: .milliseconds(300))
             await app.refresh()
             #expect(try await store.jobs.job(.verify(orderId: "job-1"))?.deadAt == nil)
-            #expect(try await store.orderDetail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
+            #expect(try await store.orders.detail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
         }
     }
 
@@ -230,12 +230,12 @@ struct OwnershipScreenTests {
     )
     func undeliveredEvents() async throws {
         try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
-            try await store.placeOrder(orderId: "ev-1", accountId: "p-ev", productId: "coins_300")
-            let submission = try await store.submitReceipt(orderId: "ev-1", receiptData: "r")
+            try await store.orders.place(orderId: "ev-1", accountId: "p-ev", productId: "coins_300")
+            let submission = try await store.orders.submit(orderId: "ev-1", receiptData: "r")
             let purchase = AppleTransaction(transactionId: "tx-ev", originalTransactionId: "tx-ev", productId: "coins_300", purchaseDate: .now() - 1_000)
             let answer = VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
-            #expect(try await store.applyVerification(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
+            #expect(try await store.apple.apply(orderId: "ev-1", submissionId: submission, report: answer).order.state == .delivered)
             let event = try #require(try await store.outbox.events(orderId: "ev-1").first?.event)
             for _ in 1...OutageRule.streak {
                 try await store.outbox.recordAttempt(
@@ -256,7 +256,7 @@ struct OwnershipScreenTests {
             for character in "player reports nothing arrived" { await app.press(.character(character)) }
             await app.press(.enter)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try await store.orderDetail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
+            #expect(try await store.orders.detail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
             #expect(try await store.jobs.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
         }
     }
@@ -268,14 +268,14 @@ struct OwnershipScreenTests {
         try await ConsoleTests.withConsole(rows: 30, cols: 140) { app, terminal, store in
             var events: [GameEvent] = []
             for index in 1...2 {
-                try await store.placeOrder(orderId: "dead-\(index)", accountId: "p-dead-\(index)", productId: "coins_300")
-                let submission = try await store.submitReceipt(orderId: "dead-\(index)", receiptData: "r")
+                try await store.orders.place(orderId: "dead-\(index)", accountId: "p-dead-\(index)", productId: "coins_300")
+                let submission = try await store.orders.submit(orderId: "dead-\(index)", receiptData: "r")
                 let purchase = AppleTransaction(
                     transactionId: "tx-dead-\(index)", originalTransactionId: "tx-dead-\(index)", productId: "coins_300",
                     purchaseDate: .now() - 1_000)
                 let answer = VerificationReport(
                     environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase]))
-                _ = try await store.applyVerification(orderId: "dead-\(index)", submissionId: submission, report: answer)
+                _ = try await store.apple.apply(orderId: "dead-\(index)", submissionId: submission, report: answer)
                 let event = try #require(try await store.outbox.events(orderId: "dead-\(index)").first?.event)
                 // Retried past its window: a dead letter. One clock reading for both, or a slow
                 // moment between two makes the try land before the window's end.
@@ -304,7 +304,7 @@ struct OwnershipScreenTests {
             }
             #expect(progress.contains("game answering 2 resent events [") && progress.contains("0/2"), "\(progress)")
             #expect(try await store.outbox.resendDead(by: Operator(name: "alice", role: .admin), reason: "again").isEmpty, "none is dead any more")
-            #expect(try await store.orderDetail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
+            #expect(try await store.orders.detail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
 
             // The worker's next tries: the game confirms one, the other fails once more and is dead again.
             try await store.outbox.recordAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
@@ -322,7 +322,7 @@ struct OwnershipScreenTests {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
             await app.command("orphans")
             #expect(try terminal.screenText().contains("Orphans"))
-            let sub = try #require(try await store.orders(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
+            let sub = try #require(try await store.orders.page(OrderFilter(state: .delivered, productId: "vip_monthly"), limit: 1).items.first)
             await app.command("order \(sub.orderId)")
             await app.press(.character("a"))
             #expect(try terminal.screenText().contains("Account \(sub.accountId)"))
@@ -350,17 +350,17 @@ struct OwnershipScreenTests {
         try await ConsoleTests.withConsole(rows: 30, cols: 100) { app, terminal, store in
             // A receipt for one order that also shows a purchase no order claims: an orphan.
             let t0 = Millis.now() - 120_000
-            try await store.placeOrder(orderId: "ord_paid", accountId: "p-attach", productId: "coins_60", at: t0)
-            let submission = try await store.submitReceipt(orderId: "ord_paid", receiptData: "r", claimedTransactionId: "tx-paid", at: t0 + 1000)
+            try await store.orders.place(orderId: "ord_paid", accountId: "p-attach", productId: "coins_60", at: t0)
+            let submission = try await store.orders.submit(orderId: "ord_paid", receiptData: "r", claimedTransactionId: "tx-paid", at: t0 + 1000)
             let paid = AppleTransaction(transactionId: "tx-paid", originalTransactionId: "tx-paid", productId: "coins_60", purchaseDate: t0 + 500)
             let stray = AppleTransaction(transactionId: "tx-stray", originalTransactionId: "tx-stray", productId: "coins_300", purchaseDate: t0 + 600)
-            try await store.applyVerification(
+            try await store.apple.apply(
                 orderId: "ord_paid", submissionId: submission,
                 report: VerificationReport(
                     environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [paid, stray])))
-            let orphan = try #require(try await store.orphans(limit: 1).first)
+            let orphan = try #require(try await store.orders.orphans(limit: 1).first)
             #expect(orphan.transaction.transactionId == "tx-stray")
-            try await store.placeOrder(orderId: "ord_for_orphan", accountId: "p-attach", productId: orphan.transaction.productId, at: t0)
+            try await store.orders.place(orderId: "ord_for_orphan", accountId: "p-attach", productId: orphan.transaction.productId, at: t0)
             await app.command("orphans")
             #expect(try terminal.screenText().contains("A  attach to order"))
             await app.press(.character("A"))
@@ -375,7 +375,7 @@ struct OwnershipScreenTests {
             await app.type("ord_for_orphan")
             await app.press(.enter)
             #expect(try terminal.screenText().contains("attached to ord_for_orphan"))
-            #expect(try await store.order("ord_for_orphan")?.transactionId == orphan.transaction.transactionId)
+            #expect(try await store.orders.find("ord_for_orphan")?.transactionId == orphan.transaction.transactionId)
         }
     }
 }

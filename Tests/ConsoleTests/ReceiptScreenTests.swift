@@ -37,9 +37,9 @@ struct ReceiptScreenTests {
     static func walkThrough(_ store: OrderStore, _ simulator: AppStoreSimulator, _ verifier: AppleVerifier) async throws {
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let ids = ["o1"]
-        try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
+        try await store.orders.place(orderId: "o1", accountId: "a1", productId: "coins_60", at: .now() - 60_000)
         await simulator.ledger.purchase(appleId: "p@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "o1")
-        try await store.submitReceipt(orderId: "o1", receiptData: try await simulator.ledger.receipt(appleId: "p@icloud"))
+        try await store.orders.submit(orderId: "o1", receiptData: try await simulator.ledger.receipt(appleId: "p@icloud"))
         let terminal = MemoryTerminal(rows: 40, cols: 100)
         let app = ConsoleApp(
             session: ConsoleSession(

@@ -21,7 +21,7 @@ struct StoreOutageConsoleTests {
         let store = try await OrderStore.open(.postgres(url: try postgres.freshDatabaseURL()), settings: settings)
         defer { Task { await store.close() } }
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
-        try await store.placeOrder(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")
+        try await store.orders.place(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")
         let terminal = MemoryTerminal(rows: 24, cols: 120)
         let app = ConsoleApp(session: ConsoleSession(store: store, actor: Operator(name: "alice", role: .admin), storeLabel: "pg"), device: terminal)
         await app.open()
@@ -42,7 +42,7 @@ struct StoreOutageConsoleTests {
             return try !terminal.screenText().contains("store unreachable")
         }
         #expect(back, "the banner goes once the store answers")
-        try await store.placeOrder(orderId: "ord_after", accountId: "acct-2", productId: "coins_60")
+        try await store.orders.place(orderId: "ord_after", accountId: "acct-2", productId: "coins_60")
         await app.refresh()
         #expect(try terminal.screenText().contains("ord_after"), "the console reads the store again")
         try? postgres.stop(.immediate)

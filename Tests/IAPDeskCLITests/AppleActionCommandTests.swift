@@ -60,9 +60,9 @@ struct AppleActionCommandTests {
         await store.close()
         try await IAPDesk.run(["stuck", "reverify", "--all", "--config", desk.config])
         store = try await desk.open()
-        let vip = try #require(try await store.order(ids[2]), "the third seeded order is a vip_monthly subscription")
+        let vip = try #require(try await store.orders.find(ids[2]), "the third seeded order is a vip_monthly subscription")
         let otid = try #require(vip.originalTransactionId)
-        #expect(try await store.subscription(otid).subscription?.ownerAccount == vip.accountId)
+        #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == vip.accountId)
         await store.close()
         let before = try #require(await simulator.ledger.chain(originalTransactionId: otid).last?.expiresDate)
 
@@ -102,15 +102,15 @@ struct AppleActionCommandTests {
 
         try await IAPDesk.run(["backfill", "--file", ids, "--reason", "studio history", "--config", desk.config])
         let store = try await desk.open()
-        let orphans = try await store.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
+        let orphans = try await store.orders.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
         #expect(orphans.count == 3, "the purchase and its two renewals: \(orphans.map(\.transaction.transactionId))")
         let audit = try #require(try await store.audit.entries().first { $0.action == "backfill" })
         #expect(audit.reason == "studio history" && audit.detail.contains("3 listed, 3 new"), "\(audit.detail)")
-        let again = try await store.recordHistory(
+        let again = try await store.apple.recordHistory(
             orphans.map(\.transaction), environment: .production, asked: bought.transactionId, by: Operator(name: "ada", role: .admin), reason: "again")
         #expect(again.listed == 3 && again.new == 0 && again.unclaimed == 3, "\(again)")
         await #expect(throws: StoreError.self) {
-            try await store.recordHistory([], environment: .production, asked: "1", by: Operator(name: "lin", role: .support), reason: "mine")
+            try await store.apple.recordHistory([], environment: .production, asked: "1", by: Operator(name: "lin", role: .support), reason: "mine")
         }
         await store.close()
     }
@@ -125,18 +125,18 @@ struct AppleActionCommandTests {
         var store = try await desk.open()
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         // Delivered from a verifyReceipt answer: Apple named the purchase, not the Apple Account.
-        try await store.placeOrder(orderId: "vr-1", accountId: "acct-vr", productId: "coins_60", at: .now() - 60_000)
-        let submission = try await store.submitReceipt(orderId: "vr-1", receiptData: "r", claimedTransactionId: bought.transactionId)
-        _ = try await store.applyVerification(
+        try await store.orders.place(orderId: "vr-1", accountId: "acct-vr", productId: "coins_60", at: .now() - 60_000)
+        let submission = try await store.orders.submit(orderId: "vr-1", receiptData: "r", claimedTransactionId: bought.transactionId)
+        _ = try await store.apple.apply(
             orderId: "vr-1", submissionId: submission,
             report: validReport([tx(bought.transactionId, at: .now() - 30_000)], bundle: DemoCatalogue.bundleId))
-        #expect(try await store.purchasesWithoutAppleAccount().map(\.transactionId) == [bought.transactionId])
+        #expect(try await store.apple.purchasesWithoutAppleAccount().map(\.transactionId) == [bought.transactionId])
         await store.close()
 
         try await IAPDesk.run(["backfill", "--apple-accounts", "--reason", "R8 needs them", "--config", desk.config])
         store = try await desk.open()
-        #expect(try await store.orderDetail("vr-1").transactions.first?.transaction.appTransactionId == bought.appTransactionId)
-        #expect(try await store.purchasesWithoutAppleAccount().isEmpty)
+        #expect(try await store.orders.detail("vr-1").transactions.first?.transaction.appTransactionId == bought.appTransactionId)
+        #expect(try await store.apple.purchasesWithoutAppleAccount().isEmpty)
         #expect(try await store.audit.entries().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
         await store.close()
     }
@@ -160,8 +160,8 @@ struct AppleActionCommandTests {
         try line.write(toFile: file, atomically: true, encoding: .utf8)
         try await IAPDesk.run(["import", "orders", file, "--reason", "studio history", "--config", desk.config])
         store = try await desk.open()
-        let order = try #require(try await store.order("sk2-1"))
-        let submission = try #require(try await store.orderDetail("sk2-1").submissions.first)
+        let order = try #require(try await store.orders.find("sk2-1"))
+        let submission = try #require(try await store.orders.detail("sk2-1").submissions.first)
         #expect(order.state == .receiptReceived && submission.claimedTransactionId == bought.transactionId)
         await store.close()
 
@@ -174,7 +174,7 @@ struct AppleActionCommandTests {
         let (status, _, error) = try CLIErrorTests.run(["import", "orders", forged, "--reason", "x", "--config", desk.config])
         #expect(status != 0 && error.contains("forged.jsonl:1: signed_transaction"), "\(error)")
         store = try await desk.open()
-        #expect(try await store.order("sk2-2") == nil, "checked before anything was written")
+        #expect(try await store.orders.find("sk2-2") == nil, "checked before anything was written")
         await store.close()
     }
 }

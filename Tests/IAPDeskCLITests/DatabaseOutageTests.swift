@@ -101,7 +101,7 @@ struct DatabaseOutageTests {
 
     /// Waits until `order` is delivered (the worker ran it), up to `seconds`.
     static func delivered(_ store: OrderStore, _ order: String, within seconds: Double) async throws -> Bool {
-        try await eventually(within: seconds) { try await store.order(order)?.state == .delivered }
+        try await eventually(within: seconds) { try await store.orders.find(order)?.state == .delivered }
     }
 
     /// After the load: every acknowledged submission and notification is stored, the worker
@@ -110,7 +110,7 @@ struct DatabaseOutageTests {
         let store = try await setup.open()
         let submissions = await tally.submissions
         for (order, id) in submissions {
-            let stored = try await store.orderDetail(order).submissions.map(\.id)
+            let stored = try await store.orders.detail(order).submissions.map(\.id)
             #expect(stored.contains(Int64(id)), "submission \(id) of \(order) got a 202 and is in the store")
         }
         let storedUUIDs = Set(try await store.notifications.list(limit: 10_000).compactMap(\.facts.uuid))
@@ -118,13 +118,13 @@ struct DatabaseOutageTests {
         #expect(notifications.allSatisfy(storedUUIDs.contains), "every acknowledged notification is stored")
         let orders = Set(submissions.map(\.order))
         let delivered = try await eventually(within: 60) {
-            for order in orders where try await store.order(order)?.state != .delivered { return false }
+            for order in orders where try await store.orders.find(order)?.state != .delivered { return false }
             return true
         }
         let queue = try await store.jobs.status()
         #expect(delivered, "the worker delivered every acknowledged order: \(queue)")
         for order in orders {
-            let detail = try await store.orderDetail(order)
+            let detail = try await store.orders.detail(order)
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
             #expect(detail.grants.count == 1, "\(order) granted \(detail.grants.count) times")
         }

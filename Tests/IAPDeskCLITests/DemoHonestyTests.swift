@@ -36,7 +36,7 @@ struct DemoHonestyTests {
         var stuck: [StuckOrder] = []
         var cursor: StuckCursor?
         repeat {
-            let page = try await store.stuckOrders(after: cursor, limit: 200)
+            let page = try await store.reports.stuck(after: cursor, limit: 200)
             stuck += page.items
             cursor = page.next
         } while cursor != nil
@@ -45,23 +45,23 @@ struct DemoHonestyTests {
         #expect(paid.count >= 10)
 
         try await AppleVerifier.using(try AppStoreSettings.forSimulator(server, secret: "demo-secret")) { verifier in
-            let result = await store.reverifyAll(paid + disputed, using: verifier, by: actor, concurrency: 8)
+            let result = await store.apple.reverifyAll(paid + disputed, using: verifier, by: actor, concurrency: 8)
             #expect(result.failed.isEmpty, "\(result.failed)")
         }
         await server.stop()
 
         for id in paid {
-            let order = try await store.orderDetail(id).order
+            let order = try await store.orders.detail(id).order
             #expect(order.state == .delivered, "\(id) is \(order.state.rawValue): \(order.lastError ?? "")")
         }
-        let settled = try await disputed.asyncMap { try await store.orderDetail($0).order }
+        let settled = try await disputed.asyncMap { try await store.orders.detail($0).order }
         #expect(settled.allSatisfy { $0.state == .delivered || $0.state == .disputed })
         #expect(settled.contains { $0.state == .delivered }, "seeded disputes hide refunds of the owner's period that Apple knows of")
         for order in settled where order.state == .delivered {
-            let verdict = try await store.orderDetail(order.orderId).attempts.last?.verdict
+            let verdict = try await store.orders.detail(order.orderId).attempts.last?.verdict
             #expect(verdict?.ownershipVerdict == .transfer || verdict?.ownershipVerdict == .sameOwner, "\(order.orderId): \(String(describing: verdict))")
         }
-        #expect(try await store.counts().byState[.rejected] == summary.byState[.rejected], "no paid order rejected")
+        #expect(try await store.reports.counts().byState[.rejected] == summary.byState[.rejected], "no paid order rejected")
         await store.close()
     }
 }

@@ -81,9 +81,9 @@ struct DemoStuckQueueTmuxTests {
     /// What the store holds now: the stuck queue, the open disputes, the rejected count.
     private static func snapshot(_ db: String) async throws -> (stuck: [String], disputed: [String], rejected: Int64) {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let stuck = try await store.stuckOrders(limit: 500).items.map(\.order.orderId)
-        let disputed = try await store.orders(OrderFilter(state: .disputed), limit: 500).items.map(\.orderId)
-        let rejected = try await store.counts().byState[.rejected] ?? 0
+        let stuck = try await store.reports.stuck(limit: 500).items.map(\.order.orderId)
+        let disputed = try await store.orders.page(OrderFilter(state: .disputed), limit: 500).items.map(\.orderId)
+        let rejected = try await store.reports.counts().byState[.rejected] ?? 0
         await store.close()
         return (stuck, disputed, rejected)
     }

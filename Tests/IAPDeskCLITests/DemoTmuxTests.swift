@@ -19,7 +19,7 @@ struct DemoTmuxTests {
 
         // The operator was handed a transaction id: read one from the same store.
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let order = try #require(try await store.orders(OrderFilter(state: .delivered), limit: 1).items.first)
+        let order = try #require(try await store.orders.page(OrderFilter(state: .delivered), limit: 1).items.first)
         await store.close()
         let tid = try #require(order.transactionId)
 
@@ -120,7 +120,7 @@ struct SupportFlowTmuxTests {
         // The ticket: "I paid for order X and got nothing". X was rejected as a replay of a
         // purchase another account's order holds; read both from the same store.
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let rejected = try await store.orders(OrderFilter(state: .rejected), limit: 2000).items
+        let rejected = try await store.orders.page(OrderFilter(state: .rejected), limit: 2000).items
         await store.close()
         let replay = try #require(rejected.first { $0.replayFlag && $0.lastError?.contains("another account") == true })
         let words = (replay.lastError ?? "").split(separator: " ")
@@ -153,7 +153,7 @@ struct SupportFlowTmuxTests {
         #expect(found.contains(holder) && found.contains("delivered"), "\(found)")
 
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let kept = try await after.orderDetail(replay.orderId)
+        let kept = try await after.orders.detail(replay.orderId)
         await after.close()
         #expect(kept.order.state == .rejected && kept.grants.isEmpty)
         try tmux.send("q")

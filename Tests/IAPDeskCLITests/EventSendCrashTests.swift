@@ -32,11 +32,11 @@ struct EventSendCrashTests {
         for account in 0..<accounts {
             for index in 0..<perAccount {
                 let order = "k-\(account)-\(index)"
-                _ = try await store.placeOrder(orderId: order, accountId: "acct-\(account)", productId: "coins_60")
-                let submission = try await store.submitReceipt(orderId: order, receiptData: "r-\(order)")
+                _ = try await store.orders.place(orderId: order, accountId: "acct-\(account)", productId: "coins_60")
+                let submission = try await store.orders.submit(orderId: order, receiptData: "r-\(order)")
                 let purchase = AppleTransaction(
                     transactionId: "tx-\(order)", originalTransactionId: "tx-\(order)", productId: "coins_60", purchaseDate: .now() - 1_000)
-                _ = try await store.applyVerification(
+                _ = try await store.apple.apply(
                     orderId: order, submissionId: submission,
                     report: VerificationReport(
                         environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))

@@ -20,8 +20,8 @@ struct ExportCommandTests {
         try await store.deliveredOrder("oct-1", quantity: 3, at: t0 - .hours(17 * 24), storefront: "CHN")
         try await store.deliveredOrder("oct-2", product: "no_ads", at: t0 - .hours(5 * 24), environment: .sandbox)
         try await store.deliveredOrder("nov-1", at: t0 + .hours(1 * 24))
-        try await store.placeOrder(orderId: "oct-x", accountId: "=cmd|' /C calc'!A0", productId: "coins_60", at: t0 - .hours(3 * 24))
-        _ = try await store.recordRefund(transactionId: "tx-oct-1", cancelledAt: t0 + .hours(2 * 24), at: t0 + .hours(2 * 24))
+        try await store.orders.place(orderId: "oct-x", accountId: "=cmd|' /C calc'!A0", productId: "coins_60", at: t0 - .hours(3 * 24))
+        _ = try await store.apple.recordRefund(transactionId: "tx-oct-1", cancelledAt: t0 + .hours(2 * 24), at: t0 + .hours(2 * 24))
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()
 

@@ -16,7 +16,7 @@ struct NoteCommandTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
-        try await store.placeOrder(orderId: "n-7", accountId: "player-7", productId: "coins_60")
+        try await store.orders.place(orderId: "n-7", accountId: "player-7", productId: "coins_60")
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()
 

@@ -65,7 +65,7 @@ struct ProductCommandTests {
         #expect(try CLIErrorTests.run(["product", "unknown", "--db", db]).1.contains("Every product Apple sold is in the catalogue"))
         let reopened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: "com.example.dragonclicker"))
         let submission = try await reopened.paidOrder("u-1", account: "p-u", product: "vip_month")
-        _ = try await reopened.applyVerification(
+        _ = try await reopened.apple.apply(
             orderId: "u-1", submissionId: submission,
             report: validReport(
                 [tx("u-tx-1", product: "vip_month", at: t0 + 100), tx("u-tx-2", product: "gems_5000", at: t0 + 200)], bundle: "com.example.dragonclicker"),

@@ -27,7 +27,7 @@ struct ReadOnlyStoreTests {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         _ = try await SyntheticStore(orders: 500, seed: 3).write(into: store)
         try await store.operators.add(name: "nobody", role: .admin, by: Operator(name: "nobody", role: .admin))
-        let stuck = try #require(try await store.stuckOrders(now: .now()).items.first?.order.orderId)
+        let stuck = try #require(try await store.reports.stuck(now: .now()).items.first?.order.orderId)
         await store.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         let before = try Data(contentsOf: URL(fileURLWithPath: db))

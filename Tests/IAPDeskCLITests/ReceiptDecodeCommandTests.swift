@@ -117,20 +117,34 @@ struct CLIErrorTests {
         #expect(status == 0 && output.contains("iapdesk \(IAPDesk.version)") && output.contains("store schema \(OrderStore.schemaVersion)"), "\(output)")
     }
 
-    /// Runs the built binary; (exit status, standard output, standard error).
+    /// Runs the built binary; (exit status, standard output, standard error). Output goes to
+    /// files, never pipes (a child another test spawns meanwhile would inherit a pipe's write
+    /// end and reading it to its end would wait forever: see `ChildProcess`), and the exit is
+    /// found by polling, not `waitUntilExit`.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
         let binary = try Machine.requireBinary()
+        let folder = Scratch.url("iapdesk-cli-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outFile = folder.appendingPathComponent("stdout"), errFile = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outFile), err = try FileHandle(forWritingTo: errFile)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile(), error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        while process.isRunning { usleep(10_000) }
+        let output = (try? String(contentsOf: outFile, encoding: .utf8)) ?? "", error = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, output, error)
     }
 
     @Test("An id typed with escape sequences comes back escaped in the error; a validation error names no root usage; help goes to stdout with 0")

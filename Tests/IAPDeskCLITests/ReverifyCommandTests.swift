@@ -29,14 +29,14 @@ struct ReverifyCommandTests {
         try await IAPDesk.run(["stuck", "reverify", "--all", "--config", config])
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for id in ids {
-            let detail = try await after.orderDetail(id)
+            let detail = try await after.orders.detail(id)
             #expect(detail.order.state == .delivered, "\(id): \(detail.order.lastError ?? "")")
             #expect(detail.attempts.last?.method == .serverAPI)
         }
         // The operator's re-verify is audited under their name.
-        let audit = try await after.orderDetail(ids[0]).audit
+        let audit = try await after.orders.detail(ids[0]).audit
         #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.current })
-        let transactionId = try #require(try await after.order(ids[0])?.transactionId)
+        let transactionId = try #require(try await after.orders.find(ids[0])?.transactionId)
         await after.close()
 
         // The receipt screen's page on the command line: Apple's signed Server API answer read
@@ -83,14 +83,14 @@ struct ReverifyCommandTests {
         let store = try await desk.open()
         let seeded = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 0)
         var consumable: String?
-        for id in seeded where consumable == nil { if try await store.order(id)?.productId.hasPrefix("coins") == true { consumable = id } }
+        for id in seeded where consumable == nil { if try await store.orders.find(id)?.productId.hasPrefix("coins") == true { consumable = id } }
         let orderId = try #require(consumable, "a pack among the seeded orders")
         await store.close()
         try await IAPDesk.run(["order", "reverify", orderId, "--config", config])
 
         // Apple asks about the purchase (as serve would store it: verified, then applied).
         var opened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let tid = try #require(try await opened.order(orderId)?.transactionId)
+        let tid = try #require(try await opened.orders.find(orderId)?.transactionId)
         let purchase = try #require(await simulator.ledger.purchase(transactionId: tid))
         let facts = NotificationFacts(
             uuid: UUID().uuidString.lowercased(), type: "CONSUMPTION_REQUEST", signedDate: .now(), environment: "Production",

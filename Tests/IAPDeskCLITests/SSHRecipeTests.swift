@@ -47,7 +47,7 @@ struct SSHRecipeTests {
         try await SyntheticStore(orders: 2000, seed: 4).write(into: seeded)
         try await seeded.operators.add(name: "root", role: .admin, by: Operator(name: "root", role: .admin))
         try await seeded.operators.add(name: person, role: .support, by: Operator(name: "root", role: .admin))
-        let stuck = try #require(try await seeded.orders(OrderFilter(state: .verifyRetry), limit: 1).items.first?.orderId)
+        let stuck = try #require(try await seeded.orders.page(OrderFilter(state: .verifyRetry), limit: 1).items.first?.orderId)
         await seeded.close()
         for step in [
             "chown -R \(service) \(folder)/service && chmod 700 \(folder)/service",

@@ -23,7 +23,8 @@ struct SeedAndCommandTests {
         let a = try await seeded(tempDB(), orders: 3000, seed: 7)
         let b = try await seeded(tempDB(), orders: 3000, seed: 7)
         let c = try await seeded(tempDB(), orders: 3000, seed: 8)
-        let pageA = try await a.orders(limit: 200).items, pageB = try await b.orders(limit: 200).items, pageC = try await c.orders(limit: 200).items
+        let pageA = try await a.orders.page(limit: 200).items, pageB = try await b.orders.page(limit: 200).items,
+            pageC = try await c.orders.page(limit: 200).items
         #expect(pageA == pageB)
         #expect(pageA != pageC)
         #expect(try await a.audit.entries(limit: 1).first?.hash == b.audit.entries(limit: 1).first?.hash)
@@ -43,8 +44,8 @@ struct SeedAndCommandTests {
             await sqlite.close()  // SQLite's driver traps on a connection dropped unclosed
             throw error
         }
-        #expect(try await sqlite.orders(limit: 3000).items == postgres.orders(limit: 3000).items)
-        #expect(try await sqlite.counts(now: 1_793_491_200_000) == postgres.counts(now: 1_793_491_200_000))
+        #expect(try await sqlite.orders.page(limit: 3000).items == postgres.orders.page(limit: 3000).items)
+        #expect(try await sqlite.reports.counts(now: 1_793_491_200_000) == postgres.reports.counts(now: 1_793_491_200_000))
         #expect(try await sqlite.audit.entries(limit: 1).first?.hash == postgres.audit.entries(limit: 1).first?.hash)
         if case .broken(let seq, let why) = try await postgres.audit.verify() { Issue.record("audit broken at \(seq): \(why)") }
         await sqlite.close()
@@ -54,19 +55,19 @@ struct SeedAndCommandTests {
     @Test("A seeded store is consistent: counters match rows, the audit chain verifies, every state occurs")
     func consistent() async throws {
         let store = try await seeded(tempDB(), orders: 20_000, seed: 3)
-        let counts = try await store.counts(now: 1_793_491_200_000)
+        let counts = try await store.reports.counts(now: 1_793_491_200_000)
         #expect(counts.total == 20_000)
         for state in OrderState.allCases {
-            let n = try await store.orders(OrderFilter(state: state), limit: 100_000).items.count
+            let n = try await store.orders.page(OrderFilter(state: state), limit: 100_000).items.count
             #expect(Int64(n) == counts.byState[state], "\(state)")
             #expect(n > 0, "no \(state) orders")
         }
         #expect(counts.byState[.delivered, default: 0] > 17_000)  // a live game delivers most orders
         #expect(counts.stuck > 0)
         if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit broken at \(seq): \(why)") }
-        #expect(try await !store.orphans().isEmpty)
-        #expect(try await !store.disputes().isEmpty)
-        #expect(try await !store.lookup("玩家_小明_🐉").isEmpty)  // hostile account ids are present
+        #expect(try await !store.orders.orphans().isEmpty)
+        #expect(try await !store.subscriptions.disputes().isEmpty)
+        #expect(try await !store.orders.lookup("玩家_小明_🐉").isEmpty)  // hostile account ids are present
         await store.close()
     }
 
@@ -74,7 +75,7 @@ struct SeedAndCommandTests {
     func refusesNonEmpty() async throws {
         let path = tempDB()
         let store = try await seeded(path, orders: 100, seed: 1)
-        await #expect(throws: StoreError.self) { try await SyntheticStore(orders: 10).write(into: store) }
+        await #expect(throws: StoreSetupError.storeNotEmpty(location: store.location.description)) { try await SyntheticStore(orders: 10).write(into: store) }
         await store.close()
     }
 
@@ -82,13 +83,13 @@ struct SeedAndCommandTests {
     func commands() async throws {
         let path = tempDB()
         let store = try await seeded(path, orders: 3000, seed: 5)
-        let stuck = try #require(try await store.stuckOrders(now: .now()).items.first?.order)
+        let stuck = try #require(try await store.reports.stuck(now: .now()).items.first?.order)
         await store.close()
         let me = OperatorIdentity.current
         try await run(["operator", "add", me, "--role", "admin", "--db", path])
         try await run(["order", "grant", stuck.orderId, "--reason", "ticket 42: paid, Apple timed out", "--db", path])
         let after = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        #expect(try await after.order(stuck.orderId)?.state == .delivered)
+        #expect(try await after.orders.find(stuck.orderId)?.state == .delivered)
         let entry = try #require(try await after.audit.entries(limit: 1).first)
         #expect(entry.actor == me && entry.action == "grant" && entry.reason == "ticket 42: paid, Apple timed out")
         await after.close()

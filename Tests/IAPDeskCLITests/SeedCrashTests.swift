@@ -41,7 +41,7 @@ struct SeedCrashTests {
             // From before the first batch to deep into the load or the index builds.
             usleep(UInt32.random(in: 200_000...3_000_000, using: &generator))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
 
             let store = try await OrderStore.open(location, settings: settings)
             let orders: Int64
@@ -52,7 +52,7 @@ struct SeedCrashTests {
                     return
                 }
                 #expect(try await store.indexNames() == indexes, "round \(round): every index is still there")
-                orders = try await store.counts().total
+                orders = try await store.reports.counts().total
                 #expect(orders == 0 || orders == 100_000, "round \(round): all or nothing, found \(orders)")
                 // Writable: each round's operator is added by the one before.
                 try await store.operators.add(name: "op-\(round)", role: .admin, by: Operator(name: round == 1 ? "root" : "op-\(round - 1)", role: .admin))
@@ -68,10 +68,10 @@ struct SeedCrashTests {
         finish.arguments = ["seed", "--db", db, "--orders", "20000"]
         finish.standardOutput = FileHandle.nullDevice
         try finish.run()
-        finish.waitUntilExit()
+        finish.waitForExit()
         #expect(finish.terminationStatus == 0, "a seed after the kills completes")
         let store = try await OrderStore.open(location, settings: settings)
-        #expect(try await store.counts().total == 20_000)
+        #expect(try await store.reports.counts().total == 20_000)
         if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit chain broken at \(seq): \(why)") }
         await store.close()
     }

@@ -154,7 +154,7 @@ struct ServeCrashTests {
 
         var store = try await setup.open()
         for (order, id) in submissions {
-            let stored = try await store.orderDetail(order).submissions.map(\.id)
+            let stored = try await store.orders.detail(order).submissions.map(\.id)
             #expect(stored.contains(Int64(id)), "submission \(id) of \(order) got a 202 and is in the store")
         }
         let storedUUIDs = Set(try await store.notifications.list(limit: 10_000).compactMap(\.facts.uuid))
@@ -173,7 +173,7 @@ struct ServeCrashTests {
         }
         last.kill9()
         for order in Set(submissions.map(\.order)) {
-            let detail = try await store.orderDetail(order)
+            let detail = try await store.orders.detail(order)
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
             #expect(detail.grants.count == 1, "\(order) granted \(detail.grants.count) times")
         }
@@ -192,9 +192,9 @@ struct ServeCrashTests {
         for index in 0..<count {
             let order = "w-\(index)"
             let appleId = "two-\(index)@icloud"
-            _ = try await store.placeOrder(orderId: order, accountId: "acct-\(index)", productId: "coins_60")
+            _ = try await store.orders.place(orderId: order, accountId: "acct-\(index)", productId: "coins_60")
             await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)
-            try await store.submitReceipt(orderId: order, receiptData: try await setup.simulator.ledger.receipt(appleId: appleId))
+            try await store.orders.submit(orderId: order, receiptData: try await setup.simulator.ledger.receipt(appleId: appleId))
         }
         #expect(try await store.jobs.status().due == count)
 
@@ -214,7 +214,7 @@ struct ServeCrashTests {
         #expect(killedMidLease)
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
-            if try await store.counts().byState[.delivered, default: 0] == Int64(count) { break }
+            if try await store.reports.counts().byState[.delivered, default: 0] == Int64(count) { break }
             try await Task.sleep(for: .milliseconds(250))
         }
         // The killed worker's jobs whose orders it had already delivered come back after
@@ -225,9 +225,9 @@ struct ServeCrashTests {
             try await Task.sleep(for: .milliseconds(250))
         }
         second.kill9()
-        #expect(try await store.counts().byState[.delivered, default: 0] == Int64(count))
+        #expect(try await store.reports.counts().byState[.delivered, default: 0] == Int64(count))
         var grants = 0
-        for index in 0..<count { grants += try await store.orderDetail("w-\(index)").grants.count }
+        for index in 0..<count { grants += try await store.orders.detail("w-\(index)").grants.count }
         #expect(grants == count, "one grant per order, none twice")
         let queue = try await store.jobs.status()
         #expect(queue.due == 0 && queue.leased == 0 && queue.dead == 0, "no job lost or left: \(queue)")
@@ -271,7 +271,7 @@ struct ServeCrashTests {
         let jobs = try await store.jobs.list()
         #expect(jobs.allSatisfy { $0.leaseOwner == nil }, "\(jobs)")
         #expect(try await store.workerStatus().live == 0, "the worker said goodbye")
-        let order = try #require(try await store.order("term-1"))
+        let order = try #require(try await store.orders.find("term-1"))
         let owed = try await store.jobs.job(.verify(orderId: "term-1")) != nil
         #expect(order.state == .delivered || owed, "\(order.state) with no verification owed")
         await store.close()

@@ -40,9 +40,9 @@ struct ServeDatabaseRoleTests {
             let notified = await serve.call(.POST, "/apple/notifications/production", json: refund.body, token: nil)
             #expect(notified?.status == 200, "\(String(describing: notified))")
             let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline, try await owner.order("s-0")?.state != .refunded { try await Task.sleep(for: .milliseconds(100)) }
-            #expect(try await owner.order("s-0")?.state == .refunded)
-            #expect(try await owner.counts().byState[.delivered, default: 0] == 4)
+            while Date() < deadline, try await owner.orders.find("s-0")?.state != .refunded { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(try await owner.orders.find("s-0")?.state == .refunded)
+            #expect(try await owner.reports.counts().byState[.delivered, default: 0] == 4)
             #expect(try await owner.audit.verify() == .intact(entries: try await owner.audit.entries(limit: 1).first?.seq ?? 0))
             serve.kill9()
         } catch {

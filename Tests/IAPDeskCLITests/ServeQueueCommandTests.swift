@@ -16,8 +16,8 @@ struct ServeQueueCommandTests {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
-        _ = try await store.placeOrder(orderId: "j-1", accountId: "a-1", productId: "coins_60")
-        try await store.submitReceipt(orderId: "j-1", receiptData: "AAAA")
+        _ = try await store.orders.place(orderId: "j-1", accountId: "a-1", productId: "coins_60")
+        try await store.orders.submit(orderId: "j-1", receiptData: "AAAA")
         var now = Millis.now()
         for _ in 1...JobQueue.maxAttempts {
             let job = try #require(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: now).first)
@@ -42,7 +42,7 @@ struct ServeQueueCommandTests {
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let job = try #require(try await after.jobs.job(.verify(orderId: "j-1")))
         #expect(job.deadAt == nil && job.attempts == 0)
-        let audit = try await after.orderDetail("j-1").audit
+        let audit = try await after.orders.detail("j-1").audit
         #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })
         await after.close()
     }
@@ -54,10 +54,10 @@ struct ServeQueueCommandTests {
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         try await SimulatorFiles.makeAdminIfNew(store)
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
-        _ = try await store.placeOrder(orderId: "e-1", accountId: "a-1", productId: "coins_60")
-        let submission = try await store.submitReceipt(orderId: "e-1", receiptData: "AAAA")
+        _ = try await store.orders.place(orderId: "e-1", accountId: "a-1", productId: "coins_60")
+        let submission = try await store.orders.submit(orderId: "e-1", receiptData: "AAAA")
         let purchase = AppleTransaction(transactionId: "tx-e1", originalTransactionId: "tx-e1", productId: "coins_60", purchaseDate: .now() - 1_000)
-        _ = try await store.applyVerification(
+        _ = try await store.apple.apply(
             orderId: "e-1", submissionId: submission,
             report: VerificationReport(
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
@@ -77,7 +77,7 @@ struct ServeQueueCommandTests {
         let detail = try await after.outbox.event(event.eventId)
         #expect(detail.event.deadAt == nil && detail.attempts.count == 1)
         #expect(detail.fields.contains { $0.name == "try 1" && $0.value.contains("no answer") && $0.value.contains("connection refused") })
-        #expect(try await after.orderDetail("e-1").audit.contains { $0.action == "event.resend" && $0.reason == "game is back" })
+        #expect(try await after.orders.detail("e-1").audit.contains { $0.action == "event.resend" && $0.reason == "game is back" })
         await after.close()
     }
 }

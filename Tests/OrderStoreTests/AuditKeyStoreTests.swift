@@ -21,7 +21,7 @@ struct AuditKeyStoreTests {
 
     private func delivered(_ store: OrderStore, _ id: String, tid: String) async throws {
         let submission = try await store.paidOrder(id, account: "a1")
-        _ = try await store.applyVerification(orderId: id, submissionId: submission, report: validReport([tx(tid, at: t0 + 100)]), at: t0 + 3000)
+        _ = try await store.apple.apply(orderId: id, submissionId: submission, report: validReport([tx(tid, at: t0 + 100)]), at: t0 + 3000)
     }
 
     /// What someone with the database and without the key can do: recompute every hash from
@@ -131,8 +131,8 @@ struct AuditKeyStoreTests {
             _ = try await store.paidOrder("o2", account: "a2")
             #expect(try await store.audit.unauditedDeliveries().isEmpty)
             // The delivery's entry names the grant it wrote; a range that is no range is an edit.
-            let real = try #require(try await store.orderDetail("o1").grants.first)
-            let recording = try #require(try await store.orderDetail("o1").audit.first { $0.grants != nil })
+            let real = try #require(try await store.orders.detail("o1").grants.first)
+            let recording = try #require(try await store.orders.detail("o1").audit.first { $0.grants != nil })
             #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.hasSuffix("→ delivered"))
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from - 1 WHERE seq = \(bind: recording.seq)").run()
             #expect(
@@ -169,7 +169,7 @@ struct AuditKeyStoreTests {
                 await #expect(throws: AuditError.keyRequired(fingerprint: Self.key.fingerprint)) {
                     try await unkeyed.operators.add(name: "root", role: .admin, by: root)
                 }
-                #expect(try await unkeyed.order("o1")?.state == .delivered)
+                #expect(try await unkeyed.orders.find("o1")?.state == .delivered)
                 #expect(try await unkeyed.audit.verify().isIntactForTest)  // chain checked, MACs cannot be
             }
             try await reopened(store, with: Self.otherKey) { (other: OrderStore) async throws in

@@ -12,7 +12,7 @@ struct CancellationStoreTests {
     @Test("A write cancelled half-way rolls back whole; the next write works", arguments: Backend.all)
     func cancelledMidTransaction(backend: Backend) async throws {
         try await withStore(backend) { store in
-            try await store.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+            try await store.orders.place(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
             let auditBefore = try await store.audit.verify()
             let (started, signal) = AsyncStream<Void>.makeStream()
             let task = Task {
@@ -27,11 +27,11 @@ struct CancellationStoreTests {
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
 
-            #expect(try await store.order("kept")?.accountId == "a")
+            #expect(try await store.orders.find("kept")?.accountId == "a")
             #expect(try await store.audit.verify() == auditBefore)  // intact, and no half entry
-            try await store.placeOrder(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
-            #expect(try await store.order("after")?.state == .pendingPayment)
-            #expect(try await store.counts().total == 2)
+            try await store.orders.place(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
+            #expect(try await store.orders.find("after")?.state == .pendingPayment)
+            #expect(try await store.reports.counts().total == 2)
         }
     }
 
@@ -44,7 +44,7 @@ struct CancellationStoreTests {
         var settings = StoreSettings.test
         settings.postgresConnections = 1  // the next write surely takes the same connection
         try await withStore(.postgres, settings: settings) { store in
-            try await store.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+            try await store.orders.place(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
             await #expect(throws: StoreError.self) {
                 try await CallBudget.within(.milliseconds(300)) {
                     try await store.write(as: .system) { tx in
@@ -54,9 +54,9 @@ struct CancellationStoreTests {
                     }
                 }
             }
-            try await store.placeOrder(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
-            #expect(try await store.order("kept")?.accountId == "a", "the half-done write was not committed by the next one")
-            #expect(try await store.counts().total == 2)
+            try await store.orders.place(orderId: "after", accountId: "b", productId: "coins_60", at: t0 + 1)
+            #expect(try await store.orders.find("kept")?.accountId == "a", "the half-done write was not committed by the next one")
+            #expect(try await store.reports.counts().total == 2)
         }
     }
 
@@ -64,19 +64,19 @@ struct CancellationStoreTests {
     func cancelledWhileQueued(backend: Backend) async throws {
         try await withStore(backend) { store in
             let writers = (0..<20).map { n in
-                Task { try await store.placeOrder(orderId: "o\(n)", accountId: "a", productId: "coins_60", at: t0 + Millis(n)) }
+                Task { try await store.orders.place(orderId: "o\(n)", accountId: "a", productId: "coins_60", at: t0 + Millis(n)) }
             }
             for writer in writers.enumerated() where writer.offset % 2 == 1 { writer.element.cancel() }
             var placed = Set<String>()
             for (n, writer) in writers.enumerated() {
                 if case .success = await writer.result { placed.insert("o\(n)") }
             }
-            let stored = Set(try await store.orders(limit: 100).items.map(\.orderId))
+            let stored = Set(try await store.orders.page(limit: 100).items.map(\.orderId))
             #expect(stored == placed)
-            #expect(try await store.counts().total == placed.count)
+            #expect(try await store.reports.counts().total == placed.count)
             guard case .intact = try await store.audit.verify() else { Issue.record("the audit chain broke"); return }
-            try await store.placeOrder(orderId: "last", accountId: "a", productId: "coins_60", at: t0 + 100)
-            #expect(try await store.order("last") != nil)
+            try await store.orders.place(orderId: "last", accountId: "a", productId: "coins_60", at: t0 + 100)
+            #expect(try await store.orders.find("last") != nil)
         }
     }
 }

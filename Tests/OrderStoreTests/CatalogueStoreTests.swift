@@ -47,7 +47,7 @@ struct CatalogueStoreTests {
                     Product(productId: "nope", type: .consumable, displayName: "n", priceMinor: 1, currency: "CNY"), replacing: true, by: root, reason: "x")
             }
 
-            try await store.placeOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100")
+            try await store.orders.place(orderId: "c-1", accountId: "p-1", productId: "gems_100")
             var cheaper = Self.gems
             cheaper.priceMinor = 500
             try await store.catalogue.define(cheaper, replacing: true, by: root, reason: "sale")
@@ -59,10 +59,12 @@ struct CatalogueStoreTests {
             try await store.catalogue.retire("gems_100", by: root, reason: "replaced by gems_120")
             #expect(try await store.catalogue.product("gems_100")?.retiredAt != nil)
             await #expect(throws: StoreError.productRetired("gems_100")) {
-                try await store.placeOrder(orderId: "c-2", accountId: "p-1", productId: "gems_100")
+                try await store.orders.place(orderId: "c-2", accountId: "p-1", productId: "gems_100")
             }
-            #expect(try await store.ensureOrder(orderId: "c-1", accountId: "p-1", productId: "gems_100").created == false, "its orders stand")
-            await #expect(throws: StoreError.unknownProduct("gems_999")) { try await store.placeOrder(orderId: "c-3", accountId: "p-1", productId: "gems_999") }
+            #expect(try await store.orders.ensure(orderId: "c-1", accountId: "p-1", productId: "gems_100").created == false, "its orders stand")
+            await #expect(throws: StoreError.unknownProduct("gems_999")) {
+                try await store.orders.place(orderId: "c-3", accountId: "p-1", productId: "gems_999")
+            }
 
             let audit = try await store.audit.entries().filter { $0.target.description.hasPrefix("product:") }.map { "\($0.action) \($0.reason ?? "")" }
             #expect(
@@ -83,12 +85,12 @@ struct CatalogueStoreTests {
         try await withStore(backend) { store in
             // One receipt pays the order's coins and also holds a purchase of a product no one listed.
             let submission = try await store.paidOrder("u-1", account: "p-u")
-            _ = try await store.applyVerification(
+            _ = try await store.apple.apply(
                 orderId: "u-1", submissionId: submission,
                 report: validReport([tx("u-tx-1", at: t0 + 100), tx("u-tx-2", product: "gems_999", at: t0 + 200)]), at: t0 + 3000)
             let unknown = try await store.catalogue.unknown()
             #expect(unknown.map(\.productId) == ["gems_999"] && unknown.first?.transactions == 1 && unknown.first?.orphans == 1, "\(unknown)")
-            #expect(try await store.orphans().map(\.transaction.productId) == ["gems_999"], "kept, not dropped")
+            #expect(try await store.orders.orphans().map(\.transaction.productId) == ["gems_999"], "kept, not dropped")
             try await store.catalogue.upsert(
                 Product(productId: "gems_999", type: .consumable, displayName: "999 gems", priceMinor: 9800, currency: "CNY"))
             #expect(try await store.catalogue.unknown().isEmpty)

@@ -45,12 +45,12 @@ struct ConnectionPoolTests {
         try await withStore(backend) { store in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<200 {
-                    group.addTask { try await store.placeOrder(orderId: "o\(index)", accountId: "a\(index % 7)", productId: "coins_60") }
+                    group.addTask { try await store.orders.place(orderId: "o\(index)", accountId: "a\(index % 7)", productId: "coins_60") }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await store.counts().byState[.pendingPayment] == 200)
-            #expect(try await store.orders(limit: 500).items.count == 200)
+            #expect(try await store.reports.counts().byState[.pendingPayment] == 200)
+            #expect(try await store.orders.page(limit: 500).items.count == 200)
             if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit chain broken at \(seq): \(why)") }
         }
     }

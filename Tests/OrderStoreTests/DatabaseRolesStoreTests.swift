@@ -54,9 +54,11 @@ struct DatabaseRolesStoreTests {
                 #expect(viewerLogin.databaseRoleCap == .viewer)
                 let acting = try await viewerLogin.operators.actor(forUser: "root")  // the OS user is not who the database let in
                 #expect(acting == Operator(name: vic, role: .viewer))
-                #expect(try await viewerLogin.order("o1")?.state == .receiptReceived)
-                let order = try #require(try await viewerLogin.order("o1"))
-                await #expect(throws: StoreError.self) { try await viewerLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "t") }
+                #expect(try await viewerLogin.orders.find("o1")?.state == .receiptReceived)
+                let order = try #require(try await viewerLogin.orders.find("o1"))
+                await #expect(throws: StoreError.self) {
+                    try await viewerLogin.orders.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "t")
+                }
                 let promote = await refused(viewerLogin, "UPDATE operators SET role = 'admin' WHERE name = 'root'")
                 #expect(promote.contains("permission denied for table operators") && promote.contains("42501"), "\(promote)")
                 #expect(
@@ -67,8 +69,9 @@ struct DatabaseRolesStoreTests {
                 #expect(supportLogin.databaseRoleCap == .support)
                 let acting = try await supportLogin.operators.actor(forUser: "root")
                 #expect(acting == Operator(name: sue, role: .support))
-                let order = try #require(try await supportLogin.order("o1"))
-                let granted = try await supportLogin.grant(orderId: "o1", expectedVersion: order.version, by: acting, reason: "ticket 9: paid, Apple timed out")
+                let order = try #require(try await supportLogin.orders.find("o1"))
+                let granted = try await supportLogin.orders.grant(
+                    orderId: "o1", expectedVersion: order.version, by: acting, reason: "ticket 9: paid, Apple timed out")
                 #expect(granted.state == .delivered)
                 await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
                     try await supportLogin.operators.add(name: "mallory", role: .admin, by: acting)

@@ -18,14 +18,14 @@ struct DetailQueryStoreTests {
     func orderParts(backend: Backend) async throws {
         try await withStore(backend) { store in
             let first = try await store.paidOrder("o1", account: "a1")
-            _ = try await store.submitReceipt(orderId: "o1", receiptData: Self.hostile, at: t0 + 2000)
-            for minute: Int64 in 1...3 { _ = try await store.applyVerification(orderId: "o1", submissionId: first, report: outage, at: t0 + .minutes(minute)) }
-            let paid = try await store.applyVerification(
+            _ = try await store.orders.submit(orderId: "o1", receiptData: Self.hostile, at: t0 + 2000)
+            for minute: Int64 in 1...3 { _ = try await store.apple.apply(orderId: "o1", submissionId: first, report: outage, at: t0 + .minutes(minute)) }
+            let paid = try await store.apple.apply(
                 orderId: "o1", submissionId: first, report: validReport([tx("t-1", at: t0 + 500)]), at: t0 + .minutes(4))
             #expect(paid.order.state == .delivered)
             // Another player's order, which must not leak into o1's screen.
             let other = try await store.paidOrder("o2", account: "a2")
-            _ = try await store.applyVerification(orderId: "o2", submissionId: other, report: validReport([tx("t-2", at: t0 + 600)]), at: t0 + .minutes(5))
+            _ = try await store.apple.apply(orderId: "o2", submissionId: other, report: validReport([tx("t-2", at: t0 + 600)]), at: t0 + .minutes(5))
 
             let event = try #require(try await store.outbox.events(orderId: "o1").first?.event)
             try await store.outbox.recordAttempt(
@@ -44,7 +44,7 @@ struct DetailQueryStoreTests {
                 ],
                 at: t0 + .minutes(10))
 
-            let detail = try await store.orderDetail("o1", attemptLimit: 2)
+            let detail = try await store.orders.detail("o1", attemptLimit: 2)
             #expect(detail.order.orderId == "o1" && detail.product?.productId == "coins_60")
             #expect(detail.submissions.map(\.receiptData) == ["receipt-of-o1", Self.hostile], "the hostile receipt comes back byte for byte")
             #expect(detail.attempts.map(\.at) == [t0 + .minutes(3), t0 + .minutes(4)], "the two latest, oldest first")
@@ -62,15 +62,15 @@ struct DetailQueryStoreTests {
     @Test("An unknown order is not found; an order without receipts shows empty parts; an account and a subscription read their parts", arguments: Backend.all)
     func emptyAndOtherScreens(backend: Backend) async throws {
         try await withStore(backend) { store in
-            await #expect(throws: StoreError.self) { try await store.orderDetail("nobody's order") }
-            try await store.placeOrder(orderId: "bare", accountId: "a3", productId: "coins_60", at: t0)
-            let bare = try await store.orderDetail("bare")
+            await #expect(throws: StoreError.self) { try await store.orders.detail("nobody's order") }
+            try await store.orders.place(orderId: "bare", accountId: "a3", productId: "coins_60", at: t0)
+            let bare = try await store.orders.detail("bare")
             #expect(bare.submissions.isEmpty && bare.attempts.isEmpty && bare.grants.isEmpty && bare.events.isEmpty && bare.notifications.isEmpty)
 
-            for index in 0..<3 { try await store.placeOrder(orderId: "acc-\(index)", accountId: "a3", productId: "coins_60", at: t0 + Millis(index) * 1000) }
-            let account = try await store.account("a3", limit: 2)
+            for index in 0..<3 { try await store.orders.place(orderId: "acc-\(index)", accountId: "a3", productId: "coins_60", at: t0 + Millis(index) * 1000) }
+            let account = try await store.accounts.detail("a3", limit: 2)
             #expect(account.orders.map(\.orderId) == ["acc-2", "acc-1"], "newest first, up to the limit")
-            let missing = try await store.subscription("no-such-otid")
+            let missing = try await store.subscriptions.detail("no-such-otid")
             #expect(missing.subscription == nil && missing.chain.isEmpty && missing.orders.isEmpty)
         }
     }

@@ -12,7 +12,7 @@ struct ExpiryPollingStoreTests {
         let report = validReport(
             [], latest: [tx(otid, product: "vip_monthly", at: t0 + 500, expires: end)],
             renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
-        #expect(try await store.applyVerification(orderId: "o-\(otid)", submissionId: submission, report: report, at: t0 + 2000).order.state == .delivered)
+        #expect(try await store.apple.apply(orderId: "o-\(otid)", submissionId: submission, report: report, at: t0 + 2000).order.state == .delivered)
     }
 
     @Test(
@@ -26,19 +26,19 @@ struct ExpiryPollingStoreTests {
             try await subscribe(store, "1003", ends: now - .days(1))
             try await subscribe(store, "1004", ends: now - .days(5))
             let polling = ExpiryPolling()
-            #expect(try await store.scheduleExpiryChecks(polling, now: now) == 2)
+            #expect(try await store.subscriptions.scheduleExpiryChecks(polling, now: now) == 2)
             #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1001")) != nil)
             #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1003")) != nil)
             #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1002")) == nil)
             #expect(try await store.jobs.job(.subscriptionCheck(originalTransactionId: "1004")) == nil)
-            #expect(try await store.scheduleExpiryChecks(polling, now: now + 1) == 0, "owed already: not owed twice")
+            #expect(try await store.subscriptions.scheduleExpiryChecks(polling, now: now + 1) == 0, "owed already: not owed twice")
 
             // Apple told us about 1001 an hour ago (a notification, another poll): not yet again.
             try await subscribe(store, "1005", ends: now + .hours(3))
             let recent = validReport([], latest: [tx("1005", product: "vip_monthly", at: t0 + 500, expires: now + .hours(3))])
-            _ = try await store.applyVerification(orderId: "o-1005", submissionId: nil, report: recent, at: now - .hours(1))
-            #expect(try await store.scheduleExpiryChecks(polling, now: now + 2) == 0)
-            #expect(try await store.scheduleExpiryChecks(polling, now: now + .hours(6)) == 1, "six hours on, it is polled")
+            _ = try await store.apple.apply(orderId: "o-1005", submissionId: nil, report: recent, at: now - .hours(1))
+            #expect(try await store.subscriptions.scheduleExpiryChecks(polling, now: now + 2) == 0)
+            #expect(try await store.subscriptions.scheduleExpiryChecks(polling, now: now + .hours(6)) == 1, "six hours on, it is polled")
         }
     }
 }

@@ -18,23 +18,23 @@ struct GettingStartedTests {
         try await store.catalogue.upsert(
             Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 99, currency: "USD"))
 
-        try await store.placeOrder(orderId: "ord_1001", accountId: "player_42", productId: "coins_60")
-        let submission = try await store.submitReceipt(orderId: "ord_1001", receiptData: base64Receipt)
+        try await store.orders.place(orderId: "ord_1001", accountId: "player_42", productId: "coins_60")
+        let submission = try await store.orders.submit(orderId: "ord_1001", receiptData: base64Receipt)
 
         let timedOut = VerificationReport(
             environment: nil, appleStatus: nil, httpStatus: nil, isRetryable: true,
             transportError: "timed out after 30 s", latencyMs: 30_000)
-        let outcome = try await store.applyVerification(orderId: "ord_1001", submissionId: submission, report: timedOut)
+        let outcome = try await store.apple.apply(orderId: "ord_1001", submissionId: submission, report: timedOut)
         #expect(outcome.order.state == .verifyRetry)
 
-        let order = try await store.lookup("ord_1001")[0]
+        let order = try await store.orders.lookup("ord_1001")[0]
         let support = Operator(name: "lin", role: .support)
-        try await store.grant(
+        try await store.orders.grant(
             orderId: order.orderId, expectedVersion: order.version, by: support,
             reason: "ticket 4711: paid, Apple timed out")
         var refusedBy: String?
         do {
-            try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: support, reason: "again")
+            try await store.orders.grant(orderId: order.orderId, expectedVersion: order.version, by: support, reason: "again")
         } catch StoreError.alreadyDelivered(_, let by, _) {
             refusedBy = by
         }
@@ -43,7 +43,7 @@ struct GettingStartedTests {
         if case .broken(let seq, let why) = try await store.audit.verify() {
             Issue.record("audit log broken at \(seq): \(why)")
         }
-        #expect(try await store.orderDetail("ord_1001").grants.count == 1)
+        #expect(try await store.orders.detail("ord_1001").grants.count == 1)
         await store.close()
     }
 }

@@ -11,7 +11,7 @@ struct GroupCommitStoreTests {
         arguments: Backend.all)
     func mixedBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
-            for id in ["o1", "o2", "o3"] { _ = try await store.placeOrder(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
+            for id in ["o1", "o2", "o3"] { _ = try await store.orders.place(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
             guard case .intact(let before) = try await store.audit.verify() else { Issue.record("audit chain broken"); return }
             let key = IdempotencyKey(client: "game", key: "k-1", requestHash: "first")
             let batch = [
@@ -23,7 +23,7 @@ struct GroupCommitStoreTests {
                 ReceiptSubmission(orderId: "o1", receiptData: "DDDD"),
                 ReceiptSubmission(orderId: "o3", receiptData: ""),
             ]
-            let results = try await store.submitReceipts(batch, at: t0 + 10)
+            let results = try await store.orders.submit(batch, at: t0 + 10)
             #expect(results.count == batch.count)
             let ids = results.map { try? $0.get().id }
             #expect(ids[0] != nil && ids[2] != nil && ids[5] != nil)
@@ -32,11 +32,11 @@ struct GroupCommitStoreTests {
             if case .failure(let error) = results[3] { #expect("\(error)".contains("k-1")) }
             #expect(try results[0].get().order.state == .receiptReceived)
 
-            #expect(try await store.orderDetail("o1").submissions.count == 2)
-            #expect(try await store.orderDetail("o2").submissions.count == 1)
-            #expect(try await store.orderDetail("o3").submissions.isEmpty)
-            #expect(try await store.orderDetail("o3").order.state == .pendingPayment, "the failed item left no state change")
-            let counts = try await store.counts(now: t0 + 20)
+            #expect(try await store.orders.detail("o1").submissions.count == 2)
+            #expect(try await store.orders.detail("o2").submissions.count == 1)
+            #expect(try await store.orders.detail("o3").submissions.isEmpty)
+            #expect(try await store.orders.detail("o3").order.state == .pendingPayment, "the failed item left no state change")
+            let counts = try await store.reports.counts(now: t0 + 20)
             #expect(counts.byState[.receiptReceived] == 2 && counts.byState[.pendingPayment] == 1)
             #expect(try await store.jobs.job(.verify(orderId: "o1")) != nil)
             #expect(try await store.jobs.job(.verify(orderId: "o3")) == nil)

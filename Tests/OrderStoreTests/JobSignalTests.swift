@@ -10,10 +10,10 @@ struct JobSignalTests {
     @Test("A commit that makes a job due ends a worker's idle wait at once; one that does not, and no commit, leave it to its timeout")
     func wakes() async throws {
         try await withStore(.sqlite) { store in
-            try await store.placeOrder(orderId: "sig-1", accountId: "p-sig", productId: "coins_60")
+            try await store.orders.place(orderId: "sig-1", accountId: "p-sig", productId: "coins_60")
             // Placing an order owes no job: the wait runs to its timeout.
             var mark = store.jobsDue.mark
-            try await store.placeOrder(orderId: "sig-2", accountId: "p-sig", productId: "coins_60")
+            try await store.orders.place(orderId: "sig-2", accountId: "p-sig", productId: "coins_60")
             var start = ContinuousClock.now
             await store.jobsDue.wait(since: mark, upTo: .milliseconds(200))
             #expect(ContinuousClock.now - start >= .milliseconds(190))
@@ -27,13 +27,13 @@ struct JobSignalTests {
                 return ContinuousClock.now
             }
             try await Task.sleep(for: .milliseconds(100))
-            _ = try await store.submitReceipt(orderId: "sig-1", receiptData: "r")
+            _ = try await store.orders.submit(orderId: "sig-1", receiptData: "r")
             let committed = ContinuousClock.now
             #expect(await waiter.value - committed < .seconds(2), "woken by the commit, not by the 30 s timeout")
 
             // A commit between the mark and the wait is not missed.
             mark = store.jobsDue.mark
-            _ = try await store.submitReceipt(orderId: "sig-2", receiptData: "r")
+            _ = try await store.orders.submit(orderId: "sig-2", receiptData: "r")
             start = ContinuousClock.now
             await store.jobsDue.wait(since: mark, upTo: .seconds(10))
             #expect(ContinuousClock.now - start < .seconds(1))
@@ -55,7 +55,7 @@ struct JobSignalTests {
 
         /// How long the worker's wait took after the other store stored a receipt for `order`.
         func wakeUp(_ order: String) async throws -> Duration {
-            try await writer.placeOrder(orderId: order, accountId: "p-\(order)", productId: "coins_60")
+            try await writer.orders.place(orderId: order, accountId: "p-\(order)", productId: "coins_60")
             try await Task.sleep(for: .milliseconds(300))  // the listener has caught up with earlier wake-ups
             let mark = worker.jobsDue.mark
             let waiter = Task { () -> ContinuousClock.Instant in
@@ -63,7 +63,7 @@ struct JobSignalTests {
                 return ContinuousClock.now
             }
             try await Task.sleep(for: .milliseconds(100))
-            _ = try await writer.submitReceipt(orderId: order, receiptData: "r")
+            _ = try await writer.orders.submit(orderId: order, receiptData: "r")
             let committed = ContinuousClock.now
             return await waiter.value - committed
         }
@@ -73,7 +73,7 @@ struct JobSignalTests {
         try server.stop(.fast)
         try server.start()
         // The writer's pool and the listener both reconnect; the listener retries each second.
-        _ = try await eventually(within: 20) { (try? await writer.order("x-1")) != nil }
+        _ = try await eventually(within: 20) { (try? await writer.orders.find("x-1")) != nil }
         try await Task.sleep(for: .seconds(2))
         let afterRestart = try await wakeUp("x-2")
         #expect(afterRestart < .seconds(2), "after the restart, woken in \(afterRestart)")

@@ -15,8 +15,8 @@ struct JobStoreTests {
             #expect(job.dueAt <= t0 + 2_000 && job.attempts == 0)
             let claimed = try await store.jobs.claim(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 5_000)
             #expect(claimed.map(\.subject) == ["o1"])
-            _ = try await store.applyVerification(orderId: "o1", submissionId: nil, report: outage, at: t0 + 6_000)
-            let next = try #require(try await store.orderDetail("o1").order.nextRetryAt)
+            _ = try await store.apple.apply(orderId: "o1", submissionId: nil, report: outage, at: t0 + 6_000)
+            let next = try #require(try await store.orders.detail("o1").order.nextRetryAt)
             #expect(try await store.jobs.finish(claimed[0], owner: "w1", result: .again(at: next), now: t0 + 6_000))
             #expect(try await store.jobs.job(.verify(orderId: "o1"))?.dueAt == next)
         }
@@ -48,7 +48,7 @@ struct JobStoreTests {
             try await store.paidOrder("o1", account: "a1", claimed: nil)
             let held = try #require(try await store.jobs.claim(owner: "w1", limit: 1, lease: .seconds(60), now: t0 + 5_000).first)
             // A second receipt comes in while w1 is asking Apple about the first.
-            try await store.submitReceipt(orderId: "o1", receiptData: "second", at: t0 + 6_000)
+            try await store.orders.submit(orderId: "o1", receiptData: "second", at: t0 + 6_000)
             #expect(try await store.jobs.finish(held, owner: "w1", result: .done, now: t0 + 7_000))
             let kept = try #require(try await store.jobs.job(.verify(orderId: "o1")), "the second receipt is still owed its verification")
             #expect(kept.dueAt == t0 + 6_000 && kept.leaseOwner == nil && kept.attempts == 0)
@@ -108,7 +108,7 @@ struct JobStoreTests {
             #expect(dead.deadAt != nil && dead.lastError == "store said no")
             #expect(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: now).isEmpty)
             #expect(try await store.jobs.status(now: now).dead == 1)
-            try await store.submitReceipt(orderId: "o1", receiptData: "again", at: now)
+            try await store.orders.submit(orderId: "o1", receiptData: "again", at: now)
             #expect(try await store.jobs.job(.verify(orderId: "o1"))?.deadAt == nil)
         }
     }

@@ -83,24 +83,24 @@ struct MigrationStoreTests {
             """
         ).run()
         try await old.catalogue.upsert(Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 600, currency: "CNY"))
-        try await old.placeOrder(orderId: "m-1", accountId: "acct-a", productId: "coins_60")
+        try await old.orders.place(orderId: "m-1", accountId: "acct-a", productId: "coins_60")
         for statement in Self.schemaBeforeIssue29(old.dialect) { try await old.db.sql.raw(SQLQueryString(statement)).run() }
         await old.close()
 
         let store = try await OrderStore.open(location, settings: .test)
-        #expect(try await store.subscription("1000000001").subscription?.ownerAccount == "acct-a", "an owner survives the copy")
+        #expect(try await store.subscriptions.detail("1000000001").subscription?.ownerAccount == "acct-a", "an owner survives the copy")
         // Issue 31: a store of one app serves it still, and what it holds is that app's.
         #expect(try await store.catalogue.apps().map(\.app.bundleId) == [store.settings.bundleId])
         #expect(try await store.catalogue.product("coins_60")?.app == store.settings.bundleId)
-        #expect(try await store.order("m-1")?.app == store.settings.bundleId)
-        #expect(try await store.orders(OrderFilter(app: store.settings.bundleId)).items.map(\.orderId) == ["m-1"])
+        #expect(try await store.orders.find("m-1")?.app == store.settings.bundleId)
+        #expect(try await store.orders.page(OrderFilter(app: store.settings.bundleId)).items.map(\.orderId) == ["m-1"])
         try await store.db.sql.raw(
             """
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, owner_since, decided_by, updated_at)
             VALUES ('1000000002', NULL, 'vip_monthly', 'active', 1, 1, 'apple', 1)
             """
         ).run()
-        #expect(try await store.subscription("1000000002").subscription?.ownerAccount == nil)
+        #expect(try await store.subscriptions.detail("1000000002").subscription?.ownerAccount == nil)
         #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [], "the copied table has its indexes")
         let versions = try await store.db.sql.rows("SELECT version FROM schema_migrations").map { try $0.int("version") }
         #expect(versions.max() == Migrations.all(store.dialect).count)
@@ -135,7 +135,7 @@ struct MigrationStoreTests {
             try await TestCatalogue.install(in: store)
             // After the migration a delivery's entry names its grant, and a hand-written one is found by its id alone.
             let submission = try await store.paidOrder("o3", account: "a3")
-            _ = try await store.applyVerification(orderId: "o3", submissionId: submission, report: validReport([tx("930", at: t0 + 100)]), at: t0 + 3000)
+            _ = try await store.apple.apply(orderId: "o3", submissionId: submission, report: validReport([tx("930", at: t0 + 100)]), at: t0 + 3000)
             try await Self.grant(store, "o4", at: t0 + 4000)
             #expect(
                 try await store.audit.unauditedDeliveries() == [

@@ -34,7 +34,7 @@ struct OrderFilterStoreTests {
         let store = try await OrderStore.open(location, settings: .test)
         do {
             try await SyntheticStore(orders: 3000, seed: 11, anchor: t0 + .hours(24 * 200)).write(into: store)
-            let all = try await store.orders(limit: 10_000).items
+            let all = try await store.orders.page(limit: 10_000).items
             // An account with several orders, some of them rejected, and a sandbox purchase somewhere.
             let byAccount = Dictionary(grouping: all, by: \.accountId)
             let account = try #require(byAccount.max { $0.value.count < $1.value.count }?.key)
@@ -46,7 +46,7 @@ struct OrderFilterStoreTests {
                     await #expect(
                         throws: StoreError.unservedFilter("state, product and env together are not served by an index: add acct:, or drop one of them")
                     ) {
-                        try await store.orders(filter)
+                        try await store.orders.page(filter)
                     }
                     continue
                 }
@@ -54,7 +54,7 @@ struct OrderFilterStoreTests {
                 var got: [String] = []
                 var cursor: OrderCursor?
                 repeat {
-                    let page = try await store.orders(filter, after: cursor, limit: 40)
+                    let page = try await store.orders.page(filter, after: cursor, limit: 40)
                     got += page.items.map(\.orderId)
                     cursor = page.next
                 } while cursor != nil
@@ -75,13 +75,13 @@ struct IdKindStoreTests {
         try await withStore(backend) { store in
             for (order, account, tid, original) in [("o1", "77-acct", "7001", "7001"), ("o2", "a2", "7702", "5000")] {
                 let submission = try await store.paidOrder(order, account: account)
-                _ = try await store.applyVerification(
+                _ = try await store.apple.apply(
                     orderId: order, submissionId: submission,
                     report: validReport([tx(tid, original: original, at: t0 + 100)]), at: t0 + 3000)
             }
             try await store.paidOrder("77-order", account: "a3")
             func ids(_ text: String, _ kind: IdKind, prefix: Bool = true) async throws -> Set<String> {
-                Set(try await store.search(text, kind: kind, prefix: prefix).map(\.orderId))
+                Set(try await store.orders.search(text, kind: kind, prefix: prefix).map(\.orderId))
             }
             #expect(try await ids("77", .any) == ["o1", "o2", "77-order"])
             #expect(try await ids("77", .transaction) == ["o2"])

@@ -24,10 +24,10 @@ struct OwnershipStoreTests {
         _ store: OrderStore, _ id: String, account: String, product: String = "vip_monthly", at: Millis,
         chain: [AppleTransaction], renewing: Bool = true
     ) async throws -> VerificationOutcome {
-        try await store.placeOrder(orderId: id, accountId: account, productId: product, at: at)
-        let submission = try await store.submitReceipt(orderId: id, receiptData: "r-\(id)", at: at + 1000)
+        try await store.orders.place(orderId: id, accountId: account, productId: product, at: at)
+        let submission = try await store.orders.submit(orderId: id, receiptData: "r-\(id)", at: at + 1000)
         let report = validReport([], latest: chain, renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: product, autoRenewEnabled: renewing)])
-        return try await store.applyVerification(orderId: id, submissionId: submission, report: report, at: at + 2000)
+        return try await store.apple.apply(orderId: id, submissionId: submission, report: report, at: at + 2000)
     }
 
     private func aSubscribes(_ store: OrderStore) async throws {
@@ -45,21 +45,21 @@ struct OwnershipStoreTests {
             #expect(renewal.checks.allSatisfy { $0.passed }, "a renewal is older than B's order and must still reach R8")
             #expect(renewal.ownership == .ownerKeeps(owner: "A"))
             #expect(renewal.order.state == .disputed)
-            #expect(try await store.orderDetail("b-1").grants.isEmpty)
-            #expect(try await store.orderDetail("b-1").subscriptionOwner == "A", "the dispute names the owner beside the submitter")
+            #expect(try await store.orders.detail("b-1").grants.isEmpty)
+            #expect(try await store.orders.detail("b-1").subscriptionOwner == "A", "the dispute names the owner beside the submitter")
 
-            let detail = try await store.subscription(otid)
+            let detail = try await store.subscriptions.detail(otid)
             #expect(detail.subscription?.ownerAccount == "A")
             #expect(detail.subscription?.expiresAt == t0 + .days(60))  // the renewal extended A's period
             #expect(detail.subscription?.status == .active)
             #expect(detail.subscription?.factsSource == .verifyReceipt)
             #expect(detail.subscription?.factsAsOf == t0 + .days(31) + 2000)
             #expect(detail.chain.map(\.submittedBy) == ["A", "B"])
-            let review = try await store.disputes()
+            let review = try await store.subscriptions.disputes()
             #expect(review.map(\.verdict) == [.ownerKeeps])
             #expect(review.first?.reason == "owner A is still auto-renewing, so the renewal is theirs")
             // A disputed order is paid and undelivered: it shows in the stuck queue.
-            #expect(try await store.stuckOrders(now: t0 + .days(32)).items.map(\.order.orderId) == ["b-1"])
+            #expect(try await store.reports.stuck(now: t0 + .days(32)).items.map(\.order.orderId) == ["b-1"])
         }
     }
 
@@ -69,7 +69,7 @@ struct OwnershipStoreTests {
     func ownerStoppedRenewing(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await aSubscribes(store)
-            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(10), at: t0 + .days(10))
+            try await store.subscriptions.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(10), at: t0 + .days(10))
 
             // B buys as A's month ends; Apple now says auto-renew is on: B's new purchase, not A's wish.
             let bBuys = try await submit(
@@ -77,14 +77,14 @@ struct OwnershipStoreTests {
                 chain: [period(0), period(1, product: "vip_quarterly")])
             #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .autoRenewOff))
             #expect(bBuys.order.state == .delivered)
-            #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
+            #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "B")
 
             let aSubmits = try await submit(
                 store, "a-2", account: "A", product: "vip_quarterly", at: t0 + .days(61),
                 chain: [period(0), period(1, product: "vip_quarterly"), period(2, product: "vip_quarterly")])
             #expect(aSubmits.ownership == .ownerKeeps(owner: "B"))
             #expect(aSubmits.order.state == .disputed)
-            let history = try await store.subscription(otid).ownership
+            let history = try await store.subscriptions.detail(otid).ownership
             #expect(history.map(\.verdict) == [.firstOwner, .transfer, .ownerKeeps])
             #expect(history.map(\.toAccount) == ["A", "B", "B"])
         }
@@ -100,7 +100,9 @@ struct OwnershipStoreTests {
             let bBuys = try await submit(store, "b-1", account: "B", at: t0 + .days(120) - 5000, chain: [period(0), comeback])
             #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
             #expect(bBuys.order.state == .delivered)
-            #expect(try await store.disputes().first?.reason == "owner A let the subscription expire on \((t0 + .days(30)).iso8601); ownership moves to B")
+            #expect(
+                try await store.subscriptions.disputes().first?.reason
+                    == "owner A let the subscription expire on \((t0 + .days(30)).iso8601); ownership moves to B")
         }
     }
 
@@ -110,7 +112,7 @@ struct OwnershipStoreTests {
             try await aSubscribes(store)
             let renewal = try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [period(0), period(1)], renewing: false)
             #expect(renewal.ownership == .transfer(from: "A", to: "B", because: .autoRenewOff))
-            let subscription = try #require(try await store.subscription(otid).subscription)
+            let subscription = try #require(try await store.subscriptions.detail(otid).subscription)
             #expect(subscription.autoRenew == false)
             #expect(subscription.factsAsOf == t0 + .days(31) + 2000)
         }
@@ -120,8 +122,8 @@ struct OwnershipStoreTests {
     func refundedOwner(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await aSubscribes(store)
-            try await store.recordRefund(transactionId: otid, cancelledAt: t0 + .days(5), at: t0 + .days(5))
-            #expect(try await store.subscription(otid).subscription?.status == .refunded)
+            try await store.apple.recordRefund(transactionId: otid, cancelledAt: t0 + .days(5), at: t0 + .days(5))
+            #expect(try await store.subscriptions.detail(otid).subscription?.status == .refunded)
             var refunded = period(0)
             refunded.cancellationDate = t0 + .days(5)
             let renewal = try await submit(store, "b-1", account: "B", at: t0 + .days(31), chain: [refunded, period(1)])
@@ -133,9 +135,9 @@ struct OwnershipStoreTests {
     func olderFactsIgnored(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await aSubscribes(store)
-            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(3), at: t0 + .days(3))
-            try await store.recordRenewalStatus(originalTransactionId: otid, autoRenew: true, asOf: t0 + .days(2), at: t0 + .days(4))
-            let subscription = try #require(try await store.subscription(otid).subscription)
+            try await store.subscriptions.recordRenewalStatus(originalTransactionId: otid, autoRenew: false, asOf: t0 + .days(3), at: t0 + .days(3))
+            try await store.subscriptions.recordRenewalStatus(originalTransactionId: otid, autoRenew: true, asOf: t0 + .days(2), at: t0 + .days(4))
+            let subscription = try #require(try await store.subscriptions.detail(otid).subscription)
             #expect(subscription.autoRenew == false)
             #expect(subscription.factsAsOf == t0 + .days(3))
             #expect(subscription.factsSource == .notification)
@@ -152,14 +154,14 @@ struct OwnershipStoreTests {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
             await #expect(throws: StoreError.reasonRequired(action: "resolve disputes")) {
-                try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favor: .submitter, by: alice, reason: " ")
+                try await store.subscriptions.resolve(orderId: "b-1", expectedVersion: disputed.version, favor: .submitter, by: alice, reason: " ")
             }
-            let settled = try await store.resolveDispute(
+            let settled = try await store.subscriptions.resolve(
                 orderId: "b-1", expectedVersion: disputed.version, favor: .submitter,
                 by: alice, reason: "ticket 4411: B is the family member who pays")
             #expect(settled.state == .delivered)
-            #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
-            #expect(try await store.disputes().isEmpty)
+            #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "B")
+            #expect(try await store.subscriptions.disputes().isEmpty)
             let actions = try await store.audit.entries().map(\.action)
             #expect(actions.prefix(2) == ["grant", "ownership.transfer"])
         }
@@ -170,10 +172,10 @@ struct OwnershipStoreTests {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
             await #expect(throws: StoreError.mustSettleDispute(orderId: "b-1")) {
-                try await store.grant(orderId: "b-1", expectedVersion: disputed.version, by: root, reason: "player says they paid")
+                try await store.orders.grant(orderId: "b-1", expectedVersion: disputed.version, by: root, reason: "player says they paid")
             }
-            #expect(try await store.orderDetail("b-1").grants.isEmpty)
-            #expect(try await store.disputes().count == 1)
+            #expect(try await store.orders.detail("b-1").grants.isEmpty)
+            #expect(try await store.subscriptions.disputes().count == 1)
             #expect(!OrderPermissions.allowed(on: disputed, role: .admin).contains(.grant))
             #expect(OrderPermissions.allowed(on: disputed, role: .support).contains(.settle))
         }
@@ -190,14 +192,14 @@ struct OwnershipStoreTests {
             let report = validReport(
                 [], latest: [refunded, period(1)],
                 renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
-            let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
+            let again = try await store.apple.apply(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
             #expect(again.ownership == .transfer(from: "A", to: "B", because: .refunded))
             #expect(again.order.state == .delivered)
             #expect(again.order.version > disputed.version)
-            let detail = try await store.orderDetail("b-1")
+            let detail = try await store.orders.detail("b-1")
             #expect(detail.grants.map(\.kind) == [.automatic])
-            #expect(try await store.subscription(otid).subscription?.ownerAccount == "B")
-            #expect(try await store.disputes().isEmpty, "the rule settled it: nothing left to review")
+            #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "B")
+            #expect(try await store.subscriptions.disputes().isEmpty, "the rule settled it: nothing left to review")
         }
     }
 
@@ -208,11 +210,11 @@ struct OwnershipStoreTests {
             let report = validReport(
                 [], latest: [period(0), period(1)],
                 renewals: [AppleRenewalInfo(originalTransactionId: otid, productId: "vip_monthly", autoRenewEnabled: true)])
-            let again = try await store.applyVerification(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
+            let again = try await store.apple.apply(orderId: "b-1", submissionId: nil, report: report, at: t0 + .days(32))
             #expect(again.ownership == .ownerKeeps(owner: "A"))
             #expect(again.order.state == .disputed)
-            #expect(try await store.disputes().count == 1)
-            #expect(try await store.subscription(otid).subscription?.ownerAccount == "A")
+            #expect(try await store.subscriptions.disputes().count == 1)
+            #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "A")
         }
     }
 
@@ -220,15 +222,15 @@ struct OwnershipStoreTests {
     func transferSettles(backend: Backend) async throws {
         try await withStore(backend) { store in
             _ = try await disputedB(store)
-            try await store.transferOwnership(originalTransactionId: otid, to: "B", by: alice, reason: "ticket 88: B pays the card")
-            let order = try await store.orderDetail("b-1")
+            try await store.subscriptions.transfer(originalTransactionId: otid, to: "B", by: alice, reason: "ticket 88: B pays the card")
+            let order = try await store.orders.detail("b-1")
             #expect(order.order.state == .delivered)
             #expect(order.grants.count == 1)
-            #expect(try await store.disputes().isEmpty)
-            let subscription = try #require(try await store.subscription(otid).subscription)
+            #expect(try await store.subscriptions.disputes().isEmpty)
+            let subscription = try #require(try await store.subscriptions.detail(otid).subscription)
             #expect(subscription.ownerAccount == "B")
             #expect(subscription.expiresAt == t0 + .days(60))
-            #expect(try await store.account("B").subscriptions.first?.expiresAt == t0 + .days(60))
+            #expect(try await store.accounts.detail("B").subscriptions.first?.expiresAt == t0 + .days(60))
         }
     }
 
@@ -236,9 +238,9 @@ struct OwnershipStoreTests {
     func transferElsewhere(backend: Backend) async throws {
         try await withStore(backend) { store in
             _ = try await disputedB(store)
-            try await store.transferOwnership(originalTransactionId: otid, to: "C", by: alice, reason: "account merge")
-            #expect(try await store.orderDetail("b-1").order.state == .rejected)
-            #expect(try await store.disputes().isEmpty)
+            try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: alice, reason: "account merge")
+            #expect(try await store.orders.detail("b-1").order.state == .rejected)
+            #expect(try await store.subscriptions.disputes().isEmpty)
             // The game hears it (issue 14): taken from A, given to C until the period's end.
             let moved = try await store.outbox.unconfirmed().filter { $0.type == .ownershipTransferred }
             #expect(moved.map(\.accountId) == ["A", "C"])
@@ -251,10 +253,10 @@ struct OwnershipStoreTests {
     func uphold(backend: Backend) async throws {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
-            let upheld = try await store.resolveDispute(orderId: "b-1", expectedVersion: disputed.version, favor: .owner, by: alice, reason: "A pays")
+            let upheld = try await store.subscriptions.resolve(orderId: "b-1", expectedVersion: disputed.version, favor: .owner, by: alice, reason: "A pays")
             #expect(upheld.state == .rejected)
-            #expect(try await store.subscription(otid).subscription?.ownerAccount == "A")
-            #expect(try await store.disputes().isEmpty)
+            #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "A")
+            #expect(try await store.subscriptions.disputes().isEmpty)
         }
     }
 
@@ -263,13 +265,13 @@ struct OwnershipStoreTests {
         try await withStore(backend) { store in
             try await aSubscribes(store)
             await #expect(throws: StoreError.forbidden(action: "transfer subscription ownership", role: .viewer)) {
-                try await store.transferOwnership(originalTransactionId: otid, to: "C", by: viewer, reason: "x")
+                try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: viewer, reason: "x")
             }
-            try await store.transferOwnership(originalTransactionId: otid, to: "C", by: alice, reason: "account merge, ticket 17")
-            let detail = try await store.subscription(otid)
+            try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: alice, reason: "account merge, ticket 17")
+            let detail = try await store.subscriptions.detail(otid)
             #expect(detail.subscription?.ownerAccount == "C")
             #expect(detail.ownership.last?.decidedBy == "alice")
-            #expect(try await store.account("C").subscriptions.map(\.originalTransactionId) == [otid])
+            #expect(try await store.accounts.detail("C").subscriptions.map(\.originalTransactionId) == [otid])
         }
     }
 }

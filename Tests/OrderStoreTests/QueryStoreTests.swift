@@ -11,25 +11,25 @@ struct QueryStoreTests {
         try await withStore(backend) { store in
             for i in 0..<53 {
                 // Two orders share each timestamp, so the order id must break ties.
-                try await store.placeOrder(
+                try await store.orders.place(
                     orderId: String(format: "o%03d", i), accountId: i % 2 == 0 ? "even" : "odd",
                     productId: i % 3 == 0 ? "no_ads" : "coins_60", at: t0 + Millis(i / 2))
             }
             var seen: [String] = []
             var cursor: OrderCursor?
             repeat {
-                let page = try await store.orders(after: cursor, limit: 10)
+                let page = try await store.orders.page(after: cursor, limit: 10)
                 seen += page.items.map(\.orderId)
                 cursor = page.next
             } while cursor != nil
             #expect(seen.count == 53 && Set(seen).count == 53)
             #expect(seen.first == "o052" && seen.last == "o000")
 
-            #expect(try await store.orders(OrderFilter(accountId: "even"), limit: 100).items.count == 27)
-            #expect(try await store.orders(OrderFilter(productId: "no_ads"), limit: 100).items.count == 18)
-            #expect(try await store.orders(OrderFilter(state: .pendingPayment), limit: 100).items.count == 53)
-            let second = try await store.orders(
-                OrderFilter(accountId: "odd"), after: try await store.orders(OrderFilter(accountId: "odd"), limit: 20).next, limit: 20)
+            #expect(try await store.orders.page(OrderFilter(accountId: "even"), limit: 100).items.count == 27)
+            #expect(try await store.orders.page(OrderFilter(productId: "no_ads"), limit: 100).items.count == 18)
+            #expect(try await store.orders.page(OrderFilter(state: .pendingPayment), limit: 100).items.count == 53)
+            let second = try await store.orders.page(
+                OrderFilter(accountId: "odd"), after: try await store.orders.page(OrderFilter(accountId: "odd"), limit: 20).next, limit: 20)
             #expect(second.items.count == 6 && second.next == nil)
         }
     }
@@ -37,7 +37,7 @@ struct QueryStoreTests {
     /// Order ord-77 of player-9: a delivered subscription, transaction 2000000111 of 2000000100.
     static func deliveredSubscription(_ store: OrderStore) async throws {
         let submission = try await store.paidOrder("ord-77", account: "player-9", product: "vip_monthly")
-        _ = try await store.applyVerification(
+        _ = try await store.apple.apply(
             orderId: "ord-77", submissionId: submission,
             report: validReport([tx("2000000111", product: "vip_monthly", original: "2000000100", at: t0 + 100, expires: t0 + .days(30))]),
             at: t0 + 3000)
@@ -48,9 +48,9 @@ struct QueryStoreTests {
         try await withStore(backend) { store in
             try await Self.deliveredSubscription(store)
             for id in ["ord-77", "player-9", "2000000111", "2000000100"] {
-                #expect(try await store.lookup(id).map(\.orderId) == ["ord-77"], "lookup \(id)")
+                #expect(try await store.orders.lookup(id).map(\.orderId) == ["ord-77"], "lookup \(id)")
             }
-            #expect(try await store.lookup("nothing").isEmpty)
+            #expect(try await store.orders.lookup("nothing").isEmpty)
         }
     }
 
@@ -58,24 +58,24 @@ struct QueryStoreTests {
     func prefixSearch(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await Self.deliveredSubscription(store)
-            try await store.placeOrder(orderId: "ord-7", accountId: "Player-1", productId: "coins_60", at: t0 + 1)
-            try await store.placeOrder(orderId: "ORD-78", accountId: "player-91", productId: "coins_60", at: t0 + 2)
-            try await store.placeOrder(orderId: "ord7x", accountId: "玩家_小明", productId: "coins_60", at: t0 + 3)
-            try await store.placeOrder(orderId: "ord-8", accountId: "p'%_\\", productId: "coins_60", at: t0 + 4)
+            try await store.orders.place(orderId: "ord-7", accountId: "Player-1", productId: "coins_60", at: t0 + 1)
+            try await store.orders.place(orderId: "ORD-78", accountId: "player-91", productId: "coins_60", at: t0 + 2)
+            try await store.orders.place(orderId: "ord7x", accountId: "玩家_小明", productId: "coins_60", at: t0 + 3)
+            try await store.orders.place(orderId: "ord-8", accountId: "p'%_\\", productId: "coins_60", at: t0 + 4)
 
             // The exact match leads, then the longer ids in byte order.
-            #expect(try await store.search("ord-7").map(\.orderId) == ["ord-7", "ord-77"])
+            #expect(try await store.orders.search("ord-7").map(\.orderId) == ["ord-7", "ord-77"])
             // A locale collation would put "ORD-78" and "Player-1" inside these ranges.
-            #expect(try await store.search("ord").map(\.orderId) == ["ord-7", "ord-77", "ord-8", "ord7x"])
-            #expect(try await store.search("player-9").map(\.orderId) == ["ord-77", "ORD-78"])
-            #expect(try await store.search("20000001").map(\.orderId) == ["ord-77"])
-            #expect(try await store.search("玩家").map(\.orderId) == ["ord7x"])
+            #expect(try await store.orders.search("ord").map(\.orderId) == ["ord-7", "ord-77", "ord-8", "ord7x"])
+            #expect(try await store.orders.search("player-9").map(\.orderId) == ["ord-77", "ORD-78"])
+            #expect(try await store.orders.search("20000001").map(\.orderId) == ["ord-77"])
+            #expect(try await store.orders.search("玩家").map(\.orderId) == ["ord7x"])
             // LIKE's wildcards mean nothing here.
-            #expect(try await store.search("p'%").map(\.orderId) == ["ord-8"])
-            let wildcards = try await store.search("%") + store.search("_")
+            #expect(try await store.orders.search("p'%").map(\.orderId) == ["ord-8"])
+            let wildcards = try await store.orders.search("%") + store.orders.search("_")
             #expect(wildcards.isEmpty)
-            #expect(try await store.search("ord", limit: 2).map(\.orderId) == ["ord-7", "ord-77"])
-            #expect(try await store.search("zzz").isEmpty)
+            #expect(try await store.orders.search("ord", limit: 2).map(\.orderId) == ["ord-7", "ord-77"])
+            #expect(try await store.orders.search("zzz").isEmpty)
         }
     }
 
@@ -85,17 +85,17 @@ struct QueryStoreTests {
             try await store.paidOrder("old", account: "a", at: t0)
             try await store.paidOrder("newer", account: "a", at: t0 + .minutes(10))
             try await store.paidOrder("fresh", account: "a", at: t0 + .minutes(29))
-            try await store.placeOrder(orderId: "unpaid", accountId: "a", productId: "coins_60", at: t0)
+            try await store.orders.place(orderId: "unpaid", accountId: "a", productId: "coins_60", at: t0)
             let now = t0 + .minutes(30)
-            let stuck = try await store.stuckOrders(now: now)
+            let stuck = try await store.reports.stuck(now: now)
             #expect(stuck.items.map(\.order.orderId) == ["old", "newer"])
             #expect(stuck.items.first?.age == .minutes(30) - 1000)
-            let counts = try await store.counts(now: now)
+            let counts = try await store.reports.counts(now: now)
             #expect(counts.stuck == 2)
             #expect(counts.oldestStuckAge == .minutes(30) - 1000)
             #expect(counts.byState[.receiptReceived] == 3 && counts.byState[.pendingPayment] == 1 && counts.total == 4)
-            let firstPage = try await store.stuckOrders(now: now, limit: 1)
-            #expect(try await store.stuckOrders(now: now, after: firstPage.next, limit: 1).items.map(\.order.orderId) == ["newer"])
+            let firstPage = try await store.reports.stuck(now: now, limit: 1)
+            #expect(try await store.reports.stuck(now: now, after: firstPage.next, limit: 1).items.map(\.order.orderId) == ["newer"])
         }
     }
 
@@ -115,11 +115,11 @@ struct QueryStoreTests {
                     """
                 ).run()
             }
-            let counts = try await store.counts(now: t0 + .hours(1))
+            let counts = try await store.reports.counts(now: t0 + .hours(1))
             #expect(counts.stuck == StoreCounts.cap)
             #expect(counts.oldestStuckAge == .hours(1))
             #expect(StoreCounts.text(counts.stuck) == "1000+" && StoreCounts.text(StoreCounts.cap - 1) == "999")
-            #expect(try await store.stuckOrders(now: t0 + .hours(1), limit: 2000).items.count == n, "the queue itself is not capped")
+            #expect(try await store.reports.stuck(now: t0 + .hours(1), limit: 2000).items.count == n, "the queue itself is not capped")
         }
     }
 
@@ -127,10 +127,10 @@ struct QueryStoreTests {
     func hostileStrings(backend: Backend) async throws {
         try await withStore(backend) { store in
             let hostile = "acct\u{1B}[2J\u{1B}]0;pwned\u{07}\u{202E}evil\u{7F}玩家'; DROP TABLE orders;--"
-            try await store.placeOrder(orderId: "o1", accountId: hostile, productId: "coins_60", at: t0)
-            #expect(try await store.order("o1")?.accountId == hostile)
-            #expect(try await store.lookup(hostile).map(\.orderId) == ["o1"])
-            #expect(try await store.counts().total == 1)
+            try await store.orders.place(orderId: "o1", accountId: hostile, productId: "coins_60", at: t0)
+            #expect(try await store.orders.find("o1")?.accountId == hostile)
+            #expect(try await store.orders.lookup(hostile).map(\.orderId) == ["o1"])
+            #expect(try await store.reports.counts().total == 1)
         }
     }
 
@@ -138,14 +138,14 @@ struct QueryStoreTests {
     func notFound(backend: Backend) async throws {
         try await withStore(backend) { store in
             await #expect(throws: StoreError.unknownProduct("gems")) {
-                try await store.placeOrder(orderId: "o1", accountId: "a", productId: "gems")
+                try await store.orders.place(orderId: "o1", accountId: "a", productId: "gems")
             }
             await #expect(throws: StoreError.notFound(kind: .order, id: "nope")) {
-                try await store.submitReceipt(orderId: "nope", receiptData: "x")
+                try await store.orders.submit(orderId: "nope", receiptData: "x")
             }
             await #expect(throws: StoreError.orderExists(orderId: "o2")) {
-                try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
-                try await store.placeOrder(orderId: "o2", accountId: "a", productId: "coins_60")
+                try await store.orders.place(orderId: "o2", accountId: "a", productId: "coins_60")
+                try await store.orders.place(orderId: "o2", accountId: "a", productId: "coins_60")
             }
         }
     }
@@ -155,10 +155,10 @@ struct QueryStoreTests {
         let location = try await backend.freshLocation()
         let first = try await OrderStore.open(location, settings: .test)
         try await TestCatalogue.install(in: first)
-        try await first.placeOrder(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
+        try await first.orders.place(orderId: "kept", accountId: "a", productId: "coins_60", at: t0)
         await first.close()
         let second = try await OrderStore.open(location, settings: .test)
-        #expect(try await second.order("kept")?.state == .pendingPayment)
+        #expect(try await second.orders.find("kept")?.state == .pendingPayment)
         let versions = try await second.db.sql.rows("SELECT version FROM schema_migrations").map { try $0.int("version") }
         #expect(versions == Array(1...Migrations.all(second.dialect).count))
         await second.close()

@@ -7,7 +7,7 @@ import Testing
 struct RefundAuditStoreTests {
     private func delivered(_ store: OrderStore, _ id: String, tid: String, product: String = "coins_60") async throws {
         let submission = try await store.paidOrder(id, account: "a1", product: product)
-        _ = try await store.applyVerification(
+        _ = try await store.apple.apply(
             orderId: id, submissionId: submission, report: validReport([tx(tid, product: product, at: t0 + 100)]), at: t0 + 3000)
     }
 
@@ -15,13 +15,13 @@ struct RefundAuditStoreTests {
     func refundNotification(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "800")
-            let refunded = try await store.recordRefund(transactionId: "800", cancelledAt: t0 + .hours(5), at: t0 + .hours(6))
+            let refunded = try await store.apple.recordRefund(transactionId: "800", cancelledAt: t0 + .hours(5), at: t0 + .hours(6))
             #expect(refunded?.state == .refunded)
-            let grant = try #require(try await store.orderDetail("o1").grants.first)
+            let grant = try #require(try await store.orders.detail("o1").grants.first)
             #expect(grant.revokedAt == t0 + .hours(6))
             #expect(grant.revokedBy == "apple")
-            #expect(try await store.counts().byState[.refunded] == 1)
-            #expect(try await store.counts().byState[.delivered] == 0)
+            #expect(try await store.reports.counts().byState[.refunded] == 1)
+            #expect(try await store.reports.counts().byState[.delivered] == 0)
         }
     }
 
@@ -29,16 +29,16 @@ struct RefundAuditStoreTests {
     func refundOnReverify(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "801", product: "no_ads")
-            let outcome = try await store.applyVerification(
+            let outcome = try await store.apple.apply(
                 orderId: "o1", submissionId: nil,
                 report: validReport([tx("801", product: "no_ads", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
             #expect(outcome.order.state == .refunded)
             // A later answer without the cancellation never erases the refund.
-            let later = try await store.applyVerification(
+            let later = try await store.apple.apply(
                 orderId: "o1", submissionId: nil,
                 report: validReport([tx("801", product: "no_ads", at: t0 + 100)]), at: t0 + .hours(3))
             #expect(later.order.state == .refunded)
-            #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == t0 + .hours(1))
+            #expect(try await store.orders.detail("o1").transactions.first?.transaction.cancellationDate == t0 + .hours(1))
         }
     }
 
@@ -46,17 +46,17 @@ struct RefundAuditStoreTests {
     func notRefunds(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "coins", tid: "810")
-            let consumable = try await store.applyVerification(
+            let consumable = try await store.apple.apply(
                 orderId: "coins", submissionId: nil,
                 report: validReport([tx("810", at: t0 + 100, cancelled: t0 + .hours(1))]), at: t0 + .hours(2))
             #expect(consumable.order.state == .delivered)
             try await delivered(store, "vip", tid: "820", product: "vip_monthly")
             var upgraded = tx("820", product: "vip_monthly", at: t0 + 100, expires: t0 + .days(30), cancelled: t0 + .days(3))
             upgraded.isUpgraded = true
-            let upgrade = try await store.applyVerification(orderId: "vip", submissionId: nil, report: validReport([], latest: [upgraded]), at: t0 + .days(3))
+            let upgrade = try await store.apple.apply(orderId: "vip", submissionId: nil, report: validReport([], latest: [upgraded]), at: t0 + .days(3))
             #expect(upgrade.order.state == .delivered)
             // The consumable's refund arrives as a notification.
-            #expect(try await store.recordRefund(transactionId: "810", cancelledAt: t0 + .hours(5))?.state == .refunded)
+            #expect(try await store.apple.recordRefund(transactionId: "810", cancelledAt: t0 + .hours(5))?.state == .refunded)
         }
     }
 
@@ -64,22 +64,22 @@ struct RefundAuditStoreTests {
     func refundReversed(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "830", product: "no_ads")
-            _ = try await store.recordRefund(transactionId: "830", cancelledAt: t0 + .hours(1), kind: .revoke, at: t0 + .hours(1))
-            #expect(try await store.orderDetail("o1").order.lastError?.contains("Family Sharing") == true)
-            let again = try await store.recordRefundReversed(transactionId: "830", at: t0 + .hours(2))
+            _ = try await store.apple.recordRefund(transactionId: "830", cancelledAt: t0 + .hours(1), kind: .revoke, at: t0 + .hours(1))
+            #expect(try await store.orders.detail("o1").order.lastError?.contains("Family Sharing") == true)
+            let again = try await store.apple.recordRefundReversed(transactionId: "830", at: t0 + .hours(2))
             #expect(again?.state == .delivered)
-            let grants = try await store.orderDetail("o1").grants
+            let grants = try await store.orders.detail("o1").grants
             #expect(grants.map(\.kind) == [.automatic, .refundReversed])
             #expect(grants.filter { $0.revokedAt == nil }.count == 1)
             #expect(try await store.audit.entries().first?.action == "refund.reversed")
-            #expect(try await store.orderDetail("o1").transactions.first?.transaction.cancellationDate == nil)
+            #expect(try await store.orders.detail("o1").transactions.first?.transaction.cancellationDate == nil)
         }
     }
 
     @Test("R9: a refund of a transaction no order claimed is kept and audited, nothing else changes", arguments: Backend.all)
     func refundOrphan(backend: Backend) async throws {
         try await withStore(backend) { store in
-            let refunded = try await store.recordRefund(transactionId: "nobody", cancelledAt: t0)
+            let refunded = try await store.apple.recordRefund(transactionId: "nobody", cancelledAt: t0)
             #expect(refunded == nil)
             let newest = try await store.audit.entries().first
             #expect(newest?.action == "refund.unclaimed")

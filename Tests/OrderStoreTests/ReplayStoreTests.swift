@@ -10,7 +10,7 @@ struct ReplayStoreTests {
         -> Order
     {
         let submission = try await store.paidOrder(id, account: account, product: product)
-        return try await store.applyVerification(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000).order
+        return try await store.apple.apply(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000).order
     }
 
     @Test("The same transaction on a second order of the same account is a replay", arguments: Backend.all)
@@ -21,7 +21,7 @@ struct ReplayStoreTests {
             #expect(second.state == .rejected)
             #expect(second.replayFlag)
             #expect(second.lastError == "replay: tid:500 already claimed by order o1 of account a1")
-            #expect(try await store.account("a1").flags.map(\.flag) == ["replay"])
+            #expect(try await store.accounts.detail("a1").flags.map(\.flag) == ["replay"])
         }
     }
 
@@ -31,11 +31,11 @@ struct ReplayStoreTests {
             _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
             let stolen = try await verify(store, "o2", account: "thief", [tx("500", at: t0 + 100)])
             #expect(stolen.lastError == "replay: tid:500 already claimed by order o1 of account a1")
-            #expect(try await store.account("thief").flags.count == 1)
-            #expect(try await store.account("a1").flags.isEmpty)
-            #expect(try await store.orderDetail("o1").grants.count == 1)
-            #expect(try await store.orderDetail("o2").replayHolder == "o1", "the replay names the order holding the purchase")
-            #expect(try await store.orderDetail("o1").replayHolder == nil)
+            #expect(try await store.accounts.detail("thief").flags.count == 1)
+            #expect(try await store.accounts.detail("a1").flags.isEmpty)
+            #expect(try await store.orders.detail("o1").grants.count == 1)
+            #expect(try await store.orders.detail("o2").replayHolder == "o1", "the replay names the order holding the purchase")
+            #expect(try await store.orders.detail("o1").replayHolder == nil)
         }
     }
 
@@ -47,8 +47,8 @@ struct ReplayStoreTests {
             #expect(restored.state == .rejected)
             #expect(restored.lastError?.contains("otid:600") == true)
             // The restore's own key was given back: nothing half-claimed remains.
-            #expect(try await store.lookup("601").isEmpty)
-            #expect(try await store.orderDetail("o2").replayHolder == "o1", "found by the original transaction R7 keyed it by")
+            #expect(try await store.orders.lookup("601").isEmpty)
+            #expect(try await store.orders.detail("o2").replayHolder == "o1", "found by the original transaction R7 keyed it by")
         }
     }
 
@@ -59,10 +59,10 @@ struct ReplayStoreTests {
             let restored = try await verify(store, "o2", account: "a1", product: "no_ads", [tx("601", product: "no_ads", original: "600", at: t0 + 200)])
             #expect(restored.state == .delivered)
             #expect(!restored.replayFlag)
-            #expect(try await store.account("a1").flags.isEmpty)
-            #expect(try await store.orderDetail("o2").grants.map(\.kind) == [.restore])
+            #expect(try await store.accounts.detail("a1").flags.isEmpty)
+            #expect(try await store.orders.detail("o2").grants.map(\.kind) == [.restore])
             // The purchase stays claimed by the order that paid for it.
-            #expect(try await store.orderDetail("o1").transactions.map(\.transaction.transactionId) == ["600"])
+            #expect(try await store.orders.detail("o1").transactions.map(\.transaction.transactionId) == ["600"])
         }
     }
 
@@ -92,15 +92,15 @@ struct ReplayStoreTests {
         try await withStore(backend) { store in
             // A's receipt went missing; B bought the same product later on the same device.
             let aSubmission = try await store.paidOrder("a", account: "p1")
-            _ = try await store.applyVerification(orderId: "a", submissionId: aSubmission, report: outage, at: t0 + 2000)
+            _ = try await store.apple.apply(orderId: "a", submissionId: aSubmission, report: outage, at: t0 + 2000)
             let bSubmission = try await store.paidOrder("b", account: "p1", at: t0 + 10_000)
             let mine = tx("901", at: t0 + 100), theirs = tx("902", at: t0 + 10_500)
-            _ = try await store.applyVerification(orderId: "b", submissionId: bSubmission, report: validReport([theirs, mine]), at: t0 + 12_000)
-            #expect(try await store.orderDetail("b").order.transactionId == "902")
-            let late = try await store.applyVerification(orderId: "a", submissionId: aSubmission, report: validReport([mine, theirs]), at: t0 + 20_000)
+            _ = try await store.apple.apply(orderId: "b", submissionId: bSubmission, report: validReport([theirs, mine]), at: t0 + 12_000)
+            #expect(try await store.orders.detail("b").order.transactionId == "902")
+            let late = try await store.apple.apply(orderId: "a", submissionId: aSubmission, report: validReport([mine, theirs]), at: t0 + 20_000)
             #expect(late.order.state == .delivered)
             #expect(!late.order.replayFlag)
-            #expect(try await store.account("p1").flags.isEmpty)
+            #expect(try await store.accounts.detail("p1").flags.isEmpty)
         }
     }
 
@@ -108,13 +108,13 @@ struct ReplayStoreTests {
     func ownClaim(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + 2000)
-            let outcome = try await store.applyVerification(
+            _ = try await store.apple.apply(orderId: "o1", submissionId: submission, report: statusReport(21005), at: t0 + 2000)
+            let outcome = try await store.apple.apply(
                 orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
             #expect(outcome.order.state == .delivered)
-            let again = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 9000)
+            let again = try await store.apple.apply(orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 9000)
             #expect(again.order.state == .delivered)
-            #expect(try await store.orderDetail("o1").grants.count == 1)
+            #expect(try await store.orders.detail("o1").grants.count == 1)
         }
     }
 }

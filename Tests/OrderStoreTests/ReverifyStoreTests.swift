@@ -26,13 +26,13 @@ struct ReverifyStoreTests {
         try await withStore(backend) { store in
             try await store.paidOrder("o1", account: "a1", claimed: "4242")
             let apple = ScriptedApple([outage, validReport([tx("4242", at: t0 + 100)])])
-            let first = try await store.reverify(orderId: "o1", using: apple)
+            let first = try await store.apple.reverify(orderId: "o1", using: apple)
             #expect(first.order.state == .verifyRetry)
-            let second = try await store.reverify(orderId: "o1", using: apple, by: alice)
+            let second = try await store.apple.reverify(orderId: "o1", using: apple, by: alice)
             #expect(second.order.state == .delivered)
             let asked = await apple.asked
             #expect(asked.count == 2 && asked.allSatisfy { $0.0 == "receipt-of-o1" && $0.1 == "4242" })
-            let detail = try await store.orderDetail("o1")
+            let detail = try await store.orders.detail("o1")
             #expect(detail.attempts.map(\.outcome) == [.retryable, .valid])
             #expect(detail.audit.contains { $0.action == "reverify" && $0.actor == "alice" })
         }
@@ -57,15 +57,15 @@ struct ReverifyStoreTests {
             let ids = (1...40).map { "bulk-\($0)" }
             for id in ids { _ = try await first.paidOrder(id, account: "a-\(id)") }
             let apple = CountingApple()
-            async let one = first.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
-            async let two = second.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
+            async let one = first.apple.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
+            async let two = second.apple.reverifyAll(ids, using: apple, by: alice, concurrency: 8)
             let (a, b) = await (one, two)
             #expect(a.failed.isEmpty && b.failed.isEmpty, "\(a.failed) \(b.failed)")
             #expect(a.delivered + b.delivered == ids.count, "each order delivered by one of the runs")
             #expect(a.elsewhere + b.elsewhere == ids.count, "the other run left it: \(a.elsewhere) + \(b.elsewhere)")
             let calls = await apple.calls
             #expect(calls.count == ids.count && calls.values.allSatisfy { $0 == 1 }, "one call per order: \(calls.filter { $0.value != 1 })")
-            for id in ids { #expect(try await first.orderDetail(id).grants.count == 1) }
+            for id in ids { #expect(try await first.orders.detail(id).grants.count == 1) }
             #expect(try await first.jobs.job(.verify(orderId: "bulk-1")) == nil, "nothing is owed once delivered")
         }
     }
@@ -80,14 +80,14 @@ struct ReverifyStoreTests {
             let apple = CountingApple()
             let asked = Counter()
             // Four in flight; the second answer stops the run with orders it never asked about.
-            let stopped = await store.reverifyAll(
+            let stopped = await store.apple.reverifyAll(
                 ids, using: apple, by: alice, concurrency: 4,
                 shouldContinue: { asked.value < 2 }, progress: { state in if state.done > 0 { asked.increment() } })
             #expect(stopped.done < ids.count && stopped.failed.isEmpty, "\(stopped.summary)")
             for id in ids {
                 if let job = try await store.jobs.job(.verify(orderId: id)) { #expect(job.leaseOwner == nil, "\(id) still claimed by \(job.leaseOwner ?? "")") }
             }
-            let rest = await store.reverifyAll(ids, using: apple, by: alice, concurrency: 4)
+            let rest = await store.apple.reverifyAll(ids, using: apple, by: alice, concurrency: 4)
             #expect(rest.elsewhere == 0 && rest.failed.isEmpty, "\(rest.summary)")
             #expect(await apple.calls.count == ids.count, "every order asked about by one run or the other")
         }
@@ -96,9 +96,9 @@ struct ReverifyStoreTests {
     @Test("An order without a stored receipt can't be re-verified, and says so", arguments: Backend.all)
     func nothingToVerify(backend: Backend) async throws {
         try await withStore(backend) { store in
-            try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
+            try await store.orders.place(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
             await #expect(throws: StoreError.noReceipt(orderId: "o1")) {
-                try await store.reverify(orderId: "o1", using: ScriptedApple([]))
+                try await store.apple.reverify(orderId: "o1", using: ScriptedApple([]))
             }
         }
     }

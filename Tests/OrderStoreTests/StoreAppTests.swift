@@ -17,10 +17,10 @@ struct StoreAppTests {
         let first = try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.studio.dragon"))
         await first.close()
 
-        await #expect(throws: StoreError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten")) {
+        await #expect(throws: StoreSetupError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten")) {
             try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.studio.kitten"))
         }
-        #expect(StoreError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten").description.contains("iapdesk app add"))
+        #expect(StoreSetupError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten").description.contains("iapdesk app add"))
 
         var unconfigured = StoreSettings(bundleId: "com.example.game")
         unconfigured.bundleIdConfigured = false
@@ -34,7 +34,7 @@ struct StoreAppTests {
         none.bundleIdConfigured = false
         await (try await OrderStore.open(old, settings: none)).close()
         await (try await OrderStore.open(old, settings: StoreSettings(bundleId: "com.studio.kitten"))).close()
-        await #expect(throws: StoreError.otherApp(store: "com.studio.kitten", configured: "com.studio.dragon")) {
+        await #expect(throws: StoreSetupError.otherApp(store: "com.studio.kitten", configured: "com.studio.dragon")) {
             try await OrderStore.open(old, settings: StoreSettings(bundleId: "com.studio.dragon"))
         }
     }
@@ -76,19 +76,19 @@ struct StoreAppTests {
         // Each order is its product's app's; a receipt of Dragon cannot pay for a Kitten order.
         let d = try await store.paidOrder("d-1", account: "p-1", product: "gems_100")
         let k = try await store.paidOrder("k-1", account: "p-1", product: "fish_10")
-        #expect(try await store.order("d-1")?.app == Self.dragon)
-        #expect(try await store.order("k-1")?.app == Self.kitten)
-        let wrong = try await store.applyVerification(
+        #expect(try await store.orders.find("d-1")?.app == Self.dragon)
+        #expect(try await store.orders.find("k-1")?.app == Self.kitten)
+        let wrong = try await store.apple.apply(
             orderId: "k-1", submissionId: k, report: validReport([tx("t-k", product: "fish_10", at: t0 + 100)], bundle: Self.dragon), at: t0 + 3000)
         #expect(wrong.order.state == .rejected)
         #expect(wrong.order.lastError?.contains("\(Self.dragon) ≠ \(Self.kitten)") == true, "\(wrong.order.lastError ?? "")")
-        let right = try await store.applyVerification(
+        let right = try await store.apple.apply(
             orderId: "d-1", submissionId: d, report: validReport([tx("t-d", product: "gems_100", at: t0 + 100)], bundle: Self.dragon), at: t0 + 3000)
         #expect(right.order.state == .delivered)
 
-        #expect(try await store.orders(OrderFilter(app: Self.kitten)).items.map(\.orderId) == ["k-1"])
-        #expect(try await store.orders(OrderFilter(state: .delivered, app: Self.dragon)).items.map(\.orderId) == ["d-1"])
-        #expect(try await store.orderRecords(OrderFilter(accountId: "p-1")).items.map(\.app).sorted() == [Self.dragon, Self.kitten])
+        #expect(try await store.orders.page(OrderFilter(app: Self.kitten)).items.map(\.orderId) == ["k-1"])
+        #expect(try await store.orders.page(OrderFilter(state: .delivered, app: Self.dragon)).items.map(\.orderId) == ["d-1"])
+        #expect(try await store.orders.records(OrderFilter(accountId: "p-1")).items.map(\.app).sorted() == [Self.dragon, Self.kitten])
         await #expect(throws: StoreError.self, "its app cannot change under orders") {
             var moved = fish
             moved.app = Self.dragon
@@ -98,7 +98,7 @@ struct StoreAppTests {
 
         // Kitten's own configuration opens the studio's store too; a stranger's does not.
         await (try await OrderStore.open(location, settings: StoreSettings(bundleId: Self.kitten))).close()
-        await #expect(throws: StoreError.otherApp(store: "\(Self.dragon), \(Self.kitten)", configured: "com.other.game")) {
+        await #expect(throws: StoreSetupError.otherApp(store: "\(Self.dragon), \(Self.kitten)", configured: "com.other.game")) {
             try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.other.game"))
         }
     }

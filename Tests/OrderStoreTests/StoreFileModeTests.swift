@@ -13,7 +13,7 @@ struct StoreFileModeTests {
         defer { umask(previous) }
         try await withStore(.sqlite) { store in
             guard case .sqlite(let path) = store.location else { throw Machine.Missing(what: "a SQLite store") }
-            try await store.placeOrder(orderId: "mode-1", accountId: "a", productId: "coins_60")
+            try await store.orders.place(orderId: "mode-1", accountId: "a", productId: "coins_60")
             for file in [path, path + "-wal", path + "-shm"] {
                 let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
                 #expect(mode == 0o600, "\(file) is \(String(mode ?? -1, radix: 8))")

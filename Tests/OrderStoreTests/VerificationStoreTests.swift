@@ -10,13 +10,13 @@ struct VerificationStoreTests {
     func storeFirst(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            var detail = try await store.orderDetail("o1")
+            var detail = try await store.orders.detail("o1")
             #expect(detail.order.state == .receiptReceived)
             #expect(detail.submissions.map(\.receiptData) == ["receipt-of-o1"])
             // Apple is down: the order waits, the receipt stays.
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + 5000)
+            let outcome = try await store.apple.apply(orderId: "o1", submissionId: submission, report: outage, at: t0 + 5000)
             #expect(outcome.order.state == .verifyRetry)
-            detail = try await store.orderDetail("o1")
+            detail = try await store.orders.detail("o1")
             #expect(detail.submissions.count == 1)
             #expect(detail.attempts.map(\.outcome) == [.retryable])
         }
@@ -25,11 +25,11 @@ struct VerificationStoreTests {
     @Test("R1: an empty receipt is refused with a clear error and the order is untouched", arguments: Backend.all)
     func emptyReceipt(backend: Backend) async throws {
         try await withStore(backend) { store in
-            try await store.placeOrder(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
+            try await store.orders.place(orderId: "o1", accountId: "a1", productId: "coins_60", at: t0)
             await #expect(throws: StoreError.emptyReceipt(orderId: "o1")) {
-                try await store.submitReceipt(orderId: "o1", receiptData: "")
+                try await store.orders.submit(orderId: "o1", receiptData: "")
             }
-            #expect(try await store.order("o1")?.state == .pendingPayment)
+            #expect(try await store.orders.find("o1")?.state == .pendingPayment)
         }
     }
 
@@ -37,12 +37,12 @@ struct VerificationStoreTests {
     func delivers(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            let outcome = try await store.applyVerification(
+            let outcome = try await store.apple.apply(
                 orderId: "o1", submissionId: submission, report: validReport([tx("1000", at: t0 + 500)]), at: t0 + 3000)
             #expect(outcome.order.state == .delivered)
             #expect(outcome.order.transactionId == "1000")
             #expect(outcome.checks.allSatisfy { $0.passed })
-            let detail = try await store.orderDetail("o1")
+            let detail = try await store.orders.detail("o1")
             #expect(detail.grants.count == 1)
             #expect(detail.grants.first?.kind == .automatic)
             #expect(detail.audit.map(\.action) == ["receipt.received", "verify.valid", "deliver"])
@@ -53,16 +53,16 @@ struct VerificationStoreTests {
     func sandboxInProduction(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("review", account: "app-review")
-            let outcome = try await store.applyVerification(
+            let outcome = try await store.apple.apply(
                 orderId: "review", submissionId: submission,
                 report: validReport([tx("1", at: t0 + 500)], environment: .sandbox), at: t0 + 3000)
             #expect(outcome.flaggedSandbox)
             #expect(outcome.order.state == .delivered)
             #expect(outcome.order.environment == .sandbox)
-            #expect(try await store.orders(OrderFilter(environment: .sandbox)).items.map(\.orderId) == ["review"])
-            #expect(try await store.orders(OrderFilter(environment: .production)).items.isEmpty)
-            #expect(try await store.counts().sandboxInProduction == 1)
-            #expect(try await store.orderDetail("review").attempts.last?.verdict?.sandboxInProduction == true)
+            #expect(try await store.orders.page(OrderFilter(environment: .sandbox)).items.map(\.orderId) == ["review"])
+            #expect(try await store.orders.page(OrderFilter(environment: .production)).items.isEmpty)
+            #expect(try await store.reports.counts().sandboxInProduction == 1)
+            #expect(try await store.orders.detail("review").attempts.last?.verdict?.sandboxInProduction == true)
         }
     }
 
@@ -70,13 +70,13 @@ struct VerificationStoreTests {
     func finalAndRetryable(backend: Backend) async throws {
         try await withStore(backend) { store in
             let s1 = try await store.paidOrder("o1", account: "a1")
-            let rejected = try await store.applyVerification(orderId: "o1", submissionId: s1, report: statusReport(21010), at: t0 + 3000)
+            let rejected = try await store.apple.apply(orderId: "o1", submissionId: s1, report: statusReport(21010), at: t0 + 3000)
             #expect(rejected.order.state == .rejected)
             #expect(rejected.order.lastError == "21010 user account not found or deleted")
             let s2 = try await store.paidOrder("o2", account: "a1")
-            let waiting = try await store.applyVerification(orderId: "o2", submissionId: s2, report: statusReport(21104, retryable: true), at: t0 + 3000)
+            let waiting = try await store.apple.apply(orderId: "o2", submissionId: s2, report: statusReport(21104, retryable: true), at: t0 + 3000)
             #expect(waiting.order.state == .verifyRetry)
-            let attempts = try await store.orderDetail("o2").attempts
+            let attempts = try await store.orders.detail("o2").attempts
             #expect(attempts.first?.appleStatus == 21104)
             #expect(attempts.first?.statusMeaning == "internal data access error (21104)")
         }
@@ -89,15 +89,15 @@ struct VerificationStoreTests {
             var now = t0 + 2000
             var nextRetries: [Millis] = []
             for _ in 0..<7 {
-                let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21005), at: now)
+                let outcome = try await store.apple.apply(orderId: "o1", submissionId: submission, report: statusReport(21005), at: now)
                 #expect(outcome.order.state == .verifyRetry)
                 let next = try #require(outcome.order.nextRetryAt)
                 nextRetries.append(next - now)
                 now = next
             }
             #expect(nextRetries == [.seconds(10), .seconds(30), .minutes(2), .minutes(10), .minutes(30), .hours(1), .hours(1)])
-            #expect(try await store.ordersDueForRetry(now: now) == ["o1"])
-            #expect(try await store.ordersDueForRetry(now: now - 1).isEmpty)
+            #expect(try await store.apple.dueForRetry(now: now) == ["o1"])
+            #expect(try await store.apple.dueForRetry(now: now - 1).isEmpty)
         }
     }
 
@@ -105,12 +105,12 @@ struct VerificationStoreTests {
     func exhaustion(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + 2000)
-            let last = try await store.applyVerification(orderId: "o1", submissionId: submission, report: outage, at: t0 + .hours(72))
+            _ = try await store.apple.apply(orderId: "o1", submissionId: submission, report: outage, at: t0 + 2000)
+            let last = try await store.apple.apply(orderId: "o1", submissionId: submission, report: outage, at: t0 + .hours(72))
             #expect(last.order.state == .verifyRetry)
             #expect(last.order.needsOperator)
             #expect(last.order.nextRetryAt == nil)
-            let stuck = try await store.stuckOrders(now: t0 + .hours(72)).items
+            let stuck = try await store.reports.stuck(now: t0 + .hours(72)).items
             #expect(stuck.map(\.order.orderId) == ["o1"])
             #expect(stuck.first?.attempts == 2)
         }
@@ -127,10 +127,10 @@ struct VerificationStoreTests {
             ]
             for (id, report, check) in cases {
                 let submission = try await store.paidOrder(id, account: "a1")
-                let outcome = try await store.applyVerification(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
+                let outcome = try await store.apple.apply(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
                 #expect(outcome.order.state == .rejected, "\(id)")
                 #expect(outcome.order.lastError?.hasPrefix("check failed: \(check)") == true, "\(id): \(outcome.order.lastError ?? "-")")
-                #expect(try await store.orderDetail(id).grants.isEmpty)
+                #expect(try await store.orders.detail(id).grants.isEmpty)
             }
         }
     }
@@ -140,7 +140,7 @@ struct VerificationStoreTests {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
             // Seed 003: finished consumables leave the receipt; Apple answers 0 with an empty in_app.
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([]), at: t0 + 3000)
+            let outcome = try await store.apple.apply(orderId: "o1", submissionId: submission, report: validReport([]), at: t0 + 3000)
             #expect(outcome.order.state == .verifyRetry)
             #expect(outcome.order.needsOperator)
             #expect(outcome.order.nextRetryAt == t0 + 3000 + .seconds(10))
@@ -161,12 +161,12 @@ struct VerificationStoreTests {
             ]
             for (id, report) in cases {
                 let submission = try await store.paidOrder(id, account: "a1")
-                let outcome = try await store.applyVerification(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
+                let outcome = try await store.apple.apply(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
                 #expect(outcome.order.state == .verifyRetry, "\(id)")
                 #expect(outcome.order.needsOperator, "\(id)")
                 #expect(outcome.order.nextRetryAt != nil, "\(id): the retries go on, so fixing the configuration is enough")
             }
-            let waiting = try await store.operatorAlerts(limit: 10)
+            let waiting = try await store.reports.operatorAlerts(limit: 10)
             #expect(waiting.first { $0.reason.contains("shared secret") }?.orders == 1)
             #expect(waiting.reduce(0) { $0 + $1.orders } == cases.count)
         }
@@ -176,16 +176,16 @@ struct VerificationStoreTests {
     func adminReopens(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 3000)
-            let rejected = try await store.orderDetail("o1").order
+            _ = try await store.apple.apply(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 3000)
+            let rejected = try await store.orders.detail("o1").order
             #expect(rejected.state == .rejected)
             #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: "re-verify a rejected order", role: .support))
-            #expect(try await store.rejectedOrders(reasonContaining: "21010") == ["o1"])
+            #expect(try await store.apple.rejectedOrders(reasonContaining: "21010") == ["o1"])
             // Without reopen (not an admin's word) the answer is recorded but decides nothing.
-            let ignored = try await store.applyVerification(
+            let ignored = try await store.apple.apply(
                 orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)
             #expect(ignored.order.state == .rejected)
-            let reopened = try await store.applyVerification(
+            let reopened = try await store.apple.apply(
                 orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), reopen: true, at: t0 + 5000)
             #expect(reopened.order.state == .delivered)
         }
@@ -195,8 +195,8 @@ struct VerificationStoreTests {
     func verdictStored(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
-            _ = try await store.applyVerification(orderId: "o1", submissionId: submission, report: validReport([tx("7", at: t0 - .hours(1))]), at: t0 + 3000)
-            let verdict = try #require(try await store.orderDetail("o1").attempts.last?.verdict)
+            _ = try await store.apple.apply(orderId: "o1", submissionId: submission, report: validReport([tx("7", at: t0 - .hours(1))]), at: t0 + 3000)
+            let verdict = try #require(try await store.orders.detail("o1").attempts.last?.verdict)
             #expect(verdict.outcome == .checkFailed)
             #expect(verdict.pickedTransactionId == "7")
             #expect(verdict.orderState == .rejected)
@@ -208,7 +208,7 @@ struct VerificationStoreTests {
     func claimedWrongProduct(backend: Backend) async throws {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1", claimed: "77")
-            let outcome = try await store.applyVerification(
+            let outcome = try await store.apple.apply(
                 orderId: "o1", submissionId: submission,
                 report: validReport([tx("77", product: "no_ads", at: t0 + 500)]), at: t0 + 3000)
             #expect(outcome.order.lastError == "check failed: product id: no_ads ≠ coins_60")
@@ -222,11 +222,11 @@ struct VerificationStoreTests {
             let report = validReport(
                 [tx("30", at: t0 + 900), tx("10", at: t0 - .days(3)), tx("20", at: t0 + 100)],
                 latest: [tx("30", at: t0 + 900), tx("v1", product: "vip_monthly", at: t0 + 999)])
-            let outcome = try await store.applyVerification(orderId: "o1", submissionId: submission, report: report, at: t0 + 3000)
+            let outcome = try await store.apple.apply(orderId: "o1", submissionId: submission, report: report, at: t0 + 3000)
             #expect(outcome.order.transactionId == "30")
             #expect(outcome.order.state == .delivered)
             // The others were stored; those no order claims are orphans.
-            #expect(try await store.orphans().map(\.transaction.transactionId).sorted() == ["10", "20", "v1"])
+            #expect(try await store.orders.orphans().map(\.transaction.transactionId).sorted() == ["10", "20", "v1"])
         }
     }
 }

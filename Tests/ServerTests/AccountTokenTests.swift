@@ -25,11 +25,11 @@ extension AppleSide {
                 }
                 let lin = Operator(name: "lin", role: .support)
                 await #expect(throws: StoreError.self, "tok-a is no UUID") {
-                    try await serve.store.rebindAppAccountToken(originalTransactionId: otid, by: lin, reason: "ticket 40", send: send)
+                    try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: lin, reason: "ticket 40", send: send)
                 }
-                try await serve.store.transferOwnership(originalTransactionId: otid, to: "acct-b", by: lin, reason: "ticket 40: same player")
+                try await serve.store.subscriptions.transfer(originalTransactionId: otid, to: "acct-b", by: lin, reason: "ticket 40: same player")
                 await #expect(throws: StoreError.self, "acct-b has no order on it yet") {
-                    try await serve.store.rebindAppAccountToken(originalTransactionId: otid, by: lin, reason: "ticket 40", send: send)
+                    try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: lin, reason: "ticket 40", send: send)
                 }
 
                 // Apple renews; acct-b's game server submits the renewal under a UUID order.
@@ -44,9 +44,9 @@ extension AppleSide {
                 #expect(try await IntakeTests.waitFor("delivered", order: orderB, in: serve)["state"] as? String == "delivered")
 
                 await #expect(throws: StoreError.forbidden(action: "rebind a subscription's token", role: .viewer)) {
-                    try await serve.store.rebindAppAccountToken(originalTransactionId: otid, by: Operator(name: "vic", role: .viewer), reason: "x", send: send)
+                    try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: Operator(name: "vic", role: .viewer), reason: "x", send: send)
                 }
-                let rebound = try await serve.store.rebindAppAccountToken(originalTransactionId: otid, by: lin, reason: "ticket 40: bind to acct-b", send: send)
+                let rebound = try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: lin, reason: "ticket 40: bind to acct-b", send: send)
                 #expect(rebound.appleError == nil && rebound.ownerAccount == "acct-b" && rebound.orderId == orderB, "\(rebound)")
                 #expect(await sim.ledger.purchase(transactionId: otid)?.appAccountToken == orderB, "Apple's purchase carries the new owner's token")
                 #expect(try await serve.store.audit.entries().contains { $0.action == "subscription.rebind_token" && $0.reason == "ticket 40: bind to acct-b" })

@@ -96,7 +96,7 @@ extension AppleSide {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 let vip = try await NotificationTests.delivered("xc-1", product: "vip_monthly", kind: .autoRenewable, account: "acct-xc", in: serve)
                 let otid = vip.originalTransactionId
-                let before = try #require(try await serve.store.subscription(otid).subscription?.expiresAt)
+                let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt)
 
                 let (support, supportTerminal) = await Self.console(serve, as: Operator(name: "lin", role: .support))
                 await support.command("otid \(otid)")
@@ -126,7 +126,7 @@ extension AppleSide {
                 await app.press(.end)  // the extensions are the screen's last section
                 let end = try terminal.screenText()
                 #expect(end.contains("Renewal date extensions asked of Apple") && end.contains("+7 days (customer satisfaction) by ada: sent"), "\(end)")
-                #expect(try await serve.store.subscription(otid).subscription?.expiresAt == before + 7 * 86_400_000)
+                #expect(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt == before + 7 * 86_400_000)
                 #expect(
                     try await serve.store.audit.entries().contains {
                         $0.action == "subscription.extend" && $0.actor == "ada" && $0.reason == "ticket 5: a week of outage"

@@ -23,24 +23,24 @@ extension AppleSide {
                 let coins = try await NotificationTests.delivered(
                     "mk-1", product: "coins_980", kind: .consumable, account: "acct-mk", appleId: "mk@icloud", in: serve)
                 let invoice = coins.appleOrderId
-                #expect(OrderStore.looksLikeAppleOrderId(invoice), "\(invoice)")
-                #expect(try await serve.store.lookup(invoice).isEmpty, "the store has never heard the id")
+                #expect(Orders.looksLikeAppleOrderId(invoice), "\(invoice)")
+                #expect(try await serve.store.orders.lookup(invoice).isEmpty, "the store has never heard the id")
 
                 let client = try #require(serve.verifier.serverAPI)
                 let calls = Calls()
-                let found = try await serve.store.orders(forAppleOrderId: invoice) {
+                let found = try await serve.store.orders.withAppleOrderId(invoice) {
                     await calls.add()
                     return await client.transactionIds(ofAppleOrder: $0, environment: $1)
                 }
                 #expect(found.map(\.orderId) == ["mk-1"])
-                let again = try await serve.store.orders(forAppleOrderId: invoice) { _, _ in
+                let again = try await serve.store.orders.withAppleOrderId(invoice) { _, _ in
                     await calls.add()
                     return nil
                 }
                 let asked = await calls.count
                 #expect(again.map(\.orderId) == ["mk-1"] && asked == 1, "kept: the second search asks Apple nothing")
                 #expect(
-                    try await serve.store.orders(forAppleOrderId: "MZZZZZZZZZZ") { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
+                    try await serve.store.orders.withAppleOrderId("MZZZZZZZZZZ") { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
                         .isEmpty)
 
                 let terminal = MemoryTerminal()

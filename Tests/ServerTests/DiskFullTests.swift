@@ -78,18 +78,18 @@ struct DiskFullTests {
 
             // Nothing acknowledged was lost, and the worker delivers each paid order once.
             for (order, id) in tally.acknowledged {
-                #expect(try await serve.store.orderDetail(order).submissions.map(\.id).contains(id), "\(order)'s 202 is in the store")
+                #expect(try await serve.store.orders.detail(order).submissions.map(\.id).contains(id), "\(order)'s 202 is in the store")
             }
             let delivered = try await eventually(within: 60) {
                 var all = true
-                for (order, _) in tally.acknowledged where try await serve.store.order(order)?.state != .delivered { all = false }
+                for (order, _) in tally.acknowledged where try await serve.store.orders.find(order)?.state != .delivered { all = false }
                 return all
             }
             let files = (try? FileManager.default.contentsOfDirectory(atPath: disk.path))?.map { name in
                 "\(name) \((try? FileManager.default.attributesOfItem(atPath: disk.path + "/" + name)[.size]) as? Int ?? -1)"
             }
             #expect(delivered, "every acknowledged order delivered; on the disk: \(files ?? [])")
-            for (order, _) in tally.acknowledged { #expect(try await serve.store.orderDetail(order).grants.count == 1, "\(order) granted once") }
+            for (order, _) in tally.acknowledged { #expect(try await serve.store.orders.detail(order).grants.count == 1, "\(order) granted once") }
         }
     }
 }

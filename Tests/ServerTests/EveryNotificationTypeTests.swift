@@ -79,14 +79,14 @@ struct EveryNotificationTypeTests {
             func detail(_ kind: String) -> String { stored.last { $0.facts.kind == kind }?.detail ?? "" }
             #expect(detail("REFUND").contains("takes back 50 % (0 of 1 whole)"), "a partial refund says its share: \(detail("REFUND"))")
             #expect(detail("REFUND_REVERSED").contains("gives back 50 %"), "\(detail("REFUND_REVERSED"))")
-            #expect(try await serve.store.orderDetail("e-1").order.state == .delivered, "a partial refund leaves the rest delivered")
+            #expect(try await serve.store.orders.detail("e-1").order.state == .delivered, "a partial refund leaves the rest delivered")
             #expect(detail("ONE_TIME_CHARGE").contains("has not submitted"))
             #expect(stored.contains { $0.facts.kind == "ONE_TIME_CHARGE" && $0.facts.transaction?.transactionId == unsubmitted.transactionId })
             #expect(detail("REVOKE").contains("kept as revoked"))
             #expect(detail("DID_CHANGE_RENEWAL_PREF/DOWNGRADE").contains("vip_weekly"))
             let child = SimulatedPurchase.appTransactionId(appleId: "child@icloud", sandbox: false)
             #expect(detail("RESCIND_CONSENT").contains(child), "keyed by the child's app transaction")
-            #expect(try await serve.store.subscription(otid).subscription?.status == .expired)
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.status == .expired)
         }
     }
 }

@@ -55,11 +55,11 @@ struct ExpiryPollingTests {
             #expect(told.count == 1 && told.first?.payload.contains("\"until\":\(end)") == true, "\(told.map(\.payload))")
 
             // Thirty days out now: no more polls of it, and none ever of the other.
-            let polled = try await serve.store.orderDetail("g-soon").attempts.count
+            let polled = try await serve.store.orders.detail("g-soon").attempts.count
             #expect(polled >= 2, "the purchase, then at least the poll that found the renewal")
             try await Task.sleep(for: .milliseconds(600))
-            #expect(try await serve.store.orderDetail("g-soon").attempts.count == polled, "renewed: out of the polling window")
-            #expect(try await serve.store.orderDetail("g-later").attempts.count == 1, "far from expiry: never polled")
+            #expect(try await serve.store.orders.detail("g-soon").attempts.count == polled, "renewed: out of the polling window")
+            #expect(try await serve.store.orders.detail("g-later").attempts.count == 1, "far from expiry: never polled")
             #expect(later.originalTransactionId != soon.originalTransactionId)
         }
     }
@@ -69,6 +69,6 @@ struct ExpiryPollingTests {
     private func same(_ stored: Millis?, _ expected: Millis) -> Bool { stored.map { abs($0 - expected) <= 1 } ?? false }
 
     private func expiry(of otid: String, in serve: IntakeTests.Running) async throws -> Millis? {
-        try await serve.store.subscription(otid).subscription?.expiresAt
+        try await serve.store.subscriptions.detail(otid).subscription?.expiresAt
     }
 }

@@ -107,7 +107,7 @@ struct GroupCommitTests {
         let commits = GroupCommit<Int, Int> { batch in
             await started.mark()
             try await Task.sleep(for: .milliseconds(400))
-            _ = try await store.order("none")  // a PostgreSQL statement: it checks the deadline
+            _ = try await store.orders.find("none")  // a PostgreSQL statement: it checks the deadline
             return batch.map { .success($0) }
         }
         /// The caller's answer, or its error's text.

@@ -170,7 +170,7 @@ struct IntakeTests {
             let delivered = try await Self.waitFor("delivered", order: "g-1", in: serve)
             #expect(delivered["state"] as? String == "delivered", "\(delivered)")
             #expect(delivered["transaction_id"] as? String == purchase.transactionId)
-            let detail = try await serve.store.orderDetail("g-1")
+            let detail = try await serve.store.orders.detail("g-1")
             #expect(detail.grants.count == 1)
             // The worker finishes the job in the commit after the delivery's: soon nothing is owed.
             #expect(try await eventually { try await serve.store.jobs.job(.verify(orderId: "g-1")) == nil }, "nothing more owed")
@@ -229,7 +229,7 @@ struct IntakeTests {
             let forged = try await AppStoreSimulator(bundleId: DemoCatalogue.bundleId).signedTransaction(purchase)
             let refused = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(forged)"}"#)
             #expect(refused.status == 400 && (refused.body["detail"] as? String)?.hasPrefix("signed_transaction:") == true, "\(refused.body)")
-            #expect(try await serve.store.orderDetail("g-sk2").submissions.isEmpty)
+            #expect(try await serve.store.orders.detail("g-sk2").submissions.isEmpty)
 
             let signed = try await serve.simulator.signedTransaction(purchase)
             let mismatch = try await serve.call(.POST, "/v1/orders/g-sk2/receipts", json: #"{"signed_transaction":"\#(signed)","transaction_id":"1"}"#)
@@ -237,7 +237,7 @@ struct IntakeTests {
             let answer = try await serve.call(.POST, "/v1/orders/g-sk2/receipts?wait=10", json: #"{"signed_transaction":"\#(signed)"}"#)
             try Self.expectVerdictOrAccepted(answer)
             #expect(try await Self.waitFor("delivered", order: "g-sk2", in: serve)["state"] as? String == "delivered")
-            #expect(try await serve.store.orderDetail("g-sk2").attempts.last?.method == .serverAPI)
+            #expect(try await serve.store.orders.detail("g-sk2").attempts.last?.method == .serverAPI)
         }
     }
 
@@ -257,7 +257,7 @@ struct IntakeTests {
             let again = try await serve.call(.POST, "/v1/orders/g-2/receipts", json: #"{"receipt_data":"AAAA"}"#, headers: key)
             #expect(first.status == 202 && again.status == 202)
             #expect(first.body["submission_id"] as? Int == again.body["submission_id"] as? Int)
-            #expect(try await serve.store.orderDetail("g-2").submissions.count == 1)
+            #expect(try await serve.store.orders.detail("g-2").submissions.count == 1)
             let changed = try await serve.call(.POST, "/v1/orders/g-2/receipts", json: #"{"receipt_data":"BBBB"}"#, headers: key)
             #expect(changed.status == 409)
         }
@@ -291,7 +291,7 @@ struct IntakeTests {
             #expect(unknown.status == 404 && (unknown.body["detail"] as? String)?.contains("never-placed") == true, "\(unknown.body)")
             let huge = String(repeating: "A", count: 2 << 20)
             #expect(try await serve.call(.POST, "/v1/orders/none/receipts", json: #"{"receipt_data":"\#(huge)"}"#).status == 413)
-            #expect(try await serve.store.counts().total == 0, "nothing half stored")
+            #expect(try await serve.store.reports.counts().total == 0, "nothing half stored")
             #expect(try await serve.call(.GET, "/healthz", token: nil).status == 200)
             #expect(try await serve.call(.GET, "/readyz", token: nil).body["status"] as? String == "ready")
             // The router's own refusals are problem documents too, with their status.
@@ -323,25 +323,25 @@ struct IntakeTests {
                     // The first six met a dead Apple one by one: an outage, and the worker sees it
                     // (it looks four times a second) before the other fourteen arrive.
                     let seen = Date().addingTimeInterval(20)
-                    while try await serve.store.appleOutage() == nil, Date() < seen { try await Task.sleep(for: .milliseconds(50)) }
+                    while try await serve.store.apple.outage() == nil, Date() < seen { try await Task.sleep(for: .milliseconds(50)) }
                     try await Task.sleep(for: .milliseconds(600))
                 }
             }
             try await Task.sleep(for: .seconds(1))
-            let outage = try #require(try await serve.store.appleOutage(), "Apple down is seen as an outage")
+            let outage = try #require(try await serve.store.apple.outage(), "Apple down is seen as an outage")
             #expect(
                 outage.banner.hasPrefix("verifyReceipt failing since ") && outage.banner.hasSuffix("— 20 orders waiting, none rejected"), "\(outage.banner)")
             var attempts = 0
-            for index in 0..<20 { attempts += try await serve.store.orderDetail("o-\(index)").attempts.count }
+            for index in 0..<20 { attempts += try await serve.store.orders.detail("o-\(index)").attempts.count }
             #expect(attempts < 16, "the worker backed off: \(attempts) calls to a dead Apple for 20 orders, not one each")
-            #expect(try await serve.store.counts().byState[.rejected, default: 0] == 0)
+            #expect(try await serve.store.reports.counts().byState[.rejected, default: 0] == 0)
 
             await serve.simulator.faults.set(.none)
             // The game server retries (brings the R4 schedule forward instead of waiting it out).
-            for index in 0..<20 { try await serve.store.submitReceipt(orderId: "o-\(index)", receiptData: receipts[index]) }
+            for index in 0..<20 { try await serve.store.orders.submit(orderId: "o-\(index)", receiptData: receipts[index]) }
             for index in 0..<20 { _ = try await Self.waitFor("delivered", order: "o-\(index)", in: serve, seconds: 10) }
-            #expect(try await serve.store.counts().byState[.delivered, default: 0] == 20)
-            #expect(try await serve.store.appleOutage() == nil)
+            #expect(try await serve.store.reports.counts().byState[.delivered, default: 0] == 20)
+            #expect(try await serve.store.apple.outage() == nil)
         }
     }
 
@@ -359,7 +359,7 @@ struct IntakeTests {
             #expect(job.dueAt == waiting["next_retry_at"] as? Int64 ?? Int64(waiting["next_retry_at"] as? Int ?? 0))
             // Apple is back; the retry falls due (brought forward here instead of waiting 10 s).
             await serve.simulator.faults.set(.none)
-            try await serve.store.submitReceipt(orderId: "g-3", receiptData: receipt)
+            try await serve.store.orders.submit(orderId: "g-3", receiptData: receipt)
             #expect(try await Self.waitFor("delivered", order: "g-3", in: serve)["state"] as? String == "delivered")
         }
     }

@@ -33,7 +33,7 @@ extension AppleSide {
                     try await NotificationTests.delivered(
                         "m-c", product: "vip_monthly", kind: .autoRenewable, account: "acct-c", appleId: "c@icloud", in: serve),
                 ]
-                let before = try #require(try await serve.store.subscription(subscribers[0].originalTransactionId).subscription?.expiresAt)
+                let before = try #require(try await serve.store.subscriptions.detail(subscribers[0].originalTransactionId).subscription?.expiresAt)
                 // The third was extended twice this year already: Apple will not extend it again.
                 for reason in ["ticket 1", "ticket 2"] {
                     _ = try await serve.store.extensions.extend(
@@ -77,7 +77,7 @@ extension AppleSide {
                 let summarized = try #require(try await serve.store.extensions.mass().first { $0.requestId == second.requestId })
                 #expect(summarized.succeeded == 2 && summarized.failed == 1)
                 let extended = try await eventually(within: 30) {
-                    try await serve.store.subscription(subscribers[0].originalTransactionId).subscription?.expiresAt == before + 8 * 86_400_000
+                    try await serve.store.subscriptions.detail(subscribers[0].originalTransactionId).subscription?.expiresAt == before + 8 * 86_400_000
                 }
                 #expect(extended, "RENEWAL_EXTENDED carried Apple's new end: 5 + 3 days later")
                 let failures = try await serve.store.extensions.massFailures(productId: "vip_monthly", since: second.claimedAt)

@@ -62,7 +62,7 @@ struct NotificationTests {
             let refund = try await serve.simulator.notification("REFUND", about: refunded)
             let record = try await Self.applied(try await Self.post(refund, in: serve), in: serve)
             #expect(record.outcome == .applied && record.detail?.contains("order n-1 refunded") == true, "\(record.detail ?? "")")
-            let detail = try await serve.store.orderDetail("n-1")
+            let detail = try await serve.store.orders.detail("n-1")
             #expect(detail.order.state == .refunded)
             #expect(detail.grants.count == 1 && detail.grants[0].revokedAt != nil)
             // Support reads it on the order's timeline (console and `order show` alike).
@@ -75,7 +75,7 @@ struct NotificationTests {
             #expect(again.status == 200 && again.body["id"] as? Int == Int(record.id))
             try await Task.sleep(for: .milliseconds(200))
             #expect(try await serve.store.notifications.list().count == 1)
-            let audit = try await serve.store.orderDetail("n-1").audit.filter { $0.action == "refund" }
+            let audit = try await serve.store.orders.detail("n-1").audit.filter { $0.action == "refund" }
             #expect(audit.count <= 1 && detail.order.state == .refunded)
         }
     }
@@ -97,8 +97,8 @@ struct NotificationTests {
             let late = try await Self.applied(try await Self.post(refund, in: serve), in: serve)
             #expect(late.outcome == .superseded, "\(late.detail ?? "")")
             #expect(late.detail?.contains("REFUND_REVERSED") == true)
-            #expect(try await serve.store.orderDetail("n-2").order.state == .delivered)
-            let stored = try #require(try await serve.store.orderDetail("n-2").transactions.first)
+            #expect(try await serve.store.orders.detail("n-2").order.state == .delivered)
+            let stored = try #require(try await serve.store.orders.detail("n-2").transactions.first)
             #expect(stored.transaction.cancellationDate == nil, "the stale refund left no cancellation behind")
         }
     }
@@ -123,7 +123,7 @@ struct NotificationTests {
             #expect(try await Self.post(body: #"{"signedPayload":"\#(huge)"}"#, to: "production", in: serve).status == 413)
 
             try await Task.sleep(for: .milliseconds(200))
-            #expect(try await serve.store.orderDetail("n-3").order.state == .delivered, "nothing was taken back")
+            #expect(try await serve.store.orders.detail("n-3").order.state == .delivered, "nothing was taken back")
             let rejected = try await serve.store.notifications.list(outcome: .rejected)
             #expect(rejected.count == 4)
             let reasons = rejected.compactMap(\.rejection)
@@ -144,7 +144,7 @@ struct NotificationTests {
             let refunded = try #require(await serve.simulator.ledger.purchase(transactionId: stray.transactionId))
             let record = try await Self.applied(try await Self.post(try await serve.simulator.notification("REFUND", about: refunded), in: serve), in: serve)
             #expect(record.outcome == .orphan)
-            let orphan = try #require(try await serve.store.orphans().first { $0.transaction.transactionId == stray.transactionId })
+            let orphan = try #require(try await serve.store.orders.orphans().first { $0.transaction.transactionId == stray.transactionId })
             #expect(orphan.transaction.cancellationDate != nil)
 
             let vip = await serve.simulator.ledger.purchase(appleId: "v@icloud", productId: "vip_monthly", kind: .autoRenewable)
@@ -164,7 +164,7 @@ struct NotificationTests {
             let renewal = try await serve.simulator.ledger.renew(originalTransactionId: otid)
             let renewed = try await Self.applied(try await Self.post(try await serve.simulator.notification("DID_RENEW", about: renewal), in: serve), in: serve)
             #expect(renewed.outcome == .applied && renewed.detail?.contains("acct-vip, the owner") == true, "\(renewed.detail ?? "")")
-            var subscription = try #require(try await serve.store.subscription(otid).subscription)
+            var subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.expiresAt == renewal.expiresDate.map { Millis(($0.timeIntervalSince1970 * 1000).rounded()) })
             #expect(subscription.ownerAccount == "acct-vip")
 
@@ -177,20 +177,20 @@ struct NotificationTests {
                     try await serve.simulator.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", about: renewal), in: serve),
                 in: serve)
             #expect(disabled.outcome == .applied)
-            subscription = try #require(try await serve.store.subscription(otid).subscription)
+            subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.autoRenew == false && subscription.factsSource == .notification)
 
             let stale = try await Self.applied(try await Self.post(staleEnable, in: serve), in: serve)
             #expect(stale.outcome == .superseded)
-            #expect(try await serve.store.subscription(otid).subscription?.autoRenew == false, "the older fact changed nothing")
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.autoRenew == false, "the older fact changed nothing")
 
             let expired = try await Self.applied(
                 try await Self.post(
                     try await serve.simulator.notification("EXPIRED", subtype: "VOLUNTARY", about: renewal, signedAt: Date().addingTimeInterval(1)), in: serve),
                 in: serve)
             #expect(expired.outcome == .applied)
-            #expect(try await serve.store.subscription(otid).subscription?.status == .expired)
-            let told = try await serve.store.subscription(otid).notifications
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.status == .expired)
+            let told = try await serve.store.subscriptions.detail(otid).notifications
             #expect(
                 told.map(\.facts.kind) == [
                     "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
@@ -217,7 +217,7 @@ struct NotificationTests {
             let record = try await Self.applied(try await Self.post(request, in: serve), in: serve)
             #expect(record.outcome == .recorded && record.detail?.contains("UNINTENDED_PURCHASE") == true)
             #expect(record.deadline == Millis((signed.timeIntervalSince1970 * 1000).rounded()) + Millis.hours(12))
-            #expect(try await serve.store.orderDetail("n-5").order.state == .delivered)
+            #expect(try await serve.store.orders.detail("n-5").order.state == .delivered)
         }
     }
 

@@ -32,7 +32,7 @@ struct NotificationsBeforeOrdersTests {
             let sim = serve.simulator
             let start = Date().addingTimeInterval(-70 * Self.day)
             // The game placed its order; the receipt never reached it (the network dropped).
-            _ = try await serve.store.placeOrder(
+            _ = try await serve.store.orders.place(
                 orderId: "late-1", accountId: "acct-late", productId: "vip_monthly", at: Self.ms(start.addingTimeInterval(-60)) ?? 0)
             // Apple's side, each notification made when it happened.
             let first = await sim.ledger.purchase(appleId: "late@icloud", productId: "vip_monthly", at: start)
@@ -51,19 +51,20 @@ struct NotificationsBeforeOrdersTests {
             let early = try await Self.postAll([subscribed, renewed], in: serve)
             #expect(early.map(\.outcome) == [.orphan, .orphan], "\(early.map { $0.detail ?? "" })")
             #expect(early[1].detail?.contains("facts are kept") == true, "\(early[1].detail ?? "")")
-            var subscription = try #require(try await serve.store.subscription(otid).subscription, "support sees the subscription before any order holds it")
+            var subscription = try #require(
+                try await serve.store.subscriptions.detail(otid).subscription, "support sees the subscription before any order holds it")
             #expect(subscription.ownerAccount == nil && subscription.autoRenew == true)
             #expect(subscription.expiresAt == Self.ms(periodEnd) && subscription.factsAsOf == Self.ms(renewal.purchaseDate))
-            let shown = try #require(SubscriptionPresentation.sections(try await serve.store.subscription(otid), storeIsProduction: true))
+            let shown = try #require(SubscriptionPresentation.sections(try await serve.store.subscriptions.detail(otid), storeIsProduction: true))
             let owner = try #require(shown.first?.lines.first { $0.label == "owner" })
             #expect(owner.text.contains("unknown: no order holds it yet"), "subscription show says whose it is not: \(owner.text)")
 
             // Support finds the player's purchase and attaches it to the order that paid for it.
-            let order = try #require(try await serve.store.order("late-1"))
-            let attached = try await serve.store.attachOrphan(
+            let order = try #require(try await serve.store.orders.find("late-1"))
+            let attached = try await serve.store.orders.attach(
                 transactionId: first.transactionId, to: "late-1", expectedVersion: order.version, by: Self.lin, reason: "ticket 9: paid in spring")
             #expect(attached.state == .delivered)
-            subscription = try #require(try await serve.store.subscription(otid).subscription)
+            subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.ownerAccount == "acct-late")
             #expect((subscription.factsAsOf ?? .max) <= Self.ms(renewal.purchaseDate) ?? 0, "the attach adds an owner, not facts newer than Apple's")
 
@@ -74,7 +75,7 @@ struct NotificationsBeforeOrdersTests {
             // Apple's retries arrive after the attach: signed before it, and still Apple's newest word.
             let late = try await Self.postAll([disabled, expired], in: serve)
             #expect(late.map(\.outcome) == [.applied, .applied], "\(late.map { $0.detail ?? "" })")
-            subscription = try #require(try await serve.store.subscription(otid).subscription)
+            subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.status == .expired && subscription.autoRenew == false && subscription.factsSource == .notification)
 
             // Replayed, each is weighed by when Apple signed it: only Apple's own later word supersedes.
@@ -93,7 +94,7 @@ struct NotificationsBeforeOrdersTests {
             #expect(replayed[1].outcome == .applied && replayed[1].detail?.contains("acct-late, the owner") == true, "\(replayed[1].detail ?? "")")
             #expect(replayed[2].outcome == .superseded, "AUTO_RENEW_DISABLED is older than EXPIRED: \(replayed[2].detail ?? "")")
             #expect(replayed[3].outcome == .applied, "EXPIRED: \(replayed[3].detail ?? "")")
-            subscription = try #require(try await serve.store.subscription(otid).subscription)
+            subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.status == .expired && subscription.autoRenew == false)
             let after = try await serve.store.outbox.events(orderId: "late-1").map(\.event.payload)
             #expect(!after.contains { $0.contains(#""op":"give""#) }, "never 'give … until' a date already past: \(after)")
@@ -129,10 +130,10 @@ struct NotificationsBeforeOrdersTests {
             let partial = try #require(events.first { $0.type == .partiallyRefunded })
             #expect(events.filter { $0.type == .partiallyRefunded }.count == 1, "taken back once")
             #expect(partial.payload.contains(#""op":"take""#) && partial.payload.contains(#""quantity":3"#) && partial.payload.contains(#""share":0.3"#))
-            #expect(try await serve.store.order("pack-1")?.state == .delivered, "the other 70 % stays the player's")
+            #expect(try await serve.store.orders.find("pack-1")?.state == .delivered, "the other 70 % stays the player's")
 
             // Apple's answer now carries the partial revocation: the rules must not read it as a full refund.
-            let outcome = try await serve.store.reverify(orderId: "pack-1", using: serve.verifier, by: Self.lin)
+            let outcome = try await serve.store.apple.reverify(orderId: "pack-1", using: serve.verifier, by: Self.lin)
             #expect(outcome.order.state == .delivered, "re-verified with the partial revocation in Apple's answer, still delivered")
 
             try await sim.ledger.reverseRefund(transactionId: pack.transactionId)
@@ -191,9 +192,9 @@ struct NotificationsBeforeOrdersTests {
             #expect(memberRenewal.facts.transaction?.ownershipType == "FAMILY_SHARED")
             #expect(memberRenewal.facts.transaction?.expiresDate == Self.ms(renewal.expiresDate), "the member's period ends with the organizer's")
             #expect(memberRenewal.outcome == .orphan)
-            let shared = try #require(try await serve.store.subscription(member.originalTransactionId).subscription)
+            let shared = try #require(try await serve.store.subscriptions.detail(member.originalTransactionId).subscription)
             #expect(shared.ownerAccount == nil && shared.status == .active && shared.expiresAt == Self.ms(renewal.expiresDate))
-            #expect(try await serve.store.subscription(organizer.originalTransactionId).subscription?.expiresAt == Self.ms(renewal.expiresDate))
+            #expect(try await serve.store.subscriptions.detail(organizer.originalTransactionId).subscription?.expiresAt == Self.ms(renewal.expiresDate))
         }
     }
 }

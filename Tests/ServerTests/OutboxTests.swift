@@ -73,8 +73,8 @@ struct OutboxTests {
             #expect(payload["summary"] as? String == "give p1 1 × 300 金币 · 300 Coins", "\(payload)")
             #expect(payload["transaction_id"] != nil && payload["grant_kind"] as? String == "automatic")
 
-            let order = try await serve.store.orderDetail("g-1").order
-            try await serve.store.revoke(orderId: "g-1", expectedVersion: order.version, by: Operator(name: "root", role: .admin), reason: "fraud")
+            let order = try await serve.store.orders.detail("g-1").order
+            try await serve.store.orders.revoke(orderId: "g-1", expectedVersion: order.version, by: Operator(name: "root", role: .admin), reason: "fraud")
             try await Self.waitConfirmed(["g-1"], in: serve.store, count: 2)
             #expect(await game.balance("p1", "coins_300") == 0)
             #expect(try await serve.store.outbox.events(orderId: "g-1").map(\.event.type) == [.delivered, .revoked])
@@ -167,7 +167,7 @@ struct OutboxTests {
             try await Self.waitConfirmed(["x-1"], in: serve.store)
             #expect(await game.balance("px", "coins_300") == 1, "applied once by its id")
             #expect(await game.duplicates == 1)
-            let audit = try await serve.store.orderDetail("x-1").audit.map(\.action)
+            let audit = try await serve.store.orders.detail("x-1").audit.map(\.action)
             #expect(audit.filter { $0 == "event.resend" }.count == 2 && audit.contains("event.dead"), "\(audit)")
         }
     }

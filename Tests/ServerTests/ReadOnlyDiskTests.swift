@@ -52,7 +52,7 @@ struct ReadOnlyDiskTests {
         try disk.remount()
         let store = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for (order, id) in tally.acknowledged {
-            #expect(try await store.orderDetail(order).submissions.map(\.id).contains(id), "\(order)'s 202 is on the disk")
+            #expect(try await store.orders.detail(order).submissions.map(\.id).contains(id), "\(order)'s 202 is on the disk")
         }
         await store.close()
     }

@@ -55,7 +55,7 @@ extension AppleSide {
                 try await Task.sleep(for: .seconds(1))  // several rounds
                 #expect(await sim.consumptionAnswer(transactionId: silent.transactionId) == nil, "no consent: support answers")
                 #expect(await sim.consumptionAnswer(transactionId: vip.transactionId) == nil, "operator mode: not yet")
-                let types = try await serve.store.productTypes()
+                let types = try await serve.store.catalogue.types()
                 let waiting = try #require(requests.first { $0.transactionId == vip.transactionId })
                 let deadline = try #require(waiting.deadline)
                 #expect(Self.policy.decide(waiting, productType: types["vip_monthly"], now: deadline - .hours(3)) == .leave("left to support until 2 h"))

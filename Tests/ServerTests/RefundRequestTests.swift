@@ -114,7 +114,7 @@ extension AppleSide {
                 let decided = try await serve.store.refunds.request(request.notification.id)
                 #expect(decided.decision?.refunded == true && !decided.isOpen(at: .now()))
                 #expect(RefundRequestPresentation.status(decided, now: .now()).text.hasPrefix("Apple refunded it"))
-                #expect(try await serve.store.counts().openRefundRequests == 0)
+                #expect(try await serve.store.reports.counts().openRefundRequests == 0)
                 // The list's batched read (the console's, every 2 s) says what the full one says.
                 let listed = try #require(try await serve.store.refunds.requests(open: false, evidence: false).first)
                 #expect(listed.order?.orderId == "r-2" && listed.answers == decided.answers && listed.decision == decided.decision)
@@ -145,16 +145,16 @@ extension AppleSide {
                 #expect(unknown.status == 404, "\(unknown)")
                 #expect(try await serve.call(.POST, "/v1/orders/r-3/consumption", json: #"{"consumed_percent": 10}"#, token: nil).status == 401)
 
-                #expect(try await serve.store.counts().openRefundRequests == 0)
+                #expect(try await serve.store.reports.counts().openRefundRequests == 0)
                 let request = try await Self.requested(coins.transactionId, in: serve)
                 #expect(request.consumption?.consumptionPercentage == 62_500 && request.consumption?.playTime == .under6Hours)
                 #expect(request.consumption?.client == "game-1", "the report names the game server that sent it")
-                let counts = try await serve.store.counts(now: try #require(request.deadline) - .hours(2))
+                let counts = try await serve.store.reports.counts(now: try #require(request.deadline) - .hours(2))
                 #expect(counts.openRefundRequests == 1 && counts.nextRefundDueIn == .hours(2))
-                #expect(try await serve.store.counts(now: try #require(request.deadline) + 1).openRefundRequests == 0, "past Apple's deadline")
+                #expect(try await serve.store.reports.counts(now: try #require(request.deadline) + 1).openRefundRequests == 0, "past Apple's deadline")
                 _ = try await serve.store.refunds.answer(
                     notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 14", send: try Self.send(serve))
-                #expect(try await serve.store.counts().openRefundRequests == 0, "answered")
+                #expect(try await serve.store.reports.counts().openRefundRequests == 0, "answered")
             }
         }
 

@@ -23,13 +23,13 @@ extension AppleSide {
 
                 let vip = try await NotificationTests.delivered(
                     "aa-4", product: "vip_monthly", kind: .autoRenewable, account: "acct-main", appleId: "one@icloud", in: serve)
-                let subscription = try await serve.store.subscription(vip.originalTransactionId)
+                let subscription = try await serve.store.subscriptions.detail(vip.originalTransactionId)
                 #expect(subscription.appleAccountPlayers.map(\.accountId) == ["acct-alt", "acct-main"], "the dispute's question: one player?")
 
-                let main = try await serve.store.account("acct-main")
+                let main = try await serve.store.accounts.detail("acct-main")
                 #expect(main.sameAppleAccount.map(\.accountId) == ["acct-alt"], "not acct-else: another Apple Account")
-                let appTransactionId = try #require(try await serve.store.orderDetail("aa-1").transactions.first?.transaction.appTransactionId)
-                #expect(Set(try await serve.store.lookup(appTransactionId).map(\.orderId)) == ["aa-1", "aa-2", "aa-4"])
+                let appTransactionId = try #require(try await serve.store.orders.detail("aa-1").transactions.first?.transaction.appTransactionId)
+                #expect(Set(try await serve.store.orders.lookup(appTransactionId).map(\.orderId)) == ["aa-1", "aa-2", "aa-4"])
 
                 let terminal = MemoryTerminal()
                 let app = ConsoleApp(

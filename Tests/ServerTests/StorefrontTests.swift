@@ -12,7 +12,7 @@ extension AppleSide {
         func storefront(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 _ = try await NotificationTests.delivered("sf-1", product: "coins_60", kind: .consumable, account: "acct-sf", in: serve)
-                let record = try #require(try await serve.store.orderRecords(OrderFilter(accountId: "acct-sf")).items.first)
+                let record = try #require(try await serve.store.orders.records(OrderFilter(accountId: "acct-sf")).items.first)
                 #expect(record.storefront == "CHN", "the simulator sells in China, as the seeds' studios do")
                 #expect(record.app == serve.store.settings.bundleId)
             }

@@ -26,7 +26,7 @@ extension AppleSide {
                 let vip = try await NotificationTests.delivered("x-1", product: "vip_monthly", kind: .autoRenewable, account: "acct-x", in: serve)
                 let otid = vip.originalTransactionId
                 let send = try Self.send(serve)
-                let before = try #require(try await serve.store.subscription(otid).subscription?.expiresAt)
+                let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt)
 
                 await #expect(throws: StoreError.forbidden(action: "extend subscriptions", role: .support)) {
                     try await serve.store.extensions.extend(
@@ -39,7 +39,7 @@ extension AppleSide {
                     originalTransactionId: otid, days: 7, reasonCode: 3, by: Self.ada, reason: "ticket 5: the servers were down a week", send: send)
                 #expect(first.outcome == .sent, "\(first.appleError ?? "")")
                 #expect(first.newExpiry == before + 7 * 86_400_000, "Apple's new end: 7 days later")
-                #expect(try await serve.store.subscription(otid).subscription?.expiresAt == first.newExpiry)
+                #expect(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt == first.newExpiry)
                 let told = try await serve.store.outbox.events(orderId: "x-1").map(\.event)
                 #expect(
                     told.contains { $0.type == .subscriptionRenewed && $0.payload.contains(#""until":\#(first.newExpiry ?? 0)"#) },

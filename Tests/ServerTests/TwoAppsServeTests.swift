@@ -105,8 +105,8 @@ struct TwoAppsServeTests {
             let delivered = try await IntakeTests.waitFor("delivered", order: order, in: serve)
             #expect(delivered["state"] as? String == "delivered", "\(order): \(delivered)")
         }
-        #expect(try await serve.store.orderDetail("k-2").attempts.last?.method == .serverAPI)
-        #expect(try await serve.store.order("k-1")?.app == kitten)
+        #expect(try await serve.store.orders.detail("k-2").attempts.last?.method == .serverAPI)
+        #expect(try await serve.store.orders.find("k-1")?.app == kitten)
 
         // Apple's notifications for both games come to one URL and are routed by bundleId.
         try await kittenApple.ledger.refund(transactionId: fish.transactionId, reason: 1)
@@ -114,7 +114,7 @@ struct TwoAppsServeTests {
         let kittenRefund = try await kittenApple.notification("REFUND", about: refundedFish)
         let record = try await NotificationTests.applied(try await NotificationTests.post(kittenRefund, in: serve), in: serve)
         #expect(record.outcome == .applied && record.facts.app == kitten, "\(record.detail ?? "")")
-        #expect(try await serve.store.order("k-2")?.state == .refunded)
+        #expect(try await serve.store.orders.find("k-2")?.state == .refunded)
         let stranger = try AppStoreSimulator(bundleId: "com.other.game", authority: dragonApple.authority)
         let strangers = await stranger.ledger.purchase(appleId: "s@icloud", productId: "coins_60", kind: .consumable)
         let foreign = try await NotificationTests.post(try await stranger.notification("REFUND", about: strangers), in: serve)
@@ -127,7 +127,7 @@ struct TwoAppsServeTests {
 
         // A player's Apple order id names no app: it is asked as each until one knows it.
         let client = try #require(serve.verifier.serverAPI)
-        let found = try await serve.store.orders(forAppleOrderId: fish.appleOrderId) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
+        let found = try await serve.store.orders.withAppleOrderId(fish.appleOrderId) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
         #expect(found.map(\.orderId) == ["k-2"])
     }
 

@@ -20,12 +20,12 @@ extension AppleSide {
                 let vip = try await NotificationTests.delivered("xr-1", product: "vip_monthly", kind: .autoRenewable, account: "acct-xr", in: serve)
                 let otid = vip.originalTransactionId
                 let renewal = try await serve.simulator.renewAndNotify(originalTransactionId: otid)
-                let renewed = try await eventually(within: 30) { try await serve.store.xray(otid).detail.chain.count == 2 }
+                let renewed = try await eventually(within: 30) { try await serve.store.subscriptions.xray(otid).detail.chain.count == 2 }
                 #expect(renewed, "the renewal arrived through serve")
-                try await serve.store.transferOwnership(
+                try await serve.store.subscriptions.transfer(
                     originalTransactionId: otid, to: "acct-other", by: Operator(name: "lin", role: .support), reason: "ticket 31: same player")
 
-                let xray = try await serve.store.xray(otid)
+                let xray = try await serve.store.subscriptions.xray(otid)
                 let lines = XRayPresentation.sections(xray).flatMap(\.lines)
                 func index(_ fragment: String) -> Int? { lines.firstIndex { $0.text.contains(fragment) } }
                 let purchase = try #require(index("period \(vip.transactionId)"))

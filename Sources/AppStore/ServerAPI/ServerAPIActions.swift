@@ -131,13 +131,13 @@ extension ServerAPIClient: AppleActions {
         ) { $0 }
     }
 
-    /// `lookUpOrder` as the store's `orders(forAppleOrderId:lookUp:)` calls it.
+    /// `lookUpOrder` as the store's `orders.withAppleOrderId(_:lookUp:)` calls it.
     public func transactionIds(ofAppleOrder appleOrderId: String, environment: AppleEnvironment) async -> [String]? {
         guard case .success(let answer) = await lookUpOrder(appleOrderId, in: environment) else { return nil }
         return answer.value.compactMap(\.transactionId)
     }
 
-    /// `setAppAccountToken` as the store's `rebindAppAccountToken` calls it.
+    /// `setAppAccountToken` as the store's `subscriptions.rebind` calls it.
     public func accountTokenRefusal(token: UUID, originalTransactionId: String, environment: AppleEnvironment) async -> String? {
         switch await setAppAccountToken(token, originalTransactionId: originalTransactionId, in: environment) {
         case .success: nil

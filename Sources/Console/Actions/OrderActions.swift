@@ -43,7 +43,7 @@ enum OrderActions {
         return .job(
             BackgroundJob(title: "re-verifying \(orderId)") { _ in
                 do {
-                    return (VerificationPresentation.oneLine(try await store.reverify(orderId: orderId, using: verifier, by: actor)), false)
+                    return (VerificationPresentation.oneLine(try await store.apple.reverify(orderId: orderId, using: verifier, by: actor)), false)
                 } catch {
                     return ("\(orderId): \(error)", true)
                 }
@@ -61,7 +61,8 @@ enum OrderActions {
         return .job(
             BackgroundJob(title: "re-verifying \(orderIds.count) orders") { job in
                 job.report(done: 0, total: orderIds.count)
-                let result = await store.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) { progress in
+                let result = await store.apple.reverifyAll(orderIds, using: verifier, by: actor, concurrency: 8, shouldContinue: { !job.isStopping }) {
+                    progress in
                     job.report(done: progress.done, total: progress.total)
                 }
                 let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
@@ -91,7 +92,7 @@ enum OrderActions {
                 lines: lines,
                 confirm: "grant"
             ) { values in
-                let granted = try await store.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                let granted = try await store.orders.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
                 return "granted \(granted.orderId): now \(granted.state.rawValue)"
             })
     }
@@ -108,7 +109,7 @@ enum OrderActions {
                 ],
                 confirm: "revoke"
             ) { values in
-                let revoked = try await store.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                let revoked = try await store.orders.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
                 return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
             })
     }
@@ -130,7 +131,8 @@ enum OrderActions {
                 guard let favor = Favor(rawValue: values[0]) else {
                     throw StoreError.invalid("favor is \(Favor.allCases.map(\.rawValue).joined(separator: " or "))")
                 }
-                let settled = try await store.resolveDispute(orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[1])
+                let settled = try await store.subscriptions.resolve(
+                    orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[1])
                 return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
             })
     }

@@ -52,7 +52,7 @@ enum SubscriptionActions {
                 ],
                 confirm: "ask Apple"
             ) { values in
-                let rebound = try await store.rebindAppAccountToken(originalTransactionId: otid, by: actor, reason: values[0]) {
+                let rebound = try await store.subscriptions.rebind(originalTransactionId: otid, by: actor, reason: values[0]) {
                     await apple.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
                 }
                 if let error = rebound.appleError { throw StoreError.invalid("Apple refused the token: \(error)") }

@@ -62,7 +62,7 @@ public final class ConsoleApp {
 
     /// Loads the home screen and draws the first frame.
     public func open() async {
-        session.productTypes = (try? await session.store.productTypes()) ?? [:]
+        session.productTypes = (try? await session.store.catalogue.types()) ?? [:]
         await refresh()
     }
 
@@ -70,9 +70,9 @@ public final class ConsoleApp {
     public func refresh() async {
         do {
             let now = session.clock()
-            counts = try await session.store.counts(now: now)
-            alerts = try await session.store.operatorAlerts(limit: 3)
-            outage = try await session.store.appleOutage(counts: counts, now: now)
+            counts = try await session.store.reports.counts(now: now)
+            alerts = try await session.store.reports.operatorAlerts(limit: 3)
+            outage = try await session.store.apple.outage(counts: counts, now: now)
             gameOutage = try await session.store.outbox.endpointOutage(counts: counts, now: now)
             workers = try await session.store.workerStatus(now: now)
             try await top.load(session)
@@ -270,7 +270,7 @@ public final class ConsoleApp {
             return ("", text, names.filter { $0.hasPrefix(text) })
         }
         guard words.count == 2, !words[1].isEmpty, let kind = Self.idKind(after: words[0]) else { return ("", text, []) }
-        let found = (try? await session.store.search(words[1], kind: kind, limit: 20)) ?? []
+        let found = (try? await session.store.orders.search(words[1], kind: kind, limit: 20)) ?? []
         let ids: [String] =
             switch kind {
             case .account: found.map(\.accountId)
@@ -358,9 +358,9 @@ public final class ConsoleApp {
         case .success(.xray(let otid)):
             try await push(SectionsScreen.xray(otid))
         case .success(.order(let id)):
-            var found = try await session.store.lookup(id)
-            if found.isEmpty, OrderStore.looksLikeAppleOrderId(id), let apple = session.appleActions {
-                found = try await session.store.orders(forAppleOrderId: id) { await apple.transactionIds(ofAppleOrder: $0, environment: $1) }
+            var found = try await session.store.orders.lookup(id)
+            if found.isEmpty, Orders.looksLikeAppleOrderId(id), let apple = session.appleActions {
+                found = try await session.store.orders.withAppleOrderId(id) { await apple.transactionIds(ofAppleOrder: $0, environment: $1) }
             }
             switch found.count {
             case 0: message = ("nothing matches \(id)", true)

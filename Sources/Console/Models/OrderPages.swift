@@ -23,21 +23,21 @@ final class OrderPages {
     func reload(_ session: ConsoleSession, firstShown: Int) async throws {
         let store = session.store
         if let lookup = query.lookup {
-            orders = try await store.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
-            if orders.isEmpty, lookup.kind == .any, OrderStore.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
+            orders = try await store.orders.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
+            if orders.isEmpty, lookup.kind == .any, Orders.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
                 let ask = askedApple != lookup.text
                 askedApple = lookup.text
-                orders = try await store.orders(forAppleOrderId: lookup.text) { id, environment in
+                orders = try await store.orders.withAppleOrderId(lookup.text) { id, environment in
                     ask ? await apple.transactionIds(ofAppleOrder: id, environment: environment) : nil
                 }
             }
             next = nil
         } else if firstShown > 0, firstShown < orders.count {
-            let page = try await store.orders(query.filter, after: OrderCursor(after: orders[firstShown - 1]), limit: Self.pageSize)
+            let page = try await store.orders.page(query.filter, after: OrderCursor(after: orders[firstShown - 1]), limit: Self.pageSize)
             orders = Array(orders[..<firstShown]) + page.items
             next = page.next
         } else {
-            let page = try await store.orders(query.filter, limit: Self.pageSize)
+            let page = try await store.orders.page(query.filter, limit: Self.pageSize)
             orders = page.items
             next = page.next
         }
@@ -46,7 +46,7 @@ final class OrderPages {
     /// The next page, read when the selection reaches the loaded end; nothing when all is loaded.
     func loadMore(_ store: OrderStore) async throws {
         guard let cursor = next else { return }
-        let more = try await store.orders(query.filter, after: cursor, limit: Self.pageSize)
+        let more = try await store.orders.page(query.filter, after: cursor, limit: Self.pageSize)
         orders += more.items
         next = more.next
     }

@@ -33,14 +33,14 @@ public final class AccountScreen: ConsoleScreen {
         let accountId = accountId
         return .push(
             ListScreen(
-                SubscriptionListings.owned(by: accountId), fetch: { try await $0.store.account(accountId).subscriptions },
+                SubscriptionListings.owned(by: accountId), fetch: { try await $0.store.accounts.detail(accountId).subscriptions },
                 open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) }))
     }
 
     public func load(_ session: ConsoleSession) async throws {
         text.changed()
         isProduction = session.store.settings.isProduction
-        detail = try await session.store.account(accountId)
+        detail = try await session.store.accounts.detail(accountId)
     }
 
     func lines(theme: Theme) -> [(String, Style)] {

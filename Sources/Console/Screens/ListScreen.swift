@@ -92,7 +92,7 @@ enum Lists {
     static func disputes() -> ListScreen<OwnershipEvent> {
         ListScreen(
             OwnershipListings.disputes(),
-            fetch: { try await $0.store.disputes(limit: 500) },
+            fetch: { try await $0.store.subscriptions.disputes(limit: 500) },
             open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) })
     }
 
@@ -100,14 +100,14 @@ enum Lists {
     static func conflicts() -> ListScreen<Order> {
         ListScreen(
             OrderListings.conflicts(),
-            fetch: { try await $0.store.deliveryConflicts(limit: 500) },
+            fetch: { try await $0.store.orders.deliveryConflicts(limit: 500) },
             open: { OrderDetailScreen(orderId: $0.orderId) })
     }
 
     static func orphans() -> ListScreen<StoredTransaction> {
         ListScreen(
             QueueListings.orphans(),
-            fetch: { try await $0.store.orphans(limit: 500) },
+            fetch: { try await $0.store.orders.orphans(limit: 500) },
             action: (
                 KeyBinding(.character("A"), action: "attach to order"),
                 { orphan, session in
@@ -121,8 +121,8 @@ enum Lists {
                             ],
                             inputs: ["Order id"], confirm: "attach"
                         ) { values in
-                            guard let order = try await store.order(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
-                            let attached = try await store.attachOrphan(
+                            guard let order = try await store.orders.find(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
+                            let attached = try await store.orders.attach(
                                 transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
                             return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
                         })

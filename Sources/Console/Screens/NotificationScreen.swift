@@ -32,7 +32,7 @@ final class NotificationScreen: ConsoleScreen {
         let record = try await session.store.notifications.record(id: id)
         self.record = record
         if let tid = record.facts.transaction?.transactionId {
-            orderId = try await session.store.lookup(tid).first { $0.transactionId == tid }?.orderId
+            orderId = try await session.store.orders.lookup(tid).first { $0.transactionId == tid }?.orderId
         }
     }
 

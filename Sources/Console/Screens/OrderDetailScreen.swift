@@ -47,7 +47,7 @@ public final class OrderDetailScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         text.changed()
-        detail = try await session.store.orderDetail(orderId)
+        detail = try await session.store.orders.detail(orderId)
         isProduction = session.store.settings.isProduction
         showsApp = session.store.settings.apps.count > 1
     }

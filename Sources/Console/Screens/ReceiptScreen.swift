@@ -31,7 +31,7 @@ public final class ReceiptScreen: ConsoleScreen {
     }
 
     public func load(_ session: ConsoleSession) async throws {
-        let detail = try await session.store.orderDetail(orderId)
+        let detail = try await session.store.orders.detail(orderId)
         let input = ReceiptPresentation.input(of: detail)
         let key = [
             input?.source ?? "", input?.text ?? "", ReceiptPresentation.verdict(of: detail).map { "\($0)" } ?? "", detail.order.transactionId ?? "",

@@ -17,7 +17,7 @@ final class SectionsScreen: ConsoleScreen, ExportableScreen {
 
     /// `:xray OTID`, `x` on a subscription: one original transaction in time.
     static func xray(_ originalTransactionId: String) -> SectionsScreen {
-        SectionsScreen(title: "X-ray \(originalTransactionId)") { XRayPresentation.sections(try await $0.store.xray(originalTransactionId)) }
+        SectionsScreen(title: "X-ray \(originalTransactionId)") { XRayPresentation.sections(try await $0.store.subscriptions.xray(originalTransactionId)) }
     }
 
     func commands(_ session: ConsoleSession) -> [KeyCommand] { KeyCommand.reading }

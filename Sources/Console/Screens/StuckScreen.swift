@@ -35,7 +35,7 @@ public final class StuckScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         isProduction = session.store.settings.isProduction
-        items = try await session.store.stuckOrders(now: session.clock(), limit: Self.limit).items
+        items = try await session.store.reports.stuck(now: session.clock(), limit: Self.limit).items
         selected = min(selected, max(0, items.count - 1))
     }
 

@@ -44,7 +44,7 @@ public final class SubscriptionScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         text.changed()
-        detail = try await session.store.subscription(originalTransactionId)
+        detail = try await session.store.subscriptions.detail(originalTransactionId)
         isProduction = session.store.settings.isProduction
     }
 
@@ -74,7 +74,7 @@ public final class SubscriptionScreen: ConsoleScreen {
                     + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
                 inputs: ["To account"], confirm: "transfer"
             ) { values in
-                try await store.transferOwnership(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
+                try await store.subscriptions.transfer(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
                 return "subscription \(otid) now belongs to \(values[0])"
             })
     }

@@ -47,7 +47,7 @@ struct BackfillCommand: AsyncParsableCommand {
                     print("\(Output.safe(id)): Apple answered \(failure)")
                 case .success(let signed):
                     let transactions = signed.compactMap(AppleTransaction.init)
-                    let result = try await store.recordHistory(transactions, environment: environment, asked: id, by: actor, reason: reason)
+                    let result = try await store.apple.recordHistory(transactions, environment: environment, asked: id, by: actor, reason: reason)
                     print("\(Output.safe(id)): \(result.listed) transactions, \(result.new) new, \(result.unclaimed) claimed by no order")
                 }
             }
@@ -59,12 +59,12 @@ struct BackfillCommand: AsyncParsableCommand {
     private func fillAppleAccounts() async throws {
         var (found, failed) = (0, 0)
         try await store.withAppleActions("backfill --apple-accounts") { store, actor, client in
-            for (transactionId, environment) in try await store.purchasesWithoutAppleAccount(limit: limit) {
+            for (transactionId, environment) in try await store.apple.purchasesWithoutAppleAccount(limit: limit) {
                 let app = try await store.app(ofTransaction: transactionId)
                 switch await ActingApp.$bundleId.withValue(app, operation: { await client.appTransactionInfo(transactionId, in: environment) }) {
                 case .success(let answer):
                     guard let account = answer.value.appTransactionId else { continue }
-                    try await store.recordAppleAccount(account, ofPurchaseWith: transactionId, by: actor, reason: reason)
+                    try await store.apple.recordAppleAccount(account, ofPurchaseWith: transactionId, by: actor, reason: reason)
                     found += 1
                 case .failure(let failure):
                     failed += 1

@@ -59,7 +59,7 @@ struct DemoCommand: AsyncParsableCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
         let simulatorFolder = path + ".simulator"
         let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
-        let fresh = try await store.counts().total == 0
+        let fresh = try await store.reports.counts().total == 0
         let simulator =
             if !fresh, SavedSimulator.exists(in: simulatorFolder) {
                 try await SavedSimulator.load(from: simulatorFolder, faults: profile)

@@ -70,15 +70,15 @@ struct ImportCommand: AsyncParsableCommand {
                     let outcome: String
                     if dryRun {
                         outcome =
-                            try await store.order(line.order.orderId) != nil
+                            try await store.orders.find(line.order.orderId) != nil
                             ? ImportOutcome.alreadyThere.rawValue : line.order.delivered ? "delivered" : "placed"
                     } else {
-                        let imported = try await store.importOrder(line.order, by: actor, reason: reason)
+                        let imported = try await store.orders.import(line.order, by: actor, reason: reason)
                         if imported == .placed, let receipt = line.receipt {
-                            _ = try await store.submitReceipt(orderId: line.order.orderId, receiptData: receipt, claimedTransactionId: line.order.transactionId)
+                            _ = try await store.orders.submit(orderId: line.order.orderId, receiptData: receipt, claimedTransactionId: line.order.transactionId)
                         }
                         if imported == .placed, let signed = line.signedTransaction {
-                            _ = try await store.submitReceipt(
+                            _ = try await store.orders.submit(
                                 orderId: line.order.orderId, receiptData: signed, claimedTransactionId: signedIds[line.order.orderId])
                         }
                         outcome = imported.rawValue

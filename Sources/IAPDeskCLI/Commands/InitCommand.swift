@@ -61,7 +61,7 @@ struct InitCommand: AsyncParsableCommand {
             // Opened as every later command opens it: through the file just written.
             let options = try StoreOptions.parse(["--config", files.config] + (fromEnvironment == nil ? ["--db", location] : []))
             try await options.withStore { store, _ in
-                guard try await store.counts().total == 0, try await store.operators.list().isEmpty else {
+                guard try await store.reports.counts().total == 0, try await store.operators.list().isEmpty else {
                     throw CLIError("\(StoreLocation(location)) already holds a store: init starts a new one (use its own configuration instead)")
                 }
                 try await store.operators.add(name: admin, role: .admin, by: Operator(name: admin, role: .admin))

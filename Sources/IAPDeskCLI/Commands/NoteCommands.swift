@@ -24,7 +24,7 @@ struct NoteCommand: AsyncParsableCommand {
 
         func run() async throws {
             let note = try await store.withStore { store, _ in
-                try await store.addNote(to: kind.target(id), text: text, by: try await store.operators.actor(forUser: OperatorIdentity.current))
+                try await store.notes.add(to: kind.target(id), text: text, by: try await store.operators.actor(forUser: OperatorIdentity.current))
             }
             print("note #\(note.id) saved on \(kind.rawValue) \(Output.safe(id))")
         }
@@ -37,7 +37,7 @@ struct NoteCommand: AsyncParsableCommand {
         @Argument(help: "Its id.") var id: String
 
         func run() async throws {
-            let notes = try await store.withStore { store, _ in try await store.notes(on: kind.target(id)) }
+            let notes = try await store.withStore { store, _ in try await store.notes.list(on: kind.target(id)) }
             guard let section = NotePresentation.section(notes) else {
                 print("no note on \(kind.rawValue) \(Output.safe(id))")
                 return

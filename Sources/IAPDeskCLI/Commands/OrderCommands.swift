@@ -28,13 +28,15 @@ struct OrderCommand: AsyncParsableCommand {
                 state: state, accountId: account, productId: product, environment: env, createdSince: since?.millis, createdBefore: until?.millis,
                 app: app)
             guard format != .table else {
-                let (page, production) = try await store.withStore { store, _ in (try await store.orders(filter, limit: limit), store.settings.isProduction) }
+                let (page, production) = try await store.withStore { store, _ in
+                    (try await store.orders.page(filter, limit: limit), store.settings.isProduction)
+                }
                 print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))
                 return
             }
             try await store.withStore { store, _ in
                 try await Output.export(ExportFields.orders, format: format, limit: all ? nil : limit) { cursor, size in
-                    try await store.orderRecords(filter, after: cursor, limit: size)
+                    try await store.orders.records(filter, after: cursor, limit: size)
                 }
             }
         }
@@ -48,12 +50,12 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (found, production) = try await store.withStore { store, configuration in
-                var found = try await store.lookup(id)
-                if found.isEmpty, OrderStore.looksLikeAppleOrderId(id) {
+                var found = try await store.orders.lookup(id)
+                if found.isEmpty, Orders.looksLikeAppleOrderId(id) {
                     // A player's ticket quotes the order id on Apple's emailed receipt: ask Apple.
                     found = try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
                         guard let client = verifier.serverAPI else { return [] }
-                        return try await store.orders(forAppleOrderId: id) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
+                        return try await store.orders.withAppleOrderId(id) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
                     }
                 }
                 return (found, store.settings.isProduction)
@@ -69,7 +71,7 @@ struct OrderCommand: AsyncParsableCommand {
         @Argument(help: "The order id.") var id: String
 
         func run() async throws {
-            let (detail, settings) = try await store.withStore { store, _ in (try await store.orderDetail(id), store.settings) }
+            let (detail, settings) = try await store.withStore { store, _ in (try await store.orders.detail(id), store.settings) }
             print(Output.detail(OrderDetailPresentation.sections(detail, storeIsProduction: settings.isProduction, showsApp: settings.apps.count > 1)))
         }
     }
@@ -90,7 +92,7 @@ struct OrderCommand: AsyncParsableCommand {
         func run() async throws {
             let page = try await store.withStore { store, configuration in
                 let trust = try configuration.trust()
-                return await ReceiptPresentation.read(try await store.orderDetail(id), trust: trust, answers: StoredAnswers(trust: trust))
+                return await ReceiptPresentation.read(try await store.orders.detail(id), trust: trust, answers: StoredAnswers(trust: trust))
             }
             print(raw ? Output.safe(page.raw) : Output.detail(page.sections))
         }
@@ -105,7 +107,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: expectVersion) { store, actor, version in
-                try await store.grant(orderId: id, expectedVersion: version, by: actor, reason: reason)
+                try await store.orders.grant(orderId: id, expectedVersion: version, by: actor, reason: reason)
             }
             print("granted \(Output.safe(order.orderId)): now \(order.state.rawValue) (version \(order.version))")
         }
@@ -120,7 +122,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: expectVersion) { store, actor, version in
-                try await store.revoke(orderId: id, expectedVersion: version, by: actor, reason: reason)
+                try await store.orders.revoke(orderId: id, expectedVersion: version, by: actor, reason: reason)
             }
             print("revoked \(Output.safe(order.orderId)): now \(order.state.rawValue)")
         }
@@ -135,7 +137,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let attached = try await store.act(on: order, expecting: nil) { store, actor, version in
-                try await store.attachOrphan(transactionId: transaction, to: order, expectedVersion: version, by: actor, reason: reason)
+                try await store.orders.attach(transactionId: transaction, to: order, expectedVersion: version, by: actor, reason: reason)
             }
             print("attached \(Output.safe(transaction)) to \(Output.safe(attached.orderId)): now \(attached.state.rawValue)")
         }
@@ -150,7 +152,7 @@ struct OrderCommand: AsyncParsableCommand {
 
         func run() async throws {
             let order = try await store.act(on: id, expecting: nil) { store, actor, version in
-                try await store.resolveDispute(orderId: id, expectedVersion: version, favor: favor, by: actor, reason: reason)
+                try await store.subscriptions.resolve(orderId: id, expectedVersion: version, favor: favor, by: actor, reason: reason)
             }
             print("dispute on \(Output.safe(order.orderId)) settled: now \(order.state.rawValue)")
         }
@@ -164,7 +166,7 @@ extension StoreOptions {
         try await withStore { store, _ in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             if let version { return try await body(store, actor, version) }
-            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
+            guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
             return try await body(store, actor, order.version)
         }
     }

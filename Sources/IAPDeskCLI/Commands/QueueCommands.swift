@@ -15,7 +15,7 @@ struct StuckCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (counts, stuck, production) = try await store.withStore { store, _ in
-                (try await store.counts(), try await store.stuckOrders(limit: limit).items, store.settings.isProduction)
+                (try await store.reports.counts(), try await store.reports.stuck(limit: limit).items, store.settings.isProduction)
             }
             print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
             print(Output.table(OrderListings.stuck(storeIsProduction: production), stuck))
@@ -29,7 +29,7 @@ struct OrphansCommand: AsyncParsableCommand {
     @Option(help: "At most this many rows.") var limit: Int = 50
 
     func run() async throws {
-        let orphans = try await store.withStore { store, _ in try await store.orphans(limit: limit) }
+        let orphans = try await store.withStore { store, _ in try await store.orders.orphans(limit: limit) }
         print(Output.table(QueueListings.orphans(), orphans))
     }
 }
@@ -48,7 +48,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let rebound = try await store.withAppleActions("rebinding") { store, actor, client in
-                try await store.rebindAppAccountToken(originalTransactionId: originalTransactionId, by: actor, reason: reason) {
+                try await store.subscriptions.rebind(originalTransactionId: originalTransactionId, by: actor, reason: reason) {
                     await client.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
                 }
             }
@@ -68,7 +68,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
 
         func run() async throws {
-            let xray = try await store.withStore { store, _ in try await store.xray(originalTransactionId) }
+            let xray = try await store.withStore { store, _ in try await store.subscriptions.xray(originalTransactionId) }
             print(Output.detail(XRayPresentation.sections(xray)))
         }
     }
@@ -79,7 +79,9 @@ struct SubscriptionCommand: AsyncParsableCommand {
         @Argument(help: "The subscription's original transaction id.") var originalTransactionId: String
 
         func run() async throws {
-            let (d, production) = try await store.withStore { store, _ in (try await store.subscription(originalTransactionId), store.settings.isProduction) }
+            let (d, production) = try await store.withStore { store, _ in
+                (try await store.subscriptions.detail(originalTransactionId), store.settings.isProduction)
+            }
             guard let sections = SubscriptionPresentation.sections(d, storeIsProduction: production) else {
                 throw StoreError.notFound(kind: .subscription, id: originalTransactionId)
             }
@@ -98,7 +100,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         func run() async throws {
             try await store.withStore { store, _ in
                 let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
-                try await store.transferOwnership(originalTransactionId: originalTransactionId, to: to, by: actor, reason: reason)
+                try await store.subscriptions.transfer(originalTransactionId: originalTransactionId, to: to, by: actor, reason: reason)
             }
             print("subscription \(Output.safe(originalTransactionId)) now belongs to \(Output.safe(to))")
         }
@@ -198,7 +200,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
         @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
-            let events = try await store.withStore { store, _ in try await store.disputes(limit: limit) }
+            let events = try await store.withStore { store, _ in try await store.subscriptions.disputes(limit: limit) }
             print(Output.table(OwnershipListings.disputes(), events))
         }
     }

@@ -24,10 +24,10 @@ struct ReportCommand: AsyncParsableCommand {
         switch kind {
         case .deliveries, .refunds:
             let kind: FinanceReport.Kind = kind == .deliveries ? .deliveries : .refunds
-            let report = try await store.withStore { store, _ in try await store.financeReport(kind, from: month.from, until: month.until) }
+            let report = try await store.withStore { store, _ in try await store.reports.finance(kind, from: month.from, until: month.until) }
             Output.report(report, format: format)
         case .refundRates:
-            let rates = try await store.withStore { store, _ in try await store.refundRates(from: month.from, until: month.until) }
+            let rates = try await store.withStore { store, _ in try await store.reports.refundRates(from: month.from, until: month.until) }
             for (title, rows) in [("product", rates.byProduct), ("game account", rates.byAccount), ("Apple Account", rates.byAppleAccount)] {
                 if format == .table { print("\nby \(title):") }
                 Output.records(ExportFields.refundRates, rows, format: format, empty: "no refund")

@@ -16,7 +16,7 @@ struct ReverifyCommand: AsyncParsableCommand {
         let outcome = try await store.withStore { store, configuration in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                try await store.reverify(orderId: id, using: verifier, by: actor)
+                try await store.apple.reverify(orderId: id, using: verifier, by: actor)
             }
         }
         print(Output.verification(outcome))
@@ -44,14 +44,14 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             let ids: [String] =
                 if let rejected {
-                    try await store.rejectedOrders(reasonContaining: rejected, limit: limit)
+                    try await store.apple.rejectedOrders(reasonContaining: rejected, limit: limit)
                 } else if all {
-                    try await store.stuckOrders(limit: limit).items.map(\.order.orderId)
+                    try await store.reports.stuck(limit: limit).items.map(\.order.orderId)
                 } else {
-                    try await store.ordersDueForRetry(limit: limit)
+                    try await store.apple.dueForRetry(limit: limit)
                 }
             return try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                await store.reverifyAll(
+                await store.apple.reverifyAll(
                     ids, using: verifier, by: actor, concurrency: concurrency,
                     progress: { progress in
                         FileHandle.standardError.write(

@@ -103,8 +103,8 @@ enum DemoServe {
     /// simulator sends serve Apple's CONSUMPTION_REQUESTs (12 hours to answer). The game
     /// reported how much of the first two was used, as a game would when coins are spent.
     static func askForRefunds(store: OrderStore, simulator: AppStoreSimulator) async throws {
-        guard try await store.counts().openRefundRequests == 0 else { return }
-        let delivered = try await store.orders(OrderFilter(state: .delivered, productId: "coins_300"), limit: 10).items
+        guard try await store.reports.counts().openRefundRequests == 0 else { return }
+        let delivered = try await store.orders.page(OrderFilter(state: .delivered, productId: "coins_300"), limit: 10).items
             .filter { $0.environment == .production }.prefix(3)
         for (index, order) in delivered.enumerated() {
             guard let transactionId = order.transactionId else { continue }
@@ -126,13 +126,13 @@ enum DemoServe {
     /// first time; past the 72 hours the worker keeps trying, each is dead at once. A resend
     /// reaches the game, which applies it. Made once per demo store.
     static func loseEvents(store: OrderStore, simulator: AppStoreSimulator) async throws {
-        guard try await store.order("lost_000001") == nil else { return }
+        guard try await store.orders.find("lost_000001") == nil else { return }
         let then = Date().addingTimeInterval(-4 * 86_400)
         let orders = try await SimulatedOrders.seed(store, simulator: simulator, count: 2, sandboxEvery: 0, prefix: "lost", now: then)
         let support = Operator(name: "demo-support", role: .support)
         for id in orders {
-            guard let order = try await store.order(id) else { continue }
-            try await store.grant(
+            guard let order = try await store.orders.find(id) else { continue }
+            try await store.orders.grant(
                 orderId: id, expectedVersion: order.version, by: support, reason: "ticket 1203: paid, Apple was timing out",
                 at: Millis(then.timeIntervalSince1970 * 1000) + .hours(1))
         }

@@ -26,7 +26,7 @@ enum DemoTemplate {
     /// so that every copy opens with a live queue rather than receiving it later.
     static func settle(_ store: OrderStore) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, try await store.counts().openRefundRequests < 3 {
+        while ContinuousClock.now < deadline, try await store.reports.counts().openRefundRequests < 3 {
             try await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -27,14 +27,14 @@ public enum SimulatedOrders {
             guard let type = types[productId], let kind = SimulatedPurchase.Kind(name: type.rawValue) else { continue }
             let orderId = "\(prefix)_\(String(format: "%06d", index))"
             let placed = now.addingTimeInterval(-600)
-            try await store.placeOrder(
+            try await store.orders.place(
                 orderId: orderId, accountId: "\(prefix)_acct_\(index)", productId: productId, at: Millis(placed.timeIntervalSince1970 * 1000))
             let appleId = "\(prefix)-player-\(index)@icloud.example"
             let sandbox = sandboxEvery > 0 && index % sandboxEvery == 0
             let purchase = await simulator.ledger.purchase(
                 appleId: appleId, productId: productId, kind: kind, sandbox: sandbox, at: now.addingTimeInterval(-540), appAccountToken: orderId)
             let receipt = try await simulator.ledger.receipt(appleId: appleId, sandbox: sandbox, at: now.addingTimeInterval(-530))
-            try await store.submitReceipt(
+            try await store.orders.submit(
                 orderId: orderId, receiptData: receipt, claimedTransactionId: claimTransaction ? purchase.transactionId : nil,
                 at: Millis(now.addingTimeInterval(-520).timeIntervalSince1970 * 1000))
             orderIds.append(orderId)

@@ -46,13 +46,13 @@ extension OrderStore {
     ///   - now: When the load's own audit entry is dated.
     ///   - body: Writes the rows through the loader and reports what it wrote, with a value
     ///     of its own that the load returns once committed.
-    /// - Throws: `StoreError.storeNotEmpty` when the store has orders; whatever the body or
+    /// - Throws: `StoreSetupError.storeNotEmpty` when the store has orders; whatever the body or
     ///   the database throws, after rolling back.
     @_spi(BulkLoad)
     public func bulkLoad<Loaded>(
         products: [Product], listedAt: Millis, at now: Millis, _ body: (BulkLoader) async throws -> (BulkLoadResult, Loaded)
     ) async throws -> Loaded {
-        if try await counts().total > 0 { throw StoreError.storeNotEmpty(location: location.description) }
+        if try await reports.counts().total > 0 { throw StoreSetupError.storeNotEmpty(location: location.description) }
         for product in products { try await catalogue.upsert(product, at: listedAt) }
         let db = self.db
         return try await db.lock.run {

@@ -21,7 +21,7 @@ public enum DatabaseErrorText {
             return "PostgreSQL: \(error.code)"
         case let error as SQLiteError:
             return "SQLite: \(error.message) (\(error.reason))"
-        case StoreError.cannotOpen(_, let why):
+        case StoreSetupError.cannotOpen(_, let why):
             return why
         case let error as ChannelError:
             return "connection: \(error)"
@@ -66,7 +66,7 @@ public enum DatabaseErrorText {
             }
         case is ChannelError, is IOError:
             return describe(error) ?? String(describing: error)
-        case StoreError.cannotOpen(_, let why):
+        case StoreSetupError.cannotOpen(_, let why):
             // A new connection refused: the server is down or restarting.
             return why
         default:

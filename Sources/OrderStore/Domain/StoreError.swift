@@ -1,7 +1,6 @@
 /// Errors the store reports. Each says what happened and, where there is one, what the
 /// operator can do about it.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
-    case cannotOpen(String, String)
     case corrupt(String)
     case notFound(kind: RecordKind, id: String)
     /// Optimistic concurrency: the order changed after the operator read it.
@@ -14,7 +13,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
     /// mistake, said in words. Every refusal an operator can meet has its own case below.
     case invalid(String)
-    /// An order id placed before; a retrying caller uses `ensureOrder`.
+    /// An order id placed before; a retrying caller uses `orders.ensure`.
     case orderExists(orderId: String)
     /// Nothing to ask Apple about: the order has no receipt (yet).
     case noReceipt(orderId: String)
@@ -34,14 +33,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// A notification that failed its checks is kept, never applied.
     case notificationRejected(id: Int64)
     case firstOperatorMustBeAdmin
-    /// A bulk load (`iapdesk seed`) writes only into a store with no orders.
-    case storeNotEmpty(location: String)
-    /// A login that may not migrate met a store behind this iapdesk's schema.
-    case olderSchema(found: Int, known: Int)
-    /// Database roles and logins exist on PostgreSQL only.
-    case postgresOnly(what: String)
-    case groupRolesMissing
-    case newerSchema(found: Int, known: Int)
     /// R8: a disputed renewal leaves only by settling, never by a plain grant.
     case mustSettleDispute(orderId: String)
     /// R5: a check turned down a transaction an operator tried to attach.
@@ -61,21 +52,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
     /// An order names a product the catalogue does not hold.
     case unknownProduct(String)
-    /// The store serves one app and the configuration names another.
-    case otherApp(store: String, configured: String)
     /// An order names a product an admin retired.
     case productRetired(String)
 
     public var description: String {
         switch self {
-        case .otherApp(let store, let configured):
-            "this store is for \(store), and the configuration names \(configured): open it with its own configuration, or add the app to this store with `iapdesk app add` under a configuration that names one of its apps"
         case .unknownProduct(let id):
             "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
         case .productRetired(let id):
             "product \(id) is retired: no new order may name it (`iapdesk product show \(id)`)"
-        case .cannotOpen(let location, let why):
-            "cannot open store \(location): \(why)"
         case .corrupt(let what):
             "store data is inconsistent: \(what)"
         case .notFound(let kind, let id):
@@ -114,14 +99,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "notification \(id) failed its checks; it is never applied"
         case .firstOperatorMustBeAdmin:
             "the first operator of a store must be an admin"
-        case .storeNotEmpty(let location):
-            "the store at \(location) already has orders; seed an empty store"
-        case .olderSchema(let found, let known):
-            "you cannot change this store's schema and it is at version \(found), not \(known): its owner must open it once with this iapdesk"
-        case .postgresOnly(let what):
-            "\(what) are PostgreSQL's; on SQLite, whoever can write the file is an admin"
-        case .groupRolesMissing:
-            "the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first"
         case .mustSettleDispute(let orderId):
             "order \(orderId) is a disputed renewal (R8): settle it (d in the console, `iapdesk order resolve`), which also closes its review"
         case .checkFailed(let orderId, let check, let detail):
@@ -136,8 +113,6 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "order \(orderId) is being verified by \(by) right now; its answer will be on the order"
         case .unavailable(let why):
             "the order store is unreachable: \(why)"
-        case .newerSchema(let found, let known):
-            "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         }
     }
 }

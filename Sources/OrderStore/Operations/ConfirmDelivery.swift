@@ -80,10 +80,10 @@ extension OrderStore {
     }
 }
 
-extension OrderStore {
+extension Orders {
     /// Orders flagged "two deliveries for one purchase", newest first: each names the other order.
     public func deliveryConflicts(limit: Int = 100) async throws -> [Order] {
-        try await read { sql in
+        try await store.read { sql in
             try await sql.rows(
                 """
                 SELECT \(Order.columns) FROM orders WHERE delivery_conflict IS NOT NULL

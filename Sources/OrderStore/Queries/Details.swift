@@ -185,42 +185,10 @@ enum AccountDetailRead: DetailRead {
 }
 
 extension OrderStore {
-    /// Everything about one order, as the order screen and `iapdesk order show` read it: the
-    /// order and its product, receipts submitted, Apple's answers with the store's verdict,
-    /// transactions, grants, the game's events and the timeline, newest first.
-    ///
-    /// - Parameters:
-    ///   - orderId: the order's id (``lookup(_:kind:limit:)`` finds it from any other id).
-    ///   - attemptLimit: how many of Apple's answers to read (an order retried for three
-    ///     days has hundreds; the timeline collapses repeats).
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
-    public func orderDetail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
-        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }
-        var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
-        for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
-            attemptsByEvent[event, default: []].append(attempt)
-        }
-        var detail = OrderDetail(
-            order: order, product: try parts.first("product", Product.init(row:)),
-            submissions: try parts.all("submissions", Submission.init(row:)),
-            attempts: try parts.all("attempts", VerificationAttempt.init(row:)),
-            grants: try parts.all("grants", Grant.init(row:)),
-            transactions: try parts.all("transactions", StoredTransaction.init(row:)),
-            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
-            audit: try parts.all("audit", AuditEntry.init(row:)),
-            events: try parts.all("events") { row in
-                let event = try GameEvent(row: row)
-                return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
-            },
-            notes: try parts.all("notes", Note.init(row:)))
-        try await relate(&detail)
-        return detail
-    }
 
     /// What a replayed or disputed order names, so support can go there without typing an
     /// id; nothing is read for any other order.
-    private func relate(_ detail: inout OrderDetail) async throws {
+    func relate(_ detail: inout OrderDetail) async throws {
         let order = detail.order
         if order.replayFlag, let picked = detail.attempts.last(where: { $0.verdict?.pickedTransactionId != nil })?.verdict?.pickedTransactionId {
             // The keys R7 claims: the transaction, and for a restore its original transaction.
@@ -242,13 +210,64 @@ extension OrderStore {
             }
         }
     }
+}
 
+extension Orders {
+    /// Everything about one order, as the order screen and `iapdesk order show` read it: the
+    /// order and its product, receipts submitted, Apple's answers with the store's verdict,
+    /// transactions, grants, the game's events and the timeline, newest first.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order's id (``Orders/lookup(_:kind:limit:)`` finds it from any other id).
+    ///   - attemptLimit: how many of Apple's answers to read (an order retried for three
+    ///     days has hundreds; the timeline collapses repeats).
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
+    public func detail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
+        let parts = try await store.readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
+        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }
+        var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
+        for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
+            attemptsByEvent[event, default: []].append(attempt)
+        }
+        var detail = OrderDetail(
+            order: order, product: try parts.first("product", Product.init(row:)),
+            submissions: try parts.all("submissions", Submission.init(row:)),
+            attempts: try parts.all("attempts", VerificationAttempt.init(row:)),
+            grants: try parts.all("grants", Grant.init(row:)),
+            transactions: try parts.all("transactions", StoredTransaction.init(row:)),
+            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
+            audit: try parts.all("audit", AuditEntry.init(row:)),
+            events: try parts.all("events") { row in
+                let event = try GameEvent(row: row)
+                return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
+            },
+            notes: try parts.all("notes", Note.init(row:)))
+        try await store.relate(&detail)
+        return detail
+    }
+
+    /// Transactions Apple reported that no order claims, oldest first.
+    public func orphans(after: (firstSeenAt: Millis, transactionId: String)? = nil, limit: Int = 50) async throws -> [StoredTransaction] {
+        let from = after ?? (Int64.min, "")
+        return try await store.read { sql in
+            try await sql.rows(
+                """
+                SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions
+                WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
+                ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
+                """
+            ).map(StoredTransaction.init(row:))
+        }
+    }
+}
+
+extension Subscriptions {
     /// One auto-renewable subscription by its original transaction id: owner and how that
     /// was decided (R8), the transaction chain with who submitted each, the owner history,
     /// Apple's notifications and the orders that claimed it. `subscription` is nil when no
     /// subscription has that id.
-    public func subscription(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(SubscriptionDetailRead.self, on: db, id: otid, limit: limit) }
+    public func detail(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
+        let parts = try await store.readConnection { db in try await DetailQuery.rows(SubscriptionDetailRead.self, on: db, id: otid, limit: limit) }
         return SubscriptionDetail(
             subscription: try parts.first("subscription", Subscription.init(row:)),
             chain: try parts.all("chain", StoredTransaction.init(row:)),
@@ -261,10 +280,19 @@ extension OrderStore {
             })
     }
 
+    /// R8 decisions waiting for an operator's look, newest first.
+    public func disputes(limit: Int = 100) async throws -> [OwnershipEvent] {
+        try await store.read { sql in
+            try await sql.rows("SELECT * FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)").map(OwnershipEvent.init(row:))
+        }
+    }
+}
+
+extension Accounts {
     /// One player's account: its orders newest first, grants, subscriptions it owns and the
     /// flags the rules raised on it (a replay, R7).
-    public func account(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
-        let parts = try await readConnection { db in try await DetailQuery.rows(AccountDetailRead.self, on: db, id: accountId, limit: limit) }
+    public func detail(_ accountId: String, limit: Int = 100) async throws -> AccountDetail {
+        let parts = try await store.readConnection { db in try await DetailQuery.rows(AccountDetailRead.self, on: db, id: accountId, limit: limit) }
         return AccountDetail(
             accountId: accountId,
             orders: try parts.all("orders", Order.init(row:)),
@@ -273,26 +301,5 @@ extension OrderStore {
             flags: try parts.all("flags", AccountFlag.init(row:)),
             notes: try parts.all("notes", Note.init(row:)),
             sameAppleAccount: try parts.all("same_apple_account") { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) })
-    }
-
-    /// R8 decisions waiting for an operator's look, newest first.
-    public func disputes(limit: Int = 100) async throws -> [OwnershipEvent] {
-        try await read { sql in
-            try await sql.rows("SELECT * FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)").map(OwnershipEvent.init(row:))
-        }
-    }
-
-    /// Transactions Apple reported that no order claims, oldest first.
-    public func orphans(after: (firstSeenAt: Millis, transactionId: String)? = nil, limit: Int = 50) async throws -> [StoredTransaction] {
-        let from = after ?? (Int64.min, "")
-        return try await read { sql in
-            try await sql.rows(
-                """
-                SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions
-                WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
-                ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
-                """
-            ).map(StoredTransaction.init(row:))
-        }
     }
 }

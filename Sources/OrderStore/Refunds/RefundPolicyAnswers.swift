@@ -7,7 +7,7 @@ extension Refunds {
         _ policy: RefundPolicy, at now: Millis = .now(), limit: Int = 100,
         send: @Sendable (_ transactionId: String, _ environment: AppleEnvironment, ConsumptionAnswer) async -> String?
     ) async throws -> [RefundAnswer] {
-        let types = try await store.productTypes()
+        let types = try await store.catalogue.types()
         var answered: [RefundAnswer] = []
         for request in try await requests(open: true, at: now, limit: limit) {
             let type = request.order.flatMap { types[$0.productId] }

@@ -106,7 +106,7 @@ final class Database: Sendable {
                 let storage: SQLiteConnection.Storage = readOnly ? .file(path: Self.readOnlyURI(path)) : .file(path: path)
                 connection = try await SQLiteConnection.open(storage: storage, logger: logger)
             } catch {
-                throw StoreError.cannotOpen(location.description, String(describing: error))
+                throw StoreSetupError.cannotOpen(location.description, String(describing: error))
             }
             let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection), logger: logger, readOnly: readOnly)
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
@@ -121,7 +121,7 @@ final class Database: Sendable {
                 }
             } catch {
                 await db.close()
-                throw StoreError.cannotOpen(location.description, String(describing: error))
+                throw StoreSetupError.cannotOpen(location.description, String(describing: error))
             }
             return db
         case .postgres:
@@ -132,7 +132,7 @@ final class Database: Sendable {
                 connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
             } catch {
-                throw StoreError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
+                throw StoreSetupError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
             }
             let unbounded = connection.sql(queryLogLevel: nil)
             let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
@@ -154,7 +154,7 @@ extension StoreLocation {
     package func postgresConfiguration() throws -> PostgresConnection.Configuration {
         guard case .postgres(let url) = self else { throw StoreError.invalid("\(self) is not a PostgreSQL location") }
         guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
-            throw StoreError.cannotOpen(description, "expected postgres://user[:password]@host[:port]/database")
+            throw StoreSetupError.cannotOpen(description, "expected postgres://user[:password]@host[:port]/database")
         }
         let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
         let sslMode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"

@@ -109,7 +109,7 @@ public enum DatabaseRoles {
     static func grantLogin(_ name: String, role: Role, on db: Database) async throws -> [String] {
         try await db.lock.run {
             guard try await existingGroups(db.sql).count == Role.allCases.count else {
-                throw StoreError.groupRolesMissing
+                throw StoreSetupError.groupRolesMissing
             }
             let exists = try await db.sql.row("SELECT 1 AS one FROM pg_roles WHERE rolname = \(bind: name)") != nil
             return try await run(try login(name, role: role, exists: exists), on: db)
@@ -117,7 +117,7 @@ public enum DatabaseRoles {
     }
 
     static func requirePostgres(_ dialect: Dialect) throws {
-        guard dialect == .postgres else { throw StoreError.postgresOnly(what: "database roles and logins") }
+        guard dialect == .postgres else { throw StoreSetupError.postgresOnly(what: "database roles and logins") }
     }
 
     static func statements(on db: Database) async throws -> [String] {

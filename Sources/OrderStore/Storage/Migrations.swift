@@ -20,14 +20,14 @@ enum Migrations {
             // No schema can be changed by this login: it must be current already.
             let applied = try await db.unboundedSQL.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
             guard applied == all(db.dialect).count else {
-                throw StoreError.olderSchema(found: applied, known: all(db.dialect).count)
+                throw StoreSetupError.olderSchema(found: applied, known: all(db.dialect).count)
             }
             return false
         }
         try await db.unboundedSQL.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
         let applied = try await db.unboundedSQL.row("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")?.int("v") ?? 0
         let migrations = all(db.dialect)
-        if applied > migrations.count { throw StoreError.newerSchema(found: applied, known: migrations.count) }
+        if applied > migrations.count { throw StoreSetupError.newerSchema(found: applied, known: migrations.count) }
         for (index, statements) in migrations.enumerated() where index + 1 > applied {
             let version = index + 1
             try await db.lock.run {

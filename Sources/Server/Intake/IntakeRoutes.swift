@@ -31,7 +31,7 @@ struct IntakeRoutes: Sendable {
         self.tokens = tokens
         self.apple = apple
         receipts = GroupCommit(concurrency: store.concurrentWriters) { batch in
-            let results = try await store.submitReceipts(batch)
+            let results = try await store.orders.submit(batch)
             metrics.intakeCommit(size: batch.count)
             return results
         }
@@ -49,7 +49,7 @@ struct IntakeRoutes: Sendable {
         }
         games.get("/v1/orders/:id") { _, context in
             let id = try Self.pathId(context)
-            guard let order = try await store.order(id) else { throw StoreError.notFound(kind: .order, id: id) }
+            guard let order = try await store.orders.find(id) else { throw StoreError.notFound(kind: .order, id: id) }
             return JSONAnswer.response(.ok, encoding: IntakeAnswers.OrderAnswer(order))
         }
         games.post("/v1/orders/:id/consumption") { request, context in
@@ -58,7 +58,7 @@ struct IntakeRoutes: Sendable {
         games.get("/v1/accounts/:id/entitlements") { _, context in
             let id = context.parameters.get("id") ?? ""
             try Self.checkId(id, "account id in the path")
-            return JSONAnswer.response(.ok, encoding: IntakeAnswers.EntitlementsAnswer(try await store.entitlements(id)))
+            return JSONAnswer.response(.ok, encoding: IntakeAnswers.EntitlementsAnswer(try await store.accounts.entitlements(id)))
         }
     }
 
@@ -106,7 +106,7 @@ struct IntakeRoutes: Sendable {
         try Self.checkId(body.productId, "product_id")
         let quantity = body.quantity ?? 1
         guard (1...1_000).contains(quantity) else { throw Problem.badRequest("quantity: must be 1 to 1000, got \(quantity)") }
-        let (order, created) = try await store.ensureOrder(orderId: body.orderId, accountId: body.accountId, productId: body.productId, quantity: quantity)
+        let (order, created) = try await store.orders.ensure(orderId: body.orderId, accountId: body.accountId, productId: body.productId, quantity: quantity)
         return JSONAnswer.response(created ? .created : .ok, encoding: IntakeAnswers.OrderAnswer(order))
     }
 
@@ -122,7 +122,7 @@ struct IntakeRoutes: Sendable {
         }
         var claimed = body.transactionId
         if body.signedTransaction != nil {
-            claimed = try await signedTransactionId(data, claimed: claimed, app: try await store.order(orderId)?.app ?? store.settings.bundleId)
+            claimed = try await signedTransactionId(data, claimed: claimed, app: try await store.orders.find(orderId)?.app ?? store.settings.bundleId)
         }
         let idempotency = request.headers[Self.idempotencyKey].map { key in
             IdempotencyKey(
@@ -172,7 +172,7 @@ struct IntakeRoutes: Sendable {
     private func verdict(_ orderId: String, within wait: Duration) async throws -> Order {
         let deadline = ContinuousClock.now + wait
         while true {
-            guard let order = try await store.order(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
+            guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
             if order.state != .receiptReceived || ContinuousClock.now >= deadline { return order }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -119,7 +119,7 @@ public struct Worker: Sendable {
                 // times a second, not on every idle turn.
                 if ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
                     lastOutageCheck = .now
-                    down = try await store.appleFailing() != nil
+                    down = try await store.apple.failing() != nil
                 }
                 if down != wasDown {
                     logger.warning(
@@ -209,7 +209,7 @@ public struct Worker: Sendable {
                 do {
                     if asksApple, ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
                         lastOutageCheck = .now
-                        if try await store.appleFailing() != nil {
+                        if try await store.apple.failing() != nil {
                             toppingUp = false
                             continue
                         }
@@ -243,7 +243,7 @@ public struct Worker: Sendable {
         do {
             switch job.work {
             case .verify(let orderId):
-                let outcome = try await store.verifyIfOwed(orderId: orderId, using: verifier)
+                let outcome = try await store.apple.verifyIfOwed(orderId: orderId, using: verifier)
                 result = outcome?.order.nextRetryAt.map { .again(at: $0) } ?? .done
                 if let outcome {
                     metrics.verification(outcome: outcome.classification.outcome.rawValue)
@@ -272,12 +272,12 @@ public struct Worker: Sendable {
                 result = .again(at: .now() + settings.refundPolicyInterval)
                 if !answered.isEmpty { logger.info("refund requests answered by the policy", metadata: ["count": "\(answered.count)"]) }
             case .expirySweep:
-                let owed = try await store.scheduleExpiryChecks(settings.expiryPolling)
+                let owed = try await store.subscriptions.scheduleExpiryChecks(settings.expiryPolling)
                 // A sweep that hit its limit left some behind: it comes back at once.
                 result = .again(at: .now() + (owed >= settings.expiryPolling.perSweep ? .seconds(1) : settings.expirySweepInterval))
                 if owed > 0 { logger.info("subscriptions near expiry to poll", metadata: ["count": "\(owed)"]) }
             case .subscriptionCheck(let otid):
-                let outcome = try await store.checkSubscription(otid, using: verifier)
+                let outcome = try await store.subscriptions.check(otid, using: verifier)
                 if let outcome { metrics.verification(outcome: outcome.classification.outcome.rawValue) }
                 switch outcome?.classification {
                 case .retryable(let reason)?, .configuration(let reason)?:

@@ -74,7 +74,7 @@ public struct SimulatorHarness: Sendable {
     ) async throws -> SimulatedPurchase {
         let type = try #require(DemoCatalogue.products.first { $0.productId == productId }?.type)
         let kind = try #require(SimulatedPurchase.Kind(name: type.rawValue))
-        try await store.placeOrder(orderId: orderId, accountId: account, productId: productId, at: Millis(date.timeIntervalSince1970 * 1000) - 60_000)
+        try await store.orders.place(orderId: orderId, accountId: account, productId: productId, at: Millis(date.timeIntervalSince1970 * 1000) - 60_000)
         let purchase = await ledger.purchase(
             appleId: appleId, productId: productId, kind: kind, sandbox: sandbox, at: date, appAccountToken: token ? orderId : nil)
         try await submit(orderId, appleId: appleId, sandbox: sandbox, claim: claim ? purchase.transactionId : nil)
@@ -84,11 +84,11 @@ public struct SimulatorHarness: Sendable {
     /// The device's current receipt for `appleId`, stored for `orderId`.
     public func submit(_ orderId: String, appleId: String, sandbox: Bool = false, claim: String?) async throws {
         let receipt = try await ledger.receipt(appleId: appleId, sandbox: sandbox)
-        try await store.submitReceipt(orderId: orderId, receiptData: receipt, claimedTransactionId: claim)
+        try await store.orders.submit(orderId: orderId, receiptData: receipt, claimedTransactionId: claim)
     }
 
     public func reverify(_ orderId: String) async throws -> VerificationOutcome {
-        try await store.reverify(orderId: orderId, using: verifier)
+        try await store.apple.reverify(orderId: orderId, using: verifier)
     }
 
     public func setFaults(_ spec: String) async throws {

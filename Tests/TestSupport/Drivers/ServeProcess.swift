@@ -46,7 +46,7 @@ public struct ServeProcess: Sendable {
 
     public func kill9() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitForExit()
     }
 
     /// Sends SIGTERM and waits up to `limit` for the process to exit: how long it took, or

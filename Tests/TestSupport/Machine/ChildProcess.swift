@@ -54,3 +54,13 @@ public enum ChildProcess {
         return Finished(status: process.terminationStatus, output: output)
     }
 }
+
+extension Process {
+    /// Waits for the process to exit by polling. Foundation's `waitUntilExit` on Linux spins
+    /// the calling thread's run loop, which a thread of the concurrency pool does not run: it
+    /// can miss the exit and block that thread for good, and with two cores two such waits
+    /// starve every test of the run.
+    public func waitForExit() {
+        while isRunning { usleep(10_000) }
+    }
+}

@@ -57,8 +57,8 @@ extension OrderStore {
     /// Places an order and stores its receipt (R1): the usual start of every scenario.
     @discardableResult
     public func paidOrder(_ id: String, account: String, product: String = "coins_60", at: Millis = t0, claimed: String? = nil) async throws -> Int64 {
-        try await placeOrder(orderId: id, accountId: account, productId: product, at: at)
-        return try await submitReceipt(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: claimed, at: at + 1000)
+        try await orders.place(orderId: id, accountId: account, productId: product, at: at)
+        return try await orders.submit(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: claimed, at: at + 1000)
     }
 
     /// Places `id` at `at` and delivers it 3 s later: Apple answered with its purchase
@@ -67,11 +67,11 @@ extension OrderStore {
         _ id: String, product: String = "coins_60", quantity: Int = 1, at: Millis = t0, environment: AppleEnvironment = .production,
         storefront: String? = nil
     ) async throws {
-        try await placeOrder(orderId: id, accountId: "acct-\(id)", productId: product, quantity: quantity, at: at)
-        let submission = try await submitReceipt(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: nil, at: at + 1000)
+        try await orders.place(orderId: id, accountId: "acct-\(id)", productId: product, quantity: quantity, at: at)
+        let submission = try await orders.submit(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: nil, at: at + 1000)
         var purchase = tx("tx-\(id)", product: product, at: at + 500, quantity: quantity)
         purchase.storefront = storefront
-        _ = try await applyVerification(
+        _ = try await apple.apply(
             orderId: id, submissionId: submission, report: validReport([purchase], environment: environment), at: at + 3000)
     }
 }

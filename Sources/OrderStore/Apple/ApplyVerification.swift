@@ -1,0 +1,363 @@
+import Foundation
+import SQLKit
+
+/// What the rules made of one verification, for the caller (CLI, console, tests).
+public struct VerificationOutcome: Sendable {
+    public var order: Order
+    public var classification: VerificationClass
+    /// The transaction the order pays with (R6), when the receipt was valid.
+    public var picked: AppleTransaction?
+    /// R5, in order; empty when the receipt was not valid.
+    public var checks: [ReceiptCheck]
+    /// R8, for auto-renewing subscriptions.
+    public var ownership: OwnershipRule.Decision?
+    /// R2: a sandbox purchase in a production store.
+    public var flaggedSandbox: Bool
+    /// Apple's answer as the verifier reported it (status, environment, latency).
+    public var report: VerificationReport
+    /// What the store decided, as kept with the attempt.
+    public var verdict: StoredVerdict {
+        StoredVerdict(
+            outcome: outcomeKind, reason: order.lastError, pickedTransactionId: picked?.transactionId, checks: checks,
+            ownershipVerdict: ownership?.verdict, ownershipReason: ownership?.explanation, orderState: order.state,
+            sandboxInProduction: flaggedSandbox)
+    }
+
+    var outcomeKind: AttemptOutcome = .valid
+}
+
+extension OrderStore {
+
+    /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
+    /// the same transaction as the answer.
+    func applyAnswer(
+        orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
+        at now: Millis = .now()
+    ) async throws -> VerificationOutcome {
+        try await write(as: .system, now: now) { tx in
+            let order = try await tx.sql.requireOrder(orderId)
+            let classification = StatusCodeRule.classify(report)
+            let attemptId = try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
+            var outcome = VerificationOutcome(
+                order: order, classification: classification, picked: nil, checks: [], ownership: nil,
+                flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction), report: report,
+                outcomeKind: classification.outcome)
+            switch order.state {
+            case .receiptReceived, .verifyRetry:
+                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .rejected where reopen:
+                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .verified where classification.isValid:
+                // Apple confirmed it before and the delivery never happened (a crash between):
+                // the same claim and the same grant finish it, once.
+                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .delivered where order.isUnconfirmedDelivery:
+                try await confirmDelivery(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case .delivered, .refunded:
+                try await recheck(tx, order: order, report: report, outcome: &outcome)
+            case .disputed:
+                try await redecide(tx, order: order, report: report, outcome: &outcome)
+            default:
+                break  // the attempt is recorded; the state is the operator's business now
+            }
+            try await tx.sql.raw("UPDATE verification_attempts SET verdict = \(bind: outcome.verdict.json) WHERE id = \(bind: attemptId)").run()
+            if let owner { try await Self.releaseAnswered(tx, orderId: orderId, owner: owner) }
+            return outcome
+        }
+    }
+
+    /// A paid order meets Apple's answer: retry, reject, or claim the purchase and deliver.
+    private func settle(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome) async throws
+    {
+        var next = order
+        next.environment = report.environment ?? order.environment
+        switch outcome.classification {
+        case .retryable(let reason):
+            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
+            return
+        case .configuration(let reason):
+            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
+            return
+        case .final(let reason):
+            try await reject(tx, next, previous: order, reason: reason, outcome: &outcome)
+            return
+        case .valid, .validExpired:
+            break
+        }
+        guard let content = report.content else {
+            try await scheduleRetry(
+                tx, order: next, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
+            return
+        }
+        guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
+            return try await handleFailedCheck(tx, order: next, previous: order, outcome: &outcome)
+        }
+        switch try await tx.claim(purchase.transaction, type: purchase.type, for: order) {
+        case .replay(let holderOrder, let holderAccount, let key):
+            next.replayFlag = true
+            let detail = "replay: \(key) already claimed by order \(holderOrder) of account \(holderAccount)"
+            try await tx.flagAccount(order, "replay", detail: detail)
+            outcome.outcomeKind = .checkFailed
+            next.state = .rejected
+            next.lastError = detail
+            outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: detail)
+        case .restore(let holder):
+            try await verifyAndDeliver(
+                tx, next, previous: order, purchase: purchase, kind: .restore,
+                detail: "restore of the purchase order \(holder) holds for the same account", content: content, report: report, outcome: &outcome)
+        case .claimed:
+            try await verifyAndDeliver(
+                tx, next, previous: order, purchase: purchase, kind: .automatic,
+                detail: "transaction \(purchase.transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")",
+                content: content, report: report, outcome: &outcome)
+        }
+    }
+
+    private func verifyAndDeliver(
+        _ tx: WriteTransaction, _ next: Order, previous: Order, purchase: Purchase, kind: GrantKind, detail: String,
+        content: AppleReceiptContent, report: VerificationReport, outcome: inout VerificationOutcome
+    ) async throws {
+        var verified = next
+        verified.transactionId = purchase.transaction.transactionId
+        verified.originalTransactionId = purchase.transaction.originalTransactionId
+        verified.lastError = nil
+        verified.nextRetryAt = nil
+        verified.needsOperator = false
+        verified.state = .verified
+        let current = try await tx.save(verified, previous: previous, action: "verify.valid", detail: detail)
+        outcome.order = current
+        if purchase.type == .autoRenewable {
+            let decision = try await decideOwnership(tx, order: current, transaction: purchase.transaction, content: content, source: FactSource(report.method))
+            outcome.ownership = decision
+            if case .ownerKeeps = decision {
+                var disputed = current
+                disputed.state = .disputed
+                disputed.lastError = decision.explanation
+                outcome.order = try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
+                return
+            }
+        }
+        outcome.order = try await deliver(tx, order: current, transactionId: purchase.transaction.transactionId, kind: kind, reason: nil)
+    }
+
+    /// A disputed renewal seen again. Apple's answer may carry what the store missed when
+    /// it decided (the owner's last period refunded, their renewal turned off): R8 decides
+    /// again on it, and if the owner had lapsed by the renewal (or the submitter owns the
+    /// subscription by now), the rule settles the dispute for the submitter. If the owner
+    /// still keeps it, it waits for an operator as before.
+    private func redecide(_ tx: WriteTransaction, order: Order, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+        guard outcome.classification.isValid, let content = report.content, let transactionId = order.transactionId,
+            let renewal = TransactionPicking.merged(content).first(where: { $0.transactionId == transactionId })
+        else { return }
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        let decision = try await decideOwnership(
+            tx, order: order, transaction: renewal, content: content,
+            source: FactSource(report.method), recordingOwnerKeeps: false)
+        outcome.ownership = decision
+        if case .ownerKeeps = decision { return }
+        try await tx.closeReview(orderId: order.orderId)
+        outcome.order = try await deliver(tx, order: order, transactionId: transactionId, kind: .automatic, reason: nil)
+        try await tx.refreshExpiry(renewal.originalTransactionId)
+    }
+
+    /// R5 turned the answer down. A receipt that holds no transaction for the order proves
+    /// nothing (finished consumables leave the receipt [S3]): it waits for an operator on the
+    /// retry schedule. Any other failed check proves the receipt does not pay for this order.
+    private func handleFailedCheck(_ tx: WriteTransaction, order next: Order, previous: Order, outcome: inout VerificationOutcome) async throws {
+        guard let failed = ReceiptChecks.firstFailure(outcome.checks) else { return }
+        if failed.name == .transactionPresent {
+            let reason = "Apple's answer is valid but holds no transaction for this order: ask the game for the transaction id, or attach the orphan"
+            try await scheduleRetry(tx, order: next, previous: previous, reason: reason, operatorNeeded: true, outcome: &outcome)
+            return
+        }
+        outcome.outcomeKind = .checkFailed
+        try await reject(tx, next, previous: previous, reason: "check failed: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
+    }
+
+    private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: String, outcome: inout VerificationOutcome) async throws {
+        var rejected = next
+        rejected.state = .rejected
+        rejected.lastError = reason
+        rejected.nextRetryAt = nil
+        outcome.order = try await tx.save(rejected, previous: previous, action: "verify.rejected", reason: reason)
+    }
+
+    /// A purchase Apple's answer showed for an order, with its product type.
+    struct Purchase {
+        var transaction: AppleTransaction
+        var type: ProductType
+    }
+
+    /// R6 and R5 on a valid answer: picks the order's transaction, keeps every transaction
+    /// Apple showed, runs the checks into `outcome`. Nil when a check failed.
+    func examine(
+        _ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, content: AppleReceiptContent,
+        outcome: inout VerificationOutcome
+    ) async throws -> Purchase? {
+        let types = try await tx.sql.productTypes()
+        guard let productType = types[order.productId] else { throw StoreError.notFound(kind: .product, id: order.productId) }
+        let claimedId = try await claimedTransactionId(tx, submissionId: submissionId)
+        var held = Set<String>()
+        if claimedId == nil {
+            // R6 passes over purchases another order holds, latest first, until a free one.
+            for candidate in TransactionPicking.merged(content) where candidate.productId == order.productId {
+                guard try await tx.heldByAnother(candidate, type: productType, order: order) else { break }
+                held.insert(candidate.transactionId)
+            }
+        }
+        let picked = TransactionPicking.pick(
+            for: order, productType: productType, claimedTransactionId: claimedId, in: content, types: types,
+            heldByAnother: { held.contains($0.transactionId) })
+        outcome.picked = picked
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        outcome.checks = ReceiptChecks.run(
+            order: order, productType: productType, expectedBundleId: settings.app(of: try await tx.sql.product(order.productId)), content: content,
+            picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
+        guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
+        return Purchase(transaction: picked, type: productType)
+    }
+
+    /// R9 sees a cancellation only where Apple means one (not an upgrade; for consumables
+    /// only a signed transaction's revocation).
+    private func refundAware(_ transaction: AppleTransaction, type: ProductType, report: VerificationReport) -> AppleTransaction {
+        var checked = transaction
+        checked.cancellationDate = RefundRule.cancellation(of: transaction, type: type, fromJWS: report.method == .serverAPI)
+        return checked
+    }
+
+    /// A delivered, confirmed order seen again: only a refund Apple has since recorded, or
+    /// the subscription's newer facts, matter (R8, R9). A refunded order stays refunded
+    /// whatever a later answer omits; only REFUND_REVERSED delivers it again.
+    private func recheck(_ tx: WriteTransaction, order: Order, report: VerificationReport, outcome: inout VerificationOutcome) async throws {
+        guard let content = report.content else { return }
+        try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
+        let types = try await tx.sql.productTypes()
+        let type = types[order.productId] ?? .consumable
+        if order.state == .delivered,
+            let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
+            let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method == .serverAPI)
+        {
+            outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(cancelled.iso8601)")
+        }
+        if type == .autoRenewable, let otid = order.originalTransactionId {
+            try await refreshSubscriptionFacts(tx, otid: otid, content: content, source: FactSource(report.method))
+        }
+    }
+
+    /// R4: the order waits for the next try. `operatorNeeded` marks our own configuration
+    /// or an answer only a person can act on; the retries still run, so fixing the
+    /// configuration is enough. A hand delivery awaiting confirmation stays delivered.
+    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: String, operatorNeeded: Bool, outcome: inout VerificationOutcome)
+        async throws
+    {
+        var next = order
+        if !previous.isUnconfirmedDelivery { next.state = .verifyRetry }
+        next.attempts = previous.attempts + 1
+        next.lastError = reason
+        let firstFailure = previous.firstFailureAt ?? tx.now
+        next.firstFailureAt = firstFailure
+        next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now)
+        // R4: never rejected for Apple's outage; when the schedule runs out a human takes over.
+        next.needsOperator = operatorNeeded || next.nextRetryAt == nil
+        let action = previous.isUnconfirmedDelivery ? "grant.unconfirmed" : (previous.state == .verifyRetry ? "verify.retry" : "verify.retryable")
+        let detail =
+            next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
+        outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason, detail: detail)
+    }
+
+    private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)
+        async throws -> Int64
+    {
+        guard
+            let row = try await tx.sql.row(
+                """
+                INSERT INTO verification_attempts (order_id, submission_id, at, method, environment, outcome, apple_status,
+                  http_status, latency_ms, reason, body)
+                VALUES (\(bind: orderId), \(bind: submissionId), \(bind: tx.now), \(bind: report.method.rawValue),
+                        \(bind: report.environment?.rawValue), \(bind: classification.outcome.rawValue), \(bind: report.appleStatus),
+                        \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: classification.reason), \(bind: report.body))
+                RETURNING id
+                """)
+        else { throw StoreError.corrupt("attempt insert returned no id") }
+        return try row.int64("id")
+    }
+
+    private func claimedTransactionId(_ tx: WriteTransaction, submissionId: Int64?) async throws -> String? {
+        guard let submissionId else { return nil }
+        return try await tx.sql.row("SELECT claimed_transaction_id FROM receipt_submissions WHERE id = \(bind: submissionId)")?
+            .optionalString("claimed_transaction_id")
+    }
+
+    /// R11: the grant row is the delivery. The unique index on live grants makes a second
+    /// one impossible; the loser learns who delivered and when. A hand delivery with no
+    /// purchase confirmed yet keeps its R4 schedule so Apple's answer can claim it (R7).
+    func deliver(_ tx: WriteTransaction, order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Order {
+        guard let grant = try await tx.insertGrant(order, transactionId: transactionId, kind: kind, reason: reason) else {
+            throw try await alreadyDelivered(tx, orderId: order.orderId)
+        }
+        var next = order
+        next.state = .delivered
+        next.lastError = nil
+        next.needsOperator = false
+        if transactionId == nil {
+            next.attempts = 0
+            next.firstFailureAt = nil
+            next.nextRetryAt = tx.now + RetrySchedule.delay(afterFailure: 1)
+        }
+        let detail = transactionId == nil ? "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule" : ""
+        let delivered = try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail, grant: grant)
+        // The game learns of it from the outbox, committed with the grant.
+        try await tx.recordEvent(kind == .refundReversed ? .refundReversed : .delivered, order: delivered, grantKind: kind, reason: reason)
+        return delivered
+    }
+
+    func alreadyDelivered(_ tx: WriteTransaction, orderId: String) async throws -> StoreError {
+        guard let live = try await tx.liveGrant(orderId: orderId) else { return try await tx.conflict(orderId: orderId) }
+        return .alreadyDelivered(orderId: orderId, by: live.by, at: live.at)
+    }
+
+    /// R9: the order is refunded and its live grant revoked.
+    func refund(_ tx: WriteTransaction, order: Order, why: String, revokedBy: String = "apple") async throws -> Order {
+        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, reason: why)
+        var next = order
+        next.state = .refunded
+        next.lastError = why
+        next.nextRetryAt = nil
+        let refunded = try await tx.save(next, previous: order, action: "refund", reason: why)
+        try await tx.recordEvent(.refunded, order: refunded, reason: why)
+        return refunded
+    }
+}
+
+extension AppleAnswers {
+    /// Records one answer from Apple as a verification attempt and applies R2–R9 to the
+    /// order, all in one transaction: classification (R3), the retry schedule (R4), the
+    /// checks (R5), picking (R6), replay keys (R7), ownership (R8), refunds (R9) and the
+    /// automatic grant, exactly once (R11). The store's verdict is kept with the attempt,
+    /// so every screen shows the decision that was made rather than computing its own.
+    ///
+    /// `reopen` lets an admin's re-verification decide a `rejected` order again (a wrong
+    /// configuration undone); otherwise a rejected order only gains the attempt.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order Apple was asked about.
+    ///   - submissionId: the submission that was sent, or nil for facts from elsewhere.
+    ///   - report: Apple's answer, decoded (``VerificationReport``): its status, environment
+    ///     and transactions, or the transport failure.
+    ///   - reopen: an admin's re-verification of a `rejected` order decides it again.
+    ///   - now: when the answer came (tests and the simulator pass their clock).
+    /// - Returns: the order after the rules, with the attempt and the verdict.
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order. A refusal by a rule
+    ///   is not an error: it is the verdict, on the order.
+    ///
+    /// ```swift
+    /// let outcome = try await store.apple.apply(orderId: "ord_1001", submissionId: submission, report: report)
+    /// if outcome.order.state == .delivered { /* granted once, by the store */ }
+    /// ```
+    @discardableResult
+    public func apply(orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool = false, at now: Millis = .now()) async throws
+        -> VerificationOutcome
+    {
+        try await store.applyAnswer(orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: nil, at: now)
+    }
+}

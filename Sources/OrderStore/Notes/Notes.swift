@@ -1,0 +1,9 @@
+extension OrderStore {
+    /// Support's notes on an order, an account or a subscription.
+    public var notes: Notes { Notes(store: self) }
+}
+
+/// Support's notes of one store (``OrderStore/notes``).
+public struct Notes: Sendable {
+    let store: OrderStore
+}

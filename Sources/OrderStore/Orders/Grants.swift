@@ -1,0 +1,145 @@
+extension Orders {
+    /// A manual delivery by an operator, with a reason (DESIGN.md §6). Exactly once (R11):
+    /// if someone delivered it first — even at the same instant from another machine —
+    /// this fails with who and when, and nothing is granted twice. Acting on an order that
+    /// changed since `expectedVersion` fails with who changed it. A `rejected` order can
+    /// be granted by an admin only; a `disputed` renewal only by settling it (R8).
+    ///
+    /// A dropped order has no confirmed purchase yet: it is delivered "unconfirmed" and keeps
+    /// being verified, so the answer that confirms it claims the purchase (R7).
+    ///
+    /// - Parameters:
+    ///   - orderId: the order to deliver.
+    ///   - expectedVersion: the order's ``Order/version`` as the operator read it.
+    ///   - actor: the operator; their role decides what may be granted.
+    ///   - reason: why, for the audit log (a ticket number, what was checked); required.
+    ///   - now: the time recorded on the grant and the audit entry.
+    /// - Returns: the delivered order.
+    /// - Throws: ``StoreError/alreadyDelivered(orderId:by:at:)``,
+    ///   ``StoreError/conflict(orderId:changedBy:at:version:)``,
+    ///   ``StoreError/reasonRequired(action:)``, ``StoreError/forbidden(action:role:)``,
+    ///   ``StoreError/mustSettleDispute(orderId:)``.
+    ///
+    /// ```swift
+    /// let order = try #require(try await store.orders.find("ord_1001"))
+    /// try await store.orders.grant(
+    ///     orderId: order.orderId, expectedVersion: order.version,
+    ///     by: Operator(name: "lin", role: .support), reason: "ticket 4711: paid, Apple timed out")
+    /// ```
+    @discardableResult
+    public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
+        try store.requireOperator(actor, may: "grant orders", reason: reason)
+        return try await store.write(as: actor, now: now) { tx in
+            let order = try await tx.sql.requireOrder(orderId)
+            if order.state == .delivered { throw try await store.alreadyDelivered(tx, orderId: orderId) }
+            guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
+            if let refusal = OrderPermissions.grantRefusal(order, role: actor.role) { throw refusal }
+            return try await store.deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
+        }
+    }
+
+    /// Takes back a delivery (an operator's mistake, a fraud finding). The grant stays on
+    /// record as revoked; the order becomes `rejected`, from where an admin can grant again.
+    ///
+    /// - Throws: ``StoreError/illegalTransition(orderId:from:to:)`` for an order that is not
+    ///   delivered, and the same refusals as ``grant(orderId:expectedVersion:by:reason:at:)``.
+    @discardableResult
+    public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
+        try store.requireOperator(actor, may: "revoke deliveries", reason: reason)
+        return try await store.write(as: actor, now: now) { tx in
+            let order = try await tx.sql.requireOrder(orderId)
+            guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
+            guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .rejected) }
+            try await tx.revokeLiveGrant(orderId: orderId, by: actor.name, reason: reason)
+            var next = order
+            next.state = .rejected
+            next.lastError = "delivery revoked by \(actor.name): \(reason)"
+            next.nextRetryAt = nil
+            let revoked = try await tx.save(next, previous: order, action: "revoke", reason: reason)
+            try await tx.recordEvent(.revoked, order: revoked, reason: reason)
+            return revoked
+        }
+    }
+}
+
+/// Why Apple took a purchase back (R9).
+public enum Cancellation: String, Sendable, Codable {
+    /// REFUND, or a cancellation date in an answer.
+    case refund
+    /// REVOKE: Family Sharing access withdrawn.
+    case revoke
+}
+
+extension OrderStore {
+
+    func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
+        try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
+        let stored = try await tx.storedTransaction(transactionId)
+        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
+            try await tx.updateFacts(
+                otid,
+                SubscriptionFacts(
+                    autoRenew: subscription.autoRenew, status: kind == .revoke ? .revoked : .refunded,
+                    expiresAt: nil, asOf: cancelledAt, source: .notification))
+        }
+        guard let orderId = stored?.orderId else {
+            tx.audit("\(kind.rawValue).unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
+            return nil
+        }
+        let order = try await tx.sql.requireOrder(orderId)
+        guard RefundRule.refundApplies(to: order.state) else {
+            tx.audit("\(kind.rawValue).ignored", target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
+            return order
+        }
+        let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
+        return try await refund(tx, order: order, why: why)
+    }
+
+    func applyRefundReversal(_ tx: WriteTransaction, transactionId: String) async throws -> Order? {
+        let now = tx.now
+        try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
+        let stored = try await tx.storedTransaction(transactionId)
+        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
+            subscription.status == .refunded || subscription.status == .revoked
+        {
+            let expired = (subscription.expiresAt ?? .max) < now
+            try await tx.updateFacts(
+                otid,
+                SubscriptionFacts(
+                    autoRenew: subscription.autoRenew, status: expired ? .expired : .active,
+                    expiresAt: nil, asOf: now, source: .notification))
+        }
+        guard let orderId = stored?.orderId else {
+            tx.audit("refund_reversed.unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
+            return nil
+        }
+        let order = try await tx.sql.requireOrder(orderId)
+        guard order.state == .refunded else {
+            tx.audit("refund_reversed.ignored", target: .order(orderId), detail: "order is \(order.state.rawValue)")
+            return order
+        }
+        return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")
+    }
+}
+
+extension AppleAnswers {
+    /// R9 from a notification (REFUND, REVOKE) — for consumables the only source: the order
+    /// that claimed the transaction is refunded and its grant revoked, and a subscription's
+    /// status says so. A refund for a transaction no order claimed is kept on the
+    /// transaction, so the orphan shows as refunded.
+    @discardableResult
+    public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws
+        -> Order?
+    {
+        try await store.write(as: .system, now: now) { tx in
+            try await store.applyCancellation(tx, transactionId: transactionId, cancelledAt: cancelledAt, reason: reason, kind: kind)
+        }
+    }
+
+    /// R9: Apple reversed a refund (REFUND_REVERSED). The cancellation is cleared and a
+    /// refunded order is delivered again with a new grant, audited.
+    @discardableResult
+    public func recordRefundReversed(transactionId: String, at now: Millis = .now()) async throws -> Order? {
+        try await store.write(as: .system, now: now) { tx in try await store.applyRefundReversal(tx, transactionId: transactionId) }
+    }
+}

@@ -1,0 +1,104 @@
+/// Where a receipt came from.
+public enum SubmissionSource: String, Sendable, Codable {
+    case client, notification, `operator`
+}
+
+/// One receipt handed to the store, as a game server, a notification or an operator sent it.
+public struct ReceiptSubmission: Sendable {
+    public var orderId: String
+    public var receiptData: String
+    public var claimedTransactionId: String?
+    public var source: SubmissionSource
+    public var idempotency: IdempotencyKey?
+
+    public init(
+        orderId: String, receiptData: String, claimedTransactionId: String? = nil,
+        source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil
+    ) {
+        self.orderId = orderId
+        self.receiptData = receiptData
+        self.claimedTransactionId = claimedTransactionId
+        self.source = source
+        self.idempotency = idempotency
+    }
+}
+
+/// A stored submission: its id (the first one's for a retried `Idempotency-Key`) and the
+/// order as the commit left it.
+public struct SubmittedReceipt: Sendable {
+    public var id: Int64
+    public var order: Order
+}
+
+extension Orders {
+    /// R1: a receipt is persisted before anything else happens, so a crash or an Apple
+    /// outage after this call never loses a paid receipt. The order moves from
+    /// `pending_payment` to `receipt_received`; later submissions are kept as well.
+    ///
+    /// - Parameters:
+    ///   - orderId: the order the game says this receipt pays for.
+    ///   - receiptData: the base64 receipt (or a StoreKit 2 JWS) as the app sent it.
+    ///   - claimedTransactionId: the transaction the app says it finished, if it says one;
+    ///     picking (R6) prefers it.
+    ///   - source: who sent it (the client, the game server, an operator).
+    ///   - idempotency: the caller's key; the same key with the same request returns the
+    ///     first submission's id.
+    ///   - at: when it arrived.
+    /// - Returns: the stored submission's id, for ``AppleAnswers/apply(orderId:submissionId:report:reopen:at:)``.
+    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order,
+    ///   ``StoreError/emptyReceipt(orderId:)``, ``StoreError/idempotencyMismatch(key:)``.
+    ///
+    /// ```swift
+    /// let submission = try await store.orders.submit(orderId: "ord_1001", receiptData: base64Receipt)
+    /// ```
+    @discardableResult
+    public func submit(
+        orderId: String, receiptData: String, claimedTransactionId: String? = nil,
+        source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
+    ) async throws -> Int64 {
+        let submission = ReceiptSubmission(
+            orderId: orderId, receiptData: receiptData, claimedTransactionId: claimedTransactionId,
+            source: source, idempotency: idempotency)
+        return try await store.write(as: .system, now: at) { tx in try await tx.submit(submission) }.id
+    }
+
+    /// Group commit: many submissions in one write transaction, so one durable commit
+    /// (one fsync) answers them all. An unknown order or a reused idempotency key fails
+    /// that one alone (see `writeBatch`).
+    public func submit(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
+        try await store.writeBatch(batch, at: at) { tx, submission in try await tx.submit(submission) }
+    }
+}
+
+extension WriteTransaction {
+    func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
+        guard !submission.receiptData.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
+        let orderId = submission.orderId
+        let order = try await sql.requireOrder(orderId)
+        if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
+            return SubmittedReceipt(id: first, order: order)
+        }
+        guard
+            let row = try await sql.row(
+                """
+                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+                VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
+                        \(bind: submission.receiptData), \(bind: now))
+                RETURNING id
+                """)
+        else { throw StoreError.corrupt("submission insert returned no id") }
+        let id = try row.int64("id")
+        // Committed with the receipt: the worker owes it a verification, whatever happens next.
+        try await enqueue(.verify(orderId: orderId), dueAt: now)
+        if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
+        let source = submission.source.rawValue
+        guard order.state == .pendingPayment else {
+            audit("receipt.received", target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
+            return SubmittedReceipt(id: id, order: order)
+        }
+        var next = order
+        next.state = .receiptReceived
+        let saved = try await save(next, previous: order, action: "receipt.received", detail: "submission \(id) from \(source)")
+        return SubmittedReceipt(id: id, order: saved)
+    }
+}

@@ -1,0 +1,63 @@
+import SQLKit
+
+/// How much of what was delivered in a span was refunded since, per product, per game
+/// account and per Apple Account (issue 32): the cohort of orders delivered in the span,
+/// and how many of them Apple has refunded, whenever it did.
+public struct RefundRates: Sendable, Equatable {
+    public struct Row: Sendable, Equatable {
+        /// A product id, a game account id, or an Apple Account's `appTransactionId`.
+        public var key: String
+        public var delivered: Int64
+        public var refunded: Int64
+        /// For an Apple Account: how many game accounts it bought with.
+        public var accounts: Int64?
+        public var rate: Double { delivered == 0 ? 0 : Double(refunded) / Double(delivered) }
+    }
+
+    public var from: Millis
+    public var until: Millis
+    /// Every product delivered in the span, by product id.
+    public var byProduct: [Row]
+    /// Game accounts with a refund, most refunds first.
+    public var byAccount: [Row]
+    /// Apple Accounts with a refund (known from StoreKit 2 and the Server API), most first.
+    public var byAppleAccount: [Row]
+}
+
+extension Reports {
+    /// The refund rates of the orders delivered between `from` and `until`; accounts and
+    /// Apple Accounts are the `limit` with the most refunds.
+    public func refundRates(from: Millis, until: Millis, limit: Int = 20) async throws -> RefundRates {
+        let cohort: SQLQueryString = """
+            SELECT DISTINCT o.order_id, o.product_id, o.account_id, o.state FROM grants g JOIN orders o ON o.order_id = g.order_id
+            WHERE g.granted_at >= \(bind: from) AND g.granted_at < \(bind: until)
+            """
+        let refunded: SQLQueryString = "COUNT(DISTINCT CASE WHEN c.state = 'refunded' THEN c.order_id END)"
+        return try await store.read { sql in
+            func rows(_ query: SQLQueryString) async throws -> [RefundRates.Row] {
+                try await sql.rows(query).map { row in
+                    RefundRates.Row(
+                        key: try row.string("k"), delivered: try row.int64("delivered"), refunded: try row.int64("refunded"),
+                        accounts: try row.optionalInt64("accounts"))
+                }
+            }
+            let byProduct = try await rows(
+                "SELECT c.product_id AS k, COUNT(DISTINCT c.order_id) AS delivered, \(refunded) AS refunded, NULL AS accounts FROM (\(cohort)) c GROUP BY c.product_id ORDER BY c.product_id"
+            )
+            let byAccount = try await rows(
+                """
+                SELECT c.account_id AS k, COUNT(DISTINCT c.order_id) AS delivered, \(refunded) AS refunded, NULL AS accounts FROM (\(cohort)) c
+                GROUP BY c.account_id HAVING \(refunded) > 0 ORDER BY refunded DESC, c.account_id LIMIT \(bind: limit)
+                """)
+            let byAppleAccount = try await rows(
+                """
+                SELECT t.app_transaction_id AS k, COUNT(DISTINCT c.order_id) AS delivered, \(refunded) AS refunded,
+                       COUNT(DISTINCT c.account_id) AS accounts
+                FROM (\(cohort)) c JOIN transactions t ON t.order_id = c.order_id
+                WHERE t.app_transaction_id IS NOT NULL
+                GROUP BY t.app_transaction_id HAVING \(refunded) > 0 ORDER BY refunded DESC, t.app_transaction_id LIMIT \(bind: limit)
+                """)
+            return RefundRates(from: from, until: until, byProduct: byProduct, byAccount: byAccount, byAppleAccount: byAppleAccount)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// A paid, undelivered order past the threshold, as the stuck queue lists it.
+public struct StuckOrder: Sendable {
+    public var order: Order
+    /// How long it has been paid and undelivered.
+    public var age: Millis
+    public var attempts: Int { order.attempts }
+    public var lastError: String? { order.lastError }
+    public var nextRetryAt: Millis? { order.nextRetryAt }
+}
+
+/// A cursor in the stuck queue (oldest first).
+public struct StuckCursor: Sendable, Equatable {
+    public var stuckSince: Millis
+    public var orderId: String
+}
+
+extension Reports {
+    /// The stuck queue, oldest first, with attempts, last error and next retry.
+    public func stuck(now: Millis = .now(), after cursor: StuckCursor? = nil, limit: Int = 50) async throws -> (items: [StuckOrder], next: StuckCursor?) {
+        let cutoff = now - store.settings.stuckThreshold
+        let after = cursor ?? StuckCursor(stuckSince: Int64.min, orderId: "")
+        let orders = try await store.read { sql in
+            try await sql.rows(
+                """
+                SELECT \(Order.columns) FROM orders
+                WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
+                  AND (stuck_since, order_id) > (\(bind: after.stuckSince), \(bind: after.orderId))
+                ORDER BY stuck_since, order_id LIMIT \(bind: limit)
+                """
+            ).map(Order.init(row:))
+        }
+        let items = orders.map { StuckOrder(order: $0, age: now - ($0.stuckSince ?? now)) }
+        let next = orders.count == limit ? orders.last.flatMap { o in o.stuckSince.map { StuckCursor(stuckSince: $0, orderId: o.orderId) } } : nil
+        return (items, next)
+    }
+}

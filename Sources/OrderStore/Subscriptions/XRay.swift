@@ -1,0 +1,31 @@
+import SQLKit
+
+/// Everything the store knows about one original transaction, for one timeline: the
+/// subscription's detail, what the game was told about its orders, and the audit entries on
+/// it and its orders.
+public struct XRay: Sendable {
+    public var detail: SubscriptionDetail
+    public var events: [GameEvent]
+    public var audit: [AuditEntry]
+}
+
+extension Subscriptions {
+    /// The x-ray of `originalTransactionId` (a subscription, or any purchase's original id).
+    public func xray(_ originalTransactionId: String, limit: Int = 500) async throws -> XRay {
+        let detail = try await detail(originalTransactionId, limit: limit)
+        let orderIds = detail.orders.map(\.orderId)
+        let targets = ([AuditTarget.originalTransaction(originalTransactionId)] + orderIds.map(AuditTarget.order)).map(\.description)
+        return try await store.read { sql in
+            let events =
+                orderIds.isEmpty
+                ? []
+                : try await sql.rows(
+                    "SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id IN (\(binds: orderIds)) ORDER BY id LIMIT \(bind: limit)"
+                ).map(GameEvent.init(row:))
+            let audit = try await sql.rows(
+                "SELECT * FROM audit_log WHERE target IN (\(binds: targets)) ORDER BY seq LIMIT \(bind: limit)"
+            ).map(AuditEntry.init(row:))
+            return XRay(detail: detail, events: events, audit: audit)
+        }
+    }
+}
