@@ -1,6 +1,6 @@
+import OrderStore
 import Testing
 
-@testable import OrderStore
 @testable import Presentation
 
 /// What an order's screen and `order show` say, built from values alone: a wording change is

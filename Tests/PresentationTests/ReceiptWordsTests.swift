@@ -1,6 +1,6 @@
+import OrderStore
 import Testing
 
-@testable import OrderStore
 @testable import Presentation
 @testable import Receipts
 

@@ -136,4 +136,22 @@ public struct NotificationRecord: Sendable, Equatable {
     public var deadline: Millis?
     /// The `signedPayload` as received, for an operator to inspect or replay.
     public var raw: String
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, endpoint: AppleEnvironment, via: NotificationChannel, receivedAt: Millis, rejection: String? = nil, facts: NotificationFacts,
+        outcome: NotificationOutcome, detail: String? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String
+    ) {
+        self.id = id
+        self.endpoint = endpoint
+        self.via = via
+        self.receivedAt = receivedAt
+        self.rejection = rejection
+        self.facts = facts
+        self.outcome = outcome
+        self.detail = detail
+        self.appliedAt = appliedAt
+        self.deadline = deadline
+        self.raw = raw
+    }
 }

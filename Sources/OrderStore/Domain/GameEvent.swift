@@ -57,6 +57,28 @@ public struct GameEvent: Sendable, Equatable {
     public var confirmedVia: String?
     /// Set when retries ran out; an operator resends it.
     public var deadAt: Millis?
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, eventId: String, type: GameEventType, orderId: String? = nil, accountId: String, createdAt: Millis, payload: String, attempts: Int64,
+        lastAttemptAt: Millis? = nil, lastStatus: Int? = nil, lastError: String? = nil, confirmedAt: Millis? = nil, confirmedVia: String? = nil,
+        deadAt: Millis? = nil
+    ) {
+        self.id = id
+        self.eventId = eventId
+        self.type = type
+        self.orderId = orderId
+        self.accountId = accountId
+        self.createdAt = createdAt
+        self.payload = payload
+        self.attempts = attempts
+        self.lastAttemptAt = lastAttemptAt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.confirmedAt = confirmedAt
+        self.confirmedVia = confirmedVia
+        self.deadAt = deadAt
+    }
 }
 
 /// One try to tell the game.

@@ -34,4 +34,13 @@ public struct Note: Sendable, Equatable {
 
     /// Longer notes belong in the ticket they point to.
     public static let maxLength = 2_000
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(id: Int64, target: Target, author: String, at: Millis, text: String) {
+        self.id = id
+        self.target = target
+        self.author = author
+        self.at = at
+        self.text = text
+    }
 }

@@ -45,4 +45,34 @@ public struct Order: Sendable, Equatable, Codable {
     /// Delivered by an operator before Apple confirmed which purchase paid for it: it keeps
     /// being verified (R4) until an answer claims the purchase (R7).
     public var isUnconfirmedDelivery: Bool { state == .delivered && transactionId == nil }
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        orderId: String, accountId: String, productId: String, quantity: Int, createdAt: Millis, state: OrderState, stateChangedAt: Millis, version: Int64,
+        updatedBy: String, stuckSince: Millis? = nil, environment: AppleEnvironment? = nil, transactionId: String? = nil, originalTransactionId: String? = nil,
+        attempts: Int, firstFailureAt: Millis? = nil, nextRetryAt: Millis? = nil, lastError: String? = nil, needsOperator: Bool, replayFlag: Bool,
+        deliveryConflict: String? = nil, app: String? = nil
+    ) {
+        self.orderId = orderId
+        self.accountId = accountId
+        self.productId = productId
+        self.quantity = quantity
+        self.createdAt = createdAt
+        self.state = state
+        self.stateChangedAt = stateChangedAt
+        self.version = version
+        self.updatedBy = updatedBy
+        self.stuckSince = stuckSince
+        self.environment = environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.attempts = attempts
+        self.firstFailureAt = firstFailureAt
+        self.nextRetryAt = nextRetryAt
+        self.lastError = lastError
+        self.needsOperator = needsOperator
+        self.replayFlag = replayFlag
+        self.deliveryConflict = deliveryConflict
+        self.app = app
+    }
 }

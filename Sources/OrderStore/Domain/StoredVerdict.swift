@@ -29,7 +29,7 @@ public struct StoredVerdict: Sendable, Equatable, Codable {
         self = decoded
     }
 
-    init(
+    public init(
         outcome: AttemptOutcome, reason: String?, pickedTransactionId: String?, checks: [ReceiptCheck],
         ownershipVerdict: OwnershipVerdict?, ownershipReason: String?, orderState: OrderState, sandboxInProduction: Bool
     ) {

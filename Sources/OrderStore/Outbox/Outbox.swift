@@ -5,6 +5,12 @@ public struct GameEventDetail: Sendable {
     public var event: GameEvent
     /// Oldest first.
     public var attempts: [GameEventAttempt]
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(event: GameEvent, attempts: [GameEventAttempt]) {
+        self.event = event
+        self.attempts = attempts
+    }
 }
 
 /// The game endpoint failing now, for the banner: like Apple's outage (OutageRule's
@@ -14,6 +20,13 @@ public struct GameEndpointOutage: Sendable, Equatable {
     public var failures: Int
     /// Events the game has not confirmed.
     public var waiting: Int64
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(since: Millis, failures: Int, waiting: Int64) {
+        self.since = since
+        self.failures = failures
+        self.waiting = waiting
+    }
 }
 
 extension OrderStore {

@@ -26,6 +26,26 @@ public struct OrderDetail: Sendable {
     public var subscriptionOwner: String? = nil
     /// Support's notes on the order, oldest first.
     public var notes: [Note] = []
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        order: Order, product: Product? = nil, submissions: [Submission], attempts: [VerificationAttempt], grants: [Grant], transactions: [StoredTransaction],
+        notifications: [NotificationRecord] = [], audit: [AuditEntry], events: [GameEventDetail] = [], replayHolder: String? = nil,
+        subscriptionOwner: String? = nil, notes: [Note] = []
+    ) {
+        self.order = order
+        self.product = product
+        self.submissions = submissions
+        self.attempts = attempts
+        self.grants = grants
+        self.transactions = transactions
+        self.notifications = notifications
+        self.audit = audit
+        self.events = events
+        self.replayHolder = replayHolder
+        self.subscriptionOwner = subscriptionOwner
+        self.notes = notes
+    }
 }
 
 /// A subscription by original transaction id: the chain, who submitted each transaction,
@@ -47,6 +67,20 @@ public struct SubscriptionDetail: Sendable {
     /// `appTransactionId`), with their refunds: in an R8 dispute, whether the accounts that
     /// claim it are one player's.
     public var appleAccountPlayers: [SiblingAccount] = []
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        subscription: Subscription? = nil, chain: [StoredTransaction], orders: [Order], ownership: [OwnershipEvent], notifications: [NotificationRecord] = [],
+        extensions: [SubscriptionExtension] = [], appleAccountPlayers: [SiblingAccount] = []
+    ) {
+        self.subscription = subscription
+        self.chain = chain
+        self.orders = orders
+        self.ownership = ownership
+        self.notifications = notifications
+        self.extensions = extensions
+        self.appleAccountPlayers = appleAccountPlayers
+    }
 }
 
 /// An account: its orders, grants, subscriptions and flags.
@@ -66,6 +100,20 @@ public struct AccountDetail: Sendable {
     /// purchases share), with how many of their orders were refunded: the heart of an R8
     /// dispute, and of a player asking for refunds under several names.
     public var sameAppleAccount: [SiblingAccount] = []
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        accountId: String, orders: [Order], grants: [Grant], subscriptions: [Subscription], flags: [AccountFlag], notes: [Note] = [],
+        sameAppleAccount: [SiblingAccount] = []
+    ) {
+        self.accountId = accountId
+        self.orders = orders
+        self.grants = grants
+        self.subscriptions = subscriptions
+        self.flags = flags
+        self.notes = notes
+        self.sameAppleAccount = sameAppleAccount
+    }
 }
 
 /// An order's detail: the order, its product, receipts, Apple's latest answers, grants,

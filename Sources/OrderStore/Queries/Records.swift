@@ -13,6 +13,15 @@ public struct StoredTransaction: Sendable, Equatable {
     public var submittedBy: String?
     /// When any answer from Apple first reported it.
     public var firstSeenAt: Millis
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(transaction: AppleTransaction, environment: AppleEnvironment? = nil, orderId: String? = nil, submittedBy: String? = nil, firstSeenAt: Millis) {
+        self.transaction = transaction
+        self.environment = environment
+        self.orderId = orderId
+        self.submittedBy = submittedBy
+        self.firstSeenAt = firstSeenAt
+    }
 }
 
 /// A receipt as a game client or server sent it (R1: stored before anything else happens).
@@ -30,6 +39,20 @@ public struct Submission: Sendable, Equatable {
     /// The receipt exactly as received (base64 PKCS#7 or a JWS); kept for re-verification.
     public var receiptData: String
     public var receivedAt: Millis
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, orderId: String? = nil, accountId: String, claimedTransactionId: String? = nil, source: SubmissionSource, receiptData: String,
+        receivedAt: Millis
+    ) {
+        self.id = id
+        self.orderId = orderId
+        self.accountId = accountId
+        self.claimedTransactionId = claimedTransactionId
+        self.source = source
+        self.receiptData = receiptData
+        self.receivedAt = receivedAt
+    }
 }
 
 /// One call to Apple about an order and what came of it: the timeline's raw material.
@@ -57,6 +80,24 @@ public struct VerificationAttempt: Sendable, Equatable {
     public var body: String?
     /// What the store decided from this answer; nil for attempts from before verdicts were kept.
     public var verdict: StoredVerdict?
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, at: Millis, method: VerificationMethod, environment: AppleEnvironment? = nil, outcome: AttemptOutcome, appleStatus: Int? = nil,
+        httpStatus: Int? = nil, latencyMs: Int, reason: String? = nil, body: String? = nil, verdict: StoredVerdict? = nil
+    ) {
+        self.id = id
+        self.at = at
+        self.method = method
+        self.environment = environment
+        self.outcome = outcome
+        self.appleStatus = appleStatus
+        self.httpStatus = httpStatus
+        self.latencyMs = latencyMs
+        self.reason = reason
+        self.body = body
+        self.verdict = verdict
+    }
 }
 
 /// A delivery of what an order bought to its account (R11: at most one live grant per order,
@@ -79,6 +120,24 @@ public struct Grant: Sendable, Equatable {
     public var revokedAt: Millis?
     public var revokedBy: String?
     public var revokeReason: String?
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, orderId: String, accountId: String, transactionId: String? = nil, kind: GrantKind, operatorName: String, reason: String? = nil,
+        grantedAt: Millis, revokedAt: Millis? = nil, revokedBy: String? = nil, revokeReason: String? = nil
+    ) {
+        self.id = id
+        self.orderId = orderId
+        self.accountId = accountId
+        self.transactionId = transactionId
+        self.kind = kind
+        self.operatorName = operatorName
+        self.reason = reason
+        self.grantedAt = grantedAt
+        self.revokedAt = revokedAt
+        self.revokedBy = revokedBy
+        self.revokeReason = revokeReason
+    }
 }
 
 /// An auto-renewable subscription, keyed by its original transaction id, and the game
@@ -104,6 +163,23 @@ public struct Subscription: Sendable, Equatable {
     public var factsAsOf: Millis?
     /// A verification, a notification or the expiry poll.
     public var factsSource: FactSource?
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        originalTransactionId: String, ownerAccount: String? = nil, productId: String, status: SubscriptionStatus, autoRenew: Bool, expiresAt: Millis? = nil,
+        ownerSince: Millis, decidedBy: String, factsAsOf: Millis? = nil, factsSource: FactSource? = nil
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.ownerAccount = ownerAccount
+        self.productId = productId
+        self.status = status
+        self.autoRenew = autoRenew
+        self.expiresAt = expiresAt
+        self.ownerSince = ownerSince
+        self.decidedBy = decidedBy
+        self.factsAsOf = factsAsOf
+        self.factsSource = factsSource
+    }
 }
 
 /// One decision about who owns a subscription (R8): by the rule when a receipt arrived, or
@@ -127,6 +203,24 @@ public struct OwnershipEvent: Sendable, Equatable {
     public var reason: String
     /// True while a dispute waits for an operator (the disputes queue).
     public var needsReview: Bool
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        id: Int64, originalTransactionId: String, orderId: String? = nil, submittedBy: String, fromAccount: String? = nil, toAccount: String, at: Millis,
+        decidedBy: String, verdict: OwnershipVerdict, reason: String, needsReview: Bool
+    ) {
+        self.id = id
+        self.originalTransactionId = originalTransactionId
+        self.orderId = orderId
+        self.submittedBy = submittedBy
+        self.fromAccount = fromAccount
+        self.toAccount = toAccount
+        self.at = at
+        self.decidedBy = decidedBy
+        self.verdict = verdict
+        self.reason = reason
+        self.needsReview = needsReview
+    }
 }
 
 /// One entry of the append-only audit log (R10), chained to the one before by its hash.
@@ -151,6 +245,23 @@ public struct AuditEntry: Sendable, Equatable {
     public var grants: ClosedRange<Int64>?
     /// SHA-256 over the previous entry's hash and this entry's fields.
     public var hash: String
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(
+        seq: Int64, at: Millis, actor: String, role: String, action: String, target: AuditTarget, reason: String? = nil, detail: String,
+        grants: ClosedRange<Int64>? = nil, hash: String
+    ) {
+        self.seq = seq
+        self.at = at
+        self.actor = actor
+        self.role = role
+        self.action = action
+        self.target = target
+        self.reason = reason
+        self.detail = detail
+        self.grants = grants
+        self.hash = hash
+    }
 }
 
 /// A mark on a game account for support to see, such as `replay` when it sent a receipt

@@ -8,6 +8,13 @@ public struct OperatorAlert: Sendable, Equatable {
     public var orders: Int
     /// The oldest of these orders' last state change.
     public var since: Millis
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(reason: String, orders: Int, since: Millis) {
+        self.reason = reason
+        self.orders = orders
+        self.since = since
+    }
 }
 
 extension Reports {

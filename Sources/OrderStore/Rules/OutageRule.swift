@@ -40,4 +40,12 @@ public struct AppleOutage: Sendable, Equatable {
     public var failures: Int
     /// Paid orders waiting for Apple (received or on the retry schedule).
     public var waiting: Int64
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(method: VerificationMethod, since: Millis, failures: Int, waiting: Int64) {
+        self.method = method
+        self.since = since
+        self.failures = failures
+        self.waiting = waiting
+    }
 }

@@ -12,6 +12,13 @@ public struct ReceiptCheck: Sendable, Equatable, Codable {
     public var name: Name
     public var passed: Bool
     public var detail: String
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(name: Name, passed: Bool, detail: String) {
+        self.name = name
+        self.passed = passed
+        self.detail = detail
+    }
 }
 
 /// R5: a receipt with status 0 is legitimate only when every check passes [S0 §4, S4].
