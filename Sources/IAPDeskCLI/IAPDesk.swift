@@ -10,6 +10,7 @@ public struct IAPDesk: AsyncParsableCommand {
         version: "iapdesk \(IAPDesk.version) (store schema \(OrderStore.schemaVersion))",
         subcommands: [
             DemoCommand.self, InitCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
+            AccountCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
             JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,

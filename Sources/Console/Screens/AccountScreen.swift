@@ -43,46 +43,10 @@ public final class AccountScreen: ConsoleScreen {
         detail = try await session.store.accounts.detail(accountId)
     }
 
+    /// The lines of the screen, each with its style: what `iapdesk account show` prints.
     func lines(theme: Theme) -> [(String, Style)] {
-        guard let d = detail else { return [] }
-        var lines: [(String, Style)] = NotePresentation.section(d.notes).map { DetailText.lines([$0], theme: theme) + [("", theme[.row])] } ?? []
-        if !d.sameAppleAccount.isEmpty {
-            lines.append(("Same Apple Account as (by appTransactionId)", theme[.tableHeader]))
-            for sibling in d.sameAppleAccount {
-                lines.append(("\(sibling.accountId)  \(sibling.refunds == 0 ? "no refund" : "\(sibling.refunds) refunded")", theme[.row]))
-            }
-            lines.append(("", theme[.row]))
-        }
-        if !d.flags.isEmpty {
-            lines.append(("Flags", theme[.tableHeader]))
-            for f in d.flags { lines.append(("\(TimeText.full(f.at))  \(f.flag)  order \(f.orderId ?? "-"): \(f.detail)", theme[.flashError])) }
-            lines.append(("", theme[.row]))
-        }
-        lines.append(("Orders (\(d.orders.count))", theme[.tableHeader]))
-        for o in d.orders {
-            lines.append(
-                (
-                    "\(TimeText.full(o.createdAt))  \(TextWidth.pad(o.orderId, to: 14))  \(TextWidth.pad(o.productId, to: 11))  "
-                        + OrderListings.stateText(o, storeIsProduction: isProduction),
-                    theme[.state(o.state)]
-                ))
-        }
-        lines.append(("", theme[.row]))
-        lines.append(("Grants (\(d.grants.count))", theme[.tableHeader]))
-        for g in d.grants {
-            lines.append(
-                (
-                    "\(TimeText.full(g.grantedAt))  \(g.orderId)  \(g.kind.rawValue) by \(g.operatorName)"
-                        + (g.revokedAt.map { "  REVOKED \(TimeText.full($0))" } ?? ""),
-                    g.revokedAt == nil ? theme[.row] : theme[.checkFailed]
-                ))
-        }
-        lines.append(("", theme[.row]))
-        lines.append(("Subscriptions owned (\(d.subscriptions.count))", theme[.tableHeader]))
-        for s in d.subscriptions {
-            lines.append(("\(s.originalTransactionId)  \(s.productId)  \(s.status)  auto-renew \(s.autoRenew ? "on" : "off")", theme[.row]))
-        }
-        return lines
+        guard let detail else { return [] }
+        return DetailText.lines(AccountPresentation.sections(detail, storeIsProduction: isProduction), theme: theme)
     }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {

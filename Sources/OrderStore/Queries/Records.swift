@@ -275,4 +275,13 @@ public struct AccountFlag: Sendable, Equatable {
     /// What happened, in words.
     public var detail: String
     public var at: Millis
+
+    /// Every field, for a screen or a report built from values (a test, a preview).
+    public init(accountId: String, flag: String, orderId: String? = nil, detail: String, at: Millis) {
+        self.accountId = accountId
+        self.flag = flag
+        self.orderId = orderId
+        self.detail = detail
+        self.at = at
+    }
 }
