@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 
 /// Why a call got no answer, in words an operator reads: the same for calls to Apple and
 /// webhooks to the game. No URL, header or secret is ever part of it.
@@ -14,8 +15,8 @@ public enum TransportErrorText {
             default: break
             }
         }
+        if let error = error as? IOError, error.errnoCode == ECONNREFUSED { return "connection refused" }
         let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 }
