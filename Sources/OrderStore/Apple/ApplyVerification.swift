@@ -27,7 +27,6 @@ public struct VerificationOutcome: Sendable {
 }
 
 extension OrderStore {
-
     /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
     /// the same transaction as the answer.
     func applyAnswer(

@@ -1,7 +1,6 @@
 import Foundation
 
 extension OrderStore {
-
     /// The call and its recording, for a caller that holds the order's verify job (the
     /// worker, under its lease; `reverify`, under its claim, released with the answer).
     /// The actor's role was checked by the caller.

@@ -135,3 +135,10 @@ extension WriteTransaction {
         ).run()
     }
 }
+
+extension Catalogue {
+    /// Each product's type, by product id: what a screen needs to offer only what applies.
+    public func types() async throws -> [String: ProductType] {
+        try await store.read { sql in try await sql.productTypes() }
+    }
+}

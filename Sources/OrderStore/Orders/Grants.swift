@@ -71,7 +71,6 @@ public enum Cancellation: String, Sendable, Codable {
 }
 
 extension OrderStore {
-
     func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
         try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
         let stored = try await tx.storedTransaction(transactionId)

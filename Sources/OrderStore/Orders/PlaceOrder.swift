@@ -1,10 +1,3 @@
-extension Catalogue {
-    /// Each product's type, by product id: what a screen needs to offer only what applies.
-    public func types() async throws -> [String: ProductType] {
-        try await store.read { sql in try await sql.productTypes() }
-    }
-}
-
 extension Orders {
     /// A new order, waiting for payment. Its id is what the app sends Apple as
     /// `applicationUsername` / `appAccountToken`.

@@ -233,7 +233,6 @@ enum AccountDetailRead: DetailRead {
 }
 
 extension OrderStore {
-
     /// What a replayed or disputed order names, so support can go there without typing an
     /// id; nothing is read for any other order.
     func relate(_ detail: inout OrderDetail) async throws {
