@@ -1,5 +1,5 @@
 extension OrderStore {
-    /// Support's notes on an order, an account or a subscription.
+    /// Support's notes on an order or an account.
     public var notes: Notes { Notes(store: self) }
 }
 
