@@ -34,7 +34,7 @@ public final class ReceiptScreen: ConsoleScreen {
         let detail = try await session.store.orders.detail(orderId)
         let input = ReceiptPresentation.input(of: detail)
         let key = [
-            input?.source ?? "", input?.text ?? "", ReceiptPresentation.verdict(of: detail).map { "\($0)" } ?? "", detail.order.transactionId ?? "",
+            input?.source ?? "", input?.text ?? "", detail.latestVerdict.map { "\($0)" } ?? "", detail.order.transactionId ?? "",
         ]
         guard key != decodedFrom else { return }
         decodedFrom = key

@@ -44,7 +44,7 @@ public enum OrderDetailPresentation {
     /// picked, each failed check (the passed ones counted: the receipt page lists them), and
     /// R8's reason; nil before Apple has answered.
     static func verdict(_ d: OrderDetail) -> DetailSection? {
-        guard let verdict = d.attempts.last(where: { $0.verdict != nil })?.verdict else { return nil }
+        guard let verdict = d.latestVerdict else { return nil }
         let passed = verdict.checks.allSatisfy(\.passed)
         var lines = [
             DetailLine(
@@ -53,7 +53,7 @@ public enum OrderDetailPresentation {
         ]
         if let picked = verdict.pickedTransactionId { lines.append(DetailLine("picked transaction \(picked)", tone: .muted, depth: 1)) }
         let failed = verdict.checks.filter { !$0.passed }
-        lines += failed.map { DetailLine("✗ \($0.name.rawValue): \($0.detail)", tone: .failed, depth: 1) }
+        lines += failed.map { $0.line(depth: 1) }
         let passedCount = verdict.checks.count - failed.count
         if passedCount > 0 {
             lines.append(DetailLine("✓ \(passedCount) \(failed.isEmpty ? "" : "other ")check\(passedCount == 1 ? "" : "s") passed", tone: .passed, depth: 1))

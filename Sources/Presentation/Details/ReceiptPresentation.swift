@@ -43,9 +43,6 @@ public enum ReceiptPresentation {
             isAnswer: false)
     }
 
-    /// The verdict the page shows: the store's decision on the latest answer it decided from.
-    public static func verdict(of detail: OrderDetail) -> StoredVerdict? { detail.attempts.last(where: { $0.verdict != nil })?.verdict }
-
     /// Decodes the page: the input's signatures checked against `trust`, a stored answer read
     /// back through `answers` as the rules saw it (every JWS verified again). Without a reader
     /// the page says Apple's answer was not read back, rather than showing less in silence.
@@ -54,7 +51,7 @@ public enum ReceiptPresentation {
         var document: ReceiptDocument?
         if let data = try? AppleDataDetector.detect(Array(input.text.utf8)) { document = await ReceiptDocumentBuilder.build(data, trust: trust) }
         let content = input.isAnswer ? await answers?.content(ofStoredAnswer: input.text) : nil
-        let verdict = verdict(of: detail)
+        let verdict = detail.latestVerdict
         var sections = sections(
             source: input.source, document: document, verdict: verdict, content: content,
             picked: verdict?.pickedTransactionId ?? detail.order.transactionId)
@@ -116,9 +113,7 @@ public enum ReceiptPresentation {
         var lines: [DetailLine] = []
         if let reason = verdict.reason { lines.append(DetailLine(reason, tone: verdict.outcome == .valid ? .plain : .alert, depth: 1)) }
         if verdict.sandboxInProduction { lines.append(DetailLine(EnvironmentRule.flaggedSandboxText, tone: .alert, depth: 1)) }
-        lines += verdict.checks.map {
-            DetailLine("\($0.passed ? "✓" : "✗") \($0.name.rawValue): \($0.detail)", tone: $0.passed ? .passed : .failed, depth: 1)
-        }
+        lines += verdict.checks.map { $0.line(depth: 1) }
         if let ownership = verdict.ownershipReason { lines.append(DetailLine("R8: \(ownership)", depth: 1)) }
         return DetailSection("The store's verdict: \(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)", lines)
     }

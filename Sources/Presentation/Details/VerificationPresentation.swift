@@ -19,7 +19,7 @@ public enum VerificationPresentation {
         case .configuration(let reason): lines.append(DetailLine("our configuration, needs an operator: \(reason)", tone: .alert))
         case .final(let reason): lines.append(DetailLine("final: \(reason)", tone: .failed))
         }
-        lines += outcome.checks.map { DetailLine("\($0.passed ? "✓" : "✗") \($0.name.rawValue): \($0.detail)", tone: $0.passed ? .passed : .failed) }
+        lines += outcome.checks.map { $0.line() }
         if outcome.flaggedSandbox { lines.append(DetailLine("flagged: a sandbox purchase in a production store (R2)", tone: .alert)) }
         if let ownership = outcome.ownership { lines.append(DetailLine("ownership (R8): \(ownership.explanation)", tone: .state(.disputed))) }
         let order = outcome.order
@@ -59,4 +59,17 @@ extension BulkProgress {
         if !failed.isEmpty { text += ", \(failed.count) failed" }
         return text
     }
+}
+
+extension ReceiptCheck {
+    /// One R5 check as every page prints it: "✓ bundle id: com.studio.game".
+    func line(depth: Int = 0) -> DetailLine {
+        DetailLine("\(passed ? "✓" : "✗") \(name.rawValue): \(detail)", tone: passed ? .passed : .failed, depth: depth)
+    }
+}
+
+extension OrderDetail {
+    /// The store's decision on the latest answer it decided from; nil before Apple answered
+    /// (or for attempts from before verdicts were kept).
+    public var latestVerdict: StoredVerdict? { attempts.last(where: { $0.verdict != nil })?.verdict }
 }
