@@ -171,7 +171,7 @@ struct AppleActionCommandTests {
             .replacingOccurrences(of: "=", with: "")
         try line.replacingOccurrences(of: "sk2-1", with: "sk2-2").replacingOccurrences(of: signed, with: parts.joined(separator: "."))
             .write(toFile: forged, atomically: true, encoding: .utf8)
-        let (status, _, error) = try CLIErrorTests.run(["import", "orders", forged, "--reason", "x", "--config", desk.config])
+        let (status, _, error) = try await CLIErrorTests.run(["import", "orders", forged, "--reason", "x", "--config", desk.config])
         #expect(status != 0 && error.contains("forged.jsonl:1: signed_transaction"), "\(error)")
         store = try await desk.open()
         #expect(try await store.orders.find("sk2-2") == nil, "checked before anything was written")

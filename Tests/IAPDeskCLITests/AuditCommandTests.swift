@@ -17,12 +17,12 @@ struct AuditCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (keyFile, db, witness) = (folder + "/audit.key", folder + "/store.sqlite", folder + "/audit.witness")
 
-        let (made, said, _) = try CLIErrorTests.run(["audit", "new-key", keyFile])
+        let (made, said, _) = try await CLIErrorTests.run(["audit", "new-key", keyFile])
         let material = try String(contentsOfFile: keyFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let key = try AuditKey(material: Data(material.utf8))
         #expect(made == 0 && said.contains(key.fingerprint) && !said.contains(material), "\(said)")
         #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int) == 0o600)
-        let (again, _, refused) = try CLIErrorTests.run(["audit", "new-key", keyFile])
+        let (again, _, refused) = try await CLIErrorTests.run(["audit", "new-key", keyFile])
         #expect(again != 0 && refused.contains("File exists"), "\(refused)")
         #expect(try String(contentsOfFile: keyFile, encoding: .utf8).contains(material))  // not overwritten
 
@@ -31,12 +31,12 @@ struct AuditCommandTests {
         try await SyntheticStore(orders: 400, seed: 2).write(into: store)
         await store.close()
 
-        let (intact, report, _) = try CLIErrorTests.run(["audit", "verify", "--db", db, "--witness", witness], environment: env)
+        let (intact, report, _) = try await CLIErrorTests.run(["audit", "verify", "--db", db, "--witness", witness], environment: env)
         #expect(intact == 0, "\(report)")
         #expect(report.contains("signed with audit key \(key.fingerprint) from entry 1: every MAC and the head's checked"), "\(report)")
         #expect(report.contains("deliveries: every grant has its audit entry"), "\(report)")
         #expect(FileManager.default.fileExists(atPath: witness))
-        let (_, config, _) = try CLIErrorTests.run(["config", "--db", db], environment: env)
+        let (_, config, _) = try await CLIErrorTests.run(["config", "--db", db], environment: env)
         #expect(config.contains(key.fingerprint) && !config.contains(material), "\(config)")
 
         // Someone with the database drops the newest entries, moves the head back, and writes a grant.
@@ -46,14 +46,14 @@ struct AuditCommandTests {
             + "INSERT INTO grants (order_id, account_id, kind, operator, granted_at) SELECT order_id, account_id, 'manual', 'mallory', 1 FROM orders WHERE state = 'verify_retry' LIMIT 1;"
         #expect(system("sqlite3 '\(db)' \"\(sql)\"") == 0)
         let witnessBefore = try Data(contentsOf: URL(fileURLWithPath: witness))
-        let (broken, found, _) = try CLIErrorTests.run(["audit", "verify", "--db", db, "--witness", witness], environment: env)
+        let (broken, found, _) = try await CLIErrorTests.run(["audit", "verify", "--db", db, "--witness", witness], environment: env)
         #expect(broken == 1, "\(found)")
         #expect(found.contains("it was truncated and its head moved back"), "\(found)")
         #expect(found.contains("deliveries BROKEN") && found.contains("granted at 1970-01-01T00:00:00Z"), "\(found)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: witness)) == witnessBefore)  // a broken run keeps the witness
 
         // Without the key, the store refuses writes; audit verify still reads the chain.
-        let (refusedWrite, _, why) = try CLIErrorTests.run(["operator", "add", "x", "--role", "admin", "--db", db])
+        let (refusedWrite, _, why) = try await CLIErrorTests.run(["operator", "add", "x", "--role", "admin", "--db", db])
         #expect(refusedWrite != 0 && why.contains("signed with audit key \(key.fingerprint)"), "\(why)")
     }
 }

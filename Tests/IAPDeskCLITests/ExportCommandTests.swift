@@ -25,7 +25,7 @@ struct ExportCommandTests {
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()
 
-        let (status, csv, error) = try CLIErrorTests.run(
+        let (status, csv, error) = try await CLIErrorTests.run(
             ["order", "list", "--since", "2026-10-01", "--until", "2026-11-01", "--format", "csv", "--all", "--db", db])
         #expect(status == 0, "\(error)")
         let lines = csv.split(separator: "\n").map(String.init)
@@ -41,22 +41,22 @@ struct ExportCommandTests {
             }, "\(csv)")
         #expect(lines.contains { $0.hasPrefix("oct-x,'=cmd|' /C calc'!A0,") }, "a formula is defused: \(csv)")
 
-        let (_, json, _) = try CLIErrorTests.run(["order", "list", "--since", "2026-10-01", "--until", "2026-11-01", "--format", "json", "--db", db])
+        let (_, json, _) = try await CLIErrorTests.run(["order", "list", "--since", "2026-10-01", "--until", "2026-11-01", "--format", "json", "--db", db])
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]], "\(json)")
         #expect(parsed.count == 3 && parsed.contains { $0["order_id"] as? String == "oct-2" && $0["environment"] as? String == "Sandbox" })
         #expect(parsed.contains { $0["order_id"] as? String == "oct-x" && $0["delivered_at"] is NSNull })
 
-        let (_, report, _) = try CLIErrorTests.run(["report", "deliveries", "--month", "2026-10", "--format", "csv", "--db", db])
+        let (_, report, _) = try await CLIErrorTests.run(["report", "deliveries", "--month", "2026-10", "--format", "csv", "--db", db])
         #expect(
             report
                 == "product_id,environment,count,units,price_minor,currency,amount_minor\ncoins_60,Production,1,3,600,CNY,1800\nno_ads,Sandbox,1,1,1800,CNY,1800\n",
             "\(report)")
-        let (_, refunds, _) = try CLIErrorTests.run(["report", "refunds", "--month", "2026-11", "--db", db])
+        let (_, refunds, _) = try await CLIErrorTests.run(["report", "refunds", "--month", "2026-11", "--db", db])
         #expect(refunds.contains("COINS_60") == false && refunds.contains("coins_60") && refunds.contains("1800"), "\(refunds)")
-        let (_, rates, _) = try CLIErrorTests.run(["report", "refund-rates", "--month", "2026-10", "--format", "csv", "--db", db])
+        let (_, rates, _) = try await CLIErrorTests.run(["report", "refund-rates", "--month", "2026-10", "--format", "csv", "--db", db])
         #expect(rates.contains("key,delivered,refunded,rate_permille,accounts\ncoins_60,1,1,1000,\nno_ads,1,0,0,"), "\(rates)")
         #expect(rates.contains("acct-oct-1,1,1,1000,"), "the account with the refund: \(rates)")
-        let (refused, _, said) = try CLIErrorTests.run(["report", "refunds", "--month", "2026-13", "--db", db])
+        let (refused, _, said) = try await CLIErrorTests.run(["report", "refunds", "--month", "2026-13", "--db", db])
         #expect(refused != 0 && said.contains("--month"), "\(said)")
     }
 }

@@ -37,9 +37,9 @@ struct ImportCommandTests {
         h-3,acct-3,coins_60,1,2025-05-01T08:00:00Z,pending,,cmVjZWlwdA==
         h-4,acct-1,coins_60,1,2025-05-02T08:00:00Z,pending,,
         """.write(toFile: csv, atomically: true, encoding: .utf8)
-        func run(_ arguments: [String]) throws -> (Int32, String, String) { try CLIErrorTests.run(arguments + ["--db", db]) }
+        func run(_ arguments: [String]) async throws -> (Int32, String, String) { try await CLIErrorTests.run(arguments + ["--db", db]) }
 
-        var (status, output, error) = try run(["import", "orders", csv, "--dry-run", "--reason", "migration"])
+        var (status, output, error) = try await run(["import", "orders", csv, "--dry-run", "--reason", "migration"])
         #expect(status == 0 && output.contains("would import 4 orders") && output.contains("2 delivered, 2 placed"), "\(output)\(error)")
         var check = try await OrderStore.open(location, settings: .test)
         #expect(try await check.reports.counts().total == 0, "a dry run writes nothing")
@@ -49,10 +49,10 @@ struct ImportCommandTests {
         try #"{"order_id":"j-1","account_id":"a","product_id":"coins_60","created_at":"2025-01-01","state":"pending"}"#.appending(
             "\n" + #"{"order_id":"j-2","account_id":"a","product_id":"coins_60","created_at":"yesterday","state":"pending"}"#
         ).write(toFile: bad, atomically: true, encoding: .utf8)
-        (status, _, error) = try run(["import", "orders", bad, "--reason", "migration"])
+        (status, _, error) = try await run(["import", "orders", bad, "--reason", "migration"])
         #expect(status != 0 && error.contains("bad.jsonl:2: created_at"), "\(error)")
 
-        (status, output, error) = try run(["import", "orders", csv, "--reason", "migration from the studio's table"])
+        (status, output, error) = try await run(["import", "orders", csv, "--reason", "migration from the studio's table"])
         #expect(status == 0 && output.contains("imported 4 orders") && output.contains("2 delivered, 2 placed"), "\(output)\(error)")
         check = try await OrderStore.open(location, settings: .test)
         let h1 = try #require(try await check.orders.find("h-1"))
@@ -66,18 +66,18 @@ struct ImportCommandTests {
         #expect(try await check.reports.counts().gameNotTold == 0)
         #expect(try await check.audit.entries().filter { $0.action == "order.import" }.count == 4)
         await check.close()
-        (status, output, _) = try run(["audit", "verify"])
+        (status, output, _) = try await run(["audit", "verify"])
         #expect(output.contains("every grant has its audit entry"), "\(output)")
 
         // A run cut short is run again: what is there is skipped.
-        (status, output, error) = try run(["import", "orders", csv, "--reason", "migration, again"])
+        (status, output, error) = try await run(["import", "orders", csv, "--reason", "migration, again"])
         #expect(status == 0 && output.contains("4 already there"), "\(output)\(error)")
 
         // One purchase, two orders: the second is refused, naming the first.
         let twice = folder.appendingPathComponent("twice.csv").path
         try "order_id,account_id,product_id,created_at,state,transaction_id\nh-9,acct-9,coins_60,2025-06-01,delivered,tx-h-1\n".write(
             toFile: twice, atomically: true, encoding: .utf8)
-        (status, _, error) = try run(["import", "orders", twice, "--reason", "migration"])
+        (status, _, error) = try await run(["import", "orders", twice, "--reason", "migration"])
         #expect(status != 0 && error.contains("tx-h-1") && error.contains("h-1"), "\(error)")
     }
 }

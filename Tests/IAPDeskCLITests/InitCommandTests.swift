@@ -19,8 +19,8 @@ struct InitCommandTests {
         // PostgreSQL's URL comes as a production's would, with its password: from IAPDESK_DB, kept out of the file.
         var environment: [String: String] = [:]
         if case .postgres(let url) = try await backend.freshLocation() { environment["IAPDESK_DB"] = url }
-        func run(_ arguments: [String]) throws -> (Int32, String, String) { try CLIErrorTests.run(arguments, environment: environment) }
-        var (status, output, error) = try run(arguments)
+        func run(_ arguments: [String]) async throws -> (Int32, String, String) { try await CLIErrorTests.run(arguments, environment: environment) }
+        var (status, output, error) = try await run(arguments)
         #expect(status == 0, "\(error)")
         #expect(output.contains("Production Server URL  https://iap.dragon.example/apple/notifications/production"), "\(output)")
         #expect(output.contains("Sandbox Server URL     https://iap.dragon.example/apple/notifications/sandbox"))
@@ -35,13 +35,13 @@ struct InitCommandTests {
 
         // Every command runs from what init wrote: the store, its admin, its signed audit log.
         let config = folder + "/iapdesk.toml"
-        (status, output, error) = try run(["operator", "list", "--config", config])
+        (status, output, error) = try await run(["operator", "list", "--config", config])
         #expect(status == 0 && output.contains("admin"), "\(output)\(error)")
-        (status, output, error) = try run(["config", "--config", config])
+        (status, output, error) = try await run(["config", "--config", config])
         #expect(status == 0 && output.contains("com.example.dragonclicker") && output.contains(folder + "/client-tokens"), "\(output)\(error)")
-        (status, output, error) = try run(["audit", "verify", "--config", config])
+        (status, output, error) = try await run(["audit", "verify", "--config", config])
         #expect(status == 0 && output.contains("audit log intact") && output.contains("signed with audit key"), "\(output)\(error)")
-        (status, output, error) = try run(
+        (status, output, error) = try await run(
             [
                 "product", "add", "gems_100", "--type", "consumable", "--name", "100 颗宝石", "--price", "6.00", "--currency", "CNY", "--reason",
                 "launch catalogue", "--config", config,
@@ -52,24 +52,26 @@ struct InitCommandTests {
         #expect(written.contains("db = ") == (backend == .sqlite), "a URL from IAPDESK_DB stays out of the file: \(written)")
 
         // Nothing is overwritten.
-        (status, output, error) = try run(arguments)
+        (status, output, error) = try await run(arguments)
         #expect(status != 0 && error.contains("never overwrites"), "\(output)\(error)")
         #expect(try String(contentsOfFile: folder + "/client-tokens", encoding: .utf8) == tokens)
     }
 
     @Test("init refuses a bundle id that is no reverse-DNS id, an unknown environment and a password in the URL, before writing anything")
-    func refusals() throws {
+    func refusals() async throws {
         let folder = Scratch.url("iapdesk-init-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var (status, _, error) = try CLIErrorTests.run(["init", "--bundle-id", "dragon clicker", "--dir", folder])
+        var (status, _, error) = try await CLIErrorTests.run(["init", "--bundle-id", "dragon clicker", "--dir", folder])
         #expect(status != 0 && error.contains("reverse-DNS"), "\(error)")
-        (status, _, error) = try CLIErrorTests.run(["init", "--bundle-id", "com.example.dragon", "--environment", "staging", "--dir", folder])
+        (status, _, error) = try await CLIErrorTests.run(["init", "--bundle-id", "com.example.dragon", "--environment", "staging", "--dir", folder])
         #expect(status != 0 && error.contains("production or sandbox"), "\(error)")
-        (status, _, error) = try CLIErrorTests.run(["init", "--bundle-id", "com.example.dragon", "--db", "postgres://ops:hunter2@db/iap", "--dir", folder])
+        (status, _, error) = try await CLIErrorTests.run([
+            "init", "--bundle-id", "com.example.dragon", "--db", "postgres://ops:hunter2@db/iap", "--dir", folder,
+        ])
         #expect(status != 0 && error.contains("goes in IAPDESK_DB instead") && !error.contains("hunter2"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: folder))
         // A store that cannot be opened leaves nothing half set up: the same init runs again once it can.
-        (status, _, error) = try CLIErrorTests.run(
+        (status, _, error) = try await CLIErrorTests.run(
             ["init", "--bundle-id", "com.example.dragon", "--db", "postgres://nobody@127.0.0.1:1/none", "--dir", folder])
         #expect(status != 0, "\(error)")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty, "\(error)")

@@ -20,21 +20,21 @@ struct NoteCommandTests {
         try await SimulatorFiles.makeAdminIfNew(store)
         await store.close()
 
-        let (added, addOut, addErr) = try CLIErrorTests.run(["note", "add", "order", "n-7", "ticket 881 \u{1b}]0;pwned\u{07} 充值", "--db", db])
+        let (added, addOut, addErr) = try await CLIErrorTests.run(["note", "add", "order", "n-7", "ticket 881 \u{1b}]0;pwned\u{07} 充值", "--db", db])
         #expect(added == 0 && addOut.contains("saved on order n-7"), "\(addOut)\(addErr)")
-        let (_, shown, _) = try CLIErrorTests.run(["order", "show", "n-7", "--db", db])
+        let (_, shown, _) = try await CLIErrorTests.run(["order", "show", "n-7", "--db", db])
         #expect(shown.contains("Notes") && shown.contains(#"ticket 881 \x1B]0;pwned\x07 充值"#) && !shown.contains("\u{1b}"), "\(shown)")
-        let (_, listed, _) = try CLIErrorTests.run(["note", "list", "order", "n-7", "--db", db])
+        let (_, listed, _) = try await CLIErrorTests.run(["note", "list", "order", "n-7", "--db", db])
         #expect(listed.contains("\(OperatorIdentity.current): ticket 881"), "\(listed)")
         // The account screen on the command line: a note on the account, its order in its state.
-        #expect(try CLIErrorTests.run(["note", "add", "account", "player-7", "asked twice \u{1b}[2J", "--db", db]).0 == 0)
-        let (_, account, _) = try CLIErrorTests.run(["account", "show", "player-7", "--db", db])
+        #expect(try await CLIErrorTests.run(["note", "add", "account", "player-7", "asked twice \u{1b}[2J", "--db", db]).0 == 0)
+        let (_, account, _) = try await CLIErrorTests.run(["account", "show", "player-7", "--db", db])
         #expect(account.hasPrefix("account player-7") && account.contains(#"asked twice \x1B[2J"#) && !account.contains("\u{1b}"), "\(account)")
         #expect(
             account.contains("Orders (1)") && account.contains("n-7             coins_60     pending_payment") && account.contains("Grants (0)"), "\(account)")
-        let (_, operators, _) = try CLIErrorTests.run(["operator", "list", "--db", db])
+        let (_, operators, _) = try await CLIErrorTests.run(["operator", "list", "--db", db])
         #expect(operators.contains("NAME") && operators.contains(OperatorIdentity.current) && operators.contains("admin"), "\(operators)")
-        let (failed, _, error) = try CLIErrorTests.run(["note", "add", "order", "n-404", "lost", "--db", db])
+        let (failed, _, error) = try await CLIErrorTests.run(["note", "add", "order", "n-404", "lost", "--db", db])
         #expect(failed != 0 && error.contains("n-404"), "\(error)")
     }
 }

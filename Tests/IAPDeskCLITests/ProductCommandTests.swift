@@ -38,31 +38,31 @@ struct ProductCommandTests {
         duration_days = 7
         """.write(toFile: toml, atomically: true, encoding: .utf8)
 
-        let (dry, dryOut, _) = try CLIErrorTests.run(["product", "import", csv, "--dry-run", "--reason", "launch", "--db", db])
+        let (dry, dryOut, _) = try await CLIErrorTests.run(["product", "import", csv, "--dry-run", "--reason", "launch", "--db", db])
         #expect(dry == 0 && dryOut.contains("would add gems_100"), "\(dryOut)")
-        #expect(try CLIErrorTests.run(["product", "list", "--db", db]).1.contains("catalogue is empty"), "a dry run changes nothing")
-        #expect(try CLIErrorTests.run(["product", "import", csv, "--reason", "launch", "--db", db]).0 == 0)
-        #expect(try CLIErrorTests.run(["product", "import", toml, "--reason", "launch", "--db", db]).0 == 0)
-        let (_, list, _) = try CLIErrorTests.run(["product", "list", "--db", db])
+        #expect(try await CLIErrorTests.run(["product", "list", "--db", db]).1.contains("catalogue is empty"), "a dry run changes nothing")
+        #expect(try await CLIErrorTests.run(["product", "import", csv, "--reason", "launch", "--db", db]).0 == 0)
+        #expect(try await CLIErrorTests.run(["product", "import", toml, "--reason", "launch", "--db", db]).0 == 0)
+        let (_, list, _) = try await CLIErrorTests.run(["product", "list", "--db", db])
         #expect(list.contains("100 颗宝石") && list.contains("6.00 CNY") && list.contains("group vip level 1") && list.contains("7 days"), "\(list)")
         #expect(list.contains("bonus_chest:1,gems:100"), "what the game gives, as the catalogue says it: \(list)")
-        let (again, againOut, _) = try CLIErrorTests.run(["product", "import", csv, "--dry-run", "--reason", "x", "--db", db])
+        let (again, againOut, _) = try await CLIErrorTests.run(["product", "import", csv, "--dry-run", "--reason", "x", "--db", db])
         #expect(again == 0 && againOut.contains("unchanged gems_100"), "\(againOut)")
 
         let bad = folder.appendingPathComponent("bad.csv").path
         try "id,type,name,price,currency\ngems_200,consumable,200 gems,12.00,CNY\ngems_300,consumable,300 gems,1.2.3,CNY\n".write(
             toFile: bad, atomically: true, encoding: .utf8)
-        let (failed, _, said) = try CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
+        let (failed, _, said) = try await CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
         #expect(failed != 0 && said.contains("bad.csv:3: price"), "\(said)")
         try "id,type,name,price,currency,gives\ngems_200,consumable,200 gems,12.00,CNY,gems:lots\n".write(toFile: bad, atomically: true, encoding: .utf8)
-        let (refused, _, why) = try CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
+        let (refused, _, why) = try await CLIErrorTests.run(["product", "import", bad, "--reason", "x", "--db", db])
         #expect(refused != 0 && why.contains("bad.csv:2: gives"), "\(why)")
 
-        #expect(try CLIErrorTests.run(["product", "retire", "gems_100", "--reason", "replaced", "--db", db]).0 == 0)
-        #expect(try CLIErrorTests.run(["product", "show", "gems_100", "--db", db]).1.contains("retired"))
+        #expect(try await CLIErrorTests.run(["product", "retire", "gems_100", "--reason", "replaced", "--db", db]).0 == 0)
+        #expect(try await CLIErrorTests.run(["product", "show", "gems_100", "--db", db]).1.contains("retired"))
 
         // Apple sold something the catalogue lacks: listed for the admin, with how to add it.
-        #expect(try CLIErrorTests.run(["product", "unknown", "--db", db]).1.contains("Every product Apple sold is in the catalogue"))
+        #expect(try await CLIErrorTests.run(["product", "unknown", "--db", db]).1.contains("Every product Apple sold is in the catalogue"))
         let reopened = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: "com.example.dragonclicker"))
         let submission = try await reopened.paidOrder("u-1", account: "p-u", product: "vip_month")
         _ = try await reopened.apple.apply(
@@ -71,7 +71,7 @@ struct ProductCommandTests {
                 [tx("u-tx-1", product: "vip_month", at: t0 + 100), tx("u-tx-2", product: "gems_5000", at: t0 + 200)], bundle: "com.example.dragonclicker"),
             at: t0 + 3000)
         await reopened.close()
-        let (status, unknown, _) = try CLIErrorTests.run(["product", "unknown", "--db", db])
+        let (status, unknown, _) = try await CLIErrorTests.run(["product", "unknown", "--db", db])
         #expect(status == 0 && unknown.contains("gems_5000") && unknown.contains("iapdesk product add gems_5000"), "\(unknown)")
     }
 }

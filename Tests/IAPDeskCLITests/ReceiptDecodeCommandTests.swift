@@ -112,54 +112,31 @@ import Testing
 @Suite("CLI errors", .needsBinary)
 struct CLIErrorTests {
     @Test("--version names the build and the store schema it opens, on standard output")
-    func version() throws {
-        let (status, output, _) = try Self.run(["--version"])
+    func version() async throws {
+        let (status, output, _) = try await Self.run(["--version"])
         #expect(status == 0 && output.contains("iapdesk \(IAPDesk.version)") && output.contains("store schema \(OrderStore.schemaVersion)"), "\(output)")
     }
 
-    /// Runs the built binary; (exit status, standard output, standard error). Output goes to
-    /// files, never pipes (a child another test spawns meanwhile would inherit a pipe's write
-    /// end and reading it to its end would wait forever: see `ChildProcess`), and the exit is
-    /// found by polling, not `waitUntilExit`.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
-        let binary = try Machine.requireBinary()
-        let folder = Scratch.url("iapdesk-cli-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outFile = folder.appendingPathComponent("stdout"), errFile = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outFile), err = try FileHandle(forWritingTo: errFile)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        while process.isRunning { usleep(10_000) }
-        let output = (try? String(contentsOf: outFile, encoding: .utf8)) ?? "", error = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, output, error)
+    /// Runs the built binary; (exit status, standard output, standard error).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
+        let finished = try await ChildProcess.run(
+            try Machine.requireBinary(), arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, errorsApart: true)
+        return (finished.status, finished.output, finished.errors)
     }
 
     @Test("An id typed with escape sequences comes back escaped in the error; a validation error names no root usage; help goes to stdout with 0")
-    func errorsAreSanitized() throws {
+    func errorsAreSanitized() async throws {
         let db = Scratch.url("iapdesk-errors-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) } }
-        let (status, _, error) = try Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db])
+        let (status, _, error) = try await Self.run(["order", "show", "x\u{1b}]0;pwned\u{07}", "--db", db])
         #expect(status != 0)
         #expect(!error.contains("\u{1b}") && !error.contains("\u{07}") && error.contains(#"x\x1B]0;pwned\x07"#), "\(error)")
 
-        let (invalid, _, said) = try Self.run(["order", "list", "--state", "bogus\u{202E}", "--db", db])
+        let (invalid, _, said) = try await Self.run(["order", "list", "--state", "bogus\u{202E}", "--db", db])
         #expect(invalid == 64 && said.contains("is invalid for '--state <state>'") && said.contains("verify_retry") && !said.contains("\u{202E}"), "\(said)")
         #expect(!said.contains("Usage: iapdesk <subcommand>"), "\(said)")
 
-        let (helped, help, _) = try Self.run(["--help"])
+        let (helped, help, _) = try await Self.run(["--help"])
         #expect(helped == 0 && help.contains("USAGE: iapdesk <subcommand>"))
     }
 }

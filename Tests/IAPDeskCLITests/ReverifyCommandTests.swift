@@ -41,14 +41,14 @@ struct ReverifyCommandTests {
 
         // The receipt screen's page on the command line: Apple's signed Server API answer read
         // back and verified again, the store's verdict, the order's own transaction marked.
-        let (status, page, error) = try CLIErrorTests.run(["order", "receipt", ids[0], "--config", config])
+        let (status, page, error) = try await CLIErrorTests.run(["order", "receipt", ids[0], "--config", config])
         #expect(status == 0, "\(error)")
         #expect(page.contains("Apple's answer to the latest call: server_api"), "\(page)")
         #expect(page.contains("The store's verdict: valid → delivered"))
         #expect(page.contains("✓ bundle id: \(DemoCatalogue.bundleId)"))
         #expect(page.contains("▶ \(transactionId)"), "the transactions the rules merged, this order's marked")
         #expect(!page.contains("✗") && !page.contains(ReceiptPresentation.notReadBack))
-        let (_, raw, _) = try CLIErrorTests.run(["order", "receipt", ids[0], "--raw", "--config", config])
+        let (_, raw, _) = try await CLIErrorTests.run(["order", "receipt", ids[0], "--raw", "--config", config])
         #expect(raw.contains("signedTransactionInfo"), "--raw prints Apple's stored answer itself")
 
         // A viewer may re-verify nothing: every order fails, and so does the run (exit 1).

@@ -25,8 +25,8 @@ struct StudioWalkTmuxTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var environment: [String: String] = [:]
         if case .postgres(let url) = try await backend.freshLocation() { environment["IAPDESK_DB"] = url }
-        func run(_ arguments: [String]) throws -> String {
-            let (status, output, error) = try CLIErrorTests.run(arguments + ["--config", folder + "/iapdesk.toml"], environment: environment)
+        func run(_ arguments: [String]) async throws -> String {
+            let (status, output, error) = try await CLIErrorTests.run(arguments + ["--config", folder + "/iapdesk.toml"], environment: environment)
             #expect(status == 0, "iapdesk \(arguments.joined(separator: " ")): \(output)\(error)")
             return output + error
         }
@@ -49,7 +49,7 @@ struct StudioWalkTmuxTests {
         }
 
         // 1. init for the first game; Apple's files into the configuration; the second game added.
-        let (status, output, error) = try CLIErrorTests.run(
+        let (status, output, error) = try await CLIErrorTests.run(
             ["init", "--bundle-id", Self.dragon, "--dir", folder, "--public-url", "https://iap.studio.example"], environment: environment)
         #expect(status == 0, "\(output)\(error)")
         let dragonFiles = try SimulatorFiles.write(dragonApple, into: folder + "/dragon-apple")
@@ -84,8 +84,8 @@ struct StudioWalkTmuxTests {
 
             """
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        _ = try run(["app", "add", Self.kitten, "--name", "Kitten Café", "--reason", "second game"])
-        #expect(try run(["app", "list"]).contains("Kitten Café"))
+        _ = try await run(["app", "add", Self.kitten, "--name", "Kitten Café", "--reason", "second game"])
+        #expect(try await run(["app", "list"]).contains("Kitten Café"))
 
         // 2. Both catalogues from files, each product with its game.
         let dragonCSV = folder + "/dragon.csv", kittenCSV = folder + "/kitten.csv"
@@ -101,9 +101,9 @@ struct StudioWalkTmuxTests {
         fish_10,consumable,10 条鱼,1.00,CNY,,,,\(Self.kitten)
         kitten_vip,auto_renewable,Kitten VIP,12.00,CNY,31000001,1,,\(Self.kitten)
         """.write(toFile: kittenCSV, atomically: true, encoding: .utf8)
-        _ = try run(["product", "import", dragonCSV, "--reason", "launch"])
-        _ = try run(["product", "import", kittenCSV, "--reason", "launch"])
-        let apps = try run(["app", "list"])
+        _ = try await run(["product", "import", dragonCSV, "--reason", "launch"])
+        _ = try await run(["product", "import", kittenCSV, "--reason", "launch"])
+        let apps = try await run(["app", "list"])
         #expect(apps.contains(Self.dragon) && apps.contains(Self.kitten), "\(apps)")
 
         // 3. serve, and the game servers' two calls for an order of every type.
@@ -148,8 +148,8 @@ struct StudioWalkTmuxTests {
 
         // 4. The player's ticket: Apple's order id, and the Apple Account's appTransactionId.
         let fish = try #require(purchases["k-fish"])
-        #expect(try run(["order", "find", fish.appleOrderId]).contains("k-fish"), "found by Apple's order id, asked as each game")
-        #expect(try run(["order", "find", fish.appTransactionId]).contains("k-fish"), "found by appTransactionId")
+        #expect(try await run(["order", "find", fish.appleOrderId]).contains("k-fish"), "found by Apple's order id, asked as each game")
+        #expect(try await run(["order", "find", fish.appTransactionId]).contains("k-fish"), "found by appTransactionId")
 
         // 5. The studio's past orders of the second game, from its own table.
         let past = folder + "/past.csv"
@@ -158,16 +158,16 @@ struct StudioWalkTmuxTests {
         old-1,player-9,fish_10,2025-06-01,delivered,3999999999000001
         old-2,player-9,kitten_vip,2025-07-01,delivered,3999999999000002
         """.write(toFile: past, atomically: true, encoding: .utf8)
-        #expect(try run(["import", "orders", past, "--reason", "history"]).contains("imported 2 orders"))
-        let kittenOrders = try run(["order", "list", "--app", Self.kitten])
+        #expect(try await run(["import", "orders", past, "--reason", "history"]).contains("imported 2 orders"))
+        let kittenOrders = try await run(["order", "list", "--app", Self.kitten])
         #expect(kittenOrders.contains("old-1") && kittenOrders.contains("k-fish") && !kittenOrders.contains("d-coins"), "\(kittenOrders)")
 
         // A purchase Kitten's Apple knows and no game server submitted: backfilled as Kitten's.
         let unsent = await kittenApple.ledger.purchase(appleId: "unsent@icloud", productId: "fish_10", kind: .consumable)
-        let asDragon = try CLIErrorTests.run(
+        let asDragon = try await CLIErrorTests.run(
             ["backfill", unsent.transactionId, "--reason", "ticket", "--config", config], environment: environment)
         #expect(asDragon.0 != 0, "the first game's Apple does not know it: \(asDragon.1)\(asDragon.2)")
-        #expect(try run(["backfill", unsent.transactionId, "--app", Self.kitten, "--reason", "ticket"]).contains("1 claimed by no order"))
+        #expect(try await run(["backfill", unsent.transactionId, "--app", Self.kitten, "--reason", "ticket"]).contains("1 claimed by no order"))
 
         // 6. The desk: both games in one console, one game's orders by app:.
         let prefix = environment["IAPDESK_DB"].map { "IAPDESK_DB=\($0) " } ?? ""

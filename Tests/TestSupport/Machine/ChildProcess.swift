@@ -10,8 +10,10 @@ import Foundation
 public enum ChildProcess {
     public struct Finished: Sendable {
         public var status: Int32
-        /// Standard output and standard error, interleaved as written.
+        /// Standard output, and standard error interleaved as written unless kept apart.
         public var output: String
+        /// Standard error, when `errorsApart`; empty otherwise.
+        public var errors: String = ""
     }
 
     public struct TimedOut: Error, CustomStringConvertible {
@@ -20,18 +22,22 @@ public enum ChildProcess {
 
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data = Data(),
-        in directory: URL? = nil, timeout: Duration = .seconds(300)
+        in directory: URL? = nil, timeout: Duration = .seconds(300), errorsApart: Bool = false
     ) async throws -> Finished {
         let folder = Scratch.url("iapdesk-child-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputFile = folder.appendingPathComponent("stdin"), outputFile = folder.appendingPathComponent("stdout")
+        let errorFile = folder.appendingPathComponent("stderr")
         try input.write(to: inputFile)
         FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let stdin = try FileHandle(forReadingFrom: inputFile), stdout = try FileHandle(forWritingTo: outputFile)
+        let stderr = errorsApart ? try FileHandle(forWritingTo: errorFile) : stdout
         defer {
             try? stdin.close()
             try? stdout.close()
+            try? stderr.close()
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -40,7 +46,7 @@ public enum ChildProcess {
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = stdout
+        process.standardError = stderr
         try process.run()
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
@@ -51,7 +57,8 @@ public enum ChildProcess {
             try await Task.sleep(for: .milliseconds(20))
         }
         let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-        return Finished(status: process.terminationStatus, output: output)
+        let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+        return Finished(status: process.terminationStatus, output: output, errors: errors)
     }
 }
 
