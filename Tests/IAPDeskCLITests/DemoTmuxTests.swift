@@ -67,9 +67,13 @@ struct SupportFlowTmuxTests {
         let verified = tmux.screen(waitingFor: { $0.contains("demo_000003: App Store Server API") }, timeout: 15)
         #expect(verified.contains("demo_000003: App Store Server API, Production"), "\(verified)")
         try tmux.send("v")
-        let receipt = tmux.screen { $0.contains("R5 checks on this answer") }
-        #expect(receipt.contains("✓ bundle id: com.iapdesk.demo"))
+        let receipt = tmux.screen { $0.contains("The store's verdict: valid → delivered") }
+        #expect(receipt.contains("✓ bundle id: com.iapdesk.demo"), "\(receipt)")
         #expect(receipt.contains("VERIFIED iapdesk App Store Simulator Root CA"))
+        // Further down, Apple's signed answer read back as the rules saw it, this order's marked.
+        try tmux.send("NPage")
+        let merged = tmux.screen { $0.contains("▶ ") }
+        #expect(merged.contains("▶ ") && !merged.contains("not read back"), "\(merged)")
         try tmux.send("Escape", "Escape")
 
         // A stuck order Apple can't confirm: grant it by hand with a reason.
