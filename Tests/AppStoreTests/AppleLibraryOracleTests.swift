@@ -1,3 +1,4 @@
+import AppStore
 import AppStoreSimulator
 import Foundation
 import TestSupport
@@ -36,6 +37,19 @@ struct AppleLibraryOracleTests {
         let noAds = try await simulator.purchaseAndNotify(appleId: "oracle@icloud", productId: "no_ads")
         for player in ["weekly-1@icloud", "weekly-2@icloud"] { try await simulator.purchaseAndNotify(appleId: player, productId: "vip_weekly") }
         let receipt = try await simulator.ledger.receipt(appleId: "oracle@icloud")
+        // Apple's 2026: a plan billed monthly with a 12-month commitment, on its third payment
+        // and cancelled during the commitment; an offer code on a one-time product; a
+        // subscriber who left, eligible for a win-back offer; purchases dated in the past.
+        let committed = try await simulator.purchaseAndNotify(appleId: "commit@icloud", productId: "vip_monthly", at: start, commitment: 12)
+        _ = try await simulator.renewAndNotify(originalTransactionId: committed.originalTransactionId)
+        let third = try await simulator.renewAndNotify(originalTransactionId: committed.originalTransactionId)
+        try await simulator.setAutoRenewAndNotify(originalTransactionId: committed.originalTransactionId, false)
+        let coded = try await simulator.purchaseAndNotify(appleId: "code@icloud", productId: "no_ads", offer: (3, "SPRING26"))
+        let leaver = try await simulator.purchaseAndNotify(appleId: "leaver@icloud", productId: "vip_monthly", at: start)
+        try await simulator.expireAndNotify(originalTransactionId: leaver.originalTransactionId, reason: .voluntary)
+        let tenDaysAgo = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 10 * 86_400).rounded(.down))
+        let pastSubscription = try await simulator.purchaseAndNotify(appleId: "past@icloud", productId: "vip_weekly", at: tenDaysAgo)
+        let pastCharge = try await simulator.purchaseAndNotify(appleId: "past@icloud", productId: "coins_300", at: tenDaysAgo)
         let sent = try await Self.everyNotificationByControl(server.baseURL)
         func ms(_ date: Date?) -> Int64 { Int64(((date ?? .distantPast).timeIntervalSince1970 * 1000).rounded()) }
 
@@ -48,14 +62,20 @@ struct AppleLibraryOracleTests {
             "appTransactionId": month.appTransactionId, "massProduct": "vip_weekly", "massSubscribers": 3,  // weekly-1, weekly-2 and fan, back after it ended
             "receipt": receipt, "expectedNotifications": sent,
             "receiptTransactions": [month, renewal, pack, coins, noAds].map(\.transactionId),
+            "commitment": third.transactionId, "commitmentEnd": ms(third.commitmentEnd), "offerCoded": coded.transactionId,
+            "winBack": leaver.originalTransactionId, "winBackOffers": ["vip_welcome_back"],
+            "pastSubscription": pastSubscription.transactionId, "pastCharge": pastCharge.transactionId, "pastDate": ms(tenDaysAgo),
+            "productionHost": ServerAPICredentials.appleProductionURL, "sandboxHost": ServerAPICredentials.appleSandboxURL,
         ]
         let checks = try await AppleLibrary.run(python, script: AppleLibrary.script, input: try JSONSerialization.data(withJSONObject: setup))
         await simulator.notifications.stop()
         await server.stop()
-        #expect(checks.count == 16, "every check reported: \(checks)")
+        #expect(checks.count == 21, "every check reported: \(checks)")
         for check in checks {
             #expect(check.ok, "\(check.name): \(check.detail)")
         }
+        let finished = await simulator.ledger.purchase(transactionId: coins.transactionId)?.finishedAt
+        #expect(finished != nil, "Apple's client told the simulator the purchase is finished")
     }
 }
 
@@ -109,6 +129,9 @@ extension AppleLibraryOracleTests {
         let shared = try await control("family-share", ["transactionId": try await buy("parent@icloud", "no_ads").tid, "member": "child@icloud"])
         _ = try await control("revoke", ["transactionId": try #require(shared["transactionId"] as? String)])
         _ = try await control("rescind-consent", ["appleId": "child@icloud"])
+        // Payments outside the App Store: tokens Apple reports, their app named inside the token.
+        _ = try await control("external-purchase-token", ["subtype": "UNREPORTED"])
+        _ = try await control("external-purchase-token", ["subtype": "CREATED", "tokenType": "SERVICES"])
         // What a control must refuse: a product the catalogue lacks, a kind that contradicts it.
         let unknown = await LoopbackHTTP.call(.POST, base + "/control/purchase", json: #"{"appleId":"x","productId":"gems_100"}"#)
         #expect(unknown?.status == 400 && (unknown?.body["error"] as? String)?.contains("gems_100") == true)
@@ -120,7 +143,8 @@ extension AppleLibraryOracleTests {
             "EXPIRED/PRODUCT_NOT_FOR_SALE", "DID_CHANGE_RENEWAL_PREF/UPGRADE", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF",
             "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED", "PRICE_INCREASE/PENDING",
             "PRICE_INCREASE/ACCEPTED", "OFFER_REDEEMED", "CONSUMPTION_REQUEST", "REFUND_DECLINED", "REFUND", "REFUND_REVERSED", "REVOKE",
-            "RESCIND_CONSENT", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY", "TEST",
+            "RESCIND_CONSENT", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION/SUMMARY", "TEST", "EXTERNAL_PURCHASE_TOKEN/UNREPORTED",
+            "EXTERNAL_PURCHASE_TOKEN/CREATED",
         ]
     }
 }

@@ -11,6 +11,18 @@ import Testing
 struct MigrationStoreTests {
     /// Undoes migration 23: the audit log of an iapdesk before issue 30, whose entries name
     /// the grants they record only in words.
+    /// Undoes the migration that keeps Apple's 2026 facts (offers, commitment plans,
+    /// Finish Transaction, a subscription's renewal facts).
+    static let appleFactsUndone =
+        [
+            "app_account_token", "offer_type", "offer_identifier", "billing_plan", "commitment_payment", "commitment_payments", "commitment_ends_at",
+            "finished_at",
+        ].map { "ALTER TABLE transactions DROP COLUMN \($0)" }
+        + [
+            "renews_to", "grace_until", "billing_retry", "price_increase", "billing_plan", "commitment_renews", "commitment_renews_at",
+            "commitment_renews_to", "win_back_offers",
+        ].map { "ALTER TABLE subscriptions DROP COLUMN \($0)" }
+
     static let auditBeforeIssue30 = [
         "ALTER TABLE audit_log DROP COLUMN grants_from",
         "ALTER TABLE audit_log DROP COLUMN grants_to",
@@ -21,7 +33,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements =
-            auditBeforeIssue30 + [
+            appleFactsUndone + auditBeforeIssue30 + [
                 "ALTER TABLE products DROP COLUMN gives",
                 "DROP INDEX orders_by_app",
                 "DROP INDEX orders_by_app_state",
@@ -114,7 +126,7 @@ struct MigrationStoreTests {
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
         let old = try await OrderStore.open(location, settings: .test)
-        for statement in Self.auditBeforeIssue30 + ["DELETE FROM schema_migrations WHERE version >= 23"] {
+        for statement in Self.appleFactsUndone + Self.auditBeforeIssue30 + ["DELETE FROM schema_migrations WHERE version >= 23"] {
             try await old.db.sql.raw(SQLQueryString(statement)).run()
         }
         // What an iapdesk of then wrote: a delivery and its entry at one instant, a seed whose

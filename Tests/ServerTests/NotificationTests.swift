@@ -184,10 +184,10 @@ struct NotificationTests {
             #expect(stale.outcome == .superseded)
             #expect(try await serve.store.subscriptions.detail(otid).subscription?.autoRenew == false, "the older fact changed nothing")
 
-            let expired = try await Self.applied(
-                try await Self.post(
-                    try await serve.simulator.notification("EXPIRED", subtype: "VOLUNTARY", about: renewal, signedAt: Date().addingTimeInterval(1)), in: serve),
-                in: serve)
+            // Apple ends the period and says so: EXPIRED, with the subscription's status 2.
+            try await serve.simulator.expireAndNotify(originalTransactionId: otid, reason: .voluntary, at: Date().addingTimeInterval(1))
+            let expiry = try #require(await serve.simulator.notifications.entries.last?.notification)
+            let expired = try await Self.applied(try await Self.post(expiry, in: serve), in: serve)
             #expect(expired.outcome == .applied)
             #expect(try await serve.store.subscriptions.detail(otid).subscription?.status == .expired)
             let told = try await serve.store.subscriptions.detail(otid).notifications

@@ -60,10 +60,9 @@ extension AppleSide {
                 #expect(
                     try await serve.store.extensions.of(originalTransactionId: otid).map(\.outcome) == [.sent, .sent], "the refused one never reached Apple")
 
-                let expired = try await NotificationTests.applied(
-                    try await NotificationTests.post(
-                        try await serve.simulator.notification("EXPIRED", subtype: "VOLUNTARY", about: vip, signedAt: Date().addingTimeInterval(1)), in: serve),
-                    in: serve)
+                try await serve.simulator.expireAndNotify(originalTransactionId: otid, reason: .voluntary, at: Date().addingTimeInterval(1))
+                let expiry = try #require(await serve.simulator.notifications.entries.last?.notification)
+                let expired = try await NotificationTests.applied(try await NotificationTests.post(expiry, in: serve), in: serve)
                 #expect(expired.outcome == .applied)
                 do {
                     _ = try await serve.store.extensions.extend(

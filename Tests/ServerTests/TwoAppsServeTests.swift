@@ -127,8 +127,9 @@ struct TwoAppsServeTests {
 
         // A player's Apple order id names no app: it is asked as each until one knows it.
         let client = try #require(serve.verifier.serverAPI)
-        let found = try await serve.store.orders.withAppleOrderId(fish.appleOrderId) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
-        #expect(found.map(\.orderId) == ["k-2"])
+        let found = try await serve.store.orders.findAppleOrder(fish.appleOrderId) { await client.invoice($0, environment: $1) }
+        let invoice = try #require(found.invoice, "\(found)")
+        #expect(invoice.orders.map(\.orderId) == ["k-2"])
     }
 
     static func key(of simulator: AppStoreSimulator, at base: String) throws -> ServerAPICredentials {

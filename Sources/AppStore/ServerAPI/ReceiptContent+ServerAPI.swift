@@ -14,6 +14,11 @@ extension AppleTransaction {
         if jws.revocationType == "REFUND_PRORATED" { refundedShare = jws.revocationPercentage }
         appTransactionId = jws.appTransactionId
         storefront = jws.storefront
+        offer = jws.offerType.map { AppleOffer(type: $0, identifier: jws.offerIdentifier) }
+        billingPlan = jws.billingPlanType
+        commitment = jws.commitmentInfo.map {
+            Commitment(payment: $0.billingPeriodNumber, payments: $0.totalBillingPeriods, endsAt: $0.commitmentExpiresDate?.milliseconds)
+        }
     }
 }
 
@@ -24,5 +29,13 @@ extension AppleRenewalInfo {
             originalTransactionId: original, productId: jws.autoRenewProductId ?? jws.productId ?? "",
             autoRenewEnabled: jws.autoRenewStatus == 1, expirationIntent: jws.expirationIntent,
             isInBillingRetry: jws.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: jws.gracePeriodExpiresDate?.milliseconds)
+        priceIncreaseStatus = jws.priceIncreaseStatus
+        billingPlan = jws.renewalBillingPlanType
+        commitment = jws.commitmentInfo.map {
+            RenewalCommitment(
+                renews: $0.commitmentAutoRenewStatus.map { $0 == 1 }, renewsAt: $0.commitmentRenewalDate?.milliseconds,
+                renewsTo: $0.commitmentAutoRenewProductId)
+        }
+        winBackOfferIds = jws.eligibleWinBackOfferIds
     }
 }

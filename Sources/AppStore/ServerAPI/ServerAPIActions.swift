@@ -131,10 +131,29 @@ extension ServerAPIClient: AppleActions {
         ) { $0 }
     }
 
-    /// `lookUpOrder` as the store's `orders.withAppleOrderId(_:lookUp:)` calls it.
-    public func transactionIds(ofAppleOrder appleOrderId: String, environment: AppleEnvironment) async -> [String]? {
-        guard case .success(let answer) = await lookUpOrder(appleOrderId, in: environment) else { return nil }
-        return answer.value.compactMap(\.transactionId)
+    /// Finish Transaction: `POST /inApps/v1/transactions/{transactionId}/finish`, telling
+    /// Apple the purchase was delivered.
+    public func finishTransaction(_ transactionId: String, in environment: AppleEnvironment) async -> Result<Answer<NoContent>, ServerAPIFailure> {
+        await call(.POST, "/inApps/v1/transactions/\(escaped(transactionId))/finish", environment, json: nil as NoContent?, as: NoContent.self) { $0 }
+    }
+
+    /// `finishTransaction` as the store's `apple.finish(transactionId:tell:)` calls it: nil
+    /// when Apple took it, else why not.
+    public func finishRefusal(transactionId: String, environment: AppleEnvironment) async -> String? {
+        switch await finishTransaction(transactionId, in: environment) {
+        case .success: nil
+        case .failure(let failure): failure.description
+        }
+    }
+
+    /// `lookUpOrder` as the store's `orders.findAppleOrder(_:asking:)` asks it: the invoice's
+    /// verified transactions, Apple's "no such order", or why there is no answer.
+    public func invoice(_ appleOrderId: String, environment: AppleEnvironment) async -> AppleOrderAnswer {
+        switch await lookUpOrder(appleOrderId, in: environment) {
+        case .success(let answer): .purchases(answer.value.compactMap(AppleTransaction.init))
+        case .failure(let failure) where failure.isNotFound: .unknown
+        case .failure(let failure): .failed(failure.description)
+        }
     }
 
     /// `setAppAccountToken` as the store's `subscriptions.rebind` calls it.

@@ -18,11 +18,12 @@ public actor FaultSwitch {
     }
 }
 
-/// SplitMix64: small, fast and good enough to decide which request fails.
-struct SplitMix: RandomNumberGenerator {
+/// SplitMix64: small, fast and good enough to decide which request fails (and, in tests,
+/// to shuffle the same way on every run).
+public struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -46,23 +46,41 @@ public actor Ledger {
     /// period; a product it lacks is added with `kind` (a test's shorthand; the HTTP
     /// controls refuse unknown products). `period` overrides the product's duration, and
     /// `invoice` puts the purchase on an earlier purchase's invoice (bought together).
+    ///
+    /// `offer` is the offer it was bought with (an offer code, type 3, for one-time products
+    /// too); `commitment` bills an auto-renewable monthly with a commitment of that many
+    /// payments (Apple's 12-month commitment), each period a month.
     @discardableResult
     public func purchase(
         appleId: String, productId: String, kind: SimulatedPurchase.Kind? = nil, sandbox: Bool = false,
-        at date: Date = Date(), period: TimeInterval? = nil, appAccountToken: String? = nil, quantity: Int = 1, invoice: String? = nil
+        at date: Date = Date(), period: TimeInterval? = nil, appAccountToken: String? = nil, quantity: Int = 1, invoice: String? = nil,
+        offer: (type: Int, identifier: String?)? = nil, commitment: Int? = nil
     ) -> SimulatedPurchase {
         let product = catalogue[productId] ?? adHoc(productId, kind: kind ?? .consumable)
         let id = newId()
+        let committed = product.kind == .autoRenewable ? commitment : nil
+        let end = committed == nil ? Self.periodEnd(product, from: date, override: period) : SimulatedProduct.Period.month.end(from: date)
         var purchase = SimulatedPurchase(
             appleId: appleId, transactionId: String(id), originalTransactionId: String(id), productId: productId, kind: product.kind,
-            isSandbox: sandbox, purchaseDate: date, expiresDate: Self.periodEnd(product, from: date, override: period),
+            isSandbox: sandbox, purchaseDate: date, expiresDate: end,
             webOrderLineItemId: product.kind == .autoRenewable ? Self.lineItem(id) : nil, autoRenew: product.kind == .autoRenewable,
             appAccountToken: appAccountToken, appleOrderId: invoice ?? Self.invoiceOrderId(id))
         purchase.quantity = quantity == 1 ? nil : quantity
-        purchase.priceMilli = product.priceMilli * Int64(quantity)
+        purchase.priceMilli = Self.payment(product, committed: committed) * Int64(quantity)
         purchase.currency = product.currency
+        purchase.offerType = offer?.type
+        purchase.offerIdentifier = offer?.identifier
+        if let committed {
+            (purchase.commitmentPayment, purchase.commitmentPayments, purchase.commitmentStart, purchase.commitmentRenews) = (1, committed, date, true)
+        }
         purchases.append(purchase)
         return purchase
+    }
+
+    /// One payment of `product`: its price, or on a commitment plan the price of a month of it.
+    static func payment(_ product: SimulatedProduct, committed: Int?) -> Int64 {
+        guard committed != nil, product.period == .year else { return product.priceMilli }
+        return product.priceMilli / 12
     }
 
     private func adHoc(_ productId: String, kind: SimulatedPurchase.Kind) -> SimulatedProduct {
@@ -91,9 +109,30 @@ public actor Ledger {
         let last = purchases[index]
         let productId = last.autoRenewProductId ?? last.productId
         let product = catalogue[productId] ?? adHoc(productId, kind: .autoRenewable)
-        return newPeriod(
-            after: last, product: product, start: last.expiresDate ?? Date(), token: last.appAccountToken, period: period, autoRenew: last.autoRenew)
+        guard last.isCommitment else {
+            return newPeriod(
+                after: last, product: product, start: last.expiresDate ?? Date(), token: last.appAccountToken, period: period, autoRenew: last.autoRenew)
+        }
+        // A commitment plan pays month after month until its last payment; then a new
+        // commitment starts, unless the subscriber cancelled during this one.
+        guard let payment = last.commitmentPayment, let payments = last.commitmentPayments else { throw SimulatorError.unknown("commitment") }
+        let start = last.expiresDate ?? Date()
+        if payment >= payments, last.commitmentRenews == false {
+            throw SimulatorError.refused(code: 0, "the commitment ended after its last payment and the subscriber cancelled it: it does not renew")
+        }
+        var next = newPeriod(after: last, product: product, start: start, token: last.appAccountToken, period: month(from: start), autoRenew: true)
+        let (nextPayment, nextStart) = payment >= payments ? (1, start) : (payment + 1, last.commitmentStart ?? start)
+        let renews = payment >= payments ? true : last.commitmentRenews ?? true
+        next = try update(next.transactionId) { p in
+            (p.commitmentPayment, p.commitmentPayments, p.commitmentStart, p.commitmentRenews) = (nextPayment, payments, nextStart, renews)
+            p.priceMilli = Self.payment(product, committed: payments)
+            // Cancelled during the commitment: the last payment's period does not renew.
+            p.autoRenew = !(nextPayment >= payments && !renews)
+        }
+        return next
     }
+
+    private func month(from start: Date) -> TimeInterval { SimulatedProduct.Period.month.end(from: start).timeIntervalSince(start) }
 
     /// Apple refunded the transaction: in full, or `percentage` thousandths of a percent
     /// of it (a partial refund: `REFUND_PRORATED`).
@@ -132,7 +171,17 @@ public actor Ledger {
         return index
     }
 
+    /// The subscriber turns renewal off or on. On a commitment plan, turning it off stops
+    /// only the commitment's renewal: the payments go on until the last one, whose period
+    /// does not renew (Apple applies a cancellation after the committed payments).
     public func setAutoRenew(originalTransactionId: String, _ on: Bool) {
+        guard let latest = purchases.lastIndex(where: { $0.originalTransactionId == originalTransactionId }) else { return }
+        if purchases[latest].isCommitment {
+            purchases[latest].commitmentRenews = on
+            let lastPayment = (purchases[latest].commitmentPayment ?? 0) >= (purchases[latest].commitmentPayments ?? 0)
+            purchases[latest].autoRenew = on || !lastPayment
+            return
+        }
         for index in purchases.indices where purchases[index].originalTransactionId == originalTransactionId {
             purchases[index].autoRenew = on
         }
@@ -195,6 +244,8 @@ public actor Ledger {
         period.gracePeriodExpiresDate = nil
         period.offerType = nil
         period.offerIdentifier = nil
+        period.finishedAt = nil
+        (period.commitmentPayment, period.commitmentPayments, period.commitmentStart, period.commitmentRenews) = (nil, nil, nil, nil)
         purchases.append(period)
         return period
     }

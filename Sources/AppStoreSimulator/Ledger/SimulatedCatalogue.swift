@@ -35,11 +35,15 @@ public struct SimulatedProduct: Sendable, Equatable, Codable {
     /// upgrade (at once), to a higher a downgrade (at the next renewal), equal a crossgrade.
     public var level: Int?
     public var period: Period?
+    /// The win-back offers a subscriber who left may redeem (App Store Connect's win-back
+    /// offers): listed in an expired subscription's renewal info.
+    public var winBackOffers: [String]?
 
     public init(
         _ productId: String, kind: SimulatedPurchase.Kind, priceMilli: Int64, currency: String = "CNY", group: String? = nil,
-        level: Int? = nil, period: Period? = nil
+        level: Int? = nil, period: Period? = nil, winBackOffers: [String]? = nil
     ) {
+        self.winBackOffers = kind == .autoRenewable ? winBackOffers : nil
         self.productId = productId
         self.kind = kind
         self.priceMilli = priceMilli
@@ -81,7 +85,8 @@ public struct SimulatedCatalogue: Sendable {
         SimulatedProduct("no_ads", kind: .nonConsumable, priceMilli: 18_000),
         SimulatedProduct("pass_30d", kind: .nonRenewing, priceMilli: 30_000),
         SimulatedProduct("vip_yearly", kind: .autoRenewable, priceMilli: 258_000, group: vipGroup, level: 1, period: .year),
-        SimulatedProduct("vip_monthly", kind: .autoRenewable, priceMilli: 25_000, group: vipGroup, level: 2, period: .month),
+        SimulatedProduct(
+            "vip_monthly", kind: .autoRenewable, priceMilli: 25_000, group: vipGroup, level: 2, period: .month, winBackOffers: ["vip_welcome_back"]),
         SimulatedProduct("vip_weekly", kind: .autoRenewable, priceMilli: 8_000, group: vipGroup, level: 3, period: .week),
     ])
 }

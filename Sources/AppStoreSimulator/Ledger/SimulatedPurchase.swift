@@ -54,6 +54,28 @@ public struct SimulatedPurchase: Sendable, Equatable, Codable {
     public var gracePeriodExpiresDate: Date?
     public var priceIncreaseStatus: Int?
     public var extensionDates: [Date]?
+    /// When the developer's server said it finished the purchase (Finish Transaction).
+    public var finishedAt: Date?
+    /// A plan billed monthly with a commitment of `commitmentPayments` payments (Apple's
+    /// 12-month commitment): this period is payment `commitmentPayment`, of a commitment
+    /// that started at `commitmentStart`. Nil for a subscription billed up front.
+    public var commitmentPayment: Int?
+    public var commitmentPayments: Int?
+    public var commitmentStart: Date?
+    /// Whether a new commitment follows when this one's payments end: a subscriber who
+    /// cancels during the commitment turns this off, and keeps paying until the last payment.
+    public var commitmentRenews: Bool?
+
+    /// Whether this period is a payment of a commitment plan.
+    public var isCommitment: Bool { commitmentPayment != nil && commitmentPayments != nil }
+
+    /// When the commitment this period belongs to ends: its start plus one month per payment.
+    public var commitmentEnd: Date? {
+        guard let start = commitmentStart, let payments = commitmentPayments else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.date(byAdding: .month, value: payments, to: start)
+    }
 
     public init(
         appleId: String, transactionId: String, originalTransactionId: String, productId: String, kind: Kind, isSandbox: Bool,

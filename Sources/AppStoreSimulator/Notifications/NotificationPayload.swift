@@ -13,6 +13,7 @@ struct NotificationPayload: Encodable {
     var data: NotificationData?
     var summary: Summary?
     var appData: AppData?
+    var externalPurchaseToken: ExternalPurchaseToken?
 
     struct NotificationData: Encodable {
         var appAppleId: Int64 = AppStoreSimulator.appAppleId
@@ -35,6 +36,16 @@ struct NotificationPayload: Encodable {
         var storefrontCountryCodes: [String]
         var succeededCount: Int64
         var failedCount: Int64
+    }
+
+    /// EXTERNAL_PURCHASE_TOKEN's: a purchase outside the App Store, its app named here.
+    struct ExternalPurchaseToken: Encodable {
+        var externalPurchaseId: String
+        var tokenCreationDate: Int64
+        var appAppleId: Int64 = AppStoreSimulator.appAppleId
+        var bundleId: String
+        var tokenType: String
+        var tokenExpirationDate: Int64
     }
 
     struct AppData: Encodable {

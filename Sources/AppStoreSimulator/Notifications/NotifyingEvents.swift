@@ -9,10 +9,14 @@ extension AppStoreSimulator {
     /// subscription in a group, SUBSCRIBED/RESUBSCRIBE (same original transaction) for an
     /// Apple Account whose subscription in the group had ended. A purchase in a group the
     /// account is subscribed to is a change of product (`changeProductAndNotify`).
+    ///
+    /// `offer` is the offer redeemed with the purchase (an offer code for a one-time product,
+    /// type 3; a win-back, type 4); `commitment` bills a subscription monthly with that many
+    /// committed payments. The notification is signed at the purchase's date, in the past too.
     @discardableResult
     public func purchaseAndNotify(
         appleId: String, productId: String, sandbox: Bool = false, at date: Date = Date(), appAccountToken: String? = nil,
-        quantity: Int = 1, invoice: String? = nil
+        quantity: Int = 1, invoice: String? = nil, offer: (type: Int, identifier: String?)? = nil, commitment: Int? = nil
     ) async throws -> SimulatedPurchase {
         guard let product = await ledger.catalogue[productId] else { throw SimulatorError.unknown("product \(productId) in the catalogue") }
         if product.kind == .autoRenewable, let group = product.group,
@@ -21,12 +25,16 @@ extension AppStoreSimulator {
             if current.subscriptionStatus(at: date) != 2 {
                 return try await changeProductAndNotify(originalTransactionId: current.originalTransactionId, to: productId, at: date)
             }
-            let again = try await ledger.resubscribe(current.originalTransactionId, to: product, at: date, appAccountToken: appAccountToken)
+            var again = try await ledger.resubscribe(current.originalTransactionId, to: product, at: date, appAccountToken: appAccountToken)
+            if let offer {
+                again = try await ledger.update(again.transactionId) { ($0.offerType, $0.offerIdentifier) = (offer.type, offer.identifier) }
+            }
             await notifications.send(try await notification("SUBSCRIBED", subtype: "RESUBSCRIBE", about: again, signedAt: date))
             return again
         }
         let purchase = await ledger.purchase(
-            appleId: appleId, productId: productId, sandbox: sandbox, at: date, appAccountToken: appAccountToken, quantity: quantity, invoice: invoice)
+            appleId: appleId, productId: productId, sandbox: sandbox, at: date, appAccountToken: appAccountToken, quantity: quantity, invoice: invoice,
+            offer: offer, commitment: commitment)
         let subscription = product.kind == .autoRenewable
         await notifications.send(
             try await notification(
@@ -38,12 +46,12 @@ extension AppStoreSimulator {
     /// Family members sharing the subscription renew with it, each with a DID_RENEW of
     /// their own transaction.
     @discardableResult
-    public func renewAndNotify(originalTransactionId otid: String, period: TimeInterval? = nil) async throws -> SimulatedPurchase {
+    public func renewAndNotify(originalTransactionId otid: String, period: TimeInterval? = nil, at date: Date = Date()) async throws -> SimulatedPurchase {
         let recovering = await ledger.chain(originalTransactionId: otid).last?.inBillingRetry == true
         let renewal = try await ledger.renew(originalTransactionId: otid, period: period)
-        await notifications.send(try await notification("DID_RENEW", subtype: recovering ? "BILLING_RECOVERY" : nil, about: renewal))
+        await notifications.send(try await notification("DID_RENEW", subtype: recovering ? "BILLING_RECOVERY" : nil, about: renewal, signedAt: date))
         for member in await ledger.renewFamily(of: renewal) {
-            await notifications.send(try await notification("DID_RENEW", about: member))
+            await notifications.send(try await notification("DID_RENEW", about: member, signedAt: date))
         }
         return renewal
     }
@@ -116,9 +124,9 @@ extension AppStoreSimulator {
     }
 
     /// Apple refunded the transaction, in full or `percentage` thousandths of a percent of it: REFUND.
-    public func refundAndNotify(transactionId: String, reason: Int = 0, percentage: Int? = nil) async throws {
-        try await ledger.refund(transactionId: transactionId, reason: reason, percentage: percentage)
-        try await notify("REFUND", transactionId: transactionId)
+    public func refundAndNotify(transactionId: String, reason: Int = 0, percentage: Int? = nil, at date: Date = Date()) async throws {
+        try await ledger.refund(transactionId: transactionId, reason: reason, percentage: percentage, at: date)
+        try await notify("REFUND", transactionId: transactionId, at: date)
     }
 
     /// Apple turned the customer's refund request down: REFUND_DECLINED.
@@ -190,10 +198,34 @@ extension AppStoreSimulator {
                 sandbox: sandbox, about: [SimulatedPurchase.appTransactionId(appleId: appleId, sandbox: sandbox)]))
     }
 
-    public func setAutoRenewAndNotify(originalTransactionId otid: String, _ on: Bool) async throws {
+    /// DID_CHANGE_RENEWAL_STATUS. On a commitment plan the renewal info says the commitment
+    /// no longer renews, and renewal stops only after the last committed payment.
+    public func setAutoRenewAndNotify(originalTransactionId otid: String, _ on: Bool, at date: Date = Date()) async throws {
         await ledger.setAutoRenew(originalTransactionId: otid, on)
         let latest = try await latest(otid)
-        await notifications.send(try await notification("DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", about: latest))
+        await notifications.send(
+            try await notification("DID_CHANGE_RENEWAL_STATUS", subtype: on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", about: latest, signedAt: date))
+    }
+
+    /// A purchase made outside the App Store (EU alternative payments): an
+    /// EXTERNAL_PURCHASE_TOKEN notification (CREATED, ACTIVE_TOKEN_REMINDER, or UNREPORTED:
+    /// a token never reported to Apple), whose app is named inside the token, not in `data`.
+    /// A sandbox token's id starts with `SANDBOX`.
+    @discardableResult
+    public func externalPurchaseTokenAndNotify(
+        subtype: String = "CREATED", tokenType: String = "ACQUISITION", sandbox: Bool = false, at date: Date = Date()
+    ) async throws -> String {
+        let id = (sandbox ? "SANDBOX_" : "") + UUID().uuidString.lowercased()
+        let token = NotificationPayload.ExternalPurchaseToken(
+            externalPurchaseId: id, tokenCreationDate: date.milliseconds, bundleId: bundleId, tokenType: tokenType,
+            tokenExpirationDate: date.addingTimeInterval(30 * 86_400).milliseconds)
+        await notifications.send(
+            try notification(
+                NotificationPayload(
+                    notificationType: "EXTERNAL_PURCHASE_TOKEN", subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
+                    signedDate: date.milliseconds, externalPurchaseToken: token),
+                sandbox: sandbox, about: []))
+        return id
     }
 
     private func latest(_ otid: String) async throws -> SimulatedPurchase {
@@ -203,8 +235,8 @@ extension AppStoreSimulator {
         return latest
     }
 
-    private func notify(_ type: String, transactionId: String) async throws {
+    private func notify(_ type: String, transactionId: String, at date: Date = Date()) async throws {
         guard let purchase = await ledger.purchase(transactionId: transactionId) else { throw SimulatorError.unknown("transaction \(transactionId)") }
-        await notifications.send(try await notification(type, about: purchase))
+        await notifications.send(try await notification(type, about: purchase, signedAt: date))
     }
 }

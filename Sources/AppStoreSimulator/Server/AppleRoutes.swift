@@ -62,6 +62,9 @@ struct AppleRoutes: Sendable {
                 guard let body = call.json else { return Self.badBody }
                 return await simulator.setAppAccountToken(call.id, body: body, sandbox: sandbox)
             }
+            serverAPI(router, .post, "\(prefix)/inApps/v1/transactions/:id/finish") { call in
+                await simulator.finishTransaction(call.id, sandbox: sandbox)
+            }
             serverAPI(router, .post, "\(prefix)/inApps/v1/notifications/test") { _ in
                 await simulator.requestTestNotification(sandbox: sandbox)
             }

@@ -15,7 +15,11 @@ struct ControlRoutes: Sendable {
     }
 
     static let controls: [Control] = [
-        Control(path: "purchase", body: #"{"appleId", "productId", "sandbox"?, "appAccountToken"?, "quantity"?, "invoiceOf"?, "purchaseDateMs"?}"#) { sim, f in
+        Control(
+            path: "purchase",
+            body:
+                #"{"appleId", "productId", "sandbox"?, "appAccountToken"?, "quantity"?, "invoiceOf"?, "purchaseDateMs"?, "offerCode"?, "offerType"?, "offerIdentifier"?, "commitment"? (payments, e.g. 12)}"#
+        ) { sim, f in
             var invoice: String?
             if let tid = f.optional("invoiceOf") {
                 guard let other = await sim.ledger.purchase(transactionId: tid) else { throw ControlError("no transaction \(tid) to share an invoice with") }
@@ -26,10 +30,16 @@ struct ControlRoutes: Sendable {
             {
                 throw ControlError("\(product.productId) is \(product.kind.name) in the catalogue, not \(kind)")
             }
+            // An offer code (type 3) redeemed with the purchase, one-time products too; or any offer by type.
+            let offer: (type: Int, identifier: String?)? =
+                if let code = f.optional("offerCode") { (3, code) } else { f.int("offerType").map { ($0, f.optional("offerIdentifier")) } }
+            if let commitment = f.int("commitment"), !(2...36).contains(commitment) {
+                throw ControlError("commitment is a number of monthly payments, 2 to 36")
+            }
             let purchase = try await sim.purchaseAndNotify(
                 appleId: try f.string("appleId"), productId: try f.string("productId"), sandbox: f.bool("sandbox") ?? false,
                 at: f.date("purchaseDateMs") ?? Date(), appAccountToken: f.optional("appAccountToken"), quantity: f.int("quantity") ?? 1,
-                invoice: invoice)
+                invoice: invoice, offer: offer, commitment: f.int("commitment"))
             var answer = describe(purchase)
             // What a StoreKit 2 app hands its game server (Transaction.jwsRepresentation), so a
             // rehearsal can submit it as `signed_transaction` without minting tokens by hand.
@@ -94,6 +104,19 @@ struct ControlRoutes: Sendable {
                 originalTransactionId: try f.string("originalTransactionId"), offerIdentifier: try f.string("offerIdentifier"),
                 offerType: f.int("offerType") ?? 2)
             return ["ok": true]
+        },
+        Control(
+            path: "external-purchase-token", body: #"{"subtype"?: CREATED|ACTIVE_TOKEN_REMINDER|UNREPORTED, "tokenType"?: ACQUISITION|SERVICES, "sandbox"?}"#
+        ) {
+            sim, f in
+            let subtype = f.optional("subtype") ?? "CREATED"
+            guard ["CREATED", "ACTIVE_TOKEN_REMINDER", "UNREPORTED"].contains(subtype) else {
+                throw ControlError("subtype is CREATED, ACTIVE_TOKEN_REMINDER or UNREPORTED")
+            }
+            let tokenType = f.optional("tokenType") ?? "ACQUISITION"
+            guard ["ACQUISITION", "SERVICES"].contains(tokenType) else { throw ControlError("tokenType is ACQUISITION or SERVICES") }
+            let id = try await sim.externalPurchaseTokenAndNotify(subtype: subtype, tokenType: tokenType, sandbox: f.bool("sandbox") ?? false)
+            return ["externalPurchaseId": id]
         },
         Control(path: "rescind-consent", body: #"{"appleId", "sandbox"?}"#) { sim, f in
             try await sim.rescindConsentAndNotify(appleId: try f.string("appleId"), sandbox: f.bool("sandbox") ?? false)
@@ -188,6 +211,10 @@ struct ControlRoutes: Sendable {
         ]
         row["expiresDateMs"] = p.expiresDate?.milliseconds
         row["appAccountToken"] = p.appAccountToken
+        row["offerType"] = p.offerType
+        row["offerIdentifier"] = p.offerIdentifier
+        row["commitmentPayment"] = p.commitmentPayment
+        row["commitmentPayments"] = p.commitmentPayments
         return row
     }
 }

@@ -153,6 +153,16 @@ extension AppStoreSimulator {
         return SimulatorAnswer(status: 200, body: [])
     }
 
+    /// `POST /inApps/v1/transactions/{transactionId}/finish` (API 1.20): the developer's
+    /// server says it delivered the purchase. Apple keeps when; telling it again changes nothing.
+    func finishTransaction(_ transactionId: String, sandbox: Bool) async -> SimulatorAnswer {
+        guard let purchase = await ledger.purchase(transactionId: transactionId), purchase.isSandbox == sandbox else {
+            return .apiError(4_040_010, "Transaction id not found.", status: 404)
+        }
+        if purchase.finishedAt == nil { _ = try? await ledger.update(transactionId) { $0.finishedAt = Date() } }
+        return SimulatorAnswer(status: 200, body: [])
+    }
+
     /// `POST /inApps/v1/notifications/test`: a TEST notification sent now; its token finds it later.
     func requestTestNotification(sandbox: Bool) async -> SimulatorAnswer {
         guard let test = try? appNotification("TEST", sandbox: sandbox) else { return ServerAPIService.internalError }

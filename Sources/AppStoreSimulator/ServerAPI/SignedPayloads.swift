@@ -31,6 +31,16 @@ struct TransactionPayload: Encodable {
     var currency: String
     var price: Int64
     var appTransactionId: String
+    var billingPlanType: String?
+    var commitmentInfo: CommitmentInfo?
+
+    /// `TransactionCommitmentInfo` of a commitment plan's payment.
+    struct CommitmentInfo: Encodable {
+        var billingPeriodNumber: Int
+        var totalBillingPeriods: Int
+        var commitmentExpiresDate: Int64?
+        var commitmentPrice: Int64
+    }
 
     init(_ p: SimulatedPurchase, bundleId: String, group: String?, signedAt: Date) {
         transactionId = p.transactionId
@@ -59,6 +69,14 @@ struct TransactionPayload: Encodable {
         currency = p.currency ?? "CNY"
         price = p.priceMilli ?? 6_000
         appTransactionId = p.appTransactionId
+        if let payment = p.commitmentPayment, let payments = p.commitmentPayments {
+            billingPlanType = "MONTHLY"
+            commitmentInfo = CommitmentInfo(
+                billingPeriodNumber: payment, totalBillingPeriods: payments, commitmentExpiresDate: p.commitmentEnd?.milliseconds,
+                commitmentPrice: price * Int64(payments))
+        } else if p.kind == .autoRenewable {
+            billingPlanType = "BILLED_UPFRONT"
+        }
     }
 }
 
@@ -85,6 +103,18 @@ struct RenewalPayload: Encodable {
     var appTransactionId: String
     var signedDate: Int64
     var environment: String
+    var eligibleWinBackOfferIds: [String]?
+    var renewalBillingPlanType: String?
+    var commitmentInfo: CommitmentInfo?
+
+    /// `RenewalCommitmentInfo`: whether a new commitment follows this one.
+    struct CommitmentInfo: Encodable {
+        var commitmentAutoRenewProductId: String
+        var commitmentAutoRenewStatus: Int
+        var commitmentRenewalBillingPlanType: String
+        var commitmentRenewalDate: Int64?
+        var commitmentRenewalPrice: Int64
+    }
 
     init(latest: SimulatedPurchase, chain: [SimulatedPurchase], renewsTo product: SimulatedProduct?, signedAt: Date) {
         originalTransactionId = latest.originalTransactionId
@@ -111,6 +141,18 @@ struct RenewalPayload: Encodable {
         appTransactionId = latest.appTransactionId
         signedDate = signedAt.milliseconds
         environment = latest.isSandbox ? "Sandbox" : "Production"
+        // A subscriber who left may come back with a win-back offer: Apple lists those
+        // they may redeem once the subscription has expired.
+        if status == 2, let offers = product?.winBackOffers, !offers.isEmpty { eligibleWinBackOfferIds = offers }
+        if latest.isCommitment, let payments = latest.commitmentPayments {
+            renewalBillingPlanType = "MONTHLY"
+            commitmentInfo = CommitmentInfo(
+                commitmentAutoRenewProductId: autoRenewProductId, commitmentAutoRenewStatus: latest.commitmentRenews == false ? 0 : 1,
+                commitmentRenewalBillingPlanType: "MONTHLY", commitmentRenewalDate: latest.commitmentEnd?.milliseconds,
+                commitmentRenewalPrice: renewalPrice * Int64(payments))
+        } else {
+            renewalBillingPlanType = "BILLED_UPFRONT"
+        }
     }
 
     /// The start of the latest run of periods without a gap of more than 60 days between

@@ -27,7 +27,10 @@ enum RefundActions {
                     "Sent once; Apple's answer or refusal is recorded and audited.",
                 ],
                 inputs: ["Customer consented (yes/no)", "Delivery", "Consumed % (0-100 or unknown)", "Refund preference", "Sample content given (yes/no)"],
-                prefilled: ["", RefundAnswerWords.suggestedDelivery(request), RefundAnswerWords.suggestedConsumed(request), RefundAnswerWords.none, "no"],
+                prefilled: [
+                    RefundAnswerWords.suggestedConsent(request), RefundAnswerWords.suggestedDelivery(request), RefundAnswerWords.suggestedConsumed(request),
+                    RefundAnswerWords.none, "no",
+                ],
                 confirm: "send to Apple"
             ) { values in
                 let answer = try RefundAnswerWords.answer(

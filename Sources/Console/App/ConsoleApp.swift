@@ -233,6 +233,14 @@ public final class ConsoleApp {
                     try await top.apply(filter: editor.text, session: session)
                     // Words that meant nothing are said once the filter is whole, not while typed.
                     if let problems = (top as? OrdersScreen)?.problems, !problems.isEmpty { message = (problems.joined(separator: "; "), true) }
+                    // Apple's order id: the list holds the orders its purchases lead to; a
+                    // purchase no order claims opens the invoice, where it is attached.
+                    if let finding = (top as? OrdersScreen)?.appleFinding {
+                        message = AppleInvoicePresentation.summary(finding)
+                        if case .found(let invoice) = finding, invoice.purchases.contains(where: { if case .claimed = $0.lead { false } else { true } }) {
+                            try await push(Lists.invoice(invoice.appleOrderId))
+                        }
+                    }
                 case .command: try await run(command: editor.text)
                 }
             } catch {
@@ -358,9 +366,12 @@ public final class ConsoleApp {
         case .success(.xray(let otid)):
             try await push(SectionsScreen.xray(otid))
         case .success(.order(let id)):
-            var found = try await session.store.orders.lookup(id)
-            if found.isEmpty, Orders.looksLikeAppleOrderId(id), let apple = session.appleActions {
-                found = try await session.store.orders.withAppleOrderId(id) { await apple.transactionIds(ofAppleOrder: $0, environment: $1) }
+            let found = try await session.store.orders.lookup(id)
+            if found.isEmpty, Orders.looksLikeAppleOrderId(id) {
+                let finding = try await AppleOrderSearch.find(id, session: session)
+                if let screen = AppleOrderSearch.screen(for: finding) { try await push(screen) }
+                message = AppleInvoicePresentation.summary(finding)
+                return
             }
             switch found.count {
             case 0: message = ("nothing matches \(id)", true)

@@ -30,6 +30,9 @@ public final class Dialog {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
         fields[fields.count - 1].label = reasonLabel
         for (index, text) in prefilled.enumerated() where index < inputs.count { fields[index].editor.text = text }
+        // What the store knew is filled in: typing starts where something is still wanted,
+        // the reason when every input is known.
+        focus = fields.firstIndex { $0.editor.text.isEmpty } ?? 0
     }
 
     /// `startJob` does the quick, refusable part (the store may say no, shown in the dialog)

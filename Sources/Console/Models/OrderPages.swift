@@ -10,26 +10,25 @@ final class OrderPages {
     private(set) var orders: [Order] = []
     /// Where the next page starts; nil when every matching order is loaded.
     private(set) var next: OrderCursor?
-    /// The Apple order id this filter asked Apple about already.
-    private var askedApple: String?
+    /// What Apple's order id led to, when the filter is one that no order's id matched.
+    private(set) var appleFinding: AppleOrderFinding?
 
     init(_ query: FilterQuery) { self.query = query }
 
     /// Reads again what is shown. A lookup reads its matches; an Apple order id nothing
-    /// matches is asked of Apple once per filter, not on every refresh (an id Apple does not
-    /// know would ask again forever). A list scrolled down reads a page from `firstShown`
-    /// on: the rows scrolled past stay as they were, so a refresh costs the same at row 20
-    /// and at row 20,000.
+    /// matches lists the orders its purchases lead to, asked of Apple once per filter, not on
+    /// every refresh (an id Apple does not know would ask again forever). A list scrolled
+    /// down reads a page from `firstShown` on: the rows scrolled past stay as they were, so a
+    /// refresh costs the same at row 20 and at row 20,000.
     func reload(_ session: ConsoleSession, firstShown: Int) async throws {
         let store = session.store
         if let lookup = query.lookup {
             orders = try await store.orders.search(lookup.text, kind: lookup.kind, prefix: lookup.prefix)
-            if orders.isEmpty, lookup.kind == .any, Orders.looksLikeAppleOrderId(lookup.text), let apple = session.appleActions {
-                let ask = askedApple != lookup.text
-                askedApple = lookup.text
-                orders = try await store.orders.withAppleOrderId(lookup.text) { id, environment in
-                    ask ? await apple.transactionIds(ofAppleOrder: id, environment: environment) : nil
-                }
+            if orders.isEmpty, lookup.kind == .any, Orders.looksLikeAppleOrderId(lookup.text) {
+                let finding = try await AppleOrderSearch.find(lookup.text, session: session, askingApple: appleFinding == nil)
+                // A refresh that may not ask keeps what the first answer said.
+                if case .found = finding { appleFinding = finding } else if appleFinding == nil { appleFinding = finding }
+                if case .found(let invoice)? = appleFinding { orders = invoice.orders }
             }
             next = nil
         } else if firstShown > 0, firstShown < orders.count {

@@ -108,24 +108,28 @@ enum Lists {
         ListScreen(
             QueueListings.orphans(),
             fetch: { try await $0.store.orders.orphans(limit: 500) },
+            action: (OrphanActions.binding, { orphan, session in OrphanActions.attach(orphan, to: nil, session: session) }))
+    }
+
+    /// The purchases on Apple's invoice `appleOrderId` and where each leads: Enter opens the
+    /// order, `A` attaches a purchase no order claims (to the order waiting for it, or one
+    /// named). Read from what the store learned of the invoice: Apple is not asked again.
+    static func invoice(_ appleOrderId: String) -> ListScreen<InvoicePurchase> {
+        ListScreen(
+            AppleInvoicePresentation.purchases(appleOrderId),
+            fetch: { session in
+                guard case .found(let invoice) = try await AppleOrderSearch.find(appleOrderId, session: session, askingApple: false) else { return [] }
+                return invoice.purchases
+            },
+            open: { purchase in purchase.lead.order.map { OrderDetailScreen(orderId: $0.orderId) } },
             action: (
-                KeyBinding(.character("A"), action: "attach to order"),
-                { orphan, session in
-                    let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
-                    return .dialog(
-                        Dialog(
-                            title: "Attach transaction \(tid)",
-                            lines: [
-                                "\(orphan.transaction.productId) bought \(TimeText.full(orphan.transaction.purchaseDate)); no order claims it.",
-                                "Name the order it paid for: the rules check it like a receipt (R5, R7), then it is delivered once.",
-                            ],
-                            inputs: ["Order id"], confirm: "attach"
-                        ) { values in
-                            guard let order = try await store.orders.find(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
-                            let attached = try await store.orders.attach(
-                                transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
-                            return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
-                        })
+                OrphanActions.binding,
+                { purchase, session in
+                    switch purchase.lead {
+                    case .claimed(let order): .flash("order \(order.orderId) claimed this purchase already", isError: true)
+                    case .waiting(let order, _): OrphanActions.attach(purchase.transaction, to: order, session: session)
+                    case .orphan: OrphanActions.attach(purchase.transaction, to: nil, session: session)
+                    }
                 }
             ))
     }

@@ -72,6 +72,9 @@ public final class OrdersScreen: ConsoleScreen {
 
     var problems: [String] { pages.query.problems }
 
+    /// Where the filter's Apple order id led, when it is one no order's id matched.
+    var appleFinding: AppleOrderFinding? { pages.appleFinding }
+
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         // Render reads state and changes none of it; a resize is followed here for this frame.
         let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)

@@ -67,11 +67,15 @@ struct DemoCommand: AsyncParsableCommand {
                 try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
             }
         let server = try await SimulatorServer.start(simulator)
+        var tickets: [DemoAppleTickets.Ticket] = []
         do {
             if fresh {
                 try await SeededPurchases.seed(store, simulator: simulator, orders: orders, seed: seed)
                 // Paid orders bought through the simulator itself, one Apple ID each.
                 try await SimulatedOrders.seed(store, simulator: simulator, count: 40, prefix: "demo")
+                tickets = try await AppleVerifier.using(try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")) { verifier in
+                    try await DemoAppleTickets.seed(store, simulator: simulator, verifier: verifier)
+                }
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
             if visit != nil { try await DemoTemplate.admitVisitor(store) } else { try await SimulatorFiles.makeAdminIfNew(store) }
@@ -90,7 +94,7 @@ struct DemoCommand: AsyncParsableCommand {
                         try await ConsoleRunner.run(
                             store: store, actor: actor, theme: theme, storeLabel: visit == nil ? "demo \(path)" : "a demo of your own",
                             verifier: verifier, appleActions: verifier.serverAPI, trust: simulator.trustRoots,
-                            notes: visit == nil ? endpoints.helpLines : DemoTemplate.visitorNotes, visit: visit)
+                            notes: visit == nil ? endpoints.helpLines + tickets.map { ($0.name, $0.text) } : DemoTemplate.visitorNotes, visit: visit)
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import AppStore
 import ArgumentParser
+import Foundation
 import OrderStore
 import Presentation
 
@@ -49,16 +50,26 @@ struct OrderCommand: AsyncParsableCommand {
         @Argument(help: "An order, account, transaction or original transaction id, or MK….") var id: String
 
         func run() async throws {
-            let (found, production) = try await store.withStore { store, configuration in
-                var found = try await store.orders.lookup(id)
-                if found.isEmpty, Orders.looksLikeAppleOrderId(id) {
-                    // A player's ticket quotes the order id on Apple's emailed receipt: ask Apple.
-                    found = try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                        guard let client = verifier.serverAPI else { return [] }
-                        return try await store.orders.withAppleOrderId(id) { await client.transactionIds(ofAppleOrder: $0, environment: $1) }
+            let (found, finding, production) = try await store.withStore { store, configuration in
+                let found = try await store.orders.lookup(id)
+                guard found.isEmpty, Orders.looksLikeAppleOrderId(id) else { return (found, nil as AppleOrderFinding?, store.settings.isProduction) }
+                // A player's ticket quotes the order id on Apple's emailed receipt: the store
+                // answers an invoice it learned before, else Apple is asked.
+                let finding = try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                    try await store.orders.findAppleOrder(id) { appleOrderId, environment in
+                        guard let client = verifier.serverAPI else { return .failed(AppleInvoicePresentation.needsServerAPI) }
+                        return await client.invoice(appleOrderId, environment: environment)
                     }
                 }
-                return (found, store.settings.isProduction)
+                return (found, finding, store.settings.isProduction)
+            }
+            if let finding {
+                let (summary, failed) = AppleInvoicePresentation.summary(finding)
+                guard case .found(let invoice) = finding else { throw CLIError(Output.safe(summary)) }
+                print(Output.table(AppleInvoicePresentation.purchases(invoice.appleOrderId), invoice.purchases, width: 90))
+                if !invoice.orders.isEmpty { print("\n" + Output.table(OrderListings.orders(storeIsProduction: production), invoice.orders)) }
+                if failed { FileHandle.standardError.write(Data((Output.safe(summary) + "\n").utf8)) }
+                return
             }
             if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
             print(Output.table(OrderListings.orders(storeIsProduction: production), found))

@@ -65,6 +65,7 @@ enum DemoTemplate {
     static let visitorNotes: [(String, String)] = [
         ("demo", "a store of your own, with a simulated App Store and game; deleted when you leave"),
         ("try", "g grants a stuck order, :refunds answers Apple, :undelivered resends to the game"),
+        ("tickets", "the players demo_ticket_mk, demo_commit and demo_refund_period wrote in: :account ID shows their ticket"),
     ]
 
     /// A visitor's console ends with its `demo-session`: if that supervisor is killed, the

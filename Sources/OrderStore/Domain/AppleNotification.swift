@@ -57,6 +57,35 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var extensionSummary: ExtensionSummary?
     /// The app (bundle id) it is about, as it claims; the store keeps it routed by this.
     public var app: String?
+    /// Apple's `status` of the subscription it is about, as Apple signed it (1 active,
+    /// 2 expired, 3 billing retry, 4 grace period, 5 revoked); nil for other products.
+    public var status: Int?
+    /// For an EXTERNAL_PURCHASE_TOKEN: the token Apple reports (payments outside Apple).
+    public var externalPurchaseToken: ExternalPurchaseToken?
+
+    /// A token of a purchase made outside the App Store (EU alternative payments, link-outs),
+    /// as an EXTERNAL_PURCHASE_TOKEN notification reports it.
+    public struct ExternalPurchaseToken: Sendable, Equatable, Codable {
+        public var externalPurchaseId: String?
+        public var tokenCreationDate: Millis?
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        /// `ACQUISITION` or `SERVICES` (External Purchase Server API 1.2).
+        public var tokenType: String?
+        public var tokenExpirationDate: Millis?
+
+        public init(
+            externalPurchaseId: String?, tokenCreationDate: Millis?, appAppleId: Int64?, bundleId: String?, tokenType: String?,
+            tokenExpirationDate: Millis?
+        ) {
+            self.externalPurchaseId = externalPurchaseId
+            self.tokenCreationDate = tokenCreationDate
+            self.appAppleId = appAppleId
+            self.bundleId = bundleId
+            self.tokenType = tokenType
+            self.tokenExpirationDate = tokenExpirationDate
+        }
+    }
 
     /// Apple's `summary` of an extension for all active subscribers of a product.
     public struct ExtensionSummary: Sendable, Equatable, Codable {
@@ -95,7 +124,7 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
 
     /// What orders notifications: one original transaction's are applied one after another,
     /// oldest `signedDate` first. A notification about no transaction stands alone.
-    var applyKey: String {
+    public var applyKey: String {
         if let otid = originalTransactionId { return otid }
         return "uuid:\(uuid ?? "none")"
     }

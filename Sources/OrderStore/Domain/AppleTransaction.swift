@@ -36,6 +36,13 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     public var appTransactionId: String?
     /// The App Store country the purchase was made in (ISO 3166-1 alpha-3, `USA`; JWS only).
     public var storefront: String?
+    /// The offer the purchase was bought with (an offer code, for one-time products too).
+    public var offer: AppleOffer?
+    /// `MONTHLY` for a payment of a commitment plan, `BILLED_UPFRONT` otherwise; nil when
+    /// Apple names none (JWS only).
+    public var billingPlan: String?
+    /// Where a commitment plan's payment stands (JWS only).
+    public var commitment: Commitment?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,
@@ -68,6 +75,34 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     public var isRenewal: Bool { transactionId != originalTransactionId }
 }
 
+/// An offer a purchase was bought with: Apple's `offerType` and `offerIdentifier`.
+public struct AppleOffer: Sendable, Equatable, Codable, Hashable {
+    /// 1 introductory, 2 promotional, 3 offer code (one-time products too), 4 win-back.
+    public var type: Int
+    /// The offer's reference name (an offer code's, a promotional offer's); nil for an
+    /// introductory offer.
+    public var identifier: String?
+
+    public init(type: Int, identifier: String?) {
+        self.type = type
+        self.identifier = identifier
+    }
+}
+
+/// One payment of a subscription bought monthly with a 12-month commitment
+/// (`TransactionCommitmentInfo`): payment `payment` of `payments`, committed until `endsAt`.
+public struct Commitment: Sendable, Equatable, Codable, Hashable {
+    public var payment: Int?
+    public var payments: Int?
+    public var endsAt: Millis?
+
+    public init(payment: Int?, payments: Int?, endsAt: Millis?) {
+        self.payment = payment
+        self.payments = payments
+        self.endsAt = endsAt
+    }
+}
+
 /// Apple's renewal intent for one auto-renewable subscription (`pending_renewal_info`,
 /// or the renewal info JWS): does it still renew?
 public struct AppleRenewalInfo: Sendable, Equatable, Codable {
@@ -83,6 +118,15 @@ public struct AppleRenewalInfo: Sendable, Equatable, Codable {
     public var isInBillingRetry: Bool
     /// The player keeps access until then while Apple retries the charge.
     public var gracePeriodExpiresDate: Millis?
+    /// A price increase: 0 waiting for the subscriber's consent, 1 accepted; nil: none.
+    public var priceIncreaseStatus: Int?
+    /// How the next period is billed (`renewalBillingPlanType`): `MONTHLY` for a commitment
+    /// plan's monthly payments.
+    public var billingPlan: String?
+    /// A commitment plan's renewal (`RenewalCommitmentInfo`).
+    public var commitment: RenewalCommitment?
+    /// The win-back offers Apple says the subscriber may redeem (`eligibleWinBackOfferIds`).
+    public var winBackOfferIds: [String]?
 
     public init(
         originalTransactionId: String, productId: String, autoRenewEnabled: Bool, expirationIntent: Int? = nil,
@@ -94,5 +138,23 @@ public struct AppleRenewalInfo: Sendable, Equatable, Codable {
         self.expirationIntent = expirationIntent
         self.isInBillingRetry = isInBillingRetry
         self.gracePeriodExpiresDate = gracePeriodExpiresDate
+    }
+}
+
+/// Whether a commitment plan renews when its committed payments end
+/// (`RenewalCommitmentInfo`). A subscriber who cancels during the commitment keeps paying
+/// until its last payment: `renews` turns false, and renewal stops after it.
+public struct RenewalCommitment: Sendable, Equatable, Codable, Hashable {
+    /// `commitmentAutoRenewStatus`: whether a new commitment follows this one.
+    public var renews: Bool?
+    /// `commitmentRenewalDate`: when this commitment ends and the next would start.
+    public var renewsAt: Millis?
+    /// `commitmentAutoRenewProductId`: the product the next commitment would be.
+    public var renewsTo: String?
+
+    public init(renews: Bool?, renewsAt: Millis?, renewsTo: String?) {
+        self.renews = renews
+        self.renewsAt = renewsAt
+        self.renewsTo = renewsTo
     }
 }

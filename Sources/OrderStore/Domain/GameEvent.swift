@@ -126,6 +126,8 @@ struct GameEventPayload {
     var gives: Bool
     /// A share of the purchase rather than all of it (a partial refund, or its reversal).
     var share: PartialShare? = nil
+    /// The purchase's terms, as Apple signed them (for a subscription, its latest period's).
+    var terms: GameEventBody.Terms? = nil
 
     /// A give whose period is already over when the event is written (an old purchase
     /// attached, a renewal learned late): the game is told there is nothing to give, never
@@ -158,6 +160,7 @@ struct GameEventPayload {
         body.environment = order.environment
         body.grantKind = grantKind
         body.reason = reason
+        body.terms = terms
         return body
     }
 

@@ -24,6 +24,9 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     public var reason: String?
     /// `consent_rescinded`: the Apple Account's app transaction id.
     public var appTransactionId: String?
+    /// How the purchase was bought, as Apple signed it: the offer redeemed, a commitment
+    /// plan's payment. Nil when Apple named neither.
+    public var terms: Terms?
     /// What the game does, in fields a program reads.
     public var effect: Effect
     /// The same in a sentence a person reads.
@@ -32,7 +35,7 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     // Keys spelled out rather than a key strategy: a strategy would rename the item names
     // inside `gives` too.
     enum CodingKeys: String, CodingKey {
-        case id, cursor, type, app, quantity, reason, environment, effect, summary
+        case id, cursor, type, app, quantity, reason, environment, effect, summary, terms
         case createdAt = "created_at", orderId = "order_id", accountId = "account_id", productId = "product_id"
         case productType = "product_type", transactionId = "transaction_id", originalTransactionId = "original_transaction_id"
         case grantKind = "grant_kind", appTransactionId = "app_transaction_id"
@@ -61,6 +64,36 @@ public struct GameEventBody: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case op, quantity, until, share, gives
             case accountId = "account_id", productId = "product_id"
+        }
+    }
+
+    /// How a purchase was bought (``GameEventBody/terms``).
+    public struct Terms: Codable, Sendable, Equatable {
+        /// Apple's `offerType`: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+        public var offerType: Int?
+        public var offerId: String?
+        /// `MONTHLY` (a commitment plan) or `BILLED_UPFRONT`.
+        public var billingPlan: String?
+        /// A commitment plan: payment `commitmentPayment` of `commitmentPayments`, committed
+        /// until `commitmentEndsAt`.
+        public var commitmentPayment: Int?
+        public var commitmentPayments: Int?
+        public var commitmentEndsAt: Millis?
+
+        enum CodingKeys: String, CodingKey {
+            case offerType = "offer_type", offerId = "offer_id", billingPlan = "billing_plan", commitmentPayment = "commitment_payment"
+            case commitmentPayments = "commitment_payments", commitmentEndsAt = "commitment_ends_at"
+        }
+
+        /// The terms `t` was bought on; nil when Apple named none.
+        init?(_ t: AppleTransaction) {
+            guard t.offer != nil || t.billingPlan != nil || t.commitment != nil else { return nil }
+            offerType = t.offer?.type
+            offerId = t.offer?.identifier
+            billingPlan = t.billingPlan
+            commitmentPayment = t.commitment?.payment
+            commitmentPayments = t.commitment?.payments
+            commitmentEndsAt = t.commitment?.endsAt
         }
     }
 

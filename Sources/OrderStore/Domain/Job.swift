@@ -26,8 +26,17 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// scheduled again after each round.
     case refundPolicy = "refund_policy"
 
+    /// Tell Apple a delivered purchase is finished (Finish Transaction; its subject is the
+    /// transaction id): owed by every delivery that names its purchase, told once.
+    case finishTransaction = "finish_transaction"
+
     /// Kinds that call Apple: held back while Apple is down.
-    public var callsApple: Bool { self == .verify || self == .notificationHistory || self == .subscriptionCheck || self == .refundPolicy }
+    public var callsApple: Bool {
+        switch self {
+        case .verify, .notificationHistory, .subscriptionCheck, .refundPolicy, .finishTransaction: true
+        case .applyNotifications, .expirySweep, .sendEvents: false
+        }
+    }
 }
 
 /// A unit of the worker's work, kept in the store so that no crash forgets it. At most

@@ -10,6 +10,7 @@ public enum JobWork: Sendable, Hashable {
     case subscriptionCheck(originalTransactionId: String)
     case sendEvents(accountId: String)
     case refundPolicy
+    case finishTransaction(transactionId: String)
 
     public var kind: JobKind {
         switch self {
@@ -20,13 +21,14 @@ public enum JobWork: Sendable, Hashable {
         case .subscriptionCheck: .subscriptionCheck
         case .sendEvents: .sendEvents
         case .refundPolicy: .refundPolicy
+        case .finishTransaction: .finishTransaction
         }
     }
 
     /// The text the jobs table keeps (a sweep, of which there is one, by a fixed name).
     public var subject: String {
         switch self {
-        case .verify(let id), .applyNotifications(let id), .subscriptionCheck(let id), .sendEvents(let id): id
+        case .verify(let id), .applyNotifications(let id), .subscriptionCheck(let id), .sendEvents(let id), .finishTransaction(let id): id
         case .notificationHistory(let environment): environment.rawValue
         case .expirySweep: "subscriptions"
         case .refundPolicy: "refund_requests"
@@ -45,6 +47,7 @@ public enum JobWork: Sendable, Hashable {
         case .subscriptionCheck: self = .subscriptionCheck(originalTransactionId: subject)
         case .sendEvents: self = .sendEvents(accountId: subject)
         case .refundPolicy: self = .refundPolicy
+        case .finishTransaction: self = .finishTransaction(transactionId: subject)
         }
     }
 }

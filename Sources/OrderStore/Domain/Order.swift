@@ -46,6 +46,12 @@ public struct Order: Sendable, Equatable, Codable {
     /// being verified (R4) until an answer claims the purchase (R7).
     public var isUnconfirmedDelivery: Bool { state == .delivered && transactionId == nil }
 
+    /// Placed or paid, with no purchase claimed yet: a purchase no order claims can be
+    /// attached to it (an orphan, or one found on Apple's invoice).
+    public var waitsForPurchase: Bool {
+        transactionId == nil && (state == .pendingPayment || state == .receiptReceived || state == .verifyRetry)
+    }
+
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         orderId: String, accountId: String, productId: String, quantity: Int, createdAt: Millis, state: OrderState, stateChangedAt: Millis, version: Int64,

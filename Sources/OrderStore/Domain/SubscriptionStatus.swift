@@ -10,6 +10,20 @@ public enum SubscriptionStatus: String, Sendable, CaseIterable, Codable {
     /// Family Sharing access withdrawn (REVOKE).
     case revoked
 
+    /// Apple's `status` of a subscription (1 active, 2 expired, 3 billing retry, 4 billing
+    /// grace period, 5 revoked) in the store's words: Apple's "revoked" is a refund, unless
+    /// Family Sharing took the access back. Nil for a number Apple does not define.
+    public init?(apple status: Int, familyRevoke: Bool) {
+        switch status {
+        case 1: self = .active
+        case 2: self = .expired
+        case 3: self = .billingRetry
+        case 4: self = .gracePeriod
+        case 5: self = familyRevoke ? .revoked : .refunded
+        default: return nil
+        }
+    }
+
     /// The status a subscription's facts show at `now`: Apple's renewal intent, the
     /// latest period's end and whether that period was refunded.
     public static func from(renewal: AppleRenewalInfo?, periodEnd: Millis?, refunded: Bool, now: Millis) -> SubscriptionStatus {

@@ -115,23 +115,37 @@ extension AppleNotifications {
 }
 
 extension OrderStore {
-    /// A subscription Apple tells about before any order holds it gets its row from the
-    /// first notification on, owner unknown: support sees its status and expiry, and the
-    /// order that later submits it starts from Apple's facts.
-    func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, signed: Millis) async throws {
-        guard facts.renewal != nil || facts.transaction?.expiresDate != nil, let otid = facts.originalTransactionId,
-            let productId = facts.transaction?.productId ?? facts.renewal?.productId,
-            try await tx.subscriptionRow(otid) == nil
-        else { return }
-        let t = facts.transaction
-        let status = SubscriptionStatus.from(renewal: facts.renewal, periodEnd: t?.expiresDate, refunded: t?.cancellationDate != nil, now: signed)
-        try await tx.insertSubscription(
-            otid, owner: nil, productId: productId,
-            facts: SubscriptionFacts(
-                autoRenew: facts.renewal?.autoRenewEnabled ?? true, status: status, expiresAt: t?.expiresDate, asOf: signed, source: .notification))
+    /// Apple's word on the subscription `facts` is about, kept as of its `signedDate`: the
+    /// row is made when no order holds the subscription yet (owner unknown, so support sees
+    /// its status and the order that later submits it starts from Apple's facts), its end
+    /// follows the stored periods, and its facts are replaced unless newer ones are stored.
+    /// Returns whether these facts are the subscription's now; nil when `facts` is about no
+    /// subscription.
+    @discardableResult
+    func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, effect: NotificationEffect, signed: Millis) async throws -> Bool? {
+        guard let otid = facts.originalTransactionId else { return nil }
+        let stored = try await tx.subscriptionRow(otid)
+        guard
+            let said = SubscriptionFactsRule.facts(
+                of: facts, effect: effect, chain: try await tx.chain(otid), stored: stored, signed: signed)
+        else { return nil }
+        guard stored != nil else {
+            guard let productId = facts.transaction?.productId ?? facts.renewal?.productId else { return nil }
+            try await tx.insertSubscription(otid, owner: nil, productId: productId, facts: said)
+            tx.audit(
+                "subscription.unowned", target: .originalTransaction(otid),
+                detail: "\(facts.kind) about a subscription no order holds: \(said.status.rawValue), owner unknown")
+            return true
+        }
+        try await tx.refreshExpiry(otid)
+        guard try await tx.updateFacts(otid, said) else {
+            tx.audit("subscription.facts_ignored", target: .originalTransaction(otid), detail: "\(facts.kind): older than the facts stored")
+            return false
+        }
         tx.audit(
-            "subscription.unowned", target: .originalTransaction(otid),
-            detail: "\(facts.kind) about a subscription no order holds: \(status.rawValue), owner unknown")
+            "subscription.renewal_status", target: .originalTransaction(otid),
+            detail: "\(said.status.rawValue), auto-renew \(said.autoRenew ? "on" : "off") as Apple signed at \(signed.iso8601) (\(facts.kind))")
+        return true
     }
 
     /// One notification through the rules, in the caller's transaction: what it did, in words.
@@ -148,7 +162,20 @@ extension OrderStore {
         if let transaction = facts.transaction {
             try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
         }
-        try await keepSubscriptionFacts(tx, facts, signed: signed)
+        let (outcome, detail) = try await applyEffect(tx, effect, of: facts, signed: signed)
+        // After the purchase's own effect (a period refunded, a refund reversed), Apple's word
+        // on the subscription as a whole.
+        let current = try await keepSubscriptionFacts(tx, facts, effect: effect, signed: signed)
+        if case .subscriptionStatus = effect, current == false {
+            return (.superseded, "facts about subscription \(facts.originalTransactionId ?? "?") newer than this were stored first")
+        }
+        return (outcome, detail)
+    }
+
+    /// What `effect` does to the purchase the notification is about.
+    private func applyEffect(_ tx: WriteTransaction, _ effect: NotificationEffect, of facts: NotificationFacts, signed: Millis) async throws
+        -> (NotificationOutcome, String)
+    {
         switch effect {
         case .partialRefund(let share):
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
@@ -187,28 +214,18 @@ extension OrderStore {
             )
         case .newPeriod:
             guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
-            guard let subscription = try await tx.subscriptionRow(t.originalTransactionId) else {
-                return (.orphan, "no order holds subscription \(t.originalTransactionId) yet; transaction \(t.transactionId) waits for one")
-            }
-            try await tx.refreshExpiry(t.originalTransactionId)
-            let status = SubscriptionStatus.from(renewal: facts.renewal, periodEnd: t.expiresDate, refunded: t.cancellationDate != nil, now: tx.now)
-            try await applyRenewalStatus(tx, subscription, autoRenew: facts.renewal?.autoRenewEnabled, status: status, asOf: signed, source: .notification)
             let period = "period \(t.transactionId)\(t.expiresDate.map { " until \($0.iso8601)" } ?? "")"
-            guard let owner = subscription.ownerAccount else {
+            guard let owner = try await tx.subscriptionRow(t.originalTransactionId)?.ownerAccount else {
                 return (.orphan, "no order holds subscription \(t.originalTransactionId) yet: its facts are kept, and \(period) waits for an order")
             }
             return (.applied, "\(period) for \(owner), the owner (R8)")
         case .subscriptionStatus(let status, let autoRenew):
             guard let otid = facts.originalTransactionId else { return (.recorded, "names no subscription") }
-            guard let subscription = try await tx.subscriptionRow(otid) else { return (.orphan, "no order holds subscription \(otid)") }
-            if facts.transaction != nil { try await tx.refreshExpiry(otid) }
-            let applied = try await applyRenewalStatus(
-                tx, subscription, autoRenew: autoRenew ?? facts.renewal?.autoRenewEnabled, status: status,
-                asOf: signed, source: .notification)
-            guard applied else { return (.superseded, "facts about subscription \(otid) newer than this were stored first") }
-            let now = try await tx.subscriptionRow(otid)
-            let stands = "subscription \(otid) is \(now?.status.rawValue ?? "?"), auto-renew \(now?.autoRenew == true ? "on" : "off")"
-            guard subscription.ownerAccount != nil else { return (.orphan, "no order holds it yet: \(stands), owner unknown") }
+            let said = facts.status.flatMap { SubscriptionStatus(apple: $0, familyRevoke: false) } ?? status
+            let stands =
+                "subscription \(otid): \(said?.rawValue ?? "status unchanged"), "
+                + "auto-renew \((facts.renewal?.autoRenewEnabled ?? autoRenew).map { $0 ? "on" : "off" } ?? "unchanged")"
+            guard try await tx.subscriptionRow(otid)?.ownerAccount != nil else { return (.orphan, "no order holds it yet: \(stands), owner unknown") }
             return (.applied, stands)
         case .consumptionRequest:
             return (

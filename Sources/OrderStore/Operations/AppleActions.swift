@@ -16,7 +16,7 @@ public protocol AppleActions: Sendable {
     func massExtensionProgress(productId: String, requestId: String, environment: AppleEnvironment) async -> MassExtensionProgress
     /// Set App Account Token: nil when Apple took the token, else its refusal in words.
     func accountTokenRefusal(token: UUID, originalTransactionId: String, environment: AppleEnvironment) async -> String?
-    /// Look Up Order ID: the transaction ids Apple's order covers, or nil when Apple knows
-    /// no such order in `environment` (or could not be asked).
-    func transactionIds(ofAppleOrder appleOrderId: String, environment: AppleEnvironment) async -> [String]?
+    /// Look Up Order ID: the verified transactions on Apple's invoice, Apple's "no such
+    /// order" in `environment`, or why there is no answer (``Orders/findAppleOrder(_:asking:)``).
+    func invoice(_ appleOrderId: String, environment: AppleEnvironment) async -> AppleOrderAnswer
 }

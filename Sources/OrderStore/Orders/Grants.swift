@@ -74,13 +74,6 @@ extension OrderStore {
     func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
         try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
         let stored = try await tx.storedTransaction(transactionId)
-        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid) {
-            try await tx.updateFacts(
-                otid,
-                SubscriptionFacts(
-                    autoRenew: subscription.autoRenew, status: kind == .revoke ? .revoked : .refunded,
-                    expiresAt: nil, asOf: cancelledAt, source: .notification))
-        }
         guard let orderId = stored?.orderId else {
             tx.audit("\(kind.rawValue).unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
@@ -95,19 +88,8 @@ extension OrderStore {
     }
 
     func applyRefundReversal(_ tx: WriteTransaction, transactionId: String) async throws -> Order? {
-        let now = tx.now
         try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
         let stored = try await tx.storedTransaction(transactionId)
-        if let otid = stored?.transaction.originalTransactionId, let subscription = try await tx.subscriptionRow(otid),
-            subscription.status == .refunded || subscription.status == .revoked
-        {
-            let expired = (subscription.expiresAt ?? .max) < now
-            try await tx.updateFacts(
-                otid,
-                SubscriptionFacts(
-                    autoRenew: subscription.autoRenew, status: expired ? .expired : .active,
-                    expiresAt: nil, asOf: now, source: .notification))
-        }
         guard let orderId = stored?.orderId else {
             tx.audit("refund_reversed.unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
@@ -122,16 +104,20 @@ extension OrderStore {
 }
 
 extension AppleAnswers {
-    /// R9 from a notification (REFUND, REVOKE) — for consumables the only source: the order
-    /// that claimed the transaction is refunded and its grant revoked, and a subscription's
-    /// status says so. A refund for a transaction no order claimed is kept on the
-    /// transaction, so the orphan shows as refunded.
+    /// R9 from a refund Apple reported without a notification's word on the subscription
+    /// (REFUND, REVOKE; for consumables the only source): the order that claimed the
+    /// transaction is refunded and its grant revoked. A refund for a transaction no order
+    /// claimed is kept on the transaction, so the orphan shows as refunded. A subscription
+    /// ends only when the refunded period is its latest: a refund of an earlier one revokes
+    /// that period, not the subscription.
     @discardableResult
     public func recordRefund(transactionId: String, cancelledAt: Millis, reason: Int? = nil, kind: Cancellation = .refund, at now: Millis = .now()) async throws
         -> Order?
     {
         try await store.write(as: .system, now: now) { tx in
-            try await store.applyCancellation(tx, transactionId: transactionId, cancelledAt: cancelledAt, reason: reason, kind: kind)
+            let order = try await store.applyCancellation(tx, transactionId: transactionId, cancelledAt: cancelledAt, reason: reason, kind: kind)
+            try await store.restateSubscription(tx, changed: transactionId, asOf: cancelledAt, by: kind)
+            return order
         }
     }
 
@@ -139,6 +125,34 @@ extension AppleAnswers {
     /// refunded order is delivered again with a new grant, audited.
     @discardableResult
     public func recordRefundReversed(transactionId: String, at now: Millis = .now()) async throws -> Order? {
-        try await store.write(as: .system, now: now) { tx in try await store.applyRefundReversal(tx, transactionId: transactionId) }
+        try await store.write(as: .system, now: now) { tx in
+            let order = try await store.applyRefundReversal(tx, transactionId: transactionId)
+            try await store.restateSubscription(tx, changed: transactionId, asOf: now, by: nil)
+            return order
+        }
+    }
+}
+
+extension OrderStore {
+    /// Where the subscription of `transactionId` stands after the transaction's refund was
+    /// recorded (`cancellation`) or reversed (nil), read from its stored periods as of
+    /// `asOf`: refunded or revoked when its latest period is, else as its periods say.
+    func restateSubscription(_ tx: WriteTransaction, changed transactionId: String, asOf: Millis, by cancellation: Cancellation?) async throws {
+        guard let otid = try await tx.storedTransaction(transactionId)?.transaction.originalTransactionId,
+            let stored = try await tx.subscriptionRow(otid)
+        else { return }
+        let chain = try await tx.chain(otid)
+        let latest = chain.max { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        let periodEnd = chain.compactMap(\.expiresDate).max()
+        let status: SubscriptionStatus =
+            if latest.flatMap({ RefundRule.cancellation(of: $0, type: .autoRenewable) }) != nil {
+                cancellation == .revoke ? .revoked : .refunded
+            } else if stored.status == .refunded || stored.status == .revoked {
+                (periodEnd ?? .max) < asOf ? .expired : .active
+            } else {
+                stored.status
+            }
+        guard status != stored.status else { return }
+        try await tx.updateFacts(otid, SubscriptionFacts(autoRenew: stored.autoRenew, status: status, expiresAt: periodEnd, asOf: asOf, source: .notification))
     }
 }

@@ -16,7 +16,7 @@ extension Orders {
             if let owner = stored.orderId {
                 throw StoreError.transactionTaken(transactionId: transactionId, orderId: owner)
             }
-            guard order.transactionId == nil, order.state == .pendingPayment || order.state == .receiptReceived || order.state == .verifyRetry else {
+            guard order.waitsForPurchase else {
                 throw StoreError.hasTransaction(orderId: orderId, state: order.state)
             }
             let types = try await tx.sql.productTypes()

@@ -13,14 +13,21 @@ public struct StoredTransaction: Sendable, Equatable {
     public var submittedBy: String?
     /// When any answer from Apple first reported it.
     public var firstSeenAt: Millis
+    /// When Apple was told the purchase is finished (delivered: Finish Transaction); nil
+    /// until then.
+    public var finishedAt: Millis?
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(transaction: AppleTransaction, environment: AppleEnvironment? = nil, orderId: String? = nil, submittedBy: String? = nil, firstSeenAt: Millis) {
+    public init(
+        transaction: AppleTransaction, environment: AppleEnvironment? = nil, orderId: String? = nil, submittedBy: String? = nil, firstSeenAt: Millis,
+        finishedAt: Millis? = nil
+    ) {
         self.transaction = transaction
         self.environment = environment
         self.orderId = orderId
         self.submittedBy = submittedBy
         self.firstSeenAt = firstSeenAt
+        self.finishedAt = finishedAt
     }
 }
 
@@ -163,12 +170,15 @@ public struct Subscription: Sendable, Equatable {
     public var factsAsOf: Millis?
     /// A verification, a notification or the expiry poll.
     public var factsSource: FactSource?
+    /// The rest of Apple's renewal info, as of `factsAsOf`.
+    public var renewal: RenewalFacts
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         originalTransactionId: String, ownerAccount: String? = nil, productId: String, status: SubscriptionStatus, autoRenew: Bool, expiresAt: Millis? = nil,
-        ownerSince: Millis, decidedBy: String, factsAsOf: Millis? = nil, factsSource: FactSource? = nil
+        ownerSince: Millis, decidedBy: String, factsAsOf: Millis? = nil, factsSource: FactSource? = nil, renewal: RenewalFacts = RenewalFacts()
     ) {
+        self.renewal = renewal
         self.originalTransactionId = originalTransactionId
         self.ownerAccount = ownerAccount
         self.productId = productId

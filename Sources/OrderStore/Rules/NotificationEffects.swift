@@ -82,7 +82,13 @@ public enum NotificationEffect: Sendable, Equatable {
         case ("DID_CHANGE_RENEWAL_PREF", _): return "renews to \(product) at the next renewal; a waiting change is cancelled"
         case ("RENEWAL_EXTENSION", "SUMMARY"): return "Apple finished an extension for all subscribers of a product"
         case ("RENEWAL_EXTENSION", "FAILURE"): return "Apple could not extend this subscription in an extension for all subscribers"
-        case ("METADATA_UPDATE", _), ("MIGRATION", _), ("PRICE_CHANGE", _), ("EXTERNAL_PURCHASE_TOKEN", _):
+        case ("EXTERNAL_PURCHASE_TOKEN", _):
+            let token = facts.externalPurchaseToken
+            let id = token?.externalPurchaseId.map { "external purchase \($0)" } ?? "an external purchase token"
+            let type = token?.tokenType.map { " (\($0))" } ?? ""
+            let until = token?.tokenExpirationDate.map { ", valid until \($0.iso8601)" } ?? ""
+            return "\(id)\(type) for \(token?.bundleId ?? "the app"): paid outside the App Store\(until); no effect on orders"
+        case ("METADATA_UPDATE", _), ("MIGRATION", _), ("PRICE_CHANGE", _):
             return "\(facts.kind): no effect on orders"
         default: return "\(facts.kind) is a type iapdesk does not know: kept raw, no effect on orders"
         }

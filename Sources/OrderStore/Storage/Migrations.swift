@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24,
         ]
     }
 
@@ -73,6 +73,34 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// What Apple's signed transactions and renewal info carry beyond the rules' keys, kept
+    /// typed so the desk can show them: the `appAccountToken` (which order a purchase was
+    /// for, read when Apple's invoice names a purchase no order claims), the offer it was
+    /// bought with (offer codes for one-time products too), a commitment plan's billing
+    /// (monthly, payment n of N, committed until), and when Apple was told the purchase was
+    /// finished. A subscription keeps Apple's latest renewal facts whole: the product it
+    /// renews to, grace and billing retry, a price increase's consent, the commitment's
+    /// renewal, the win-back offers it may take.
+    private static let v24 = [
+        "ALTER TABLE transactions ADD COLUMN app_account_token TEXT",
+        "ALTER TABLE transactions ADD COLUMN offer_type BIGINT",
+        "ALTER TABLE transactions ADD COLUMN offer_identifier TEXT",
+        "ALTER TABLE transactions ADD COLUMN billing_plan TEXT",
+        "ALTER TABLE transactions ADD COLUMN commitment_payment BIGINT",
+        "ALTER TABLE transactions ADD COLUMN commitment_payments BIGINT",
+        "ALTER TABLE transactions ADD COLUMN commitment_ends_at BIGINT",
+        "ALTER TABLE transactions ADD COLUMN finished_at BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN renews_to TEXT",
+        "ALTER TABLE subscriptions ADD COLUMN grace_until BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN billing_retry BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE subscriptions ADD COLUMN price_increase BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN billing_plan TEXT",
+        "ALTER TABLE subscriptions ADD COLUMN commitment_renews BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN commitment_renews_at BIGINT",
+        "ALTER TABLE subscriptions ADD COLUMN commitment_renews_to TEXT",
+        "ALTER TABLE subscriptions ADD COLUMN win_back_offers TEXT",
+    ]
 
     /// Issue 31: what one unit of a product gives in the game (`gems:100`), told in its events.
     private static let v22 = ["ALTER TABLE products ADD COLUMN gives TEXT"]

@@ -4,7 +4,8 @@ extension StoredTransaction {
     static let columns = """
         transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
         cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded,
-        refunded_share, app_transaction_id, storefront
+        refunded_share, app_transaction_id, storefront, app_account_token, offer_type, offer_identifier, billing_plan, commitment_payment,
+        commitment_payments, commitment_ends_at, finished_at
         """
     init(row: Row) throws {
         transaction = AppleTransaction(
@@ -17,6 +18,14 @@ extension StoredTransaction {
         transaction.refundedShare = try row.optionalInt("refunded_share")
         transaction.appTransactionId = try row.optionalString("app_transaction_id")
         transaction.storefront = try row.optionalString("storefront")
+        transaction.appAccountToken = try row.optionalString("app_account_token")
+        transaction.offer = try row.optionalInt("offer_type").map { AppleOffer(type: $0, identifier: try row.optionalString("offer_identifier")) }
+        transaction.billingPlan = try row.optionalString("billing_plan")
+        let (payment, payments, endsAt) = (
+            try row.optionalInt("commitment_payment"), try row.optionalInt("commitment_payments"), try row.optionalInt64("commitment_ends_at")
+        )
+        if payment != nil || payments != nil || endsAt != nil { transaction.commitment = Commitment(payment: payment, payments: payments, endsAt: endsAt) }
+        finishedAt = try row.optionalInt64("finished_at")
         environment = try row.optionalValue("environment", as: AppleEnvironment.self)
         orderId = try row.optionalString("order_id")
         submittedBy = try row.optionalString("submitted_by")
@@ -80,6 +89,15 @@ extension Subscription {
         decidedBy = try row.string("decided_by")
         factsAsOf = try row.optionalInt64("facts_as_of")
         factsSource = try row.optionalValue("facts_source", as: FactSource.self)
+        let (renews, renewsAt, renewsTo) = (
+            try row.optionalInt("commitment_renews"), try row.optionalInt64("commitment_renews_at"), try row.optionalString("commitment_renews_to")
+        )
+        renewal = RenewalFacts(
+            renewsTo: try row.optionalString("renews_to"), graceUntil: try row.optionalInt64("grace_until"), billingRetry: try row.bool("billing_retry"),
+            priceIncrease: try row.optionalInt("price_increase"), billingPlan: try row.optionalString("billing_plan"),
+            commitment: renews == nil && renewsAt == nil && renewsTo == nil
+                ? nil : RenewalCommitment(renews: renews.map { $0 != 0 }, renewsAt: renewsAt, renewsTo: renewsTo),
+            winBackOffers: try row.optionalString("win_back_offers").map { $0.split(separator: " ").map(String.init) } ?? [])
     }
 }
 

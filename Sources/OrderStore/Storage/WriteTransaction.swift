@@ -69,6 +69,11 @@ final class WriteTransaction {
             if !next.isUnconfirmedDelivery { next.nextRetryAt = nil }
         }
         next.updatedBy = actor.name
+        // A delivery that names its purchase owes Apple its Finish Transaction, told by the
+        // worker once this commits.
+        if next.state == .delivered, let transactionId = next.transactionId, previous.state != .delivered || previous.transactionId == nil {
+            try await enqueue(.finishTransaction(transactionId: transactionId), dueAt: now)
+        }
         let updated = try await sql.row(
             """
             UPDATE orders SET state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),

@@ -88,7 +88,7 @@ extension OrderStore {
         return SubscriptionFacts(
             autoRenew: apple?.autoRenewEnabled ?? fallbackAutoRenew,
             status: SubscriptionStatus.from(renewal: apple, periodEnd: periodEnd, refunded: refunded, now: now),
-            expiresAt: periodEnd, asOf: asOf, source: source)
+            expiresAt: periodEnd, asOf: asOf, source: source, renewal: apple.map(RenewalFacts.init))
     }
 
     /// A later answer about a delivered subscription refreshes what R8 will weigh.

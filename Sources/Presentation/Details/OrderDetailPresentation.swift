@@ -28,6 +28,14 @@ public enum OrderDetailPresentation {
             DetailLine(label: "transaction", (o.transactionId ?? "-") + "  original " + (o.originalTransactionId ?? "-")),
             DetailLine(label: "attempts", "\(o.attempts), next retry \(TimeText.full(o.nextRetryAt))"),
         ]
+        // How the order's purchase was bought, and whether Apple was told it is finished.
+        if let own = d.transactions.first(where: { $0.transaction.transactionId == o.transactionId }) {
+            if let offer = own.transaction.offer { lines.append(DetailLine(label: "offer", PurchaseTermsWords.offer(offer))) }
+            if let plan = PurchaseTermsWords.plan(own.transaction), own.transaction.commitment != nil {
+                lines.append(DetailLine(label: "plan", plan))
+            }
+            if let finished = PurchaseTermsWords.finished(own, orderState: o.state) { lines.append(finished) }
+        }
         if let error = o.lastError { lines.append(DetailLine(label: "last error", error, tone: .alert)) }
         // What the order names, to go to: who holds the purchase (R7), who owns what it renews (R8).
         if let holder = d.replayHolder { lines.append(DetailLine(label: "held by", "order \(holder) holds this purchase", tone: .alert)) }

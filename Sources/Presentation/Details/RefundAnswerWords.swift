@@ -48,6 +48,12 @@ public enum RefundAnswerWords {
             sampleContentProvided: sampleContent)
     }
 
+    /// Whether the customer consented to share consumption data, as the game reported it
+    /// ("yes"/"no"); empty when the game reported nothing, for the operator to say.
+    public static func suggestedConsent(_ r: RefundRequest) -> String {
+        r.consumption.map { $0.customerConsented ? "yes" : "no" } ?? ""
+    }
+
     /// The delivery word the evidence suggests: delivered when the order was.
     public static func suggestedDelivery(_ r: RefundRequest) -> String { r.deliveredAt == nil ? "other" : "delivered" }
 

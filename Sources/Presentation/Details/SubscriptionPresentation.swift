@@ -16,6 +16,13 @@ public enum SubscriptionPresentation {
             DetailLine(label: "status", "\(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(TimeText.full(s.expiresAt))"),
             DetailLine(label: "facts", s.factsSource.map { "from \($0.rawValue) at \(TimeText.full(s.factsAsOf))" } ?? "not yet from Apple", tone: .muted),
         ]
+        // The plan and the renewal's terms, as Apple signed them last.
+        let latest = d.chain.map(\.transaction).max { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        if let plan = latest.flatMap(PurchaseTermsWords.plan) { fields.append(DetailLine(label: "plan", plan)) }
+        if let commitment = PurchaseTermsWords.commitmentRenewal(s.renewal, latest: latest) {
+            fields.append(DetailLine(label: "commitment", commitment, tone: s.renewal.commitment?.renews == false ? .alert : .plain))
+        }
+        fields += PurchaseTermsWords.renewalLines(s)
         if d.appleAccountPlayers.count > 1 {
             // The heart of an R8 dispute: the accounts claiming it are one Apple Account's.
             fields.append(
@@ -34,6 +41,8 @@ public enum SubscriptionPresentation {
         let chain = d.chain.map { t in
             var text = t.transaction.transactionId
             if let expires = t.transaction.expiresDate { text += " until \(TimeText.full(expires))" }
+            if let payment = t.transaction.commitment?.payment, let payments = t.transaction.commitment?.payments { text += "  payment \(payment)/\(payments)" }
+            if let offer = t.transaction.offer { text += "  \(PurchaseTermsWords.offer(offer))" }
             text += "  submitted by \(t.submittedBy ?? "-")  order \(t.orderId ?? "-")"
             if let cancelled = t.transaction.cancellationDate { text += "  CANCELLED \(TimeText.full(cancelled))" }
             return DetailLine(at: t.transaction.purchaseDate, text, tone: t.transaction.cancellationDate == nil ? .plain : .failed)

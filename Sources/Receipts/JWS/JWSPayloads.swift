@@ -39,6 +39,17 @@ public struct JWSTransaction: Sendable, Decodable, Equatable {
     public var currency: String?
     public var price: Int64?
     public var appTransactionId: String?
+    /// `MONTHLY` or `BILLED_UPFRONT` (API 1.21).
+    public var billingPlanType: String?
+    public var commitmentInfo: CommitmentInfo?
+
+    /// `TransactionCommitmentInfo`: one payment of a plan billed monthly with a 12-month commitment.
+    public struct CommitmentInfo: Sendable, Decodable, Equatable {
+        public var billingPeriodNumber: Int?
+        public var totalBillingPeriods: Int?
+        public var commitmentExpiresDate: AppleDate?
+        public var commitmentPrice: Int64?
+    }
 }
 
 /// `JWSRenewalInfoDecodedPayload`: an auto-renewable subscription's renewal intent.
@@ -67,6 +78,20 @@ public struct JWSRenewalInfo: Sendable, Decodable, Equatable {
     public var renewalPrice: Int64?
     public var appAccountToken: String?
     public var appTransactionId: String?
+    public var eligibleWinBackOfferIds: [String]?
+    /// `MONTHLY` or `BILLED_UPFRONT` (API 1.21).
+    public var renewalBillingPlanType: String?
+    public var commitmentInfo: CommitmentInfo?
+
+    /// `RenewalCommitmentInfo`: whether a commitment plan renews once its payments end.
+    public struct CommitmentInfo: Sendable, Decodable, Equatable {
+        public var commitmentAutoRenewProductId: String?
+        /// 1 = a new commitment follows, 0 = it ends after its last payment.
+        public var commitmentAutoRenewStatus: Int?
+        public var commitmentRenewalBillingPlanType: String?
+        public var commitmentRenewalDate: AppleDate?
+        public var commitmentRenewalPrice: Int64?
+    }
 }
 
 /// `AppTransaction`: the app-level purchase (StoreKit 2's replacement for the app receipt).
@@ -104,6 +129,18 @@ public struct ServerNotification: Sendable, Decodable, Equatable {
     public var summary: Summary?
     /// RESCIND_CONSENT's: about the app, with no purchase in it.
     public var appData: AppData?
+    /// EXTERNAL_PURCHASE_TOKEN's: a purchase made outside the App Store, its app named inside.
+    public var externalPurchaseToken: ExternalPurchaseToken?
+
+    public struct ExternalPurchaseToken: Sendable, Decodable, Equatable {
+        public var externalPurchaseId: String?
+        public var tokenCreationDate: AppleDate?
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        /// `ACQUISITION` or `SERVICES`.
+        public var tokenType: String?
+        public var tokenExpirationDate: AppleDate?
+    }
 
     public struct AppData: Sendable, Decodable, Equatable {
         public var appAppleId: Int64?

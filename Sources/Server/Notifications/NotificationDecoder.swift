@@ -39,11 +39,11 @@ public struct NotificationDecoder: Sendable {
         } catch {
             return rejected("\(error)", claimed)
         }
-        let bundleId = notification.data?.bundleId ?? notification.summary?.bundleId ?? notification.appData?.bundleId
+        let bundleId = Self.app(of: notification)
         guard let bundleId, bundleIds.contains(bundleId) else {
             return rejected("for the app \(bundleId ?? "(none named)"), which this store does not serve (\(bundleIds.joined(separator: ", ")))", claimed)
         }
-        let environment = notification.data?.environment ?? notification.summary?.environment ?? notification.appData?.environment
+        let environment = Self.environment(of: notification)
         if let environment, environment != endpoint.rawValue {
             return rejected("a \(environment) notification came to the \(endpoint.rawValue) URL", claimed)
         }
@@ -79,14 +79,36 @@ public struct NotificationDecoder: Sendable {
         var facts = NotificationFacts(
             uuid: notification?.notificationUUID, type: notification?.notificationType, subtype: notification?.subtype,
             signedDate: notification?.signedDate?.milliseconds,
-            environment: notification?.data?.environment ?? notification?.summary?.environment ?? notification?.appData?.environment,
+            environment: notification.flatMap(environment(of:)),
             consumptionRequestReason: notification?.data?.consumptionRequestReason)
-        facts.app = notification?.data?.bundleId ?? notification?.summary?.bundleId ?? notification?.appData?.bundleId
+        facts.app = notification.flatMap(app(of:))
+        facts.status = notification?.data?.status
+        facts.externalPurchaseToken = notification?.externalPurchaseToken.map {
+            NotificationFacts.ExternalPurchaseToken(
+                externalPurchaseId: $0.externalPurchaseId, tokenCreationDate: $0.tokenCreationDate?.milliseconds, appAppleId: $0.appAppleId,
+                bundleId: $0.bundleId, tokenType: $0.tokenType, tokenExpirationDate: $0.tokenExpirationDate?.milliseconds)
+        }
         facts.extensionSummary = notification?.summary.map {
             NotificationFacts.ExtensionSummary(
                 requestIdentifier: $0.requestIdentifier, productId: $0.productId, succeededCount: $0.succeededCount, failedCount: $0.failedCount)
         }
         return facts
+    }
+
+    /// The app a notification names: in `data`, `summary` or `appData`, or, for an
+    /// EXTERNAL_PURCHASE_TOKEN, inside the token.
+    private static func app(of notification: ServerNotification) -> String? {
+        notification.data?.bundleId ?? notification.summary?.bundleId ?? notification.appData?.bundleId
+            ?? notification.externalPurchaseToken?.bundleId
+    }
+
+    /// The environment a notification names; an external purchase token names none, and is
+    /// a sandbox one when its id says `SANDBOX…`, as Apple's library reads it.
+    private static func environment(of notification: ServerNotification) -> String? {
+        if let token = notification.externalPurchaseToken, notification.data == nil {
+            return token.externalPurchaseId?.hasPrefix("SANDBOX") == true ? AppleEnvironment.sandbox.rawValue : AppleEnvironment.production.rawValue
+        }
+        return notification.data?.environment ?? notification.summary?.environment ?? notification.appData?.environment
     }
 
     /// Text both databases keep: bounded, without NUL (PostgreSQL's text refuses it).

@@ -271,6 +271,16 @@ public struct Worker: Sendable {
                 }
                 result = .again(at: .now() + settings.refundPolicyInterval)
                 if !answered.isEmpty { logger.info("refund requests answered by the policy", metadata: ["count": "\(answered.count)"]) }
+            case .finishTransaction(let transactionId):
+                // Without the Server API key Apple cannot be told; nothing is owed then.
+                guard let client = apple else {
+                    result = .done
+                    break
+                }
+                switch try await store.apple.finish(transactionId: transactionId, tell: { await client.finishRefusal(transactionId: $0, environment: $1) }) {
+                case .failed(let why): result = .failed(why)
+                case .finished, .alreadyFinished, .notDelivered: result = .done
+                }
             case .expirySweep:
                 let owed = try await store.subscriptions.scheduleExpiryChecks(settings.expiryPolling)
                 // A sweep that hit its limit left some behind: it comes back at once.

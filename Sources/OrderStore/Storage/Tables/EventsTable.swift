@@ -17,10 +17,18 @@ extension WriteTransaction {
         if let otid = order.originalTransactionId, type == .delivered || type == .refundReversed { subscriptionsTold.insert(otid) }
         let account = change?.account ?? order.accountId
         let eventId = GameEventPayload.newId()
+        // The terms of what the event is about: a subscription's latest period, else the order's purchase.
+        let bought =
+            if let otid = subscription?.originalTransactionId {
+                try await sql.row(
+                    "SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid) ORDER BY purchase_date DESC LIMIT 1"
+                ).map(StoredTransaction.init(row:))
+            } else if let tid = order.transactionId { try await storedTransaction(tid) } else { nil as StoredTransaction? }
         let payload = GameEventPayload(
             eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
             account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
-            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share)
+            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share,
+            terms: bought.flatMap { GameEventBody.Terms($0.transaction) })
         try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.body.json)
     }
 

@@ -1,12 +1,15 @@
 import SQLKit
 
-/// Apple's facts about one subscription at a moment, as the store keeps them.
-struct SubscriptionFacts {
+/// Apple's facts about one subscription at a moment, as the store keeps them: the facts of
+/// the latest moment Apple signed win, whatever order they arrive in.
+struct SubscriptionFacts: Equatable {
     var autoRenew: Bool
     var status: SubscriptionStatus
     var expiresAt: Millis?
     var asOf: Millis
     var source: FactSource
+    /// The rest of Apple's renewal info; nil when the source carried none (the stored stays).
+    var renewal: RenewalFacts? = nil
 }
 
 /// The subscriptions table (one row per original transaction id) and its ownership history.
@@ -27,6 +30,20 @@ extension WriteTransaction {
                     \(bind: facts.expiresAt), \(bind: now), \(bind: owner == nil ? "apple" : "rule"), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
             """
         ).run()
+        if let renewal = facts.renewal { try await setRenewal(otid, renewal) }
+    }
+
+    private func setRenewal(_ otid: String, _ r: RenewalFacts) async throws {
+        try await sql.raw(
+            """
+            UPDATE subscriptions SET renews_to = \(bind: r.renewsTo), grace_until = \(bind: r.graceUntil), billing_retry = \(bind: r.billingRetry ? 1 : 0),
+              price_increase = \(bind: r.priceIncrease), billing_plan = \(bind: r.billingPlan),
+              commitment_renews = \(bind: r.commitment?.renews.map { $0 ? 1 : 0 }), commitment_renews_at = \(bind: r.commitment?.renewsAt),
+              commitment_renews_to = \(bind: r.commitment?.renewsTo),
+              win_back_offers = \(bind: r.winBackOffers.isEmpty ? nil : r.winBackOffers.joined(separator: " "))
+            WHERE original_transaction_id = \(bind: otid)
+            """
+        ).run()
     }
 
     /// Writes Apple's newer facts; facts older than those stored change nothing (a
@@ -34,14 +51,17 @@ extension WriteTransaction {
     @discardableResult
     func updateFacts(_ otid: String, productId: String? = nil, _ facts: SubscriptionFacts) async throws -> Bool {
         try await willChangeSubscription(otid)
-        return try await sql.row(
-            """
-            UPDATE subscriptions SET status = \(bind: facts.status.rawValue), auto_renew = \(bind: facts.autoRenew ? 1 : 0),
-              expires_at = COALESCE(\(bind: facts.expiresAt), expires_at), product_id = COALESCE(\(bind: productId), product_id),
-              facts_as_of = \(bind: facts.asOf), facts_source = \(bind: facts.source.rawValue), updated_at = \(bind: now)
-            WHERE original_transaction_id = \(bind: otid) AND COALESCE(facts_as_of, 0) <= \(bind: facts.asOf)
-            RETURNING original_transaction_id
-            """) != nil
+        let applied =
+            try await sql.row(
+                """
+                UPDATE subscriptions SET status = \(bind: facts.status.rawValue), auto_renew = \(bind: facts.autoRenew ? 1 : 0),
+                  expires_at = COALESCE(\(bind: facts.expiresAt), expires_at), product_id = COALESCE(\(bind: productId), product_id),
+                  facts_as_of = \(bind: facts.asOf), facts_source = \(bind: facts.source.rawValue), updated_at = \(bind: now)
+                WHERE original_transaction_id = \(bind: otid) AND COALESCE(facts_as_of, 0) <= \(bind: facts.asOf)
+                RETURNING original_transaction_id
+                """) != nil
+        if applied, let renewal = facts.renewal { try await setRenewal(otid, renewal) }
+        return applied
     }
 
     /// A new owner starts a new tenure.

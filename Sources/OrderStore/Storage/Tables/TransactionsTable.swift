@@ -2,8 +2,10 @@ import SQLKit
 
 /// Every transaction Apple showed us; those no order claims are orphans.
 extension WriteTransaction {
-    /// Upserts what Apple said. A recorded cancellation is never erased by a later answer
-    /// that lacks it (R9); only a refund reversal clears it.
+    /// Upserts what Apple said, the same whatever order Apple's documents arrive in: a
+    /// period's end only moves later (an extension), an upgrade stays marked, and a recorded
+    /// cancellation is never erased by an answer that lacks it (R9); only a refund reversal
+    /// clears it.
     func storeTransactions(_ transactions: [AppleTransaction], environment: AppleEnvironment?) async throws {
         var seen = Set<String>()
         for t in transactions where seen.insert(t.transactionId).inserted {
@@ -11,19 +13,31 @@ extension WriteTransaction {
                 """
                 INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
                   original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
-                  ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id, storefront)
+                  ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id, storefront,
+                  app_account_token, offer_type, offer_identifier, billing_plan, commitment_payment, commitment_payments, commitment_ends_at)
                 VALUES (\(bind: t.transactionId), \(bind: t.originalTransactionId), \(bind: t.productId), \(bind: t.quantity),
                         \(bind: t.purchaseDate), \(bind: t.originalPurchaseDate), \(bind: t.expiresDate), \(bind: t.cancellationDate),
                         \(bind: t.cancellationReason), \(bind: t.webOrderLineItemId), \(bind: t.ownershipType),
                         \(bind: environment?.rawValue), \(bind: now), \(bind: t.isUpgraded ? 1 : 0), \(bind: t.refundedShare),
-                        \(bind: t.appTransactionId), \(bind: t.storefront))
-                ON CONFLICT (transaction_id) DO UPDATE SET expires_date = excluded.expires_date,
+                        \(bind: t.appTransactionId), \(bind: t.storefront), \(bind: t.appAccountToken), \(bind: t.offer?.type),
+                        \(bind: t.offer?.identifier), \(bind: t.billingPlan), \(bind: t.commitment?.payment), \(bind: t.commitment?.payments),
+                        \(bind: t.commitment?.endsAt))
+                ON CONFLICT (transaction_id) DO UPDATE SET
+                  expires_date = CASE WHEN transactions.expires_date IS NULL OR excluded.expires_date > transactions.expires_date
+                    THEN excluded.expires_date ELSE transactions.expires_date END,
                   cancellation_date = COALESCE(transactions.cancellation_date, excluded.cancellation_date),
                   cancellation_reason = COALESCE(transactions.cancellation_reason, excluded.cancellation_reason),
-                  is_upgraded = excluded.is_upgraded,
+                  is_upgraded = CASE WHEN excluded.is_upgraded = 1 THEN 1 ELSE transactions.is_upgraded END,
                   refunded_share = CASE WHEN excluded.cancellation_date IS NULL THEN transactions.refunded_share ELSE excluded.refunded_share END,
                   app_transaction_id = COALESCE(excluded.app_transaction_id, transactions.app_transaction_id),
-                  storefront = COALESCE(excluded.storefront, transactions.storefront)
+                  storefront = COALESCE(excluded.storefront, transactions.storefront),
+                  app_account_token = COALESCE(excluded.app_account_token, transactions.app_account_token),
+                  offer_type = COALESCE(excluded.offer_type, transactions.offer_type),
+                  offer_identifier = COALESCE(excluded.offer_identifier, transactions.offer_identifier),
+                  billing_plan = COALESCE(excluded.billing_plan, transactions.billing_plan),
+                  commitment_payment = COALESCE(excluded.commitment_payment, transactions.commitment_payment),
+                  commitment_payments = COALESCE(excluded.commitment_payments, transactions.commitment_payments),
+                  commitment_ends_at = COALESCE(excluded.commitment_ends_at, transactions.commitment_ends_at)
                 """
             ).run()
         }

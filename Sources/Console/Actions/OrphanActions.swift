@@ -1,0 +1,28 @@
+import OrderStore
+import Presentation
+import Terminal
+
+/// Attaching a purchase no order claims to the order it paid for: from `:orphans`, and
+/// from Apple's invoice, where the order waiting for it is filled in.
+enum OrphanActions {
+    static let binding = KeyBinding(.character("A"), action: "attach to order")
+
+    static func attach(_ orphan: StoredTransaction, to waiting: Order?, session: ConsoleSession) -> ScreenAction {
+        let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
+        let whose = waiting.map { "Order \($0.orderId) (\($0.accountId), \($0.state.rawValue)) was waiting for it." } ?? "Name the order it paid for."
+        return .dialog(
+            Dialog(
+                title: "Attach transaction \(tid)",
+                lines: [
+                    "\(orphan.transaction.productId) bought \(TimeText.full(orphan.transaction.purchaseDate)); no order claims it.",
+                    "\(whose) The rules check it like a receipt (R5, R7), then it is delivered once.",
+                ],
+                inputs: ["Order id"], prefilled: [waiting?.orderId ?? ""], confirm: "attach"
+            ) { values in
+                guard let order = try await store.orders.find(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
+                let attached = try await store.orders.attach(
+                    transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
+                return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
+            })
+    }
+}

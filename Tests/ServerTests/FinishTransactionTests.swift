@@ -1,0 +1,70 @@
+import AppStoreSimulator
+import Foundation
+import Presentation
+import TestSupport
+import Testing
+
+@testable import OrderStore
+
+extension AppleSide {
+    /// Finish Transaction (App Store Server API 1.20): after a delivery the worker tells Apple
+    /// the purchase is finished, once, again after a failure, recorded and shown.
+    @Suite("Telling Apple a delivered purchase is finished")
+    struct FinishTransactionTests {
+        @Test(
+            "A delivered purchase is finished at Apple by the worker, once, recorded in the audit log and said on the order page; a refusal records nothing and the next try finishes it; a refunded purchase is not finished",
+            arguments: Backend.all)
+        func finished(backend: Backend) async throws {
+            try await IntakeTests.withServe(backend, serverAPI: true) { serve in
+                let bought = try await NotificationTests.delivered(
+                    "f-1", product: "coins_300", kind: .consumable, account: "acct-f", appleId: "f@icloud", in: serve)
+                #expect(try await Self.toldApple(bought.transactionId, in: serve), "the worker told Apple the purchase is finished")
+                #expect(await serve.simulator.ledger.purchase(transactionId: bought.transactionId)?.finishedAt != nil, "and Apple has it")
+                let detail = try await serve.store.orders.detail("f-1")
+                let finishedAt = try #require(detail.transactions.first { $0.transaction.transactionId == bought.transactionId }?.finishedAt)
+                let page = OrderDetailPresentation.sections(detail, storeIsProduction: true).flatMap(\.lines).map(\.text)
+                #expect(page.contains("Apple told the purchase is finished at \(TimeText.full(finishedAt))"), "\(page)")
+                #expect(try await serve.store.audit.entries().filter { $0.action == "apple.finished" }.count == 1, "told once and recorded")
+                // Once: asked again, the store answers from what it recorded; Apple is not called.
+                let again = try await serve.store.apple.finish(transactionId: bought.transactionId) { _, _ in "Apple must not be asked again" }
+                #expect(again == .alreadyFinished(at: finishedAt))
+
+                // Apple refuses (or is down): nothing is recorded, the worker's next try finishes it.
+                let second = try await NotificationTests.delivered(
+                    "f-2", product: "coins_60", kind: .consumable, account: "acct-f", appleId: "f2@icloud", in: serve)
+                #expect(try await Self.toldApple(second.transactionId, in: serve), "its job done: nothing else will tell Apple")
+                try await serve.store.db.sql.raw("UPDATE transactions SET finished_at = NULL WHERE transaction_id = \(bind: second.transactionId)").run()
+                let refused = try await serve.store.apple.finish(transactionId: second.transactionId) { _, _ in "HTTP 503" }
+                #expect(refused == .failed("HTTP 503"))
+                #expect(try await serve.store.orders.detail("f-2").transactions.first?.finishedAt == nil, "a refusal records nothing")
+                let client = try #require(serve.verifier.serverAPI)
+                let retried = try await serve.store.apple.finish(transactionId: second.transactionId) {
+                    await client.finishRefusal(transactionId: $0, environment: $1)
+                }
+                guard case .finished = retried else { throw Unexpected(retried) }
+
+                // Refunded before it was told: nothing to finish.
+                _ = try await serve.store.apple.recordRefund(transactionId: second.transactionId, cancelledAt: .now())
+                try await serve.store.db.sql.raw("UPDATE transactions SET finished_at = NULL WHERE transaction_id = \(bind: second.transactionId)").run()
+                let refunded = try await serve.store.apple.finish(transactionId: second.transactionId) { _, _ in "Apple must not be asked" }
+                #expect(refunded == .notDelivered)
+            }
+        }
+
+        /// Waits until the store recorded that Apple took the purchase's finish.
+        static func toldApple(_ transactionId: String, in serve: IntakeTests.Running) async throws -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let stored = try await serve.store.db.sql.raw("SELECT finished_at FROM transactions WHERE transaction_id = \(bind: transactionId)").first()
+                if try stored?.decode(column: "finished_at", as: Int64?.self) != nil { return true }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+
+        struct Unexpected: Error, CustomStringConvertible {
+            let description: String
+            init(_ value: Any) { description = "unexpected: \(value)" }
+        }
+    }
+}
