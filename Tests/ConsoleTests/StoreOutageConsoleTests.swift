@@ -15,10 +15,10 @@ struct StoreOutageConsoleTests {
         "PostgreSQL stops under an open console: the banner says since when, the orders read before stay on screen; started again, the next refresh clears it without a restart"
     )
     func unreachableThenBack() async throws {
-        let postgres = try PostgresServer.dedicated()
+        let postgres = try await PostgresServer.dedicated()
         var settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
         settings.databaseDeadline = .seconds(2)
-        let store = try await OrderStore.open(.postgres(url: try postgres.freshDatabaseURL()), settings: settings)
+        let store = try await OrderStore.open(.postgres(url: try await postgres.freshDatabaseURL()), settings: settings)
         defer { Task { await store.close() } }
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         try await store.orders.place(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")
@@ -27,7 +27,7 @@ struct StoreOutageConsoleTests {
         await app.open()
         #expect(try terminal.screenText().contains("ord_before"))
 
-        try postgres.stop(.fast)
+        try await postgres.stop(.fast)
         let started = ContinuousClock.now
         await app.refresh()
         let down = try terminal.screenText()
@@ -36,7 +36,7 @@ struct StoreOutageConsoleTests {
         #expect(down.contains("ord_before"), "what was read before stays on screen")
         #expect(!down.contains("Generic description"), "\(down)")
 
-        try postgres.start()
+        try await postgres.start()
         let back = try await eventually(within: 20) {
             await app.refresh()
             return try !terminal.screenText().contains("store unreachable")
@@ -45,6 +45,6 @@ struct StoreOutageConsoleTests {
         try await store.orders.place(orderId: "ord_after", accountId: "acct-2", productId: "coins_60")
         await app.refresh()
         #expect(try terminal.screenText().contains("ord_after"), "the console reads the store again")
-        try? postgres.stop(.immediate)
+        try? await postgres.stop(.immediate)
     }
 }

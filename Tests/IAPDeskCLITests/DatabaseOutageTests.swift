@@ -60,9 +60,9 @@ struct DatabaseOutageTests {
     /// `serve` setup on it with the store's deadline of these tests.
     static func dedicatedServer() async throws -> (binary: String, postgres: PostgresServer.Instance, setup: ServeCrashTests.Setup) {
         let binary = try Machine.requireBinary()
-        let postgres = try PostgresServer.dedicated()
+        let postgres = try await PostgresServer.dedicated()
         let setup = try await ServeCrashTests.Setup.make(
-            location: .postgres(url: try postgres.freshDatabaseURL()), storeLines: ["deadline_seconds = \(Self.deadline)"])
+            location: .postgres(url: try await postgres.freshDatabaseURL()), storeLines: ["deadline_seconds = \(Self.deadline)"])
         return (binary, postgres, setup)
     }
 
@@ -171,10 +171,10 @@ struct DatabaseOutageTests {
                 }
                 // The restart, while the load runs.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 100...600)))
-                try postgres.stop(mode)
+                try await postgres.stop(mode)
                 if await Self.readiness(base, becomes: 503, within: 10) { readyWentDown += 1 }
                 try await Task.sleep(for: .milliseconds(500))
-                try postgres.start()
+                try await postgres.start()
                 try await group.waitForAll()
             }
             // The worker came back by itself: an order paid after the restart is delivered.
@@ -193,7 +193,7 @@ struct DatabaseOutageTests {
         #expect(readyWentDown == restarts, "/readyz answered 503 during \(readyWentDown) of \(restarts) outages")
         await store.close()
         try await Self.checkNothingLost(setup, tally)
-        serve.kill9()
+        await serve.kill9()
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(!logged.contains("Generic description"), "the log carries the database's own words")
         #expect(logged.contains("the order store is unreachable"), "the outage is logged")
@@ -214,7 +214,7 @@ struct DatabaseOutageTests {
         for (order, receipt) in before { await Self.placeAndSubmit(base, order: order, receipt: receipt, tally: tally) }
         #expect(await tally.submissions.count == before.count)
 
-        try postgres.stop(.fast)
+        try await postgres.stop(.fast)
         let outage = Double(ProcessInfo.processInfo.environment["IAPDESK_OUTAGE_SECONDS"] ?? "") ?? 60
         let until = ContinuousClock.now + .seconds(outage)
         let during = try await Self.purchases(setup, prefix: "during", count: 1)
@@ -233,7 +233,7 @@ struct DatabaseOutageTests {
             }
             try await Task.sleep(for: .seconds(1))
         }
-        try postgres.start()
+        try await postgres.start()
         #expect(answers.allSatisfy { $0 == 503 }, "during the outage every answer was 503: \(Set(answers))")
         let slowest = await tally.slowest
         #expect(slowest < Self.longestAnswer, "the slowest answer took \(slowest)")
@@ -249,7 +249,7 @@ struct DatabaseOutageTests {
         #expect(try await Self.delivered(store, during[0].order, within: 30), "the worker resumed by itself")
         await store.close()
         try await Self.checkNothingLost(setup, tally)
-        serve.kill9()
+        await serve.kill9()
         await setup.tearDown()
     }
 }

@@ -16,16 +16,16 @@ struct DemoServeTmuxTests {
         defer { Tmux.removeDemoStore(db) }
         let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)", cols: 100, rows: 40)
         defer { tmux.stop() }
-        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
-        let endpoints = try Self.endpoints(db + ".simulator/endpoints.txt")
+        #expect(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        let endpoints = try await Self.endpoints(db + ".simulator/endpoints.txt")
         let serve = try #require(endpoints["SERVE"]), simulator = try #require(endpoints["SIM"]), game = try #require(endpoints["GAME"])
         let token = try #require(endpoints["TOKEN"])
 
         // The help screen names where the demo listens.
         try tmux.send("?")
-        _ = tmux.screen { $0.contains("Commands") }
+        _ = await tmux.screen { $0.contains("Commands") }
         try tmux.send("NPage")
-        let help = tmux.screen { $0.contains("This session") }
+        let help = await tmux.screen { $0.contains("This session") }
         #expect(help.contains(serve) && help.contains(simulator), "\(help)")
         try tmux.send("Escape")
 
@@ -73,7 +73,7 @@ struct DemoServeTmuxTests {
         let coins = try #require(transactions["live-coins"])
         #expect(await LoopbackHTTP.call(.POST, simulator + "/control/refund", json: #"{"transactionId":"\#(coins)"}"#)?.status == 200)
         try tmux.command("order live-coins")
-        let refunded = tmux.screen(
+        let refunded = await tmux.screen(
             waitingFor: { $0.contains("Order live-coins · refunded") && $0.contains("game told    refunded: confirmed") },
             timeout: 15)
         #expect(refunded.contains("Apple REFUND") && refunded.contains("game told    refunded: confirmed"), "\(refunded)")
@@ -83,9 +83,9 @@ struct DemoServeTmuxTests {
     }
 
     /// `NAME=value` lines of the demo's endpoints file, once the demo wrote it.
-    private static func endpoints(_ path: String) throws -> [String: String] {
+    private static func endpoints(_ path: String) async throws -> [String: String] {
         let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: path), Date() < deadline { usleep(100_000) }
+        while !FileManager.default.fileExists(atPath: path), Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var values: [String: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {

@@ -17,16 +17,16 @@ struct DemoStuckQueueTmuxTests {
         defer { Tmux.removeDemoStore(db) }
         var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
         defer { tmux.stop() }
-        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        #expect(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
 
         let before = try await Self.snapshot(db)
         #expect(before.stuck.count >= 40, "the demo's stuck queue: \(before.stuck.count)")
         #expect(!before.disputed.isEmpty)
 
         try tmux.command("stuck")
-        _ = tmux.screen { $0.contains("Stuck [") }
+        _ = await tmux.screen { $0.contains("Stuck [") }
         try tmux.send("R")
-        let done = tmux.screen(waitingFor: { $0.contains("re-verified \(before.stuck.count):") }, timeout: 90)
+        let done = await tmux.screen(waitingFor: { $0.contains("re-verified \(before.stuck.count):") }, timeout: 90)
         #expect(done.contains("still waiting on Apple") && !done.contains("failed"), "\(done)")
 
         let after = try await Self.snapshot(db)
@@ -40,25 +40,25 @@ struct DemoStuckQueueTmuxTests {
 
         // The operator reads why: the owner's period was refunded, the submitter has it now.
         try tmux.command("order \(settled)")
-        let detail = tmux.screen { $0.contains("Order \(settled)") && $0.contains("Timeline") }
+        let detail = await tmux.screen { $0.contains("Order \(settled)") && $0.contains("Timeline") }
         #expect(detail.contains("delivered"), "\(detail)")
         #expect(detail.contains("game told") && detail.contains("(push)"), "the game confirmed it: \(detail)")
         try tmux.send("o")
-        let subscription = tmux.screen { $0.contains("Subscription ") }
+        let subscription = await tmux.screen { $0.contains("Subscription ") }
         #expect(subscription.contains("was refunded; ownership moves"), "\(subscription)")
         try tmux.send("Escape", "Escape")
         try tmux.command("q")
         let deadline = Date().addingTimeInterval(10)
-        while tmux.isRunning && Date() < deadline { usleep(100_000) }
+        while tmux.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!tmux.isRunning)
 
         // Reopened: the same simulated App Store, so Apple still knows the demo's purchases.
         tmux = try Tmux.start("\(binary) demo --db \(db)")
-        #expect(tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        #expect(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
         try tmux.command("order demo_000005")
-        _ = tmux.screen { $0.contains("Order demo_000005") }
+        _ = await tmux.screen { $0.contains("Order demo_000005") }
         try tmux.send("r")
-        let again = tmux.screen(waitingFor: { $0.contains("demo_000005: App Store Server API") }, timeout: 15)
+        let again = await tmux.screen(waitingFor: { $0.contains("demo_000005: App Store Server API") }, timeout: 15)
         #expect(again.contains("demo_000005: App Store Server API, Production") && !again.contains("4040010"), "\(again)")
         try tmux.send("q")
     }

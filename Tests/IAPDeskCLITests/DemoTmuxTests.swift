@@ -11,7 +11,7 @@ struct DemoTmuxTests {
     @Test("Find an order by transaction id, open it, resize, go back and quit")
     func findAndRead() async throws {
         let binary = try Tmux.binary()
-        let demo = try DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary)
         defer { demo.stop() }
         let (tmux, db, home) = (demo.tmux, demo.db, demo.home)
         #expect(home.contains("Orders [all]"), "\(home)")
@@ -26,21 +26,21 @@ struct DemoTmuxTests {
         try tmux.send("/")
         try tmux.run("send-keys -t \(tmux.session) -l \(tid)")
         try tmux.send("Enter")
-        let found = tmux.screen { $0.contains("Orders [\(tid)] 1") }
+        let found = await tmux.screen { $0.contains("Orders [\(tid)] 1") }
         #expect(found.contains(order.orderId), "\(found)")
         try tmux.send("Enter")
-        let detail = tmux.screen { $0.contains("Timeline") }
+        let detail = await tmux.screen { $0.contains("Timeline") }
         #expect(detail.contains("Order \(order.orderId)"))
         #expect(detail.contains("granted"))
         try tmux.resize(cols: 60, rows: 16)
         // Redrawn whole at the new size: header on top, footer at the bottom.
-        let narrow = tmux.screen { $0.split(separator: "\n").count <= 16 && $0.hasPrefix(" iapdesk") && $0.contains("Esc") }
+        let narrow = await tmux.screen { $0.split(separator: "\n").count <= 16 && $0.hasPrefix(" iapdesk") && $0.contains("Esc") }
         #expect(narrow.contains("Order \(order.orderId)"))
         try tmux.send("Escape")
-        #expect(tmux.screen { $0.contains("Orders [\(tid)]") }.contains("Orders [\(tid)]"))
+        #expect(await tmux.screen { $0.contains("Orders [\(tid)]") }.contains("Orders [\(tid)]"))
         try tmux.send("Escape", "q")
         let deadline = Date().addingTimeInterval(10)
-        while tmux.isRunning && Date() < deadline { usleep(100_000) }
+        while tmux.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!tmux.isRunning, "q on the home screen ends the demo")
     }
 }
@@ -51,9 +51,9 @@ struct SupportFlowTmuxTests {
     @Test(
         "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log"
     )
-    func tickets() throws {
+    func tickets() async throws {
         let binary = try Tmux.binary()
-        let demo = try DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary)
         defer { demo.stop() }
         let tmux = demo.tmux
         #expect(demo.home.contains("Orders [all]"))
@@ -62,52 +62,52 @@ struct SupportFlowTmuxTests {
 
         // A dropped order: paid, never verified. Re-verify it with (simulated) Apple, read the answer.
         try tmux.command("order demo_000003")
-        #expect(tmux.screen { $0.contains("Order demo_000003") }.contains("receipt_received"))
+        #expect(await tmux.screen { $0.contains("Order demo_000003") }.contains("receipt_received"))
         try tmux.send("r")
-        let verified = tmux.screen(waitingFor: { $0.contains("demo_000003: App Store Server API") }, timeout: 15)
+        let verified = await tmux.screen(waitingFor: { $0.contains("demo_000003: App Store Server API") }, timeout: 15)
         #expect(verified.contains("demo_000003: App Store Server API, Production"), "\(verified)")
         try tmux.send("v")
-        let receipt = tmux.screen { $0.contains("The store's verdict: valid → delivered") }
+        let receipt = await tmux.screen { $0.contains("The store's verdict: valid → delivered") }
         #expect(receipt.contains("✓ bundle id: com.iapdesk.demo"), "\(receipt)")
         #expect(receipt.contains("VERIFIED iapdesk App Store Simulator Root CA"))
         // Further down, Apple's signed answer read back as the rules saw it, this order's marked.
         try tmux.send("NPage")
-        let merged = tmux.screen { $0.contains("▶ ") }
+        let merged = await tmux.screen { $0.contains("▶ ") }
         #expect(merged.contains("▶ ") && !merged.contains("not read back"), "\(merged)")
         try tmux.send("Escape", "Escape")
 
         // A stuck order Apple can't confirm: grant it by hand with a reason.
         try tmux.command("stuck")
-        #expect(tmux.screen { $0.contains("Stuck [") }.contains("LAST ERROR"))
+        #expect(await tmux.screen { $0.contains("Stuck [") }.contains("LAST ERROR"))
         try tmux.send("Enter")
-        _ = tmux.screen { $0.contains("Timeline") }
+        _ = await tmux.screen { $0.contains("Timeline") }
         try tmux.send("g")
-        #expect(tmux.screen { $0.contains("Reason:") }.contains("exactly once"))
+        #expect(await tmux.screen { $0.contains("Reason:") }.contains("exactly once"))
         try type("ticket 101: paid, Apple unreachable for hours")
         try tmux.send("Enter")
-        #expect(tmux.screen { $0.contains("now delivered") }.contains("granted"))
+        #expect(await tmux.screen { $0.contains("now delivered") }.contains("granted"))
 
         // An ownership dispute: move the subscription to the account support chose.
         try tmux.command("disputes")
-        _ = tmux.screen { $0.contains("Disputes (R8") }
+        _ = await tmux.screen { $0.contains("Disputes (R8") }
         try tmux.send("Enter")
-        #expect(tmux.screen { $0.contains("R8 verdict") }.contains("Subscription "))
+        #expect(await tmux.screen { $0.contains("R8 verdict") }.contains("Subscription "))
         try tmux.send("t")
-        _ = tmux.screen { $0.contains("To account:") }
+        _ = await tmux.screen { $0.contains("To account:") }
         try type("acct-from-ticket-102")
         try tmux.send("Tab")
         try type("ticket 102: receipt shows the player paid")
         try tmux.send("Enter")
-        #expect(tmux.screen { $0.contains("now belongs to") }.contains("acct-from-ticket-102"))
+        #expect(await tmux.screen { $0.contains("now belongs to") }.contains("acct-from-ticket-102"))
 
         // Everything above is in the audit log, with the operator and the reasons.
         try tmux.command("audit")
-        let audit = tmux.screen { $0.contains("Audit log") && $0.contains("ticket 102") }
+        let audit = await tmux.screen { $0.contains("Audit log") && $0.contains("ticket 102") }
         #expect(audit.contains("ownership.tra") && audit.contains("ticket 102: receipt"))
         #expect(audit.contains("grant") && audit.contains("ticket 101: paid"))
         try tmux.command("q")
         let deadline = Date().addingTimeInterval(10)
-        while tmux.isRunning && Date() < deadline { usleep(100_000) }
+        while tmux.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!tmux.isRunning)
     }
 
@@ -116,7 +116,7 @@ struct SupportFlowTmuxTests {
     )
     func replayedReceipt() async throws {
         let binary = try Tmux.binary()
-        let demo = try DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary)
         defer { demo.stop() }
         let (tmux, db) = (demo.tmux, demo.db)
         #expect(demo.home.contains("Orders [all]"))
@@ -134,18 +134,18 @@ struct SupportFlowTmuxTests {
         try tmux.send("/")
         try tmux.run("send-keys -t \(tmux.session) -l \(replay.orderId)")
         try tmux.send("Enter")
-        _ = tmux.screen { $0.contains("Orders [\(replay.orderId)] 1") }
+        _ = await tmux.screen { $0.contains("Orders [\(replay.orderId)] 1") }
         try tmux.send("Enter")
-        let detail = tmux.screen { $0.contains("Timeline") }
+        let detail = await tmux.screen { $0.contains("Timeline") }
         #expect(detail.contains("REPLAY") && detail.contains("already claimed") && detail.contains(holder), "\(detail)")
         try tmux.send("a")
-        let account = tmux.screen { $0.contains("Account \(replay.accountId)") }
+        let account = await tmux.screen { $0.contains("Account \(replay.accountId)") }
         #expect(account.contains("replay  order \(replay.orderId)"), "\(account)")
         try tmux.send("Escape")
 
         // Granting it anyway would pay twice for one purchase: the dialog says so; cancel.
         try tmux.send("g")
-        let dialog = tmux.screen { $0.contains("Grant \(replay.orderId)") }
+        let dialog = await tmux.screen { $0.contains("Grant \(replay.orderId)") }
         #expect(dialog.contains("WARNING: rejected as a replay"), "\(dialog)")
         try tmux.send("Escape", "Escape")
 
@@ -153,7 +153,7 @@ struct SupportFlowTmuxTests {
         try tmux.send("/", "C-u")  // the filter line opens on the last filter: clear it
         try tmux.run("send-keys -t \(tmux.session) -l \(tid)")
         try tmux.send("Enter")
-        let found = tmux.screen { $0.contains("Orders [\(tid)]") }
+        let found = await tmux.screen { $0.contains("Orders [\(tid)]") }
         #expect(found.contains(holder) && found.contains("delivered"), "\(found)")
 
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
@@ -171,10 +171,10 @@ struct DemoSession {
     let db: String
     let home: String
 
-    static func start(_ binary: String) throws -> DemoSession {
+    static func start(_ binary: String) async throws -> DemoSession {
         let db = Tmux.demoStorePath("tmux")
         let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
-        return DemoSession(tmux: tmux, db: db, home: tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60))
+        return DemoSession(tmux: tmux, db: db, home: await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60))
     }
 
     func stop() {

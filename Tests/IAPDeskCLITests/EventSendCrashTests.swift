@@ -51,14 +51,14 @@ struct EventSendCrashTests {
         let deadline = Date().addingTimeInterval(60)
         while await game.applied.count < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(500))
-        first.kill9()
+        await first.kill9()
         let appliedAtKill = await game.applied.count
         #expect(appliedAtKill >= 3, "the first worker had sent some")
 
         await game.setFault(.none)
         let second = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
         while try await store.outbox.unconfirmedCount() > 0, Date() < deadline.addingTimeInterval(30) { try await Task.sleep(for: .milliseconds(200)) }
-        second.kill9()
+        await second.kill9()
 
         #expect(try await store.outbox.unconfirmedCount() == 0, "every event confirmed")
         for account in 0..<accounts { #expect(await game.balance("acct-\(account)", "coins_60") == perAccount, "acct-\(account)") }

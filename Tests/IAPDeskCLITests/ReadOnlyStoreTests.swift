@@ -37,18 +37,18 @@ struct ReadOnlyStoreTests {
         // fails with "Text file busy".
         #expect(system("install -m 755 '\(binary)' '\(copy)'") == 0)
 
-        func asNobody(_ arguments: String) -> (Int32, String) {
+        func asNobody(_ arguments: String) async -> (Int32, String) {
             let output = folder + "/out-\(UUID().uuidString.prefix(6))"
-            let status = system("su nobody -s /bin/sh -c 'cd \(folder) && \(copy) \(arguments) --db \(db)' > \(output) 2>&1")
+            let status = await OffPool.run { system("su nobody -s /bin/sh -c 'cd \(folder) && \(copy) \(arguments) --db \(db)' > \(output) 2>&1") }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             return (status, text)
         }
-        let (listed, list) = asNobody("order list --limit 3")
+        let (listed, list) = await asNobody("order list --limit 3")
         #expect(listed == 0 && list.contains("ORDER"), "\(list)")
-        let (verified, audit) = asNobody("audit verify")
+        let (verified, audit) = await asNobody("audit verify")
         #expect(verified == 0 && audit.contains("intact"), "\(audit)")
         // Admin in the operators table, but the file says otherwise: a viewer here.
-        let (granted, refusal) = asNobody("order grant \(stuck) --reason test")
+        let (granted, refusal) = await asNobody("order grant \(stuck) --reason test")
         #expect(granted != 0 && refusal.contains("viewer"), "\(refusal)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the store file is unchanged")
     }

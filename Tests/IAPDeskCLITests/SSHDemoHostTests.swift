@@ -55,20 +55,20 @@ struct SSHDemoHostTests {
         var (status, output) = try await sshd.firstAnswer("\(ssh) -T")
         // No terminal, or a command after the host: refused, with what to type instead.
         #expect(status != 0 && output.contains("connect with `ssh -t`"), "\(output)")
-        (status, output) = Machine.shell("\(ssh) -tt 'order list; id' < /dev/null")
+        (status, output) = await OffPool.run { Machine.shell("\(ssh) -tt 'order list; id' < /dev/null") }
         #expect(status != 0 && output.contains("the demo is the console and nothing else") && !output.contains("uid="), "\(output)")
 
         // Two visitors at once, each on a console of their own.
-        func visit() throws -> (Tmux, Duration) {
+        func visit() async throws -> (Tmux, Duration) {
             let started = ContinuousClock.now
             let terminal = try Tmux.start("\(ssh) -tt", cols: 100, rows: 30)
-            let screen = terminal.screen(waitingFor: { $0.contains("resets on exit") && $0.contains("Orders [") }, timeout: 30)
+            let screen = await terminal.screen(waitingFor: { $0.contains("resets on exit") && $0.contains("Orders [") }, timeout: 30)
             #expect(screen.contains("DEMO · resets on exit") && screen.contains("\(user) (admin)"), "\(screen)")
             return (terminal, ContinuousClock.now - started)
         }
-        let (first, firstWait) = try visit()
+        let (first, firstWait) = try await visit()
         defer { first.stop() }
-        let (second, secondWait) = try visit()
+        let (second, secondWait) = try await visit()
         defer { second.stop() }
         print("demo host: first frame over ssh after \(firstWait) and \(secondWait) (debug build, loopback, tmux polling at 50 ms)")
 
@@ -80,28 +80,28 @@ struct SSHDemoHostTests {
         #expect(Machine.shell("ps -o ni= -p \(console)").output.trimmingCharacters(in: .whitespacesAndNewlines) == "10")
 
         // The third visitor is told to come back.
-        (status, output) = Machine.shell("\(ssh) -tt < /dev/null")
+        (status, output) = await OffPool.run { Machine.shell("\(ssh) -tt < /dev/null") }
         #expect(status != 0 && output.contains("all 2 demo seats are taken right now; please come back in a few minutes"), "\(output)")
 
         // The first visitor grants a stuck order; the second visitor's store knows nothing of it.
         try first.command("stuck")
-        _ = first.screen { $0.contains("Stuck [") }
+        _ = await first.screen { $0.contains("Stuck [") }
         try first.send("Enter")
-        let detail = first.screen { $0.contains("Timeline") }
+        let detail = await first.screen { $0.contains("Timeline") }
         let orderId = try #require(detail.firstMatch(of: /Order (\S+)/).map { String($0.1) }, "\(detail)")
         try first.send("g")
-        _ = first.screen { $0.contains("Reason:") }
+        _ = await first.screen { $0.contains("Reason:") }
         try first.run("send-keys -t \(first.session) -l 'ticket 201: a visitor grants'")
         try first.send("Enter")
-        #expect(first.screen { $0.contains("now delivered") }.contains("granted"))
+        #expect(await first.screen { $0.contains("now delivered") }.contains("granted"))
         try first.command("audit")
-        #expect(first.screen { $0.contains("Audit log") && $0.contains("ticket 201") }.contains("ticket 201"))
+        #expect(await first.screen { $0.contains("Audit log") && $0.contains("ticket 201") }.contains("ticket 201"))
 
         try second.command("order \(orderId)")
-        let elsewhere = second.screen { $0.contains("Order \(orderId)") && $0.contains("Timeline") }
+        let elsewhere = await second.screen { $0.contains("Order \(orderId)") && $0.contains("Timeline") }
         #expect(elsewhere.contains("Order \(orderId)") && !elsewhere.contains("ticket 201") && !elsewhere.contains("now delivered"), "\(elsewhere)")
         try second.command("audit")
-        let secondAudit = second.screen { $0.contains("Audit log") }
+        let secondAudit = await second.screen { $0.contains("Audit log") }
         #expect(secondAudit.contains("Audit log") && !secondAudit.contains("ticket 201"), "\(secondAudit)")
 
         // The first visitor's connection drops (the ssh client killed): their console ends,
@@ -123,12 +123,12 @@ struct SSHDemoHostTests {
 
         // Even the session killed outright: its console, orphaned, ends itself; the copy it
         // leaves is removed by the next visitor, who gets the seat.
-        let third = try visit().0
+        let third = try await visit().0
         defer { third.stop() }
         _ = Machine.shell("pkill -9 -u \(user) -f demo-session")
         let orphanEnded = try await eventually(within: 20) { !Self.processes(of: user).contains { $0.contains("iapdesk demo --db") } }
         #expect(orphanEnded, "\(Self.processes(of: user))")
-        let fourth = try visit().0
+        let fourth = try await visit().0
         try fourth.command("quit")
         let swept = try await eventually(within: 20) {
             Self.processes(of: user).isEmpty && ((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? []).allSatisfy { $0.hasSuffix(".lock") }

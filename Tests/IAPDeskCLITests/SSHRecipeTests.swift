@@ -12,7 +12,7 @@ import Testing
 /// cannot open the store themselves, and cannot run anything but iapdesk's operator commands.
 @Suite("The SSH deployment recipe")
 struct SSHRecipeTests {
-    private static func sh(_ command: String) -> (Int32, String) { Machine.shell(command) }
+    private static func sh(_ command: String) async -> (Int32, String) { await OffPool.run { Machine.shell(command) } }
 
     static let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/bin/sudo", "/usr/sbin/useradd", "/usr/bin/tmux"]
     static let toolsNeeded = "root, sshd, ssh, sudo, useradd and tmux (apt-get install openssh-server openssh-client sudo tmux)"
@@ -29,7 +29,7 @@ struct SSHRecipeTests {
         let folder = "/tmp/iapdesk-ssh-\(tag)"
         let sudoers = "/etc/sudoers.d/iapdesk-test-\(tag)"
         defer {
-            _ = Self.sh("userdel \(person); userdel \(service); groupdel \(group); rm -rf \(folder) \(sudoers)")
+            _ = Machine.shell("userdel \(person); userdel \(service); groupdel \(group); rm -rf \(folder) \(sudoers)")
         }
         // The service account owns the store and its configuration; the operator is in the ops group.
         let store = "\(folder)/service/store.sqlite"
@@ -40,7 +40,7 @@ struct SSHRecipeTests {
             "cp \(binary) \(folder)/iapdesk && chmod 755 \(folder)/iapdesk",
             "printf '[store]\\ndb = \"\(store)\"\\nbundle_id = \"\(DemoCatalogue.bundleId)\"\\n' > \(folder)/service/.config/iapdesk/iapdesk.toml",
         ] {
-            let (status, output) = Self.sh(step)
+            let (status, output) = await Self.sh(step)
             try #require(status == 0, "\(step): \(output)")
         }
         let seeded = try await OrderStore.open(.sqlite(path: store), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
@@ -55,7 +55,7 @@ struct SSHRecipeTests {
             "printf 'Defaults:%%\(group) env_keep += \"SSH_ORIGINAL_COMMAND\"\\n%%\(group) ALL=(\(service)) NOPASSWD: \(folder)/iapdesk ssh-session\\n' > \(sudoers) && chmod 440 \(sudoers) && visudo -c -f \(sudoers)",
             "ssh-keygen -q -t ed25519 -N '' -f \(folder)/operator_key && cp \(folder)/operator_key.pub \(folder)/keys/\(person)",
         ] {
-            let (status, output) = Self.sh(step)
+            let (status, output) = await Self.sh(step)
             try #require(status == 0, "\(step): \(output)")
         }
         let sshd = try LoopbackSSHD.start(
@@ -72,30 +72,30 @@ struct SSHRecipeTests {
         #expect(status == 0 && output.contains(stuck), "\(output)")
 
         // A grant with a quoted reason, acted under the SSH name with the store's role.
-        (status, output) = Self.sh("\(ssh) order grant \(stuck) --reason \"'ticket 5: paid, Apple timed out'\"")
+        (status, output) = await Self.sh("\(ssh) order grant \(stuck) --reason \"'ticket 5: paid, Apple timed out'\"")
         #expect(status == 0 && output.contains("now delivered"), "\(output)")
-        (status, output) = Self.sh("\(ssh) audit log --limit 1")
+        (status, output) = await Self.sh("\(ssh) audit log --limit 1")
         #expect(output.contains("\(person)  support  grant") && output.contains("ticket 5: paid, Apple timed out"), "\(output)")
 
         // Nothing but the operator's commands, and no shell: `;` and `$( )` are plain words.
-        (status, output) = Self.sh("\(ssh) 'order list --limit 1; id'")
+        (status, output) = await Self.sh("\(ssh) 'order list --limit 1; id'")
         #expect(status != 0 && !output.contains("uid="), "\(output)")
-        (status, output) = Self.sh("\(ssh) seed --orders 5")
+        (status, output) = await Self.sh("\(ssh) seed --orders 5")
         #expect(status != 0 && output.contains("over SSH, iapdesk runs"), "\(output)")
-        (status, output) = Self.sh("\(ssh) 'order list $(id)'")
+        (status, output) = await Self.sh("\(ssh) 'order list $(id)'")
         #expect(status != 0 && !output.contains("uid="), "\(output)")
 
         // The operator on their own cannot read the store or the service's configuration.
-        (status, output) = Self.sh("su \(person) -s /bin/sh -c '\(folder)/iapdesk order list --db \(store)'")
+        (status, output) = await Self.sh("su \(person) -s /bin/sh -c '\(folder)/iapdesk order list --db \(store)'")
         #expect(status != 0, "\(output)")
-        (status, output) = Self.sh("su \(person) -s /bin/sh -c 'cat \(folder)/service/.config/iapdesk/iapdesk.toml'")
+        (status, output) = await Self.sh("su \(person) -s /bin/sh -c 'cat \(folder)/service/.config/iapdesk/iapdesk.toml'")
         #expect(status != 0, "\(output)")
 
         // The console, in a terminal over ssh, names the operator.
         let terminal = try Tmux.start("\(ssh) -tt", cols: 100, rows: 30)
         defer { terminal.stop() }
         // The frame arrives over ssh in pieces: wait for its header and its table, not the first piece.
-        let screen = terminal.screen(waitingFor: { $0.contains("\(person) (support)") && $0.contains("Orders") }, timeout: 20)
+        let screen = await terminal.screen(waitingFor: { $0.contains("\(person) (support)") && $0.contains("Orders") }, timeout: 20)
         #expect(screen.contains("\(person) (support)") && screen.contains("Orders"), "\(screen)")
         try terminal.send("q")
     }

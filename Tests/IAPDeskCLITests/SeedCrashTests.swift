@@ -39,9 +39,9 @@ struct SeedCrashTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             // From before the first batch to deep into the load or the index builds.
-            usleep(UInt32.random(in: 200_000...3_000_000, using: &generator))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 200...3_000, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
+            await process.exited()
 
             let store = try await OrderStore.open(location, settings: settings)
             let orders: Int64
@@ -68,7 +68,7 @@ struct SeedCrashTests {
         finish.arguments = ["seed", "--db", db, "--orders", "20000"]
         finish.standardOutput = FileHandle.nullDevice
         try finish.run()
-        finish.waitForExit()
+        await finish.exited()
         #expect(finish.terminationStatus == 0, "a seed after the kills completes")
         let store = try await OrderStore.open(location, settings: settings)
         #expect(try await store.reports.counts().total == 20_000)

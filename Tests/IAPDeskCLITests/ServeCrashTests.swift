@@ -141,7 +141,7 @@ struct ServeCrashTests {
                 while await acknowledged.submissions.count <= before, ContinuousClock.now < patience {
                     try? await Task.sleep(for: .milliseconds(10))
                 }
-                serve.kill9()
+                await serve.kill9()
                 killer.cancelAll()
             }
         }
@@ -171,7 +171,7 @@ struct ServeCrashTests {
             if queue.due == 0 && queue.leased == 0 { break }
             try await Task.sleep(for: .milliseconds(200))
         }
-        last.kill9()
+        await last.kill9()
         for order in Set(submissions.map(\.order)) {
             let detail = try await store.orders.detail(order)
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
@@ -210,7 +210,7 @@ struct ServeCrashTests {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        first.kill9()
+        await first.kill9()
         #expect(killedMidLease)
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
@@ -224,7 +224,7 @@ struct ServeCrashTests {
             if queue.due == 0 && queue.leased == 0 { break }
             try await Task.sleep(for: .milliseconds(250))
         }
-        second.kill9()
+        await second.kill9()
         #expect(try await store.reports.counts().byState[.delivered, default: 0] == Int64(count))
         var grants = 0
         for index in 0..<count { grants += try await store.orders.detail("w-\(index)").grants.count }
@@ -263,7 +263,7 @@ struct ServeCrashTests {
         let stopBy = Date().addingTimeInterval(20)
         while serve.process.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!serve.process.isRunning, "serve stopped within 20 s")
-        if serve.process.isRunning { serve.kill9() }
+        if serve.process.isRunning { await serve.kill9() }
         #expect(serve.process.terminationStatus == 0)
         #expect(await serve.call(.GET, "/healthz", json: nil, token: nil) == nil, "nothing listens any more")
         // The call in flight was finished and recorded, or its job was given back: nothing is

@@ -44,7 +44,7 @@ struct ServeDatabaseRoleTests {
             #expect(try await owner.orders.find("s-0")?.state == .refunded)
             #expect(try await owner.reports.counts().byState[.delivered, default: 0] == 4)
             #expect(try await owner.audit.verify() == .intact(entries: try await owner.audit.entries(limit: 1).first?.seq ?? 0))
-            serve.kill9()
+            await serve.kill9()
         } catch {
             await owner.close()
             await setup.tearDown()

@@ -173,15 +173,15 @@ struct StudioWalkTmuxTests {
         let prefix = environment["IAPDESK_DB"].map { "IAPDESK_DB=\($0) " } ?? ""
         let tmux = try Tmux.start("\(prefix)\(binary) console --config \(config)", cols: 120, rows: 36)
         defer { tmux.stop() }
-        let list = tmux.screen(waitingFor: { $0.contains("Orders") && $0.contains("d-coins") }, timeout: 20)
+        let list = await tmux.screen(waitingFor: { $0.contains("Orders") && $0.contains("d-coins") }, timeout: 20)
         #expect(list.contains("2 apps"), "the header counts the games: \(list)")
         try tmux.send("/")
         try tmux.run("send-keys -t \(tmux.session) -l app:\(Self.kitten)")
         try tmux.send("Enter")
-        let filtered = tmux.screen(waitingFor: { $0.contains("k-fish") && !$0.contains("d-coins") })
+        let filtered = await tmux.screen(waitingFor: { $0.contains("k-fish") && !$0.contains("d-coins") })
         #expect(filtered.contains("k-vip") && filtered.contains("old-1") && !filtered.contains("d-coins"), "\(filtered)")
         try tmux.send("Enter")
-        let detail = tmux.screen(waitingFor: { $0.contains("Timeline") })
+        let detail = await tmux.screen(waitingFor: { $0.contains("Timeline") })
         #expect(detail.contains("app") && detail.contains(Self.kitten), "\(detail)")
         try tmux.send("q")
     }

@@ -45,9 +45,9 @@ struct JobSignalTests {
     /// the database restarted under the listener.
     @Test("PostgreSQL: a job another process commits wakes this process's waiting worker (LISTEN/NOTIFY), also after a restart", .needsPostgres)
     func wakesAcrossProcesses() async throws {
-        let server = try PostgresServer.dedicated()
-        defer { try? server.stop(.immediate) }
-        let location = StoreLocation.postgres(url: try server.freshDatabaseURL())
+        // Stopped by its watchdog when the test process ends, whatever happens here.
+        let server = try await PostgresServer.dedicated()
+        let location = StoreLocation.postgres(url: try await server.freshDatabaseURL())
         let writer = try await OrderStore.open(location, settings: .test)
         let worker = try await OrderStore.open(location, settings: .test)
         for product in TestCatalogue.all { try await writer.catalogue.upsert(product) }
@@ -70,8 +70,8 @@ struct JobSignalTests {
 
         let first = try await wakeUp("x-1")
         #expect(first < .seconds(2), "woken by the other store's commit in \(first), not by the 20 s timeout")
-        try server.stop(.fast)
-        try server.start()
+        try await server.stop(.fast)
+        try await server.start()
         // The writer's pool and the listener both reconnect; the listener retries each second.
         _ = try await eventually(within: 20) { (try? await writer.orders.find("x-1")) != nil }
         try await Task.sleep(for: .seconds(2))
@@ -82,5 +82,6 @@ struct JobSignalTests {
         await listener.value
         await writer.close()
         await worker.close()
+        try? await server.stop(.immediate)
     }
 }

@@ -12,9 +12,9 @@ extension AppleSide {
     @Suite("Telling Apple a delivered purchase is finished")
     struct FinishTransactionTests {
         @Test(
-            "A delivered purchase is finished at Apple by the worker, once, recorded in the audit log and said on the order page; a refusal records nothing and the next try finishes it; a refunded purchase is not finished",
+            "A delivered purchase is finished at Apple by the worker, once, recorded in the audit log and said on the order page",
             arguments: Backend.all)
-        func finished(backend: Backend) async throws {
+        func finishedByTheWorker(backend: Backend) async throws {
             try await IntakeTests.withServe(backend, serverAPI: true) { serve in
                 let bought = try await NotificationTests.delivered(
                     "f-1", product: "coins_300", kind: .consumable, account: "acct-f", appleId: "f@icloud", in: serve)
@@ -28,25 +28,32 @@ extension AppleSide {
                 // Once: asked again, the store answers from what it recorded; Apple is not called.
                 let again = try await serve.store.apple.finish(transactionId: bought.transactionId) { _, _ in "Apple must not be asked again" }
                 #expect(again == .alreadyFinished(at: finishedAt))
+            }
+        }
 
-                // Apple refuses (or is down): nothing is recorded, the worker's next try finishes it.
-                let second = try await NotificationTests.delivered(
+        @Test(
+            "Apple refusing a finish records nothing and the next try finishes it; a purchase refunded before it was told is not finished",
+            arguments: Backend.all)
+        func refusedThenRetried(backend: Backend) async throws {
+            // This worker leaves the finish to the test: what each try does is seen alone.
+            try await IntakeTests.withServe(backend, serverAPI: true, worker: { $0.kinds = JobKind.allCases.filter { $0 != .finishTransaction } }) {
+                serve in
+                let bought = try await NotificationTests.delivered(
                     "f-2", product: "coins_60", kind: .consumable, account: "acct-f", appleId: "f2@icloud", in: serve)
-                #expect(try await Self.toldApple(second.transactionId, in: serve), "its job done: nothing else will tell Apple")
-                try await serve.store.db.sql.raw("UPDATE transactions SET finished_at = NULL WHERE transaction_id = \(bind: second.transactionId)").run()
-                let refused = try await serve.store.apple.finish(transactionId: second.transactionId) { _, _ in "HTTP 503" }
+                #expect(try await serve.store.jobs.job(.finishTransaction(transactionId: bought.transactionId)) != nil, "the delivery owes the finish")
+                let refused = try await serve.store.apple.finish(transactionId: bought.transactionId) { _, _ in "HTTP 503" }
                 #expect(refused == .failed("HTTP 503"))
                 #expect(try await serve.store.orders.detail("f-2").transactions.first?.finishedAt == nil, "a refusal records nothing")
                 let client = try #require(serve.verifier.serverAPI)
-                let retried = try await serve.store.apple.finish(transactionId: second.transactionId) {
+                let retried = try await serve.store.apple.finish(transactionId: bought.transactionId) {
                     await client.finishRefusal(transactionId: $0, environment: $1)
                 }
                 guard case .finished = retried else { throw Unexpected(retried) }
 
-                // Refunded before it was told: nothing to finish.
-                _ = try await serve.store.apple.recordRefund(transactionId: second.transactionId, cancelledAt: .now())
-                try await serve.store.db.sql.raw("UPDATE transactions SET finished_at = NULL WHERE transaction_id = \(bind: second.transactionId)").run()
-                let refunded = try await serve.store.apple.finish(transactionId: second.transactionId) { _, _ in "Apple must not be asked" }
+                let other = try await NotificationTests.delivered(
+                    "f-3", product: "coins_60", kind: .consumable, account: "acct-f", appleId: "f3@icloud", in: serve)
+                _ = try await serve.store.apple.recordRefund(transactionId: other.transactionId, cancelledAt: .now())
+                let refunded = try await serve.store.apple.finish(transactionId: other.transactionId) { _, _ in "Apple must not be asked" }
                 #expect(refunded == .notDelivered)
             }
         }

@@ -29,13 +29,17 @@ enum DemoAppleTickets {
                 try await store.notifications.apply(key: incoming.facts.applyKey)
             }
         }
-        func delivered(_ order: String, purchase: SimulatedPurchase) async throws {
-            let signed = try await simulator.signedTransaction(purchase)
-            try await store.orders.submit(orderId: order, receiptData: signed, claimedTransactionId: purchase.transactionId)
-            _ = try await store.apple.verifyIfOwed(orderId: order, using: verifier)
-        }
         func at(_ days: Double) -> Date { now.addingTimeInterval(days * 86_400) }
         func millis(_ date: Date) -> Millis { Millis((date.timeIntervalSince1970 * 1000).rounded()) }
+        /// The game submits the purchase a minute after it and Apple's answer is applied then:
+        /// the facts it learns are as of that day, and Apple's later notifications newer.
+        func delivered(_ order: String, purchase: SimulatedPurchase) async throws {
+            let signed = try await simulator.signedTransaction(purchase, signedAt: purchase.purchaseDate)
+            let submitted = try await store.orders.submit(
+                orderId: order, receiptData: signed, claimedTransactionId: purchase.transactionId, at: millis(purchase.purchaseDate) + 30_000)
+            let report = await verifier.verify(receiptData: signed, claimedTransactionId: purchase.transactionId, app: simulator.bundleId)
+            _ = try await store.apple.apply(orderId: order, submissionId: submitted, report: report, at: millis(purchase.purchaseDate) + 60_000)
+        }
 
         // Paid at Apple; the game's receipt never came.
         try await store.orders.place(orderId: "demo_mk_1", accountId: "demo_ticket_mk", productId: "coins_980", at: millis(at(-0.2)))

@@ -44,9 +44,9 @@ public struct ServeProcess: Sendable {
         return ServeProcess(process: process, baseURL: url)
     }
 
-    public func kill9() {
+    public func kill9() async {
         kill(process.processIdentifier, SIGKILL)
-        process.waitForExit()
+        await process.exited()
     }
 
     /// Sends SIGTERM and waits up to `limit` for the process to exit: how long it took, or
@@ -56,7 +56,7 @@ public struct ServeProcess: Sendable {
         kill(process.processIdentifier, SIGTERM)
         while process.isRunning, ContinuousClock.now - started < limit { try? await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else {
-            kill9()
+            await kill9()
             return nil
         }
         return ContinuousClock.now - started

@@ -50,15 +50,17 @@ public struct Tmux: Sendable {
     /// The screen as text, once `condition` holds on a settled frame (two captures 50 ms
     /// apart agree), or after `timeout` seconds. The first capture that matches can be a
     /// frame still arriving: one screen's title over the previous screen's body.
-    public func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) -> String {
+    /// It waits without holding a thread of the concurrency pool, which other tests' store
+    /// transactions need.
+    public func screen(waitingFor condition: (String) -> Bool = { _ in true }, timeout: Double = 5) async -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var text = ""
         var previous: String?
         repeat {
-            text = capture()
+            text = await OffPool.run { self.capture() }
             if condition(text), text == previous { return text }
             previous = text
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         } while Date() < deadline
         return text
     }

@@ -70,4 +70,11 @@ extension Process {
     public func waitForExit() {
         while isRunning { usleep(10_000) }
     }
+
+    /// Waits for the process to exit without holding a thread: tests run on a concurrency
+    /// pool of one thread a core, and a thread slept in a test is one no store transaction of
+    /// any other test can run on (their row locks then outlive every deadline).
+    public func exited() async {
+        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+    }
 }

@@ -44,7 +44,7 @@ public struct LoopbackSSHD: Sendable {
     public func firstAnswer(_ command: String) async throws -> (status: Int32, output: String) {
         var answer = (status: Int32(255), output: "")
         for _ in 0..<50 where answer.status == 255 {
-            answer = Machine.shell(command)
+            answer = await OffPool.run { Machine.shell(command) }
             if answer.status == 255 { try await Task.sleep(for: .milliseconds(100)) }
         }
         return answer

@@ -37,15 +37,18 @@ public enum PostgresServer {
         // from the bytes ("A2" sorts between "a1" and "a2"). Servers without ICU or before
         // PostgreSQL 15 get their default collation.
         let create = "CREATE DATABASE \(name)"
-        do {
-            try run(
-                psqlPath(),
-                [
-                    "\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c",
-                    "\(create) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'",
-                ])
-        } catch {
-            try run(psqlPath(), ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", create])
+        let psql = try psqlPath()
+        try await OffPool.run {
+            do {
+                try run(
+                    psql,
+                    [
+                        "\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                        "\(create) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'",
+                    ])
+            } catch {
+                try run(psql, ["\(base)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", create])
+            }
         }
         return "\(base)/\(name)"
     }
@@ -53,19 +56,21 @@ public enum PostgresServer {
     private static let shared = Starter()
 
     private actor Starter {
-        var url: String?
+        /// The one start, shared: the actor is entered again while a start runs off the
+        /// pool, and every caller then waits for that start instead of making another.
+        var start: Task<String, any Error>?
 
-        func baseURL() throws -> String {
-            if let url { return url }
-            if let external = PostgresServer.externalURL {
-                // Strip a database path: tests create their own databases.
-                let base = external.split(separator: "/").prefix(3).joined(separator: "/")
-                url = base
-                return base
+        func baseURL() async throws -> String {
+            if let start { return try await start.value }
+            let start = Task<String, any Error> {
+                if let external = PostgresServer.externalURL {
+                    // Strip a database path: tests create their own databases.
+                    return external.split(separator: "/").prefix(3).joined(separator: "/")
+                }
+                return try await OffPool.run { try PostgresServer.start() }
             }
-            let started = try PostgresServer.start()
-            url = started
-            return started
+            self.start = start
+            return try await start.value
         }
     }
 
@@ -84,7 +89,7 @@ public enum PostgresServer {
     /// when the test process ends, like the shared one. Its commits are durable as a
     /// production server's are (`synchronous_commit = on`): with the shared server's
     /// `off`, a crash (`immediate` stop) loses the last commits by design.
-    public static func dedicated() throws -> Instance { try Instance.start(durable: true) }
+    public static func dedicated() async throws -> Instance { try await OffPool.run { try Instance.start(durable: true) } }
 
     public struct Instance: Sendable {
         let bin: String
@@ -105,7 +110,7 @@ public enum PostgresServer {
             let instance = Instance(bin: bin, dir: dir, port: try LoopbackPort.free(), durable: durable)
             if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
             try instance.server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-            try instance.start()
+            try instance.startNow()
             // Stop the server when this process ends, however it ends.
             try run(
                 "/bin/sh",
@@ -120,25 +125,33 @@ public enum PostgresServer {
         /// Starts the server (again), returning once it accepts connections. The suite runs
         /// its tests at once, many with a `serve` of their own and its pools: 200 connections
         /// ran out (`too many clients`) once the refund and extension tests came.
-        public func start() throws {
+        public func start() async throws {
+            let instance = self
+            try await OffPool.run { try instance.startNow() }
+        }
+
+        func startNow() throws {
             try server(
                 "pg_ctl",
                 [
                     "-D", "\(dir)/data", "-l", "\(dir)/log", "-w", "-o",
-                    "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=\(durable ? "on" : "off") -c max_connections=500", "start",
+                    "-p \(port) -k \(dir) -h 127.0.0.1 -c fsync=off -c synchronous_commit=\(durable ? "on" : "off") -c max_connections=500 -c log_lock_waits=on",
+                    "start",
                 ])
         }
 
         /// Stops the server: `fast` ends every session and shuts down cleanly (a minor
         /// upgrade's restart); `immediate` is a crash, recovered from the WAL at the next start.
-        public func stop(_ mode: StopMode) throws {
-            try server("pg_ctl", ["-D", "\(dir)/data", "-m", mode.rawValue, "-w", "stop"])
+        public func stop(_ mode: StopMode) async throws {
+            let instance = self
+            try await OffPool.run { try instance.server("pg_ctl", ["-D", "\(instance.dir)/data", "-m", mode.rawValue, "-w", "stop"]) }
         }
 
         /// A database of its own on this server.
-        public func freshDatabaseURL() throws -> String {
+        public func freshDatabaseURL() async throws -> String {
             let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
-            try PostgresServer.run(try psqlPath(), ["\(url)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+            let (psql, url) = (try psqlPath(), url)
+            try await OffPool.run { try PostgresServer.run(psql, ["\(url)/postgres", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"]) }
             return "\(url)/\(name)"
         }
 
