@@ -41,6 +41,14 @@ enum DemoAppleTickets {
             _ = try await store.apple.apply(orderId: order, submissionId: submitted, report: report, at: millis(purchase.purchaseDate) + 60_000)
         }
 
+        /// Two monthly renewals, each told when its period starts.
+        func renewTwice(_ purchase: SimulatedPurchase) async throws {
+            var last = purchase
+            for _ in 1...2 {
+                last = try await simulator.renewAndNotify(originalTransactionId: purchase.originalTransactionId, at: last.expiresDate ?? now)
+            }
+        }
+
         // Paid at Apple; the game's receipt never came.
         try await store.orders.place(orderId: "demo_mk_1", accountId: "demo_ticket_mk", productId: "coins_980", at: millis(at(-0.2)))
         let unseen = await simulator.ledger.purchase(appleId: "ticket-mk@icloud.example", productId: "coins_980", at: at(-0.19), appAccountToken: "demo_mk_1")
@@ -53,8 +61,7 @@ enum DemoAppleTickets {
             appleId: "ticket-commit@icloud.example", productId: "vip_monthly", at: at(-65), appAccountToken: "demo_commit_1", commitment: 12)
         try await delivered("demo_commit_1", purchase: committed)
         var mark = await simulator.notifications.entries.count
-        _ = try await simulator.renewAndNotify(originalTransactionId: committed.originalTransactionId, at: at(-35))
-        _ = try await simulator.renewAndNotify(originalTransactionId: committed.originalTransactionId, at: at(-5))
+        try await renewTwice(committed)
         try await simulator.setAutoRenewAndNotify(originalTransactionId: committed.originalTransactionId, false, at: at(-1))
         try await told(since: mark)
         _ = try await store.notes.add(
@@ -66,8 +73,7 @@ enum DemoAppleTickets {
             appleId: "ticket-refund@icloud.example", productId: "vip_monthly", at: at(-65), appAccountToken: "demo_rp_1")
         try await delivered("demo_rp_1", purchase: first)
         mark = await simulator.notifications.entries.count
-        _ = try await simulator.renewAndNotify(originalTransactionId: first.originalTransactionId, at: at(-35))
-        _ = try await simulator.renewAndNotify(originalTransactionId: first.originalTransactionId, at: at(-5))
+        try await renewTwice(first)
         try await simulator.refundAndNotify(transactionId: first.transactionId, at: at(-0.5))
         try await told(since: mark)
         _ = try await store.notes.add(
