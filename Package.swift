@@ -79,11 +79,34 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // SimulatorFaults: what can go wrong between iapdesk and a store, as the simulators play it.
+        .target(name: "SimulatorFaults"),
+        // WebTokens: RS256 JSON Web Tokens (Google's service accounts and push tokens).
+        .target(
+            name: "WebTokens",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
+        // GooglePlaySimulator: a stand-in for Google Play on loopback: OAuth, androidpublisher
+        // v3, real-time developer notifications pushed with signed tokens.
+        .target(
+            name: "GooglePlaySimulator",
+            dependencies: [
+                "SimulatorFaults", "WebTokens",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // AppStoreSimulator: a stand-in for Apple on loopback with its own certificate authority.
         .target(
             name: "AppStoreSimulator",
             dependencies: [
-                "Receipts",
+                "Receipts", "SimulatorFaults",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -188,6 +211,10 @@ let package = Package(
             ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(
+            name: "GooglePlayTests",
+            dependencies: ["GooglePlaySimulator", "WebTokens", "TestSupport"],
+            exclude: ["GoogleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore", "Receipts"]),
         .testTarget(
             name: "ConsoleTests",

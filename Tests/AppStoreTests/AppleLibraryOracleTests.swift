@@ -161,25 +161,7 @@ enum AppleLibrary {
 
     /// `IAPDESK_PYTHON`, the Python of the venv that holds schemathesis (as `.ci/run` makes
     /// it), or `python3`: the first that can import the library.
-    static let python: String? = {
-        var candidates: [String] = []
-        if let given = ProcessInfo.processInfo.environment["IAPDESK_PYTHON"] { candidates.append(given) }
-        if let schemathesis = Machine.executable("schemathesis") {
-            candidates.append(URL(fileURLWithPath: schemathesis).deletingLastPathComponent().appendingPathComponent("python3").path)
-        }
-        if let system = Machine.executable("python3") { candidates.append(system) }
-        return candidates.first { candidate in
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: candidate)
-            process.arguments = ["-c", "import appstoreserverlibrary"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
-            process.waitForExit()
-            return process.terminationStatus == 0
-        }
-    }()
+    static let python: String? = Machine.python(importing: "appstoreserverlibrary")
 
     /// Runs the script with `input` on stdin and reads its checks.
     static func run(_ python: String, script: String, input: Data) async throws -> [Check] {

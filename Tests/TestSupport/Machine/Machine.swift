@@ -33,6 +33,29 @@ public enum Machine {
 
     public static var isRoot: Bool { geteuid() == 0 }
 
+    /// `IAPDESK_PYTHON`, the Python of the venv that holds schemathesis (as `.ci/run` makes
+    /// it), or `python3`: the first that can import `modules` (`a, b.c`), for the suites that
+    /// let a store's own library judge its simulator.
+    public static func python(importing modules: String) -> String? {
+        var candidates: [String] = []
+        if let given = ProcessInfo.processInfo.environment["IAPDESK_PYTHON"] { candidates.append(given) }
+        if let schemathesis = executable("schemathesis") {
+            candidates.append(URL(fileURLWithPath: schemathesis).deletingLastPathComponent().appendingPathComponent("python3").path)
+        }
+        if let system = executable("python3") { candidates.append(system) }
+        return candidates.first { candidate in
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: candidate)
+            process.arguments = ["-c", "import \(modules)"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitForExit()
+            return process.terminationStatus == 0
+        }
+    }
+
     /// Runs a shell command line (as this process's user); its exit status and its output with stderr.
     public static func shell(_ command: String) -> (status: Int32, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-sh-\(UUID().uuidString.prefix(8))").path

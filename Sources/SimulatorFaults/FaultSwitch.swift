@@ -12,7 +12,7 @@ public actor FaultSwitch {
     public func set(_ profile: FaultProfile) { self.profile = profile }
 
     /// This request's latency (seconds) and fault.
-    func draw() -> (latency: Double, fault: FaultProfile.Fault?, hang: Double) {
+    package func draw() -> (latency: Double, fault: FaultProfile.Fault?, hang: Double) {
         let latency = profile.drawLatency(&random)
         return (latency, profile.draw(&random), profile.hang)
     }

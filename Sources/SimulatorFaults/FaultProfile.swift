@@ -1,6 +1,6 @@
 import Foundation
 
-/// What can go wrong between iapdesk and Apple, as the simulator plays it: per request,
+/// What can go wrong between iapdesk and a store (Apple, Google Play), as a simulator plays it: per request,
 /// each fault fires with its probability; latency applies to every request.
 public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
     public enum Fault: Sendable, Equatable {
@@ -121,7 +121,7 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Draws this request's fault, if any, using up one of a counted fault's times.
-    mutating func draw(_ random: inout some RandomNumberGenerator) -> Fault? {
+    package mutating func draw(_ random: inout some RandomNumberGenerator) -> Fault? {
         for index in faults.indices where faults[index].remaining != 0 && Double.random(in: 0..<1, using: &random) < faults[index].probability {
             if let left = faults[index].remaining { faults[index].remaining = left - 1 }
             return faults[index].fault
@@ -129,7 +129,7 @@ public struct FaultProfile: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    func drawLatency(_ random: inout some RandomNumberGenerator) -> Double {
+    package func drawLatency(_ random: inout some RandomNumberGenerator) -> Double {
         latency.lowerBound == latency.upperBound ? latency.lowerBound : Double.random(in: latency, using: &random)
     }
 
