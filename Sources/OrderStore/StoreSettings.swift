@@ -44,4 +44,10 @@ extension StoreSettings {
     /// The app a product belongs to: its own, else the store's first (R5 checks a receipt's
     /// bundle id against it; Apple is asked with that app's credentials).
     public func app(of product: Product?) -> String { product?.app ?? bundleId }
+
+    /// The app a store's answer about `order` must name (R5): the package a Google Play
+    /// purchase was submitted in, else its product's app.
+    public func expectedApp(of order: Order, product: Product?) -> String {
+        order.marketplace == .googlePlay ? order.app ?? bundleId : app(of: product)
+    }
 }

@@ -11,6 +11,12 @@ import Testing
 struct MigrationStoreTests {
     /// Undoes migration 23: the audit log of an iapdesk before issue 30, whose entries name
     /// the grants they record only in words.
+    /// Undoes the migration that brings Google Play beside the App Store.
+    static let googlePlayUndone = [
+        "DROP TABLE play_notifications", "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases",
+        "ALTER TABLE transactions DROP COLUMN purchase_token", "ALTER TABLE apps DROP COLUMN marketplace", "ALTER TABLE orders DROP COLUMN marketplace",
+    ]
+
     /// Undoes the migration that keeps Apple's 2026 facts (offers, commitment plans,
     /// Finish Transaction, a subscription's renewal facts).
     static let appleFactsUndone =
@@ -33,7 +39,7 @@ struct MigrationStoreTests {
     /// issue 29 left (versions up to 10).
     static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
         var statements =
-            appleFactsUndone + auditBeforeIssue30 + [
+            googlePlayUndone + appleFactsUndone + auditBeforeIssue30 + [
                 "ALTER TABLE products DROP COLUMN gives",
                 "DROP INDEX orders_by_app",
                 "DROP INDEX orders_by_app_state",
@@ -126,7 +132,9 @@ struct MigrationStoreTests {
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
         let old = try await OrderStore.open(location, settings: .test)
-        for statement in Self.appleFactsUndone + Self.auditBeforeIssue30 + ["DELETE FROM schema_migrations WHERE version >= 23"] {
+        for statement in Self.googlePlayUndone + Self.appleFactsUndone + Self.auditBeforeIssue30 + [
+            "DELETE FROM schema_migrations WHERE version >= 23"
+        ] {
             try await old.db.sql.raw(SQLQueryString(statement)).run()
         }
         // What an iapdesk of then wrote: a delivery and its entry at one instant, a seed whose

@@ -231,6 +231,3 @@ struct VerificationStoreTests {
     }
 }
 
-extension Millis {
-    static func days(_ d: Int64) -> Millis { d * 86_400_000 }
-}

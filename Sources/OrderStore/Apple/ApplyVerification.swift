@@ -35,6 +35,12 @@ extension OrderStore {
     ) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
+            var report = report
+            if let play = report.play {
+                // Google Play: the token's facts are kept, and its orders belong to the chain's first token.
+                let root = try await tx.storePlayPurchase(play)
+                report.content = report.content.map { PlayChain.rooted($0, token: play.purchaseToken, at: root) }
+            }
             let classification = StatusCodeRule.classify(report)
             let attemptId = try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
             var outcome = VerificationOutcome(
@@ -210,7 +216,7 @@ extension OrderStore {
         outcome.picked = picked
         try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
         outcome.checks = ReceiptChecks.run(
-            order: order, productType: productType, expectedBundleId: settings.app(of: try await tx.sql.product(order.productId)), content: content,
+            order: order, productType: productType, expectedBundleId: settings.expectedApp(of: order, product: try await tx.sql.product(order.productId)), content: content,
             picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
         guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
         return Purchase(transaction: picked, type: productType)
@@ -220,7 +226,7 @@ extension OrderStore {
     /// only a signed transaction's revocation).
     private func refundAware(_ transaction: AppleTransaction, type: ProductType, report: VerificationReport) -> AppleTransaction {
         var checked = transaction
-        checked.cancellationDate = RefundRule.cancellation(of: transaction, type: type, fromJWS: report.method == .serverAPI)
+        checked.cancellationDate = RefundRule.cancellation(of: transaction, type: type, fromJWS: report.method.reportsConsumableRefunds)
         return checked
     }
 
@@ -234,7 +240,7 @@ extension OrderStore {
         let type = types[order.productId] ?? .consumable
         if order.state == .delivered,
             let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
-            let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method == .serverAPI)
+            let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method.reportsConsumableRefunds)
         {
             outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(cancelled.iso8601)")
         }

@@ -43,6 +43,8 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     public var billingPlan: String?
     /// Where a commitment plan's payment stands (JWS only).
     public var commitment: Commitment?
+    /// Google Play only: the purchase token this order (`GPA.…`) was paid under.
+    public var purchaseToken: String?
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,

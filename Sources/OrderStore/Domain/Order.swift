@@ -39,8 +39,11 @@ public struct Order: Sendable, Equatable, Codable {
     /// R7/R11: delivered by hand, then Apple's answer showed the purchase already delivered
     /// to this other order: two deliveries for one purchase, for an operator to settle.
     public var deliveryConflict: String? = nil
-    /// The app (bundle id) it was placed in: its product's, fixed when placed.
+    /// The app (bundle id) it was placed in: its product's, fixed when placed; for a Google
+    /// Play purchase, the package name it was bought in.
     public var app: String? = nil
+    /// The store it was paid in: the App Store until a Google Play purchase is submitted for it.
+    public var marketplace: Marketplace = .appStore
 
     /// Delivered by an operator before Apple confirmed which purchase paid for it: it keeps
     /// being verified (R4) until an answer claims the purchase (R7).

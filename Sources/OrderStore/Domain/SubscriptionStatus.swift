@@ -41,8 +41,14 @@ public enum FactSource: String, Sendable, Codable {
     case serverAPI = "Server API"
     case notification
     case `operator`
+    case googlePlay = "Google Play"
 
     init(_ method: VerificationMethod) {
-        self = method == .serverAPI ? .serverAPI : .verifyReceipt
+        self =
+            switch method {
+            case .serverAPI: .serverAPI
+            case .verifyReceipt: .verifyReceipt
+            case .googlePlay: .googlePlay
+            }
     }
 }

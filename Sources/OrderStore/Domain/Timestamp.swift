@@ -9,6 +9,7 @@ public extension Millis {
     static func seconds(_ s: Int64) -> Millis { s * 1000 }
     static func minutes(_ m: Int64) -> Millis { m * 60_000 }
     static func hours(_ h: Int64) -> Millis { h * 3_600_000 }
+    static func days(_ d: Int64) -> Millis { d * 86_400_000 }
 
     /// A duration as people read it at a glance: `45s`, `12m`, `3h20m`, `2d5h`.
     var ageText: String {

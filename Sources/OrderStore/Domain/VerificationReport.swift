@@ -1,7 +1,13 @@
-/// How a receipt or transaction was checked with Apple.
+/// How a receipt or transaction was checked with its store.
 public enum VerificationMethod: String, Sendable, Codable {
     case verifyReceipt = "verify_receipt"
     case serverAPI = "server_api"
+    /// The Google Play Developer API (purchases.productsv2, purchases.subscriptionsv2).
+    case googlePlay = "google_play"
+
+    /// Whether its answers carry a consumable's refund: a receipt never does (only a
+    /// notification tells), a signed transaction's revocation and Google's state do.
+    public var reportsConsumableRefunds: Bool { self != .verifyReceipt }
 }
 
 /// The decoded content of a valid Apple answer: what the R5 checks and R6–R9 read.
@@ -41,6 +47,10 @@ public struct VerificationReport: Sendable, Equatable {
     /// The raw response body, kept verbatim for the console's receipt screen.
     public var body: String
     public var content: AppleReceiptContent?
+    /// Google Play only: what Google says of the purchase token beyond the rules' keys.
+    public var play: PlayPurchaseFacts?
+    /// Google Play only: the `reason` of Google's error answer (`purchaseTokenNotFound`…).
+    public var playError: String?
 
     public init(
         method: VerificationMethod = .verifyReceipt, environment: AppleEnvironment?, appleStatus: Int?,

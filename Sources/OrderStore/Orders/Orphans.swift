@@ -24,7 +24,7 @@ extension Orders {
             let transaction = stored.transaction
             // A stored transaction keeps no bundle id: it is the app of the product it names,
             // which the product check below compares with the order's.
-            let app = store.settings.app(of: try await tx.sql.product(order.productId))
+            let app = store.settings.expectedApp(of: order, product: try await tx.sql.product(order.productId))
             let content = AppleReceiptContent(bundleId: app, inApp: [transaction])
             let checks = ReceiptChecks.run(
                 order: order, productType: type, expectedBundleId: app, content: content,

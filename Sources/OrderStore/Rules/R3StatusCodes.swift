@@ -79,6 +79,7 @@ public enum StatusCodeRule {
 
     /// Classify one final answer (after any R2 resend).
     public static func classify(_ report: VerificationReport) -> VerificationClass {
+        if report.method == .googlePlay { return PlayAnswerRule.classify(report) }
         if let error = report.transportError {
             return .retryable(reason: "no answer from Apple: \(error)")
         }

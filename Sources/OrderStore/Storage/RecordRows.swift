@@ -5,7 +5,7 @@ extension StoredTransaction {
         transaction_id, original_transaction_id, product_id, quantity, purchase_date, original_purchase_date, expires_date,
         cancellation_date, cancellation_reason, web_order_line_item_id, ownership_type, environment, order_id, submitted_by, first_seen_at, is_upgraded,
         refunded_share, app_transaction_id, storefront, app_account_token, offer_type, offer_identifier, billing_plan, commitment_payment,
-        commitment_payments, commitment_ends_at, finished_at
+        commitment_payments, commitment_ends_at, finished_at, purchase_token
         """
     init(row: Row) throws {
         transaction = AppleTransaction(
@@ -26,6 +26,7 @@ extension StoredTransaction {
         )
         if payment != nil || payments != nil || endsAt != nil { transaction.commitment = Commitment(payment: payment, payments: payments, endsAt: endsAt) }
         finishedAt = try row.optionalInt64("finished_at")
+        transaction.purchaseToken = try row.optionalString("purchase_token")
         environment = try row.optionalValue("environment", as: AppleEnvironment.self)
         orderId = try row.optionalString("order_id")
         submittedBy = try row.optionalString("submitted_by")

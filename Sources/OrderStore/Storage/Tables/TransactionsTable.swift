@@ -14,14 +14,15 @@ extension WriteTransaction {
                 INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date,
                   original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
                   ownership_type, environment, first_seen_at, is_upgraded, refunded_share, app_transaction_id, storefront,
-                  app_account_token, offer_type, offer_identifier, billing_plan, commitment_payment, commitment_payments, commitment_ends_at)
+                  app_account_token, offer_type, offer_identifier, billing_plan, commitment_payment, commitment_payments, commitment_ends_at,
+                  purchase_token)
                 VALUES (\(bind: t.transactionId), \(bind: t.originalTransactionId), \(bind: t.productId), \(bind: t.quantity),
                         \(bind: t.purchaseDate), \(bind: t.originalPurchaseDate), \(bind: t.expiresDate), \(bind: t.cancellationDate),
                         \(bind: t.cancellationReason), \(bind: t.webOrderLineItemId), \(bind: t.ownershipType),
                         \(bind: environment?.rawValue), \(bind: now), \(bind: t.isUpgraded ? 1 : 0), \(bind: t.refundedShare),
                         \(bind: t.appTransactionId), \(bind: t.storefront), \(bind: t.appAccountToken), \(bind: t.offer?.type),
                         \(bind: t.offer?.identifier), \(bind: t.billingPlan), \(bind: t.commitment?.payment), \(bind: t.commitment?.payments),
-                        \(bind: t.commitment?.endsAt))
+                        \(bind: t.commitment?.endsAt), \(bind: t.purchaseToken))
                 ON CONFLICT (transaction_id) DO UPDATE SET
                   expires_date = CASE WHEN transactions.expires_date IS NULL OR excluded.expires_date > transactions.expires_date
                     THEN excluded.expires_date ELSE transactions.expires_date END,
@@ -37,7 +38,8 @@ extension WriteTransaction {
                   billing_plan = COALESCE(excluded.billing_plan, transactions.billing_plan),
                   commitment_payment = COALESCE(excluded.commitment_payment, transactions.commitment_payment),
                   commitment_payments = COALESCE(excluded.commitment_payments, transactions.commitment_payments),
-                  commitment_ends_at = COALESCE(excluded.commitment_ends_at, transactions.commitment_ends_at)
+                  commitment_ends_at = COALESCE(excluded.commitment_ends_at, transactions.commitment_ends_at),
+                  purchase_token = COALESCE(excluded.purchase_token, transactions.purchase_token)
                 """
             ).run()
         }

@@ -1,0 +1,104 @@
+import SQLKit
+
+/// Google Play's purchase tokens as the store keeps them (``PlayPurchaseFacts``), each with
+/// the first token of its chain: a plan change mints a token linked to the one it replaced,
+/// and the chain is one subscription, as an original transaction id is Apple's.
+extension WriteTransaction {
+    /// Keeps what Google said of a token, and returns the first token of its chain. What
+    /// only grows stays grown: acknowledged and consumed never go back, and a consumption the
+    /// game asked for is remembered.
+    @discardableResult
+    func storePlayPurchase(_ p: PlayPurchaseFacts) async throws -> String {
+        var root = p.purchaseToken
+        if let linked = p.linkedPurchaseToken {
+            root = try await sql.row("SELECT root_token FROM play_purchases WHERE purchase_token = \(bind: linked)")?.optionalString("root_token") ?? linked
+        }
+        try await sql.raw(
+            """
+            INSERT INTO play_purchases (purchase_token, package_name, product_id, kind, order_id, purchase_state, acknowledged, consumed, quantity,
+              refundable_quantity, purchase_time, expiry_time, subscription_state, auto_renew, linked_purchase_token, root_token,
+              obfuscated_account_id, obfuscated_profile_id, region_code, is_test, acknowledge_by, first_seen_at, updated_at)
+            VALUES (\(bind: p.purchaseToken), \(bind: p.packageName), \(bind: p.productId), \(bind: p.kind.rawValue), \(bind: p.orderId),
+              \(bind: p.state.rawValue), \(bind: p.acknowledged ? 1 : 0), \(bind: p.consumed ? 1 : 0), \(bind: p.quantity), \(bind: p.refundableQuantity),
+              \(bind: p.purchaseTime), \(bind: p.expiryTime), \(bind: p.subscriptionState), \(bind: p.autoRenew.map { $0 ? 1 : 0 }),
+              \(bind: p.linkedPurchaseToken), \(bind: root), \(bind: p.obfuscatedAccountId), \(bind: p.obfuscatedProfileId), \(bind: p.regionCode),
+              \(bind: p.isTest ? 1 : 0), \(bind: p.acknowledgeBy), \(bind: now), \(bind: now))
+            ON CONFLICT (purchase_token) DO UPDATE SET order_id = COALESCE(excluded.order_id, play_purchases.order_id),
+              purchase_state = excluded.purchase_state,
+              acknowledged = CASE WHEN play_purchases.acknowledged = 1 THEN 1 ELSE excluded.acknowledged END,
+              consumed = CASE WHEN play_purchases.consumed = 1 THEN 1 ELSE excluded.consumed END,
+              acknowledge_by = CASE WHEN play_purchases.acknowledged = 1 OR excluded.acknowledged = 1 THEN NULL ELSE excluded.acknowledge_by END,
+              quantity = excluded.quantity, refundable_quantity = excluded.refundable_quantity, purchase_time = excluded.purchase_time,
+              expiry_time = excluded.expiry_time, subscription_state = excluded.subscription_state, auto_renew = excluded.auto_renew,
+              linked_purchase_token = excluded.linked_purchase_token, root_token = excluded.root_token,
+              obfuscated_account_id = excluded.obfuscated_account_id, obfuscated_profile_id = excluded.obfuscated_profile_id,
+              region_code = excluded.region_code, is_test = excluded.is_test, updated_at = excluded.updated_at
+            """
+        ).run()
+        return root
+    }
+
+    func playPurchase(_ token: String) async throws -> StoredPlayPurchase? {
+        try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
+    }
+
+    /// Google took the developer's acknowledgement (and consumption) of a token.
+    func recordAcknowledged(_ token: String, consumed: Bool) async throws {
+        try await sql.raw(
+            """
+            UPDATE play_purchases SET acknowledged = 1, acknowledge_by = NULL, acknowledged_at = COALESCE(acknowledged_at, \(bind: now)),
+              consumed = CASE WHEN \(bind: consumed ? 1 : 0) = 1 THEN 1 ELSE consumed END,
+              consumed_at = CASE WHEN \(bind: consumed ? 1 : 0) = 1 THEN COALESCE(consumed_at, \(bind: now)) ELSE consumed_at END,
+              updated_at = \(bind: now)
+            WHERE purchase_token = \(bind: token)
+            """
+        ).run()
+    }
+}
+
+/// A purchase token as the store keeps it: Google's facts, the first token of its chain,
+/// and what iapdesk did with it.
+public struct StoredPlayPurchase: Sendable, Equatable {
+    public var facts: PlayPurchaseFacts
+    /// The first token of the chain (the subscription's id, as Apple's original transaction id).
+    public var rootToken: String
+    /// Google refunds it unless acknowledged by then; nil once acknowledged.
+    public var acknowledgeBy: Millis?
+    public var acknowledgedAt: Millis?
+    public var consumedAt: Millis?
+    /// The game asked for the consumable to be consumed once delivered.
+    public var consumeWanted: Bool
+    public var firstSeenAt: Millis
+
+    public init(
+        facts: PlayPurchaseFacts, rootToken: String, acknowledgeBy: Millis? = nil, acknowledgedAt: Millis? = nil, consumedAt: Millis? = nil,
+        consumeWanted: Bool = false, firstSeenAt: Millis
+    ) {
+        self.facts = facts
+        self.rootToken = rootToken
+        self.acknowledgeBy = acknowledgeBy
+        self.acknowledgedAt = acknowledgedAt
+        self.consumedAt = consumedAt
+        self.consumeWanted = consumeWanted
+        self.firstSeenAt = firstSeenAt
+    }
+
+    init(row: Row) throws {
+        facts = PlayPurchaseFacts(
+            purchaseToken: try row.string("purchase_token"), packageName: try row.string("package_name"), productId: try row.string("product_id"),
+            kind: try row.value("kind", as: PlayPurchaseFacts.Kind.self), orderId: try row.optionalString("order_id"),
+            state: try row.value("purchase_state", as: PlayPurchaseFacts.State.self), acknowledged: try row.bool("acknowledged"),
+            consumed: try row.bool("consumed"), quantity: try row.int("quantity"), refundableQuantity: try row.optionalInt("refundable_quantity"),
+            purchaseTime: try row.optionalInt64("purchase_time"), expiryTime: try row.optionalInt64("expiry_time"),
+            subscriptionState: try row.optionalString("subscription_state"), autoRenew: try row.optionalInt("auto_renew").map { $0 != 0 },
+            linkedPurchaseToken: try row.optionalString("linked_purchase_token"), obfuscatedAccountId: try row.optionalString("obfuscated_account_id"),
+            obfuscatedProfileId: try row.optionalString("obfuscated_profile_id"), regionCode: try row.optionalString("region_code"),
+            isTest: try row.bool("is_test"))
+        rootToken = try row.string("root_token")
+        acknowledgeBy = try row.optionalInt64("acknowledge_by")
+        acknowledgedAt = try row.optionalInt64("acknowledged_at")
+        consumedAt = try row.optionalInt64("consumed_at")
+        consumeWanted = try row.bool("consume_wanted")
+        firstSeenAt = try row.int64("first_seen_at")
+    }
+}
