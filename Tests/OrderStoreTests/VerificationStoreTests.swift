@@ -230,4 +230,3 @@ struct VerificationStoreTests {
         }
     }
 }
-

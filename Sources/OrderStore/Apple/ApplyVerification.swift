@@ -216,7 +216,8 @@ extension OrderStore {
         outcome.picked = picked
         try await tx.storeTransactions(content.inApp + content.latestReceiptInfo, environment: report.environment)
         outcome.checks = ReceiptChecks.run(
-            order: order, productType: productType, expectedBundleId: settings.expectedApp(of: order, product: try await tx.sql.product(order.productId)), content: content,
+            order: order, productType: productType, expectedBundleId: settings.expectedApp(of: order, product: try await tx.sql.product(order.productId)),
+            content: content,
             picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
         guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
         return Purchase(transaction: picked, type: productType)
