@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Layering (the Architecture article): the executables sit on IAPDeskCLI, which sits on
-// Console, Server, Presentation, OrderStore, AppStore (over Receipts) and Terminal;
-// AppStoreSimulator and ReferenceGame stand in for Apple and a game.
+// Console, Server, Presentation, OrderStore, AppStore (over Receipts), GooglePlay and
+// Terminal; AppStoreSimulator, GooglePlaySimulator and ReferenceGame stand in for Apple,
+// Google and a game.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -67,16 +68,37 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // StoreHTTP: calls to a store's endpoints with one deadline each, answers never thrown.
+        .target(
+            name: "StoreHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // AppStore: the clients for Apple (verifyReceipt, App Store Server API) behind
         // OrderStore's `ReceiptVerifier`.
         .target(
             name: "AppStore",
             dependencies: [
-                "OrderStore", "Receipts",
+                "OrderStore", "Receipts", "StoreHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // GooglePlay: the client for the Google Play Developer API (a service account's
+        // OAuth, androidpublisher v3) behind OrderStore's `ReceiptVerifier`, and the checks of
+        // real-time developer notifications pushed by Cloud Pub/Sub.
+        .target(
+            name: "GooglePlay",
+            dependencies: [
+                "OrderStore", "StoreHTTP", "WebTokens",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // SimulatorFaults: what can go wrong between iapdesk and a store, as the simulators play it.
@@ -145,7 +167,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "Terminal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -163,7 +185,7 @@ let package = Package(
             name: "IAPDeskCLI",
             dependencies: [
                 "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles",
-                "Server", "ReferenceGame",
+                "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -206,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreTests",
             dependencies: [
-                "AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport",
+                "AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport", "StoreHTTP",
                 .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
@@ -224,7 +246,9 @@ let package = Package(
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [
-                "IAPDeskCLI", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "ConfigFiles", "TestSupport", "ReferenceGame",
+                "IAPDeskCLI", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "GooglePlaySimulator", "GooglePlay",
+                "ConfigFiles",
+                "TestSupport", "ReferenceGame",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -234,6 +258,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame", "Presentation", "Console",
+                "GooglePlay", "GooglePlaySimulator", "StoreHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,19 +1,20 @@
 import Foundation
 import OrderStore
 import Receipts
+import StoreHTTP
 
 /// OrderStore's `ReceiptVerifier` over Apple (or the simulator): the App Store Server API
 /// when the client named a transaction and a key is configured, verifyReceipt otherwise.
 public final class AppleVerifier: ReceiptVerifier {
     public let settings: AppStoreSettings
-    let http: AppleHTTP
+    let http: StoreHTTP
     public let verifyReceipt: VerifyReceiptClient
     /// Both clients act as the app ``ActingApp`` names, with its credentials.
     public let serverAPI: ServerAPIClient?
 
     public init(settings: AppStoreSettings) {
         self.settings = settings
-        let http = AppleHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections)
+        let http = StoreHTTP(timeout: settings.requestTimeout, maxRetryAfter: settings.maxRetryAfter, maxConnections: settings.maxConnections)
         self.http = http
         var endpoints: [String: VerifyReceiptEndpoints] = [:]
         var keys: [String: ServerAPICredentials] = [:]

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import GooglePlay
 import Hummingbird
 import Logging
 import NIOCore
@@ -15,7 +16,7 @@ public enum ServeRole: String, Sendable, CaseIterable {
     var runsWorker: Bool { self != .intake }
 }
 
-/// `iapdesk serve`: the intake API and Apple's notification receivers on HTTP with
+/// `iapdesk serve`: the intake API and the stores' notification receivers on HTTP with
 /// `/healthz` and `/readyz`, and the worker, over one store. Several processes may share a
 /// PostgreSQL store (jobs are leased).
 ///
@@ -41,7 +42,7 @@ public final class IAPDeskServer: Sendable {
     /// Starts the parts of `role` and returns once the port is bound. With `signals`, a
     /// SIGTERM or SIGINT stops the server gracefully, within `grace`.
     public static func start(
-        store: OrderStore, verifier: AppleVerifier?, game: GameWebhook? = nil, tokens: ClientTokens, role: ServeRole = .all,
+        store: OrderStore, verifier: AppleVerifier?, googlePlay: PlayClient? = nil, game: GameWebhook? = nil, tokens: ClientTokens, role: ServeRole = .all,
         host: String = "127.0.0.1", port: Int = 8080, workerSettings: Worker.Settings = Worker.Settings(),
         signals: [UnixSignal] = [], grace: Duration = .seconds(30), logger: Logger = Logger(label: "iapdesk.serve")
     ) async throws -> IAPDeskServer {
@@ -49,8 +50,11 @@ public final class IAPDeskServer: Sendable {
         let metrics = ServeMetrics()
         var services: [any Service] = [StoreWatch(store: store, logger: logger)]
         if role.runsWorker {
-            guard let verifier else { throw ServeError.configuration("the worker needs Apple configured ([apple] in iapdesk.toml)") }
-            let worker = Worker(store: store, verifier: verifier, game: game, settings: workerSettings, metrics: metrics, logger: logger)
+            guard verifier != nil || googlePlay != nil else {
+                throw ServeError.configuration("the worker needs a store configured ([apple] or [google_play] in iapdesk.toml)")
+            }
+            let worker = Worker(
+                store: store, verifier: verifier, googlePlay: googlePlay, game: game, settings: workerSettings, metrics: metrics, logger: logger)
             try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
             services.append(worker)
@@ -62,12 +66,19 @@ public final class IAPDeskServer: Sendable {
             router.add(middleware: MetricsMiddleware(metrics: metrics))
             router.add(middleware: RequestDeadline(deadline: store.settings.databaseDeadline))
             router.add(middleware: ProblemAnswers())
-            IntakeRoutes(store: store, tokens: tokens, apple: verifier, metrics: metrics).add(to: router)
+            IntakeRoutes(store: store, tokens: tokens, apple: verifier, playPackages: googlePlay?.settings.packageNames ?? [], metrics: metrics)
+                .add(to: router)
             EventRoutes(store: store, tokens: tokens).add(to: router)
             if let verifier {
                 NotificationRoutes(
                     store: store, decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps),
                     metrics: metrics, logger: logger
+                ).add(to: router)
+            }
+            if let googlePlay {
+                PlayNotificationRoutes(
+                    store: store, verifier: PushTokenVerifier(client: googlePlay), packageNames: googlePlay.settings.packageNames, metrics: metrics,
+                    logger: logger
                 ).add(to: router)
             }
             HealthRoutes(store: store, metrics: metrics).add(to: router)

@@ -1,6 +1,7 @@
 import AppStore
 import AsyncHTTPClient
 import Foundation
+import StoreHTTP
 import TestSupport
 import Testing
 

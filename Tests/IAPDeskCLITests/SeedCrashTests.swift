@@ -37,7 +37,7 @@ struct SeedCrashTests {
             process.arguments = ["seed", "--db", db, "--orders", "100000", "--seed", "\(round)"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
             // From before the first batch to deep into the load or the index builds.
             try await Task.sleep(for: .milliseconds(Int.random(in: 200...3_000, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
@@ -67,7 +67,7 @@ struct SeedCrashTests {
         finish.executableURL = URL(fileURLWithPath: binary)
         finish.arguments = ["seed", "--db", db, "--orders", "20000"]
         finish.standardOutput = FileHandle.nullDevice
-        try finish.run()
+        try ProcessLaunch.run(finish)
         await finish.exited()
         #expect(finish.terminationStatus == 0, "a seed after the kills completes")
         let store = try await OrderStore.open(location, settings: settings)

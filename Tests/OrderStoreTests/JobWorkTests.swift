@@ -10,7 +10,8 @@ struct JobWorkTests {
         let works: [JobWork] = [
             .verify(orderId: "g-1"), .applyNotifications(key: "2000000000000001"), .notificationHistory(.sandbox), .expirySweep,
             .subscriptionCheck(originalTransactionId: "2000000000000002"), .sendEvents(accountId: "p-1"), .refundPolicy,
-            .finishTransaction(transactionId: "2000000000000003"),
+            .finishTransaction(transactionId: "2000000000000003"), .playRefresh(purchaseToken: "gp-token-0123456789"),
+            .playAcknowledge(purchaseToken: "gp-token-0123456789"), .playVoidedSweep(packageName: "com.iapdesk.demo"),
         ]
         #expect(Set(works.map(\.kind)) == Set(JobKind.allCases), "every kind has its work")
         for work in works { #expect(JobWork(kind: work.kind, subject: work.subject) == work, "\(work)") }

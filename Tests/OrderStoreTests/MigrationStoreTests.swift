@@ -13,7 +13,8 @@ struct MigrationStoreTests {
     /// the grants they record only in words.
     /// Undoes the migration that brings Google Play beside the App Store.
     static let googlePlayUndone = [
-        "DROP TABLE play_notifications", "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases",
+        "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases", "DROP INDEX receipt_submissions_by_purchase_token",
+        "ALTER TABLE receipt_submissions DROP COLUMN purchase_token",
         "ALTER TABLE transactions DROP COLUMN purchase_token", "ALTER TABLE apps DROP COLUMN marketplace", "ALTER TABLE orders DROP COLUMN marketplace",
     ]
 

@@ -2,6 +2,8 @@ import AppStore
 import AppStoreSimulator
 import AsyncHTTPClient
 import Foundation
+import GooglePlay
+import GooglePlaySimulator
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -24,6 +26,9 @@ struct IntakeTests {
         var baseURL: String
         /// The worker's own client for Apple, for a test that asks Apple as an operator would.
         var verifier: AppleVerifier
+        /// Google Play, simulated: its pushes go to this serve's `/google/notifications`.
+        var play: GooglePlaySimulator? = nil
+        var playServer: PlaySimulatorServer? = nil
 
         func call(
             _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
@@ -87,7 +92,7 @@ struct IntakeTests {
     }()
 
     static func withServe(
-        _ backend: Backend, serverAPI: Bool = false, historyInterval: Millis = .minutes(10),
+        _ backend: Backend, serverAPI: Bool = false, googlePlay: Bool = false, historyInterval: Millis = .minutes(10),
         outagePause: Duration = .seconds(5), game: GameWebhook? = nil, worker configure: (inout Worker.Settings) -> Void = { _ in },
         location given: StoreLocation? = nil, storeDeadline: Duration = .seconds(30), _ body: (Running) async throws -> Void
     ) async throws {
@@ -107,30 +112,58 @@ struct IntakeTests {
                 : nil,
             trust: simulator.trustRoots)
         let verifier = AppleVerifier(settings: settings)
+        // Google Play only where a test asks: its simulator makes RSA keys, slow in a debug build.
+        let play = googlePlay ? try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId, otherPackage]) : nil
+        var playServer: PlaySimulatorServer?
+        if let play { playServer = try await PlaySimulatorServer.start(play) }
+        let playClient = try playServer.map { PlayClient(settings: try playSettings($0)) }
         var workerSettings = Worker.Settings()
         workerSettings.idle = .milliseconds(20)
         workerSettings.historyInterval = historyInterval
         workerSettings.outagePause = outagePause
         configure(&workerSettings)
         let serve = try await IAPDeskServer.start(
-            store: store, verifier: verifier, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
+            store: store, verifier: verifier, googlePlay: playClient, game: game, tokens: ClientTokens([("game-1", token)]), port: 0,
             workerSettings: workerSettings, logger: quietLogger)
-        do {
-            try await body(Running(simulator: simulator, store: store, baseURL: try #require(serve.baseURL), verifier: verifier))
-        } catch {
+        let baseURL = try #require(serve.baseURL)
+        await play?.notifications.configure(
+            url: baseURL + "/google/notifications", audience: playAudience,
+            retryDelays: [.milliseconds(200), .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
+        func stop() async {
+            await simulator.notifications.stop()
+            await play?.notifications.stop()
             await serve.stop()
             await verifier.shutdown()
+            await playClient?.shutdown()
             await apple.stop()
+            await playServer?.stop()
             await store.close()
             Backend.cleanUp(location)
+        }
+        do {
+            try await body(
+                Running(simulator: simulator, store: store, baseURL: baseURL, verifier: verifier, play: play, playServer: playServer))
+        } catch {
+            await stop()
             throw error
         }
-        await simulator.notifications.stop()
-        await serve.stop()
-        await verifier.shutdown()
-        await apple.stop()
-        await store.close()
-        Backend.cleanUp(location)
+        await stop()
+    }
+
+    /// A package Google knows and this serve is not configured for (another studio's app).
+    static let otherPackage = "com.example.othergame"
+
+    /// The audience the simulated Pub/Sub signs its push tokens for, as a push subscription names it.
+    static let playAudience = "https://iapdesk.test/google/notifications"
+
+    /// `[google_play]` pointed at the simulator.
+    static func playSettings(_ server: PlaySimulatorServer) throws -> PlaySettings {
+        let keyFile = try JSONSerialization.data(withJSONObject: server.simulator.keys.serviceAccountFile(tokenURI: server.tokenURI))
+        return PlaySettings(
+            packageNames: [DemoCatalogue.bundleId], serviceAccount: try ServiceAccountKey(json: keyFile), apiBase: server.baseURL,
+            push: PushSettings(
+                audience: playAudience, serviceAccountEmail: server.simulator.keys.pushServiceAccountEmail, certsURL: server.certsURL),
+            requestTimeout: .seconds(5))
     }
 
     /// A `?wait=` answer: 200 with the verdict, or — on a machine too busy for the worker to

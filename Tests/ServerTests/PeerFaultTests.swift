@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import StoreHTTP
 import TestSupport
 import Testing
 
@@ -17,7 +18,7 @@ struct PeerFaultTests {
         arguments: MisbehavingPeer.Manner.allCases)
     func apple(manner: MisbehavingPeer.Manner) async throws {
         let peer = try await MisbehavingPeer.start(manner)
-        let http = AppleHTTP(timeout: .seconds(2), maxRetryAfter: .seconds(1), maxConnections: 2)
+        let http = StoreHTTP(timeout: .seconds(2), maxRetryAfter: .seconds(1), maxConnections: 2)
         let started = ContinuousClock.now
         let exchange = await http.send(.POST, peer.url + "/verifyReceipt", body: Array(#"{"receipt-data":"x"}"#.utf8))
         let took = ContinuousClock.now - started

@@ -10,7 +10,7 @@ struct SchemathesisTests {
     @Test("schemathesis over /openapi.yaml against a live serve: no 5xx, status codes, content types and bodies as documented", arguments: Backend.all)
     func contract(backend: Backend) async throws {
         guard let schemathesis = Machine.executable("schemathesis") else { throw Machine.Missing(what: "schemathesis: pip install schemathesis") }
-        try await IntakeTests.withServe(backend) { serve in
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
             // Orders the generated requests can find, beside all the ones they invent.
             _ = try await serve.call(.POST, "/v1/orders", json: #"{"order_id":"o-1","account_id":"a-1","product_id":"coins_60"}"#)
             // Events to pull, so a generated long poll from the start has something to return

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import OrderStore
 import Receipts
+import StoreHTTP
 
 /// The App Store Server API endpoints iapdesk uses (reference/apple-iap.md §3.2). Every
 /// request carries a fresh ES256 token; every `signed…` value in an answer is verified
@@ -9,7 +10,7 @@ import Receipts
 /// before it is read. Failures come back as values, never thrown. A call is made as the app
 /// ``ActingApp`` names (its key, its bundle id in the token), else as `bundleId`.
 public struct ServerAPIClient: Sendable {
-    let http: AppleHTTP
+    let http: StoreHTTP
     let credentials: ServerAPICredentials
     public let bundleId: String
     let trust: TrustRoots
@@ -17,7 +18,7 @@ public struct ServerAPIClient: Sendable {
     let otherApps: [String: ServerAPICredentials]
 
     public init(
-        http: AppleHTTP, credentials: ServerAPICredentials, bundleId: String, trust: TrustRoots, otherApps: [String: ServerAPICredentials] = [:]
+        http: StoreHTTP, credentials: ServerAPICredentials, bundleId: String, trust: TrustRoots, otherApps: [String: ServerAPICredentials] = [:]
     ) {
         self.http = http
         self.credentials = credentials

@@ -1,18 +1,19 @@
 import Foundation
 import OrderStore
 import Receipts
+import StoreHTTP
 
 /// Apple's verifyReceipt with the environment rule (R2): the first call goes to production
 /// (or sandbox for a sandbox store); 21007 resends to sandbox, 21008 to production, at most
 /// once each way. The report names the environment that answered last and keeps its body
 /// verbatim; the store classifies it (R3).
 public struct VerifyReceiptClient: Sendable {
-    let http: AppleHTTP
+    let http: StoreHTTP
     let firstApp: VerifyReceiptEndpoints
     /// The store's other apps' endpoints (their shared secrets), by bundle id.
     let otherApps: [String: VerifyReceiptEndpoints]
 
-    public init(http: AppleHTTP, endpoints: VerifyReceiptEndpoints, otherApps: [String: VerifyReceiptEndpoints] = [:]) {
+    public init(http: StoreHTTP, endpoints: VerifyReceiptEndpoints, otherApps: [String: VerifyReceiptEndpoints] = [:]) {
         self.http = http
         self.firstApp = endpoints
         self.otherApps = otherApps

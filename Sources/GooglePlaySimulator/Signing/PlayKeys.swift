@@ -54,7 +54,7 @@ public struct PlayKeys: Sendable {
 
     /// A push token as Google signs them: RS256, `iss` accounts.google.com, the push
     /// subscription's audience and service account, valid for an hour.
-    func pushToken(audience: String, now: Date = Date()) throws -> String {
+    public func pushToken(audience: String, now: Date = Date()) throws -> String {
         struct Claims: Encodable {
             var aud: String
             var azp: String

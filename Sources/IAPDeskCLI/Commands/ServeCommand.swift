@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
+import GooglePlay
 import Logging
 import OrderStore
 import Server
@@ -32,15 +33,23 @@ struct ServeCommand: AsyncParsableCommand {
         workerSettings.lease = .seconds(leaseSeconds)
         try await store.withStore { store, configuration in
             workerSettings.refundPolicy = configuration.refundPolicy
-            try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                let server = try await IAPDeskServer.start(
-                    store: store, verifier: verifier, game: try configuration.gameWebhook(), tokens: tokens, role: role,
-                    host: listen.host, port: listen.port, workerSettings: workerSettings, signals: [.sigterm, .sigint],
-                    grace: .seconds(graceSeconds))
-                print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description)")
-                fflush(nil)
-                try await server.wait()
+            let googlePlay = try configuration.googlePlay.settings(source: configuration.source).map(PlayClient.init(settings:))
+            do {
+                try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                    let server = try await IAPDeskServer.start(
+                        store: store, verifier: verifier, googlePlay: googlePlay, game: try configuration.gameWebhook(), tokens: tokens, role: role,
+                        host: listen.host, port: listen.port, workerSettings: workerSettings, signals: [.sigterm, .sigint],
+                        grace: .seconds(graceSeconds))
+                    let stores = googlePlay.map { "Apple and Google Play (\($0.settings.packageNames.joined(separator: ", ")))" } ?? "Apple"
+                    print("iapdesk serve (\(role.rawValue)) on \(server.baseURL ?? "no HTTP"), store \(configuration.storeLocation.description), \(stores)")
+                    fflush(nil)
+                    try await server.wait()
+                }
+            } catch {
+                await googlePlay?.shutdown()
+                throw error
             }
+            await googlePlay?.shutdown()
         }
     }
 

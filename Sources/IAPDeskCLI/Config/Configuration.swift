@@ -35,6 +35,9 @@ import Server
 /// [[apps]]                             # more games in the same store (`AppConfiguration`)
 /// bundle_id = "com.example.kitten"
 ///
+/// [google_play]                      # the store's Android apps (`PlayConfiguration`)
+/// package_names = ["com.example.game"]
+///
 /// [console]
 /// theme = "default"
 ///
@@ -87,6 +90,8 @@ public struct Configuration: Sendable, Equatable {
     public var auditWitnessFile: String?
     /// `[[apps]]`: the store's other apps, with what they do not share with the first.
     public var otherApps: [AppConfiguration] = []
+    /// `[google_play]`: the store's Android apps; unset, Apple only.
+    public var googlePlay = PlayConfiguration()
     /// The file that was read, if any.
     public var source: String?
 
@@ -133,7 +138,7 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve", "apps"], in: nil)
+        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve", "apps", "google_play"], in: nil)
         try reader.onlyKeys(["client_tokens_file"], in: "serve", refusing: ["client_tokens", "tokens", "token"])
         try reader.onlyKeys(Set(ProductType.allCases.map(\.rawValue) + ["answer_before_deadline_hours", "prefer"]), in: "refunds")
         try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
@@ -187,6 +192,7 @@ public struct Configuration: Sendable, Equatable {
         if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
         if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
         try readRefundPolicy(reader)
+        try googlePlay.read(reader)
         otherApps = try AppConfiguration.read(reader)
         if !otherApps.isEmpty, !bundleIdConfigured {
             throw ConfigError(file: file, "[[apps]] needs the first app's [store] bundle_id too")
@@ -228,6 +234,7 @@ public struct Configuration: Sendable, Equatable {
         if let url = env["IAPDESK_SERVER_API_SANDBOX_URL"] { serverAPISandboxURL = url }
         if let text = env["IAPDESK_GAME_WEBHOOK_RETRY_HOURS"] { gameWebhookRetryHours = try Self.number(text, "IAPDESK_GAME_WEBHOOK_RETRY_HOURS") }
         try readRefundPolicy(environment: env)
+        try googlePlay.apply(environment: env)
     }
 
     /// A whole number of at least 1 from a variable, or an error naming it.
@@ -369,6 +376,7 @@ public struct Configuration: Sendable, Equatable {
                     }
                     .joined(separator: "; ")
             ),
+            ("Google Play", googlePlay.summary),
             ("environment", isProduction ? "production" : "sandbox"),
             ("stuck after", "\(stuckThresholdSeconds) s"),
             ("shared secret", sharedSecret?.description ?? "(not set)"),

@@ -36,11 +36,7 @@ extension OrderStore {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             var report = report
-            if let play = report.play {
-                // Google Play: the token's facts are kept, and its orders belong to the chain's first token.
-                let root = try await tx.storePlayPurchase(play)
-                report.content = report.content.map { PlayChain.rooted($0, token: play.purchaseToken, at: root) }
-            }
+            if let play = report.play { report.content = try await tx.keepPlayPurchase(play, content: report.content) }
             let classification = StatusCodeRule.classify(report)
             let attemptId = try await recordAttempt(tx, orderId: orderId, submissionId: submissionId, report: report, classification: classification)
             var outcome = VerificationOutcome(

@@ -62,6 +62,9 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     public var status: Int?
     /// For an EXTERNAL_PURCHASE_TOKEN: the token Apple reports (payments outside Apple).
     public var externalPurchaseToken: ExternalPurchaseToken?
+    /// Google Play: the purchase token a real-time developer notification names. Google's
+    /// notifications carry no state: applying one asks Google about the token.
+    public var purchaseToken: String?
 
     /// A token of a purchase made outside the App Store (EU alternative payments, link-outs),
     /// as an EXTERNAL_PURCHASE_TOKEN notification reports it.
@@ -126,6 +129,7 @@ public struct NotificationFacts: Sendable, Equatable, Codable {
     /// oldest `signedDate` first. A notification about no transaction stands alone.
     public var applyKey: String {
         if let otid = originalTransactionId { return otid }
+        if let token = purchaseToken { return "play:\(token)" }
         return "uuid:\(uuid ?? "none")"
     }
 }

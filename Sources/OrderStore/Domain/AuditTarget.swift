@@ -6,6 +6,8 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
     /// A subscription, or any purchase, by its original transaction id.
     case originalTransaction(String)
     case transaction(String)
+    /// A Google Play purchase, by its purchase token.
+    case purchaseToken(String)
     case product(String)
     case app(String)
     /// A notification, by its row id in the store.
@@ -27,6 +29,7 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
         case .order(let id): "order:\(id)"
         case .originalTransaction(let id): "otid:\(id)"
         case .transaction(let id): "transaction:\(id)"
+        case .purchaseToken(let token): "token:\(token)"
         case .product(let id): "product:\(id)"
         case .app(let id): "app:\(id)"
         case .notification(let id): "notification:\(id)"
@@ -47,6 +50,7 @@ public enum AuditTarget: Sendable, Hashable, CustomStringConvertible {
         case ("order", 2): self = .order(id)
         case ("otid", 2): self = .originalTransaction(id)
         case ("transaction", 2), ("tid", 2): self = .transaction(id)
+        case ("token", 2): self = .purchaseToken(id)
         case ("product", 2): self = .product(id)
         case ("app", 2): self = .app(id)
         case ("notification", 2): self = Int64(id).map { .notification($0) } ?? .other(text)

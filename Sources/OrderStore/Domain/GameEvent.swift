@@ -155,6 +155,7 @@ struct GameEventPayload {
         body.productType = product?.type
         // A studio's game servers share one feed: each applies its own app's events.
         body.app = order.app ?? product?.app
+        body.store = order.marketplace
         body.transactionId = order.transactionId
         body.originalTransactionId = order.originalTransactionId
         body.environment = order.environment

@@ -16,6 +16,8 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     public var productType: ProductType?
     /// The app (bundle id) the order was placed in: a studio's games share one feed.
     public var app: String?
+    /// The store it was paid in (`app_store`, `google_play`).
+    public var store: Marketplace?
     public var quantity: Int?
     public var transactionId: String?
     public var originalTransactionId: String?
@@ -35,7 +37,7 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     // Keys spelled out rather than a key strategy: a strategy would rename the item names
     // inside `gives` too.
     enum CodingKeys: String, CodingKey {
-        case id, cursor, type, app, quantity, reason, environment, effect, summary, terms
+        case id, cursor, type, app, store, quantity, reason, environment, effect, summary, terms
         case createdAt = "created_at", orderId = "order_id", accountId = "account_id", productId = "product_id"
         case productType = "product_type", transactionId = "transaction_id", originalTransactionId = "original_transaction_id"
         case grantKind = "grant_kind", appTransactionId = "app_transaction_id"

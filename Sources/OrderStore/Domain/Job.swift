@@ -30,11 +30,24 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// transaction id): owed by every delivery that names its purchase, told once.
     case finishTransaction = "finish_transaction"
 
-    /// Kinds that call Apple: held back while Apple is down.
+    /// Ask Google Play about a purchase token a real-time developer notification named (its
+    /// subject): Google's notifications carry no state, so each one is a question to Google.
+    case playRefresh = "play_refresh"
+
+    /// Acknowledge a delivered Google Play purchase (its subject is the purchase token), and
+    /// consume it when the game asked: owed before Google's three-day deadline, told once.
+    case playAcknowledge = "play_acknowledge"
+
+    /// Read one package's voided purchases (its subject is the package name): the backstop for
+    /// refund notifications lost, as Apple's notification history is; scheduled again after each.
+    case playVoidedSweep = "play_voided_sweep"
+
+    /// Kinds that call Apple: held back while Apple is down. (Verifying a Play order asks
+    /// Google, but a verify job cannot tell which store it asks until it runs.)
     public var callsApple: Bool {
         switch self {
         case .verify, .notificationHistory, .subscriptionCheck, .refundPolicy, .finishTransaction: true
-        case .applyNotifications, .expirySweep, .sendEvents: false
+        case .applyNotifications, .expirySweep, .sendEvents, .playRefresh, .playAcknowledge, .playVoidedSweep: false
         }
     }
 }

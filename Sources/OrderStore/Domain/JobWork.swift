@@ -11,6 +11,12 @@ public enum JobWork: Sendable, Hashable {
     case sendEvents(accountId: String)
     case refundPolicy
     case finishTransaction(transactionId: String)
+    /// Google Play: ask Google about one purchase token a notification named.
+    case playRefresh(purchaseToken: String)
+    /// Google Play: acknowledge (and consume) one delivered purchase token.
+    case playAcknowledge(purchaseToken: String)
+    /// Google Play: read one package's voided purchases.
+    case playVoidedSweep(packageName: String)
 
     public var kind: JobKind {
         switch self {
@@ -22,13 +28,18 @@ public enum JobWork: Sendable, Hashable {
         case .sendEvents: .sendEvents
         case .refundPolicy: .refundPolicy
         case .finishTransaction: .finishTransaction
+        case .playRefresh: .playRefresh
+        case .playAcknowledge: .playAcknowledge
+        case .playVoidedSweep: .playVoidedSweep
         }
     }
 
     /// The text the jobs table keeps (a sweep, of which there is one, by a fixed name).
     public var subject: String {
         switch self {
-        case .verify(let id), .applyNotifications(let id), .subscriptionCheck(let id), .sendEvents(let id), .finishTransaction(let id): id
+        case .verify(let id), .applyNotifications(let id), .subscriptionCheck(let id), .sendEvents(let id), .finishTransaction(let id),
+            .playRefresh(let id), .playAcknowledge(let id), .playVoidedSweep(let id):
+            id
         case .notificationHistory(let environment): environment.rawValue
         case .expirySweep: "subscriptions"
         case .refundPolicy: "refund_requests"
@@ -48,6 +59,9 @@ public enum JobWork: Sendable, Hashable {
         case .sendEvents: self = .sendEvents(accountId: subject)
         case .refundPolicy: self = .refundPolicy
         case .finishTransaction: self = .finishTransaction(transactionId: subject)
+        case .playRefresh: self = .playRefresh(purchaseToken: subject)
+        case .playAcknowledge: self = .playAcknowledge(purchaseToken: subject)
+        case .playVoidedSweep: self = .playVoidedSweep(packageName: subject)
         }
     }
 }

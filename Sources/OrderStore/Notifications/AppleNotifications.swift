@@ -258,6 +258,10 @@ extension OrderStore {
                     requestId: id, completeAt: signed, succeeded: summary?.succeededCount, failed: summary?.failedCount)
             else { return (.recorded, "Apple finished extension \(id) for \(summary?.productId ?? "?"): \(counts); iapdesk did not ask for it") }
             return (.applied, "Apple finished extension \(id) for all subscribers of \(summary?.productId ?? "?"): \(counts)")
+        case .askGoogle:
+            guard let token = facts.purchaseToken else { return (.recorded, "names no purchase token") }
+            try await tx.enqueue(.playRefresh(purchaseToken: token), dueAt: tx.now)
+            return (.applied, "Google is asked where the purchase stands (its notifications carry no state)")
         case .record:
             return (.recorded, NotificationEffect.recordedMeaning(of: facts))
         }

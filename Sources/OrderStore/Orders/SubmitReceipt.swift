@@ -74,20 +74,24 @@ extension WriteTransaction {
     func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
         guard !submission.receiptData.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
         let orderId = submission.orderId
-        let order = try await sql.requireOrder(orderId)
+        var order = try await sql.requireOrder(orderId)
         if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
             return SubmittedReceipt(id: first, order: order)
         }
+        let play = PlaySubmission(receiptData: submission.receiptData)
         guard
             let row = try await sql.row(
                 """
-                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at)
+                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token)
                 VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
-                        \(bind: submission.receiptData), \(bind: now))
+                        \(bind: submission.receiptData), \(bind: now), \(bind: play?.purchaseToken))
                 RETURNING id
                 """)
         else { throw StoreError.corrupt("submission insert returned no id") }
         let id = try row.int64("id")
+        if let play, order.transactionId == nil {
+            order = try await paidInGooglePlay(order, package: play.packageName)
+        }
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
         try await enqueue(.verify(orderId: orderId), dueAt: now)
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
@@ -100,5 +104,18 @@ extension WriteTransaction {
         next.state = .receiptReceived
         let saved = try await save(next, previous: order, action: "receipt.received", detail: "submission \(id) from \(source)")
         return SubmittedReceipt(id: id, order: saved)
+    }
+
+    /// An order a Google Play purchase is submitted for was paid in that package: the rules
+    /// check Google's answer against it, and its events name the store.
+    private func paidInGooglePlay(_ order: Order, package: String) async throws -> Order {
+        guard order.marketplace != .googlePlay || order.app != package else { return order }
+        try await sql.raw(
+            "UPDATE orders SET marketplace = \(bind: Marketplace.googlePlay.rawValue), app = \(bind: package) WHERE order_id = \(bind: order.orderId)"
+        ).run()
+        var paid = order
+        paid.marketplace = .googlePlay
+        paid.app = package
+        return paid
     }
 }

@@ -18,10 +18,12 @@ public struct OperatorAlert: Sendable, Equatable {
 }
 
 extension Reports {
-    /// Served by the partial index on orders that need an operator; empty when none do.
-    public func operatorAlerts(limit: Int = 5) async throws -> [OperatorAlert] {
+    /// Served by the partial indexes on orders that need an operator and on Google Play
+    /// purchases not acknowledged; empty when none do. A Play purchase Google refunds by
+    /// itself within a day unless acknowledged is an alert before it happens.
+    public func operatorAlerts(limit: Int = 5, at now: Millis = .now()) async throws -> [OperatorAlert] {
         try await store.read { sql in
-            try await sql.rows(
+            let orders = try await sql.rows(
                 """
                 SELECT last_error, COUNT(*) AS n, MIN(state_changed_at) AS since FROM orders
                 WHERE needs_operator = 1 GROUP BY last_error ORDER BY n DESC, last_error LIMIT \(bind: limit)
@@ -29,6 +31,20 @@ extension Reports {
             ).map { row in
                 OperatorAlert(reason: try row.optionalString("last_error") ?? "needs an operator", orders: try row.int("n"), since: try row.int64("since"))
             }
+            guard
+                let risk = try await sql.row(
+                    """
+                    SELECT COUNT(*) AS n, MIN(acknowledge_by) AS first FROM play_purchases
+                    WHERE acknowledged = 0 AND acknowledge_by IS NOT NULL AND acknowledge_by <= \(bind: now + Self.acknowledgementWarning)
+                    """), try risk.int("n") > 0, let first = try risk.optionalInt64("first")
+            else { return orders }
+            let alert = OperatorAlert(
+                reason: "Google Play refunds these purchases unless acknowledged by \(first.iso8601) (three-day rule): "
+                    + "deliver them or see why they wait", orders: try risk.int("n"), since: first - PlayPurchaseFacts.acknowledgeWithin)
+            return Array(([alert] + orders).sorted { $0.orders > $1.orders }.prefix(limit))
         }
     }
+
+    /// How long before Google's deadline an unacknowledged purchase becomes an alert.
+    public static let acknowledgementWarning: Millis = .hours(24)
 }

@@ -28,6 +28,10 @@ public enum NotificationEffect: Sendable, Equatable {
     case consentRescinded
     /// RENEWAL_EXTENSION/SUMMARY: an extension for all subscribers iapdesk asked for is done.
     case extensionSummary
+    /// Google Play: a real-time developer notification about a purchase token. Google's
+    /// notifications say what happened, not where the purchase stands, so Google is asked
+    /// (the worker's `play_refresh`) and its answer goes through the rules.
+    case askGoogle
     /// TEST, REFUND_DECLINED, PRICE_INCREASE, a downgrade waiting for the renewal,
     /// RENEWAL_EXTENSION, and types iapdesk does not know: kept for the
     /// record, each with what it means (`NotificationEffect.recordedMeaning`).
@@ -40,6 +44,7 @@ public enum NotificationEffect: Sendable, Equatable {
     /// What `facts` do to the store: by type and subtype, and a refund of a share of the
     /// purchase is a partial refund.
     public static func of(_ facts: NotificationFacts) -> NotificationEffect {
+        if facts.purchaseToken != nil, let type = facts.type, PlayNotificationType.isAboutAPurchase(type) { return .askGoogle }
         let effect = of(type: facts.type, subtype: facts.subtype)
         if effect == .cancel(.refund), let t = facts.transaction, t.isPartlyRefunded, t.expiresDate == nil {
             return .partialRefund(share: t.refundedShare ?? 0)
@@ -74,7 +79,9 @@ public enum NotificationEffect: Sendable, Equatable {
     public static func recordedMeaning(of facts: NotificationFacts) -> String {
         let product = facts.renewal?.productId ?? "another product"
         switch (facts.type, facts.subtype) {
-        case ("TEST", _): return "test notification"
+        case ("TEST", _), (PlayNotificationType.test, _): return "test notification"
+        case (PlayNotificationType.refundReview, _):
+            return "Google is reviewing a chargeback (\(facts.subtype ?? "order unnamed")); nothing changes until it is decided"
         case ("REFUND_DECLINED", _): return "Apple declined the player's refund request; nothing changes"
         case ("PRICE_INCREASE", "PENDING"): return "a price increase waits for the subscriber's consent; without it the subscription expires"
         case ("PRICE_INCREASE", _): return "the subscriber accepted the price increase"

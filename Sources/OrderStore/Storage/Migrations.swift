@@ -75,36 +75,32 @@ enum Migrations {
     }
 
     /// Google Play beside the App Store. An order names the store it was paid in; a Play
-    /// purchase's orders (`GPA.…`) are transactions whose original is the purchase token (a
-    /// subscription's: the first token of its chain), each naming the token it was paid
-    /// under. What Google reports of a token beyond the rules' keys is kept typed: its
+    /// purchase's orders (`GPA.…`) are transactions, each naming the token it was paid under
+    /// (a subscription's renewals `GPA.…..0` share the first order of its chain of tokens as
+    /// their original, as Apple's share the original transaction id). What Google reports of a token beyond the rules' keys is kept typed: its
     /// states, the acknowledgement Google's three-day rule asks for and its deadline, the
     /// obfuscated account and profile ids, the token it replaced, test purchases. Real-time
-    /// developer notifications are kept as they came, once per Pub/Sub message id.
+    /// developer notifications share Apple's table (one row per Pub/Sub message id).
     private static func v25(_ d: Dialect) -> [String] {
         [
             "ALTER TABLE orders ADD COLUMN marketplace TEXT NOT NULL DEFAULT 'app_store'",
             "ALTER TABLE apps ADD COLUMN marketplace TEXT NOT NULL DEFAULT 'app_store'",
             "ALTER TABLE transactions ADD COLUMN purchase_token TEXT",
+            "ALTER TABLE receipt_submissions ADD COLUMN purchase_token TEXT",
+            "CREATE INDEX receipt_submissions_by_purchase_token ON receipt_submissions (purchase_token) WHERE purchase_token IS NOT NULL",
             """
             CREATE TABLE play_purchases (purchase_token TEXT PRIMARY KEY, package_name TEXT NOT NULL, product_id TEXT NOT NULL,
               kind TEXT NOT NULL, order_id TEXT, purchase_state TEXT NOT NULL, acknowledged BIGINT NOT NULL DEFAULT 0, consumed BIGINT NOT NULL DEFAULT 0,
               quantity BIGINT NOT NULL DEFAULT 1, refundable_quantity BIGINT, purchase_time BIGINT, expiry_time BIGINT, subscription_state TEXT,
               auto_renew BIGINT, linked_purchase_token TEXT, root_token TEXT NOT NULL, obfuscated_account_id TEXT, obfuscated_profile_id TEXT,
               region_code TEXT, is_test BIGINT NOT NULL DEFAULT 0, acknowledge_by BIGINT, acknowledged_at BIGINT, consumed_at BIGINT,
-              consume_wanted BIGINT NOT NULL DEFAULT 0, first_seen_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+              first_seen_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
             """,
             "CREATE INDEX play_purchases_by_order ON play_purchases (order_id) WHERE order_id IS NOT NULL",
             "CREATE INDEX play_purchases_by_root ON play_purchases (root_token, purchase_time)",
             "CREATE INDEX play_purchases_by_account ON play_purchases (obfuscated_account_id) WHERE obfuscated_account_id IS NOT NULL",
             "CREATE INDEX play_purchases_unacknowledged ON play_purchases (acknowledge_by) WHERE acknowledged = 0 AND acknowledge_by IS NOT NULL",
             "CREATE INDEX transactions_by_purchase_token ON transactions (purchase_token) WHERE purchase_token IS NOT NULL",
-            """
-            CREATE TABLE play_notifications (id \(d.serialPrimaryKey), message_id TEXT UNIQUE, received_at BIGINT NOT NULL, rejection TEXT,
-              package_name TEXT, kind TEXT, notification_type BIGINT, purchase_token TEXT, order_id TEXT, event_time BIGINT, raw TEXT NOT NULL,
-              outcome TEXT NOT NULL, detail TEXT, applied_at BIGINT)
-            """,
-            "CREATE INDEX play_notifications_by_token ON play_notifications (purchase_token, event_time) WHERE purchase_token IS NOT NULL",
         ]
     }
 

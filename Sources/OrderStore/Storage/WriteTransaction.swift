@@ -69,10 +69,16 @@ final class WriteTransaction {
             if !next.isUnconfirmedDelivery { next.nextRetryAt = nil }
         }
         next.updatedBy = actor.name
-        // A delivery that names its purchase owes Apple its Finish Transaction, told by the
-        // worker once this commits.
+        // A delivery that names its purchase owes its store a word, told by the worker once
+        // this commits: Apple's Finish Transaction, Google Play's acknowledgement.
         if next.state == .delivered, let transactionId = next.transactionId, previous.state != .delivered || previous.transactionId == nil {
-            try await enqueue(.finishTransaction(transactionId: transactionId), dueAt: now)
+            if next.marketplace == .googlePlay {
+                if let token = try await storedTransaction(transactionId)?.transaction.purchaseToken {
+                    try await enqueue(.playAcknowledge(purchaseToken: token), dueAt: now)
+                }
+            } else {
+                try await enqueue(.finishTransaction(transactionId: transactionId), dueAt: now)
+            }
         }
         let updated = try await sql.row(
             """

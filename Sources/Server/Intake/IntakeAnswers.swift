@@ -9,6 +9,7 @@ enum IntakeAnswers {
         var accountId: String
         var productId: String
         var app: String?
+        var store: Marketplace
         var quantity: Int
         var state: OrderState
         var transactionId: String?
@@ -23,6 +24,7 @@ enum IntakeAnswers {
             accountId = order.accountId
             productId = order.productId
             app = order.app
+            store = order.marketplace
             quantity = order.quantity
             state = order.state
             transactionId = order.transactionId
@@ -34,7 +36,7 @@ enum IntakeAnswers {
         }
 
         enum CodingKeys: String, CodingKey {
-            case app, quantity, state, environment
+            case app, store, quantity, state, environment
             case orderId = "order_id", accountId = "account_id", productId = "product_id", transactionId = "transaction_id"
             case lastError = "last_error", nextRetryAt = "next_retry_at", updatedAt = "updated_at", submissionId = "submission_id"
         }

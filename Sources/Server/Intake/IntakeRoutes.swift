@@ -23,13 +23,16 @@ struct IntakeRoutes: Sendable {
     let tokens: ClientTokens
     /// Checks StoreKit 2 signed transactions at the door; nil when Apple is not configured.
     let apple: AppleVerifier?
+    /// The Google Play packages this server takes purchases of; empty without Google Play.
+    let playPackages: [String]
     /// Submissions that arrive together share one durable commit.
     let receipts: GroupCommit<ReceiptSubmission, SubmittedReceipt>
 
-    init(store: OrderStore, tokens: ClientTokens, apple: AppleVerifier?, metrics: ServeMetrics) {
+    init(store: OrderStore, tokens: ClientTokens, apple: AppleVerifier?, playPackages: [String] = [], metrics: ServeMetrics) {
         self.store = store
         self.tokens = tokens
         self.apple = apple
+        self.playPackages = playPackages
         receipts = GroupCommit(concurrency: store.concurrentWriters) { batch in
             let results = try await store.orders.submit(batch)
             metrics.intakeCommit(size: batch.count)
@@ -73,6 +76,20 @@ struct IntakeRoutes: Sendable {
         var receiptData: String?
         var signedTransaction: String?
         var transactionId: String?
+        var googlePlay: GooglePlayPurchase?
+    }
+
+    /// A Google Play purchase as the game's client got it from Play Billing.
+    private struct GooglePlayPurchase: Decodable {
+        var packageName: String
+        var purchaseToken: String
+        /// Defaults to the order's product.
+        var productId: String?
+        /// `Purchase.getOriginalJson()` and `getSignature()`: kept as the player's evidence.
+        var purchaseJson: String?
+        var signature: String?
+        /// Consume a consumable once delivered, so the player can buy it again.
+        var consume: Bool?
     }
 
     private struct ReportConsumption: Decodable {
@@ -113,9 +130,12 @@ struct IntakeRoutes: Sendable {
     private func submitReceipt(_ request: Request, orderId: String, client: String) async throws -> Response {
         let raw = try await request.body.collect(upTo: Self.maxBody)
         let body = try Self.decode(SubmitReceipt.self, raw)
-        guard (body.receiptData == nil) != (body.signedTransaction == nil), let data = body.receiptData ?? body.signedTransaction else {
-            throw Problem.badRequest("receipt_data or signed_transaction: send exactly one")
+        let sent = [body.receiptData != nil, body.signedTransaction != nil, body.googlePlay != nil].filter { $0 }.count
+        guard sent == 1 else { throw Problem.badRequest("receipt_data, signed_transaction or google_play: send exactly one") }
+        if let play = body.googlePlay {
+            return try await submit(request, raw: raw, orderId: orderId, client: client, data: try await playSubmission(play, orderId: orderId).receiptData)
         }
+        guard let data = body.receiptData ?? body.signedTransaction else { throw Problem.badRequest("receipt_data or signed_transaction: send exactly one") }
         if body.receiptData != nil, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
         if let id = body.transactionId, id.isEmpty || id.count > 64 || !id.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
             throw Problem.badRequest("transaction_id: Apple's transaction ids are up to 64 digits")
@@ -124,6 +144,13 @@ struct IntakeRoutes: Sendable {
         if body.signedTransaction != nil {
             claimed = try await signedTransactionId(data, claimed: claimed, app: try await store.orders.find(orderId)?.app ?? store.settings.bundleId)
         }
+        return try await submit(request, raw: raw, orderId: orderId, client: client, data: data, claimed: claimed)
+    }
+
+    /// Stores a submission (R1) and answers 202, or with `?wait=` the verdict if it comes in time.
+    private func submit(_ request: Request, raw: ByteBuffer, orderId: String, client: String, data: String, claimed: String? = nil) async throws
+        -> Response
+    {
         let idempotency = request.headers[Self.idempotencyKey].map { key in
             IdempotencyKey(
                 client: client, key: String(key.prefix(200)),
@@ -140,6 +167,37 @@ struct IntakeRoutes: Sendable {
         // verify_retry is no verdict: Apple could not answer yet.
         let decided = wait > .zero && order.state != .receiptReceived && order.state != .verifyRetry
         return JSONAnswer.response(decided ? .ok : .accepted, encoding: answer)
+    }
+
+    /// A Google Play purchase is checked for what can be checked without Google: a package
+    /// this studio configured, a token of Google's form, the client's purchase JSON (when
+    /// sent) naming the same token. Google is asked by the worker.
+    private func playSubmission(_ play: GooglePlayPurchase, orderId: String) async throws -> PlaySubmission {
+        guard playPackages.contains(play.packageName) else {
+            throw Problem.badRequest(
+                playPackages.isEmpty
+                    ? "google_play: this server has no Google Play configured ([google_play] in iapdesk.toml)"
+                    : "google_play.package_name: not one of this server's packages (\(playPackages.joined(separator: ", ")))")
+        }
+        guard PlaySubmission.isPlausibleToken(play.purchaseToken) else {
+            throw Problem.badRequest("google_play.purchase_token: not a Google Play purchase token")
+        }
+        if let product = play.productId { try Self.checkId(product, "google_play.product_id") }
+        if let json = play.purchaseJson {
+            guard json.utf8.count <= 16_384, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+                throw Problem.badRequest("google_play.purchase_json: the client's purchase JSON, at most 16 KB")
+            }
+            if let token = object["purchaseToken"] as? String, token != play.purchaseToken {
+                throw Problem.badRequest("google_play.purchase_json: it names another purchase token")
+            }
+        }
+        if let signature = play.signature, signature.utf8.count > 2048 || Data(base64Encoded: signature) == nil {
+            throw Problem.badRequest("google_play.signature: base64, as Play Billing gives it")
+        }
+        guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
+        return PlaySubmission(
+            packageName: play.packageName, productId: play.productId ?? order.productId, purchaseToken: play.purchaseToken, purchaseJSON: play.purchaseJson,
+            signature: play.signature, consume: play.consume ?? false)
     }
 
     /// A StoreKit 2 signed transaction is checked before it is stored — signature, chain to

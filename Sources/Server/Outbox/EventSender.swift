@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import OrderStore
+import StoreHTTP
 
 /// Where the game receives its events, and how hard to try.
 public struct GameWebhook: Sendable {

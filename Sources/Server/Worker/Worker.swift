@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import GooglePlay
 import Logging
 import OrderStore
 
@@ -35,14 +36,22 @@ public struct Worker: Sendable {
         /// The studio's refund policy (`[refunds]`); nil leaves every refund request to support.
         public var refundPolicy: RefundPolicy?
         public var refundPolicyInterval: Millis = .minutes(1)
+        /// Google Play's voided purchases read this often (the backstop for lost refund
+        /// notifications; Google allows a few thousand reads a day).
+        public var voidedInterval: Millis = .minutes(10)
 
         public init() {}
     }
 
     let store: OrderStore
+    /// Asks the store a submission was made in: Apple, or Google Play.
     let verifier: any ReceiptVerifier
     /// The Server API client for Apple's actions (the refund policy's answers); nil without its key.
     let apple: ServerAPIClient?
+    /// Google Play's client and verifier; nil when Google Play is not configured.
+    let play: PlayVerifier?
+    /// When each package's voided purchases were last read, this process.
+    let voidedCursor = VoidedCursor()
     /// Nil without Server API credentials: there is no history to sweep then.
     let sweep: HistorySweep?
     /// Nil without a game webhook: games pull their events then.
@@ -56,14 +65,15 @@ public struct Worker: Sendable {
     let logger: Logger
 
     public init(
-        store: OrderStore, verifier: AppleVerifier, game: GameWebhook? = nil, settings: Settings = Settings(),
+        store: OrderStore, verifier: AppleVerifier?, googlePlay: PlayClient? = nil, game: GameWebhook? = nil, settings: Settings = Settings(),
         metrics: ServeMetrics = ServeMetrics(), logger: Logger = Logger(label: "iapdesk.worker")
     ) {
         self.store = store
         self.metrics = metrics
-        self.verifier = verifier
-        apple = verifier.serverAPI
-        sweep = verifier.serverAPI.map { client in
+        play = googlePlay.map(PlayVerifier.init(client:))
+        self.verifier = MarketplaceVerifier(apple: verifier, googlePlay: play)
+        apple = verifier?.serverAPI
+        sweep = verifier.flatMap { verifier in verifier.serverAPI.map { (verifier, $0) } }.map { verifier, client in
             HistorySweep(
                 store: store, client: client,
                 decoder: NotificationDecoder(trust: verifier.settings.trust, bundleIds: store.settings.apps),
@@ -80,6 +90,9 @@ public struct Worker: Sendable {
     public func scheduleSweeps() async throws {
         if allowed.contains(.expirySweep) { try await store.schedule(.expirySweep, dueAt: .now()) }
         if sender != nil, allowed.contains(.sendEvents) { try await store.outbox.scheduleUnsent() }
+        if let play, allowed.contains(.playVoidedSweep) {
+            for package in play.client.settings.packageNames { try await store.schedule(.playVoidedSweep(packageName: package), dueAt: .now()) }
+        }
         if settings.refundPolicy != nil, apple != nil, allowed.contains(.refundPolicy) {
             try await store.schedule(.refundPolicy, dueAt: .now())
         }
@@ -299,6 +312,19 @@ public struct Worker: Sendable {
             case .sendEvents(let account):
                 // Without a webhook the game pulls; nothing to push.
                 result = try await sender?.send(account: account) ?? .done
+            case .playRefresh(let token):
+                result = try await refreshPlay(token)
+            case .playAcknowledge(let token):
+                guard let play else {
+                    result = .failed("Google Play is not configured ([google_play] in iapdesk.toml)")
+                    break
+                }
+                switch try await store.googlePlay.acknowledge(purchaseToken: token, tell: { await play.client.acknowledgeRefusal($0) }) {
+                case .failed(let why): result = .failed(why)
+                case .acknowledged, .alreadyDone, .notDelivered: result = .done
+                }
+            case .playVoidedSweep(let package):
+                result = try await sweepVoided(package)
             case .applyNotifications(let key):
                 let applied = try await store.notifications.apply(key: key)
                 result = .done

@@ -50,7 +50,7 @@ public enum Machine {
             process.arguments = ["-c", "import \(modules)"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return false }
+            guard (try? ProcessLaunch.run(process)) != nil else { return false }
             process.waitForExit()
             return process.terminationStatus == 0
         }

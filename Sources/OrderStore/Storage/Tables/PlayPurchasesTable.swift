@@ -5,8 +5,7 @@ import SQLKit
 /// and the chain is one subscription, as an original transaction id is Apple's.
 extension WriteTransaction {
     /// Keeps what Google said of a token, and returns the first token of its chain. What
-    /// only grows stays grown: acknowledged and consumed never go back, and a consumption the
-    /// game asked for is remembered.
+    /// only grows stays grown: acknowledged and consumed never go back.
     @discardableResult
     func storePlayPurchase(_ p: PlayPurchaseFacts) async throws -> String {
         var root = p.purchaseToken
@@ -38,6 +37,22 @@ extension WriteTransaction {
         return root
     }
 
+    /// Keeps what Google said of a token and returns `content` with its orders rooted in
+    /// their chain (``PlayChain``): what the rules read of a Play answer.
+    func keepPlayPurchase(_ play: PlayPurchaseFacts, content: AppleReceiptContent?) async throws -> AppleReceiptContent? {
+        let root = try await storePlayPurchase(play)
+        guard let content, root != play.purchaseToken, let original = try await chainOriginal(root: root) else { return content }
+        return PlayChain.rooted(content, token: play.purchaseToken, at: original)
+    }
+
+    /// The original of the chain `root` starts: its first order, as the store keeps its
+    /// transactions; nil when none of them is stored.
+    func chainOriginal(root: String) async throws -> String? {
+        try await sql.row(
+            "SELECT original_transaction_id FROM transactions WHERE purchase_token = \(bind: root) ORDER BY purchase_date LIMIT 1"
+        )?.optionalString("original_transaction_id")
+    }
+
     func playPurchase(_ token: String) async throws -> StoredPlayPurchase? {
         try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
     }
@@ -66,20 +81,17 @@ public struct StoredPlayPurchase: Sendable, Equatable {
     public var acknowledgeBy: Millis?
     public var acknowledgedAt: Millis?
     public var consumedAt: Millis?
-    /// The game asked for the consumable to be consumed once delivered.
-    public var consumeWanted: Bool
     public var firstSeenAt: Millis
 
     public init(
         facts: PlayPurchaseFacts, rootToken: String, acknowledgeBy: Millis? = nil, acknowledgedAt: Millis? = nil, consumedAt: Millis? = nil,
-        consumeWanted: Bool = false, firstSeenAt: Millis
+        firstSeenAt: Millis
     ) {
         self.facts = facts
         self.rootToken = rootToken
         self.acknowledgeBy = acknowledgeBy
         self.acknowledgedAt = acknowledgedAt
         self.consumedAt = consumedAt
-        self.consumeWanted = consumeWanted
         self.firstSeenAt = firstSeenAt
     }
 
@@ -98,7 +110,6 @@ public struct StoredPlayPurchase: Sendable, Equatable {
         acknowledgeBy = try row.optionalInt64("acknowledge_by")
         acknowledgedAt = try row.optionalInt64("acknowledged_at")
         consumedAt = try row.optionalInt64("consumed_at")
-        consumeWanted = try row.bool("consume_wanted")
         firstSeenAt = try row.int64("first_seen_at")
     }
 }

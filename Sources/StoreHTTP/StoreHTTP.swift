@@ -3,30 +3,33 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// What one exchange with Apple gave: an HTTP answer, or why none came. Never thrown:
-/// Apple failing is an outcome to record (R1, R3), not an exception.
-struct Exchange: Sendable {
-    var httpStatus: Int?
-    var body: [UInt8]
+/// What one exchange with a store gave: an HTTP answer, or why none came. Never thrown:
+/// a store failing is an outcome to record (R1, R3), not an exception.
+public struct Exchange: Sendable {
+    public var httpStatus: Int?
+    public var body: [UInt8]
     /// A time-out, a refused connection, a body too large…
-    var transportError: String?
-    var latencyMs: Int
+    public var transportError: String?
+    public var latencyMs: Int
     /// A 429's `Retry-After`, in seconds.
-    var retryAfter: Int?
+    public var retryAfter: Int?
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// The HTTP client for Apple's endpoints: one connection pool, a deadline per request,
-/// bodies capped, and 429 `Retry-After` honoured up to a limit.
-public final class AppleHTTP: Sendable {
+/// The HTTP client for a store's endpoints (Apple's, Google's): one connection pool, a
+/// deadline per request, bodies capped, and 429 `Retry-After` honoured up to a limit.
+public final class StoreHTTP: Sendable {
     let client: HTTPClient
     let timeout: Duration
     let maxRetryAfter: Duration
     /// Apple's largest answers (verifyReceipt with years of renewals) are a few MB.
     static let maxBody = 16 << 20
+    /// The store's name in the reasons an operator reads ("Apple closed the connection").
+    let peer: String
 
-    public init(timeout: Duration, maxRetryAfter: Duration, maxConnections: Int) {
+    public init(timeout: Duration, maxRetryAfter: Duration, maxConnections: Int, peer: String = "Apple") {
+        self.peer = peer
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnections)
         configuration.timeout = .init(connect: .seconds(10))
@@ -42,23 +45,24 @@ public final class AppleHTTP: Sendable {
 
     /// Sends the request; on a 429 whose `Retry-After` is short enough, waits it out and
     /// sends once more. The latency covers the whole exchange.
-    func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async -> Exchange {
+    /// A body goes as JSON unless `json` is false (then `headers` name its type).
+    public func send(_ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil, json: Bool = true) async -> Exchange {
         let start = ContinuousClock.now
-        var exchange = await sendOnce(method, url, headers: headers, body: body)
+        var exchange = await sendOnce(method, url, headers: headers, body: body, json: json)
         if exchange.httpStatus == 429, let wait = exchange.retryAfter, Duration.seconds(wait) <= maxRetryAfter {
             try? await Task.sleep(for: .seconds(wait))
-            exchange = await sendOnce(method, url, headers: headers, body: body)
+            exchange = await sendOnce(method, url, headers: headers, body: body, json: json)
         }
         exchange.latencyMs = Self.milliseconds(ContinuousClock.now - start)
         return exchange
     }
 
-    private func sendOnce(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]?) async -> Exchange {
+    private func sendOnce(_ method: HTTPMethod, _ url: String, headers: [(String, String)], body: [UInt8]?, json: Bool) async -> Exchange {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            if json { request.headers.add(name: "Content-Type", value: "application/json") }
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         do {
@@ -78,10 +82,10 @@ public final class AppleHTTP: Sendable {
     /// Short, operator-readable reasons; never a URL or a secret.
     private func describe(_ error: any Error) -> String {
         if error is NIOTooManyBytesError { return "the answer is larger than \(Self.maxBody >> 20) MB" }
-        return TransportErrorText.describe(error, timeout: timeout, peer: "Apple")
+        return TransportErrorText.describe(error, timeout: timeout, peer: peer)
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
+    public static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

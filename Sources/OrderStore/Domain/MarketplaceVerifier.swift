@@ -1,0 +1,33 @@
+/// One verifier for both stores: a stored submission goes to the store it was made in (a
+/// Google Play purchase to Google, anything else to Apple). A store that is not configured
+/// answers as a configuration problem, which waits for an operator (R4) and loses nothing.
+public struct MarketplaceVerifier: ReceiptVerifier {
+    public let apple: (any ReceiptVerifier)?
+    public let googlePlay: (any ReceiptVerifier)?
+
+    public init(apple: (any ReceiptVerifier)?, googlePlay: (any ReceiptVerifier)?) {
+        self.apple = apple
+        self.googlePlay = googlePlay
+    }
+
+    public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
+        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: nil)
+    }
+
+    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: Optional(app))
+    }
+
+    private func verify(receiptData: String, claimedTransactionId: String?, app: String?) async -> VerificationReport {
+        let isPlay = PlaySubmission(receiptData: receiptData) != nil
+        guard let verifier = isPlay ? googlePlay : apple else {
+            var report = VerificationReport(
+                method: isPlay ? .googlePlay : .verifyReceipt, environment: nil, appleStatus: nil, httpStatus: 401, sharedSecretSent: nil)
+            report.playError = isPlay ? "Google Play is not configured ([google_play] in iapdesk.toml)" : nil
+            if !isPlay { report.transportError = "Apple is not configured ([apple] in iapdesk.toml)" }
+            return report
+        }
+        guard let app else { return await verifier.verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId) }
+        return await verifier.verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: app)
+    }
+}
