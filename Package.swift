@@ -195,6 +195,7 @@ let package = Package(
             name: "iapdesk-bench",
             dependencies: [
                 "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server", "ReferenceGame",
+                "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import GooglePlaySimulator
 import Logging
 import NIOCore
 import OrderStore
@@ -10,11 +11,11 @@ import Server
 import SyntheticData
 
 /// Issue 13's other two figures, through a whole `serve` (intake, receivers, worker) and the
-/// App Store simulator answering at once (latency 0), over loopback:
+/// store's simulator answering at once (latency 0), over loopback, for either store:
 /// - submission → delivered: a game server submits a receipt with `?wait=10` and times the
 ///   answer that says `delivered` (stored, verified by the worker, granted);
-/// - notification acknowledgement: Apple's signed V2 notifications posted to the receiver,
-///   timed to its 2xx (signature and chain checked, stored durably).
+/// - notification acknowledgement: Apple's signed V2 notifications, or Google's Pub/Sub
+///   pushes, posted to the receiver, timed to its 2xx (signature checked, stored durably).
 /// The clients run in this process, `clients` at a time.
 struct PipelineBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Submission → delivered and notification acknowledgement latency.")
@@ -26,6 +27,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Flag(help: "Post the notifications to an intake-only serve (no worker applying them meanwhile), to see what the worker's commits cost.")
     var acksWithoutWorker = false
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: "Whose purchases and notifications: app-store or google-play (the Google Play simulator, Pub/Sub pushes).")
+    var store: BenchStore = .appStore
 
     static let token = "bench-token-0123456789abcdef"
 
@@ -35,24 +38,36 @@ struct PipelineBenchmark: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         let simulator = try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "bench-secret")
         let apple = try await SimulatorServer.start(simulator)
+        let play = try GooglePlaySimulator(packageNames: [BenchPlay.package])
+        let playServer = try await PlaySimulatorServer.start(play)
+        let googlePlay = try BenchPlay.client(
+            apiBase: playServer.baseURL, keys: play.keys, tokenURI: playServer.tokenURI, certsURL: playServer.certsURL)
         let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let verifier = AppleVerifier(
             settings: AppStoreSettings(
                 bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
                 trust: simulator.trustRoots))
-        var server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), port: 0)
+        let tokens = ClientTokens([("bench", Self.token)])
+        var server = try await IAPDeskServer.start(store: store, verifier: verifier, googlePlay: googlePlay, tokens: tokens, port: 0)
         guard var url = server.baseURL else { throw ValidationError("serve did not start") }
 
-        // Every player's purchase and receipt exist at Apple first; the orders are placed.
+        // Every player's purchase exists at the store first; the orders are placed.
         var submissions: [(order: String, body: String)] = []
-        var purchased: [SimulatedPurchase] = []
+        var applePurchases: [SimulatedPurchase] = []
+        var playPurchases: [PlayPurchase] = []
         for index in 0..<purchases {
-            let appleId = "bench-\(index)@icloud"
-            purchased.append(await simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable))
-            let receipt = try await simulator.ledger.receipt(appleId: appleId)
             _ = try await store.orders.ensure(orderId: "p-\(index)", accountId: "acct-\(index)", productId: "coins_60")
-            submissions.append(("p-\(index)", #"{"receipt_data":"\#(receipt)"}"#))
+            switch self.store {
+            case .appStore:
+                let appleId = "bench-\(index)@icloud"
+                applePurchases.append(await simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable))
+                submissions.append(("p-\(index)", #"{"receipt_data":"\#(try await simulator.ledger.receipt(appleId: appleId))"}"#))
+            case .googlePlay:
+                let bought = try await play.ledger.buy(packageName: BenchPlay.package, productId: "coins_60", account: "acct-\(index)")
+                playPurchases.append(bought)
+                submissions.append(("p-\(index)", #"{"google_play":{"package_name":"\#(BenchPlay.package)","purchase_token":"\#(bought.token)"}}"#))
+            }
         }
         let delivered = await Self.timed(
             submissions.map { item in
@@ -66,20 +81,31 @@ struct PipelineBenchmark: AsyncParsableCommand {
 
         if acksWithoutWorker {
             await server.stop()
-            server = try await IAPDeskServer.start(store: store, verifier: verifier, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
+            server = try await IAPDeskServer.start(store: store, verifier: verifier, googlePlay: googlePlay, tokens: tokens, role: .intake, port: 0)
             url = server.baseURL ?? url
         }
-        // Apple tells of the same purchases: a REFUND_DECLINED each, recorded, nothing taken back.
+        // The store tells of the same purchases. Apple: a REFUND_DECLINED each, recorded,
+        // nothing taken back. Google: ONE_TIME_PRODUCT_PURCHASED again, each a push of its own
+        // (a Pub/Sub message id, a signed token), which has the worker ask Google once more.
         var posts: [(String, String, String?, @Sendable (Int, String) -> Bool)] = []
+        let pushToken = try play.keys.pushToken(audience: BenchPlay.audience)
         for index in 0..<notifications {
-            let note = try await simulator.notification("REFUND_DECLINED", about: purchased[index % purchased.count])
-            posts.append((url + "/apple/notifications/production", note.body, nil, { status, _ in (200..<300).contains(status) }))
+            switch self.store {
+            case .appStore:
+                let note = try await simulator.notification("REFUND_DECLINED", about: applePurchases[index % applePurchases.count])
+                posts.append((url + "/apple/notifications/production", note.body, nil, { status, _ in (200..<300).contains(status) }))
+            case .googlePlay:
+                let message = await play.oneTimeMessage(playPurchases[index % playPurchases.count])
+                posts.append((url + "/google/notifications", message.body, pushToken, { status, _ in (200..<300).contains(status) }))
+            }
         }
         let acknowledged = await Self.timed(posts, clients: clients)
 
         await server.stop()
         await verifier.shutdown()
+        await googlePlay.shutdown()
         await apple.stop()
+        await playServer.stop()
         await store.close()
         report(
             [
@@ -91,8 +117,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
                 Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
             ], json: json,
             context: [
-                "backend": backend.backend, "clients": "\(clients)", "purchases": "\(purchases)", "notifications": "\(notifications)",
-                "apple": "simulator, latency 0", "load": "in-process HTTP clients",
+                "backend": backend.backend, "store": self.store.rawValue, "clients": "\(clients)", "purchases": "\(purchases)",
+                "notifications": "\(notifications)", "store simulator": "latency 0", "load": "in-process HTTP clients",
                 "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)",
             ])
     }

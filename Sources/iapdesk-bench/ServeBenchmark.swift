@@ -22,6 +22,8 @@ struct ServeBenchmark: AsyncParsableCommand {
     @Option(help: "Concurrent clients in the load process.") var clients: Int = 64
     @Option(help: "Seconds of load.") var seconds: Int = 10
     @Option(help: "Rows written by raw SQL for the comparison.") var rawRows: Int = 10000
+    @Option(help: "Whose purchases the load submits: app-store (a 4 KB receipt) or google-play (a purchase token).")
+    var store: BenchStore = .appStore
     @Flag(help: "Print JSON.") var json = false
 
     static let token = "bench-token-0123456789abcdef"
@@ -38,12 +40,17 @@ struct ServeBenchmark: AsyncParsableCommand {
             }
         }
         LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
-        let server = try await IAPDeskServer.start(store: store, verifier: nil, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
+        // Intake only: Google is never called, but serve takes Play submissions only for the
+        // packages its Google Play client is configured with.
+        let googlePlay = self.store == .googlePlay ? try BenchPlay.client(apiBase: "http://127.0.0.1:9") : nil
+        let server = try await IAPDeskServer.start(
+            store: store, verifier: nil, googlePlay: googlePlay, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
         guard let url = server.baseURL else { throw ValidationError("serve did not start") }
 
-        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient)
+        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient, store: self.store)
         let perCommit = try await Self.meanBatch(url: url)
         await server.stop()
+        await googlePlay?.shutdown()
         let raw = try await Self.rawWrites(location, rows: rawRows, perCommit: max(1, Int(perCommit.rounded())))
         await store.close()
 
@@ -59,7 +66,8 @@ struct ServeBenchmark: AsyncParsableCommand {
                 Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
             ], json: json,
             context: [
-                "backend": backend.backend, "clients": "\(clients)", "seconds": "\(seconds)", "load": "iapdesk-bench serve-load (second process)",
+                "backend": backend.backend, "store": self.store.rawValue, "clients": "\(clients)", "seconds": "\(seconds)",
+                "load": "iapdesk-bench serve-load (second process)",
                 "other answers": load.errorKinds.isEmpty
                     ? "none" : load.errorKinds.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", "),
             ])
@@ -76,10 +84,12 @@ struct ServeBenchmark: AsyncParsableCommand {
     }
 
     /// Starts the load process and reads its one line of JSON.
-    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int) async throws -> LoadResult {
+    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int, store: BenchStore) async throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)"]
+        process.arguments = [
+            "serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)", "--store", store.rawValue,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -165,6 +175,7 @@ struct ServeLoad: AsyncParsableCommand {
     @Option var clients: Int = 64
     @Option var seconds: Int = 10
     @Option var perClient: Int = 20
+    @Option var store: BenchStore = .appStore
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
@@ -172,7 +183,7 @@ struct ServeLoad: AsyncParsableCommand {
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let receipt = Data((0..<3072).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
         let deadline = ContinuousClock.now + .seconds(seconds)
-        let (url, clients, perClient) = (url, clients, perClient)
+        let (url, clients, perClient, store) = (url, clients, perClient, store)
         let results = await withTaskGroup(of: (Samples, [String: Int]).self) { group in
             for client in 0..<clients {
                 group.addTask {
@@ -184,7 +195,13 @@ struct ServeLoad: AsyncParsableCommand {
                         request.method = .POST
                         request.headers.add(name: "Authorization", value: "Bearer \(ServeBenchmark.token)")
                         request.headers.add(name: "Content-Type", value: "application/json")
-                        request.body = .bytes(ByteBuffer(string: #"{"receipt_data":"\#(receipt)"}"#))
+                        let body =
+                            switch store {
+                            case .appStore: #"{"receipt_data":"\#(receipt)"}"#
+                            case .googlePlay:
+                                #"{"google_play":{"package_name":"\#(BenchPlay.package)","purchase_token":"bench-\#(client)-\#(index)-\#(BenchPlay.tokenTail)"}}"#
+                            }
+                        request.body = .bytes(ByteBuffer(string: body))
                         let start = ContinuousClock.now
                         do {
                             let response = try await http.execute(request, timeout: .seconds(30))

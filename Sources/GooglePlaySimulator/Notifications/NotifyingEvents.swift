@@ -160,12 +160,20 @@ extension GooglePlaySimulator {
     }
 
     func notifyOneTime(_ purchase: PlayPurchase, type: Int, at date: Date) async {
-        await notifications.publish(
-            envelope(
-                purchase,
-                [
-                    "oneTimeProductNotification": ["version": "1.0", "notificationType": type, "purchaseToken": purchase.token, "sku": purchase.productId]
-                ], at: date), at: date)
+        await notifications.publish(oneTime(purchase, type: type, at: date), at: date)
+    }
+
+    /// A one-time product's notification (`type` 1 purchased, 2 cancelled), not sent: its push
+    /// body under a fresh message id, for a client that posts it itself.
+    public func oneTimeMessage(_ purchase: PlayPurchase, type: Int = 1, at date: Date = Date()) async -> PushSender.Message {
+        await notifications.message(oneTime(purchase, type: type, at: date), at: date)
+    }
+
+    private func oneTime(_ purchase: PlayPurchase, type: Int, at date: Date) -> [String: Any] {
+        envelope(
+            purchase,
+            ["oneTimeProductNotification": ["version": "1.0", "notificationType": type, "purchaseToken": purchase.token, "sku": purchase.productId]],
+            at: date)
     }
 
     func envelope(_ purchase: PlayPurchase, _ body: [String: Any], at date: Date) -> [String: Any] {

@@ -49,16 +49,7 @@ public actor PushSender {
     /// at the first try.
     @discardableResult
     public func publish(_ notification: [String: Any], at date: Date = Date()) async -> Bool {
-        let data = Self.json(notification)
-        let messageId = String(nextId)
-        nextId += 1
-        let time = Self.rfc3339(date)
-        let message: [String: Any] = [
-            "attributes": [:] as [String: String], "data": Data(data.utf8).base64EncodedString(), "messageId": messageId, "message_id": messageId,
-            "publishTime": time, "publish_time": time,
-        ]
-        let body = Self.json(["message": message, "subscription": Self.subscription])
-        entries.append(Entry(message: Message(messageId: messageId, publishTime: date, data: data, body: body), attempts: []))
+        entries.append(Entry(message: message(notification, at: date), attempts: []))
         let index = entries.count - 1
         if await attempt(index) { return true }
         let delays = retryDelays
@@ -71,6 +62,21 @@ public actor PushSender {
                 }
             })
         return false
+    }
+
+    /// The push body for `notification` under the next message id, as `publish` posts it;
+    /// the benchmark posts such bodies itself to time each acknowledgement.
+    public func message(_ notification: [String: Any], at date: Date = Date()) -> Message {
+        let data = Self.json(notification)
+        let messageId = String(nextId)
+        nextId += 1
+        let time = Self.rfc3339(date)
+        let message: [String: Any] = [
+            "attributes": [:] as [String: String], "data": Data(data.utf8).base64EncodedString(), "messageId": messageId, "message_id": messageId,
+            "publishTime": time, "publish_time": time,
+        ]
+        let body = Self.json(["message": message, "subscription": Self.subscription])
+        return Message(messageId: messageId, publishTime: date, data: data, body: body)
     }
 
     /// Stops the retries still scheduled.
