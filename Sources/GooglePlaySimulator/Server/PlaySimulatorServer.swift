@@ -58,6 +58,15 @@ public final class PlaySimulatorServer: Sendable {
         return PlaySimulatorServer(simulator: simulator, port: actual, host: host, task: task)
     }
 
+    /// Runs until the task that called it is cancelled (for `iapdesk play-simulator`).
+    public func wait() async throws {
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: { [task] in
+            task.cancel()
+        }
+    }
+
     public func stop() async {
         await simulator.notifications.stop()
         task.cancel()

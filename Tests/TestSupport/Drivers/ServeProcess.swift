@@ -9,15 +9,17 @@ public struct ServeProcess: Sendable {
     /// `http://127.0.0.1:PORT`, or nil for a worker-only process.
     public let baseURL: String?
 
-    /// Starts `serve` with `arguments` after the config; returns once it printed its address.
-    /// Its log (standard error) goes to `log` when given.
+    /// Starts `serve` with `arguments` after the config and `environment` added to this
+    /// process's; returns once it printed its address. Its log (standard error) goes to `log`
+    /// when given.
     public static func start(
-        _ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"], log: String? = nil
+        _ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
+        log: String? = nil
     ) throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--config", config] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }) { $1 }
         let output = Pipe()
         process.standardOutput = output
         if let log {
