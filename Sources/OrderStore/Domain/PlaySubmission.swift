@@ -8,13 +8,17 @@ import Foundation
 /// receipt and the worker's verifier knows which store to ask.
 public struct PlaySubmission: Sendable, Equatable, Codable {
     public var packageName: String
-    public var productId: String
+    /// The product the game says it sold; nil leaves it to the order's (R5 checks Google's
+    /// answer against the order either way).
+    public var productId: String?
     public var purchaseToken: String
     public var purchaseJSON: String?
     public var signature: String?
     public var consume: Bool
 
-    public init(packageName: String, productId: String, purchaseToken: String, purchaseJSON: String? = nil, signature: String? = nil, consume: Bool = false) {
+    public init(
+        packageName: String, productId: String? = nil, purchaseToken: String, purchaseJSON: String? = nil, signature: String? = nil, consume: Bool = false
+    ) {
         self.packageName = packageName
         self.productId = productId
         self.purchaseToken = purchaseToken
@@ -31,7 +35,7 @@ public struct PlaySubmission: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         packageName = try c.decode(String.self, forKey: .packageName)
-        productId = try c.decode(String.self, forKey: .productId)
+        productId = try c.decodeIfPresent(String.self, forKey: .productId)
         purchaseToken = try c.decode(String.self, forKey: .purchaseToken)
         purchaseJSON = try c.decodeIfPresent(String.self, forKey: .purchaseJSON)
         signature = try c.decodeIfPresent(String.self, forKey: .signature)

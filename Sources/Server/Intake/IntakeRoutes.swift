@@ -133,7 +133,7 @@ struct IntakeRoutes: Sendable {
         let sent = [body.receiptData != nil, body.signedTransaction != nil, body.googlePlay != nil].filter { $0 }.count
         guard sent == 1 else { throw Problem.badRequest("receipt_data, signed_transaction or google_play: send exactly one") }
         if let play = body.googlePlay {
-            return try await submit(request, raw: raw, orderId: orderId, client: client, data: try await playSubmission(play, orderId: orderId).receiptData)
+            return try await submit(request, raw: raw, orderId: orderId, client: client, data: try playSubmission(play).receiptData)
         }
         guard let data = body.receiptData ?? body.signedTransaction else { throw Problem.badRequest("receipt_data or signed_transaction: send exactly one") }
         if body.receiptData != nil, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
@@ -172,7 +172,7 @@ struct IntakeRoutes: Sendable {
     /// A Google Play purchase is checked for what can be checked without Google: a package
     /// this studio configured, a token of Google's form, the client's purchase JSON (when
     /// sent) naming the same token. Google is asked by the worker.
-    private func playSubmission(_ play: GooglePlayPurchase, orderId: String) async throws -> PlaySubmission {
+    private func playSubmission(_ play: GooglePlayPurchase) throws -> PlaySubmission {
         guard playPackages.contains(play.packageName) else {
             throw Problem.badRequest(
                 playPackages.isEmpty
@@ -194,9 +194,8 @@ struct IntakeRoutes: Sendable {
         if let signature = play.signature, signature.utf8.count > 2048 || Data(base64Encoded: signature) == nil {
             throw Problem.badRequest("google_play.signature: base64, as Play Billing gives it")
         }
-        guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         return PlaySubmission(
-            packageName: play.packageName, productId: play.productId ?? order.productId, purchaseToken: play.purchaseToken, purchaseJSON: play.purchaseJson,
+            packageName: play.packageName, productId: play.productId, purchaseToken: play.purchaseToken, purchaseJSON: play.purchaseJson,
             signature: play.signature, consume: play.consume ?? false)
     }
 
