@@ -14,6 +14,7 @@ public actor PushTokenVerifier {
     let http: StoreHTTP
     private var keys: [String: _RSA.Signing.PublicKey] = [:]
     private var lastFetch: ContinuousClock.Instant?
+    private var fetching: Task<[String: _RSA.Signing.PublicKey], Never>?
     /// Clock skew allowed on `iat` and `exp`.
     static let skew: TimeInterval = 300
 
@@ -53,16 +54,30 @@ public actor PushTokenVerifier {
 
     private func key(_ kid: String) async -> _RSA.Signing.PublicKey? {
         if let key = keys[kid] { return key }
-        if let last = lastFetch, ContinuousClock.now - last < .seconds(60) { return nil }
-        lastFetch = .now
-        let exchange = await http.send(.GET, settings.certsURL)
-        guard exchange.httpStatus == 200, let pems = try? JSONDecoder().decode([String: String].self, from: Data(exchange.body)) else { return nil }
+        let fetch: Task<[String: _RSA.Signing.PublicKey], Never>
+        if let inFlight = fetching {
+            // A burst of pushes at start waits for the one fetch, instead of being refused.
+            fetch = inFlight
+        } else {
+            if let last = lastFetch, ContinuousClock.now - last < .seconds(60) { return nil }
+            lastFetch = .now
+            fetch = Task { [http, settings] in await Self.fetchKeys(http, from: settings.certsURL) }
+            fetching = fetch
+        }
+        let fetched = await fetch.value
+        if fetching == fetch { fetching = nil }
+        // Google rotates its keys: the published set replaces the one kept.
+        if !fetched.isEmpty { keys = fetched }
+        return keys[kid]
+    }
+
+    private static func fetchKeys(_ http: StoreHTTP, from url: String) async -> [String: _RSA.Signing.PublicKey] {
+        let exchange = await http.send(.GET, url)
+        guard exchange.httpStatus == 200, let pems = try? JSONDecoder().decode([String: String].self, from: Data(exchange.body)) else { return [:] }
         var fetched: [String: _RSA.Signing.PublicKey] = [:]
         for (id, pem) in pems {
             if let certificate = try? Certificate(pemEncoded: pem), let key = _RSA.Signing.PublicKey(certificate.publicKey) { fetched[id] = key }
         }
-        // Google rotates its keys: the published set replaces the one kept.
-        if !fetched.isEmpty { keys = fetched }
-        return keys[kid]
+        return fetched
     }
 }

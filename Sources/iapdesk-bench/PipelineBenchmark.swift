@@ -142,9 +142,15 @@ struct PipelineBenchmark: AsyncParsableCommand {
                         do {
                             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
                             let answer = String(buffer: try await response.body.collect(upTo: 1 << 20))
-                            if accepted(Int(response.status.code), answer) { samples.record((ContinuousClock.now - start).milliseconds) } else { failures += 1 }
+                            if accepted(Int(response.status.code), answer) {
+                                samples.record((ContinuousClock.now - start).milliseconds)
+                            } else {
+                                failures += 1
+                                Self.tell("\(url): HTTP \(response.status.code) \(answer.prefix(300))")
+                            }
                         } catch {
                             failures += 1
+                            Self.tell("\(url): \(error)")
                         }
                     }
                     return (samples, failures)
@@ -152,6 +158,13 @@ struct PipelineBenchmark: AsyncParsableCommand {
             }
             return await Samples.merged(&group)
         }
+    }
+}
+
+extension PipelineBenchmark {
+    /// A request that failed, on standard error: the figures count it, this says why.
+    static func tell(_ line: String) {
+        FileHandle.standardError.write(Data(("failed: " + line + "\n").utf8))
     }
 }
 

@@ -242,6 +242,30 @@ struct GooglePlayPipelineTests {
     }
 }
 
+extension GooglePlayPipelineTests {
+    @Test(
+        "A burst of pushes as serve starts: every one is taken while Google's keys are fetched once, none refused as unknown",
+        arguments: [Backend.sqlite])
+    func burstAtStart(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try Self.play(serve)
+            let token = try play.keys.pushToken(audience: IntakeTests.playAudience)
+            var messages: [String] = []
+            for index in 0..<16 {
+                let bought = try await play.ledger.buy(packageName: Self.package, productId: "coins_60", account: "burst-\(index)")
+                messages.append(await play.oneTimeMessage(bought).body)
+            }
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for body in messages {
+                    group.addTask { (try? await serve.callWithHeaders(.POST, "/google/notifications", json: body, token: token).status) ?? 0 }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+        }
+    }
+}
+
 /// Claims of any shape, for a forged token.
 private struct AnyClaims: Encodable {
     let values: [String: Any]
