@@ -101,8 +101,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        // SimulatorFaults: what can go wrong between iapdesk and a store, as the simulators play it.
-        .target(name: "SimulatorFaults"),
+        // SimulatorFaults: what the store simulators share: what can go wrong between iapdesk and
+        // a store, as they play it, and serving their routes on loopback.
+        .target(
+            name: "SimulatorFaults",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
         // WebTokens: RS256 JSON Web Tokens (Google's service accounts and push tokens).
         .target(
             name: "WebTokens",

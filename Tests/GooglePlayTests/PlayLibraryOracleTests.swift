@@ -94,7 +94,7 @@ enum GoogleLibrary {
     static let python: String? = Machine.python(importing: "googleapiclient, google.oauth2.id_token")
 
     static func run(_ python: String, input: Data) async throws -> [Check] {
-        let output = try await ChildProcess.run(python, [script], input: input, timeout: .seconds(120)).output
+        let output = try await ChildProcess.run(python, [script], input: input, timeout: .seconds(300)).output
         let checks = output.split(separator: "\n").compactMap { line -> Check? in
             guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
                 let name = object["check"] as? String, let ok = object["ok"] as? Bool

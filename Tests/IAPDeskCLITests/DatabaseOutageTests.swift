@@ -138,7 +138,7 @@ struct DatabaseOutageTests {
     func restartsUnderLoad() async throws {
         let (binary, postgres, setup) = try await Self.dedicatedServer()
         let log = setup.folder + "/serve.log"
-        let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments, log: log)
+        let serve = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments, log: log)
         let base = try #require(serve.baseURL)
         let store = try await setup.open()
         let tally = Tally()
@@ -205,8 +205,8 @@ struct DatabaseOutageTests {
     )
     func longOutage() async throws {
         let (binary, postgres, setup) = try await Self.dedicatedServer()
-        let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
-        let stopping = try ServeProcess.start(
+        let serve = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
+        let stopping = try await ServeProcess.start(
             binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments + ["--grace-seconds", "10"])
         let base = try #require(serve.baseURL)
         let tally = Tally()

@@ -47,7 +47,7 @@ struct EventSendCrashTests {
         // A slow game: each webhook takes two seconds, so the kill finds sends in flight.
         await game.setFault(.slow)
         let worker = ["--role", "worker", "--lease-seconds", "5"]
-        let first = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
+        let first = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
         let deadline = Date().addingTimeInterval(60)
         while await game.applied.count < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(500))
@@ -56,7 +56,7 @@ struct EventSendCrashTests {
         #expect(appliedAtKill >= 3, "the first worker had sent some")
 
         await game.setFault(.none)
-        let second = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
+        let second = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
         while try await store.outbox.unconfirmedCount() > 0, Date() < deadline.addingTimeInterval(30) { try await Task.sleep(for: .milliseconds(200)) }
         await second.kill9()
 

@@ -73,46 +73,32 @@ struct PlayServeCrashTests {
                 let bought = try await play.ledger.buy(packageName: DemoCatalogue.bundleId, productId: "coins_60", account: "acct-\(order)")
                 work.append((order, bought.token))
             }
-            let serve = try ServeProcess.start(binary, config: setup.base.config, tokens: setup.base.tokens, arguments: ServeCrashTests.serveArguments)
+            let serve = try await ServeProcess.start(binary, config: setup.base.config, tokens: setup.base.tokens, arguments: ServeCrashTests.serveArguments)
             let url = try #require(serve.baseURL)
             // One attempt per push: whether Google's push was answered 2xx is then final.
             await play.notifications.configure(url: url + "/google/notifications", audience: Self.audience, retryDelays: [])
             _ = await serve.call(.GET, "/readyz", json: nil, token: nil)
             let load = work
-            let before = await acknowledged.submissions.count
-            let killAfter = Duration.milliseconds(Int.random(in: backend == .sqlite ? 50...400 : 150...700, using: &random))
-            await withTaskGroup(of: Void.self) { killer in
-                killer.addTask {
-                    await withTaskGroup(of: Void.self) { group in
-                        for (order, token) in load {
-                            group.addTask {
-                                guard
-                                    let placed = await serve.call(
-                                        .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#,
-                                        token: ServeCrashTests.token),
-                                    placed.status == 201 || placed.status == 200
-                                else { return }
-                                let purchase = #"{"google_play":{"package_name":"\#(DemoCatalogue.bundleId)","purchase_token":"\#(token)"}}"#
-                                if let answer = await serve.call(.POST, "/v1/orders/\(order)/receipts", json: purchase, token: ServeCrashTests.token),
-                                    answer.status == 202, let id = answer.body["submission_id"] as? Int
-                                {
-                                    await acknowledged.submitted(order, id)
-                                }
-                            }
-                        }
-                        for push in 0..<4 {
-                            group.addTask { _ = try? await play.purchaseAndNotify(productId: "coins_300", account: "pushed-\(round)-\(push)") }
-                        }
+            var calls: [@Sendable () async -> Void] = load.map { order, token in
+                {
+                    guard
+                        let placed = await serve.call(
+                            .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#,
+                            token: ServeCrashTests.token),
+                        placed.status == 201 || placed.status == 200
+                    else { return }
+                    let purchase = #"{"google_play":{"package_name":"\#(DemoCatalogue.bundleId)","purchase_token":"\#(token)"}}"#
+                    if let answer = await serve.call(.POST, "/v1/orders/\(order)/receipts", json: purchase, token: ServeCrashTests.token),
+                        answer.status == 202, let id = answer.body["submission_id"] as? Int
+                    {
+                        await acknowledged.submitted(order, id)
                     }
                 }
-                try? await Task.sleep(for: killAfter)
-                let patience = ContinuousClock.now + .seconds(5)
-                while await acknowledged.submissions.count <= before, ContinuousClock.now < patience {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-                await serve.kill9()
-                killer.cancelAll()
             }
+            for push in 0..<4 {
+                calls.append { _ = try? await play.purchaseAndNotify(productId: "coins_300", account: "pushed-\(round)-\(push)") }
+            }
+            await ServeCrashTests.killWhileLoaded(serve, underLoad: backend, random: &random, acknowledged: acknowledged, calls)
         }
         await play.notifications.configure(url: nil)
         let submissions = await acknowledged.submissions
@@ -133,7 +119,7 @@ struct PlayServeCrashTests {
         await store.close()
 
         // Once more, left running: the worker finishes what the kills interrupted.
-        let last = try ServeProcess.start(binary, config: setup.base.config, tokens: setup.base.tokens, arguments: ServeCrashTests.serveArguments)
+        let last = try await ServeProcess.start(binary, config: setup.base.config, tokens: setup.base.tokens, arguments: ServeCrashTests.serveArguments)
         store = try await setup.base.open()
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {

@@ -52,7 +52,7 @@ struct PlaySimulatorCommandTests {
         #expect(mode == 0o600, "the service account's key file is the owner's only")
         #expect(!printed.contains("PRIVATE KEY"), "the key is written to its file, never printed")
 
-        let serve = try ServeProcess.start(
+        let serve = try await ServeProcess.start(
             binary, config: setup.config, tokens: setup.tokens, arguments: ["--listen", "127.0.0.1:\(servePort)"], environment: environment)
         do {
             try await Self.purchaseThrough(serve, simulator: base)

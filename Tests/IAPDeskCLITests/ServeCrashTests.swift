@@ -79,6 +79,33 @@ struct ServeCrashTests {
         func notified(_ uuid: String) { notifications.append(uuid) }
     }
 
+    /// Runs `load` (each call at once) against `serve` and kills it with SIGKILL at a random
+    /// point once the load has reached it (one more 202 at least, however busy the machine);
+    /// calls still in flight are abandoned (the HTTP client would otherwise keep reconnecting
+    /// to the dead port).
+    static func killWhileLoaded(
+        _ serve: ServeProcess, underLoad backend: Backend, random: inout SystemRandomNumberGenerator, acknowledged: Acknowledged,
+        _ load: [@Sendable () async -> Void]
+    ) async {
+        let before = await acknowledged.submissions.count
+        // PostgreSQL's first requests open the pool's connections: a later window.
+        let killAfter = Duration.milliseconds(Int.random(in: backend == .sqlite ? 50...400 : 150...700, using: &random))
+        await withTaskGroup(of: Void.self) { killer in
+            killer.addTask {
+                await withTaskGroup(of: Void.self) { group in
+                    for call in load { group.addTask(operation: call) }
+                }
+            }
+            try? await Task.sleep(for: killAfter)
+            let patience = ContinuousClock.now + .seconds(5)
+            while await acknowledged.submissions.count <= before, ContinuousClock.now < patience {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            await serve.kill9()
+            killer.cancelAll()
+        }
+    }
+
     @Test(
         "kill -9 under load, round after round: every 202 and every notification 2xx is in the store; the audit chain verifies; each paid order is delivered exactly once after",
         arguments: Backend.all)
@@ -100,50 +127,30 @@ struct ServeCrashTests {
             }
             let test = try await setup.simulator.notification(
                 "TEST", about: try #require(await setup.simulator.ledger.purchases(appleId: "crash-\(round)-0@icloud").first))
-            let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
+            let serve = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
             // Ready (the store answers) before the kill's clock starts, so every round has load.
             _ = await serve.call(.GET, "/readyz", json: nil, token: nil)
             let load = work
-            let before = await acknowledged.submissions.count
-            // PostgreSQL's first requests open the pool's connections: a later window.
-            let killAfter = Duration.milliseconds(Int.random(in: backend == .sqlite ? 50...400 : 150...700, using: &random))
-            await withTaskGroup(of: Void.self) { killer in
-                killer.addTask {
-                    await withTaskGroup(of: Void.self) { group in
-                        for (order, receipt) in load {
-                            group.addTask {
-                                guard
-                                    let placed = await serve.call(
-                                        .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#,
-                                        token: Self.token),
-                                    placed.status == 201 || placed.status == 200
-                                else { return }
-                                if let answer = await serve.call(
-                                    .POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token),
-                                    answer.status == 202, let id = answer.body["submission_id"] as? Int
-                                {
-                                    await acknowledged.submitted(order, id)
-                                }
-                            }
-                        }
-                        group.addTask {
-                            if let answer = await serve.call(.POST, "/apple/notifications/production", json: test.body, token: nil), answer.status == 200 {
-                                await acknowledged.notified(test.uuid)
-                            }
-                        }
+            var calls: [@Sendable () async -> Void] = load.map { order, receipt in
+                {
+                    guard
+                        let placed = await serve.call(
+                            .POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"acct-\#(order)","product_id":"coins_60"}"#, token: Self.token),
+                        placed.status == 201 || placed.status == 200
+                    else { return }
+                    if let answer = await serve.call(.POST, "/v1/orders/\(order)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#, token: Self.token),
+                        answer.status == 202, let id = answer.body["submission_id"] as? Int
+                    {
+                        await acknowledged.submitted(order, id)
                     }
                 }
-                // The kill, at a random point once this round's load has reached the server
-                // (one 202 at least, however busy the machine); calls still in flight are
-                // abandoned (the HTTP client would otherwise keep reconnecting to the dead port).
-                try? await Task.sleep(for: killAfter)
-                let patience = ContinuousClock.now + .seconds(5)
-                while await acknowledged.submissions.count <= before, ContinuousClock.now < patience {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
-                await serve.kill9()
-                killer.cancelAll()
             }
+            calls.append {
+                if let answer = await serve.call(.POST, "/apple/notifications/production", json: test.body, token: nil), answer.status == 200 {
+                    await acknowledged.notified(test.uuid)
+                }
+            }
+            await Self.killWhileLoaded(serve, underLoad: backend, random: &random, acknowledged: acknowledged, calls)
         }
         let submissions = await acknowledged.submissions
         let notifications = await acknowledged.notifications
@@ -163,7 +170,7 @@ struct ServeCrashTests {
         await store.close()
 
         // Once more, left running: the worker finishes what the kills interrupted.
-        let last = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
+        let last = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
         store = try await setup.open()
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
@@ -199,8 +206,8 @@ struct ServeCrashTests {
         #expect(try await store.jobs.status().due == count)
 
         let worker = ["--role", "worker", "--lease-seconds", "5"]
-        let first = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
-        let second = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
+        let first = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
+        let second = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: worker)
         // Let both take leases, then kill one with its jobs in hand.
         var killedMidLease = false
         for _ in 0..<100 {
@@ -245,7 +252,7 @@ struct ServeCrashTests {
         await setup.simulator.faults.set(try FaultProfile.parse("latency=3"))
         await setup.simulator.ledger.purchase(appleId: "term@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "term-1")
         let receipt = try await setup.simulator.ledger.receipt(appleId: "term@icloud")
-        let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
+        let serve = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
         #expect(
             await serve.call(.POST, "/v1/orders", json: #"{"order_id":"term-1","account_id":"acct-term","product_id":"coins_60"}"#, token: Self.token)?.status
                 == 201)

@@ -23,7 +23,7 @@ struct ServeDatabaseRoleTests {
                 of: "postgres://postgres@", with: "postgres://\(login)@")
             try config.write(toFile: setup.config, atomically: true, encoding: .utf8)
 
-            let serve = try ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
+            let serve = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments)
             for index in 0..<5 {
                 let order = "s-\(index)", appleId = "support-\(index)@icloud"
                 await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)

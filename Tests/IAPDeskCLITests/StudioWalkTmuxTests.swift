@@ -109,7 +109,7 @@ struct StudioWalkTmuxTests {
         // 3. serve, and the game servers' two calls for an order of every type.
         let tokens = try String(contentsOfFile: folder + "/client-tokens", encoding: .utf8)
         let token = try #require(tokens.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
-        let serve = try ServeProcess.start(binary, config: config, tokens: folder + "/client-tokens")
+        let serve = try await ServeProcess.start(binary, config: config, tokens: folder + "/client-tokens")
         defer { serve.process.terminate() }
         let base = try #require(serve.baseURL)
         let orders: [(id: String, product: String, kind: SimulatedPurchase.Kind, apple: AppStoreSimulator)] = [

@@ -108,6 +108,21 @@ struct RuleTests {
             .filter { !$0.passed }.map(\.name)
     }
 
+    @Test("R5 with R9: a consumable's cancellation fails the check where the answer can tell one (a signed revocation, Google's void), never from a receipt")
+    func consumableRefundBySource() {
+        var revoked = tx("1", at: t0 + 1000)
+        revoked.cancellationDate = t0 + 2000
+        let content = AppleReceiptContent(bundleId: "com.example.game", inApp: [revoked])
+        func failed(_ tells: Bool) -> [ReceiptCheck.Name] {
+            ReceiptChecks.run(
+                order: order(), productType: .consumable, expectedBundleId: "com.example.game", content: content, picked: revoked,
+                answerReportsConsumableRefunds: tells
+            ).filter { !$0.passed }.map(\.name)
+        }
+        #expect(failed(true) == [.notCancelled])
+        #expect(failed(false).isEmpty)
+    }
+
     @Test("R5: a matching transaction passes every check")
     func allPass() {
         #expect(failures(tx("1", at: t0 + 1000)).isEmpty)

@@ -62,7 +62,11 @@ extension AppleSide {
         static func toldApple(_ transactionId: String, in serve: IntakeTests.Running) async throws -> Bool {
             let deadline = Date().addingTimeInterval(30)
             while Date() < deadline {
-                let stored = try await serve.store.db.sql.raw("SELECT finished_at FROM transactions WHERE transaction_id = \(bind: transactionId)").first()
+                // On a pooled read connection: the pool's first connection may be inside the
+                // worker's open write, where the finish is seen before it commits.
+                let stored = try await serve.store.read { sql in
+                    try await sql.raw("SELECT finished_at FROM transactions WHERE transaction_id = \(bind: transactionId)").first()
+                }
                 if try stored?.decode(column: "finished_at", as: Int64?.self) != nil { return true }
                 try await Task.sleep(for: .milliseconds(50))
             }

@@ -266,6 +266,72 @@ extension GooglePlayPipelineTests {
     }
 }
 
+extension GooglePlayPipelineTests {
+    @Test(
+        "R8 in life's order: A subscribes; Google renews and says so before anyone submits it; B, on the same Google account, submits the token: A keeps it, B's order is disputed, nothing granted twice",
+        arguments: Backend.all)
+    func renewalSubmittedBySecondAccount(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try Self.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "vip_monthly", account: "p-a")
+            _ = try await Self.submit(serve, order: "gp-a", account: "p-a", product: "vip_monthly", token: bought.token)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-a", in: serve)
+            let renewed = try await play.renewAndNotify(bought.token)
+            let renewal = try #require(renewed.latestOrderId)
+            let first = try #require(bought.orderId)
+            #expect(renewal != first && renewal.hasPrefix(first), "a renewal's order id is the first one's with a suffix")
+            // Google's word on the renewal reaches the store before any game server submits it.
+            let otid = try #require(try await serve.store.orders.find("gp-a")?.originalTransactionId)
+            #expect(try await eventually { try await serve.store.subscriptions.detail(otid).chain.contains { $0.transaction.transactionId == renewal } })
+            _ = try await Self.submit(serve, order: "gp-b", account: "p-b", product: "vip_monthly", token: bought.token)
+            let b = try await IntakeTests.waitFor("disputed", order: "gp-b", in: serve)
+            #expect(b["state"] as? String == "disputed", "\(b)")
+            #expect(b["transaction_id"] as? String == renewal, "B's order names the renewal it submitted")
+            #expect(try await serve.store.orders.detail("gp-b").grants.isEmpty, "nothing granted to B")
+            #expect(try await serve.store.orders.detail("gp-a").grants.count == 1)
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.ownerAccount == "p-a")
+        }
+    }
+
+    @Test("R2: a license tester's test purchase is delivered and flagged as a sandbox purchase in a production store", arguments: [Backend.sqlite])
+    func testPurchase(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try Self.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_60", account: "p-t", test: true)
+            _ = try await Self.submit(serve, order: "gp-t", account: "p-t", product: "coins_60", token: bought.token)
+            let order = try await IntakeTests.waitFor("delivered", order: "gp-t", in: serve)
+            #expect(order["environment"] as? String == "Sandbox", "\(order)")
+            let verdict = try #require(try await serve.store.orders.detail("gp-t").attempts.first?.verdict)
+            #expect(verdict.sandboxInProduction, "flagged apart, as Apple's sandbox purchases are")
+            #expect(try await serve.store.googlePlay.purchase(token: bought.token)?.facts.isTest == true)
+        }
+    }
+
+    @Test(
+        "R9 in life's order: Google voids a purchase before the game submits it; the game's late submission is never granted, and the game is told nothing was delivered",
+        arguments: Backend.all)
+    func voidBeforeSubmission(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try Self.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-v")
+            let orderId = try #require(bought.orderId)
+            _ = try await play.voidAndNotify(bought.token)
+            #expect(
+                try await eventually { try await serve.store.orders.orphans(limit: 50).contains { $0.transaction.transactionId == orderId } },
+                "kept as a refunded orphan")
+            _ = try await Self.submit(serve, order: "gp-v", account: "p-v", product: "coins_300", token: bought.token)
+            #expect(
+                try await eventually(within: 30) {
+                    let state = try await serve.store.orders.find("gp-v")?.state
+                    return state == .rejected || state == .refunded
+                })
+            #expect(try await serve.store.orders.detail("gp-v").grants.allSatisfy { $0.revokedAt != nil }, "no live grant")
+            let told = try await Self.events(serve, order: "gp-v").compactMap { $0["type"] as? String }
+            #expect(told.last != "delivered", "the game is not left believing it delivered: \(told)")
+        }
+    }
+}
+
 /// Claims of any shape, for a forged token.
 private struct AnyClaims: Encodable {
     let values: [String: Any]

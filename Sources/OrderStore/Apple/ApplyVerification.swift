@@ -214,17 +214,9 @@ extension OrderStore {
         outcome.checks = ReceiptChecks.run(
             order: order, productType: productType, expectedBundleId: settings.expectedApp(of: order, product: try await tx.sql.product(order.productId)),
             content: content,
-            picked: picked.map { refundAware($0, type: productType, report: report) }, clockSkew: settings.clockSkew)
+            picked: picked, clockSkew: settings.clockSkew, answerReportsConsumableRefunds: report.method.reportsConsumableRefunds)
         guard ReceiptChecks.firstFailure(outcome.checks) == nil, let picked else { return nil }
         return Purchase(transaction: picked, type: productType)
-    }
-
-    /// R9 sees a cancellation only where Apple means one (not an upgrade; for consumables
-    /// only a signed transaction's revocation).
-    private func refundAware(_ transaction: AppleTransaction, type: ProductType, report: VerificationReport) -> AppleTransaction {
-        var checked = transaction
-        checked.cancellationDate = RefundRule.cancellation(of: transaction, type: type, fromJWS: report.method.reportsConsumableRefunds)
-        return checked
     }
 
     /// A delivered, confirmed order seen again: only a refund Apple has since recorded, or

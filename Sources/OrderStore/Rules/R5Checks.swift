@@ -28,9 +28,11 @@ public enum ReceiptChecks {
 
     /// Every check of ``ReceiptCheck/Name`` on `picked` for `order`, in that order (the
     /// purchase date against the order's creation within `clockSkew`); each says what it saw.
+    /// `answerReportsConsumableRefunds`: whether the answer can say a consumable was
+    /// refunded (a signed transaction's revocation, Google's void), unlike a receipt (R9).
     public static func run(
         order: Order, productType: ProductType, expectedBundleId: String, content: AppleReceiptContent,
-        picked: AppleTransaction?, clockSkew: Millis = defaultClockSkew
+        picked: AppleTransaction?, clockSkew: Millis = defaultClockSkew, answerReportsConsumableRefunds: Bool = false
     ) -> [ReceiptCheck] {
         var checks: [ReceiptCheck] = [
             ReceiptCheck(
@@ -51,7 +53,7 @@ public enum ReceiptChecks {
                 name: .quantity, passed: transaction.quantity == order.quantity,
                 detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
         checks.append(purchaseDateCheck(transaction, order: order, productType: productType, clockSkew: clockSkew))
-        let cancelled = RefundRule.cancellation(of: transaction, type: productType) != nil
+        let cancelled = RefundRule.cancellation(of: transaction, type: productType, fromJWS: answerReportsConsumableRefunds) != nil
         checks.append(
             ReceiptCheck(
                 name: .notCancelled, passed: !cancelled,

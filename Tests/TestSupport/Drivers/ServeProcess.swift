@@ -15,7 +15,7 @@ public struct ServeProcess: Sendable {
     public static func start(
         _ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
         log: String? = nil
-    ) throws -> ServeProcess {
+    ) async throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--config", config] + arguments
@@ -30,14 +30,18 @@ public struct ServeProcess: Sendable {
         }
         try ProcessLaunch.run(process)
         // The first line names the address: "iapdesk serve (all) on http://127.0.0.1:PORT, store …".
-        var line = Data()
-        let deadline = Date().addingTimeInterval(20)
-        while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        // Read on a thread of its own: a blocking read on the concurrency pool's two threads
+        // would stall every other test meanwhile.
+        let text = await OffPool.run { () -> String in
+            var line = Data()
+            let deadline = Date().addingTimeInterval(20)
+            while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            return String(decoding: line, as: UTF8.self)
         }
-        let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("iapdesk serve") else {
             process.terminate()
             throw ServeProcessError(description: "serve did not start: \(text)")

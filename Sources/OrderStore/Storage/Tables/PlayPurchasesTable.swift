@@ -41,8 +41,35 @@ extension WriteTransaction {
     /// their chain (``PlayChain``): what the rules read of a Play answer.
     func keepPlayPurchase(_ play: PlayPurchaseFacts, content: AppleReceiptContent?) async throws -> AppleReceiptContent? {
         let root = try await storePlayPurchase(play)
-        guard let content, root != play.purchaseToken, let original = try await chainOriginal(root: root) else { return content }
-        return PlayChain.rooted(content, token: play.purchaseToken, at: original)
+        guard var content else { return nil }
+        if root != play.purchaseToken, let original = try await chainOriginal(root: root) {
+            content = PlayChain.rooted(content, token: play.purchaseToken, at: original)
+        }
+        return try await withKnownVoids(content)
+    }
+
+    /// Google's answer about a purchase does not say it was voided; the void (its
+    /// notification, or the sweep) may have come before the game submitted the purchase and
+    /// is kept on the transaction. The rules see it there (R5's "not cancelled", R9).
+    private func withKnownVoids(_ content: AppleReceiptContent) async throws -> AppleReceiptContent {
+        func known(_ transaction: AppleTransaction) async throws -> AppleTransaction {
+            guard transaction.cancellationDate == nil, let stored = try await storedTransaction(transaction.transactionId)?.transaction,
+                let voided = stored.cancellationDate
+            else { return transaction }
+            var merged = transaction
+            merged.cancellationDate = voided
+            merged.cancellationReason = merged.cancellationReason ?? stored.cancellationReason
+            merged.refundedShare = merged.refundedShare ?? stored.refundedShare
+            return merged
+        }
+        var result = content
+        var inApp: [AppleTransaction] = []
+        for transaction in content.inApp { inApp.append(try await known(transaction)) }
+        var latest: [AppleTransaction] = []
+        for transaction in content.latestReceiptInfo { latest.append(try await known(transaction)) }
+        result.inApp = inApp
+        result.latestReceiptInfo = latest
+        return result
     }
 
     /// The original of the chain `root` starts: its first order, as the store keeps its
