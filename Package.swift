@@ -217,7 +217,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "Console", "Terminal",
+                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "GooglePlaySimulator", "Console", "Terminal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -15,12 +15,15 @@ public final class GooglePlaySimulator: Sendable {
     /// The access tokens it handed out, and the actions Google took at the developer's request.
     let tokens = AccessTokens()
 
-    public init(packageNames: [String], faults: FaultProfile = .none, seed: UInt64 = 0x9A7_0001, catalogue: PlayCatalogue = .standard) throws {
+    /// `keys`: Google's keys, made anew when nil (two RSA keys; tests share one set).
+    public init(
+        packageNames: [String], faults: FaultProfile = .none, seed: UInt64 = 0x9A7_0001, catalogue: PlayCatalogue = .standard, keys: PlayKeys? = nil
+    ) throws {
         self.packageNames = packageNames
-        keys = try PlayKeys()
+        self.keys = try keys ?? PlayKeys()
         ledger = PlayLedger(catalogue: catalogue, seed: seed)
         self.faults = FaultSwitch(faults, seed: seed)
-        notifications = PushSender(keys: keys)
+        notifications = PushSender(keys: self.keys)
     }
 
     /// The first package: what a purchase is made in when none is named.

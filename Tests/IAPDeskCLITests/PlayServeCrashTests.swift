@@ -24,7 +24,7 @@ struct PlayServeCrashTests {
 
         static func make(_ backend: Backend) async throws -> PlaySetup {
             let base = try await ServeCrashTests.Setup.make(backend)
-            let play = try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId])
+            let play = try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId], keys: try await SharedPlayKeys.get())
             let playServer = try await PlaySimulatorServer.start(play)
             let keyFile = base.folder + "/play-service-account.json"
             try JSONSerialization.data(withJSONObject: play.keys.serviceAccountFile(tokenURI: playServer.tokenURI)).write(to: URL(fileURLWithPath: keyFile))

@@ -52,7 +52,9 @@ public enum ChildProcess {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw TimedOut(description: "\(executable) still running after \(timeout)")
+                // What it was asked and what it said so far: a hang under load is found from this.
+                let said = ((try? String(contentsOf: outputFile, encoding: .utf8)) ?? "").suffix(2000)
+                throw TimedOut(description: "\(executable) \(arguments.joined(separator: " ")) still running after \(timeout); its output so far: \(said)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
