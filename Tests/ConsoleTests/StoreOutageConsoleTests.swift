@@ -18,7 +18,7 @@ struct StoreOutageConsoleTests {
         let postgres = try await PostgresServer.dedicated()
         var settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
         settings.databaseDeadline = .seconds(2)
-        let store = try await OrderStore.open(.postgres(url: try await postgres.freshDatabaseURL()), settings: settings)
+        let store = try await OrderStore.openPatiently(.postgres(url: try await postgres.freshDatabaseURL()), settings: settings)
         defer { Task { await store.close() } }
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         try await store.orders.place(orderId: "ord_before", accountId: "acct-1", productId: "coins_60")

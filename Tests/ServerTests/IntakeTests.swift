@@ -100,7 +100,7 @@ struct IntakeTests {
         let apple = try await SimulatorServer.start(simulator)
         var location = given ?? .sqlite(path: "")
         if given == nil { location = try await backend.freshLocation() }
-        let store = try await Self.open(location, deadline: storeDeadline)
+        let store = try await OrderStore.openPatiently(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId, databaseDeadline: storeDeadline))
         for product in DemoCatalogue.products { try await store.catalogue.upsert(product) }
         let settings = AppStoreSettings(
             bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "serve-secret", origin: "test")),
@@ -178,19 +178,6 @@ struct IntakeTests {
     }
 
     /// Polls the order until `state` (the worker runs on its own) or gives up after `seconds`.
-    /// Opens the store, three times at most: with a short deadline a connect can miss it on a
-    /// machine running the whole suite, which is the deadline working, not the test.
-    static func open(_ location: StoreLocation, deadline: Duration) async throws -> OrderStore {
-        var tries = 1
-        while true {
-            do {
-                return try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId, databaseDeadline: deadline))
-            } catch  where tries < 3 {
-                tries += 1
-            }
-        }
-    }
-
     static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 30) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
