@@ -58,7 +58,7 @@ struct PlayServeCrashTests {
         arguments: Backend.all)
     func killUnderPlayLoad(backend: Backend) async throws {
         let binary = try Machine.requireBinary()
-        let rounds = Int(ProcessInfo.processInfo.environment["IAPDESK_CRASH_ROUNDS"] ?? "") ?? 20
+        let rounds = Int(ProcessInfo.processInfo.environment["IAPDESK_CRASH_ROUNDS"] ?? "") ?? 8
         let setup = try await PlaySetup.make(backend)
         let play = setup.play
         let acknowledged = ServeCrashTests.Acknowledged()
