@@ -35,7 +35,9 @@ import Testing
             }
             slowest = max(slowest, Date().timeIntervalSince(started))
         }
-        #expect(slowest < 2, "slowest input took \(slowest) s")
+        // A pathological input (a parse that blows up) takes minutes; under the whole suite's
+        // load one input's await has waited over 3 s for a thread, which is not the parser.
+        #expect(slowest < 10, "slowest input took \(slowest) s")
         print("fuzz: \(iterations) mutated inputs, \(decoded) still decoded, slowest \(Int(slowest * 1e6)) µs")
     }
 }
