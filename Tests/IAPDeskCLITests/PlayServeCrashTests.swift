@@ -118,16 +118,7 @@ struct PlayServeCrashTests {
         #expect(try await store.audit.verify() == .intact(entries: try await store.audit.entries(limit: 1).first?.seq ?? 0))
         await store.close()
 
-        // Once more, left running: the worker finishes what the kills interrupted.
-        let last = try await ServeProcess.start(binary, config: setup.base.config, tokens: setup.base.tokens, arguments: ServeCrashTests.serveArguments)
-        store = try await setup.base.open()
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            let queue = try await store.jobs.status()
-            if queue.due == 0 && queue.leased == 0 { break }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        await last.kill9()
+        store = try await setup.base.drained(binary, within: 90)
         for order in Set(submissions.map(\.order)) {
             let detail = try await store.orders.detail(order)
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")

@@ -62,6 +62,21 @@ struct ServeCrashTests {
             return Setup(simulator: simulator, apple: apple, location: location, config: config, tokens: tokens, folder: folder)
         }
 
+        /// `serve` once more, left running until its queue drains (the worker finishing what
+        /// the kills interrupted), then killed; the store opened to read the outcome.
+        func drained(_ binary: String, within seconds: Double) async throws -> OrderStore {
+            let last = try await ServeProcess.start(binary, config: config, tokens: tokens, arguments: ServeCrashTests.serveArguments)
+            let store = try await open()
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let queue = try await store.jobs.status()
+                if queue.due == 0 && queue.leased == 0 { break }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            await last.kill9()
+            return store
+        }
+
         func open() async throws -> OrderStore { try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId)) }
 
         func tearDown() async {
@@ -169,16 +184,7 @@ struct ServeCrashTests {
         #expect(try await store.audit.verify() == .intact(entries: try await store.audit.entries(limit: 1).first?.seq ?? 0))
         await store.close()
 
-        // Once more, left running: the worker finishes what the kills interrupted.
-        let last = try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: Self.serveArguments)
-        store = try await setup.open()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let queue = try await store.jobs.status()
-            if queue.due == 0 && queue.leased == 0 { break }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        await last.kill9()
+        store = try await setup.drained(binary, within: 60)
         for order in Set(submissions.map(\.order)) {
             let detail = try await store.orders.detail(order)
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
