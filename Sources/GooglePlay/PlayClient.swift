@@ -138,3 +138,5 @@ public final class PlayClient: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
     }
 }
+
+extension PlayClient: PlayActions {}

@@ -12,7 +12,7 @@ public struct IAPDesk: AsyncParsableCommand {
             DemoCommand.self, InitCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
             AccountCommand.self,
             AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
-            PlaySimulatorCommand.self,
+            PlaySimulatorCommand.self, GoogleCommand.self,
             TerminalCheckCommand.self, ServeCommand.self,
             JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,
             AppCommand.self, BackfillCommand.self, ImportCommand.self,

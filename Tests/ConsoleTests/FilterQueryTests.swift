@@ -18,4 +18,14 @@ struct FilterQueryTests {
         #expect(FilterQuery("p1000134").lookup == FilterQuery.Lookup(text: "p1000134"))
         #expect(FilterQuery("state:nope colour:red env:moon").problems == ["no state nope", "unknown filter colour:", "env is production or sandbox"])
     }
+
+    @Test("Both stores: store: narrows to Apple's or Google's orders; token: and oacct: name Google's ids; a GPA id is a bare word")
+    func googlePlay() {
+        #expect(FilterQuery("store:google state:delivered").filter == OrderFilter(state: .delivered, marketplace: .googlePlay))
+        #expect(FilterQuery("store:Android").filter.marketplace == .googlePlay && FilterQuery("store:apple").filter.marketplace == .appStore)
+        #expect(FilterQuery("store:amazon").problems == ["store is apple or google"])
+        #expect(FilterQuery("token:abc.AO-J1Oxyz").lookup == FilterQuery.Lookup(text: "abc.AO-J1Oxyz", kind: .purchaseToken))
+        #expect(FilterQuery("oacct:7f3a").lookup == FilterQuery.Lookup(text: "7f3a", kind: .obfuscatedAccount))
+        #expect(FilterQuery("GPA.1234-5678-9012-34567..1").lookup == FilterQuery.Lookup(text: "GPA.1234-5678-9012-34567..1"))
+    }
 }

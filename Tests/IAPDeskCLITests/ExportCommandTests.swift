@@ -31,13 +31,13 @@ struct ExportCommandTests {
         let lines = csv.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "order_id,account_id,product_id,quantity,state,environment,transaction_id,created_at,delivered_at,refunded_at,price_minor,currency,storefront,app"
+                == "order_id,account_id,product_id,quantity,state,environment,transaction_id,created_at,delivered_at,refunded_at,price_minor,currency,storefront,app,store"
         )
         #expect(lines.count == 4, "three October orders, November's left out: \(csv)")
         #expect(
             lines.contains {
                 $0.hasPrefix("oct-1,acct-oct-1,coins_60,3,refunded,Production,tx-oct-1,2026-10-15T00:00:00Z,")
-                    && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY,CHN,com.example.game")
+                    && $0.hasSuffix(",2026-11-03T00:00:00Z,600,CNY,CHN,com.example.game,app_store")
             }, "\(csv)")
         #expect(lines.contains { $0.hasPrefix("oct-x,'=cmd|' /C calc'!A0,") }, "a formula is defused: \(csv)")
 

@@ -13,6 +13,8 @@ struct MigrationStoreTests {
     /// the grants they record only in words.
     /// Undoes the migration that brings Google Play beside the App Store.
     static let googlePlayUndone = [
+        // The list by store (the migration after) keys the column dropped below.
+        "DROP INDEX orders_by_marketplace", "DROP INDEX orders_by_marketplace_state",
         "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases", "DROP INDEX receipt_submissions_by_purchase_token",
         "ALTER TABLE receipt_submissions DROP COLUMN purchase_token",
         "ALTER TABLE transactions DROP COLUMN purchase_token", "ALTER TABLE apps DROP COLUMN marketplace", "ALTER TABLE orders DROP COLUMN marketplace",
@@ -133,19 +135,25 @@ struct MigrationStoreTests {
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
         let old = try await OrderStore.open(location, settings: .test)
-        for statement in Self.googlePlayUndone + Self.appleFactsUndone + Self.auditBeforeIssue30 + [
-            "DELETE FROM schema_migrations WHERE version >= 23"
-        ] {
-            try await old.db.sql.raw(SQLQueryString(statement)).run()
+        do {
+            for statement in Self.googlePlayUndone + Self.appleFactsUndone + Self.auditBeforeIssue30 + [
+                "DELETE FROM schema_migrations WHERE version >= 23"
+            ] {
+                try await old.db.sql.raw(SQLQueryString(statement)).run()
+            }
+            // What an iapdesk of then wrote: a delivery and its entry at one instant, a seed whose
+            // entry names its grants in words, and a grant someone wrote by hand.
+            try await Self.grant(old, "o1", at: t0)
+            try await Self.legacyEntry(old, at: t0, target: "order:o1", action: "verify.valid", detail: "verified → delivered")
+            try await Self.grant(old, "s1", at: t0 + 10)
+            try await Self.grant(old, "s2", at: t0 + 10)
+            try await Self.legacyEntry(old, at: t0 + 10, target: AuditTarget.seed.description, action: "seed", detail: "2 synthetic orders; grants #2–#3")
+            try await Self.grant(old, "o2", at: t0 + 20)
+        } catch {
+            // A store dropped unclosed is a crash of the whole test process, not this test's failure.
+            await old.close()
+            throw error
         }
-        // What an iapdesk of then wrote: a delivery and its entry at one instant, a seed whose
-        // entry names its grants in words, and a grant someone wrote by hand.
-        try await Self.grant(old, "o1", at: t0)
-        try await Self.legacyEntry(old, at: t0, target: "order:o1", action: "verify.valid", detail: "verified → delivered")
-        try await Self.grant(old, "s1", at: t0 + 10)
-        try await Self.grant(old, "s2", at: t0 + 10)
-        try await Self.legacyEntry(old, at: t0 + 10, target: AuditTarget.seed.description, action: "seed", detail: "2 synthetic orders; grants #2–#3")
-        try await Self.grant(old, "o2", at: t0 + 20)
         await old.close()
 
         let store = try await OrderStore.open(location, settings: .test)

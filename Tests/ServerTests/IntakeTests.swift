@@ -29,6 +29,8 @@ struct IntakeTests {
         /// Google Play, simulated: its pushes go to this serve's `/google/notifications`.
         var play: GooglePlaySimulator? = nil
         var playServer: PlaySimulatorServer? = nil
+        /// The worker's own client for Google, for a test that acts as an operator would.
+        var playClient: PlayClient? = nil
 
         func call(
             _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = IntakeTests.token,
@@ -142,7 +144,8 @@ struct IntakeTests {
         }
         do {
             try await body(
-                Running(simulator: simulator, store: store, baseURL: baseURL, verifier: verifier, play: play, playServer: playServer))
+                Running(
+                    simulator: simulator, store: store, baseURL: baseURL, verifier: verifier, play: play, playServer: playServer, playClient: playClient))
         } catch {
             await stop()
             throw error

@@ -321,6 +321,7 @@ public final class ConsoleApp {
         case .stuck: StuckScreen()
         case .disputes: Lists.disputes()
         case .orphans: Lists.orphans()
+        case .acknowledgements: Lists.acknowledgements()
         case .conflicts: Lists.conflicts()
         case .audit: Lists.audit()
         case .notifications: Lists.notifications()
@@ -356,7 +357,7 @@ public final class ConsoleApp {
         case .success(.orders):
             stack.removeSubrange(1...)
             try await top.apply(filter: "", session: session)
-        case .success(.stuck), .success(.disputes), .success(.orphans), .success(.conflicts), .success(.audit),
+        case .success(.stuck), .success(.disputes), .success(.orphans), .success(.acknowledgements), .success(.conflicts), .success(.audit),
             .success(.notifications), .success(.jobs), .success(.undelivered), .success(.refunds):
             break  // lists, opened above
         case .success(.account(let id)):

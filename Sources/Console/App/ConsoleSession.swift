@@ -14,6 +14,9 @@ public final class ConsoleSession {
     /// What answers Apple's refund requests and extends subscriptions: the App Store Server
     /// API client, nil without its key (the actions then say what is missing).
     public let appleActions: (any AppleActions)?
+    /// What acknowledges Google Play purchases: the Play Developer API client, nil without
+    /// `[google_play]` (the actions then say what is missing).
+    public let playActions: (any PlayActions)?
     /// Roots for the receipt screen's signature verdicts.
     public let trust: TrustRoots
     /// Reads Apple's stored answers back as the rules saw them, for the receipt screen; nil,
@@ -33,8 +36,8 @@ public final class ConsoleSession {
 
     public init(
         store: OrderStore, actor: Operator, theme: Theme = .builtIn, storeLabel: String, verifier: (any ReceiptVerifier)? = nil,
-        appleActions: (any AppleActions)? = nil, trust: TrustRoots = TrustRoots(), answers: (any StoredAnswerReader)? = nil, notes: [(String, String)] = [],
-        visit: DemoVisit? = nil,
+        appleActions: (any AppleActions)? = nil, playActions: (any PlayActions)? = nil, trust: TrustRoots = TrustRoots(),
+        answers: (any StoredAnswerReader)? = nil, notes: [(String, String)] = [], visit: DemoVisit? = nil,
         clock: @escaping @Sendable () -> Millis = { .now() }
     ) {
         self.clock = clock
@@ -48,5 +51,6 @@ public final class ConsoleSession {
         self.storeLabel = storeLabel
         self.verifier = verifier
         self.appleActions = appleActions
+        self.playActions = playActions
     }
 }

@@ -65,7 +65,7 @@ extension StuckScreen: ExportableScreen {
 }
 
 extension OrdersScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(OrderListings.orders(storeIsProduction: isProduction), orders) }
+    func export(theme: Theme) -> ScreenExport { .of(OrderListings.orders(storeIsProduction: isProduction, for: orders), orders) }
 }
 
 extension OrderDetailScreen: ExportableScreen {

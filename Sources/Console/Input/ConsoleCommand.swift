@@ -4,6 +4,8 @@ public enum ConsoleCommand: Equatable, Sendable {
     case stuck
     case disputes
     case orphans
+    /// Google Play purchases paid and not yet acknowledged.
+    case acknowledgements
     case conflicts
     case audit
     case notifications
@@ -60,6 +62,9 @@ public enum ConsoleCommand: Equatable, Sendable {
         Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
         Spec(["disputes"], "R8 ownership decisions to review", .disputes),
         Spec(["orphans"], "transactions Apple knows that no order claims", .orphans),
+        Spec(
+            ["acks", "acknowledgements"], "Google Play purchases not yet acknowledged, soonest refund deadline first; a acknowledges one now",
+            .acknowledgements),
         Spec(["conflicts"], "hand deliveries whose purchase paid another order too (R7)", .conflicts),
         Spec(["audit"], "the audit log, newest first", .audit),
         Spec(["notifications", "notif"], "what Apple told us: type, verdict, what applying it did", .notifications),

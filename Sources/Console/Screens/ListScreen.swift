@@ -104,6 +104,17 @@ enum Lists {
             open: { OrderDetailScreen(orderId: $0.orderId) })
     }
 
+    /// Google Play purchases paid and not acknowledged, soonest deadline first, with the time
+    /// left; Enter opens the order, `a` acknowledges now.
+    static func acknowledgements() -> ListScreen<OwedAcknowledgement> {
+        ListScreen(
+            QueueListings.acknowledgements(now: .now()),
+            fetch: { try await $0.store.googlePlay.owedAcknowledgements(limit: 500) },
+            open: { owed in owed.orderId.map { OrderDetailScreen(orderId: $0) } },
+            action: (PlayAcknowledgeActions.binding, { owed, session in PlayAcknowledgeActions.acknowledge(owed, session: session) }),
+            listingAt: { QueueListings.acknowledgements(now: $0) })
+    }
+
     static func orphans() -> ListScreen<StoredTransaction> {
         ListScreen(
             QueueListings.orphans(),

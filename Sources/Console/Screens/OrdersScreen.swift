@@ -83,7 +83,8 @@ public final class OrdersScreen: ConsoleScreen {
             return
         }
         Table.draw(
-            &screen, area: area, listing: OrderListings.orders(storeIsProduction: isProduction), items: orders, selected: selected, top: top, theme: theme)
+            &screen, area: area, listing: OrderListings.orders(storeIsProduction: isProduction, for: orders), items: orders, selected: selected, top: top,
+            theme: theme)
     }
 
     public func handle(_ key: Key, session: ConsoleSession, area: Area) async throws -> ScreenAction {

@@ -23,6 +23,13 @@ extension AppleEnvironment: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue.lowercased() } }
 }
 
+extension Marketplace: ExpressibleByArgument {
+    /// `apple` or `google` (and the other words ``Marketplace/init(word:)`` knows).
+    public init?(argument: String) { self.init(word: argument) }
+
+    public static var allValueStrings: [String] { ["apple", "google"] }
+}
+
 extension Favor: ExpressibleByArgument {}
 
 extension ExportFormat: ExpressibleByArgument {}

@@ -2,6 +2,7 @@ import AppStore
 import ArgumentParser
 import Console
 import Foundation
+import GooglePlay
 import OrderStore
 import Receipts
 import Terminal
@@ -17,13 +18,20 @@ struct OpenConsoleCommand: AsyncParsableCommand {
     func run() async throws {
         try await store.withStore { store, configuration in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current, readOnly: readonly)
-            try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
-                try await ConsoleRunner.run(
-                    store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,
-                    storeLabel: configuration.storeLocation.description + (store.settings.apps.count > 1 ? " · \(store.settings.apps.count) apps" : ""),
-                    verifier: verifier, appleActions: verifier.serverAPI,
-                    trust: try configuration.trust())
+            let google = try configuration.googlePlay.settings(source: configuration.source).map(PlayClient.init(settings:))
+            do {
+                try await AppleVerifier.using(try configuration.appStoreSettings()) { verifier in
+                    try await ConsoleRunner.run(
+                        store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,
+                        storeLabel: configuration.storeLocation.description + (store.settings.apps.count > 1 ? " · \(store.settings.apps.count) apps" : ""),
+                        verifier: verifier, appleActions: verifier.serverAPI, playActions: google,
+                        trust: try configuration.trust())
+                }
+            } catch {
+                await google?.shutdown()
+                throw error
             }
+            await google?.shutdown()
         }
     }
 }
@@ -32,13 +40,14 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 enum ConsoleRunner {
     static func run(
         store: OrderStore, actor: Operator, theme: String, aliases: [String: String] = [:], storeLabel: String, verifier: (any ReceiptVerifier)?,
-        appleActions: (any AppleActions)?, trust: TrustRoots, notes: [(String, String)] = [], visit: DemoVisit? = nil
+        appleActions: (any AppleActions)?, playActions: (any PlayActions)? = nil, trust: TrustRoots, notes: [(String, String)] = [],
+        visit: DemoVisit? = nil
     ) async throws {
         let (palette, themeError) = ThemeLoader.loadOrFallback(theme)
         let terminal = try NcursesTerminal.start()
         let session = ConsoleSession(
-            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, trust: trust,
-            answers: StoredAnswers(trust: trust), notes: notes,
+            store: store, actor: actor, theme: palette, storeLabel: storeLabel, verifier: verifier, appleActions: appleActions, playActions: playActions,
+            trust: trust, answers: StoredAnswers(trust: trust), notes: notes,
             visit: visit)
         session.aliases = aliases
         let app = ConsoleApp(session: session, device: terminal)

@@ -17,7 +17,8 @@ struct OrderCommand: AsyncParsableCommand {
         @Option(help: "Only this account.") var account: String?
         @Option(help: "Only this product.") var product: String?
         @Option(help: "Only purchases from this Apple environment.") var env: AppleEnvironment?
-        @Option(help: "Only orders of this app (bundle id), when the store serves several.") var app: String?
+        @Option(help: "Only orders of this app (bundle id or package name), when the store serves several.") var app: String?
+        @Option(name: .customLong("store"), help: "Only orders paid in this store: apple or google.") var marketplace: Marketplace?
         @Option(help: "Placed at or after this day (2026-10-01, UTC) or instant (ISO 8601).") var since: Instant?
         @Option(help: "Placed before this day or instant.") var until: Instant?
         @Option(help: "table, csv or json (csv and json add delivered_at, refunded_at, price_minor, currency).") var format: ExportFormat = .table
@@ -27,12 +28,12 @@ struct OrderCommand: AsyncParsableCommand {
         func run() async throws {
             let filter = OrderFilter(
                 state: state, accountId: account, productId: product, environment: env, createdSince: since?.millis, createdBefore: until?.millis,
-                app: app)
+                app: app, marketplace: marketplace)
             guard format != .table else {
                 let (page, production) = try await store.withStore { store, _ in
                     (try await store.orders.page(filter, limit: limit), store.settings.isProduction)
                 }
-                print(Output.table(OrderListings.orders(storeIsProduction: production), page.items))
+                print(Output.table(OrderListings.orders(storeIsProduction: production, for: page.items), page.items))
                 return
             }
             try await store.withStore { store, _ in
@@ -45,7 +46,9 @@ struct OrderCommand: AsyncParsableCommand {
 
     struct Find: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Exact lookup by order, account, transaction or original transaction id, or Apple's order id (MK…, asked of Apple).")
+            abstract:
+                "Exact lookup by order, account, transaction (Google's GPA.… too) or original transaction id, Apple's appTransactionId, Google's purchase token or obfuscated account id, or Apple's order id (MK…, asked of Apple)."
+        )
         @OptionGroup var store: StoreOptions
         @Argument(help: "An order, account, transaction or original transaction id, or MK….") var id: String
 
@@ -67,12 +70,14 @@ struct OrderCommand: AsyncParsableCommand {
                 let (summary, failed) = AppleInvoicePresentation.summary(finding)
                 guard case .found(let invoice) = finding else { throw CLIError(Output.safe(summary)) }
                 print(Output.table(AppleInvoicePresentation.purchases(invoice.appleOrderId), invoice.purchases, width: 90))
-                if !invoice.orders.isEmpty { print("\n" + Output.table(OrderListings.orders(storeIsProduction: production), invoice.orders)) }
+                if !invoice.orders.isEmpty {
+                    print("\n" + Output.table(OrderListings.orders(storeIsProduction: production, for: invoice.orders), invoice.orders))
+                }
                 if failed { FileHandle.standardError.write(Data((Output.safe(summary) + "\n").utf8)) }
                 return
             }
             if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
-            print(Output.table(OrderListings.orders(storeIsProduction: production), found))
+            print(Output.table(OrderListings.orders(storeIsProduction: production, for: found), found))
         }
     }
 

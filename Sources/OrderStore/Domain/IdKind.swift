@@ -4,9 +4,23 @@ public enum IdKind: String, Sendable, CaseIterable {
     case any, order, transaction, originalTransaction, account
     /// Apple's `appTransactionId`: one Apple Account in this app. Found exactly, never by prefix.
     case appTransaction
+    /// Google Play's purchase token: the orders that submitted it or claim a purchase paid
+    /// under it. Found exactly.
+    case purchaseToken
+    /// The `obfuscatedExternalAccountId` a game set on its Google Play purchases: the orders
+    /// of those purchases. Found exactly.
+    case obfuscatedAccount
 
-    /// Whether a search for this kind looks at ids of `kind`.
-    func includes(_ kind: IdKind) -> Bool { self == .any || self == kind }
+    /// The kinds a bare word is looked up as first: the ids support is handed every day
+    /// (Google's `GPA.…` order ids are transaction ids).
+    static let everyday: [IdKind] = [.order, .transaction, .originalTransaction, .account]
+    /// The kinds asked only when the everyday ones found nothing: ids few tickets quote,
+    /// each a probe that would cost every lookup its time.
+    static let rare: [IdKind] = [.appTransaction, .purchaseToken, .obfuscatedAccount]
+
+    /// The kinds a lookup of this kind probes, in rounds: a later round is asked only when
+    /// the ones before it found nothing.
+    var rounds: [[IdKind]] { self == .any ? [Self.everyday, Self.rare] : [[self]] }
 
     /// The orders columns a prefix search of this kind reads, most specific first.
     var prefixColumns: [String] {
@@ -14,6 +28,6 @@ public enum IdKind: String, Sendable, CaseIterable {
             (.order, "order_id"), (.transaction, "transaction_id"),
             (.originalTransaction, "original_transaction_id"), (.account, "account_id"),
         ]
-        return all.filter { includes($0.0) }.map(\.1)
+        return all.filter { self == .any || self == $0.0 }.map(\.1)
     }
 }

@@ -38,6 +38,13 @@ public enum PlayAcknowledgeOutcome: Sendable, Equatable {
     case failed(String)
 }
 
+/// A paid Google Play purchase not yet acknowledged, and the order holding it.
+public struct OwedAcknowledgement: Sendable, Equatable {
+    public var purchase: StoredPlayPurchase
+    /// Our order that claims or submitted it; nil while none does (Google told us first).
+    public var orderId: String?
+}
+
 /// What the worker asks Google to do for a delivered purchase.
 public struct PlayAcknowledgement: Sendable, Equatable {
     public var packageName: String
@@ -160,9 +167,14 @@ public struct GooglePlayPurchases: Sendable {
     /// Acknowledges (and consumes, when the game asked) the delivered purchase `token`
     /// through `tell`, which returns nil when Google took it, else why not. Kept on the
     /// token and audited; told once.
-    public func acknowledge(purchaseToken token: String, at now: Millis = .now(), tell: @Sendable (PlayAcknowledgement) async -> String?) async throws
-        -> PlayAcknowledgeOutcome
-    {
+    ///
+    /// An operator's "acknowledge now" (`by`, with `reason`) is the same call, audited under
+    /// the operator with the reason; a viewer may not.
+    public func acknowledge(
+        purchaseToken token: String, by actor: Operator = .system, reason: String? = nil, at now: Millis = .now(),
+        tell: @Sendable (PlayAcknowledgement) async -> String?
+    ) async throws -> PlayAcknowledgeOutcome {
+        guard actor.role.mayAct else { throw StoreError.forbidden(action: "acknowledge a Google Play purchase", role: actor.role) }
         let owed = try await store.read { sql -> PlayAcknowledgement?? in
             guard let stored = try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
             else { return .some(nil) }
@@ -188,12 +200,42 @@ public struct GooglePlayPurchases: Sendable {
         guard let owed else { return .alreadyDone }
         guard let request = owed else { return .notDelivered }
         if let refusal = await tell(request) { return .failed(refusal) }
-        return try await store.write(as: .system, now: now) { tx in
+        return try await store.write(as: actor, now: now) { tx in
             try await tx.recordAcknowledged(token, consumed: request.consume)
             tx.audit(
-                request.consume ? "google.consumed" : "google.acknowledged", target: .purchaseToken(token),
+                request.consume ? "google.consumed" : "google.acknowledged", target: .purchaseToken(token), reason: reason,
                 detail: request.consume ? "Google told the consumable is consumed (acknowledged with it)" : "Google told the purchase is acknowledged")
             return .acknowledged(at: tx.now, consumed: request.consume)
+        }
+    }
+
+    /// Every paid purchase not yet acknowledged at Google, soonest deadline first, with the
+    /// order that holds it (nil while no order does): the desk's acknowledgement queue.
+    public func owedAcknowledgements(limit: Int = 200) async throws -> [OwedAcknowledgement] {
+        try await store.read { sql in
+            try await sql.rows(
+                """
+                SELECT p.*, COALESCE(
+                  (SELECT t.order_id FROM transactions t WHERE t.purchase_token = p.purchase_token AND t.order_id IS NOT NULL
+                   ORDER BY t.purchase_date LIMIT 1),
+                  (SELECT s.order_id FROM receipt_submissions s WHERE s.purchase_token = p.purchase_token ORDER BY s.id DESC LIMIT 1)) AS holder
+                FROM play_purchases p WHERE p.acknowledged = 0 AND p.acknowledge_by IS NOT NULL
+                ORDER BY p.acknowledge_by, p.purchase_token LIMIT \(bind: limit)
+                """
+            ).map { OwedAcknowledgement(purchase: try StoredPlayPurchase(row: $0), orderId: try $0.optionalString("holder")) }
+        }
+    }
+
+    /// The purchase tokens an order holds: the one it submitted, and those its purchases
+    /// were paid under (a subscription's plan changes).
+    public func tokens(ofOrder orderId: String) async throws -> [String] {
+        try await store.read { sql in
+            try await sql.rows(
+                """
+                SELECT purchase_token FROM receipt_submissions WHERE order_id = \(bind: orderId) AND purchase_token IS NOT NULL
+                UNION SELECT purchase_token FROM transactions WHERE order_id = \(bind: orderId) AND purchase_token IS NOT NULL
+                """
+            ).map { try $0.string("purchase_token") }
         }
     }
 

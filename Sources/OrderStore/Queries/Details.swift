@@ -26,13 +26,17 @@ public struct OrderDetail: Sendable {
     public var subscriptionOwner: String? = nil
     /// Support's notes on the order, oldest first.
     public var notes: [Note] = []
+    /// A Google Play order's purchase tokens as Google last reported them (the submitted
+    /// one, and those its claimed purchases were paid under), first seen first.
+    public var playPurchases: [StoredPlayPurchase] = []
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         order: Order, product: Product? = nil, submissions: [Submission], attempts: [VerificationAttempt], grants: [Grant], transactions: [StoredTransaction],
         notifications: [NotificationRecord] = [], audit: [AuditEntry], events: [GameEventDetail] = [], replayHolder: String? = nil,
-        subscriptionOwner: String? = nil, notes: [Note] = []
+        subscriptionOwner: String? = nil, notes: [Note] = [], playPurchases: [StoredPlayPurchase] = []
     ) {
+        self.playPurchases = playPurchases
         self.order = order
         self.product = product
         self.submissions = submissions
@@ -120,7 +124,7 @@ public struct AccountDetail: Sendable {
 /// transactions, Apple's notifications about them, the audit entries and the game's events
 /// with every try.
 enum OrderDetailRead: DetailRead {
-    static let statementName = "iapdesk_order_detail_v2"
+    static let statementName = "iapdesk_order_detail_v3"
     static let query = DetailQuery(parts: [
         Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
         Part(
@@ -159,6 +163,14 @@ enum OrderDetailRead: DetailRead {
                 WHERE event IN (SELECT id FROM events WHERE order_id = $1)
                 """,
             order: "id"),
+        Part(
+            name: "play_purchases",
+            select: """
+                SELECT * FROM play_purchases WHERE purchase_token IN
+                  (SELECT purchase_token FROM receipt_submissions WHERE order_id = $1 AND purchase_token IS NOT NULL
+                   UNION SELECT purchase_token FROM transactions WHERE order_id = $1 AND purchase_token IS NOT NULL)
+                """,
+            order: "first_seen_at, purchase_token"),
     ])
 }
 
@@ -288,7 +300,8 @@ extension Orders {
                 let event = try GameEvent(row: row)
                 return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
             },
-            notes: try parts.all("notes", Note.init(row:)))
+            notes: try parts.all("notes", Note.init(row:)),
+            playPurchases: try parts.all("play_purchases", StoredPlayPurchase.init(row:)))
         try await store.relate(&detail)
         return detail
     }

@@ -4,57 +4,84 @@ import SQLKit
 
 /// The statement behind `OrderStore.lookup`, written once: a `UNION ALL` of one index probe
 /// per kind of id, ranked by `via` (order id, the order's transaction, a transaction it
-/// claimed, original transaction, account), newest first within a kind.
+/// claimed, original transaction, account, then the rarely typed kinds), newest first
+/// within a kind.
 enum LookupQuery {
-    /// The statement's text, with `$1` for the id and `$2` for the limit. `appTransaction`
-    /// false leaves out the appTransactionId probe of an any-kind lookup (SQLite asks it
-    /// only when nothing else matched).
-    static func text(kind: IdKind, appTransaction: Bool = true) -> String {
+    /// The statement's text for `kinds`, with `$1` for the id and `$2` for the limit.
+    static func text(kinds: [IdKind]) -> String {
         let (id, limit) = ("$1", "$2")
         let columns = Order.columnList
+        /// The orders `where` picks, newest first, at most `limit` of them.
+        func newest(_ via: Int, _ name: String, where condition: String) -> String {
+            """
+            SELECT * FROM (SELECT \(via) AS via, \(columns) FROM orders WHERE \(condition)
+                           ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS \(name)
+            """
+        }
         var parts: [String] = []
-        if kind.includes(.order) { parts.append("SELECT 0 AS via, \(columns) FROM orders WHERE order_id = \(id)") }
-        if kind.includes(.transaction) {
-            parts.append("SELECT 1 AS via, \(columns) FROM orders WHERE transaction_id = \(id)")
-            parts.append("SELECT 2 AS via, \(columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(id))")
+        for kind in kinds {
+            switch kind {
+            case .any: parts.append(text(kinds: IdKind.everyday + IdKind.rare))
+            case .order: parts.append("SELECT 0 AS via, \(columns) FROM orders WHERE order_id = \(id)")
+            case .transaction:
+                parts.append("SELECT 1 AS via, \(columns) FROM orders WHERE transaction_id = \(id)")
+                parts.append("SELECT 2 AS via, \(columns) FROM orders WHERE order_id = (SELECT order_id FROM transactions WHERE transaction_id = \(id))")
+            case .originalTransaction: parts.append(newest(3, "by_original", where: "original_transaction_id = \(id)"))
+            case .account: parts.append(newest(4, "by_account", where: "account_id = \(id)"))
+            case .appTransaction:
+                // Every game account the Apple Account bought with: the orders its transactions paid.
+                parts.append(
+                    newest(
+                        5, "by_app_transaction",
+                        where: "order_id IN (SELECT order_id FROM transactions WHERE app_transaction_id = \(id) AND order_id IS NOT NULL)"))
+            case .purchaseToken:
+                // The orders that submitted the token (one still waiting for Google among
+                // them) and those claiming a purchase paid under it (a subscription's renewals).
+                parts.append(
+                    newest(
+                        6, "by_purchase_token",
+                        where: """
+                            order_id IN (SELECT order_id FROM receipt_submissions WHERE purchase_token = \(id)
+                                         UNION SELECT order_id FROM transactions WHERE purchase_token = \(id) AND order_id IS NOT NULL)
+                            """))
+            case .obfuscatedAccount:
+                parts.append(
+                    newest(
+                        7, "by_obfuscated_account",
+                        where: """
+                            order_id IN (SELECT t.order_id FROM play_purchases p JOIN transactions t ON t.purchase_token = p.purchase_token
+                                         WHERE p.obfuscated_account_id = \(id) AND t.order_id IS NOT NULL)
+                            """))
+            }
         }
-        if kind.includes(.originalTransaction) {
-            parts.append(
-                """
-                SELECT * FROM (SELECT 3 AS via, \(columns) FROM orders WHERE original_transaction_id = \(id)
-                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_original
-                """)
-        }
-        if kind.includes(.account) {
-            parts.append(
-                """
-                SELECT * FROM (SELECT 4 AS via, \(columns) FROM orders WHERE account_id = \(id)
-                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_account
-                """)
-        }
-        if kind.includes(.appTransaction), appTransaction {
-            // Every game account the Apple Account bought with: the orders its transactions paid.
-            parts.append(
-                """
-                SELECT * FROM (SELECT 5 AS via, \(columns) FROM orders WHERE order_id IN
-                                 (SELECT order_id FROM transactions WHERE app_transaction_id = \(id) AND order_id IS NOT NULL)
-                               ORDER BY created_at DESC, order_id DESC LIMIT \(limit)) AS by_app_transaction
-                """)
-        }
-        return parts.joined(separator: " UNION ALL ") + " ORDER BY via, created_at DESC, order_id DESC"
+        return parts.joined(separator: " UNION ALL ")
+    }
+
+    /// The ranked statement for `kinds`.
+    static func ranked(kinds: [IdKind]) -> String {
+        text(kinds: kinds) + " ORDER BY via, created_at DESC, order_id DESC"
     }
 
     /// The statement with both values bound, for SQLKit on either backend.
-    static func bound(kind: IdKind, id: String, limit: Int, appTransaction: Bool = true) -> SQLQueryString {
-        SQLQueryString(numbered: text(kind: kind, appTransaction: appTransaction), [id, limit])
+    static func bound(kinds: [IdKind], id: String, limit: Int) -> SQLQueryString {
+        SQLQueryString(numbered: ranked(kinds: kinds), [id, limit])
     }
 }
 
-/// The any-kind lookup as a PostgreSQL prepared statement: parsed and planned once per
-/// connection.
-struct AnyIdLookup: IdAndLimitStatement {
-    static let name = "iapdesk_lookup_any_v2"
-    static let sql = LookupQuery.text(kind: .any)
+/// The everyday round of an any-kind lookup as a PostgreSQL prepared statement: parsed and
+/// planned once per connection.
+struct EverydayIdLookup: IdAndLimitStatement {
+    static let name = "iapdesk_lookup_everyday_v1"
+    static let sql = LookupQuery.ranked(kinds: IdKind.everyday)
+
+    var id: String
+    var limit: Int
+}
+
+/// The rare round, prepared likewise: asked when the everyday one found nothing.
+struct RareIdLookup: IdAndLimitStatement {
+    static let name = "iapdesk_lookup_rare_v1"
+    static let sql = LookupQuery.ranked(kinds: IdKind.rare)
 
     var id: String
     var limit: Int

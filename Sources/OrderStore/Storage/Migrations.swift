@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect),
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26,
         ]
     }
 
@@ -73,6 +73,14 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// One desk for both stores: the order list narrowed to one store (`store:` in the
+    /// console, `--store` on the command line), alone or with a state, reads one index range
+    /// in list order as every other filter does.
+    private static let v26 = [
+        "CREATE INDEX orders_by_marketplace ON orders (marketplace, created_at, order_id)",
+        "CREATE INDEX orders_by_marketplace_state ON orders (marketplace, state, created_at, order_id)",
+    ]
 
     /// Google Play beside the App Store. An order names the store it was paid in; a Play
     /// purchase's orders (`GPA.…`) are transactions, each naming the token it was paid under

@@ -1,13 +1,14 @@
 import OrderStore
 
 /// One order as people read it, said once for `iapdesk order show` and the console's
-/// order screen: its fields, the store's verdict on Apple's latest answer, its timeline.
+/// order screen: its fields, the store's verdict on the store's latest answer, a Google Play
+/// order's purchase as Google reports it, its timeline.
 /// In a store of several games (`showsApp`), which game the order is in comes first.
 public enum OrderDetailPresentation {
-    public static func sections(_ d: OrderDetail, storeIsProduction: Bool, showsApp: Bool = false) -> [DetailSection] {
+    public static func sections(_ d: OrderDetail, storeIsProduction: Bool, showsApp: Bool = false, now: Millis = .now()) -> [DetailSection] {
         [
-            DetailSection(nil, fields(d, storeIsProduction: storeIsProduction, showsApp: showsApp)), verdict(d), NotePresentation.section(d.notes),
-            DetailSection("Timeline", timeline(d)),
+            DetailSection(nil, fields(d, storeIsProduction: storeIsProduction, showsApp: showsApp)), verdict(d),
+            PlayPurchasePresentation.section(d.playPurchases, now: now), NotePresentation.section(d.notes), DetailSection("Timeline", timeline(d)),
         ]
         .compactMap { $0 }
     }
@@ -15,6 +16,8 @@ public enum OrderDetailPresentation {
     static func fields(_ d: OrderDetail, storeIsProduction: Bool, showsApp: Bool) -> [DetailLine] {
         let o = d.order
         var lines = showsApp ? [DetailLine(label: "app", o.app ?? d.product?.app ?? "-")] : []
+        // Apple's orders say their store only where Google's are beside them.
+        if o.marketplace != .appStore || showsApp { lines.append(DetailLine(label: "store", o.marketplace.name)) }
         lines += [
             DetailLine(label: "order", o.orderId),
             DetailLine(label: "account", o.accountId),

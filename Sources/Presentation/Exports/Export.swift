@@ -108,6 +108,7 @@ public enum ExportFields {
         ExportField("currency") { .text($0.currency) },
         ExportField("storefront") { .text($0.storefront) },
         ExportField("app") { .text($0.app) },
+        ExportField("store") { .text($0.order.marketplace.rawValue) },
     ]
 
     public static let report: [ExportField<FinanceReport.Row>] = [

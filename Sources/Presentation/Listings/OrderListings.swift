@@ -14,14 +14,17 @@ public enum OrderListings {
         Cell(stateText(order, storeIsProduction: storeIsProduction), .state(order.state))
     }
 
-    public static func orders(storeIsProduction: Bool) -> Listing<Order> {
-        Listing(
+    /// `orders` are the rows it will show: a STORE column when Google Play's are among them.
+    public static func orders(storeIsProduction: Bool, for orders: [Order] = []) -> Listing<Order> {
+        let store = orders.contains { $0.marketplace != .appStore } ? [ListColumn<Order>("STORE", width: 5) { Cell($0.marketplace.shortName) }] : []
+        return Listing(
             title: "Orders", empty: "No orders.",
             columns: [
                 ListColumn("ORDER", width: 14) { Cell($0.orderId) },
                 ListColumn("ACCOUNT", width: 12, flexible: true) { Cell($0.accountId) },
                 ListColumn("PRODUCT", width: 11) { Cell($0.productId) },
                 ListColumn("STATE", width: 16) { stateCell($0, storeIsProduction: storeIsProduction) },
+            ] + store + [
                 ListColumn("ENV", width: 10, optional: true) { Cell($0.environment?.rawValue, .muted) },
                 ListColumn("TRANSACTION", width: 17, optional: true) { Cell($0.transactionId, .muted) },
                 ListColumn("CREATED", width: 16) { .time($0.createdAt) },

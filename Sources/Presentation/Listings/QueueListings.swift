@@ -1,7 +1,8 @@
 import OrderStore
 
-/// What waits on someone, as rows: orphan transactions, the worker's jobs, events the game
-/// has not confirmed, notifications from Apple, and the audit log.
+/// What waits on someone, as rows: orphan transactions, Google Play acknowledgements owed,
+/// the worker's jobs, events the game has not confirmed, notifications from the stores, and
+/// the audit log.
 public enum QueueListings {
     public static func orphans() -> Listing<StoredTransaction> {
         Listing(
@@ -13,6 +14,24 @@ public enum QueueListings {
                 ListColumn("PURCHASED", width: 16) { .time($0.transaction.purchaseDate) },
                 ListColumn("ENV", width: 10) { Cell($0.environment?.rawValue) },
                 ListColumn("REFUNDED", width: 16, optional: true) { .time($0.transaction.cancellationDate, .alert) },
+            ])
+    }
+
+    /// Google Play purchases paid and not yet acknowledged, soonest deadline first: Google
+    /// refunds each one left so past its deadline. `now` says the time left.
+    public static func acknowledgements(now: Millis) -> Listing<OwedAcknowledgement> {
+        Listing(
+            title: "Google Play: acknowledgements owed (Google refunds at the deadline)", empty: "Every paid Google Play purchase is acknowledged.",
+            columns: [
+                ListColumn("ACK BY", width: 16) { .time($0.purchase.acknowledgeBy, .alert) },
+                ListColumn("LEFT", width: 7) { owed in
+                    let left = (owed.purchase.acknowledgeBy ?? now) - now
+                    return left > 0 ? Cell(.age(left), left < .hours(24) ? .alert : .plain) : Cell("PASSED", .alert)
+                },
+                ListColumn("ORDER", width: 14) { Cell($0.orderId ?? "no order", $0.orderId == nil ? .muted : .plain) },
+                ListColumn("GOOGLE ORDER", width: 24, optional: true) { Cell($0.purchase.facts.orderId, .muted) },
+                ListColumn("PRODUCT", width: 11) { Cell($0.purchase.facts.productId) },
+                ListColumn("TOKEN", width: 12, flexible: true) { Cell($0.purchase.facts.purchaseToken, .muted) },
             ])
     }
 

@@ -1,0 +1,75 @@
+import ArgumentParser
+import GooglePlay
+import OrderStore
+import Presentation
+
+/// Google Play's side of the desk: the purchases Google refunds unless acknowledged, and
+/// acknowledging one now.
+struct GoogleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "google", abstract: "Google Play: acknowledgements owed before Google's three-day refund, and acknowledging one now.",
+        subcommands: [Acknowledgements.self, Acknowledge.self])
+
+    struct Acknowledgements: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "acks", abstract: "Paid Google Play purchases not yet acknowledged, soonest refund deadline first, with the time left.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "At most this many rows.") var limit: Int = 50
+
+        func run() async throws {
+            let owed = try await store.withStore { store, _ in try await store.googlePlay.owedAcknowledgements(limit: limit) }
+            print(Output.table(QueueListings.acknowledgements(now: .now()), owed))
+        }
+    }
+
+    struct Acknowledge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell Google a delivered purchase was delivered (consumed too, when the game asked), now rather than on the worker's schedule; audited.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The order, or the purchase token.") var id: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
+
+        func run() async throws {
+            let (outcome, orderId) = try await store.withPlayActions("acknowledging") { store, actor, google in
+                let order = try await store.orders.find(id)
+                var purchases: [StoredPlayPurchase] = []
+                let tokens = if let order { try await store.googlePlay.tokens(ofOrder: order.orderId) } else { [id] }
+                for token in tokens {
+                    if let purchase = try await store.googlePlay.purchase(token: token) { purchases.append(purchase) }
+                }
+                // An order's token still owed, else its first: Google answers "acknowledged already" for that.
+                guard let token = (purchases.first { !$0.facts.acknowledged } ?? purchases.first)?.facts.purchaseToken else {
+                    throw ValidationError("\(id) is no Google Play purchase the store knows (an order of one, or its purchase token)")
+                }
+                let outcome = try await store.googlePlay.acknowledge(purchaseToken: token, by: actor, reason: reason) {
+                    await google.acknowledgeRefusal($0)
+                }
+                return (outcome, order?.orderId)
+            }
+            print(Output.safe(PlayAcknowledgeWords.result(outcome, orderId: orderId)))
+            if PlayAcknowledgeWords.isFailure(outcome) { throw ExitCode.failure }
+        }
+    }
+}
+
+extension StoreOptions {
+    /// The store, the operator at the keyboard, and the Play Developer API client, for a
+    /// command that acts on Google's side (`what` names it when `[google_play]` is missing).
+    func withPlayActions<T>(_ what: String, _ body: (OrderStore, Operator, PlayClient) async throws -> T) async throws -> T {
+        try await withStore { store, configuration in
+            let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
+            guard let settings = try configuration.googlePlay.settings(source: configuration.source) else {
+                throw ValidationError("\(what) needs Google Play's service account ([google_play] in the configuration)")
+            }
+            let client = PlayClient(settings: settings)
+            do {
+                let result = try await body(store, actor, client)
+                await client.shutdown()
+                return result
+            } catch {
+                await client.shutdown()
+                throw error
+            }
+        }
+    }
+}

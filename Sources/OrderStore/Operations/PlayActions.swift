@@ -1,0 +1,8 @@
+/// The actions Google Play lets a studio take, as the store's operations call them. The
+/// Play Developer API client does them (against Google, or the simulator); the console holds
+/// one without knowing the client.
+public protocol PlayActions: Sendable {
+    /// Acknowledge a purchase (consume it, when asked): nil when Google took it, else its
+    /// refusal in words, as Google said it.
+    func acknowledgeRefusal(_ request: PlayAcknowledgement) async -> String?
+}

@@ -1,0 +1,20 @@
+import OrderStore
+
+/// A store's name, said once for every screen, list and command.
+extension Marketplace {
+    /// As a heading or a line says it: "App Store", "Google Play".
+    public var name: String {
+        switch self {
+        case .appStore: "App Store"
+        case .googlePlay: "Google Play"
+        }
+    }
+
+    /// As a table's narrow column says it: "Apple", "Play".
+    public var shortName: String {
+        switch self {
+        case .appStore: "Apple"
+        case .googlePlay: "Play"
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GooglePlaySimulator
+import OrderStore
+import Presentation
+import SimulatorFaults
+import TestSupport
+import Testing
+
+/// One desk for both stores, as support meets an Android player's ticket: the order found by
+/// whatever the player or the game has (Google's `GPA.…` order id and its renewals' suffixes,
+/// the purchase token, the obfuscated account id the game set), the order list narrowed to one
+/// store, and the order page saying what Google reports (state, acknowledgement and its
+/// deadline, consumption, test purchase, region, the game's ids). Purchases go through
+/// `serve` and the Google Play simulator over loopback, as in life.
+@Suite("Desk: Google Play orders found by any id, listed by store, read as Google reports them", .serialized)
+struct PlayDeskTests {
+    static func words(_ sections: [DetailSection]) -> String { sections.flatMap(\.lines).map { "\($0.label ?? "") \($0.text)" }.joined(separator: "\n") }
+
+    @Test("Found by GPA id (and by its prefix), purchase token, obfuscated account id; a waiting order by its token", arguments: Backend.all)
+    func findByGoogleIds(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "obf-7f3a", profile: "hero-2")
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-find", account: "player-7", product: "coins_300", token: bought.token)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-find", in: serve)
+            let orders = serve.store.orders
+            let gpa = try #require(bought.orderId)
+            #expect(try await orders.lookup(gpa).map(\.orderId) == ["gp-find"], "Google's order id from the receipt email")
+            #expect(try await orders.search(String(gpa.prefix(14))).map(\.orderId).contains("gp-find"), "a GPA id typed in part")
+            #expect(try await orders.lookup(bought.token).map(\.orderId) == ["gp-find"], "the purchase token the game server logged")
+            #expect(try await orders.lookup("obf-7f3a").map(\.orderId) == ["gp-find"], "the obfuscated account id the game set")
+            #expect(try await orders.lookup("obf-7f3a", kind: .purchaseToken).isEmpty, "token: looks at tokens only")
+
+            // Still waiting for Google (a slow payment method): found by its token all the same.
+            let pending = try await play.purchaseAndNotify(productId: "coins_300", account: "obf-7f3a", pending: true)
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-wait", account: "player-7", product: "coins_300", token: pending.token)
+            _ = try await IntakeTests.waitFor("verify_retry", order: "gp-wait", in: serve)
+            #expect(try await orders.lookup(pending.token).map(\.orderId) == ["gp-wait"])
+            #expect(try await orders.lookup("no-such-token-or-id").isEmpty)
+        }
+    }
+
+    @Test("The order list narrows to one store, alone or with a state; the STORE column appears where Play's orders are", arguments: Backend.all)
+    func listByStore(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-1")
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-1", account: "p-1", product: "coins_300", token: bought.token)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-1", in: serve)
+            #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-1","account_id":"p-1","product_id":"coins_300"}"#).status == 201)
+            let orders = serve.store.orders
+            #expect(try await orders.page(OrderFilter(marketplace: .googlePlay)).items.map(\.orderId) == ["gp-1"])
+            #expect(try await orders.page(OrderFilter(marketplace: .appStore)).items.map(\.orderId) == ["ap-1"])
+            #expect(try await orders.page(OrderFilter(state: .delivered, marketplace: .googlePlay)).items.map(\.orderId) == ["gp-1"])
+            #expect(try await orders.page(OrderFilter(state: .delivered, marketplace: .appStore)).items.isEmpty)
+            await #expect(throws: StoreError.self, "store and env need a third narrowing") {
+                try await orders.page(OrderFilter(environment: .production, marketplace: .googlePlay))
+            }
+
+            let both = try await orders.page().items
+            let listing = OrderListings.orders(storeIsProduction: true, for: both)
+            let store = try #require(listing.columns.first { $0.title == "STORE" })
+            #expect(both.map { store.cell($0).text } == ["Apple", "Play"], "newest first: the Apple order placed last")
+            let appleOnly = try await orders.page(OrderFilter(marketplace: .appStore)).items
+            #expect(!OrderListings.orders(storeIsProduction: true, for: appleOnly).columns.contains { $0.title == "STORE" }, "an Apple-only list as before")
+        }
+    }
+
+    @Test(
+        "The order page reads a Play purchase as Google reports it: acknowledged, consumed, test, region, the game's ids; a deadline and time left while owed",
+        arguments: Backend.all)
+    func orderPage(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "obf-1", profile: "hero-1", test: true)
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-page", account: "p-1", product: "coins_300", token: bought.token, consume: true)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-page", in: serve)
+            #expect(try await eventually { try await serve.store.googlePlay.purchase(token: bought.token)?.consumedAt != nil })
+            let detail = try await serve.store.orders.detail("gp-page")
+            let page = Self.words(OrderDetailPresentation.sections(detail, storeIsProduction: true))
+            for shown in [
+                "store Google Play", "token \(bought.token)", "Google order \(bought.orderId ?? "?")", "state purchased", "acknowledged yes at",
+                "consumed yes at", "TEST purchase", "region CN", "account obf-1 · profile hero-1",
+            ] {
+                #expect(page.contains(shown), "\(shown) in:\n\(page)")
+            }
+
+            // Owed: paid, kept, not yet acknowledged (no order delivered it): the deadline, and the time left.
+            var owed = try #require(detail.playPurchases.first)
+            owed.facts.acknowledged = false
+            owed.acknowledgedAt = nil
+            owed.acknowledgeBy = try #require(owed.facts.purchaseTime) + PlayPurchaseFacts.acknowledgeWithin
+            let now = owed.acknowledgeBy.map { $0 - .hours(5) } ?? 0
+            var pending = detail
+            pending.playPurchases = [owed]
+            let owedPage = Self.words(OrderDetailPresentation.sections(pending, storeIsProduction: true, now: now))
+            #expect(owedPage.contains("NO — Google refunds it unless acknowledged by") && owedPage.contains("(5h0m left)"), "\(owedPage)")
+
+            // An App Store order's page says nothing of Google.
+            #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-page","account_id":"p-1","product_id":"coins_300"}"#).status == 201)
+            let apple = Self.words(OrderDetailPresentation.sections(try await serve.store.orders.detail("ap-page"), storeIsProduction: true))
+            #expect(!apple.contains("Google") && !apple.contains("store "), "\(apple)")
+        }
+    }
+
+    @Test(
+        "Acknowledge now: the owed list shows the order, its deadline and time left; a viewer may not; Google's refusal is said as Google said it and changes nothing; then acknowledged once, audited with the reason",
+        arguments: Backend.all)
+    func acknowledgeNow(backend: Backend) async throws {
+        // The worker does everything but acknowledge: the purchase stays owed, as when Google
+        // refused the worker's tries.
+        try await IntakeTests.withServe(backend, googlePlay: true, worker: { $0.kinds = JobKind.allCases.filter { $0 != .playAcknowledge } }) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let store = serve.store.googlePlay
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-ack")
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-ack", account: "p-ack", product: "coins_300", token: bought.token)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-ack", in: serve)
+            // Google told of a second purchase no order has submitted yet.
+            let told = try await play.purchaseAndNotify(productId: "coins_300", account: "p-other")
+            #expect(try await eventually { try await store.owedAcknowledgements().count == 2 })
+            let owed = try await store.owedAcknowledgements()
+            let mine = try #require(owed.first { $0.purchase.facts.purchaseToken == bought.token })
+            #expect(mine.orderId == "gp-ack" && owed.first { $0.purchase.facts.purchaseToken == told.token }?.orderId == nil)
+            let deadline = try #require(mine.purchase.acknowledgeBy)
+            #expect(deadline == (mine.purchase.facts.purchaseTime ?? 0) + PlayPurchaseFacts.acknowledgeWithin)
+            let listing = QueueListings.acknowledgements(now: deadline - .hours(5))
+            let left = try #require(listing.columns.first { $0.title == "LEFT" })
+            #expect(left.cell(mine).text == "5h0m" && left.cell(mine).tone == .alert, "under a day left is an alert")
+
+            let viewer = Operator(name: "vic", role: .viewer)
+            await #expect(throws: StoreError.self) {
+                try await store.acknowledge(purchaseToken: bought.token, by: viewer, reason: "ticket 1") { await google.acknowledgeRefusal($0) }
+            }
+            let support = Operator(name: "sam", role: .support)
+            #expect(
+                try await store.acknowledge(purchaseToken: told.token, by: support, reason: "ticket 2") { await google.acknowledgeRefusal($0) } == .notDelivered
+            )
+
+            await play.faults.set(FaultProfile(faults: [.init(.http(503))]))
+            let refused = try await store.acknowledge(purchaseToken: bought.token, by: support, reason: "ticket 3") { await google.acknowledgeRefusal($0) }
+            guard case .failed(let words) = refused else {
+                Issue.record("Google's 503 is a refusal, not \(refused)")
+                return
+            }
+            #expect(words.contains("503"), "as Google said it: \(words)")
+            #expect(await play.ledger.purchase(token: bought.token)?.acknowledged == false)
+            #expect(try await store.owedAcknowledgements().contains { $0.orderId == "gp-ack" }, "still owed")
+
+            await play.faults.set(FaultProfile())
+            let done = try await store.acknowledge(purchaseToken: bought.token, by: support, reason: "ticket 3") { await google.acknowledgeRefusal($0) }
+            guard case .acknowledged = done else {
+                Issue.record("acknowledged, not \(done)")
+                return
+            }
+            #expect(await play.ledger.purchase(token: bought.token)?.acknowledged == true, "Google has it")
+            #expect(try await store.owedAcknowledgements().map(\.orderId) == [nil], "only the purchase no order holds is left")
+            #expect(try await store.acknowledge(purchaseToken: bought.token, by: support, reason: "again") { _ in "never asked" } == .alreadyDone)
+            let entries = try await serve.store.audit.entries(limit: 50).filter { $0.action == "google.acknowledged" }
+            #expect(entries.count == 1 && entries.first?.actor == "sam" && entries.first?.reason == "ticket 3", "\(entries)")
+        }
+    }
+}
