@@ -3,6 +3,8 @@ import AppStoreSimulator
 import ArgumentParser
 import Console
 import Foundation
+import GooglePlay
+import GooglePlaySimulator
 import OrderStore
 import ReferenceGame
 import SyntheticData
@@ -11,7 +13,8 @@ import SyntheticData
 /// `serve` and a reference game on loopback (`DemoServe`), and the console on top as admin,
 /// so that every screen works on a fresh machine and shows live data.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store.")
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Open the console on a seeded demo store, with a simulated App Store and Google Play.")
 
     @Option(
         help:
@@ -67,6 +70,16 @@ struct DemoCommand: AsyncParsableCommand {
                 try AppStoreSimulator(bundleId: DemoCatalogue.bundleId, sharedSecret: "demo-shared-secret", faults: profile)
             }
         let server = try await SimulatorServer.start(simulator)
+        // Google Play beside Apple: its simulator, and the client serve and the console ask it with.
+        let play: (server: PlaySimulatorServer, client: PlayClient)
+        do {
+            let playServer = try await PlaySimulatorServer.start(try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId]))
+            play = (playServer, PlayClient(settings: try PlaySettings.forSimulator(playServer)))
+        } catch {
+            await server.stop()
+            await store.close()
+            throw error
+        }
         var tickets: [DemoAppleTickets.Ticket] = []
         do {
             if fresh {
@@ -76,6 +89,8 @@ struct DemoCommand: AsyncParsableCommand {
                 tickets = try await AppleVerifier.using(try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")) { verifier in
                     try await DemoAppleTickets.seed(store, simulator: simulator, verifier: verifier)
                 }
+                tickets += try await DemoPlayTickets.seed(store, simulator: play.server.simulator, client: play.client)
+                await play.server.simulator.faults.set(profile)
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
             if visit != nil { try await DemoTemplate.admitVisitor(store) } else { try await SimulatorFiles.makeAdminIfNew(store) }
@@ -86,23 +101,28 @@ struct DemoCommand: AsyncParsableCommand {
             } else {
                 try await AppleVerifier.using(settings) { verifier in
                     try await DemoServe.running(
-                        store: store, verifier: verifier, simulator: server, gameFault: gameFault,
+                        store: store, verifier: verifier, simulator: server, play: play, gameFault: gameFault,
                         host: visit == nil ? listen.host : "127.0.0.1", port: visit == nil ? listen.port : 0
                     ) { endpoints in
                         if buildTemplate != nil { return try await DemoTemplate.settle(store) }
                         try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
                         try await ConsoleRunner.run(
                             store: store, actor: actor, theme: theme, storeLabel: visit == nil ? "demo \(path)" : "a demo of your own",
-                            verifier: verifier, appleActions: verifier.serverAPI, trust: simulator.trustRoots,
+                            verifier: MarketplaceVerifier(apple: verifier, googlePlay: PlayVerifier(client: play.client)),
+                            appleActions: verifier.serverAPI, playActions: play.client, trust: simulator.trustRoots,
                             notes: visit == nil ? endpoints.helpLines + tickets.map { ($0.name, $0.text) } : DemoTemplate.visitorNotes, visit: visit)
                     }
                 }
             }
         } catch {
+            await play.client.shutdown()
+            await play.server.stop()
             await server.stop()
             await store.close()
             throw error
         }
+        await play.client.shutdown()
+        await play.server.stop()
         await server.stop()
         await store.close()
         // What the session bought or refunded through the simulator is remembered too

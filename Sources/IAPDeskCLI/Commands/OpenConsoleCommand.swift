@@ -24,7 +24,8 @@ struct OpenConsoleCommand: AsyncParsableCommand {
                     try await ConsoleRunner.run(
                         store: store, actor: actor, theme: theme ?? configuration.theme, aliases: configuration.consoleAliases,
                         storeLabel: configuration.storeLocation.description + (store.settings.apps.count > 1 ? " · \(store.settings.apps.count) apps" : ""),
-                        verifier: verifier, appleActions: verifier.serverAPI, playActions: google,
+                        verifier: MarketplaceVerifier(apple: verifier, googlePlay: google.map(PlayVerifier.init(client:))),
+                        appleActions: verifier.serverAPI, playActions: google,
                         trust: try configuration.trust())
                 }
             } catch {

@@ -1,10 +1,13 @@
 import AppStore
 import AppStoreSimulator
 import Foundation
+import GooglePlay
+import GooglePlaySimulator
 import Logging
 import OrderStore
 import ReferenceGame
 import Server
+import SyntheticData
 
 /// The demo's production side, in-process for as long as the console runs: `serve` (the
 /// intake API, Apple's notification receivers and the worker) on loopback, the simulator
@@ -21,12 +24,14 @@ enum DemoServe {
     struct Endpoints {
         var serve: String
         var simulator: String
+        var play: String
         var game: String
 
         var helpLines: [(String, String)] {
             [
                 ("serve", serve + "  (intake API, /apple/notifications/…, /metrics)"),
                 ("simulator", simulator + "/control/…  (purchase, renew, refund, revoke)"),
+                ("google play", play + "/control/…  (purchase, renew, void; GET /control lists them)"),
                 ("game", game + "/players/ID  (the reference game's balances)"),
             ]
         }
@@ -37,6 +42,7 @@ enum DemoServe {
             # iapdesk demo on \(storePath): try it from another terminal while the console runs.
             SERVE=\(serve)
             SIM=\(simulator)
+            PLAY=\(play)
             GAME=\(game)
             TOKEN=\(DemoServe.clientToken)   # the demo game server's intake token
 
@@ -50,27 +56,35 @@ enum DemoServe {
             # (the transaction id is in the answer above, and on the order in the console)
             curl -s -XPOST $SIM/control/refund -d '{"transactionId":"<transaction id>"}'
 
+            # On Android: the player buys at Google (the answer has the purchase token); the game submits the token.
+            curl -s -XPOST $PLAY/control/purchase -d '{"productId":"coins_60","account":"player-try"}'
+            curl -s -XPOST $SERVE/v1/orders -H "Authorization: Bearer $TOKEN" -d '{"order_id":"try-2","account_id":"player-try","product_id":"coins_60","quantity":1}'
+            curl -s -XPOST "$SERVE/v1/orders/try-2/receipts?wait=5" -H "Authorization: Bearer $TOKEN" -d '{"google_play":{"package_name":"\(DemoCatalogue.bundleId)","purchase_token":"<token>"}}'
+
             """
         }
     }
 
     static func running(
-        store: OrderStore, verifier: AppleVerifier, simulator: SimulatorServer, gameFault: ReferenceGame.Fault,
+        store: OrderStore, verifier: AppleVerifier, simulator: SimulatorServer, play: (server: PlaySimulatorServer, client: PlayClient),
+        gameFault: ReferenceGame.Fault,
         host: String, port: Int, _ body: (Endpoints) async throws -> Void
     ) async throws {
         let game = ReferenceGame(secret: gameSecret)
         await game.setFault(gameFault)
         let receiver = try await ReferenceGameServer.start(game)
         var settings = Worker.Settings()
-        // Expiry polling would change the seeded subscriptions under the rehearsal.
-        settings.kinds = [.verify, .sendEvents, .applyNotifications, .notificationHistory]
+        // Expiry polling would change the seeded subscriptions under the rehearsal, and
+        // acknowledging at Google would settle the seeded acknowledgement owed (`:acks`): the
+        // demo leaves Google's acknowledgements to the operator.
+        settings.kinds = [.verify, .sendEvents, .applyNotifications, .notificationHistory, .playRefresh, .playVoidedSweep]
         settings.verifyCreatedSince = .now()
         var quiet = Logger(label: "iapdesk.demo.serve")
         quiet.logLevel = .critical  // the console owns the terminal
         let server: IAPDeskServer
         do {
             server = try await IAPDeskServer.start(
-                store: store, verifier: verifier,
+                store: store, verifier: verifier, googlePlay: play.client,
                 game: GameWebhook(url: receiver.webhookURL, secrets: [Secret(value: gameSecret, origin: "demo")]),
                 tokens: ClientTokens([(clientName, clientToken)]), host: host, port: port, workerSettings: settings, logger: quiet)
         } catch {
@@ -80,12 +94,14 @@ enum DemoServe {
         let serveURL = server.baseURL ?? ""
         await simulator.simulator.notifications.configure(
             production: serveURL + "/apple/notifications/production", sandbox: serveURL + "/apple/notifications/sandbox")
-        let endpoints = Endpoints(serve: serveURL, simulator: simulator.baseURL, game: receiver.baseURL)
+        await play.server.simulator.notifications.configure(url: serveURL + "/google/notifications", audience: DemoPlayTickets.pushAudience)
+        let endpoints = Endpoints(serve: serveURL, simulator: simulator.baseURL, play: play.server.baseURL, game: receiver.baseURL)
         try await askForRefunds(store: store, simulator: simulator.simulator)
         await game.failFirstTry(for: lostPlayers)
         try await loseEvents(store: store, simulator: simulator.simulator)
         func stop() async {
             await simulator.simulator.notifications.stop()
+            await play.server.simulator.notifications.stop()
             await server.stop()
             await receiver.stop()
         }
@@ -104,7 +120,7 @@ enum DemoServe {
     /// reported how much of the first two was used, as a game would when coins are spent.
     static func askForRefunds(store: OrderStore, simulator: AppStoreSimulator) async throws {
         guard try await store.reports.counts().openRefundRequests == 0 else { return }
-        let delivered = try await store.orders.page(OrderFilter(state: .delivered, productId: "coins_300"), limit: 10).items
+        let delivered = try await store.orders.page(OrderFilter(state: .delivered, productId: "coins_300", marketplace: .appStore), limit: 10).items
             .filter { $0.environment == .production }.prefix(3)
         for (index, order) in delivered.enumerated() {
             guard let transactionId = order.transactionId else { continue }

@@ -1,0 +1,78 @@
+import Foundation
+import OrderStore
+import SyntheticData
+import TestSupport
+import Testing
+
+/// Android players' tickets in the demo, solved by keyboard at 80×24 as an Apple one is: the
+/// demo seeds them through the Google Play simulator and runs it in process.
+@Suite("Android tickets in tmux", .serialized, .needsTmux)
+struct PlayDemoTmuxTests {
+    @Test(
+        "Paid, nothing arrived: found by account, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders"
+    )
+    func androidTickets() async throws {
+        let binary = try Tmux.binary()
+        let demo = try await DemoSession.start(binary)
+        defer { demo.stop() }
+        let (tmux, db) = (demo.tmux, demo.db)
+        func type(_ text: String) throws { try tmux.run("send-keys -t \(tmux.session) -l '\(text)'") }
+
+        // "Paid 98 on Android and got nothing": the order waits, Google answered 503 when the game submitted it.
+        try tmux.send("/")
+        try type("demo_gp_stuck")
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("Orders [demo_gp_stuck] 1") }.contains("gp_stuck_1"))
+        try tmux.send("Enter")
+        let stuck = await tmux.screen { $0.contains("Order gp_stuck_1") }
+        #expect(stuck.contains("Google Play") && stuck.contains("verify_retry"), "\(stuck)")
+        try tmux.send("r")
+        let verified = await tmux.screen(waitingFor: { $0.contains("delivered") && $0.contains("gp_stuck_1") }, timeout: 15)
+        #expect(verified.contains("delivered"), "\(verified)")
+        try tmux.send("Escape")
+
+        // "Google says my purchase will be refunded": acknowledge it now, with the ticket as reason.
+        try tmux.command("acks")
+        let owed = await tmux.screen { $0.contains("acknowledgements owed") && $0.contains("gp_ack_1") }
+        #expect(owed.contains("9h") || owed.contains("10h"), "about ten hours left: \(owed)")
+        let rows = owed.split(separator: "\n").map(String.init)
+        let row = try #require(rows.firstIndex { $0.contains("gp_ack_1") })
+        // Put the selection on gp_ack_1 (gp_stuck_1, just delivered, is owed too).
+        let first = try #require(rows.firstIndex { $0.contains("ACK BY") }) + 1
+        for _ in 0..<(row - first) { try tmux.send("Down") }
+        try tmux.send("a")
+        #expect(await tmux.screen { $0.contains("Reason:") }.contains("Acknowledge"))
+        try type("ticket 301: refund warning from Google")
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("Google acknowledged order gp_ack_1") }.contains("Google acknowledged order gp_ack_1"))
+
+        // The player only has Google's receipt email; the game server logged the token.
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let voided = try #require(try await store.orders.find("gp_void_1"))
+        let token = try #require(try await store.googlePlay.tokens(ofOrder: "gp_sub_b").first)
+        let acknowledged = try await store.googlePlay.purchase(token: try #require(try await store.googlePlay.tokens(ofOrder: "gp_ack_1").first))
+        let reverified = try await store.orders.detail("gp_stuck_1")
+        await store.close()
+        #expect(reverified.order.state == .delivered && reverified.grants.count == 1, "re-verified with Google and delivered once")
+        #expect(acknowledged?.facts.acknowledged == true && acknowledged?.acknowledgedAt != nil, "the store knows Google has it")
+        try tmux.send("Escape")
+        try tmux.send("/", "C-u")
+        try type(try #require(voided.transactionId))
+        try tmux.send("Enter")
+        let byGPA = await tmux.screen { $0.contains("Orders [GPA.") }
+        #expect(byGPA.contains("gp_void_1") && byGPA.contains("refunded") && byGPA.contains("Play"), "\(byGPA)")
+        try tmux.send("/", "C-u")
+        try type("token:" + token)
+        try tmux.send("Enter")
+        let byToken = await tmux.screen { $0.contains("Orders [token:") }
+        #expect(byToken.contains("gp_sub_b") && byToken.contains("disputed"), "\(byToken)")
+
+        // One store's orders: the STORE column says which.
+        try tmux.send("/", "C-u")
+        try type("store:google")
+        try tmux.send("Enter")
+        let android = await tmux.screen { $0.contains("Orders [store:google]") }
+        #expect(android.contains("STORE") && android.contains("Play") && !android.contains("Apple"), "\(android)")
+        try tmux.send("q")
+    }
+}
