@@ -99,6 +99,15 @@ enum PlayAnswerReader {
         return (records, (json["tokenPagination"] as? [String: Any])?["nextPageToken"] as? String)
     }
 
+    /// The Orders API's `Order`: the purchase token it was paid under, its product and state.
+    static func order(_ body: Data) throws -> GoogleOrderAnswer {
+        guard let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let token = json["purchaseToken"] as? String else {
+            throw Unreadable.answer("no purchaseToken in the order")
+        }
+        let product = (json["lineItems"] as? [[String: Any]])?.first?["productId"] as? String
+        return .found(purchaseToken: token, productId: product, state: json["state"] as? String ?? "STATE_UNSPECIFIED")
+    }
+
     /// Google's error answer in a few words: `reason: message`.
     static func errorReason(_ body: Data) -> String {
         guard let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let error = json["error"] as? [String: Any] else {

@@ -139,4 +139,16 @@ public final class PlayClient: Sendable {
     }
 }
 
-extension PlayClient: PlayActions {}
+extension PlayClient: PlayActions {
+    public func googleOrder(_ orderId: String) async -> GoogleOrderAnswer {
+        for package in settings.packageNames {
+            switch await call(.GET, package, "orders/\(Self.segment(orderId))") {
+            case .failure(let failure) where failure.httpStatus == 404: continue
+            case .failure(let failure): return .failed(Self.describe(failure))
+            case .success(let answer):
+                do { return try PlayAnswerReader.order(answer.body) } catch { return .failed("Google's answer for \(orderId): \(error)") }
+            }
+        }
+        return .notFound
+    }
+}

@@ -160,4 +160,38 @@ struct PlayDeskTests {
             #expect(entries.count == 1 && entries.first?.actor == "sam" && entries.first?.reason == "ticket 3", "\(entries)")
         }
     }
+
+    @Test(
+        "A GPA id the store never learned (Google answered 503 when the game submitted it) is asked of Google's Orders API and leads to the waiting order; a purchase no order submitted is unclaimed; unknown and unanswered are said",
+        arguments: Backend.all)
+    func unknownGoogleOrderId(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let orders = serve.store.orders
+            await play.faults.set(FaultProfile(faults: [.init(.http(503))]))
+            let paid = try await play.purchaseAndNotify(productId: "coins_300", account: "p-gpa")
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-gpa", account: "p-gpa", product: "coins_300", token: paid.token)
+            _ = try await IntakeTests.waitFor("verify_retry", order: "gp-gpa", in: serve)
+            let gpa = try #require(paid.orderId)
+            #expect(try await orders.lookup(gpa).isEmpty, "the store never heard Google's order id")
+            #expect(
+                try await orders.findGoogleOrder(gpa) { await google.googleOrder($0) } == .failed("Google HTTP 503: an answer that is not Google's error JSON"))
+            await play.faults.set(FaultProfile())
+
+            guard case .orders(let found, let token) = try await orders.findGoogleOrder(gpa, asking: { await google.googleOrder($0) }) else {
+                Issue.record("the waiting order")
+                return
+            }
+            #expect(found.map(\.orderId) == ["gp-gpa"] && token == paid.token)
+            let summary = GoogleOrderWords.summary(.orders(found, purchaseToken: token), id: gpa)
+            #expect(summary.text.contains("gp-gpa (verify_retry)") && !summary.isError, "\(summary)")
+
+            let never = try await play.purchaseAndNotify(productId: "coins_60", account: "p-lost")
+            let unclaimed = try await orders.findGoogleOrder(try #require(never.orderId)) { await google.googleOrder($0) }
+            #expect(unclaimed == .unclaimed(purchaseToken: never.token, productId: "coins_60", state: "PROCESSED"), "\(unclaimed)")
+            #expect(try await orders.findGoogleOrder("GPA.9999-9999-9999-99999") { await google.googleOrder($0) } == .notFound)
+            #expect(Orders.looksLikeGoogleOrderId(gpa + "..3") && !Orders.looksLikeGoogleOrderId("GPA.x") && !Orders.looksLikeGoogleOrderId("MKX1234567"))
+        }
+    }
 }

@@ -235,6 +235,10 @@ public final class ConsoleApp {
                     if let problems = (top as? OrdersScreen)?.problems, !problems.isEmpty { message = (problems.joined(separator: "; "), true) }
                     // Apple's order id: the list holds the orders its purchases lead to; a
                     // purchase no order claims opens the invoice, where it is attached.
+                    if let finding = (top as? OrdersScreen)?.googleFinding {
+                        let text = (top as? OrdersScreen)?.filter ?? ""
+                        message = GoogleOrderWords.summary(finding, id: text)
+                    }
                     if let finding = (top as? OrdersScreen)?.appleFinding {
                         message = AppleInvoicePresentation.summary(finding)
                         if case .found(let invoice) = finding, invoice.purchases.contains(where: { if case .claimed = $0.lead { false } else { true } }) {

@@ -1,4 +1,5 @@
 import OrderStore
+import Presentation
 
 /// The orders the home screen lists: one filter's rows, newest first, read a page at a time
 /// by key (never OFFSET). The screen keeps where the selection is; this keeps what is loaded
@@ -12,11 +13,14 @@ final class OrderPages {
     private(set) var next: OrderCursor?
     /// What Apple's order id led to, when the filter is one that no order's id matched.
     private(set) var appleFinding: AppleOrderFinding?
+    /// What Google's order id led to, likewise: asked of Google once per filter.
+    private(set) var googleFinding: GoogleOrderFinding?
 
     init(_ query: FilterQuery) { self.query = query }
 
-    /// Reads again what is shown. A lookup reads its matches; an Apple order id nothing
-    /// matches lists the orders its purchases lead to, asked of Apple once per filter, not on
+    /// Reads again what is shown. A lookup reads its matches; an Apple or Google order id
+    /// nothing matches lists the orders its purchases lead to, asked of the store once per
+    /// filter, not on
     /// every refresh (an id Apple does not know would ask again forever). A list scrolled
     /// down reads a page from `firstShown` on: the rows scrolled past stay as they were, so a
     /// refresh costs the same at row 20 and at row 20,000.
@@ -29,6 +33,20 @@ final class OrderPages {
                 // A refresh that may not ask keeps what the first answer said.
                 if case .found = finding { appleFinding = finding } else if appleFinding == nil { appleFinding = finding }
                 if case .found(let invoice)? = appleFinding { orders = invoice.orders }
+            }
+            if orders.isEmpty, lookup.kind == .any, Orders.looksLikeGoogleOrderId(lookup.text) {
+                if googleFinding == nil {
+                    let google = session.playActions
+                    googleFinding = try await store.orders.findGoogleOrder(lookup.text) { id in
+                        guard let google else { return .failed(GoogleOrderWords.needsGooglePlay) }
+                        return await google.googleOrder(id)
+                    }
+                }
+                if case .orders(let found, let token)? = googleFinding {
+                    // Read again on a refresh: the orders holding the token move on.
+                    orders = try await store.orders.lookup(token, kind: .purchaseToken)
+                    if orders.isEmpty { orders = found }
+                }
             }
             next = nil
         } else if firstShown > 0, firstShown < orders.count {

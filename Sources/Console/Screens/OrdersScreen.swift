@@ -75,6 +75,9 @@ public final class OrdersScreen: ConsoleScreen {
     /// Where the filter's Apple order id led, when it is one no order's id matched.
     var appleFinding: AppleOrderFinding? { pages.appleFinding }
 
+    /// Where the filter's Google order id led, when it is one no order's id matched.
+    var googleFinding: GoogleOrderFinding? { pages.googleFinding }
+
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         // Render reads state and changes none of it; a resize is followed here for this frame.
         let top = Table.scroll(top: self.top, selected: selected, visible: area.rows - 1)

@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
+import GooglePlay
 import OrderStore
 import Presentation
 
@@ -47,12 +48,13 @@ struct OrderCommand: AsyncParsableCommand {
     struct Find: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Exact lookup by order, account, transaction (Google's GPA.… too) or original transaction id, Apple's appTransactionId, Google's purchase token or obfuscated account id, or Apple's order id (MK…, asked of Apple)."
+                "Exact lookup by order, account, transaction (Google's GPA.… too) or original transaction id, Apple's appTransactionId, Google's purchase token or obfuscated account id, or a store's order id (Apple's MK…, Google's GPA.…: asked of the store when unknown)."
         )
         @OptionGroup var store: StoreOptions
-        @Argument(help: "An order, account, transaction or original transaction id, or MK….") var id: String
+        @Argument(help: "An order, account, transaction or original transaction id, a purchase token, MK… or GPA.….") var id: String
 
         func run() async throws {
+            if Orders.looksLikeGoogleOrderId(id) { return try await findGoogleOrder() }
             let (found, finding, production) = try await store.withStore { store, configuration in
                 let found = try await store.orders.lookup(id)
                 guard found.isEmpty, Orders.looksLikeAppleOrderId(id) else { return (found, nil as AppleOrderFinding?, store.settings.isProduction) }
@@ -78,6 +80,31 @@ struct OrderCommand: AsyncParsableCommand {
             }
             if found.isEmpty { throw CLIError("nothing matches \(Output.safe(id))") }
             print(Output.table(OrderListings.orders(storeIsProduction: production, for: found), found))
+        }
+
+        /// Google's order id from a player's receipt email: the orders that hold it, else
+        /// Google is asked for the purchase token it was paid under, and the orders that
+        /// submitted that token are listed.
+        private func findGoogleOrder() async throws {
+            let (found, finding, production) = try await store.withStore { store, configuration in
+                let found = try await store.orders.lookup(id)
+                guard found.isEmpty, let settings = try configuration.googlePlay.settings(source: configuration.source) else {
+                    return (found, nil as GoogleOrderFinding?, store.settings.isProduction)
+                }
+                let client = PlayClient(settings: settings)
+                let finding = try await store.orders.findGoogleOrder(id) { await client.googleOrder($0) }
+                await client.shutdown()
+                return (found, finding, store.settings.isProduction)
+            }
+            guard let finding else {
+                guard !found.isEmpty else { throw CLIError("nothing matches \(Output.safe(id)); " + GoogleOrderWords.needsGooglePlay) }
+                print(Output.table(OrderListings.orders(storeIsProduction: production, for: found), found))
+                return
+            }
+            let summary = GoogleOrderWords.summary(finding, id: id).text
+            guard case .orders(let orders, _) = finding else { throw CLIError(Output.safe(summary)) }
+            print(Output.safe(summary))
+            print(Output.table(OrderListings.orders(storeIsProduction: production, for: orders), orders))
         }
     }
 

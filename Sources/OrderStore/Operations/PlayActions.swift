@@ -5,4 +5,6 @@ public protocol PlayActions: Sendable {
     /// Acknowledge a purchase (consume it, when asked): nil when Google took it, else its
     /// refusal in words, as Google said it.
     func acknowledgeRefusal(_ request: PlayAcknowledgement) async -> String?
+    /// The Orders API's `orders.get` for `orderId`, asked of each of the studio's packages.
+    func googleOrder(_ orderId: String) async -> GoogleOrderAnswer
 }
