@@ -140,6 +140,13 @@ public final class PlayClient: Sendable {
 }
 
 extension PlayClient: PlayActions {
+    public func refundRefusal(package: String, orderId: String, revoke: Bool) async -> String? {
+        switch await call(.POST, package, "orders/\(Self.segment(orderId)):refund", query: revoke ? [("revoke", "true")] : [], body: "{}") {
+        case .success: nil
+        case .failure(let failure): Self.describe(failure)
+        }
+    }
+
     public func googleOrder(_ orderId: String) async -> GoogleOrderAnswer {
         for package in settings.packageNames {
             switch await call(.GET, package, "orders/\(Self.segment(orderId))") {

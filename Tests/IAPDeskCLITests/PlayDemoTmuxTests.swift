@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders"
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders; $ refunds at Google and the voided notice revokes"
     )
     func androidTickets() async throws {
         let binary = try Tmux.binary()
@@ -79,6 +79,23 @@ struct PlayDemoTmuxTests {
         try tmux.send("Enter")
         let android = await tmux.screen { $0.contains("Orders [store:google]") }
         #expect(android.contains("STORE") && android.contains("Play") && !android.contains("Apple"), "\(android)")
+
+        // "Refund me": Google refunds it and takes the coins back; its notice revokes it here.
+        try tmux.command("order gp_000001")
+        _ = await tmux.screen { $0.contains("Order gp_000001") }
+        try tmux.send("$")
+        #expect(await tmux.screen { $0.contains("Reason:") }.contains("Refund gp_000001 at Google"))
+        // "yes" is filled in: typing starts in the reason.
+        try type("ticket 302: bought by mistake")
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("takes access back") }.contains("takes access back"))
+        let refunded = try await eventually(within: 20) {
+            let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+            let state = try await store.orders.find("gp_000001")?.state
+            await store.close()
+            return state == .refunded
+        }
+        #expect(refunded, "Google's voided notice reached the demo's serve, which applied R9")
         try tmux.send("q")
     }
 }

@@ -194,4 +194,56 @@ struct PlayDeskTests {
             #expect(Orders.looksLikeGoogleOrderId(gpa + "..3") && !Orders.looksLikeGoogleOrderId("GPA.x") && !Orders.looksLikeGoogleOrderId("MKX1234567"))
         }
     }
+
+    @Test(
+        "Refund at Google: with revoke, Google's voided notice takes the coins back here and tells the game (R9); without, the order stays delivered; a refusal is said as Google said it and audits nothing; an App Store order is refused",
+        arguments: Backend.all)
+    func refundAtGoogle(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let support = Operator(name: "sam", role: .support)
+            let tell: @Sendable (String, String, Bool) async -> String? = { await google.refundRefusal(package: $0, orderId: $1, revoke: $2) }
+            for (order, account) in [("gp-refund", "p-r1"), ("gp-keep", "p-r2")] {
+                let bought = try await play.purchaseAndNotify(productId: "coins_300", account: account)
+                _ = try await GooglePlayPipelineTests.submit(serve, order: order, account: account, product: "coins_300", token: bought.token)
+                _ = try await IntakeTests.waitFor("delivered", order: order, in: serve)
+            }
+            let googlePlay = serve.store.googlePlay
+
+            await play.faults.set(FaultProfile(faults: [.init(.http(500))]))
+            let refused = try await googlePlay.refund(orderId: "gp-refund", revoke: true, by: support, reason: "ticket 9", tell: tell)
+            #expect(refused?.contains("500") == true, "as Google said it: \(String(describing: refused))")
+            await play.faults.set(FaultProfile())
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.refund" }.isEmpty, "a refusal audits nothing")
+
+            #expect(try await googlePlay.refund(orderId: "gp-refund", revoke: true, by: support, reason: "ticket 9: charged twice", tell: tell) == nil)
+            let refunded = try await IntakeTests.waitFor("refunded", order: "gp-refund", in: serve, seconds: 20)
+            #expect(refunded["state"] as? String == "refunded", "Google's voided notice applied R9")
+            let detail = try await serve.store.orders.detail("gp-refund")
+            #expect(detail.grants.count == 1 && detail.grants.first?.revokedAt != nil, "the coins taken back, once")
+            #expect(
+                try await eventually {
+                    try await GooglePlayPipelineTests.events(serve, order: "gp-refund").map { $0["type"] as? String } == ["delivered", "refunded"]
+                },
+                "the game is told")
+
+            #expect(try await googlePlay.refund(orderId: "gp-keep", revoke: false, by: support, reason: "goodwill", tell: tell) == nil)
+            let kept = try #require(try await serve.store.orders.find("gp-keep")?.transactionId)
+            // Google took the refund and voided nothing, so it has nothing to tell.
+            let (refundedAtGoogle, voidedAtGoogle) = (await play.ledger.developerRefunds[kept], await play.ledger.voided)
+            #expect(refundedAtGoogle != nil && !voidedAtGoogle.contains { $0.orderId == kept })
+            #expect(try await serve.store.orders.find("gp-keep")?.state == .delivered, "the money back, the purchase kept")
+            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.refund" }
+            #expect(audited.count == 2 && audited.allSatisfy { $0.actor == "sam" }, "\(audited)")
+
+            #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-r","account_id":"p-r1","product_id":"coins_300"}"#).status == 201)
+            await #expect(throws: StoreError.notPaidIn(.googlePlay, orderId: "ap-r")) {
+                _ = try await googlePlay.refund(orderId: "ap-r", revoke: true, by: support, reason: "x", tell: tell)
+            }
+            await #expect(throws: StoreError.self) {
+                _ = try await googlePlay.refund(orderId: "gp-keep", revoke: true, by: Operator(name: "v", role: .viewer), reason: "x", tell: tell)
+            }
+        }
+    }
 }

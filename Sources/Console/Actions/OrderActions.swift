@@ -31,7 +31,7 @@ enum OrderActions {
                 subscription.map { .push(SubscriptionScreen(originalTransactionId: $0)) } ?? .none
             },
             KeyCommand(KeyBinding(.character("a"), action: "account")) { .push(AccountScreen(accountId: order.accountId)) },
-        ]
+        ] + [PlayRefundActions.command(for: order, session: session)].compactMap { $0 }
     }
 
     /// `r`: re-verify with Apple in the background; the outcome becomes the message.

@@ -7,8 +7,9 @@ import Presentation
 /// acknowledging one now.
 struct GoogleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "google", abstract: "Google Play: acknowledgements owed before Google's three-day refund, and acknowledging one now.",
-        subcommands: [Acknowledgements.self, Acknowledge.self])
+        commandName: "google",
+        abstract: "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order at Google.",
+        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self])
 
     struct Acknowledgements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -48,6 +49,28 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             print(Output.safe(PlayAcknowledgeWords.result(outcome, orderId: orderId)))
             if PlayAcknowledgeWords.isFailure(outcome) { throw ExitCode.failure }
+        }
+    }
+
+    struct Refund: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Ask Google to refund a delivered order (orders.refund), taking access back unless --keep-access; audited. Google's voided notice then revokes it here (R9)."
+        )
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The order.") var orderId: String
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
+        @Flag(help: "Refund the money and leave the purchase (no revoke).") var keepAccess = false
+
+        func run() async throws {
+            let (refusal, googleOrderId) = try await store.withPlayActions("refunding") { store, actor, google in
+                let refusal = try await store.googlePlay.refund(orderId: orderId, revoke: !keepAccess, by: actor, reason: reason) {
+                    await google.refundRefusal(package: $0, orderId: $1, revoke: $2)
+                }
+                return (refusal, try await store.orders.find(orderId)?.transactionId)
+            }
+            if let refusal { throw CLIError(Output.safe("Google refused: \(refusal)")) }
+            print(Output.safe(PlayRefundWords.requested(orderId, googleOrderId: googleOrderId, revoke: !keepAccess)))
         }
     }
 }

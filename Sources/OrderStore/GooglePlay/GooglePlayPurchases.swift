@@ -209,6 +209,31 @@ public struct GooglePlayPurchases: Sendable {
         }
     }
 
+    /// Asks Google to refund a delivered Google Play order (`orders.refund`), audited with the
+    /// operator's reason. With `revoke` Google voids the purchase: its voided-purchase
+    /// notification (or the sweep) takes back what it paid for here and tells the game (R9),
+    /// the one way every refund is applied. Without, the money goes back and the purchase
+    /// stays. `tell` calls Google: nil when it took the request, else its refusal, returned
+    /// as Google said it (nothing is audited then).
+    public func refund(
+        orderId: String, revoke: Bool, by actor: Operator, reason: String, at now: Millis = .now(),
+        tell: @Sendable (_ package: String, _ googleOrderId: String, _ revoke: Bool) async -> String?
+    ) async throws -> String? {
+        try store.requireOperator(actor, may: "refund a Google Play order", reason: reason)
+        guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
+        guard order.marketplace == .googlePlay, let googleOrderId = order.transactionId, let package = order.app else {
+            throw StoreError.notPaidIn(.googlePlay, orderId: orderId)
+        }
+        guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .refunded) }
+        if let refusal = await tell(package, googleOrderId, revoke) { return refusal }
+        try await store.write(as: actor, now: now) { tx in
+            tx.audit(
+                "google.refund", target: .order(orderId), reason: reason,
+                detail: "Google asked to refund \(googleOrderId)" + (revoke ? " and take access back" : ", access kept"))
+        }
+        return nil
+    }
+
     /// Every paid purchase not yet acknowledged at Google, soonest deadline first, with the
     /// order that holds it (nil while no order does): the desk's acknowledgement queue.
     public func owedAcknowledgements(limit: Int = 200) async throws -> [OwedAcknowledgement] {

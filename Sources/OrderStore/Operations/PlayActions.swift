@@ -5,6 +5,9 @@ public protocol PlayActions: Sendable {
     /// Acknowledge a purchase (consume it, when asked): nil when Google took it, else its
     /// refusal in words, as Google said it.
     func acknowledgeRefusal(_ request: PlayAcknowledgement) async -> String?
+    /// `orders.refund` of Google's order `orderId` in `package`; with `revoke`, access ends
+    /// now (Google voids the purchase and says so). Nil when Google took it, else its refusal.
+    func refundRefusal(package: String, orderId: String, revoke: Bool) async -> String?
     /// The Orders API's `orders.get` for `orderId`, asked of each of the studio's packages.
     func googleOrder(_ orderId: String) async -> GoogleOrderAnswer
 }
