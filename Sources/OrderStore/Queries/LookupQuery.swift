@@ -45,12 +45,14 @@ enum LookupQuery {
                                          UNION SELECT order_id FROM transactions WHERE purchase_token = \(id) AND order_id IS NOT NULL)
                             """))
             case .obfuscatedAccount:
+                // Tokens first, then their transactions: written as a join, SQLite without
+                // statistics walked every transaction with an order (0.28 s at 1M orders).
                 parts.append(
                     newest(
                         7, "by_obfuscated_account",
                         where: """
-                            order_id IN (SELECT t.order_id FROM play_purchases p JOIN transactions t ON t.purchase_token = p.purchase_token
-                                         WHERE p.obfuscated_account_id = \(id) AND t.order_id IS NOT NULL)
+                            order_id IN (SELECT order_id FROM transactions WHERE order_id IS NOT NULL AND purchase_token IN
+                                           (SELECT purchase_token FROM play_purchases WHERE obfuscated_account_id = \(id)))
                             """))
             }
         }
