@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders; $ refunds at Google and the voided notice revokes"
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google"
     )
     func androidTickets() async throws {
         let binary = try Tmux.binary()
@@ -57,6 +57,7 @@ struct PlayDemoTmuxTests {
         let voided = try #require(try await store.orders.find("gp_void_1"))
         let token = try #require(try await store.googlePlay.tokens(ofOrder: "gp_sub_b").first)
         let acknowledged = try await store.googlePlay.purchase(token: try #require(try await store.googlePlay.tokens(ofOrder: "gp_ack_1").first))
+        let subscription = try #require(try await store.orders.find("gp_sub_a")?.originalTransactionId)
         let reverified = try await store.orders.detail("gp_stuck_1")
         await store.close()
         #expect(reverified.order.state == .delivered && reverified.grants.count == 1, "re-verified with Google and delivered once")
@@ -96,6 +97,17 @@ struct PlayDemoTmuxTests {
             return state == .refunded
         }
         #expect(refunded, "Google's voided notice reached the demo's serve, which applied R9")
+
+        // "The servers were down for a week": defer the subscription's renewal at Google.
+        try tmux.command("otid \(subscription)")
+        _ = await tmux.screen { $0.contains("Subscription \(subscription)") }
+        try tmux.send("e")
+        #expect(await tmux.screen { $0.contains("Days:") }.contains("Defer subscription"))
+        try type("7")
+        try tmux.send("Tab")
+        try type("ticket 303: outage week")
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("by 7 days at Google") }.contains("now ends"))
         try tmux.send("q")
     }
 }

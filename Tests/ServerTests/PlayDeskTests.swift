@@ -61,6 +61,11 @@ struct PlayDeskTests {
             let listing = OrderListings.orders(storeIsProduction: true, for: both)
             let store = try #require(listing.columns.first { $0.title == "STORE" })
             #expect(both.map { store.cell($0).text } == ["Apple", "Play"], "newest first: the Apple order placed last")
+            // The player moved from iPhone to Android: the account screen says each order's store.
+            let sections = AccountPresentation.sections(try await serve.store.accounts.detail("p-1"), storeIsProduction: true)
+            let account = PlayDeskTests.words(sections)
+            #expect(sections.contains { $0.heading == "Orders (2), App Store and Google Play" }, "\(sections.map(\.heading))")
+            #expect(account.contains("Play   delivered") && account.contains("Apple  pending_payment"), "\(account)")
             let appleOnly = try await orders.page(OrderFilter(marketplace: .appStore)).items
             #expect(!OrderListings.orders(storeIsProduction: true, for: appleOnly).columns.contains { $0.title == "STORE" }, "an Apple-only list as before")
         }
@@ -238,12 +243,55 @@ struct PlayDeskTests {
             #expect(audited.count == 2 && audited.allSatisfy { $0.actor == "sam" }, "\(audited)")
 
             #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-r","account_id":"p-r1","product_id":"coins_300"}"#).status == 201)
-            await #expect(throws: StoreError.notPaidIn(.googlePlay, orderId: "ap-r")) {
+            await #expect(throws: StoreError.notPaidIn(.googlePlay, id: "order ap-r")) {
                 _ = try await googlePlay.refund(orderId: "ap-r", revoke: true, by: support, reason: "x", tell: tell)
             }
             await #expect(throws: StoreError.self) {
                 _ = try await googlePlay.refund(orderId: "gp-keep", revoke: true, by: Operator(name: "v", role: .viewer), reason: "x", tell: tell)
             }
+        }
+    }
+
+    @Test(
+        "Defer a Play subscription's renewal at Google: admins only; Google's new end kept and the game told; out of range or ended refused before Google is asked; Google's refusal said, nothing changed",
+        arguments: Backend.all)
+    func deferAtGoogle(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let tell: @Sendable (String, String, Int64) async -> PlayDeferAnswer = { await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2) }
+            let bought = try await play.purchaseAndNotify(productId: "vip_monthly", account: "p-def")
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-def", account: "p-def", product: "vip_monthly", token: bought.token)
+            _ = try await IntakeTests.waitFor("delivered", order: "gp-def", in: serve)
+            let otid = try #require(try await serve.store.orders.find("gp-def")?.originalTransactionId)
+            let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt)
+            let eventsBefore = try await GooglePlayPipelineTests.events(serve, order: "gp-def").count
+            let (admin, support) = (Operator(name: "ada", role: .admin), Operator(name: "sam", role: .support))
+            let googlePlay = serve.store.googlePlay
+
+            await #expect(throws: StoreError.self, "admins only, as Apple's extensions") {
+                _ = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 7, by: support, reason: "ticket", tell: tell)
+            }
+            await #expect(throws: StoreError.deferRefused(originalTransactionId: otid, why: "0 days: 1 to 365")) {
+                _ = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 0, by: admin, reason: "ticket", tell: tell)
+            }
+            await play.faults.set(FaultProfile(faults: [.init(.http(500))]))
+            guard case .refused(let why) = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 7, by: admin, reason: "t", tell: tell) else {
+                Issue.record("Google's 500 is a refusal")
+                return
+            }
+            #expect(why.contains("500"), "\(why)")
+            await play.faults.set(FaultProfile())
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt == before, "a refusal changes nothing")
+
+            let answer = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 7, by: admin, reason: "ticket 12: outage week", tell: tell)
+            #expect(answer == .deferred(newExpiry: before + .days(7)), "\(answer)")
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt == before + .days(7), "Google's new end kept")
+            let atGoogle = await play.ledger.purchase(token: bought.token)?.expiryTime.map { Millis(($0.timeIntervalSince1970 * 1000).rounded()) }
+            #expect(atGoogle == before + .days(7))
+            #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-def").count == eventsBefore + 1 }, "the game is told")
+            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.deferred" }
+            #expect(audited.count == 1 && audited.first?.reason == "ticket 12: outage week")
         }
     }
 }

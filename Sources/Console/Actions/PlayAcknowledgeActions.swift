@@ -30,12 +30,8 @@ enum PlayAcknowledgeActions {
                 }
                 let words = PlayAcknowledgeWords.result(outcome, orderId: owed.orderId)
                 // A refusal stays in the dialog, as Google said it: nothing was acknowledged.
-                if PlayAcknowledgeWords.isFailure(outcome) { throw Refusal(description: words) }
+                if PlayAcknowledgeWords.isFailure(outcome) { throw GoogleRefusal(description: words) }
                 return words
             })
-    }
-
-    struct Refusal: Error, CustomStringConvertible {
-        let description: String
     }
 }

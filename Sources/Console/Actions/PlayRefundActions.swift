@@ -33,7 +33,7 @@ enum PlayRefundActions {
                         await google.refundRefusal(package: $0, orderId: $1, revoke: $2)
                     })
                 {
-                    throw PlayAcknowledgeActions.Refusal(description: "Google refused: \(refusal)")
+                    throw GoogleRefusal(description: "Google refused: \(refusal)")
                 }
                 return PlayRefundWords.requested(order.orderId, googleOrderId: order.transactionId, revoke: revoke)
             })

@@ -35,6 +35,35 @@ enum SubscriptionActions {
             })
     }
 
+    /// `e` on a Google Play subscription: Play's only extension, a deferral of its next
+    /// renewal; Google's new end, or its refusal as Google said it.
+    static func deferAtGoogle(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
+        guard let google = session.playActions else {
+            return .flash("deferring needs Google Play's service account ([google_play] in the configuration)", isError: true)
+        }
+        let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        return .dialog(
+            Dialog(
+                title: "Defer subscription \(otid) at Google",
+                lines: [
+                    "\(s.productId) for \(s.ownerAccount ?? "no owner yet"): \(s.status.rawValue), ends \(TimeText.full(s.expiresAt)).",
+                    "Google moves the next renewal later by 1 to \(GooglePlayPurchases.maxDeferDays) days, free for the player. The new end is Google's; the game is told as a renewal. Audited.",
+                ],
+                inputs: ["Days"], confirm: "ask Google"
+            ) { values in
+                guard let days = Int(values[0]) else {
+                    throw StoreError.deferRefused(originalTransactionId: otid, why: "days: a whole number from 1 to \(GooglePlayPurchases.maxDeferDays)")
+                }
+                let answer = try await store.googlePlay.deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: values[1]) {
+                    await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2)
+                }
+                switch answer {
+                case .deferred(let end): return "deferred \(otid) by \(days) days at Google: now ends \(TimeText.full(end))"
+                case .refused(let why): throw GoogleRefusal(description: "Google refused: \(why)")
+                }
+            })
+    }
+
     static let rebindBinding = KeyBinding(.character("b"), action: "rebind Apple's token")
 
     /// `b`: after a transfer, Apple's purchase carries the new owner's token.

@@ -30,9 +30,13 @@ public final class SubscriptionScreen: ConsoleScreen {
             KeyCommand(SubscriptionActions.rebindBinding, who: .support, available: subscription?.ownerAccount != nil) {
                 subscription.map { SubscriptionActions.rebind($0, session: session) } ?? .none
             },
-            // Rare and admin-only: late, where a narrow footer drops it before the rest.
+            // Rare and admin-only: late, where a narrow footer drops it before the rest. A Google
+            // Play subscription (its periods paid under purchase tokens) is deferred at Google.
             KeyCommand(SubscriptionActions.extendBinding, who: .admin, available: subscription != nil) {
                 guard let detail = self.detail, let subscription = detail.subscription else { return .none }
+                if detail.chain.contains(where: { $0.transaction.purchaseToken != nil }) {
+                    return SubscriptionActions.deferAtGoogle(subscription, session: session)
+                }
                 return SubscriptionActions.extend(subscription, detail: detail, session: session)
             },
             // A jump the help lists; the footer keeps the actions first.

@@ -8,8 +8,9 @@ import Presentation
 struct GoogleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "google",
-        abstract: "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order at Google.",
-        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self])
+        abstract:
+            "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order, deferring a subscription's renewal.",
+        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Defer.self])
 
     struct Acknowledgements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -71,6 +72,27 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             if let refusal { throw CLIError(Output.safe("Google refused: \(refusal)")) }
             print(Output.safe(PlayRefundWords.requested(orderId, googleOrderId: googleOrderId, revoke: !keepAccess)))
+        }
+    }
+
+    struct Defer: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Defer a Google Play subscription's next renewal (subscriptionsv2.defer), admins only, audited; the game is told as a renewal.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The subscription's original transaction id (its first GPA.… order).") var originalTransactionId: String
+        @Option(help: "How many days (1 to \(GooglePlayPurchases.maxDeferDays)).") var days: Int
+        @Option(help: "Why, for the audit log.") var reason: String
+
+        func run() async throws {
+            let answer = try await store.withPlayActions("deferring") { store, actor, google in
+                try await store.googlePlay.deferRenewal(originalTransactionId: originalTransactionId, days: days, by: actor, reason: reason) {
+                    await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2)
+                }
+            }
+            switch answer {
+            case .deferred(let end): print(Output.safe("deferred \(originalTransactionId) by \(days) days at Google: now ends \(end.iso8601)"))
+            case .refused(let why): throw CLIError(Output.safe("Google refused: \(why)"))
+            }
         }
     }
 }

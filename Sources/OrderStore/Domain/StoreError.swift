@@ -56,7 +56,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case productRetired(String)
     /// A store's own action asked of an order paid in the other store (a Google Play refund
     /// of an App Store order), or of one whose purchase that store never confirmed.
-    case notPaidIn(Marketplace, orderId: String)
+    case notPaidIn(Marketplace, id: String)
+    /// Deferring a Google Play subscription's renewal the rules turn down before Google is asked.
+    case deferRefused(originalTransactionId: String, why: String)
 
     public var description: String {
         switch self {
@@ -64,8 +66,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
         case .productRetired(let id):
             "product \(id) is retired: no new order may name it (`iapdesk product show \(id)`)"
-        case .notPaidIn(let store, let orderId):
-            "order \(orderId) has no purchase \(store == .googlePlay ? "Google Play" : "the App Store") confirmed"
+        case .notPaidIn(let store, let id):
+            "\(id) has no purchase \(store == .googlePlay ? "Google Play" : "the App Store") confirmed"
+        case .deferRefused(let otid, let why):
+            "subscription \(otid) cannot be deferred: \(why)"
         case .corrupt(let what):
             "store data is inconsistent: \(what)"
         case .notFound(let kind, let id):

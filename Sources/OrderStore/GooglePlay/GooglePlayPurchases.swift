@@ -222,7 +222,7 @@ public struct GooglePlayPurchases: Sendable {
         try store.requireOperator(actor, may: "refund a Google Play order", reason: reason)
         guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         guard order.marketplace == .googlePlay, let googleOrderId = order.transactionId, let package = order.app else {
-            throw StoreError.notPaidIn(.googlePlay, orderId: orderId)
+            throw StoreError.notPaidIn(.googlePlay, id: "order \(orderId)")
         }
         guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .refunded) }
         if let refusal = await tell(package, googleOrderId, revoke) { return refusal }
@@ -232,6 +232,44 @@ public struct GooglePlayPurchases: Sendable {
                 detail: "Google asked to refund \(googleOrderId)" + (revoke ? " and take access back" : ", access kept"))
         }
         return nil
+    }
+
+    /// The longest deferral the desk asks of Google at once, in days.
+    public static let maxDeferDays = 365
+
+    /// Defers a Google Play subscription's next renewal by `days` (Play's only extension:
+    /// `subscriptionsv2.defer` on its latest token), for admins, audited with the reason.
+    /// The new end is Google's; the game hears of it as a renewal, as of Apple's extension.
+    /// `tell` asks Google; its refusal is returned as Google said it and changes nothing.
+    public func deferRenewal(
+        originalTransactionId otid: String, days: Int, by actor: Operator, reason: String, at now: Millis = .now(),
+        tell: @Sendable (_ package: String, _ purchaseToken: String, _ seconds: Int64) async -> PlayDeferAnswer
+    ) async throws -> PlayDeferAnswer {
+        try store.requireOperator(actor, may: "defer subscriptions", reason: reason, minimum: .admin)
+        guard (1...Self.maxDeferDays).contains(days) else {
+            throw StoreError.deferRefused(originalTransactionId: otid, why: "\(days) days: 1 to \(Self.maxDeferDays)")
+        }
+        let latest = try await store.read { sql -> (status: SubscriptionStatus?, token: String?, package: String?) in
+            let status = try await sql.row("SELECT status FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?
+                .optionalValue("status", as: SubscriptionStatus.self)
+            let token = try await sql.row(
+                """
+                SELECT t.purchase_token, p.package_name FROM transactions t JOIN play_purchases p ON p.purchase_token = t.purchase_token
+                WHERE t.original_transaction_id = \(bind: otid) ORDER BY t.purchase_date DESC LIMIT 1
+                """)
+            return (status, try token?.optionalString("purchase_token"), try token?.optionalString("package_name"))
+        }
+        guard let token = latest.token, let package = latest.package else { throw StoreError.notPaidIn(.googlePlay, id: "subscription \(otid)") }
+        guard latest.status == .active else {
+            throw StoreError.deferRefused(originalTransactionId: otid, why: "it is \(latest.status?.rawValue ?? "not known here"); Google defers active ones")
+        }
+        let answer = await tell(package, token, Int64(days) * 86_400)
+        guard case .deferred(let end) = answer else { return answer }
+        try await store.write(as: actor, now: now) { tx in
+            try await tx.extendExpiry(otid, to: end)
+            tx.audit("google.deferred", target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
+        }
+        return answer
     }
 
     /// Every paid purchase not yet acknowledged at Google, soonest deadline first, with the

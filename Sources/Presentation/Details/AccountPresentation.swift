@@ -17,13 +17,17 @@ public enum AccountPresentation {
             sections.append(
                 DetailSection("Flags", detail.flags.map { DetailLine(at: $0.at, "\($0.flag)  order \($0.orderId ?? "-"): \($0.detail)", tone: .alert) }))
         }
+        // A player who moved from iPhone to Android (or back) has orders in both stores:
+        // each then says its store.
+        let bothStores = Set(detail.orders.map(\.marketplace)).count > 1
         sections.append(
             DetailSection(
-                "Orders (\(detail.orders.count))",
+                "Orders (\(detail.orders.count))" + (bothStores ? ", App Store and Google Play" : ""),
                 detail.orders.map {
                     DetailLine(
                         at: $0.createdAt,
-                        "\(padded($0.orderId, 14))  \(padded($0.productId, 11))  " + OrderListings.stateText($0, storeIsProduction: storeIsProduction),
+                        "\(padded($0.orderId, 14))  \(padded($0.productId, 11))  " + (bothStores ? "\(padded($0.marketplace.shortName, 5))  " : "")
+                            + OrderListings.stateText($0, storeIsProduction: storeIsProduction),
                         tone: .state($0.state))
                 }))
         sections.append(
