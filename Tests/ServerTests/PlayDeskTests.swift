@@ -14,6 +14,20 @@ import Testing
 /// `serve` and the Google Play simulator over loopback, as in life.
 @Suite("Desk: Google Play orders found by any id, listed by store, read as Google reports them", .serialized)
 struct PlayDeskTests {
+    /// The player pays at Google, the game submits the token for `order`, and the order
+    /// reaches `state` (delivered, or waiting when Google cannot answer).
+    @discardableResult
+    static func bought(
+        _ serve: IntakeTests.Running, order: String, account: String, product: String = "coins_300", profile: String? = nil, test: Bool = false,
+        pending: Bool = false, consume: Bool = false, reaching state: String = "delivered"
+    ) async throws -> PlayPurchase {
+        let play = try GooglePlayPipelineTests.play(serve)
+        let purchase = try await play.purchaseAndNotify(productId: product, account: account, profile: profile, pending: pending, test: test)
+        _ = try await GooglePlayPipelineTests.submit(serve, order: order, account: account, product: product, token: purchase.token, consume: consume)
+        _ = try await IntakeTests.waitFor(state, order: order, in: serve)
+        return purchase
+    }
+
     static func words(_ sections: [DetailSection]) -> String { sections.flatMap(\.lines).map { "\($0.label ?? "") \($0.text)" }.joined(separator: "\n") }
 
     @Test("Found by GPA id (and by its prefix), purchase token, obfuscated account id; a waiting order by its token", arguments: Backend.all)
@@ -43,10 +57,7 @@ struct PlayDeskTests {
     @Test("The order list narrows to one store, alone or with a state; the STORE column appears where Play's orders are", arguments: Backend.all)
     func listByStore(backend: Backend) async throws {
         try await IntakeTests.withServe(backend, googlePlay: true) { serve in
-            let play = try GooglePlayPipelineTests.play(serve)
-            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-1")
-            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-1", account: "p-1", product: "coins_300", token: bought.token)
-            _ = try await IntakeTests.waitFor("delivered", order: "gp-1", in: serve)
+            try await Self.bought(serve, order: "gp-1", account: "p-1")
             #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-1","account_id":"p-1","product_id":"coins_300"}"#).status == 201)
             let orders = serve.store.orders
             #expect(try await orders.page(OrderFilter(marketplace: .googlePlay)).items.map(\.orderId) == ["gp-1"])
@@ -118,9 +129,7 @@ struct PlayDeskTests {
             let play = try GooglePlayPipelineTests.play(serve)
             let google = try #require(serve.playClient)
             let store = serve.store.googlePlay
-            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-ack")
-            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-ack", account: "p-ack", product: "coins_300", token: bought.token)
-            _ = try await IntakeTests.waitFor("delivered", order: "gp-ack", in: serve)
+            let bought = try await Self.bought(serve, order: "gp-ack", account: "p-ack")
             // Google told of a second purchase no order has submitted yet.
             let told = try await play.purchaseAndNotify(productId: "coins_300", account: "p-other")
             #expect(try await eventually { try await store.owedAcknowledgements().count == 2 })
@@ -175,9 +184,7 @@ struct PlayDeskTests {
             let google = try #require(serve.playClient)
             let orders = serve.store.orders
             await play.faults.set(FaultProfile(faults: [.init(.http(503))]))
-            let paid = try await play.purchaseAndNotify(productId: "coins_300", account: "p-gpa")
-            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-gpa", account: "p-gpa", product: "coins_300", token: paid.token)
-            _ = try await IntakeTests.waitFor("verify_retry", order: "gp-gpa", in: serve)
+            let paid = try await Self.bought(serve, order: "gp-gpa", account: "p-gpa", reaching: "verify_retry")
             let gpa = try #require(paid.orderId)
             #expect(try await orders.lookup(gpa).isEmpty, "the store never heard Google's order id")
             #expect(
@@ -210,9 +217,7 @@ struct PlayDeskTests {
             let support = Operator(name: "sam", role: .support)
             let tell: @Sendable (String, String, Bool) async -> String? = { await google.refundRefusal(package: $0, orderId: $1, revoke: $2) }
             for (order, account) in [("gp-refund", "p-r1"), ("gp-keep", "p-r2")] {
-                let bought = try await play.purchaseAndNotify(productId: "coins_300", account: account)
-                _ = try await GooglePlayPipelineTests.submit(serve, order: order, account: account, product: "coins_300", token: bought.token)
-                _ = try await IntakeTests.waitFor("delivered", order: order, in: serve)
+                try await Self.bought(serve, order: order, account: account)
             }
             let googlePlay = serve.store.googlePlay
 
@@ -260,9 +265,7 @@ struct PlayDeskTests {
             let play = try GooglePlayPipelineTests.play(serve)
             let google = try #require(serve.playClient)
             let tell: @Sendable (String, String, Int64) async -> PlayDeferAnswer = { await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2) }
-            let bought = try await play.purchaseAndNotify(productId: "vip_monthly", account: "p-def")
-            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-def", account: "p-def", product: "vip_monthly", token: bought.token)
-            _ = try await IntakeTests.waitFor("delivered", order: "gp-def", in: serve)
+            let bought = try await Self.bought(serve, order: "gp-def", account: "p-def", product: "vip_monthly")
             let otid = try #require(try await serve.store.orders.find("gp-def")?.originalTransactionId)
             let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt)
             let eventsBefore = try await GooglePlayPipelineTests.events(serve, order: "gp-def").count
