@@ -1,4 +1,5 @@
 import Foundation
+import GooglePlay
 import GooglePlaySimulator
 import OrderStore
 import Presentation
@@ -295,6 +296,46 @@ struct PlayDeskTests {
             #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-def").count == eventsBefore + 1 }, "the game is told")
             let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.deferred" }
             #expect(audited.count == 1 && audited.first?.reason == "ticket 12: outage week")
+        }
+    }
+
+    @Test(
+        "Attach a Google purchase the game never submitted (the Orders API named its token) to the order it paid: verified with Google, delivered once, audited; attached again to another order it is a replay (R7)",
+        arguments: Backend.all)
+    func attachUnclaimed(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let verifier = PlayVerifier(client: google)
+            let verify: @Sendable (String) async -> VerificationReport = { await verifier.verify(receiptData: $0, claimedTransactionId: nil) }
+            let lost = try await play.purchaseAndNotify(productId: "coins_60", account: "p-lost")
+            for order in ["gp-lost", "gp-other"] {
+                let placed = try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"p-lost","product_id":"coins_60"}"#)
+                #expect(placed.status == 201)
+            }
+            let found = try await serve.store.orders.findGoogleOrder(try #require(lost.orderId)) { await google.googleOrder($0) }
+            guard case .unclaimed(let token, _, _) = found else {
+                Issue.record("the game never submitted it: \(found)")
+                return
+            }
+            let googlePlay = serve.store.googlePlay
+            await #expect(throws: StoreError.self) {
+                _ = try await googlePlay.attach(
+                    purchaseToken: token, package: GooglePlayPipelineTests.package, to: "gp-lost", by: Operator(name: "v", role: .viewer), reason: "x",
+                    verify: verify)
+            }
+            let support = Operator(name: "sam", role: .support)
+            let attached = try await googlePlay.attach(
+                purchaseToken: token, package: GooglePlayPipelineTests.package, to: "gp-lost", by: support, reason: "ticket 21: paid, never arrived",
+                verify: verify)
+            #expect(attached.order.state == .delivered && attached.order.transactionId == lost.orderId, "\(attached.order)")
+            #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-lost").map { $0["type"] as? String } == ["delivered"] })
+            #expect(try await serve.store.audit.entries(limit: 100).contains { $0.action == "google.attach" && $0.reason == "ticket 21: paid, never arrived" })
+
+            let again = try await googlePlay.attach(
+                purchaseToken: token, package: GooglePlayPipelineTests.package, to: "gp-other", by: support, reason: "ticket 22", verify: verify)
+            #expect(again.order.state == .rejected && again.order.replayFlag, "the purchase is gp-lost's: \(again.order)")
+            #expect(try await serve.store.orders.detail("gp-lost").grants.count == 1, "delivered once")
         }
     }
 }

@@ -10,7 +10,7 @@ struct GoogleCommand: AsyncParsableCommand {
         commandName: "google",
         abstract:
             "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order, deferring a subscription's renewal.",
-        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Defer.self])
+        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Defer.self, Attach.self])
 
     struct Acknowledgements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -72,6 +72,30 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             if let refusal { throw CLIError(Output.safe("Google refused: \(refusal)")) }
             print(Output.safe(PlayRefundWords.requested(orderId, googleOrderId: googleOrderId, revoke: !keepAccess)))
+        }
+    }
+
+    struct Attach: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Attach a Google Play purchase no order submitted (order find GPA.… names its token) to the order it paid for; verified with Google and put through the rules, audited."
+        )
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The purchase token.") var purchaseToken: String
+        @Option(help: "The order it paid for.") var order: String
+        @Option(help: "The app's package name (default: the first of [google_play] package_names).") var package: String?
+        @Option(help: "Why, for the audit log (a ticket, what was checked).") var reason: String
+
+        func run() async throws {
+            let outcome = try await store.withPlayActions("attaching") { store, actor, google in
+                let verifier = PlayVerifier(client: google)
+                let package = self.package ?? google.settings.packageNames.first ?? ""
+                return try await store.googlePlay.attach(purchaseToken: purchaseToken, package: package, to: order, by: actor, reason: reason) {
+                    await verifier.verify(receiptData: $0, claimedTransactionId: nil)
+                }
+            }
+            print(Output.safe(VerificationPresentation.oneLine(outcome)))
+            if outcome.order.state != .delivered { throw ExitCode.failure }
         }
     }
 

@@ -234,6 +234,26 @@ public struct GooglePlayPurchases: Sendable {
         return nil
     }
 
+    /// Attaches a Google Play purchase no order submitted (the game never sent its token; the
+    /// Orders API named it) to the order it paid for: stored as an operator's submission (R1),
+    /// audited with the reason, then `verify`'s answer from Google goes through the rules as
+    /// the game's own submission would (R5 the product, R7 a purchase held elsewhere), so it
+    /// is delivered once or refused with the rules' reason.
+    public func attach(
+        purchaseToken token: String, package: String, to orderId: String, by actor: Operator, reason: String, at now: Millis = .now(),
+        verify: @Sendable (_ receiptData: String) async -> VerificationReport
+    ) async throws -> VerificationOutcome {
+        try store.requireOperator(actor, may: "attach a Google Play purchase", reason: reason)
+        guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
+        if order.transactionId != nil { throw StoreError.hasTransaction(orderId: orderId, state: order.state) }
+        let data = PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token).receiptData
+        let submission = try await store.orders.submit(orderId: orderId, receiptData: data, source: .operator, at: now)
+        try await store.write(as: actor, now: now) { tx in
+            tx.audit("google.attach", target: .order(orderId), reason: reason, detail: "Google Play purchase token \(token.prefix(24))… attached")
+        }
+        return try await store.apple.apply(orderId: orderId, submissionId: submission, report: await verify(data))
+    }
+
     /// The longest deferral the desk asks of Google at once, in days.
     public static let maxDeferDays = 365
 
