@@ -140,6 +140,14 @@ public final class PlayClient: Sendable {
 }
 
 extension PlayClient: PlayActions {
+    public func revokeRefusal(package: String, purchaseToken: String, prorated: Bool) async -> String? {
+        let context = prorated ? #"{"revocationContext":{"proratedRefund":{}}}"# : #"{"revocationContext":{"fullRefund":{}}}"#
+        switch await call(.POST, package, "purchases/subscriptionsv2/tokens/\(Self.segment(purchaseToken)):revoke", body: context) {
+        case .success: return nil
+        case .failure(let failure): return Self.describe(failure)
+        }
+    }
+
     public func deferAnswer(package: String, purchaseToken: String, seconds: Int64) async -> PlayDeferAnswer {
         // Google defers only against the state it last showed: its etag.
         let current: PlayAnswerBody

@@ -338,4 +338,37 @@ struct PlayDeskTests {
             #expect(try await serve.store.orders.detail("gp-lost").grants.count == 1, "delivered once")
         }
     }
+
+    @Test(
+        "Revoke a Play subscription at Google: Google's voided notice ends it here and takes the order back (R9), the game told; Google's refusal changes nothing; an App Store subscription is refused",
+        arguments: Backend.all)
+    func revokeAtGoogle(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let tell: @Sendable (String, String, Bool) async -> String? = { await google.revokeRefusal(package: $0, purchaseToken: $1, prorated: $2) }
+            try await Self.bought(serve, order: "gp-rev", account: "p-rev", product: "vip_monthly")
+            let otid = try #require(try await serve.store.orders.find("gp-rev")?.originalTransactionId)
+            let support = Operator(name: "sam", role: .support)
+            let googlePlay = serve.store.googlePlay
+
+            await play.faults.set(FaultProfile(faults: [.init(.http(503))]))
+            let refused = try await googlePlay.revokeSubscription(originalTransactionId: otid, prorated: false, by: support, reason: "t", tell: tell)
+            #expect(refused?.contains("503") == true, "\(String(describing: refused))")
+            await play.faults.set(FaultProfile())
+            #expect(try await serve.store.orders.find("gp-rev")?.state == .delivered)
+
+            #expect(
+                try await googlePlay.revokeSubscription(originalTransactionId: otid, prorated: false, by: support, reason: "ticket 31: fraud", tell: tell)
+                    == nil)
+            _ = try await IntakeTests.waitFor("refunded", order: "gp-rev", in: serve, seconds: 20)
+            #expect(
+                try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-rev").contains { $0["type"] as? String == "refunded" } },
+                "the game is told")
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.revoke" }.count == 1)
+            await #expect(throws: StoreError.notPaidIn(.googlePlay, id: "subscription 1000000000000001")) {
+                _ = try await googlePlay.revokeSubscription(originalTransactionId: "1000000000000001", prorated: false, by: support, reason: "x", tell: tell)
+            }
+        }
+    }
 }

@@ -64,6 +64,37 @@ enum SubscriptionActions {
             })
     }
 
+    static let revokeAtGoogleBinding = KeyBinding(.character("$"), action: "revoke at Google")
+
+    /// `$` on a Google Play subscription: Google ends it now and refunds it; its voided
+    /// notice then revokes it here (R9).
+    static func revokeAtGoogle(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
+        guard let google = session.playActions else {
+            return .flash("revoking needs Google Play's service account ([google_play] in the configuration)", isError: true)
+        }
+        let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        return .dialog(
+            Dialog(
+                title: "Revoke subscription \(otid) at Google",
+                lines: [
+                    "\(s.productId) for \(s.ownerAccount ?? "no owner yet"): \(s.status.rawValue), ends \(TimeText.full(s.expiresAt)).",
+                    "Google ends it now and refunds the player (in full, or the unused time); its notice revokes it here and tells the game (R9).",
+                ],
+                inputs: ["Prorated refund (yes/no)"], prefilled: ["no"], confirm: "revoke"
+            ) { values in
+                let prorated = values[0].lowercased().hasPrefix("y")
+                if let refusal = try await store.googlePlay.revokeSubscription(
+                    originalTransactionId: otid, prorated: prorated, by: actor, reason: values[1],
+                    tell: {
+                        await google.revokeRefusal(package: $0, purchaseToken: $1, prorated: $2)
+                    })
+                {
+                    throw GoogleRefusal(description: "Google refused: \(refusal)")
+                }
+                return "Google revokes \(otid) (\(prorated ? "prorated" : "full") refund); its notice ends it here"
+            })
+    }
+
     static let rebindBinding = KeyBinding(.character("b"), action: "rebind Apple's token")
 
     /// `b`: after a transfer, Apple's purchase carries the new owner's token.

@@ -9,6 +9,9 @@ import Terminal
 public final class SubscriptionScreen: ConsoleScreen {
     let originalTransactionId: String
     private var detail: SubscriptionDetail?
+    /// Paid at Google: its periods were paid under purchase tokens. `e` defers and `$`
+    /// revokes at Google; Apple's subscriptions are extended with Apple.
+    private var isGooglePlay: Bool { detail?.chain.contains { $0.transaction.purchaseToken != nil } == true }
     private var isProduction = true
     private var text = ScrollingText()
 
@@ -34,10 +37,13 @@ public final class SubscriptionScreen: ConsoleScreen {
             // Play subscription (its periods paid under purchase tokens) is deferred at Google.
             KeyCommand(SubscriptionActions.extendBinding, who: .admin, available: subscription != nil) {
                 guard let detail = self.detail, let subscription = detail.subscription else { return .none }
-                if detail.chain.contains(where: { $0.transaction.purchaseToken != nil }) {
+                if self.isGooglePlay {
                     return SubscriptionActions.deferAtGoogle(subscription, session: session)
                 }
                 return SubscriptionActions.extend(subscription, detail: detail, session: session)
+            },
+            KeyCommand(SubscriptionActions.revokeAtGoogleBinding, who: .support, available: self.isGooglePlay && subscription != nil) {
+                subscription.map { SubscriptionActions.revokeAtGoogle($0, session: session) } ?? .none
             },
             // A jump the help lists; the footer keeps the actions first.
             KeyCommand(KeyBinding(.character("w"), action: "owner"), available: subscription?.ownerAccount != nil) {

@@ -9,8 +9,8 @@ struct GoogleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "google",
         abstract:
-            "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order, deferring a subscription's renewal.",
-        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Defer.self, Attach.self])
+            "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order, revoking or deferring a subscription, attaching a purchase no order submitted.",
+        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Revoke.self, Defer.self, Attach.self])
 
     struct Acknowledgements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -96,6 +96,27 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             print(Output.safe(VerificationPresentation.oneLine(outcome)))
             if outcome.order.state != .delivered { throw ExitCode.failure }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Revoke a Google Play subscription at Google (subscriptionsv2.revoke): access ends now, refunded in full unless --prorated; audited. Google's voided notice then revokes it here (R9)."
+        )
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The subscription's original transaction id (its first GPA.… order).") var originalTransactionId: String
+        @Option(help: "Why, for the audit log.") var reason: String
+        @Flag(help: "Refund only the unused part of the period.") var prorated = false
+
+        func run() async throws {
+            let refusal = try await store.withPlayActions("revoking") { store, actor, google in
+                try await store.googlePlay.revokeSubscription(originalTransactionId: originalTransactionId, prorated: prorated, by: actor, reason: reason) {
+                    await google.revokeRefusal(package: $0, purchaseToken: $1, prorated: $2)
+                }
+            }
+            if let refusal { throw CLIError(Output.safe("Google refused: \(refusal)")) }
+            print(Output.safe("Google revokes \(originalTransactionId) (\(prorated ? "prorated" : "full") refund); its voided notice ends it here"))
         }
     }
 

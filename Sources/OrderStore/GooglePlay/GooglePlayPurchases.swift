@@ -269,7 +269,41 @@ public struct GooglePlayPurchases: Sendable {
         guard (1...Self.maxDeferDays).contains(days) else {
             throw StoreError.deferRefused(originalTransactionId: otid, why: "\(days) days: 1 to \(Self.maxDeferDays)")
         }
-        let latest = try await store.read { sql -> (status: SubscriptionStatus?, token: String?, package: String?) in
+        let latest = try await latestToken(of: otid)
+        guard latest.status == .active else {
+            throw StoreError.deferRefused(originalTransactionId: otid, why: "it is \(latest.status?.rawValue ?? "not known here"); Google defers active ones")
+        }
+        let answer = await tell(latest.package, latest.token, Int64(days) * 86_400)
+        guard case .deferred(let end) = answer else { return answer }
+        try await store.write(as: actor, now: now) { tx in
+            try await tx.extendExpiry(otid, to: end)
+            tx.audit("google.deferred", target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
+        }
+        return answer
+    }
+
+    /// Revokes a Google Play subscription at Google (`subscriptionsv2.revoke`): access ends
+    /// now and Google refunds in full (or `prorated`, the unused time). Google then voids the
+    /// purchase and says so; that notice applies R9 here as every refund. Audited with the
+    /// reason; `tell` returns Google's refusal, as Google said it, and nothing changes then.
+    public func revokeSubscription(
+        originalTransactionId otid: String, prorated: Bool, by actor: Operator, reason: String, at now: Millis = .now(),
+        tell: @Sendable (_ package: String, _ purchaseToken: String, _ prorated: Bool) async -> String?
+    ) async throws -> String? {
+        try store.requireOperator(actor, may: "revoke a Google Play subscription", reason: reason)
+        let latest = try await latestToken(of: otid)
+        if let refusal = await tell(latest.package, latest.token, prorated) { return refusal }
+        try await store.write(as: actor, now: now) { tx in
+            tx.audit(
+                "google.revoke", target: .originalTransaction(otid), reason: reason,
+                detail: "Google asked to revoke the subscription with a \(prorated ? "prorated" : "full") refund")
+        }
+        return nil
+    }
+
+    /// A Google Play subscription's latest purchase token, its package, and its status here.
+    private func latestToken(of otid: String) async throws -> (token: String, package: String, status: SubscriptionStatus?) {
+        let found = try await store.read { sql -> (status: SubscriptionStatus?, token: String?, package: String?) in
             let status = try await sql.row("SELECT status FROM subscriptions WHERE original_transaction_id = \(bind: otid)")?
                 .optionalValue("status", as: SubscriptionStatus.self)
             let token = try await sql.row(
@@ -279,17 +313,8 @@ public struct GooglePlayPurchases: Sendable {
                 """)
             return (status, try token?.optionalString("purchase_token"), try token?.optionalString("package_name"))
         }
-        guard let token = latest.token, let package = latest.package else { throw StoreError.notPaidIn(.googlePlay, id: "subscription \(otid)") }
-        guard latest.status == .active else {
-            throw StoreError.deferRefused(originalTransactionId: otid, why: "it is \(latest.status?.rawValue ?? "not known here"); Google defers active ones")
-        }
-        let answer = await tell(package, token, Int64(days) * 86_400)
-        guard case .deferred(let end) = answer else { return answer }
-        try await store.write(as: actor, now: now) { tx in
-            try await tx.extendExpiry(otid, to: end)
-            tx.audit("google.deferred", target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
-        }
-        return answer
+        guard let token = found.token, let package = found.package else { throw StoreError.notPaidIn(.googlePlay, id: "subscription \(otid)") }
+        return (token, package, found.status)
     }
 
     /// Every paid purchase not yet acknowledged at Google, soonest deadline first, with the

@@ -8,6 +8,9 @@ public protocol PlayActions: Sendable {
     /// `orders.refund` of Google's order `orderId` in `package`; with `revoke`, access ends
     /// now (Google voids the purchase and says so). Nil when Google took it, else its refusal.
     func refundRefusal(package: String, orderId: String, revoke: Bool) async -> String?
+    /// `subscriptionsv2.revoke` of `purchaseToken`: access ends now, a full (or prorated)
+    /// refund. Nil when Google took it, else its refusal.
+    func revokeRefusal(package: String, purchaseToken: String, prorated: Bool) async -> String?
     /// `subscriptionsv2.defer` of `purchaseToken` by `seconds`, with the etag Google gave last.
     func deferAnswer(package: String, purchaseToken: String, seconds: Int64) async -> PlayDeferAnswer
     /// The Orders API's `orders.get` for `orderId`, asked of each of the studio's packages.
