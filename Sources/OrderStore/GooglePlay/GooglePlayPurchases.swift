@@ -169,12 +169,13 @@ public struct GooglePlayPurchases: Sendable {
     /// token and audited; told once.
     ///
     /// An operator's "acknowledge now" (`by`, with `reason`) is the same call, audited under
-    /// the operator with the reason; a viewer may not.
+    /// the operator with the reason; a viewer may not, nor anyone without a reason.
     public func acknowledge(
         purchaseToken token: String, by actor: Operator = .system, reason: String? = nil, at now: Millis = .now(),
         tell: @Sendable (PlayAcknowledgement) async -> String?
     ) async throws -> PlayAcknowledgeOutcome {
-        guard actor.role.mayAct else { throw StoreError.forbidden(action: "acknowledge a Google Play purchase", role: actor.role) }
+        // The worker acknowledges by itself; an operator must be one who may act, with a reason.
+        if actor != .system { try store.requireOperator(actor, may: "acknowledge a Google Play purchase", reason: reason ?? "") }
         let owed = try await store.read { sql -> PlayAcknowledgement?? in
             guard let stored = try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
             else { return .some(nil) }
