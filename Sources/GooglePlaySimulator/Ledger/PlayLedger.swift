@@ -20,6 +20,30 @@ public actor PlayLedger {
         nextOrder = firstOrder
     }
 
+    /// What the ledger holds, to be saved beside a demo store and restored when the store is
+    /// opened again: its purchases stay known to Google.
+    public struct Saved: Codable, Sendable {
+        var purchases: [PlayPurchase]
+        var voided: [VoidedRecord]
+        var developerRefunds: [String: Date]
+        var nextOrder: Int64
+    }
+
+    public func saved() -> Saved {
+        Saved(purchases: all, voided: voided, developerRefunds: developerRefunds, nextOrder: nextOrder)
+    }
+
+    /// Takes back what `saved` held. Tokens minted from now on come from a fresh seed, so none
+    /// repeats a saved one.
+    public func restore(_ saved: Saved) {
+        purchases = Dictionary(saved.purchases.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last })
+        order = saved.purchases.map(\.token)
+        voided = saved.voided
+        developerRefunds = saved.developerRefunds
+        nextOrder = saved.nextOrder
+        random = SplitMix(seed: UInt64(truncatingIfNeeded: Int64(Date().timeIntervalSince1970 * 1_000_000)) ^ UInt64(saved.purchases.count))
+    }
+
     /// Adds or replaces a product (Play Console's "create product").
     public func sell(_ product: PlayProduct) { catalogue.add(product) }
 

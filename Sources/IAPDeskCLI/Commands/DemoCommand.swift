@@ -18,7 +18,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where to put the demo store (default: a new temp file). Its simulated App Store is kept beside it, in FILE.simulator/, so reopening it re-verifies as before."
+            "Where to put the demo store (default: a new temp file). Its simulated App Store and Google Play are kept beside it, in FILE.simulator/, so reopening it re-verifies as before."
     )
     var db: String?
     @Option(help: "How many synthetic orders.") var orders: Int = 20_000
@@ -73,7 +73,9 @@ struct DemoCommand: AsyncParsableCommand {
         // Google Play beside Apple: its simulator, and the client serve and the console ask it with.
         let play: (server: PlaySimulatorServer, client: PlayClient)
         do {
-            let playServer = try await PlaySimulatorServer.start(try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId]))
+            let playSimulator = try GooglePlaySimulator(packageNames: [DemoCatalogue.bundleId])
+            if !fresh { try await SavedPlayLedger.restore(playSimulator, from: simulatorFolder) }
+            let playServer = try await PlaySimulatorServer.start(playSimulator)
             play = (playServer, PlayClient(settings: try PlaySettings.forSimulator(playServer)))
         } catch {
             await server.stop()
@@ -90,9 +92,11 @@ struct DemoCommand: AsyncParsableCommand {
                     try await DemoAppleTickets.seed(store, simulator: simulator, verifier: verifier)
                 }
                 tickets += try await DemoPlayTickets.seed(store, simulator: play.server.simulator, client: play.client)
-                await play.server.simulator.faults.set(profile)
+                try await SavedPlayLedger.save(play.server.simulator, in: simulatorFolder)
                 try await SavedSimulator.save(simulator, in: simulatorFolder)
             }
+            // Seeded without faults (the tickets need Google's answers); `--faults` from here on.
+            await play.server.simulator.faults.set(profile)
             if visit != nil { try await DemoTemplate.admitVisitor(store) } else { try await SimulatorFiles.makeAdminIfNew(store) }
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             let settings = try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")
@@ -127,7 +131,10 @@ struct DemoCommand: AsyncParsableCommand {
         await store.close()
         // What the session bought or refunded through the simulator is remembered too
         // (not a visitor's: their copy is deleted as they leave).
-        if visit == nil { try await SavedSimulator.save(simulator, in: simulatorFolder) }
+        if visit == nil {
+            try await SavedSimulator.save(simulator, in: simulatorFolder)
+            try await SavedPlayLedger.save(play.server.simulator, in: simulatorFolder)
+        }
         if let buildTemplate {
             try DemoTemplate.seal(buildTemplate)
             print("demo template: \(buildTemplate) (\(orders) orders); each visitor gets a copy: iapdesk demo-session --template \(buildTemplate)")
