@@ -371,4 +371,47 @@ struct PlayDeskTests {
             }
         }
     }
+
+    @Test(
+        "Defer every active Play subscriber of a product, one after another with progress: each deferred and audited; one Google refused is named and the rest go on",
+        arguments: Backend.all)
+    func deferAll(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            var ends: [String: Millis] = [:]
+            for index in 1...3 {
+                try await Self.bought(serve, order: "gp-all-\(index)", account: "p-all-\(index)", product: "vip_monthly")
+                let otid = try #require(try await serve.store.orders.find("gp-all-\(index)")?.originalTransactionId)
+                ends[otid] = try await serve.store.subscriptions.detail(otid).subscription?.expiresAt
+            }
+            // Google turns the first subscription down (as for one in grace); the others go on.
+            let first = try #require(ends.keys.sorted().first)
+            let refusedToken = try #require(await play.ledger.purchase(orderId: first)?.token)
+            let reported = Reported()
+            let summary = try await serve.store.googlePlay.deferAll(
+                productId: "vip_monthly", days: 5, by: Operator(name: "ada", role: .admin), reason: "outage 2026-11-20",
+                progress: { done, total in reported.add(done, total) }
+            ) { package, token, seconds in
+                token == refusedToken
+                    ? .refused("Google HTTP 400: invalidState") : await google.deferAnswer(package: package, purchaseToken: token, seconds: seconds)
+            }
+            #expect(summary.total == 3 && summary.deferred == 2 && summary.refused.count == 1, "\(summary)")
+            #expect(reported.all == [1, 2, 3].map { [$0, 3] }, "\(reported.all)")
+            #expect(summary.refused.first?.originalTransactionId == first && summary.refused.first?.why == "Google HTTP 400: invalidState")
+            for (otid, end) in ends {
+                let now = try await serve.store.subscriptions.detail(otid).subscription?.expiresAt
+                #expect(now == (otid == first ? end : end + .days(5)), "\(otid)")
+            }
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.deferred" }.count == 2)
+        }
+    }
+
+    /// Progress reports, as a console's progress bar receives them.
+    final class Reported: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [[Int]] = []
+        func add(_ done: Int, _ total: Int) { lock.withLock { reports.append([done, total]) } }
+        var all: [[Int]] { lock.withLock { reports } }
+    }
 }

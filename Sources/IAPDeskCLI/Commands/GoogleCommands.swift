@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GooglePlay
 import OrderStore
 import Presentation
@@ -10,7 +11,7 @@ struct GoogleCommand: AsyncParsableCommand {
         commandName: "google",
         abstract:
             "Google Play: acknowledgements owed before Google's three-day refund, acknowledging one now, refunding an order, revoking or deferring a subscription, attaching a purchase no order submitted.",
-        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Revoke.self, Defer.self, Attach.self])
+        subcommands: [Acknowledgements.self, Acknowledge.self, Refund.self, Revoke.self, Defer.self, DeferAll.self, Attach.self])
 
     struct Acknowledgements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -72,6 +73,30 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             if let refusal { throw CLIError(Output.safe("Google refused: \(refusal)")) }
             print(Output.safe(PlayRefundWords.requested(orderId, googleOrderId: googleOrderId, revoke: !keepAccess)))
+        }
+    }
+
+    struct DeferAll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "defer-all",
+            abstract:
+                "Defer every active Google Play subscriber of a product (after an outage), one after another with progress, admins only, each audited.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The subscription product.") var productId: String
+        @Option(help: "How many days (1 to \(GooglePlayPurchases.maxDeferDays)).") var days: Int
+        @Option(help: "Why, for the audit log.") var reason: String
+
+        func run() async throws {
+            let summary = try await store.withPlayActions("deferring") { store, actor, google in
+                try await store.googlePlay.deferAll(
+                    productId: productId, days: days, by: actor, reason: reason,
+                    progress: { done, total in FileHandle.standardError.write(Data("\r\(done)/\(total) deferred or refused".utf8)) }
+                ) { await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2) }
+            }
+            FileHandle.standardError.write(Data("\n".utf8))
+            print(Output.safe("\(summary.deferred) of \(summary.total) \(productId) subscriptions deferred by \(days) days at Google"))
+            for (otid, why) in summary.refused { print(Output.safe("  \(otid): \(why)")) }
+            if !summary.refused.isEmpty { throw ExitCode.failure }
         }
     }
 

@@ -142,4 +142,50 @@ extension GooglePlayPurchases {
             ).map { try $0.string("purchase_token") }
         }
     }
+
+    /// Defers every active Google Play subscription of `productId` by `days` (after an outage:
+    /// Play has no mass extension, so each is deferred on its own, one after another, each
+    /// audited), reporting after each one. `shouldContinue` stops before the next.
+    public func deferAll(
+        productId: String, days: Int, by actor: Operator, reason: String, shouldContinue: @Sendable () -> Bool = { true },
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
+        tell: @Sendable (_ package: String, _ purchaseToken: String, _ seconds: Int64) async -> PlayDeferAnswer
+    ) async throws -> PlayDeferAllSummary {
+        try store.requireOperator(actor, may: "defer subscriptions", reason: reason, minimum: .admin)
+        let subscriptions = try await store.read { sql in
+            try await sql.rows(
+                """
+                SELECT s.original_transaction_id FROM subscriptions s WHERE s.product_id = \(bind: productId) AND s.status = 'active'
+                  AND EXISTS (SELECT 1 FROM transactions t WHERE t.original_transaction_id = s.original_transaction_id AND t.purchase_token IS NOT NULL)
+                ORDER BY s.original_transaction_id
+                """
+            ).map { try $0.string("original_transaction_id") }
+        }
+        var summary = PlayDeferAllSummary(total: subscriptions.count)
+        for otid in subscriptions {
+            guard shouldContinue() else { break }
+            do {
+                switch try await deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: reason, tell: tell) {
+                case .deferred: summary.deferred += 1
+                case .refused(let why): summary.refused.append((otid, why))
+                }
+            } catch {
+                summary.refused.append((otid, "\(error)"))
+            }
+            summary.done += 1
+            progress(summary.done, summary.total)
+        }
+        return summary
+    }
+}
+
+/// What deferring every subscriber of a product came to.
+public struct PlayDeferAllSummary: Sendable {
+    public var total: Int
+    public var done = 0
+    public var deferred = 0
+    /// The subscriptions Google (or the rules) turned down, with why.
+    public var refused: [(originalTransactionId: String, why: String)] = []
+
+    public init(total: Int) { self.total = total }
 }
