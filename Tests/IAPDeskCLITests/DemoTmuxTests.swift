@@ -20,7 +20,17 @@ struct DemoTmuxTests {
         // The operator was handed a transaction id: read one from the same store.
         let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let order = try #require(try await store.orders.page(OrderFilter(state: .delivered), limit: 1).items.first)
+        // Its history is whole: every delivered order, on either store, had its event to the
+        // game, confirmed; the rehearsal's events the game never got are dead instead.
+        let delivered = try await store.orders.page(OrderFilter(state: .delivered), limit: 5_000).items
+        var untold: [String] = []
+        for each in delivered {
+            let events = try await store.outbox.events(orderId: each.orderId).map(\.event)
+            if !events.contains(where: { $0.confirmedAt != nil || $0.deadAt != nil }) { untold.append(each.orderId) }
+        }
         await store.close()
+        #expect(
+            delivered.count > 1_000 && untold.isEmpty, "\(untold.count) of \(delivered.count) delivered orders without a confirmed event: \(untold.prefix(5))")
         let tid = try #require(order.transactionId)
 
         try tmux.send("/")
@@ -31,7 +41,10 @@ struct DemoTmuxTests {
         try tmux.send("Enter")
         let detail = await tmux.screen { $0.contains("Timeline") }
         #expect(detail.contains("Order \(order.orderId)"))
-        #expect(detail.contains("granted"))
+        #expect(detail.contains("game told    delivered: confirmed"), "the game was told of it when it was granted: \(detail)")
+        // The timeline, newest first: the grant is below the game's event.
+        try tmux.send("NPage")
+        #expect(await tmux.screen { $0.contains("granted") }.contains("granted"))
         try tmux.resize(cols: 60, rows: 16)
         // Redrawn whole at the new size: header on top, footer at the bottom.
         let narrow = await tmux.screen { $0.split(separator: "\n").count <= 16 && $0.hasPrefix(" iapdesk") && $0.contains("Esc") }

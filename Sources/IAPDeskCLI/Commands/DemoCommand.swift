@@ -86,6 +86,8 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             if fresh {
                 try await SeededPurchases.seed(store, simulator: simulator, orders: orders, seed: seed)
+                // The synthetic history as lived: the game was told of each delivery then.
+                try await store.outbox.recordConfirmedHistory()
                 // Paid orders bought through the simulator itself, one Apple ID each.
                 try await SimulatedOrders.seed(store, simulator: simulator, count: 40, prefix: "demo")
                 tickets = try await AppleVerifier.using(try AppStoreSettings.forSimulator(server, secret: simulator.sharedSecret ?? "")) { verifier in

@@ -7,9 +7,12 @@ extension WriteTransaction {
     /// Writes the event for a change to `order` and owes its account a send. For a
     /// subscription the effect names its owner and period end (R8) unless `change` (a
     /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
+    ///
+    /// `history` writes an event of the past instead (a loaded history's delivery): as of its
+    /// instant, confirmed by the game then, never sent.
     func recordEvent(
         _ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
-        change: SubscriptionEventRule.Change? = nil, share: PartialShare? = nil
+        change: SubscriptionEventRule.Change? = nil, share: PartialShare? = nil, history: Millis? = nil
     ) async throws {
         let product = try await sql.product(order.productId)
         var subscription: Subscription?
@@ -25,11 +28,18 @@ extension WriteTransaction {
                 ).map(StoredTransaction.init(row:))
             } else if let tid = order.transactionId { try await storedTransaction(tid) } else { nil as StoredTransaction? }
         let payload = GameEventPayload(
-            eventId: eventId, type: type, at: now, order: order, product: product, grantKind: grantKind, reason: reason,
+            eventId: eventId, type: type, at: history ?? now, order: order, product: product, grantKind: grantKind, reason: reason,
             account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
             until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share,
             terms: bought.flatMap { GameEventBody.Terms($0.transaction) })
-        try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.body.json)
+        guard let history else { return try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.body.json) }
+        try await sql.raw(
+            """
+            INSERT INTO events (event_id, type, order_id, account_id, created_at, payload, confirmed_at, confirmed_via)
+            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: account), \(bind: history), \(bind: payload.body.json),
+              \(bind: history), 'history')
+            """
+        ).run()
     }
 
     /// Tells the game a parent withdrew consent for the app (RESCIND_CONSENT): `account`
