@@ -407,6 +407,32 @@ struct PlayDeskTests {
         }
     }
 
+    @Test(
+        "The stuck queue says how long is left before Google refunds a stuck Play order (Google's notice told when it was paid); an Apple-only queue has no such column",
+        arguments: Backend.all)
+    func stuckQueueDeadline(backend: Backend) async throws {
+        try await IntakeTests.withServe(backend, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-stuck")
+            #expect(try await eventually { try await serve.store.googlePlay.purchase(token: bought.token)?.acknowledgeBy != nil }, "Google's notice kept")
+            await play.faults.set(FaultProfile(faults: [.init(.http(503))]))
+            _ = try await GooglePlayPipelineTests.submit(serve, order: "gp-stuck", account: "p-stuck", product: "coins_300", token: bought.token)
+            _ = try await IntakeTests.waitFor("verify_retry", order: "gp-stuck", in: serve)
+            let deadline = try #require(try await serve.store.googlePlay.purchase(token: bought.token)?.acknowledgeBy)
+            let now = deadline - .hours(6)
+            let stuck = try await serve.store.reports.stuck(now: now).items
+            let row = try #require(stuck.first { $0.order.orderId == "gp-stuck" })
+            #expect(row.acknowledgeBy == deadline)
+            let listing = OrderListings.stuck(storeIsProduction: true, for: stuck, now: now)
+            let left = try #require(listing.columns.first { $0.title == "ACK LEFT" })
+            #expect(left.cell(row).text == "6h0m" && left.cell(row).tone == .alert)
+            #expect(
+                !OrderListings.stuck(storeIsProduction: true, for: stuck.filter { $0.order.marketplace == .appStore }).columns.contains {
+                    $0.title == "ACK LEFT"
+                })
+        }
+    }
+
     /// Progress reports, as a console's progress bar receives them.
     final class Reported: @unchecked Sendable {
         private let lock = NSLock()

@@ -10,11 +10,13 @@ public final class StuckScreen: ConsoleScreen {
     private var top = 0
     /// R2: a sandbox answer in a production store is marked SBX.
     private(set) var isProduction = true
+    /// When the rows were read: the time left before Google refunds is said from it.
+    private var readAt: Millis = .now()
     static let limit = 500
 
     public init() {}
 
-    var listing: Listing<StuckOrder> { OrderListings.stuck(storeIsProduction: isProduction) }
+    var listing: Listing<StuckOrder> { OrderListings.stuck(storeIsProduction: isProduction, for: items, now: readAt) }
 
     public var title: String { "Stuck [\(items.count)\(items.count == Self.limit ? "+" : "")] oldest first" }
 
@@ -35,7 +37,8 @@ public final class StuckScreen: ConsoleScreen {
 
     public func load(_ session: ConsoleSession) async throws {
         isProduction = session.store.settings.isProduction
-        items = try await session.store.reports.stuck(now: session.clock(), limit: Self.limit).items
+        readAt = session.clock()
+        items = try await session.store.reports.stuck(now: readAt, limit: Self.limit).items
         selected = min(selected, max(0, items.count - 1))
     }
 

@@ -18,7 +18,7 @@ struct StuckCommand: AsyncParsableCommand {
                 (try await store.reports.counts(), try await store.reports.stuck(limit: limit).items, store.settings.isProduction)
             }
             print("\(StoreCounts.text(counts.stuck)) stuck" + (counts.oldestStuckAge.map { ", oldest \(Output.age($0))" } ?? ""))
-            print(Output.table(OrderListings.stuck(storeIsProduction: production), stuck))
+            print(Output.table(OrderListings.stuck(storeIsProduction: production, for: stuck), stuck))
         }
     }
 }

@@ -6,6 +6,9 @@ public struct StuckOrder: Sendable {
     public var attempts: Int { order.attempts }
     public var lastError: String? { order.lastError }
     public var nextRetryAt: Millis? { order.nextRetryAt }
+    /// A Google Play order's deadline: Google refunds the purchase unless it is acknowledged
+    /// by then (nil for Apple's orders, and while Google has not said when it was paid).
+    public var acknowledgeBy: Millis? = nil
 }
 
 /// A cursor in the stuck queue (oldest first).
@@ -29,7 +32,18 @@ extension Reports {
                 """
             ).map(Order.init(row:))
         }
-        let items = orders.map { StuckOrder(order: $0, age: now - ($0.stuckSince ?? now)) }
+        var items = orders.map { StuckOrder(order: $0, age: now - ($0.stuckSince ?? now)) }
+        // Only Google Play's rows ask: an Apple-only queue costs what it did.
+        for index in items.indices where items[index].order.marketplace == .googlePlay {
+            items[index].acknowledgeBy = try await store.read { sql in
+                try await sql.row(
+                    """
+                    SELECT MIN(p.acknowledge_by) AS by FROM receipt_submissions s JOIN play_purchases p ON p.purchase_token = s.purchase_token
+                    WHERE s.order_id = \(bind: items[index].order.orderId) AND p.acknowledged = 0
+                    """
+                )?.optionalInt64("by")
+            }
+        }
         let next = orders.count == limit ? orders.last.flatMap { o in o.stuckSince.map { StuckCursor(stuckSince: $0, orderId: o.orderId) } } : nil
         return (items, next)
     }

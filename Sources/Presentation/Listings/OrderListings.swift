@@ -31,8 +31,15 @@ public enum OrderListings {
             ])
     }
 
-    public static func stuck(storeIsProduction: Bool) -> Listing<StuckOrder> {
-        Listing(
+    /// `items` are the rows it will show: with Google Play's among them, how long is left
+    /// before Google refunds each (`now` says it).
+    public static func stuck(storeIsProduction: Bool, for items: [StuckOrder] = [], now: Millis = .now()) -> Listing<StuckOrder> {
+        let play = items.contains { $0.order.marketplace == .googlePlay }
+        let acknowledgeBy = ListColumn<StuckOrder>("ACK LEFT", width: 8) { stuck in
+            guard let by = stuck.acknowledgeBy else { return Cell(nil) }
+            return by > now ? Cell(.age(by - now), by - now < .hours(24) ? .alert : .plain) : Cell("PASSED", .alert)
+        }
+        return Listing(
             title: "Stuck", empty: "Nothing is stuck.",
             columns: [
                 ListColumn("ORDER", width: 14) { Cell($0.order.orderId) },
@@ -42,7 +49,8 @@ public enum OrderListings {
                 ListColumn("TRIES", width: 5) { .count($0.attempts) },
                 // An order no retry will move says so where its next try would be.
                 ListColumn("NEXT TRY", width: 8) { $0.order.needsOperator ? Cell("operator", .alert) : .time($0.nextRetryAt) },
-                ListColumn("LAST ERROR", width: 10, flexible: true) { Cell($0.lastError, .muted) },
+            ] + (play ? [acknowledgeBy] : []) + [
+                ListColumn("LAST ERROR", width: 10, flexible: true) { Cell($0.lastError, .muted) }
             ])
     }
 
