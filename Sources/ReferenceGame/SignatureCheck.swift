@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// How a game checks iapdesk's webhook signature — the README's recipe, written here as a
+/// How a game checks iapdesk's webhook signature — the Serving article's recipe, written here as a
 /// game would write it, without iapdesk's own code:
 /// 1. read `t` and every `v1` from `IAPDesk-Signature: t=…,v1=…[,v1=…]`;
 /// 2. refuse a `t` more than five minutes from now (a replay of an old request);

@@ -3,7 +3,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
-/// The rehearsal the README describes, by hand as an engineer would do it: `iapdesk
+/// The rehearsal the Console article describes, by hand as an engineer would do it: `iapdesk
 /// play-simulator` prints the variables that point `serve` at it; a `serve` started with
 /// them takes the simulator's pushes, verifies a purchase made through its controls, and
 /// acknowledges it at the simulated Google.

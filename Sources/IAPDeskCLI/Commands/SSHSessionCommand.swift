@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The command an operator's SSH session is forced to (the README's recipe: sshd's
+/// The command an operator's SSH session is forced to (the Security article's recipe: sshd's
 /// `ForceCommand` runs it through sudo as the service account that alone can read the
 /// store's credentials). What the operator typed after the host arrives in
 /// `SSH_ORIGINAL_COMMAND`; it is split like a shell would, with no expansion at all, and

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The webhook signature (README "Verifying a webhook"): the header
+/// The webhook signature (the Serving article, "Verifying a webhook"): the header
 /// `IAPDesk-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, one
 /// `v1` per live secret so a secret can be rotated without a gap. The game recomputes
 /// the HMAC with its secret, compares in constant time, and refuses a timestamp more

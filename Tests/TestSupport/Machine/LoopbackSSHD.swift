@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A real OpenSSH server on a free loopback port, for the recipes the README gives (the
+/// A real OpenSSH server on a free loopback port, for the recipes the Security article gives (the
 /// operators' `ssh-session`, the demo host's `demo-session`): its own host key, config and
 /// pid file in `folder`, and the recipe's `Match` block as written. Needs root.
 public struct LoopbackSSHD: Sendable {
