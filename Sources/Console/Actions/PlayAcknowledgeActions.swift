@@ -10,7 +10,7 @@ enum PlayAcknowledgeActions {
 
     static func acknowledge(_ owed: OwedAcknowledgement, session: ConsoleSession) -> ScreenAction {
         guard let google = session.playActions else {
-            return .flash("acknowledging needs Google Play's service account ([google_play] in the configuration)", isError: true)
+            return .flash(GoogleOrderWords.needsServiceAccount("acknowledging"), isError: true)
         }
         let (store, actor, purchase) = (session.store, session.actor, owed.purchase)
         let left = (purchase.acknowledgeBy ?? session.clock()) - session.clock()

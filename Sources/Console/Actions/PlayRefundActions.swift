@@ -14,7 +14,7 @@ enum PlayRefundActions {
 
     static func refund(_ order: Order, session: ConsoleSession) -> ScreenAction {
         guard let google = session.playActions else {
-            return .flash("refunding needs Google Play's service account ([google_play] in the configuration)", isError: true)
+            return .flash(GoogleOrderWords.needsServiceAccount("refunding"), isError: true)
         }
         let (store, actor) = (session.store, session.actor)
         return .dialog(

@@ -39,7 +39,7 @@ enum SubscriptionActions {
     /// renewal; Google's new end, or its refusal as Google said it.
     static func deferAtGoogle(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
         guard let google = session.playActions else {
-            return .flash("deferring needs Google Play's service account ([google_play] in the configuration)", isError: true)
+            return .flash(GoogleOrderWords.needsServiceAccount("deferring"), isError: true)
         }
         let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
         return .dialog(
@@ -70,7 +70,7 @@ enum SubscriptionActions {
     /// notice then revokes it here (R9).
     static func revokeAtGoogle(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
         guard let google = session.playActions else {
-            return .flash("revoking needs Google Play's service account ([google_play] in the configuration)", isError: true)
+            return .flash(GoogleOrderWords.needsServiceAccount("revoking"), isError: true)
         }
         let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
         return .dialog(

@@ -38,7 +38,7 @@ final class OrderPages {
                 if googleFinding == nil {
                     let google = session.playActions
                     googleFinding = try await store.orders.findGoogleOrder(lookup.text) { id in
-                        guard let google else { return .failed(GoogleOrderWords.needsGooglePlay) }
+                        guard let google else { return .failed(GoogleOrderWords.needsServiceAccount("finding Google's order ids")) }
                         return await google.googleOrder(id)
                     }
                 }

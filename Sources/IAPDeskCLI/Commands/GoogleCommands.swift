@@ -174,7 +174,7 @@ extension StoreOptions {
         try await withStore { store, configuration in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             guard let settings = try configuration.googlePlay.settings(source: configuration.source) else {
-                throw ValidationError("\(what) needs Google Play's service account ([google_play] in the configuration)")
+                throw ValidationError(GoogleOrderWords.needsServiceAccount(what))
             }
             let client = PlayClient(settings: settings)
             do {

@@ -97,7 +97,9 @@ struct OrderCommand: AsyncParsableCommand {
                 return (found, finding, store.settings.isProduction)
             }
             guard let finding else {
-                guard !found.isEmpty else { throw CLIError("nothing matches \(Output.safe(id)); " + GoogleOrderWords.needsGooglePlay) }
+                guard !found.isEmpty else {
+                    throw CLIError("nothing matches \(Output.safe(id)); " + GoogleOrderWords.needsServiceAccount("finding Google's order ids"))
+                }
                 print(Output.table(OrderListings.orders(storeIsProduction: production, for: found), found))
                 return
             }

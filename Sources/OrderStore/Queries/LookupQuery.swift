@@ -21,7 +21,7 @@ enum LookupQuery {
         var parts: [String] = []
         for kind in kinds {
             switch kind {
-            case .any: parts.append(text(kinds: IdKind.everyday + IdKind.rare))
+            case .any: continue  // never asked as such: a lookup asks its rounds' own kinds (IdKind.rounds)
             case .order: parts.append("SELECT 0 AS via, \(columns) FROM orders WHERE order_id = \(id)")
             case .transaction:
                 parts.append("SELECT 1 AS via, \(columns) FROM orders WHERE transaction_id = \(id)")

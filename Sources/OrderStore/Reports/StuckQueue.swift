@@ -33,16 +33,20 @@ extension Reports {
             ).map(Order.init(row:))
         }
         var items = orders.map { StuckOrder(order: $0, age: now - ($0.stuckSince ?? now)) }
-        // Only Google Play's rows ask: an Apple-only queue costs what it did.
-        for index in items.indices where items[index].order.marketplace == .googlePlay {
-            items[index].acknowledgeBy = try await store.read { sql in
-                try await sql.row(
+        // Only Google Play's rows ask, all in one read: an Apple-only queue costs what it did.
+        let play = items.filter { $0.order.marketplace == .googlePlay }.map(\.order.orderId)
+        if !play.isEmpty {
+            let deadlines = try await store.read { sql in
+                try await sql.rows(
                     """
-                    SELECT MIN(p.acknowledge_by) AS by FROM receipt_submissions s JOIN play_purchases p ON p.purchase_token = s.purchase_token
-                    WHERE s.order_id = \(bind: items[index].order.orderId) AND p.acknowledged = 0
+                    SELECT s.order_id, MIN(p.acknowledge_by) AS by FROM receipt_submissions s
+                    JOIN play_purchases p ON p.purchase_token = s.purchase_token
+                    WHERE s.order_id IN (\(binds: play)) AND p.acknowledged = 0 GROUP BY s.order_id
                     """
-                )?.optionalInt64("by")
+                ).map { (try $0.string("order_id"), try $0.optionalInt64("by")) }
             }
+            let byOrder = Dictionary(deadlines, uniquingKeysWith: { first, _ in first })
+            for index in items.indices { items[index].acknowledgeBy = byOrder[items[index].order.orderId] ?? nil }
         }
         let next = orders.count == limit ? orders.last.flatMap { o in o.stuckSince.map { StuckCursor(stuckSince: $0, orderId: o.orderId) } } : nil
         return (items, next)

@@ -17,6 +17,9 @@ public enum GoogleOrderWords {
         }
     }
 
-    /// Said when Google cannot be asked at all.
-    public static let needsGooglePlay = "finding Google's order ids needs Google Play's service account ([google_play] in the configuration)"
+    /// Said when Google cannot be asked at all: `what` (acknowledging, refunding…) needs the
+    /// service account, for the console and the CLI alike.
+    public static func needsServiceAccount(_ what: String) -> String {
+        "\(what) needs Google Play's service account ([google_play] in the configuration)"
+    }
 }
