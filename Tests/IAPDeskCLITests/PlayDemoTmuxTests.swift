@@ -71,7 +71,8 @@ struct PlayDemoTmuxTests {
         try tmux.send("/", "C-u")
         try type("token:" + token)
         try tmux.send("Enter")
-        let byToken = await tmux.screen { $0.contains("Orders [token:") }
+        // A token is some 150 keys, each drawn: a loaded machine takes seconds to type it.
+        let byToken = await tmux.screen(waitingFor: { $0.contains("Orders [token:") }, timeout: 20)
         #expect(byToken.contains("gp_sub_b") && byToken.contains("disputed"), "\(byToken)")
 
         // One store's orders: the STORE column says which.

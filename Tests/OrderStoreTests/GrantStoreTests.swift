@@ -178,6 +178,25 @@ struct GrantStoreTests {
         }
     }
 
+    @Test(
+        "Two answers for one order applied at once (the worker's and an operator's, or two processes'): one delivers, the other finds it delivered; neither fails, one grant",
+        arguments: Backend.all)
+    func concurrentAnswers(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            for n in 1...12 {
+                let id = "race-\(n)"
+                let submission = try await store.paidOrder(id, account: "a\(n)")
+                let report = validReport([tx("race-tx-\(n)", at: t0 + 500)])
+                async let first = store.apple.apply(orderId: id, submissionId: submission, report: report, at: t0 + 2000)
+                async let second = store.apple.apply(orderId: id, submissionId: submission, report: report, at: t0 + 2000)
+                let states = try await [first.order.state, second.order.state]
+                #expect(states == [.delivered, .delivered], "\(id): \(states)")
+                let detail = try await store.orders.detail(id)
+                #expect(detail.order.state == .delivered && detail.grants.count == 1, "\(id) delivered once")
+            }
+        }
+    }
+
     @Test("An orphan transaction is attached to the order it paid for, once", arguments: Backend.all)
     func attachOrphan(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -29,9 +29,29 @@ public struct VerificationOutcome: Sendable {
 extension OrderStore {
     /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
     /// the same transaction as the answer.
+    ///
+    /// Another writer may change the order between this transaction's read and its update
+    /// (on PostgreSQL, the worker verifying an order an operator re-verifies or attaches to,
+    /// or two processes): the store's answer still holds, so it is applied again to the
+    /// order as it is now, where the rules see what that change did (a delivered order is
+    /// rechecked, never granted twice). Only a third conflict in a row reaches the caller.
     func applyAnswer(
         orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
         at now: Millis = .now()
+    ) async throws -> VerificationOutcome {
+        var tries = 1
+        while true {
+            do {
+                return try await applyAnswerOnce(
+                    orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: owner, at: now)
+            } catch StoreError.conflict where tries < 3 {
+                tries += 1
+            }
+        }
+    }
+
+    private func applyAnswerOnce(
+        orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?, at now: Millis
     ) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)

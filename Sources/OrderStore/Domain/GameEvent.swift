@@ -170,6 +170,23 @@ struct GameEventPayload {
 
 }
 
+extension GameEventPayload {
+    /// The event about `order` from what the store knows of it: for a subscription
+    /// (`subscription`, its row) the effect names its owner and period end (R8) unless
+    /// `change` (a renewal, expiry or transfer from SubscriptionEventRule) says otherwise;
+    /// `bought` is the purchase whose terms it carries (a subscription's latest period).
+    init(
+        _ type: GameEventType, eventId: String, at: Millis, order: Order, product: Product?, subscription: Subscription?,
+        bought: StoredTransaction?, grantKind: GrantKind?, reason: String?, change: SubscriptionEventRule.Change?, share: PartialShare?
+    ) {
+        self.init(
+            eventId: eventId, type: type, at: at, order: order, product: product, grantKind: grantKind, reason: reason,
+            account: change?.account ?? order.accountId, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
+            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share,
+            terms: bought.flatMap { GameEventBody.Terms($0.transaction) })
+    }
+}
+
 /// A share of a purchase the game gives or takes: Apple's partial refund of a pack.
 struct PartialShare: Equatable {
     /// Thousandths of a percent, as Apple's `revocationPercentage` (50000 is 50 %).

@@ -306,35 +306,3 @@ enum UnconfirmedEvents {
         "(SELECT COUNT(*) FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) AS capped_events)"
     }
 }
-
-extension Outbox {
-    /// For a history loaded rather than lived (the demo's synthetic orders): each delivered
-    /// order that has no event gets the `delivered` event the game was sent when it was
-    /// granted, confirmed then (`confirmed_via` `history`), never sent again; so an old order
-    /// reads as told, as it was. A batch a transaction; returns how many were written.
-    @discardableResult
-    public func recordConfirmedHistory(batch: Int = 5_000) async throws -> Int {
-        var written = 0
-        while true {
-            let count = try await store.write(as: .system) { tx -> Int in
-                let rows = try await tx.sql.rows(
-                    """
-                    SELECT \(Order.columns),
-                      (SELECT g.granted_at FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS granted_at,
-                      (SELECT g.kind FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS grant_kind
-                    FROM orders WHERE state = 'delivered' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.order_id = orders.order_id)
-                    ORDER BY order_id LIMIT \(bind: batch)
-                    """)
-                for row in rows {
-                    let order = try Order(row: row)
-                    let grantedAt = try row.optionalInt64("granted_at") ?? order.stateChangedAt
-                    let kind = try row.optionalValue("grant_kind", as: GrantKind.self) ?? .automatic
-                    try await tx.recordEvent(.delivered, order: order, grantKind: kind, history: grantedAt)
-                }
-                return rows.count
-            }
-            written += count
-            if count < batch { return written }
-        }
-    }
-}

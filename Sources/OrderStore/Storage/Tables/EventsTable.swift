@@ -7,19 +7,14 @@ extension WriteTransaction {
     /// Writes the event for a change to `order` and owes its account a send. For a
     /// subscription the effect names its owner and period end (R8) unless `change` (a
     /// renewal, expiry or transfer from SubscriptionEventRule) says otherwise.
-    ///
-    /// `history` writes an event of the past instead (a loaded history's delivery): as of its
-    /// instant, confirmed by the game then, never sent.
     func recordEvent(
         _ type: GameEventType, order: Order, grantKind: GrantKind? = nil, reason: String? = nil,
-        change: SubscriptionEventRule.Change? = nil, share: PartialShare? = nil, history: Millis? = nil
+        change: SubscriptionEventRule.Change? = nil, share: PartialShare? = nil
     ) async throws {
         let product = try await sql.product(order.productId)
         var subscription: Subscription?
         if product?.type == .autoRenewable, let otid = order.originalTransactionId { subscription = try await subscriptionRow(otid) }
         if let otid = order.originalTransactionId, type == .delivered || type == .refundReversed { subscriptionsTold.insert(otid) }
-        let account = change?.account ?? order.accountId
-        let eventId = GameEventPayload.newId()
         // The terms of what the event is about: a subscription's latest period, else the order's purchase.
         let bought =
             if let otid = subscription?.originalTransactionId {
@@ -28,18 +23,9 @@ extension WriteTransaction {
                 ).map(StoredTransaction.init(row:))
             } else if let tid = order.transactionId { try await storedTransaction(tid) } else { nil as StoredTransaction? }
         let payload = GameEventPayload(
-            eventId: eventId, type: type, at: history ?? now, order: order, product: product, grantKind: grantKind, reason: reason,
-            account: account, effectAccount: change?.account ?? subscription?.ownerAccount ?? order.accountId,
-            until: change.map(\.until) ?? subscription?.expiresAt, gives: change?.gives ?? type.gives, share: share,
-            terms: bought.flatMap { GameEventBody.Terms($0.transaction) })
-        guard let history else { return try await insertEvent(eventId, type, orderId: order.orderId, account: account, payload: payload.body.json) }
-        try await sql.raw(
-            """
-            INSERT INTO events (event_id, type, order_id, account_id, created_at, payload, confirmed_at, confirmed_via)
-            VALUES (\(bind: eventId), \(bind: type.rawValue), \(bind: order.orderId), \(bind: account), \(bind: history), \(bind: payload.body.json),
-              \(bind: history), 'history')
-            """
-        ).run()
+            type, eventId: GameEventPayload.newId(), at: now, order: order, product: product, subscription: subscription, bought: bought,
+            grantKind: grantKind, reason: reason, change: change, share: share)
+        try await insertEvent(payload.eventId, type, orderId: order.orderId, account: payload.account, payload: payload.body.json)
     }
 
     /// Tells the game a parent withdrew consent for the app (RESCIND_CONSENT): `account`
