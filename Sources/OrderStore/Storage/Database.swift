@@ -33,7 +33,8 @@ public enum Dialect: String, Sendable {
 ///
 /// On PostgreSQL every statement through ``sql`` has a deadline (``DeadlineSQLDatabase``);
 /// the work that may rightly take minutes (migrations, index builds, a bulk load) uses
-/// ``unboundedSQL``. SQLite runs in this process: its waits are bounded by `busy_timeout`.
+/// ``unboundedSQL``. SQLite runs in this process: its only waits, for another process's
+/// write lock, follow the same deadline (``BusyBudgetSQLDatabase``).
 final class Database: Sendable {
     /// The driver connection under SQLKit, for the seeder's bulk path and PostgreSQL's
     /// prepared statements.
@@ -52,7 +53,7 @@ final class Database: Sendable {
     let readOnly: Bool
     /// For the driver's own calls (prepared statements); warnings only, never SQL text.
     let logger: Logger
-    /// How long one PostgreSQL statement may take (``StoreSettings/databaseDeadline``).
+    /// How long one statement may take, or wait on SQLite (``StoreSettings/databaseDeadline``).
     let deadline: Duration
 
     var dialect: Dialect {
@@ -87,7 +88,8 @@ final class Database: Sendable {
         return "file:\(escaped)?mode=ro"
     }
 
-    /// Opens one connection. `deadline` bounds each PostgreSQL statement and the connect.
+    /// Opens one connection. `deadline` bounds each PostgreSQL statement and the connect,
+    /// and each SQLite statement's wait for another process's write lock.
     static func open(_ location: StoreLocation, deadline: Duration = .seconds(10)) async throws -> Database {
         var logger = Logger(label: "iapdesk.store")
         logger.logLevel = .warning  // SQL text may carry ids; never log it by default
@@ -108,16 +110,19 @@ final class Database: Sendable {
             } catch {
                 throw StoreSetupError.cannotOpen(location.description, String(describing: error))
             }
-            let db = Database(sql: connection.sql(queryLogLevel: nil), driver: .sqlite(connection), logger: logger, readOnly: readOnly)
+            let unbounded = connection.sql(queryLogLevel: nil)
+            let bounded = BusyBudgetSQLDatabase(database: unbounded, deadline: deadline)
+            let db = Database(
+                sql: bounded, unboundedSQL: bounded.ignoringBudget, driver: .sqlite(connection), logger: logger, deadline: deadline, readOnly: readOnly)
             // WAL lets readers (other consoles) work while one writer writes; busy_timeout
-            // makes a second writer wait instead of failing.
+            // makes a second writer wait instead of failing, for as long as the call may.
             do {
-                let pragmas =
+                let busy = BusyBudgetSQLDatabase.pragma(deadline)
+                let pragmas: [SQLQueryString] =
                     readOnly
-                    ? ["PRAGMA busy_timeout = 10000"]
-                    : ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON"]
+                    ? [busy] : ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", busy, "PRAGMA foreign_keys = ON"]
                 for pragma in pragmas {
-                    try await db.sql.raw(SQLQueryString(pragma)).run()
+                    try await unbounded.raw(pragma).run()
                 }
             } catch {
                 await db.close()
