@@ -144,9 +144,9 @@ extension Orders {
             // ms at p99 on SQLite, 1M orders), and most lookups are of everyday ids.
             for round in kind.rounds {
                 let found: [Row]
-                switch (db.driver, round) {
-                case (.postgres(let connection), IdKind.everyday): found = try await db.rows(EverydayIdLookup(id: id, limit: limit), on: connection)
-                case (.postgres(let connection), IdKind.rare): found = try await db.rows(RareIdLookup(id: id, limit: limit), on: connection)
+                switch round {
+                case IdKind.everyday: found = try await db.rows(EverydayIdLookup(id: id, limit: limit))
+                case IdKind.rare: found = try await db.rows(RareIdLookup(id: id, limit: limit))
                 default: found = try await db.sql.rows(LookupQuery.bound(kinds: round, id: id, limit: limit))
                 }
                 if !found.isEmpty { return found }

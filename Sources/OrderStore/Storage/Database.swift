@@ -55,6 +55,9 @@ final class Database: Sendable {
     let logger: Logger
     /// How long one statement may take, or wait on SQLite (``StoreSettings/databaseDeadline``).
     let deadline: Duration
+    /// PostgreSQL reached straight, not through a transaction pooler: statements may be
+    /// prepared once on the connection (``StoreLocation/behindTransactionPooler``).
+    let prepares: Bool
 
     var dialect: Dialect {
         if case .sqlite = driver { return .sqlite }
@@ -72,9 +75,10 @@ final class Database: Sendable {
 
     private init(
         sql: any SQLDatabase, unboundedSQL: (any SQLDatabase)? = nil, driver: Driver, logger: Logger, deadline: Duration = .seconds(10),
-        readOnly: Bool = false
+        readOnly: Bool = false, prepares: Bool = false
     ) {
         self.sql = sql
+        self.prepares = prepares
         self.deadline = deadline
         self.unboundedSQL = unboundedSQL ?? sql
         self.driver = driver
@@ -141,7 +145,9 @@ final class Database: Sendable {
             }
             let unbounded = connection.sql(queryLogLevel: nil)
             let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
-            return Database(sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline)
+            return Database(
+                sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline,
+                prepares: !location.behindTransactionPooler)
         }
     }
 

@@ -15,9 +15,16 @@ extension OrderStore {
     /// Listens for jobs other processes make due, until the task is cancelled. A
     /// connection of its own, outside the pool; when it drops (a database restart) it is
     /// opened again a second later, and the workers are woken once in case a notification
-    /// was missed meanwhile. Returns at once on SQLite, where one process writes.
+    /// was missed meanwhile. Returns at once on SQLite, where one process writes, and behind
+    /// a transaction pooler, which cannot carry a LISTEN.
     public func listenForJobs(logger: Logger) async {
         guard case .postgres = location else { return }
+        // A transaction pooler hands a LISTEN to a server connection that serves others next:
+        // nothing would be heard, and the workers' idle poll is what finds the jobs.
+        guard !location.behindTransactionPooler else {
+            logger.info("behind a transaction pooler: no LISTEN for other processes' jobs; the workers' idle poll finds them")
+            return
+        }
         var failing = false
         while !Task.isCancelled {
             do {

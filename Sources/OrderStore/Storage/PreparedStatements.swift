@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
+import SQLKit
 
 /// A statement PostgreSQL prepares once per connection (parsed and planned on first use,
 /// then only bound and run), taking an id as `$1` and a limit as `$2`: the any-id lookup
@@ -24,10 +25,20 @@ extension IdAndLimitStatement {
 }
 
 extension Database {
+    /// A statement's rows: prepared once on a PostgreSQL connection reached straight; the
+    /// same text with its values bound otherwise (SQLite, or a transaction pooler, where the
+    /// next call may find another server connection that never prepared it).
+    func rows<Statement: IdAndLimitStatement>(_ statement: Statement) async throws -> [Row] {
+        guard prepares, case .postgres(let connection) = driver else {
+            return try await sql.rows(SQLQueryString(numbered: Statement.sql, [statement.id, statement.limit]))
+        }
+        return try await rows(statement, on: connection)
+    }
+
     /// A prepared statement's rows, read through the store's `Row` accessors, within the
     /// statement deadline: a connection with no answer in time is closed, which fails the
     /// statement (the driver's own call cannot be cancelled; see ``DeadlineSQLDatabase``).
-    func rows(_ statement: some IdAndLimitStatement, on connection: PostgresConnection) async throws -> [Row] {
+    private func rows(_ statement: some IdAndLimitStatement, on connection: PostgresConnection) async throws -> [Row] {
         let limit = try CallBudget.remaining(upTo: deadline)
         let timer = connection.eventLoop.scheduleTask(in: TimeAmount(limit)) { _ = connection.close() as EventLoopFuture<Void> }
         defer { timer.cancel() }

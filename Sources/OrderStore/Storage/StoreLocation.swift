@@ -19,6 +19,16 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A PostgreSQL URL with `pooler=transaction`: the server is reached through a pooler
+    /// in transaction mode (PgBouncer's `pool_mode = transaction`), which hands each
+    /// transaction to any of its server connections. What lives on a session does not
+    /// follow: the store prepares no statement (each is parsed and planned per call) and
+    /// does not LISTEN for other processes' jobs (workers find them by their idle poll).
+    public var behindTransactionPooler: Bool {
+        guard case .postgres(let url) = self else { return false }
+        return URLComponents(string: url)?.queryItems?.contains { $0.name == "pooler" && $0.value == "transaction" } ?? false
+    }
+
     /// For the header and logs: a PostgreSQL URL loses its password.
     public var description: String {
         switch self {

@@ -1,0 +1,75 @@
+import AppStoreSimulator
+import Foundation
+import OrderStore
+import SyntheticData
+import TestSupport
+import Testing
+
+/// A studio that puts PgBouncer in transaction mode between its `serve`s and PostgreSQL:
+/// every transaction may meet another server connection, so the store keeps nothing on a
+/// session (`pooler=transaction` in the URL: no prepared statements, no LISTEN).
+@Suite("Through PgBouncer in transaction mode", .needsPgBouncer)
+struct PgBouncerTests {
+    @Test(
+        "serve through PgBouncer with 2 server connections: intake, Apple's notifications and the worker deliver, refund and tell the game; lookups by every kind of id and the order and subscription screens answer 16 callers at once; a job another process commits is found by the idle poll"
+    )
+    func serveThroughPgBouncer() async throws {
+        let direct = try await PostgresServer.freshDatabaseURL()
+        let bouncer = try await PgBouncer.start(before: direct, serverConnections: 2)
+        let location = StoreLocation.postgres(url: try bouncer.url(for: direct))
+        #expect(location.behindTransactionPooler)
+
+        try await IntakeTests.withServe(.postgres, location: location) { serve in
+            await serve.wireNotifications()
+            // Intake and the worker: a consumable and a subscription, delivered.
+            let coins = try await NotificationTests.delivered("pb-1", product: "coins_300", kind: .consumable, account: "pb-a", in: serve)
+            let vip = try await NotificationTests.delivered("pb-2", product: "vip_monthly", kind: .autoRenewable, account: "pb-b", in: serve)
+            // Apple's notifications: a renewal and a refund, stored then applied by the worker.
+            let renewal = try await serve.simulator.ledger.renew(originalTransactionId: vip.originalTransactionId)
+            let renewed = try await NotificationTests.applied(
+                try await NotificationTests.post(try await serve.simulator.notification("DID_RENEW", about: renewal), in: serve), in: serve)
+            #expect(renewed.outcome == .applied, "\(renewed.detail ?? "")")
+            try await serve.simulator.ledger.refund(transactionId: coins.transactionId, reason: 1)
+            let refunded = try #require(await serve.simulator.ledger.purchase(transactionId: coins.transactionId))
+            let refund = try await NotificationTests.applied(
+                try await NotificationTests.post(try await serve.simulator.notification("REFUND", about: refunded), in: serve), in: serve)
+            let refundedOrder = try await serve.store.orders.find("pb-1")
+            #expect(refund.outcome == .applied && refundedOrder?.state == .refunded, "\(refund.detail ?? "")")
+
+            // A console's reads, many at once through the two server connections: nothing was
+            // prepared on a connection the next call may not meet.
+            let console = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+            do {
+                let ids = ["pb-1", "pb-b", coins.transactionId, vip.originalTransactionId, vip.transactionId, "pb-2"]
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for caller in 0..<16 {
+                        group.addTask {
+                            for round in 0..<10 {
+                                let id = ids[(caller + round) % ids.count]
+                                let found = try #require(try await console.orders.lookup(id).first, "\(id) found")
+                                let detail = try await console.orders.detail(found.orderId)
+                                #expect(detail.grants.count == 1)
+                                let chain = try await console.subscriptions.detail(vip.originalTransactionId)
+                                #expect(chain.chain.count == 2, "the purchase and its renewal")
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                // No LISTEN through the pooler: a receipt another process stores (an operator's
+                // console here) is found by the worker's idle poll, verified and delivered.
+                try await console.orders.place(orderId: "pb-3", accountId: "pb-c", productId: "coins_60")
+                await serve.simulator.ledger.purchase(appleId: "pb-c@icloud", productId: "coins_60", kind: .consumable, appAccountToken: "pb-3")
+                let receipt = try await serve.simulator.ledger.receipt(appleId: "pb-c@icloud")
+                _ = try await console.orders.submit(orderId: "pb-3", receiptData: receipt, source: .operator)
+            } catch {
+                await console.close()
+                throw error
+            }
+            await console.close()
+            #expect(try await IntakeTests.waitFor("delivered", order: "pb-3", in: serve)["state"] as? String == "delivered")
+            #expect(
+                try await serve.store.outbox.events(after: 0, limit: 100).filter { $0.type == .delivered }.count == 3, "the game is owed each delivery once")
+        }
+    }
+}
