@@ -39,7 +39,8 @@ struct DetailQuery: Sendable {
         case .sqlite:
             for part in Read.query.parts {
                 rows[part.name] = try await db.sql.rows(
-                    SQLQueryString(numbered: "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)", [id, limit]))
+                    NumberedStatement.named("\(Read.statementName).\(part.name)") { "SELECT * FROM (\(part.select)) AS p ORDER BY \(part.order)" }
+                        .bound([id, limit]))
             }
         case .postgres:
             guard let columns = try await db.rows(PreparedDetail<Read>(id: id, limit: limit)).first else {

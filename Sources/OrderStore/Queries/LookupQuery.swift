@@ -66,7 +66,7 @@ enum LookupQuery {
 
     /// The statement with both values bound, for SQLKit on either backend.
     static func bound(kinds: [IdKind], id: String, limit: Int) -> SQLQueryString {
-        SQLQueryString(numbered: ranked(kinds: kinds), [id, limit])
+        NumberedStatement.named("lookup \(kinds.map(\.rawValue))") { ranked(kinds: kinds) }.bound([id, limit])
     }
 }
 

@@ -30,7 +30,7 @@ extension Database {
     /// next call may find another server connection that never prepared it).
     func rows<Statement: IdAndLimitStatement>(_ statement: Statement) async throws -> [Row] {
         guard prepares, case .postgres(let connection) = driver else {
-            return try await sql.rows(SQLQueryString(numbered: Statement.sql, [statement.id, statement.limit]))
+            return try await sql.rows(NumberedStatement.named(Statement.name) { Statement.sql }.bound([statement.id, statement.limit]))
         }
         return try await rows(statement, on: connection)
     }
