@@ -43,7 +43,7 @@ extension Database {
         let timer = connection.eventLoop.scheduleTask(in: TimeAmount(limit)) { _ = connection.close() as EventLoopFuture<Void> }
         defer { timer.cancel() }
         var rows: [Row] = []
-        for try await row in try await connection.execute(statement, logger: logger) { rows.append(Row(raw: row.sql())) }
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(Row(postgres: row)) }
         return rows
     }
 }
