@@ -26,8 +26,11 @@ public final class OrderStore: Sendable {
     public let jobsDue = JobSignal()
 
     public var dialect: Dialect { db.dialect }
-    /// A SQLite file this process may only read: everyone is a viewer here.
+    /// A SQLite file this process may only read, or a PostgreSQL hot standby: everyone is a
+    /// viewer here.
     public var isReadOnly: Bool { db.readOnly }
+    /// Opened on a PostgreSQL hot standby: it reads what the primary wrote, some time after.
+    public var isReplica: Bool { db.replica }
 
     /// How many write transactions are worth running at once: half the PostgreSQL pool
     /// (the rest serves reads and the worker); SQLite has one writer.

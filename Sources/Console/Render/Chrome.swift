@@ -18,7 +18,7 @@ enum Chrome {
         screen.fill(row: 0, style: theme[.header])
         // Who is at the keyboard is right-aligned and never cut; the store name gets the rest.
         let who = "\(session.actor.name) (\(session.actor.role.rawValue)) "
-        let badge = session.visit?.badge() ?? (session.readOnly ? " READ-ONLY " : "")
+        let badge = session.visit?.badge() ?? (session.store.isReplica ? " REPLICA " : session.readOnly ? " READ-ONLY " : "")
         let right = min(screen.cols, TextWidth.of(Sanitizer.sanitize(who)) + TextWidth.of(badge))
         let storeWidth = screen.write(" iapdesk  \(session.storeLabel)", row: 0, col: 0, maxWidth: max(0, screen.cols - right - 1), style: theme[.header])
         if let workers, let text = workerText(workers, now: session.clock()) {
@@ -70,6 +70,10 @@ enum Chrome {
     static func countItems(_ counts: StoreCounts) -> [CountItem] {
         let stuck = "stuck \(StoreCounts.text(counts.stuck))" + (counts.oldestStuckAge.map { " (oldest \(age($0)))" } ?? "")
         var items = [CountItem(text: stuck, role: counts.stuck > 0 ? .flashError : .muted, priority: 0)]
+        // On a replica what the screen shows is this far behind the primary.
+        if let lag = counts.replicationLag {
+            items.insert(CountItem(text: "lag \(lag < 1_000 ? "0s" : age(lag))", role: lag > 10_000 ? .flashError : .muted, priority: 0), at: 0)
+        }
         if counts.openRefundRequests > 0 {
             let next = counts.nextRefundDueIn.map { " (next due in \(age($0)))" } ?? ""
             items.append(CountItem(text: "refunds \(StoreCounts.text(counts.openRefundRequests))\(next)", role: .flashError, priority: 1))

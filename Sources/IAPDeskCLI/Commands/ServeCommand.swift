@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
         var workerSettings = Worker.Settings()
         workerSettings.lease = .seconds(leaseSeconds)
         try await store.withStore { store, configuration in
+            // Every request and every job writes: on a store this process can only read it
+            // would answer nothing but errors.
+            if store.isReplica {
+                throw CLIError("serve needs the primary: \(configuration.storeLocation) is a PostgreSQL hot standby, which only reads (consoles may use it)")
+            }
+            if store.isReadOnly { throw CLIError("serve needs to write the store: \(configuration.storeLocation) is read-only for this account") }
             workerSettings.refundPolicy = configuration.refundPolicy
             let googlePlay = try configuration.googlePlay.settings(source: configuration.source).map(PlayClient.init(settings:))
             do {

@@ -9,6 +9,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case alreadyDelivered(orderId: String, by: String, at: Millis)
     case illegalTransition(orderId: String, from: OrderState, to: OrderState)
     case forbidden(action: String, role: Role)
+    /// The store was opened on a PostgreSQL hot standby, which only reads.
+    case onReplica(action: String)
     case reasonRequired(action: String)
     /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
     /// mistake, said in words. Every refusal an operator can meet has its own case below.
@@ -82,6 +84,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "order \(orderId) cannot go from \(from.rawValue) to \(to.rawValue)"
         case .forbidden(let action, let role):
             "the \(role.rawValue) role may not \(action)"
+        case .onReplica(let action):
+            "cannot \(action) here: this store is a PostgreSQL hot standby, which only reads; open the primary to act"
         case .reasonRequired(let action):
             "\(action) needs a reason: it goes into the audit log"
         case .invalid(let what):

@@ -19,6 +19,9 @@ public struct StoreCounts: Sendable, Equatable {
     /// ``cap``, and how long Apple still waits for the soonest of them.
     public var openRefundRequests: Int64 = 0
     public var nextRefundDueIn: Millis?
+    /// On a hot standby (``OrderStore/isReplica``): how far behind the primary what it shows
+    /// is (0 when it has replayed all it received); nil elsewhere.
+    public var replicationLag: Millis? = nil
 
     /// Counts that grow with the store stop here and show as "1000+": each is then a
     /// bounded index range, whatever the store's size (at ten million orders, counting
@@ -43,9 +46,18 @@ extension Reports {
                 store.settings.isProduction
                 ? "(SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.cap)) AS capped_sandbox)"
                 : "0"
+            // A standby's lag: 0 once it replayed all it received, else the age of the last
+            // transaction it replayed (on an idle primary that age grows with nothing to replay).
+            let lag: SQLQueryString =
+                store.isReplica
+                ? """
+                CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+                     ELSE CAST(EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp())) * 1000 AS BIGINT) END
+                """ : "NULL"
             let figures = try await sql.row(
                 """
-                SELECT (SELECT MIN(stuck_since) FROM orders WHERE stuck_since IS NOT NULL) AS oldest,
+                SELECT \(lag) AS lag,
+                       (SELECT MIN(stuck_since) FROM orders WHERE stuck_since IS NOT NULL) AS oldest,
                        (SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                                               LIMIT \(bind: StoreCounts.cap)) AS capped_stuck) AS stuck,
                        \(sandboxCap) AS sandbox,
@@ -61,7 +73,8 @@ extension Reports {
             let oldestAge = oldest.flatMap { $0 <= cutoff ? now - $0 : nil }
             return StoreCounts(
                 byState: byState, stuck: stuck, oldestStuckAge: oldestAge, sandboxInProduction: sandbox, gameNotTold: notTold,
-                openRefundRequests: try figures?.int64("refunds") ?? 0, nextRefundDueIn: try figures?.optionalInt64("next_refund").map { $0 - now })
+                openRefundRequests: try figures?.int64("refunds") ?? 0, nextRefundDueIn: try figures?.optionalInt64("next_refund").map { $0 - now },
+                replicationLag: try figures?.optionalInt64("lag"))
         }
     }
 }

@@ -58,6 +58,8 @@ final class Database: Sendable {
     /// PostgreSQL reached straight, not through a transaction pooler: statements may be
     /// prepared once on the connection (``StoreLocation/behindTransactionPooler``).
     let prepares: Bool
+    /// A PostgreSQL hot standby (`pg_is_in_recovery()`): it reads, and ``readOnly`` holds.
+    let replica: Bool
 
     var dialect: Dialect {
         if case .sqlite = driver { return .sqlite }
@@ -75,10 +77,11 @@ final class Database: Sendable {
 
     private init(
         sql: any SQLDatabase, unboundedSQL: (any SQLDatabase)? = nil, driver: Driver, logger: Logger, deadline: Duration = .seconds(10),
-        readOnly: Bool = false, prepares: Bool = false
+        readOnly: Bool = false, prepares: Bool = false, replica: Bool = false
     ) {
         self.sql = sql
         self.prepares = prepares
+        self.replica = replica
         self.deadline = deadline
         self.unboundedSQL = unboundedSQL ?? sql
         self.driver = driver
@@ -145,9 +148,18 @@ final class Database: Sendable {
             }
             let unbounded = connection.sql(queryLogLevel: nil)
             let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
+            // A hot standby answers reads and refuses every write: opened as a read-only store
+            // (nothing migrated or repaired, operators viewers), which says it is a replica.
+            let replica: Bool
+            do {
+                replica = try await bounded.row("SELECT pg_is_in_recovery() AS standby")?.raw.decode(column: "standby", as: Bool.self) ?? false
+            } catch {
+                _ = try? await connection.close().get()
+                throw StoreSetupError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
+            }
             return Database(
-                sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline,
-                prepares: !location.behindTransactionPooler)
+                sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline, readOnly: replica,
+                prepares: !location.behindTransactionPooler, replica: replica)
         }
     }
 

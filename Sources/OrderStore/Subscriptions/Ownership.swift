@@ -143,6 +143,7 @@ extension OrderStore {
 
     /// Operator actions need a role that may act and a reason for the audit log.
     func requireOperator(_ actor: Operator, may action: String, reason: String, minimum: Role = .support) throws {
+        if isReplica { throw StoreError.onReplica(action: action) }
         guard actor.role >= minimum, actor.role.mayAct else { throw StoreError.forbidden(action: action, role: actor.role) }
         guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw StoreError.reasonRequired(action: action) }
     }

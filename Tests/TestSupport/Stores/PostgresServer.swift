@@ -111,15 +111,37 @@ public enum PostgresServer {
             if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
             try instance.server("initdb", ["-D", "\(dir)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
             try instance.startNow()
-            // Stop the server when this process ends, however it ends.
+            try instance.stopWhenTestsEnd()
+            return instance
+        }
+
+        /// Stops the server when this process ends, however it ends.
+        private func stopWhenTestsEnd() throws {
             try run(
                 "/bin/sh",
                 [
                     "-c",
-                    "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(instance.command("pg_ctl")) -D \(dir)/data -m immediate stop >/dev/null 2>&1; rm -rf \(dir)",
+                    "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(command("pg_ctl")) -D \(dir)/data -m immediate stop >/dev/null 2>&1; rm -rf \(dir)",
                 ],
                 wait: false)
-            return instance
+        }
+
+        /// A hot standby of this server on a port of its own, streaming from it
+        /// (`pg_basebackup -R`): it answers reads and refuses writes until promoted.
+        public func standby() async throws -> Instance {
+            let primary = self
+            return try await OffPool.run {
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-pg-\(UUID().uuidString.prefix(8))").path
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", dir]) }
+                let standby = Instance(bin: primary.bin, dir: dir, port: try LoopbackPort.free(), durable: primary.durable)
+                try standby.server(
+                    "pg_basebackup",
+                    ["-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-D", "\(dir)/data", "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"])
+                try standby.startNow()
+                try standby.stopWhenTestsEnd()
+                return standby
+            }
         }
 
         /// Starts the server (again), returning once it accepts connections. The suite runs
