@@ -137,29 +137,39 @@ final class Database: Sendable {
             }
             return db
         case .postgres:
-            var configuration = try location.postgresConfiguration()
-            configuration.options.connectTimeout = TimeAmount(try CallBudget.remaining(upTo: deadline))
-            let connection: PostgresConnection
-            do {
-                connection = try await PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
-            } catch {
-                throw StoreSetupError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
+            // Host by host, as libpq does: the first that answers, or with
+            // `target_session_attrs=read-write` the first that is not a standby.
+            var refusals: [String] = []
+            for var configuration in try location.postgresConfigurations() {
+                let host = "\(configuration.host ?? "?"):\(configuration.port ?? 5432)"
+                do {
+                    configuration.options.connectTimeout = TimeAmount(try CallBudget.remaining(upTo: deadline))
+                    let connection = try await PostgresConnection.connect(
+                        on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
+                    let unbounded = connection.sql(queryLogLevel: nil)
+                    let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
+                    // A hot standby answers reads and refuses every write: opened as a read-only
+                    // store (nothing migrated or repaired, operators viewers), which says so.
+                    let replica: Bool
+                    do {
+                        replica = try await bounded.row("SELECT pg_is_in_recovery() AS standby")?.raw.decode(column: "standby", as: Bool.self) ?? false
+                    } catch {
+                        _ = try? await connection.close().get()
+                        throw error
+                    }
+                    if replica, location.wantsPrimary {
+                        _ = try? await connection.close().get()
+                        refusals.append("\(host) is a standby")
+                        continue
+                    }
+                    return Database(
+                        sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline, readOnly: replica,
+                        prepares: !location.behindTransactionPooler, replica: replica)
+                } catch {
+                    refusals.append("\(host): " + (DatabaseErrorText.describe(error) ?? String(reflecting: error)))
+                }
             }
-            let unbounded = connection.sql(queryLogLevel: nil)
-            let bounded = DeadlineSQLDatabase(database: unbounded, deadline: deadline) { _ = connection.close() as EventLoopFuture<Void> }
-            // A hot standby answers reads and refuses every write: opened as a read-only store
-            // (nothing migrated or repaired, operators viewers), which says it is a replica.
-            let replica: Bool
-            do {
-                replica = try await bounded.row("SELECT pg_is_in_recovery() AS standby")?.raw.decode(column: "standby", as: Bool.self) ?? false
-            } catch {
-                _ = try? await connection.close().get()
-                throw StoreSetupError.cannotOpen(location.description, DatabaseErrorText.describe(error) ?? String(reflecting: error))
-            }
-            return Database(
-                sql: bounded, unboundedSQL: unbounded, driver: .postgres(connection), logger: logger, deadline: deadline, readOnly: replica,
-                prepares: !location.behindTransactionPooler, replica: replica)
+            throw StoreSetupError.cannotOpen(location.description, refusals.joined(separator: "; "))
         }
     }
 
@@ -172,24 +182,29 @@ final class Database: Sendable {
 }
 
 extension StoreLocation {
-    /// Connection settings for a `postgres://` location. Package-visible so the benchmark's
-    /// raw connection reads URLs exactly as the store does.
+    /// Connection settings for a `postgres://` location's first host. Package-visible so the
+    /// benchmark's raw connection reads URLs exactly as the store does.
     package func postgresConfiguration() throws -> PostgresConnection.Configuration {
+        guard let first = try postgresConfigurations().first else { throw StoreSetupError.cannotOpen(description, "no host") }
+        return first
+    }
+
+    /// Connection settings for each host a `postgres://` location names, in its order.
+    func postgresConfigurations() throws -> [PostgresConnection.Configuration] {
         guard case .postgres(let url) = self else { throw StoreError.invalid("\(self) is not a PostgreSQL location") }
-        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty else {
-            throw StoreSetupError.cannotOpen(description, "expected postgres://user[:password]@host[:port]/database")
+        guard let parts = PostgresURL(url) else {
+            throw StoreSetupError.cannotOpen(description, "expected postgres://user[:password]@host[:port][,host2[:port]…]/database")
         }
-        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        let sslMode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
         let tls: PostgresConnection.Configuration.TLS
-        switch sslMode {
+        switch parts.value("sslmode") ?? "disable" {
         case "require", "verify-full":
             tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         default:
             tls = .disable
         }
-        return PostgresConnection.Configuration(
-            host: host, port: parts.port ?? 5432, username: parts.user ?? "postgres",
-            password: parts.password, database: database.isEmpty ? nil : database, tls: tls)
+        return parts.hosts.map { host in
+            PostgresConnection.Configuration(
+                host: host.name, port: host.port, username: parts.user ?? "postgres", password: parts.password, database: parts.database, tls: tls)
+        }
     }
 }

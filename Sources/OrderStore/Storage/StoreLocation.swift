@@ -26,7 +26,16 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// does not LISTEN for other processes' jobs (workers find them by their idle poll).
     public var behindTransactionPooler: Bool {
         guard case .postgres(let url) = self else { return false }
-        return URLComponents(string: url)?.queryItems?.contains { $0.name == "pooler" && $0.value == "transaction" } ?? false
+        return PostgresURL(url)?.value("pooler") == "transaction"
+    }
+
+    /// A PostgreSQL URL naming several hosts (`db1:5432,db2:5432`) with
+    /// `target_session_attrs=read-write`: each connection goes to the first host that takes
+    /// writes, as libpq's does, so after a failover the store finds the promoted standby.
+    /// Without it, the first host that answers.
+    var wantsPrimary: Bool {
+        guard case .postgres(let url) = self else { return false }
+        return ["read-write", "primary"].contains(PostgresURL(url)?.value("target_session_attrs"))
     }
 
     /// For the header and logs: a PostgreSQL URL loses its password.
@@ -34,9 +43,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .sqlite(let path): return "sqlite:\(path)"
         case .postgres(let url):
-            guard var parts = URLComponents(string: url) else { return "postgres:(unparseable url)" }
-            if parts.password != nil { parts.password = "***" }
-            return parts.string ?? "postgres"
+            return PostgresURL(url)?.redacted ?? "postgres:(unparseable url)"
         }
     }
 }

@@ -169,6 +169,19 @@ public enum PostgresServer {
             try await OffPool.run { try instance.server("pg_ctl", ["-D", "\(instance.dir)/data", "-m", mode.rawValue, "-w", "stop"]) }
         }
 
+        /// Ends recovery on a standby: it becomes a primary and takes writes (a failover).
+        public func promote() async throws {
+            let instance = self
+            try await OffPool.run { try instance.server("pg_ctl", ["-D", "\(instance.dir)/data", "-w", "promote"]) }
+        }
+
+        /// One statement run by psql as the superuser; its output, unaligned.
+        @discardableResult
+        public func psql(_ statement: String, database: String = "postgres") async throws -> String {
+            let (psql, url) = (try psqlPath(), url)
+            return try await OffPool.run { try PostgresServer.run(psql, ["\(url)/\(database)", "-Atq", "-v", "ON_ERROR_STOP=1", "-c", statement]) }
+        }
+
         /// A database of its own on this server.
         public func freshDatabaseURL() async throws -> String {
             let name = "iapdesk_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
