@@ -45,22 +45,25 @@ struct FailoverTests {
                             while running.withLockedValue({ $0 }) {
                                 n += 1
                                 let id = "fo-\(client)-\(n)"
-                                let started = clock.now
+                                // Each request timed on its own: the store's deadline bounds each.
+                                var started = clock.now
                                 let placed = try await serve.callWithHeaders(
                                     .POST, "/v1/orders", json: #"{"order_id":"\#(id)","account_id":"acct-\#(client)","product_id":"coins_60"}"#)
+                                var took = clock.now - started
                                 var status = placed.status
                                 if placed.status == 201 {
                                     await serve.simulator.ledger.purchase(
                                         appleId: "fo\(client)@icloud", productId: "coins_60", kind: .consumable, appAccountToken: id)
                                     let receipt = try await serve.simulator.ledger.receipt(appleId: "fo\(client)@icloud")
+                                    started = clock.now
                                     let submitted = try await serve.callWithHeaders(
                                         .POST, "/v1/orders/\(id)/receipts", json: #"{"receipt_data":"\#(receipt)"}"#)
+                                    took = max(took, clock.now - started)
                                     status = submitted.status
                                     if submitted.status == 503 { #expect(submitted.retryAfter != nil, "503 says when to come back") }
                                     if submitted.status == 202 { tally.withLockedValue { $0.acknowledged.append(id) } }
                                 }
                                 if placed.status == 503 { #expect(placed.retryAfter != nil, "503 says when to come back") }
-                                let took = clock.now - started
                                 tally.withLockedValue {
                                     $0.statuses[status, default: 0] += 1
                                     $0.slowest = max($0.slowest, took)
@@ -72,7 +75,8 @@ struct FailoverTests {
                     try await group.waitForAll()
                 }
             }
-            try await Task.sleep(for: .seconds(2))
+            // The load has reached the store before the primary dies, however busy the machine.
+            #expect(try await eventually(within: 60) { tally.withLockedValue { $0.acknowledged.count } >= 10 })
             let before = tally.withLockedValue { $0.acknowledged.count }
             try await primary.stop(.immediate)
             try await Task.sleep(for: .seconds(2))  // no primary for a while: 503s
@@ -86,7 +90,7 @@ struct FailoverTests {
             #expect(before > 0 && recovered, "202s before the failover and after it: \(seen.statuses)")
             #expect(seen.statuses[503, default: 0] > 0, "503 while there was no primary")
             #expect(Set(seen.statuses.keys).isSubset(of: [201, 202, 503]), "nothing but stored or come back later: \(seen.statuses)")
-            #expect(seen.slowest < .seconds(10), "never a hang: the store's deadline is 3 s")
+            #expect(seen.slowest < .seconds(10), "never a hang: the store's deadline is 3 s, the slowest request took \(seen.slowest)")
 
             // Nothing acknowledged was lost: each 202 is on the new primary, and delivered.
             for id in seen.acknowledged {
