@@ -1,9 +1,11 @@
 import AppStoreSimulator
 import Foundation
-import OrderStore
+import SQLKit
 import SyntheticData
 import TestSupport
 import Testing
+
+@testable import OrderStore
 
 /// A studio that puts PgBouncer in transaction mode between its `serve`s and PostgreSQL:
 /// every transaction may meet another server connection, so the store keeps nothing on a
@@ -71,5 +73,67 @@ struct PgBouncerTests {
             #expect(
                 try await serve.store.outbox.events(after: 0, limit: 100).filter { $0.type == .delivered }.count == 3, "the game is owed each delivery once")
         }
+    }
+
+    @Test(
+        "Operators' own PostgreSQL logins through PgBouncer in transaction mode: a support login grants a stuck order, a viewer login is refused by iapdesk and by the database, each audited under its own name"
+    )
+    func operatorLoginsThroughPgBouncer() async throws {
+        let direct = try await PostgresServer.freshDatabaseURL()
+        let owner = try await OrderStore.open(.postgres(url: direct), settings: .test)
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let (sue, vic) = ("pb_sue_\(suffix)", "pb_vic_\(suffix)")
+        do {
+            try await TestCatalogue.install(in: owner)
+            _ = try await owner.paidOrder("pb-o1", account: "a1")
+            _ = try await owner.setUpDatabaseRoles()
+            let root = Operator(name: "root", role: .admin)
+            try await owner.operators.add(name: "root", role: .admin, by: root)
+            for (login, role) in [(sue, Role.support), (vic, .viewer)] {
+                try await owner.operators.add(name: login, role: role, by: root)
+                _ = try await owner.grantDatabaseLogin(login, role: role)
+            }
+            let bouncer = try await PgBouncer.start(before: direct, users: ["postgres", sue, vic], serverConnections: 2)
+            func through(_ login: String) throws -> StoreLocation {
+                .postgres(url: try bouncer.url(for: direct.replacingOccurrences(of: "postgres@", with: "\(login)@")))
+            }
+            let support = try await OrderStore.open(try through(sue), settings: .test)
+            do {
+                let acting = try await support.operators.actor(forUser: "root")
+                #expect(acting == Operator(name: sue, role: .support) && support.databaseRoleCap == .support)
+                let order = try #require(try await support.orders.find("pb-o1"))
+                let granted = try await support.orders.grant(orderId: "pb-o1", expectedVersion: order.version, by: acting, reason: "ticket 11")
+                #expect(granted.state == .delivered)
+            } catch {
+                await support.close()
+                throw error
+            }
+            await support.close()
+            let viewer = try await OrderStore.open(try through(vic), settings: .test)
+            do {
+                let acting = try await viewer.operators.actor(forUser: "root")
+                #expect(acting.role == .viewer && viewer.databaseRoleCap == .viewer)
+                #expect(try await viewer.orders.lookup("a1").map(\.orderId) == ["pb-o1"], "a viewer reads through the pooler")
+                _ = try await owner.paidOrder("pb-o2", account: "a2")
+                let waiting = try #require(try await viewer.orders.find("pb-o2"))
+                await #expect(throws: StoreError.forbidden(action: "grant orders", role: .viewer)) {
+                    try await viewer.orders.grant(orderId: "pb-o2", expectedVersion: waiting.version, by: acting, reason: "ticket 12")
+                }
+                await #expect(throws: (any Error).self, "the database refuses a viewer's write") {
+                    try await viewer.db.sql.raw("UPDATE operators SET role = 'admin' WHERE name = \(bind: vic)").run()
+                }
+            } catch {
+                await viewer.close()
+                throw error
+            }
+            await viewer.close()
+            #expect(try await owner.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == "grant" && $0.reason == "ticket 11" })
+        } catch {
+            for login in [sue, vic] { _ = try? await owner.db.sql.raw(SQLQueryString("DROP ROLE IF EXISTS \(login)")).run() }
+            await owner.close()
+            throw error
+        }
+        for login in [sue, vic] { _ = try? await owner.db.sql.raw(SQLQueryString("DROP ROLE IF EXISTS \(login)")).run() }
+        await owner.close()
     }
 }
