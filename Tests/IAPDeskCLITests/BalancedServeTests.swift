@@ -28,20 +28,18 @@ struct BalancedServeTests {
         let binary = try Machine.requireBinary()
         let setup = try await ServeCrashTests.Setup.make(.postgres)
         var serves: [ServeProcess] = []
+        defer { for serve in serves { kill(serve.process.processIdentifier, SIGKILL) } }
         for _ in 0..<3 {
             serves.append(try await ServeProcess.start(binary, config: setup.config, tokens: setup.tokens, arguments: ServeCrashTests.serveArguments))
         }
         let balancer = try await HAProxy.start(before: serves.compactMap(\.baseURL))
-        defer {
-            balancer.stop()
-            for serve in serves { kill(serve.process.processIdentifier, SIGKILL) }
-        }
+        defer { balancer.stop() }
         // HAProxy has checked each backend once before the load starts.
         #expect(try await eventually(within: 10) { await LoopbackHTTP.call(.GET, balancer.baseURL + "/readyz")?.status == 200 })
 
         // Purchases made before the load, so the load is the servers' work only.
         var work: [(order: String, receipt: String, test: String)] = []
-        for n in 0..<160 {
+        for n in 0..<120 {
             let order = "lb-\(n)"
             let appleId = "lb-\(n)@icloud"
             let purchase = await setup.simulator.ledger.purchase(appleId: appleId, productId: "coins_60", kind: .consumable, appAccountToken: order)

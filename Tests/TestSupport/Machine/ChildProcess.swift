@@ -49,8 +49,8 @@ public enum ChildProcess {
         process.standardError = stderr
         try ProcessLaunch.run(process)
         let deadline = ContinuousClock.now + timeout
-        var reaped: Int32?
-        while process.isRunning, reaped == nil {
+        var exitedWith: Int32?
+        while process.isRunning, exitedWith == nil {
             guard ContinuousClock.now < deadline else {
                 // What it was asked, what it said so far and where its threads wait: a hang
                 // under load is found from this.
@@ -63,25 +63,32 @@ public enum ChildProcess {
                 )
             }
             try await Task.sleep(for: .milliseconds(20))
-            reaped = ProcessInspection.reapIfZombie(process.processIdentifier)
+            exitedWith = ProcessInspection.zombieStatus(process.processIdentifier)
         }
         let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return Finished(status: reaped ?? process.terminationStatus, output: output, errors: errors)
+        return Finished(status: exitedWith ?? process.terminationStatus, output: output, errors: errors)
     }
 }
 
 /// What the kernel says about a child, for when Foundation does not.
 ///
-/// Seen once under the whole suite's load: a command printed its last line and exited,
-/// and `Process.isRunning` stayed true for five minutes. A child that has exited and was not
-/// reaped is a zombie in `/proc`; reaping it here ends the wait with its real exit status.
+/// Seen under the whole suite's load: a command printed its last line and exited (or was
+/// killed with SIGKILL), and `Process.isRunning` stayed true for good. A child that has
+/// exited and was not reaped is a zombie in `/proc`, whose `stat` carries its exit status.
+/// It is read there and never reaped here: Foundation keeps its own table of the children
+/// it started, and a pid reaped behind its back (then reused by the next child) crashed
+/// `Process.run()` once.
 enum ProcessInspection {
-    /// The exit status of `pid` if it is a zombie this call reaped; nil while it runs.
-    static func reapIfZombie(_ pid: Int32) -> Int32? {
-        guard state(of: pid) == "Z" else { return nil }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+    /// The exit status of `pid` (as a shell gives it: 128 + the signal for a killed one) if
+    /// it is a zombie; nil while it runs.
+    static func zombieStatus(_ pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's ")": field 3 is the state, field 52 the status waitpid reports.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.first == "Z", fields.count >= 50, let status = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
         // WIFEXITED / WEXITSTATUS, spelled out: the C macros are not imported into Swift.
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
@@ -114,13 +121,16 @@ extension Process {
     /// can miss the exit and block that thread for good, and with two cores two such waits
     /// starve every test of the run.
     public func waitForExit() {
-        while isRunning { usleep(10_000) }
+        while isRunning, ProcessInspection.zombieStatus(processIdentifier) == nil { usleep(10_000) }
     }
 
     /// Waits for the process to exit without holding a thread: tests run on a concurrency
     /// pool of one thread a core, and a thread slept in a test is one no store transaction of
     /// any other test can run on (their row locks then outlive every deadline).
+    ///
+    /// Foundation can miss a child's exit (seen after a `kill -9`: the test waited on a
+    /// zombie for good), so a zombie the kernel reports ends the wait too.
     public func exited() async {
-        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        while isRunning, ProcessInspection.zombieStatus(processIdentifier) == nil { try? await Task.sleep(for: .milliseconds(10)) }
     }
 }

@@ -43,13 +43,13 @@ public struct HAProxy: Sendable {
         try await OffPool.run { try PostgresServer.run(path, ["-D", "-f", "\(dir)/haproxy.cfg"]) }
         try PostgresServer.run(
             "/bin/sh",
-            ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill $(cat \(dir)/haproxy.pid) 2>/dev/null; sleep 1; rm -rf \(dir)"],
+            ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -9 $(cat \(dir)/haproxy.pid) 2>/dev/null; rm -rf \(dir)"],
             wait: false)
         return proxy
     }
 
     public func stop() {
-        _ = system("kill $(cat \(dir)/haproxy.pid) 2>/dev/null")
+        _ = system("kill -9 $(cat \(dir)/haproxy.pid) 2>/dev/null")
     }
 }
 

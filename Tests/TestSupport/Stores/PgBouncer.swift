@@ -62,7 +62,7 @@ public struct PgBouncer: Sendable {
             "/bin/sh",
             [
                 "-c",
-                "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill $(cat \(dir)/pgbouncer.pid) 2>/dev/null; sleep 1; rm -rf \(dir)",
+                "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -9 $(cat \(dir)/pgbouncer.pid) 2>/dev/null; rm -rf \(dir)",
             ],
             wait: false)
         return bouncer
