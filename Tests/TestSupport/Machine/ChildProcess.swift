@@ -77,8 +77,8 @@ public enum ChildProcess {
 /// killed with SIGKILL), and `Process.isRunning` stayed true for good. A child that has
 /// exited and was not reaped is a zombie in `/proc`, whose `stat` carries its exit status.
 /// It is read there and never reaped here: Foundation keeps its own table of the children
-/// it started, and a pid reaped behind its back (then reused by the next child) crashed
-/// `Process.run()` once.
+/// it started, and while this code reaped such zombies `Process.run()` crashed once, most
+/// likely on a reaped pid the kernel had given to the next child.
 enum ProcessInspection {
     /// The exit status of `pid` (as a shell gives it: 128 + the signal for a killed one) if
     /// it is a zombie; nil while it runs.
