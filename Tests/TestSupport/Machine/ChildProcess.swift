@@ -89,6 +89,10 @@ enum ProcessInspection {
         guard fields.first == "Z", fields.count >= 50, let status = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines)) else {
             return nil
         }
+        // A process's first thread is a zombie while its other threads still exit, and its
+        // files (a SQLite lock among them) close with the last one: wait for that one too.
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        guard threads.count <= 1 else { return nil }
         // WIFEXITED / WEXITSTATUS, spelled out: the C macros are not imported into Swift.
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
