@@ -277,7 +277,7 @@ struct ServeCrashTests {
         while serve.process.isRunning, Date() < stopBy { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!serve.process.isRunning, "serve stopped within 20 s")
         if serve.process.isRunning { await serve.kill9() }
-        #expect(serve.process.terminationStatus == 0)
+        #expect(serve.process.exitStatus == 0)
         #expect(await serve.call(.GET, "/healthz", json: nil, token: nil) == nil, "nothing listens any more")
         // The call in flight was finished and recorded, or its job was given back: nothing is
         // left leased to a process that is gone, and the order is not lost either way.

@@ -125,7 +125,11 @@ extension Process {
     /// can miss the exit and block that thread for good, and with two cores two such waits
     /// starve every test of the run.
     public func waitForExit() {
-        while isRunning, ProcessInspection.zombieStatus(processIdentifier) == nil { usleep(10_000) }
+        var missed = 0
+        while isRunning, missed < Self.missedExitPolls {
+            missed = ProcessInspection.zombieStatus(processIdentifier) == nil ? 0 : missed + 1
+            usleep(10_000)
+        }
     }
 
     /// Waits for the process to exit without holding a thread: tests run on a concurrency
@@ -133,8 +137,22 @@ extension Process {
     /// any other test can run on (their row locks then outlive every deadline).
     ///
     /// Foundation can miss a child's exit (seen after a `kill -9`: the test waited on a
-    /// zombie for good), so a zombie the kernel reports ends the wait too.
+    /// zombie for good), so a zombie the kernel has reported for 5 s ends the wait too.
     public func exited() async {
-        while isRunning, ProcessInspection.zombieStatus(processIdentifier) == nil { try? await Task.sleep(for: .milliseconds(10)) }
+        var missed = 0
+        while isRunning, missed < Self.missedExitPolls {
+            missed = ProcessInspection.zombieStatus(processIdentifier) == nil ? 0 : missed + 1
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Polls, 10 ms apart, of a zombie Foundation still calls running before a wait gives up
+    /// on Foundation: it normally notices within milliseconds.
+    static let missedExitPolls = 500
+
+    /// The exit status once a wait above returned: Foundation's, or the kernel's when
+    /// Foundation missed the exit (its `terminationStatus` traps while it thinks it runs).
+    public var exitStatus: Int32 {
+        isRunning ? ProcessInspection.zombieStatus(processIdentifier) ?? -1 : terminationStatus
     }
 }

@@ -52,7 +52,7 @@ public enum Machine {
             process.standardError = FileHandle.nullDevice
             guard (try? ProcessLaunch.run(process)) != nil else { return false }
             process.waitForExit()
-            return process.terminationStatus == 0
+            return process.exitStatus == 0
         }
     }
 
