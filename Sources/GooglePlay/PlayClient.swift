@@ -149,23 +149,30 @@ extension PlayClient: PlayActions {
     }
 
     public func deferAnswer(package: String, purchaseToken: String, seconds: Int64) async -> PlayDeferAnswer {
-        // Google defers only against the state it last showed: its etag.
-        let current: PlayAnswerBody
-        switch await subscriptionPurchase(package: package, token: purchaseToken) {
-        case .failure(let failure): return .refused(Self.describe(failure))
-        case .success(let answer): current = answer
-        }
-        guard let etag = (try? JSONSerialization.jsonObject(with: current.body) as? [String: Any])?["etag"] as? String else {
-            return .refused("Google's subscription answer has no etag to defer against")
-        }
-        let body = #"{"deferralContext":{"etag":"\#(etag)","deferDuration":"\#(seconds)s"}}"#
-        switch await call(.POST, package, "purchases/subscriptionsv2/tokens/\(Self.segment(purchaseToken)):defer", body: body) {
-        case .failure(let failure): return .refused(Self.describe(failure))
-        case .success(let answer):
-            let json = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
-            let end = ((json?["itemExpiryTimeDetails"] as? [[String: Any]])?.first?["expiryTime"]).flatMap(PlayAnswerReader.millis)
-            guard let end else { return .refused("Google's deferral answer names no new expiry") }
-            return .deferred(newExpiry: end)
+        // Google defers only against the state it last showed: its etag. The purchase may
+        // change between the read and the deferral (the worker acknowledging it): Google then
+        // answers 409, and the deferral is asked again against the new etag, three times at most.
+        var attempt = 1
+        while true {
+            let current: PlayAnswerBody
+            switch await subscriptionPurchase(package: package, token: purchaseToken) {
+            case .failure(let failure): return .refused(Self.describe(failure))
+            case .success(let answer): current = answer
+            }
+            guard let etag = (try? JSONSerialization.jsonObject(with: current.body) as? [String: Any])?["etag"] as? String else {
+                return .refused("Google's subscription answer has no etag to defer against")
+            }
+            let body = #"{"deferralContext":{"etag":"\#(etag)","deferDuration":"\#(seconds)s"}}"#
+            switch await call(.POST, package, "purchases/subscriptionsv2/tokens/\(Self.segment(purchaseToken)):defer", body: body) {
+            case .failure(let failure) where failure.httpStatus == 409 && attempt < 3:
+                attempt += 1
+            case .failure(let failure): return .refused(Self.describe(failure))
+            case .success(let answer):
+                let json = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+                let end = ((json?["itemExpiryTimeDetails"] as? [[String: Any]])?.first?["expiryTime"]).flatMap(PlayAnswerReader.millis)
+                guard let end else { return .refused("Google's deferral answer names no new expiry") }
+                return .deferred(newExpiry: end)
+            }
         }
     }
 
