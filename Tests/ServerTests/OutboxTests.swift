@@ -43,7 +43,7 @@ struct OutboxTests {
     }
 
     /// Waits until every event of `orders` is confirmed, or `seconds` pass.
-    static func waitConfirmed(_ orders: [String], in store: OrderStore, count: Int = 1, seconds: Double = 30) async throws {
+    static func waitConfirmed(_ orders: [String], in store: OrderStore, count: Int = 1, seconds: Double = 90) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             var all = true
