@@ -44,7 +44,7 @@ struct GooglePlayPipelineTests {
             // Google tells first (the player paid; the game server has not heard yet).
             let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "p-1")
             #expect(
-                try await eventually(within: 30) { try await serve.store.googlePlay.purchase(token: bought.token) != nil },
+                try await eventually(within: 90) { try await serve.store.googlePlay.purchase(token: bought.token) != nil },
                 "the push's question to Google was kept")
             let submitted = try await Self.submit(serve, order: "gp-1", account: "p-1", product: "coins_300", token: bought.token)
             #expect(submitted.status == 202 && submitted.body["store"] as? String == "google_play", "\(submitted)")
