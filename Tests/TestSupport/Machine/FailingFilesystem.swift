@@ -25,10 +25,7 @@ public struct FailingFilesystem: Sendable {
         try PostgresServer.run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
         try PostgresServer.run("/usr/sbin/mkfs.ext4", ["-q", "-F", image])
         try PostgresServer.run("/bin/mount", ["-o", "loop,errors=remount-ro", image, path])
-        try PostgresServer.run(
-            "/bin/sh",
-            ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; umount -l \(path) >/dev/null 2>&1; rmdir \(path); rm -f \(image)"],
-            wait: false)
+        try Machine.whenTestsEnd("umount -l \(path) >/dev/null 2>&1; rmdir \(path); rm -f \(image)")
         return FailingFilesystem(path: path, image: image)
     }
 

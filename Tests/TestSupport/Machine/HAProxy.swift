@@ -41,10 +41,8 @@ public struct HAProxy: Sendable {
             """
         try (config + "\n").write(toFile: "\(dir)/haproxy.cfg", atomically: true, encoding: .utf8)
         try await OffPool.run { try PostgresServer.run(path, ["-D", "-f", "\(dir)/haproxy.cfg"]) }
-        try PostgresServer.run(
-            "/bin/sh",
-            ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -9 $(cat \(dir)/haproxy.pid) 2>/dev/null; rm -rf \(dir)"],
-            wait: false)
+        try Machine.whenTestsEnd("kill -9 $(cat \(dir)/haproxy.pid) 2>/dev/null; rm -rf \(dir)")
+        try await LoopbackPort.waitUntilAccepting(proxy.port)
         return proxy
     }
 

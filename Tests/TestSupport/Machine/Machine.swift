@@ -65,6 +65,12 @@ public enum Machine {
         return (status == 0 ? 0 : (status >> 8 == 0 ? 1 : status >> 8), text)
     }
 
+    /// Runs `command` (a shell line) once this test process has ended, however it ends: the
+    /// servers, poolers and mounts tests start would outlive a crashed run otherwise.
+    public static func whenTestsEnd(_ command: String) throws {
+        try PostgresServer.run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(command)"], wait: false)
+    }
+
     /// Something a running test found missing: a failure in CI; elsewhere a loud warning for
     /// the one file a present folder lacks.
     public static func missing(_ what: String) throws {

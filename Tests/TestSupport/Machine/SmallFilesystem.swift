@@ -18,8 +18,7 @@ public struct SmallFilesystem: Sendable {
         let path = Scratch.url("iapdesk-small-fs-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try PostgresServer.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=0700", "tmpfs", path])
-        try PostgresServer.run(
-            "/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; umount -l \(path) >/dev/null 2>&1; rmdir \(path)"], wait: false)
+        try Machine.whenTestsEnd("umount -l \(path) >/dev/null 2>&1; rmdir \(path)")
         return SmallFilesystem(path: path)
     }
 

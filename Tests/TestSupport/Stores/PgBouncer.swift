@@ -57,14 +57,8 @@ public struct PgBouncer: Sendable {
         if getuid() == 0 { try PostgresServer.run("/bin/chown", ["-R", "postgres:postgres", dir]) }
         let run = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] : [path]
         try await OffPool.run { try PostgresServer.run(run[0], Array(run.dropFirst()) + ["-d", "\(dir)/pgbouncer.ini"]) }
-        // Stopped when this process ends, however it ends.
-        try PostgresServer.run(
-            "/bin/sh",
-            [
-                "-c",
-                "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -9 $(cat \(dir)/pgbouncer.pid) 2>/dev/null; rm -rf \(dir)",
-            ],
-            wait: false)
+        try Machine.whenTestsEnd("kill -9 $(cat \(dir)/pgbouncer.pid) 2>/dev/null; rm -rf \(dir)")
+        try await LoopbackPort.waitUntilAccepting(bouncer.port)
         return bouncer
     }
 

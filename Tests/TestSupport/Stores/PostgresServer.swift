@@ -117,13 +117,7 @@ public enum PostgresServer {
 
         /// Stops the server when this process ends, however it ends.
         private func stopWhenTestsEnd() throws {
-            try run(
-                "/bin/sh",
-                [
-                    "-c",
-                    "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(command("pg_ctl")) -D \(dir)/data -m immediate stop >/dev/null 2>&1; rm -rf \(dir)",
-                ],
-                wait: false)
+            try Machine.whenTestsEnd("\(command("pg_ctl")) -D \(dir)/data -m immediate stop >/dev/null 2>&1; rm -rf \(dir)")
         }
 
         /// A hot standby of this server on a port of its own, streaming from it
