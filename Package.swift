@@ -105,7 +105,10 @@ let package = Package(
         // a store, as they play it, and serving their routes on loopback.
         .target(
             name: "SimulatorFaults",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // WebTokens: RS256 JSON Web Tokens (Google's service accounts and push tokens).
         .target(
             name: "WebTokens",
@@ -147,6 +150,7 @@ let package = Package(
         .target(
             name: "ReferenceGame",
             dependencies: [
+                "SimulatorFaults",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

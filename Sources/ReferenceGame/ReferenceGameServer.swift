@@ -1,22 +1,21 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
+import SimulatorFaults
 
 /// The reference game on loopback: `POST /iapdesk/events` is its webhook; `GET /players/ID`
 /// shows what a player holds.
 public final class ReferenceGameServer: Sendable {
     public let game: ReferenceGame
-    public let baseURL: String
-    private let task: Task<Void, any Error>
+    private let server: LoopbackServer
+    public var baseURL: String { server.baseURL }
 
     public var webhookURL: String { baseURL + "/iapdesk/events" }
 
-    private init(game: ReferenceGame, baseURL: String, task: Task<Void, any Error>) {
+    private init(game: ReferenceGame, server: LoopbackServer) {
         self.game = game
-        self.baseURL = baseURL
-        self.task = task
+        self.server = server
     }
 
     public static func start(_ game: ReferenceGame, host: String = "127.0.0.1", port: Int = 0) async throws -> ReferenceGameServer {
@@ -34,29 +33,9 @@ public final class ReferenceGameServer: Sendable {
             let body = (try? JSONSerialization.data(withJSONObject: held, options: [.sortedKeys])) ?? Data("{}".utf8)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        var logger = Logger(label: "reference-game")
-        logger.logLevel = .critical  // its shutdown races (a connection cancelled as it stops) are no news to anyone
-        let (bound, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "reference-game"),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? port)
-                continuation.finish()
-            }, logger: logger)
-        let task = Task {
-            defer { continuation.finish() }
-            try await app.runService(gracefulShutdownSignals: [])
-        }
-        var iterator = bound.makeAsyncIterator()
-        guard let actual = await iterator.next() else {
-            try await task.value
-            throw CancellationError()
-        }
-        return ReferenceGameServer(game: game, baseURL: "http://\(host):\(actual)", task: task)
+        let server = try await LoopbackServer.start(router, name: "reference-game", host: host, port: port)
+        return ReferenceGameServer(game: game, server: server)
     }
 
-    public func stop() async {
-        task.cancel()
-        _ = try? await task.value
-    }
+    public func stop() async { await server.stop() }
 }
