@@ -12,7 +12,7 @@ import Testing
 /// reads a minted receipt, and its models parse every answer (`AppleLibrary/oracle.py`).
 @Suite(
     "The simulator judged by Apple's App Store Server Library",
-    .needs("Python with app-store-server-library (pip install app-store-server-library)") { AppleLibrary.python != nil })
+    .needs("Python with app-store-server-library (pip install app-store-server-library)") { AppleLibrary.python != nil }, .takesTurns)
 struct AppleLibraryOracleTests {
     @Test(
         "Apple's API client calls every endpoint the simulator serves (filters, actions and their refusals included); its SignedDataVerifier, models and ReceiptUtility accept all it signs, posts and mints"

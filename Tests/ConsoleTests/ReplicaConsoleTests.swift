@@ -8,7 +8,7 @@ import Testing
 @testable import Console
 
 /// A studio points its consoles at a hot standby, so support's reads never load the primary.
-@Suite("Consoles on a PostgreSQL replica", .needsPostgres)
+@Suite("Consoles on a PostgreSQL replica", .needsPostgres, .takesTurns)
 struct ReplicaConsoleTests {
     @Test(
         "A store opened on a hot standby reads what the primary wrote (later writes too, within seconds), says REPLICA and its lag in the console's header, makes everyone a viewer, and refuses an action saying to open the primary; the CLI reads there and serve refuses to start; the primary's header has no lag"

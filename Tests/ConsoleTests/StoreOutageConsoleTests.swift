@@ -9,7 +9,7 @@ import Testing
 /// The console open over PostgreSQL while the server is stopped and started again: the
 /// operator is told since when the store is out of reach, keeps what was on screen, and
 /// the console comes back by itself.
-@Suite("Console: the store out of reach", .needsPostgres)
+@Suite("Console: the store out of reach", .needsPostgres, .takesTurns)
 struct StoreOutageConsoleTests {
     @Test(
         "PostgreSQL stops under an open console: the banner says since when, the orders read before stay on screen; started again, the next refresh clears it without a restart"

@@ -11,7 +11,7 @@ import Testing
 /// Three `serve` processes on one PostgreSQL behind HAProxy, as a studio grows past one
 /// machine: intake, Apple's notifications and the workers spread over all three, and one
 /// of them killed with SIGKILL while the game servers and Apple keep sending.
-@Suite("Several serves behind a load balancer", .serialized, .needsHAProxy)
+@Suite("Several serves behind a load balancer", .serialized, .needsHAProxy, .takesTurns)
 struct BalancedServeTests {
     /// What the clients were told, through the balancer.
     struct Seen: Sendable {

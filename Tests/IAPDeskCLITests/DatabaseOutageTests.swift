@@ -10,7 +10,7 @@ import Testing
 /// under load as an on-call engineer's routine restart (`fast`) or a crash (`immediate`)
 /// would: no request waits past its deadline, what was acknowledged is stored, the worker
 /// resumes by itself, `/readyz` tells the truth, and SIGTERM works during an outage.
-@Suite("serve: PostgreSQL restarts and outages", .serialized, .needsBinary, .needsPostgres)
+@Suite("serve: PostgreSQL restarts and outages", .serialized, .needsBinary, .needsPostgres, .takesTurns)
 struct DatabaseOutageTests {
     static let token = ServeCrashTests.token
     /// The store's deadline in these tests (`[store] deadline_seconds`).

@@ -5,7 +5,7 @@ import Testing
 /// The demo as a studio tries it: with the console open, a game server's purchase goes in
 /// through the demo's `serve`, the simulated App Store renews and refunds through its
 /// controls, and each change shows in the console and reaches the reference game.
-@Suite("Demo serve in tmux", .serialized, .needsTmux)
+@Suite("Demo serve in tmux", .serialized, .needsTmux, .takesTurns)
 struct DemoServeTmuxTests {
     @Test(
         "a purchase through the intake is delivered while the player waits; a renewal and a refund from the simulator show live in the console and reach the game"

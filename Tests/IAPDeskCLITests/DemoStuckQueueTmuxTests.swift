@@ -8,7 +8,7 @@ import Testing
 /// with `R` against the demo's simulated App Store, which knows every paid purchase. No
 /// paid order is rejected; a dispute whose owner's period Apple had refunded (a notification
 /// the store missed) goes to the submitter; and the store reopened later still re-verifies.
-@Suite("Demo stuck queue in tmux", .serialized, .needsTmux)
+@Suite("Demo stuck queue in tmux", .serialized, .needsTmux, .takesTurns)
 struct DemoStuckQueueTmuxTests {
     @Test("R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works")
     func clearStuckQueue() async throws {
@@ -17,7 +17,8 @@ struct DemoStuckQueueTmuxTests {
         defer { Tmux.removeDemoStore(db) }
         var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
         defer { tmux.stop() }
-        #expect(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        // Read the store only once the demo has finished seeding it.
+        try #require(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
 
         let before = try await Self.snapshot(db)
         #expect(before.stuck.count >= 40, "the demo's stuck queue: \(before.stuck.count)")

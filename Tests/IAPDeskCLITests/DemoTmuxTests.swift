@@ -6,7 +6,7 @@ import Testing
 
 /// `iapdesk demo` in a real terminal, driven by keys: an operator finds an order by its
 /// transaction id, reads it, survives a resize and quits.
-@Suite("Demo in tmux", .serialized, .needsTmux)
+@Suite("Demo in tmux", .serialized, .needsTmux, .takesTurns)
 struct DemoTmuxTests {
     @Test("Find an order by transaction id, open it, resize, go back and quit")
     func findAndRead() async throws {
@@ -59,7 +59,7 @@ struct DemoTmuxTests {
 }
 
 /// The tickets the seeds describe, resolved by keyboard alone at 80×24.
-@Suite("Support flows in tmux", .serialized, .needsTmux)
+@Suite("Support flows in tmux", .serialized, .needsTmux, .takesTurns)
 struct SupportFlowTmuxTests {
     @Test(
         "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log"

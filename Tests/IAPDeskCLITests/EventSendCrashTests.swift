@@ -11,7 +11,7 @@ import Testing
 /// Issue 14: the worker killed with SIGKILL while its webhooks are in flight to a slow
 /// game. A send cut off is sent again after the lease; the game applies each event once
 /// by its id, so every balance is exact and every account's events arrive in order.
-@Suite("serve: kill -9 of the worker mid-send", .serialized, .needsBinary)
+@Suite("serve: kill -9 of the worker mid-send", .serialized, .needsBinary, .takesTurns)
 struct EventSendCrashTests {
     @Test(
         "kill -9 while webhooks are in flight: after a second worker, every event confirmed, each applied exactly once, in order per account",

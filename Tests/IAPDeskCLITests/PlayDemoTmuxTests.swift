@@ -6,7 +6,7 @@ import Testing
 
 /// Android players' tickets in the demo, solved by keyboard at 80×24 as an Apple one is: the
 /// demo seeds them through the Google Play simulator and runs it in process.
-@Suite("Android tickets in tmux", .serialized, .needsTmux)
+@Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
         "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google"

@@ -12,7 +12,7 @@ import Testing
 /// simulator pushes real-time developer notifications: every 202 and every 2xx push is in
 /// the store, the audit chain verifies, and once a last `serve` has run each submitted
 /// purchase is granted exactly once and acknowledged at Google.
-@Suite("serve with Google Play: kill -9 under load", .serialized, .needsBinary)
+@Suite("serve with Google Play: kill -9 under load", .serialized, .needsBinary, .takesTurns)
 struct PlayServeCrashTests {
     static let audience = "https://iapdesk.test/google/notifications"
 

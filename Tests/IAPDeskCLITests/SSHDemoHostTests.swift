@@ -6,7 +6,7 @@ import Testing
 /// loopback, a password-less `demo` account whose `ForceCommand` is `iapdesk demo-session`,
 /// and visitors who type nothing but `ssh -t demo@host`. Each gets a store of their own;
 /// the seats are bounded; a dropped connection leaves no process and no file behind.
-@Suite("The demo host: ssh demo@host")
+@Suite("The demo host: ssh demo@host", .takesTurns)
 struct SSHDemoHostTests {
     static let tools = ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/sbin/useradd", "/usr/bin/passwd", "/usr/bin/tmux"]
     static let toolsNeeded = "root, sshd, ssh, useradd, passwd and tmux (apt-get install openssh-server openssh-client tmux)"

@@ -10,7 +10,7 @@ import Testing
 /// on loopback, an operator's key, `ForceCommand` through sudo into the service account that
 /// alone can read the store. The operator acts under their SSH name with their store role,
 /// cannot open the store themselves, and cannot run anything but iapdesk's operator commands.
-@Suite("The SSH deployment recipe")
+@Suite("The SSH deployment recipe", .takesTurns)
 struct SSHRecipeTests {
     private static func sh(_ command: String) async -> (Int32, String) { await OffPool.run { Machine.shell(command) } }
 

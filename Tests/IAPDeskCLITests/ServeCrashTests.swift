@@ -11,7 +11,7 @@ import Testing
 /// notifications, round after round: what was acknowledged (202, 200) is in the store,
 /// the audit chain verifies, nothing is delivered twice; and two worker processes on one
 /// PostgreSQL share a queue without a double grant when one of them is killed.
-@Suite("serve: kill -9 and two workers", .serialized, .needsBinary)
+@Suite("serve: kill -9 and two workers", .serialized, .needsBinary, .takesTurns)
 struct ServeCrashTests {
     static let token = "crash-test-token-0123456789"
     /// Short leases, so a killed process's jobs come back within the test.

@@ -11,7 +11,7 @@ import Testing
 /// through `serve`, the player found by Apple's order id and by appTransactionId, a CSV of
 /// past orders imported, and the desk in tmux showing one game's orders. No SQL. Apple is
 /// one simulator per game (one root, each with its own shared secret and key).
-@Suite("Studio walk: two games, one desk", .serialized, .needsBinary, .needsTmux)
+@Suite("Studio walk: two games, one desk", .serialized, .needsBinary, .needsTmux, .takesTurns)
 struct StudioWalkTmuxTests {
     static let dragon = "com.studio.dragon"
     static let kitten = "com.studio.kitten"

@@ -43,7 +43,7 @@ struct JobSignalTests {
     /// Two stores on one database stand for two processes: an intake-only `serve` that
     /// stores a receipt and a worker elsewhere that should start on it at once, also after
     /// the database restarted under the listener.
-    @Test("PostgreSQL: a job another process commits wakes this process's waiting worker (LISTEN/NOTIFY), also after a restart", .needsPostgres)
+    @Test("PostgreSQL: a job another process commits wakes this process's waiting worker (LISTEN/NOTIFY), also after a restart", .needsPostgres, .takesTurns)
     func wakesAcrossProcesses() async throws {
         // Stopped by its watchdog when the test process ends, whatever happens here.
         let server = try await PostgresServer.dedicated()

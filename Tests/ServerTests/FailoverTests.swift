@@ -8,7 +8,7 @@ import Testing
 
 /// A PostgreSQL failover under load: the primary dies, its synchronous standby is promoted,
 /// and `serve`, given both hosts, finds the new primary by itself.
-@Suite("PostgreSQL failover", .needsPostgres)
+@Suite("PostgreSQL failover", .needsPostgres, .takesTurns)
 struct FailoverTests {
     /// What the game servers' clients saw, and which orders they were told were stored.
     struct Tally: Sendable {

@@ -181,7 +181,7 @@ struct IntakeTests {
     }
 
     /// Polls the order until `state` (the worker runs on its own) or gives up after `seconds`.
-    static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 30) async throws -> [String: Any] {
+    static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 60) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]
         while Date() < deadline {

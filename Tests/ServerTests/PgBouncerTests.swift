@@ -10,7 +10,7 @@ import Testing
 /// A studio that puts PgBouncer in transaction mode between its `serve`s and PostgreSQL:
 /// every transaction may meet another server connection, so the store keeps nothing on a
 /// session (`pooler=transaction` in the URL: no prepared statements, no LISTEN).
-@Suite("Through PgBouncer in transaction mode", .needsPgBouncer)
+@Suite("Through PgBouncer in transaction mode", .needsPgBouncer, .takesTurns)
 struct PgBouncerTests {
     @Test(
         "serve through PgBouncer with 2 server connections: intake, Apple's notifications and the worker deliver, refund and tell the game; lookups by every kind of id and the order and subscription screens answer 16 callers at once; a job another process commits is found by the idle poll"

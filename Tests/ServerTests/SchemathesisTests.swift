@@ -5,7 +5,7 @@ import Testing
 /// The OpenAPI document is the contract: schemathesis (PyPI) generates requests from it
 /// against a live `serve` — every documented input, valid and invalid — and checks that
 /// nothing answers 5xx and every answer matches the document.
-@Suite("serve: the OpenAPI contract", .serialized, .needs("schemathesis: pip install schemathesis") { Machine.executable("schemathesis") != nil })
+@Suite("serve: the OpenAPI contract", .serialized, .takesTurns, .needs("schemathesis: pip install schemathesis") { Machine.executable("schemathesis") != nil })
 struct SchemathesisTests {
     @Test("schemathesis over /openapi.yaml against a live serve: no 5xx, status codes, content types and bodies as documented", arguments: Backend.all)
     func contract(backend: Backend) async throws {
