@@ -91,7 +91,9 @@ struct FailoverTests {
             #expect(before > 0 && recovered, "202s before the failover and after it: \(seen.statuses)")
             #expect(seen.statuses[503, default: 0] > 0, "503 while there was no primary")
             #expect(Set(seen.statuses.keys).isSubset(of: [201, 202, 503]), "nothing but stored or come back later: \(seen.statuses)")
-            #expect(seen.slowest < .seconds(30), "never a hang: the store's deadline is 8 s, the slowest request took \(seen.slowest)")
+            // A statement the killed primary never answers ends at the deadline and closes its
+            // connection; the ROLLBACK after it must not wait out a second one.
+            #expect(seen.slowest < .seconds(14), "never a hang: the store's deadline is 8 s, the slowest request took \(seen.slowest)")
 
             // Nothing acknowledged was lost: each 202 is on the new primary, and delivered.
             for id in seen.acknowledged {

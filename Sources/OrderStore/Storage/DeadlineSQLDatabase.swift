@@ -11,12 +11,26 @@ import SQLKit
 /// written to a connection the server just closed may never be answered at all (one such
 /// request hung for ten minutes after a restart, issue 28). Racing the driver's future
 /// against a timer on the connection's event loop ends the call however the driver behaves.
+///
+/// Once a statement missed its deadline, every later one on the connection fails at once:
+/// the connection is being closed, and a statement written to it now would only wait out
+/// a deadline of its own. (A PostgreSQL failover showed it: the ROLLBACK after a statement
+/// the killed primary never answered took a second 8 s, so a request answered 503 after
+/// twice its deadline.)
 struct DeadlineSQLDatabase: SQLDatabase {
     let database: any SQLDatabase
     /// The statement's own limit; a ``CallBudget`` may make it shorter.
     let deadline: Duration
+    /// Set once a statement missed its deadline; shared by every copy of this value.
+    private let expired = NIOLockedValueBox(false)
     /// Called once when a statement missed its deadline: closes the connection.
-    let expire: @Sendable () -> Void
+    private let expire: @Sendable () -> Void
+
+    init(database: any SQLDatabase, deadline: Duration, expire: @escaping @Sendable () -> Void) {
+        self.database = database
+        self.deadline = deadline
+        self.expire = expire
+    }
 
     var logger: Logger { database.logger }
     var eventLoop: any EventLoop { database.eventLoop }
@@ -27,6 +41,7 @@ struct DeadlineSQLDatabase: SQLDatabase {
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
         let limit: Duration
         do {
+            guard !expired.withLockedValue({ $0 }) else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
             limit = try CallBudget.remaining(upTo: deadline)
         } catch {
             return eventLoop.makeFailedFuture(error)
@@ -39,8 +54,9 @@ struct DeadlineSQLDatabase: SQLDatabase {
                 defer { done = true }; return !done
             }
         }
-        let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire] in
+        let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire, expired] in
             guard first() else { return }
+            expired.withLockedValue { $0 = true }
             promise.fail(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
             expire()
         }
