@@ -34,8 +34,9 @@ extension OrderStore {
     /// in bulk and bypassing the operations (`iapdesk seed`, the demo, the benchmarks).
     ///
     /// All or nothing: one transaction, so a load killed midway leaves the empty store it
-    /// found, with its indexes and an audit head that matches the log. Secondary indexes are
-    /// dropped for the load and built once at the end. The load writes its own audit entry,
+    /// found, with its indexes and an audit head that matches the log. Indexes (and, on
+    /// PostgreSQL, the keys of the tables it starts empty) are dropped for the load and built
+    /// once at the end (``DeferredIndexes``). The load writes its own audit entry,
     /// which names the grants it made (they have no entries of their own; see
     /// ``unauditedDeliveries(limit:)``), advances the audit head, the counters and the
     /// submissions' id sequence, and refreshes the planner's statistics.
@@ -72,12 +73,12 @@ extension OrderStore {
                     let head = try await AuditHead.read(sql)
                     let chain = BulkAuditChain(head: head, signer: try head.signer(settings.auditKey))
                     let grantsBefore = try await Self.lastGrantId(sql)
-                    let indexes = try await SecondaryIndexes.read(sql, dialect: dialect)
+                    let indexes = try await DeferredIndexes.read(sql, dialect: dialect)
                     try await indexes.drop(sql)
                     let writer = BulkWriter(driver: db.driver)
                     let (result, loaded) = try await body(BulkLoader(writer: writer, audit: chain))
-                    try await finish(result, at: now, grantsBefore: grantsBefore, sql: sql, writer: writer)
                     try await indexes.create(sql)
+                    try await finish(result, at: now, grantsBefore: grantsBefore, sql: sql, writer: writer)
                     return loaded
                 }
             } catch {

@@ -126,27 +126,3 @@ enum CopyText {
         }
     }
 }
-
-/// Secondary indexes, dropped for a bulk load and built afterwards: one sorted build per
-/// index is far cheaper than a million scattered inserts into each. Definitions are read
-/// from the database's catalogue, so they always match what the migrations created.
-/// Unique indexes stay: they are constraints (R7, R11), not speed-ups.
-struct SecondaryIndexes {
-    let definitions: [(name: String, sql: String)]
-
-    static func read(_ sql: any SQLDatabase, dialect: Dialect) async throws -> SecondaryIndexes {
-        let query: SQLQueryString =
-            dialect == .sqlite
-            ? "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name"
-            : "SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND indexdef NOT LIKE 'CREATE UNIQUE%' ORDER BY indexname"
-        return SecondaryIndexes(definitions: try await sql.rows(query).map { (try $0.string("name"), try $0.string("sql")) })
-    }
-
-    func drop(_ sql: any SQLDatabase) async throws {
-        for index in definitions { try await sql.raw("DROP INDEX \(ident: index.name)").run() }
-    }
-
-    func create(_ sql: any SQLDatabase) async throws {
-        for index in definitions { try await sql.raw(SQLQueryString(index.sql)).run() }
-    }
-}
