@@ -76,6 +76,28 @@ struct PgBouncerTests {
     }
 
     @Test(
+        "Google Play through PgBouncer with 2 server connections: Google's push before the purchase is stored, the game's submission verified, granted once and acknowledged; a voided purchase's push revokes it and tells the game"
+    )
+    func googlePlayThroughPgBouncer() async throws {
+        let direct = try await PostgresServer.freshDatabaseURL()
+        let bouncer = try await PgBouncer.start(before: direct, serverConnections: 2)
+        let location = StoreLocation.postgres(url: try bouncer.url(for: direct))
+        try await IntakeTests.withServe(.postgres, googlePlay: true, location: location) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let bought = try await play.purchaseAndNotify(productId: "coins_300", account: "pb-g")
+            #expect(try await eventually(within: 90) { try await serve.store.googlePlay.purchase(token: bought.token) != nil }, "the push was stored")
+            let submitted = try await GooglePlayPipelineTests.submit(serve, order: "pb-g1", account: "pb-g", product: "coins_300", token: bought.token)
+            #expect(submitted.status == 202, "\(submitted)")
+            #expect(try await IntakeTests.waitFor("delivered", order: "pb-g1", in: serve)["state"] as? String == "delivered")
+            #expect(try await eventually { await play.ledger.purchase(token: bought.token)?.acknowledged == true }, "acknowledged at Google")
+            try await play.voidAndNotify(bought.token)
+            #expect(try await IntakeTests.waitFor("refunded", order: "pb-g1", in: serve)["state"] as? String == "refunded")
+            let told = try await GooglePlayPipelineTests.events(serve, order: "pb-g1").compactMap { $0["type"] as? String }
+            #expect(told == ["delivered", "refunded"], "the game is told each once: \(told)")
+        }
+    }
+
+    @Test(
         "Operators' own PostgreSQL logins through PgBouncer in transaction mode: a support login grants a stuck order, a viewer login is refused by iapdesk and by the database, each audited under its own name"
     )
     func operatorLoginsThroughPgBouncer() async throws {
