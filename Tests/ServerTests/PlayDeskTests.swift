@@ -300,6 +300,34 @@ struct PlayDeskTests {
     }
 
     @Test(
+        "A deferral that meets a change at Google between reading the subscription and deferring it (409: its etag moved) is asked again against the new etag, and the period is extended once"
+    )
+    func deferMeetsAChange() async throws {
+        try await IntakeTests.withServe(.sqlite, googlePlay: true) { serve in
+            let play = try GooglePlayPipelineTests.play(serve)
+            let google = try #require(serve.playClient)
+            let bought = try await Self.bought(serve, order: "gp-409", account: "p-409", product: "vip_monthly")
+            #expect(try await eventually { await play.ledger.purchase(token: bought.token)?.acknowledged == true }, "the worker is done with it")
+            let end = try #require(await play.ledger.purchase(token: bought.token)?.expiryTime)
+            let otid = try #require(try await serve.store.orders.find("gp-409")?.originalTransactionId)
+            let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt, "the end as Google said it")
+            // Every answer of Google's takes 3 s: the read is answered at 3 s, the deferral
+            // that follows at 6 s; the subscription changes at 4.5 s, in between.
+            await play.faults.set(FaultProfile(latency: 3...3))
+            let started = ContinuousClock.now
+            let asked = Task { await google.deferAnswer(package: GooglePlayPipelineTests.package, purchaseToken: bought.token, seconds: 7 * 86_400) }
+            try await Task.sleep(for: .milliseconds(4_500))
+            _ = try await play.ledger.setState(bought.token, .active)
+            let answer = await asked.value
+            let took = ContinuousClock.now - started
+            await play.faults.set(FaultProfile())
+            #expect(answer == .deferred(newExpiry: before + .days(7)), "\(answer)")
+            #expect(took >= .seconds(11), "read, deferral (409), read again, deferral: four answers of 3 s, took \(took)")
+            #expect(await play.ledger.purchase(token: bought.token)?.expiryTime == end.addingTimeInterval(7 * 86_400), "extended once")
+        }
+    }
+
+    @Test(
         "Attach a Google purchase the game never submitted (the Orders API named its token) to the order it paid: verified with Google, delivered once, audited; attached again to another order it is a replay (R7)",
         arguments: Backend.all)
     func attachUnclaimed(backend: Backend) async throws {
