@@ -13,7 +13,7 @@ public struct BulkProgress: Sendable {
 
 extension AppleAnswers {
     /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight, started
-    /// at least ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's
+    /// ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's
     /// lock, so the calls overlap while the writes stay serialized. When `shouldContinue`
     /// turns false no new call starts; those in flight finish and are recorded, so nothing is
     /// half-done (the console's Esc). An order that fails (gone, forbidden) is listed and the
@@ -28,18 +28,22 @@ extension AppleAnswers {
         await withTaskGroup(of: Finished.self) { group in
             var pending = orderIds.makeIterator()
             var inFlight = 0
-            var pacer = CallPacer()
+            var pacer = CallPacer(slots: concurrency)
             while true {
                 while inFlight < max(1, concurrency), !Task.isCancelled, shouldContinue(), let id = pending.next() {
                     let at = pacer.nextStart()
                     inFlight += 1
                     group.addTask {
                         try? await Task.sleep(until: at, clock: .continuous)
-                        return await reverifyOne(id, using: verifier, by: actor, since: start)
+                        let started = ContinuousClock.now
+                        var finished = await reverifyOne(id, using: verifier, by: actor, since: start)
+                        finished.took = .now - started
+                        return finished
                     }
                 }
                 guard let finished = await group.next() else { break }
                 inFlight -= 1
+                pacer.observe(finished.took)
                 state.done += 1
                 switch finished.state {
                 case .delivered: state.delivered += 1
@@ -62,6 +66,8 @@ extension AppleAnswers {
         var state: OrderState?
         var error: String?
         var elsewhere = false
+        /// From the call's start to its answer stored.
+        var took: Duration = .zero
     }
 
     private func reverifyOne(_ orderId: String, using verifier: any ReceiptVerifier, by actor: Operator, since start: Millis) async -> Finished {

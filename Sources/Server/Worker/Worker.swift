@@ -193,24 +193,31 @@ public struct Worker: Sendable {
         let asksApple = (kinds ?? JobKind.allCases).contains(where: \.callsApple)
         var lastOutageCheck = ContinuousClock.now
         var ran = jobs.count
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Duration?.self) { group in
             var pending = jobs[...]
             var running = 0
             var toppingUp = limit == nil
             // Calls to Apple start a `CallPacer` spacing apart: started together they would
             // come back together and queue for the store. Other jobs start at once.
-            var pacer = CallPacer()
+            var pacer = CallPacer(slots: slots)
             while true {
                 while running < slots, let job = pending.popFirst() {
                     let at = job.kind.callsApple ? pacer.nextStart() : nil
                     group.addTask {
-                        if let at { try? await Task.sleep(until: at, clock: .continuous) }
+                        guard let at else {
+                            await self.run(job)
+                            return nil
+                        }
+                        try? await Task.sleep(until: at, clock: .continuous)
+                        let started = ContinuousClock.now
                         await self.run(job)
+                        return .now - started
                     }
                     running += 1
                 }
-                guard running > 0, await group.next() != nil else { break }
+                guard running > 0, let finished = await group.next() else { break }
                 running -= 1
+                if let took = finished { pacer.observe(took) }
                 // Claimed once a few slots are free, not per slot: each claim is a write.
                 let free = slots - running
                 guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
