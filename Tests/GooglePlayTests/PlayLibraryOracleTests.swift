@@ -10,7 +10,8 @@ import Testing
 /// (`GoogleLibrary/oracle.py`).
 @Suite(
     "The Google Play simulator judged by Google's client libraries",
-    .needs("Python with google-api-python-client and google-auth (pip install google-api-python-client google-auth)") { GoogleLibrary.python != nil }, .takesTurns)
+    .needs("Python with google-api-python-client and google-auth (pip install google-api-python-client google-auth)") { GoogleLibrary.python != nil },
+    .takesTurns)
 struct PlayLibraryOracleTests {
     static let packageName = "com.iapdesk.demo"
     static let audience = "https://iapdesk.test/google/notifications"

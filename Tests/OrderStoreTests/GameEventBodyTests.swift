@@ -18,7 +18,7 @@ struct GameEventBodyTests {
         body.orderId = "o-1"
         body.app = "com.studio.kitten"
         body.environment = .sandbox
-        let json = body.json
+        let json = try body.json()
         #expect(try GameEventBody(stored: json, eventId: "evt_1") == body)
         #expect(json.contains(#""bonusChest":1"#) && json.contains(#""account_id":"p-1""#) && json.contains(#""created_at":"#), "\(json)")
         #expect(!json.contains("cursor") && !json.contains("null"), "absent values are left out: \(json)")

@@ -81,7 +81,7 @@ extension OrderStore {
             default:
                 break  // the attempt is recorded; the state is the operator's business now
             }
-            try await tx.sql.raw("UPDATE verification_attempts SET verdict = \(bind: outcome.verdict.json) WHERE id = \(bind: attemptId)").run()
+            try await tx.sql.raw("UPDATE verification_attempts SET verdict = \(bind: try outcome.verdict.json()) WHERE id = \(bind: attemptId)").run()
             if let owner { try await Self.releaseAnswered(tx, orderId: orderId, owner: owner) }
             return outcome
         }

@@ -100,10 +100,14 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     }
 
     /// The stored form: sorted keys, so the bytes a webhook signs are the bytes stored.
-    public var json: String {
+    ///
+    /// - Throws: `EncodingError` for a value JSON cannot hold (a share that is not a finite
+    ///   number): the change that would owe the event fails with it, rather than the game
+    ///   being sent `{}`.
+    public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     /// An event the store wrote; an error naming it when the stored text is not one.

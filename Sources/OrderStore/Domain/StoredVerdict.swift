@@ -17,16 +17,23 @@ public struct StoredVerdict: Sendable, Equatable, Codable {
     /// R2: a sandbox purchase in a production store.
     public var sandboxInProduction: Bool
 
-    var json: String {
+    func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// Nil for attempts stored before verdicts were kept, or a record that no longer reads.
-    init?(json: String?) {
-        guard let json, let decoded = try? JSONDecoder().decode(StoredVerdict.self, from: Data(json.utf8)) else { return nil }
-        self = decoded
+    /// Nil for attempts stored before verdicts were kept.
+    ///
+    /// - Throws: ``StoreError/corrupt(_:)`` naming the attempt when its record does not read:
+    ///   the receipt screen must not say "no verdict kept" about one that was.
+    init?(json: String?, attempt: Int64) throws {
+        guard let json else { return nil }
+        do {
+            self = try JSONDecoder().decode(StoredVerdict.self, from: Data(json.utf8))
+        } catch {
+            throw StoreError.corrupt("verification attempt \(attempt): its stored verdict does not decode (\(error))")
+        }
     }
 
     public init(

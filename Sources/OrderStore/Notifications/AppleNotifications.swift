@@ -51,7 +51,7 @@ extension WriteTransaction {
             VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
               \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
               \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
-              \(bind: facts.applyKey), \(bind: facts.json), \(bind: notification.raw),
+              \(bind: facts.applyKey), \(bind: try facts.json()), \(bind: notification.raw),
               \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app))
             ON CONFLICT (uuid) DO NOTHING RETURNING id
             """)

@@ -52,7 +52,7 @@ extension Outbox {
                         "INSERT INTO events (event_id, type, order_id, account_id, created_at, payload, confirmed_at, confirmed_via) VALUES "
                     for (index, event) in rows.enumerated() {
                         if index > 0 { insert.appendLiteral(", ") }
-                        insert.appendInterpolation(event.tuple)
+                        insert.appendInterpolation(try event.tuple())
                     }
                     try await tx.sql.raw(insert).run()
                 }
@@ -70,11 +70,11 @@ private struct HistoryEvent {
     /// 8 values a row, far inside SQLite's 32,766 and PostgreSQL's 65,535 bound values.
     static let perStatement = 500
 
-    var tuple: SQLQueryString {
+    func tuple() throws -> SQLQueryString {
         let at = payload.at
         return """
             (\(bind: payload.eventId), \(bind: payload.type.rawValue), \(bind: payload.order.orderId), \(bind: payload.account), \
-            \(bind: at), \(bind: payload.body.json), \(bind: at), 'history')
+            \(bind: at), \(bind: try payload.body.json()), \(bind: at), 'history')
             """
     }
 }

@@ -217,7 +217,7 @@ public struct Refunds: Sendable {
         let request = try await request(notificationId)
         guard let tid = request.transactionId else { throw AppleActionError.notARefundRequest(id: notificationId) }
         if let deadline = request.deadline, deadline < now { throw AppleActionError.refundDeadlinePassed(notificationId: notificationId, deadline: deadline) }
-        let body = String(decoding: (try? JSONEncoder().encode(answer)) ?? Data(), as: UTF8.self)
+        let body = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
         let claimId: Int64 = try await store.write(as: actor, now: now) { tx in
             try await tx.sql.raw(
                 """
@@ -269,7 +269,11 @@ extension RefundAnswer {
         transactionId = try row.string("transaction_id")
         operatorName = try row.string("operator")
         reason = try row.string("reason")
-        answer = try? JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
+        do {
+            answer = try JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
+        } catch {
+            throw StoreError.corrupt("refund answer \(id): the answer stored does not decode (\(error))")
+        }
         claimedAt = try row.int64("claimed_at")
         outcome = try row.value("outcome", as: AppleActionOutcome.self)
         answeredAt = try row.optionalInt64("answered_at")

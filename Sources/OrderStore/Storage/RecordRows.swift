@@ -58,7 +58,7 @@ extension VerificationAttempt {
         latencyMs = try row.int("latency_ms")
         reason = try row.optionalString("reason")
         body = try row.optionalString("body")
-        verdict = StoredVerdict(json: try row.optionalString("verdict"))
+        verdict = try StoredVerdict(json: try row.optionalString("verdict"), attempt: id)
     }
 }
 

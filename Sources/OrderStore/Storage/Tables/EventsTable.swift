@@ -25,7 +25,7 @@ extension WriteTransaction {
         let payload = GameEventPayload(
             type, eventId: GameEventPayload.newId(), at: now, order: order, product: product, subscription: subscription, bought: bought,
             grantKind: grantKind, reason: reason, change: change, share: share)
-        try await insertEvent(payload.eventId, type, orderId: order.orderId, account: payload.account, payload: payload.body.json)
+        try await insertEvent(payload.eventId, type, orderId: order.orderId, account: payload.account, payload: try payload.body.json())
     }
 
     /// Tells the game a parent withdrew consent for the app (RESCIND_CONSENT): `account`
@@ -36,7 +36,7 @@ extension WriteTransaction {
             id: eventId, type: .consentRescinded, createdAt: now, accountId: account, effect: GameEventBody.Effect(op: .endAccess, accountId: account),
             summary: "end \(account)'s access: a parent withdrew consent for the app (app transaction \(appTransactionId))")
         body.appTransactionId = appTransactionId
-        try await insertEvent(eventId, .consentRescinded, orderId: nil, account: account, payload: body.json)
+        try await insertEvent(eventId, .consentRescinded, orderId: nil, account: account, payload: try body.json())
     }
 
     private func insertEvent(_ eventId: String, _ type: GameEventType, orderId: String?, account: String, payload: String) async throws {

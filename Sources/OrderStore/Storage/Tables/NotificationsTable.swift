@@ -28,10 +28,10 @@ extension NotificationRecord {
 }
 
 extension NotificationFacts {
-    var json: String {
+    func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }
 
