@@ -8,15 +8,15 @@ import Testing
 
 /// `iapdesk receipt decode`: what an operator sees for real and hostile input.
 @Suite(.needsFixtures) struct ReceiptDecodeCommandTests {
-    func fixture(_ relative: String) throws -> String? {
+    /// A fixture's path; the suite needs the fixtures, so one missing from them fails.
+    func fixture(_ relative: String) throws -> String {
         let path = Fixtures.path(relative)
-        if FileManager.default.fileExists(atPath: path) { return path }
-        try Machine.missing("fixture \(path)")
-        return nil
+        guard FileManager.default.fileExists(atPath: path) else { throw Machine.Missing(what: "fixture \(path)") }
+        return path
     }
 
-    func trustDirectory() throws -> String? {
-        guard let root = try fixture("certs/tpinappreceipt__AppleIncRootCertificate.cer") else { return nil }
+    func trustDirectory() throws -> String {
+        let root = try fixture("certs/tpinappreceipt__AppleIncRootCertificate.cer")
         let directory = Scratch.url("iapdesk-trust-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: root, toPath: directory + "/AppleIncRoot.cer")
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func decodesARealReceiptWithItsVerdict() async throws {
-        guard let path = try fixture("receipts/tpinappreceipt__receipt-sandbox-g5.b64"), let trust = try trustDirectory() else { return }
+        let (path, trust) = (try fixture("receipts/tpinappreceipt__receipt-sandbox-g5.b64"), try trustDirectory())
         let data = try AppleDataDetector.detect(Array(try #require(FileManager.default.contents(atPath: path))))
         let document = await ReceiptDocumentBuilder.build(data, trust: try TrustRoots.load(directory: trust))
         let text = ReceiptOutput.text(document)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func withoutTrustRootsTheVerdictSaysWhy() async throws {
-        guard let path = try fixture("receipts/tpinappreceipt__receipt-sandbox-g5.b64") else { return }
+        let path = try fixture("receipts/tpinappreceipt__receipt-sandbox-g5.b64")
         let data = try AppleDataDetector.detect(Array(try #require(FileManager.default.contents(atPath: path))))
         let text = ReceiptOutput.text(await ReceiptDocumentBuilder.build(data, trust: .none))
         #expect(text.contains("UNVERIFIED: no trust roots are configured"))

@@ -71,13 +71,6 @@ public enum Machine {
         try PostgresServer.run("/bin/sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; \(command)"], wait: false)
     }
 
-    /// Something a running test found missing: a failure in CI; elsewhere a loud warning for
-    /// the one file a present folder lacks.
-    public static func missing(_ what: String) throws {
-        if isCI { throw Missing(what: what) }
-        print("⚠️  MISSING: \(what)")
-    }
-
     public struct Missing: Error, CustomStringConvertible {
         public let what: String
         public init(what: String) { self.what = what }
