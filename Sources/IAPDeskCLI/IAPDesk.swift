@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import OrderStore
 
-/// The `iapdesk` command: every console action is also a command here (DESIGN.md §1).
+/// The `iapdesk` command: every console action is also a command here.
 public struct IAPDesk: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "iapdesk",

@@ -1,6 +1,6 @@
 import SQLKit
 
-/// The order store: one API over SQLite or PostgreSQL (DESIGN.md §5).
+/// The order store: one API over SQLite or PostgreSQL.
 ///
 /// Every operation is one database transaction that writes its audit entries (R10);
 /// operator actions use optimistic concurrency on the order's version. Queries page by

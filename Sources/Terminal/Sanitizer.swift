@@ -1,4 +1,4 @@
-/// Makes a string from data safe to put on a terminal (DESIGN.md §6).
+/// Makes a string from data safe to put on a terminal (the Security article).
 ///
 /// Ids, product names and JSON values come from players and from Apple; a raw ESC in
 /// an account id could clear the operator's screen, retitle the window or hide text.

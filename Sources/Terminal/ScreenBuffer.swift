@@ -10,7 +10,7 @@ public struct Cell: Equatable, Sendable {
 
 /// The in-memory canvas screens draw on. The ncurses driver puts a finished buffer on the
 /// terminal; tests read it back as text and styles. Every string written is sanitized and
-/// cut by display width here, so no screen can forget to (DESIGN.md §6).
+/// cut by display width here, so no screen can forget to (the Security article).
 public struct ScreenBuffer: Equatable, Sendable {
     public let rows: Int
     public let cols: Int

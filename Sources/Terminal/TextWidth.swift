@@ -1,5 +1,5 @@
-/// Text measured in terminal cells: CJK and emoji take two, combining marks none
-/// (DESIGN.md §6). Sanitize first; control characters are not measured here.
+/// Text measured in terminal cells: CJK and emoji take two, combining marks none.
+/// Sanitize first; control characters are not measured here.
 public enum TextWidth {
     /// Cells one extended grapheme cluster takes.
     public static func of(_ character: Character) -> Int {

@@ -4,7 +4,7 @@ import OrderStore
 import SyntheticData
 import Terminal
 
-/// `iapdesk-bench console`: DESIGN.md §7's console budgets, measured on the real `iapdesk`
+/// `iapdesk-bench console`: the Performance article's console budgets, measured on the real `iapdesk`
 /// binary (release, beside this one) running `iapdesk console --readonly` on an 80×24
 /// pseudo-terminal over a store of `--orders` orders:
 /// - start to first frame: spawn to the last byte of the first full frame;

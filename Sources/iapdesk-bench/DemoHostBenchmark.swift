@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Terminal
 
-/// `iapdesk-bench demo-host`: issue 33's figure, a visitor's first frame within 1 s, measured
+/// `iapdesk-bench demo-host`: the figure of a visitor's first frame within 1 s, measured
 /// on the real `iapdesk` binary (release, beside this one). It builds a demo template once
 /// (`iapdesk demo --build-template`, timed), then starts `iapdesk demo-session` on an 80×24
 /// pseudo-terminal `--visits` times, one after another, as sshd does once a visitor is in:

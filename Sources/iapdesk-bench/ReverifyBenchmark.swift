@@ -7,7 +7,7 @@ import OrderStore
 import Server
 import SyntheticData
 
-/// DESIGN.md §7: bulk re-verification of 1,000 orders against the simulator at 500 ms per
+/// The Performance article's budget for bulk re-verification: of 1,000 orders against the simulator at 500 ms per
 /// call with 32 in flight; the ideal is calls × latency / concurrency (15.6 s for one
 /// verifyReceipt call per order), the budget 1.25 × that. Real HTTP on loopback, real
 /// signed receipts, a real store (SQLite, or PostgreSQL with `--db postgres://…`), the same

@@ -3,7 +3,7 @@ import Foundation
 import OrderStore
 import SyntheticData
 
-/// `iapdesk-bench store`: DESIGN.md §7's store budgets on a seeded store, plus the same
+/// `iapdesk-bench store`: the Performance article's store budgets on a seeded store, plus the same
 /// lookups as raw SQL on their own connection, so the store's overhead shows as a ratio.
 /// With `--reuse` and several `--db`, one run measures each store and prints them side by
 /// side: growth from 100,000 to 10,000,000 orders in one table.

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// Benchmarks for DESIGN.md §7's budgets. Run release builds:
+/// Benchmarks for the budgets in the Performance article. Run release builds:
 /// `swift run -c release iapdesk-bench store --orders 1000000`.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import OrderStore
 
-/// R10 anchored (issue 12): someone who can write the database but does not hold the audit
+/// R10 anchored: someone who can write the database but does not hold the audit
 /// key edits, forges, truncates or strips the log, or writes grants by hand; each is found.
 @Suite("The audit chain signed with a key kept outside the store")
 struct AuditKeyStoreTests {

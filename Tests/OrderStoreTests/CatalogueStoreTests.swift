@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// A studio's own catalogue (issue 31): products added, changed and retired by admins,
+/// A studio's own catalogue: products added, changed and retired by admins,
 /// audited, with subscription groups and a non-renewing product's duration; what the
 /// catalogue refuses. Both backends.
 @Suite("Store: the catalogue")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// What finance reads (issue 32): a month's deliveries by their time and refunds by Apple's
+/// What finance reads: a month's deliveries by their time and refunds by Apple's
 /// cancellation date, totalled by product with sandbox apart; orders between two instants
 /// with their delivery and refund times and price.
 @Suite("Store: finance reports and order records")

@@ -9,7 +9,7 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
-    /// Undoes migration 23: the audit log of an iapdesk before issue 30, whose entries name
+    /// Undoes migration 23: the audit log of an iapdesk from before it, whose entries name
     /// the grants they record only in words.
     /// Undoes the migration that brings Google Play beside the App Store.
     static let googlePlayUndone = [
@@ -38,9 +38,9 @@ struct MigrationStoreTests {
         "ALTER TABLE audit_head DROP COLUMN legacy_grants_through",
     ]
 
-    /// Undoes migrations 11 and later as exactly as SQL can: the schema an iapdesk before
-    /// issue 29 left (versions up to 10).
-    static func schemaBeforeIssue29(_ d: Dialect) -> [String] {
+    /// Undoes migrations 11 and later as exactly as SQL can: the schema versions up to 10
+    /// left.
+    static func schemaUpToVersion10(_ d: Dialect) -> [String] {
         var statements =
             googlePlayUndone + appleFactsUndone + auditBeforeIssue30 + [
                 "ALTER TABLE products DROP COLUMN gives",
@@ -90,7 +90,7 @@ struct MigrationStoreTests {
     }
 
     @Test(
-        "A store from before issue 29 migrates in place: its subscriptions keep their owners, one may now have none, and every index is there",
+        "A store at schema version 10 migrates in place: its subscriptions keep their owners, one may now have none, and every index is there",
         arguments: Backend.all)
     func issue29(backend: Backend) async throws {
         let location = try await backend.freshLocation()
@@ -105,7 +105,7 @@ struct MigrationStoreTests {
         ).run()
         try await old.catalogue.upsert(Product(productId: "coins_60", type: .consumable, displayName: "60 coins", priceMinor: 600, currency: "CNY"))
         try await old.orders.place(orderId: "m-1", accountId: "acct-a", productId: "coins_60")
-        for statement in Self.schemaBeforeIssue29(old.dialect) { try await old.db.sql.raw(SQLQueryString(statement)).run() }
+        for statement in Self.schemaUpToVersion10(old.dialect) { try await old.db.sql.raw(SQLQueryString(statement)).run() }
         await old.close()
 
         let store = try await OrderStore.open(location, settings: .test)
@@ -129,9 +129,9 @@ struct MigrationStoreTests {
     }
 
     @Test(
-        "A store from before issue 30 keeps its verdict on grants: its entries' words vouch for the grants they wrote, one written by hand is still found, and grants after the migration are named by id",
+        "A store from before migration 23 keeps its verdict on grants: its entries' words vouch for the grants they wrote, one written by hand is still found, and grants after the migration are named by id",
         arguments: Backend.all)
-    func issue30(backend: Backend) async throws {
+    func grantsNamedInWordsBeforeMigration23(backend: Backend) async throws {
         let location = try await backend.freshLocation()
         defer { Backend.cleanUp(location) }
         let old = try await OrderStore.open(location, settings: .test)

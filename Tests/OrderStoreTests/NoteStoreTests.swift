@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Support's notes on orders and accounts (issue 32): kept as written with who and when,
+/// Support's notes on orders and accounts: kept as written with who and when,
 /// read on the order's and the account's detail, audited; refused for a viewer, an empty or
 /// overlong text, or an order or account the store does not know.
 @Suite("Store: notes on orders and accounts")

@@ -241,7 +241,7 @@ struct OwnershipStoreTests {
             try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: alice, reason: "account merge")
             #expect(try await store.orders.detail("b-1").order.state == .rejected)
             #expect(try await store.subscriptions.disputes().isEmpty)
-            // The game hears it (issue 14): taken from A, given to C until the period's end.
+            // The game hears it: taken from A, given to C until the period's end.
             let moved = try await store.outbox.unconfirmed().filter { $0.type == .ownershipTransferred }
             #expect(moved.map(\.accountId) == ["A", "C"])
             #expect(moved.first?.payload.contains(#""op":"take""#) == true && moved.last?.payload.contains(#""op":"give""#) == true)

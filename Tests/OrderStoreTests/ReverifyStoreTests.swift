@@ -5,8 +5,8 @@ import Testing
 @testable import OrderStore
 
 /// Re-verification through the `ReceiptVerifier` seam OrderStore declares. The AppStore
-/// module implements it over HTTP (issue 4); here a scripted verifier stands in for Apple
-/// so the store's side is tested without a network, as DESIGN.md §1 intends.
+/// module implements it over HTTP; here a scripted verifier stands in for Apple
+/// so the store's side is tested without a network.
 @Suite("Re-verification")
 struct ReverifyStoreTests {
     /// Answers with the reports it was given, in order, and records what it was asked.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// The apps a store serves (issue 31): it records the bundle ids it is first opened with, a
+/// The apps a store serves: it records the bundle ids it is first opened with, a
 /// configuration for another studio's game is refused with both names instead of checking
 /// every receipt against the wrong one (R5), and an admin adds the studio's next game.
 @Suite("Store: the app a store serves")

@@ -2,7 +2,7 @@ import OrderStore
 import Presentation
 import Testing
 
-/// What the account screen and `account show` say, built from values alone (issue 30).
+/// What the account screen and `account show` say, built from values alone.
 @Suite("Presentation: a game account")
 struct AccountWordsTests {
     static let t0 = OrderWordsTests.t0

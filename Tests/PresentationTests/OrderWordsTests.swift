@@ -4,7 +4,7 @@ import Testing
 @testable import Presentation
 
 /// What an order's screen and `order show` say, built from values alone: a wording change is
-/// tested here, without a database (issue 30).
+/// tested here, without a database.
 @Suite("Presentation: an order's timeline, badges, events and banners")
 struct OrderWordsTests {
     static let t0: Millis = 1_793_491_200_000  // 2026-11-01T00:00:00Z

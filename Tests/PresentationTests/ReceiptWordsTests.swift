@@ -5,7 +5,7 @@ import Testing
 @testable import Receipts
 
 /// What the receipt screen and `order receipt` say, built from values alone: no database, no
-/// Apple (issue 30). The screen and the command against the simulator are in ConsoleTests and
+/// Apple. The screen and the command against the simulator are in ConsoleTests and
 /// IAPDeskCLITests.
 @Suite("Presentation: an order's receipt page")
 struct ReceiptWordsTests {

@@ -6,7 +6,7 @@ import Testing
 
 extension AppleSide {
     /// After a transfer, the purchase is told to carry its new owner's token (Set App Account
-    /// Token), so Apple's later word agrees with R8 (issue 32). Both backends, the simulator
+    /// Token), so Apple's later word agrees with R8. Both backends, the simulator
     /// as Apple.
     @Suite("serve: Apple's token follows the owner")
     struct AccountTokenTests {

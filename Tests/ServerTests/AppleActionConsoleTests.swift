@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// Apple's actions taken from the console (issue 32): refund requests answered and
+    /// Apple's actions taken from the console: refund requests answered and
     /// subscriptions extended, from the key press to Apple's recorded answer and the audit
     /// entry, with `serve` and the simulator as Apple.
     @Suite("Console: acting on Apple's side")

@@ -8,7 +8,7 @@ import Testing
 @testable import OrderStore
 
 extension AppleSide {
-    /// Apple's record of what it sent beside what serve kept (issue 32): Get Notification
+    /// Apple's record of what it sent beside what serve kept: Get Notification
     /// History with Apple's send attempts, matched by notificationUUID, so "Apple never told
     /// us" and "we lost it" read apart. Both backends, the simulator as Apple.
     @Suite("serve: Apple's send record beside ours")

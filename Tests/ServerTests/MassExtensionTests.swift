@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// Extending every active subscriber of a product after an outage (issue 32): asked of the
+    /// Extending every active subscriber of a product after an outage: asked of the
     /// simulator's Extend Subscription Renewal Dates for All Active Subscribers through
     /// iapdesk's client, followed by polling Get Status and by Apple's notifications (each
     /// RENEWAL_EXTENDED, each RENEWAL_EXTENSION/FAILURE, the SUMMARY). Both backends.

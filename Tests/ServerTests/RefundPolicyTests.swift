@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// The studio's refund policy answering Apple on its own (issue 32), run by serve's worker
+    /// The studio's refund policy answering Apple on its own, run by serve's worker
     /// against the simulator: only with the game's report and the player's consent, at once
     /// for the product types set to `answer`, otherwise only near Apple's deadline. Both backends.
     @Suite("serve: the refund policy")

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// Apple's refund requests answered from the desk (issue 32): a CONSUMPTION_REQUEST posted to
+    /// Apple's refund requests answered from the desk: a CONSUMPTION_REQUEST posted to
     /// `serve` becomes an open request with its evidence and Apple's 12-hour deadline; an
     /// operator's answer goes to the simulator's Send Consumption Information exactly once, and
     /// what Apple said is recorded and audited. Both backends.

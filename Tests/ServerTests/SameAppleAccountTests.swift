@@ -6,7 +6,7 @@ import Testing
 
 extension AppleSide {
     /// One Apple Account, two game accounts: Apple's `appTransactionId` (in every signed
-    /// transaction) ties them, as an R8 dispute and a refund request need to know (issue 31).
+    /// transaction) ties them, as an R8 dispute and a refund request need to know.
     @Suite("Game accounts of the same Apple Account")
     struct SameAppleAccountTests {
         @Test(

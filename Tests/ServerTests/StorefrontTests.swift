@@ -5,7 +5,7 @@ import Testing
 
 extension AppleSide {
     /// Finance's exports say where Apple sold each purchase: the storefront of its signed
-    /// transaction (issue 32), kept from the App Store Server API's answer, and the app.
+    /// transaction, kept from the App Store Server API's answer, and the app.
     @Suite("Storefront and app in the order records")
     struct StorefrontTests {
         @Test("An order verified through the Server API carries its signed transaction's storefront and the store's app", arguments: Backend.all)

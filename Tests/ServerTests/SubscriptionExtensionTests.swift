@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// Extending a subscription from the desk (issue 32): Apple's rules checked before Apple is
+    /// Extending a subscription from the desk: Apple's rules checked before Apple is
     /// asked, the simulator's Extend a Subscription Renewal Date through iapdesk's client, the
     /// new end stored, the game told, the admin's reason audited. Both backends.
     @Suite("serve: subscriptions extended")

@@ -7,7 +7,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
-/// A studio's two games served by one `serve` over one store (issue 31): each game's Apple
+/// A studio's two games served by one `serve` over one store: each game's Apple
 /// is a simulator of its own, with its own shared secret and In-App Purchase key, so a call
 /// made with the wrong app's credentials fails as it would at Apple.
 @Suite("serve: two games in one store")

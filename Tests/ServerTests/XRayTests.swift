@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension AppleSide {
-    /// One original transaction in time (issue 32): its purchase, order, Apple's renewal
+    /// One original transaction in time: its purchase, order, Apple's renewal
     /// notification, an operator's transfer and what the game was told, in one timeline,
     /// the same through `subscription xray` and `:xray`. Both backends.
     @Suite("The x-ray of an original transaction")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The real Apple data in `../shared/fixtures` (DESIGN.md: used from tests, never copied).
+/// The real Apple data in `../shared/fixtures` (used from tests, never copied into the repository).
 /// Suites that read it carry `.needsFixtures`: without the folder they are skipped with that
 /// reason; in CI (`CI=true`) nothing is skipped and a missing fixture fails the test.
 public enum Fixtures {

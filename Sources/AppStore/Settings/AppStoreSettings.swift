@@ -3,7 +3,7 @@ import Foundation
 import OrderStore
 import Receipts
 
-/// Where Apple is and how iapdesk proves who it is (DESIGN.md §4). Secrets are `Secret`s,
+/// Where Apple is and how iapdesk proves who it is (the Apple article). Secrets are `Secret`s,
 /// whose descriptions never show the value.
 public struct AppStoreSettings: Sendable {
     /// The first app's; every other app of the store is in `otherApps`.
@@ -11,7 +11,7 @@ public struct AppStoreSettings: Sendable {
     public var verifyReceipt: VerifyReceiptEndpoints
     /// Nil when no In-App Purchase key is configured: re-verification then uses verifyReceipt only.
     public var serverAPI: ServerAPICredentials?
-    /// The store's other apps, each with its own shared secret and key (issue 31).
+    /// The store's other apps, each with its own shared secret and key.
     public var otherApps: [AppleApp] = []
     /// Roots that the Server API's JWS must chain to.
     public var trust: TrustRoots

@@ -2,7 +2,7 @@ import Foundation
 import Receipts
 @_spi(CMS) import X509
 
-/// Mints app receipts the way Apple does: the attribute payload (DESIGN.md §4, Apple's
+/// Mints app receipts the way Apple does: the attribute payload (Apple's
 /// "Receipt Fields") in a PKCS#7 SignedData signed by the simulator's leaf, with the
 /// leaf, intermediate and root embedded.
 public struct ReceiptMinter: Sendable {

@@ -120,7 +120,7 @@ struct NotificationsCommand: AsyncParsableCommand {
     }
 }
 
-/// `iapdesk events`: what the game was told (issue 14), and resending what it missed.
+/// `iapdesk events`: what the game was told, and resending what it missed.
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events", abstract: "Events to the game: the ones not confirmed, one with every try, resend one or all dead.",

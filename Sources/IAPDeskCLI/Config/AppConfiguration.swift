@@ -2,7 +2,7 @@ import AppStore
 import ConfigFiles
 import Foundation
 
-/// One `[[apps]]` entry: a studio's next game in the same store (issue 31). What it leaves
+/// One `[[apps]]` entry: a studio's next game in the same store. What it leaves
 /// out it shares with the first app's `[apple]`: a team's In-App Purchase key and its
 /// primary shared secret serve all of its apps.
 ///

@@ -41,7 +41,7 @@ import Server
 /// [console]
 /// theme = "default"
 ///
-/// [game]                                # where `serve` pushes events (issue 14); unset: games pull
+/// [game]                                # where `serve` pushes events; unset: games pull
 /// webhook_url = "https://game.internal/iapdesk/events"
 /// webhook_secrets_file = "/etc/iapdesk/game-webhook-secrets"   # one secret per line; each signs
 /// webhook_retry_hours = 72

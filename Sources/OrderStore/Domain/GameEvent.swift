@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a game must act on, as the outbox tells it (issue 14).
+/// What a game must act on, as the outbox tells it.
 public enum GameEventType: String, Sendable, Codable, CaseIterable {
     /// A purchase was delivered (by the rules, an operator, or a restore): give it.
     case delivered

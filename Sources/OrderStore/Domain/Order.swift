@@ -9,7 +9,7 @@ public struct Order: Sendable, Equatable, Codable {
     public var quantity: Int
     /// When the game placed the order, before the player paid.
     public var createdAt: Millis
-    /// Where the order is in its life (the state machine of DESIGN.md §2).
+    /// Where the order is in its life (``OrderState``).
     public var state: OrderState
     public var stateChangedAt: Millis
     /// Optimistic concurrency: every change bumps it; acting on a stale version fails.

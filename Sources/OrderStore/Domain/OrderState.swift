@@ -1,4 +1,4 @@
-/// The life of an order (DESIGN.md §2).
+/// The life of an order.
 ///
 /// Transitions are checked by ``canMove(to:)``; the store refuses any other move, so an
 /// illegal transition cannot be made through its API.

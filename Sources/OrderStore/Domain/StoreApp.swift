@@ -1,4 +1,4 @@
-/// An app the store serves (issue 31): a studio's games share one store and one desk, each
+/// An app the store serves: a studio's games share one store and one desk, each
 /// known by its bundle id, with the name support calls it and its Apple id.
 public struct StoreApp: Sendable, Equatable {
     /// What Apple signs into every receipt, transaction and notification of the app.

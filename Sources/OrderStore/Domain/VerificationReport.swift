@@ -70,7 +70,7 @@ public struct VerificationReport: Sendable, Equatable {
     }
 }
 
-/// What OrderStore needs from Apple (DESIGN.md §1). The AppStore module implements it
+/// What OrderStore needs from Apple. The AppStore module implements it
 /// over HTTP; tests implement it with prepared reports. A verifier never throws for
 /// Apple's own failures: a time-out is a report with `transportError`, so that R1/R4 can
 /// keep the receipt and schedule a retry.

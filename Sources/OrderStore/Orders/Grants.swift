@@ -1,5 +1,5 @@
 extension Orders {
-    /// A manual delivery by an operator, with a reason (DESIGN.md §6). Exactly once (R11):
+    /// A manual delivery by an operator, with a reason. Exactly once (R11):
     /// if someone delivered it first — even at the same instant from another machine —
     /// this fails with who and when, and nothing is granted twice. Acting on an order that
     /// changed since `expectedVersion` fails with who changed it. A `rejected` order can

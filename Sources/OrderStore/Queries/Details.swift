@@ -17,7 +17,7 @@ public struct OrderDetail: Sendable {
     public var notifications: [NotificationRecord] = []
     /// The audit entries whose target is the order.
     public var audit: [AuditEntry]
-    /// What the game was told about the order, with every try (issue 14).
+    /// What the game was told about the order, with every try.
     public var events: [GameEventDetail] = []
     /// R7: for an order rejected as a replay, the order that holds the purchase.
     public var replayHolder: String? = nil

@@ -1,7 +1,7 @@
 import SQLKit
 
 /// How much of what was delivered in a span was refunded since, per product, per game
-/// account and per Apple Account (issue 32): the cohort of orders delivered in the span,
+/// account and per Apple Account: the cohort of orders delivered in the span,
 /// and how many of them Apple has refunded, whenever it did.
 public struct RefundRates: Sendable, Equatable {
     public struct Row: Sendable, Equatable {

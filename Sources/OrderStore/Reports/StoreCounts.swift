@@ -12,10 +12,10 @@ public struct StoreCounts: Sendable, Equatable {
     /// R2: orders Apple answered from sandbox in a production store (App Review, testers),
     /// kept apart so finance can reconcile; counted up to ``cap``.
     public var sandboxInProduction: Int64 = 0
-    /// Events the game has not confirmed (issue 14: "granted, game not told"), counted up
+    /// Events the game has not confirmed ("granted, game not told"), counted up
     /// to ``cap`` like the others.
     public var gameNotTold: Int64 = 0
-    /// Apple's refund requests still waiting for an answer (issue 32), counted up to
+    /// Apple's refund requests still waiting for an answer, counted up to
     /// ``cap``, and how long Apple still waits for the soonest of them.
     public var openRefundRequests: Int64 = 0
     public var nextRefundDueIn: Millis?

@@ -73,7 +73,7 @@ public enum OwnershipRule {
             }
         }
 
-        /// Decisions an operator should look at (DESIGN.md §3 R8).
+        /// Decisions an operator should look at (the Rules article, R8).
         public var needsReview: Bool {
             switch self {
             case .ownerKeeps, .transfer: true

@@ -1,4 +1,4 @@
-/// How a studio lets iapdesk answer Apple's refund requests on its own (issue 32), per
+/// How a studio lets iapdesk answer Apple's refund requests on its own, per
 /// product type: leave every request to support, or answer from the game's evidence at
 /// once. Either way a request support has not answered is answered from the evidence
 /// `answerBefore` ahead of Apple's deadline, rather than letting Apple decide alone.

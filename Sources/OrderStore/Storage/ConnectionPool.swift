@@ -4,7 +4,7 @@ import Foundation
 /// connection keeps WAL readers and the writer in one process simple. PostgreSQL gets up to
 /// `limit`, opened when every open one is busy: with a single connection each transaction
 /// waited for the one before it, round trip by round trip, and 32 concurrent re-verifies
-/// spent most of their time queued for it (issue 16's bulk re-verify, measured in the Performance article).
+/// spent most of their time queued for it (bulk re-verification, measured in the Performance article).
 ///
 /// A database restart closes every connection under the pool. A closed connection is
 /// never handed out again: it is dropped when it comes back and when it is found idle, and

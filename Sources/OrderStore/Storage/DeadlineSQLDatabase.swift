@@ -9,7 +9,7 @@ import SQLKit
 ///
 /// Why not a cancelled task: PostgresNIO's queries do not heed cancellation, and a query
 /// written to a connection the server just closed may never be answered at all (one such
-/// request hung for ten minutes after a restart, issue 28). Racing the driver's future
+/// request hung for ten minutes after a restart). Racing the driver's future
 /// against a timer on the connection's event loop ends the call however the driver behaves.
 ///
 /// Once a statement missed its deadline, every later one on the connection fails at once:

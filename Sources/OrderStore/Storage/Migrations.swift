@@ -3,7 +3,7 @@ import SQLKit
 /// Versioned schema migrations, run on open. Each migration is a list of statements
 /// applied in one transaction; `schema_migrations` records what was applied.
 ///
-/// Every console query has an index here (DESIGN.md §5): lists page by
+/// Every console query has an index here: lists page by
 /// `(created_at, order_id)` keys, never OFFSET.
 enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {

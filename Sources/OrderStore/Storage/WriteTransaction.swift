@@ -8,7 +8,7 @@ final class WriteTransaction {
     let now: Millis
     private var countDeltas: [OrderState: Int64] = [:]
     private var audits: [PendingAudit] = []
-    /// Subscriptions changed in this transaction, as they were before (issue 14's events).
+    /// Subscriptions changed in this transaction, as they were before (for the game's events).
     var subscriptionsBefore: [String: Subscription?] = [:]
     /// Subscriptions whose order's event already told the game of this change.
     var subscriptionsTold: Set<String> = []

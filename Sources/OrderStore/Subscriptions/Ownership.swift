@@ -150,7 +150,7 @@ extension OrderStore {
 }
 
 extension Subscriptions {
-    /// An operator moves a subscription to another account, with a reason (DESIGN.md §3 R8).
+    /// An operator moves a subscription to another account, with a reason (R8).
     /// A renewal disputed under it is settled by the move: the new owner's order is
     /// delivered, anyone else's rejected, and their review items closed.
     public func transfer(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now())

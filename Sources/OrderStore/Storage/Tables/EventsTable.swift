@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// The outbox (issue 14): an event is written in the transaction that makes the change
+/// The outbox: an event is written in the transaction that makes the change
 /// it tells of, so a committed grant always has its event and a rolled-back one never does.
 extension WriteTransaction {
     /// Writes the event for a change to `order` and owes its account a send. For a
