@@ -160,21 +160,23 @@ let package = Package(
         ),
         // CNcurses: ncursesw with the wide-character API and accessors Swift 6 can call.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        // Terminal: cells, styles, keys, text safety and width, and the ncurses driver;
-        // knows nothing of orders.
-        .target(name: "Terminal", dependencies: ["CNcurses"]),
+        // SafeText: text from data made safe for a terminal, and its width in cells; no
+        // dependencies, so `serve` sanitizes what it answers without linking ncurses.
+        .target(name: "SafeText"),
+        // Terminal: cells, styles, keys and the ncurses driver; knows nothing of orders.
+        .target(name: "Terminal", dependencies: ["CNcurses", "SafeText"]),
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Presentation: what the console and the command line print, said once, over OrderStore
         // (and Receipts, whose decoded documents the receipt page shows).
         .target(name: "Presentation", dependencies: ["OrderStore", "Receipts"]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
-        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "Terminal", "ConfigFiles"]),
+        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "Terminal", "SafeText", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
         .target(
             name: "Server",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "Terminal",
+                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "SafeText",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -191,8 +193,8 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "Console", "ConfigFiles",
-                "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
+                "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "SafeText", "Console",
+                "ConfigFiles", "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -240,7 +242,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "SafeText"]),
         .testTarget(
             name: "GooglePlayTests",
             dependencies: ["GooglePlaySimulator", "WebTokens", "TestSupport"],
@@ -248,7 +250,10 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore", "Receipts"]),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "Terminal", "ConfigFiles", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "TestSupport"],
+            dependencies: [
+                "Console", "Terminal", "SafeText", "ConfigFiles", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator",
+                "TestSupport",
+            ],
             // The screen snapshots the snapshot test reads from the source tree.
             exclude: ["Snapshots"]),
         .testTarget(

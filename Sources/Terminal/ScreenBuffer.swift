@@ -1,3 +1,5 @@
+import SafeText
+
 /// One cell of the screen: a grapheme cluster and its style. The right half of a wide
 /// (CJK, emoji) character is a continuation cell with empty text.
 public struct Cell: Equatable, Sendable {

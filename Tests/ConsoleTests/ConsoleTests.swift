@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import SafeText
 import SyntheticData
 import Terminal
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Presentation
+import SafeText
 import Terminal
 
 /// The console: a stack of screens over one session, drawn into a screen buffer each

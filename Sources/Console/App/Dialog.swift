@@ -1,3 +1,4 @@
+import SafeText
 import Terminal
 
 /// A dangerous action's dialog: what will happen, any input it needs (a target account), a

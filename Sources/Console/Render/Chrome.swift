@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import SafeText
 import Terminal
 
 /// The frame around every screen, as k9s has it: two header rows (store, operator and role,

@@ -1,4 +1,5 @@
 import Presentation
+import SafeText
 import Terminal
 
 /// A detail page's sections as the console's scrolling lines: a section's labels padded to

@@ -1,3 +1,4 @@
+import SafeText
 import Terminal
 
 /// Lines of text that wrap to the screen and scroll: the detail, receipt, subscription,

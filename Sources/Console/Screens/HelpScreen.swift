@@ -1,3 +1,4 @@
+import SafeText
 import Terminal
 
 /// `?`: every key of the screen it was opened from, from the same table the footer and the

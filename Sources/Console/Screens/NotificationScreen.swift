@@ -1,5 +1,6 @@
 import OrderStore
 import Presentation
+import SafeText
 import Terminal
 
 /// One App Store Server Notification: its signature verdict, what it says, and what

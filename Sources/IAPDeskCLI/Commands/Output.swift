@@ -1,6 +1,7 @@
 import Foundation
 import OrderStore
 import Presentation
+import SafeText
 import Terminal
 
 /// Text output for the command line. Every value that came from data goes through the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Receipts
+import SafeText
 import Terminal
 
 struct ReceiptCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import SafeText
 import Terminal
 
 /// `iapdesk terminal-check`: what the console will see of this terminal (size, colours,

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import OrderStore
-import Terminal
+import SafeText
 
 /// An error answer as RFC 9457 problem details (`application/problem+json`): a type, a
 /// title, the status, and a detail that names the field at fault. Strings from the request

@@ -30,7 +30,7 @@ public enum Sanitizer {
     /// inside its strings becomes `\uXXXX`, which any JSON reader turns back into the
     /// same character. The encoder's own line breaks (pretty printing) stay.
     public static func jsonEscaped(_ json: String) -> String {
-        guard !isClean(json.replacingOccurrences(of: "\n", with: "")) else { return json }
+        guard json.unicodeScalars.contains(where: { $0 != "\n" && isUnsafe($0) }) else { return json }
         var out = ""
         out.reserveCapacity(json.utf8.count)
         for scalar in json.unicodeScalars {
