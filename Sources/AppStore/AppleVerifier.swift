@@ -94,7 +94,7 @@ struct ServerAPIVerification {
         if let reported = transaction.environment.flatMap(AppleEnvironment.init(rawValue:)) { environment = reported }
         var statuses: ServerAPIClient.Answer<[ServerAPIClient.SubscriptionState]>?
         var history: [AppleTransaction]?
-        if transaction.type == "Auto-Renewable Subscription" {
+        if transaction.productType == .autoRenewable {
             switch await client.subscriptionStatuses(transactionId, in: environment) {
             case .failure(let failure): return Self.report(failure, environment: environment, latency: latency)
             case .success(let answer):

@@ -20,7 +20,7 @@ enum NoteActions {
             Dialog(
                 title: "Note on \(name)",
                 lines: ["Whoever opens the \(name) next reads it, with your name and the time. It goes into the audit log too."],
-                reasonLabel: "Note", confirm: "save"
+                textLabel: "Note", confirm: "save"
             ) { values in
                 try await store.notes.add(to: target, text: values[0], by: actor)
                 return "note saved on \(name)"

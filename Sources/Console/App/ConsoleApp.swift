@@ -172,11 +172,8 @@ public final class ConsoleApp {
         case .escape:
             self.dialog = nil
         case .enter:
-            if let empty = dialog.fields.firstIndex(where: { $0.editor.text.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                dialog.focus = empty
-                dialog.error =
-                    empty == dialog.fields.count - 1 && dialog.fields[empty].label == "Reason"
-                    ? "a reason is required: it goes into the audit log" : "\(dialog.fields[empty].label) is required"
+            if let missing = dialog.firstMissing() {
+                dialog.error = missing
                 return
             }
             do {

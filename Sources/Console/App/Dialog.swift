@@ -13,6 +13,8 @@ public final class Dialog {
     var fields: [(label: String, editor: LineEditor)]
     var focus: Int
     var error: String?
+    /// Whether the last field is the reason the audit log keeps (not a note's text).
+    private var lastIsAuditReason = true
     let perform: ([String]) async throws -> Outcome
 
     /// What confirming did: a message to show, or slow work to follow with a progress bar.
@@ -23,13 +25,17 @@ public final class Dialog {
 
     /// `perform` gets the fields' values (the reason last) and returns the message to show
     /// once it is done. `prefilled` starts the inputs with what the evidence suggests;
-    /// `reasonLabel` names the last, required field (a note is its own reason).
+    /// `textLabel` names the last, required field when it is the text itself rather than a
+    /// reason (a note is its own reason).
     public convenience init(
-        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], reasonLabel: String = "Reason", confirm: String,
+        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], textLabel: String? = nil, confirm: String,
         perform: @escaping ([String]) async throws -> String
     ) {
         self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
-        fields[fields.count - 1].label = reasonLabel
+        if let textLabel {
+            fields[fields.count - 1].label = textLabel
+            lastIsAuditReason = false
+        }
         for (index, text) in prefilled.enumerated() where index < inputs.count { fields[index].editor.text = text }
         // What the store knew is filled in: typing starts where something is still wanted,
         // the reason when every input is known.
@@ -55,6 +61,15 @@ public final class Dialog {
     }
 
     var values: [String] { fields.map { $0.editor.text.trimmingCharacters(in: .whitespaces) } }
+
+    /// Every field is required: the first one still empty takes the focus, and what it
+    /// needs is returned; nil when all are filled.
+    func firstMissing() -> String? {
+        guard let empty = values.firstIndex(where: \.isEmpty) else { return nil }
+        focus = empty
+        return empty == fields.count - 1 && lastIsAuditReason
+            ? "a reason is required: it goes into the audit log" : "\(fields[empty].label) is required"
+    }
 
     /// Tab moves between fields; other keys edit the focused one.
     func edit(_ key: Key) {

@@ -17,7 +17,8 @@ public struct JWSTransaction: Sendable, Decodable, Equatable {
     public var originalPurchaseDate: AppleDate?
     public var expiresDate: AppleDate?
     public var quantity: Int?
-    /// `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`.
+    /// `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`
+    /// (read as ``productType``; kept as Apple wrote it for the receipt page).
     public var type: String?
     public var appAccountToken: String?
     /// `PURCHASED` or `FAMILY_SHARED`.
@@ -169,4 +170,17 @@ public struct ServerNotification: Sendable, Decodable, Equatable {
         public var succeededCount: Int64?
         public var failedCount: Int64?
     }
+}
+
+/// The kind of product a signed transaction names in its `type`.
+public enum AppleProductType: String, Sendable {
+    case autoRenewable = "Auto-Renewable Subscription"
+    case nonConsumable = "Non-Consumable"
+    case consumable = "Consumable"
+    case nonRenewing = "Non-Renewing Subscription"
+}
+
+extension JWSTransaction {
+    /// The product's kind; nil when Apple named none or one this code does not know.
+    public var productType: AppleProductType? { type.flatMap(AppleProductType.init(rawValue:)) }
 }
