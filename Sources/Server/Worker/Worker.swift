@@ -119,8 +119,7 @@ public struct Worker: Sendable {
         let listener = Task { [store, logger] in await store.listenForJobs(logger: logger) }
         var wasDown = false
         var lastProbe = ContinuousClock.now - settings.outagePause
-        var lastOutageCheck = ContinuousClock.now - .seconds(60)
-        var down = false
+        var apple = AppleOutageWatch()
         while !Task.isCancelled {
             // Taken before the claim: a job committed while this round runs ends the idle wait at once.
             let mark = store.jobsDue.mark
@@ -128,12 +127,8 @@ public struct Worker: Sendable {
             if await !unfinished.isEmpty { await unfinished.record(in: store, owner: owner) }
             do {
                 // Apple down: probe with one verification instead of hammering with the whole
-                // batch; notifications need no Apple and go on at full speed. Looked at four
-                // times a second, not on every idle turn.
-                if ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
-                    lastOutageCheck = .now
-                    down = try await store.apple.failing() != nil
-                }
+                // batch; notifications need no Apple and go on at full speed.
+                let down = try await apple.isDown(store)
                 if down != wasDown {
                     logger.warning(
                         down ? "Apple is failing: one verification every \(settings.outagePause) until one succeeds" : "Apple answers again: full speed")
@@ -191,7 +186,7 @@ public struct Worker: Sendable {
         guard !jobs.isEmpty else { return 0 }
         let slots = max(1, settings.concurrency)
         let asksApple = (kinds ?? JobKind.allCases).contains(where: \.callsApple)
-        var lastOutageCheck = ContinuousClock.now
+        var apple = AppleOutageWatch(askedNow: true)
         var ran = jobs.count
         await withTaskGroup(of: Duration?.self) { group in
             var pending = jobs[...]
@@ -227,12 +222,9 @@ public struct Worker: Sendable {
                     continue
                 }
                 do {
-                    if asksApple, ContinuousClock.now - lastOutageCheck >= .milliseconds(250) {
-                        lastOutageCheck = .now
-                        if try await store.apple.failing() != nil {
-                            toppingUp = false
-                            continue
-                        }
+                    if asksApple, try await apple.isDown(store) {
+                        toppingUp = false
+                        continue
                     }
                     let more = try await claim(min(free, settings.batch), kinds: kinds)
                     pending.append(contentsOf: more)
