@@ -28,8 +28,9 @@ extension OrderStore {
         if !actor.isSystem {
             try await write(as: actor) { tx in tx.audit("reverify", target: .order(orderId)) }
         }
-        // An admin's re-verification decides a rejection again (a configuration error undone).
-        let reopen = order.state == .rejected && !actor.isSystem && actor.role == .admin
+        // An operator who may override a rejection has Apple's answer decide it again; the
+        // worker never does.
+        let reopen = order.state == .rejected && !actor.isSystem && OrderPermissions.overridesRejection(actor.role)
         return try await applyAnswer(orderId: orderId, submissionId: try submission.int64("id"), report: report, reopen: reopen, releasingClaimOf: owner)
     }
 

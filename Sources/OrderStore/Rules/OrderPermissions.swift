@@ -24,18 +24,22 @@ public enum OrderPermissions {
             return .illegalTransition(orderId: order.orderId, from: order.state, to: .delivered)
         case .disputed:
             return .mustSettleDispute(orderId: order.orderId)
-        case .rejected where role != .admin:
+        case .rejected where !overridesRejection(role):
             return .forbidden(action: "grant a rejected order", role: role)
         case .receiptReceived, .verifyRetry, .rejected:
             return role.mayAct ? nil : .forbidden(action: "grant orders", role: role)
         }
     }
 
-    /// Why `role` may not ask Apple again about `order`, or nil if it may. A rejection is
-    /// decided again only at an admin's word (a wrong configuration undone).
+    /// Whether `role` may override a rejection, by granting the order or by having Apple's
+    /// answer decide it again: only an admin, since a rejection undone is usually a wrong
+    /// configuration fixed.
+    public static func overridesRejection(_ role: Role) -> Bool { role == .admin }
+
+    /// Why `role` may not ask Apple again about `order`, or nil if it may.
     public static func reverifyRefusal(_ order: Order, role: Role) -> StoreError? {
         guard role.mayAct else { return .forbidden(action: "re-verify orders", role: role) }
-        if order.state == .rejected, role != .admin { return .forbidden(action: "re-verify a rejected order", role: role) }
+        if order.state == .rejected, !overridesRejection(role) { return .forbidden(action: "re-verify a rejected order", role: role) }
         if order.state == .pendingPayment { return .noReceipt(orderId: order.orderId) }
         return nil
     }
