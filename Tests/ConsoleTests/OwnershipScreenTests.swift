@@ -218,9 +218,8 @@ struct OwnershipScreenTests {
             await app.press(.character("R"))
             for character in "Apple is back" { await app.press(.character(character)) }
             await app.press(.enter)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await eventually { try await store.jobs.job(.verify(orderId: "job-1"))?.deadAt == nil }, "requeued")
             await app.refresh()
-            #expect(try await store.jobs.job(.verify(orderId: "job-1"))?.deadAt == nil)
             #expect(try await store.orders.detail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
         }
     }
@@ -255,8 +254,10 @@ struct OwnershipScreenTests {
             await app.press(.character("R"))
             for character in "player reports nothing arrived" { await app.press(.character(character)) }
             await app.press(.enter)
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try await store.orders.detail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" })
+            #expect(
+                try await eventually {
+                    try await store.orders.detail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" }
+                })
             #expect(try await store.jobs.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
         }
     }
