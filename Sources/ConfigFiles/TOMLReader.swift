@@ -41,6 +41,14 @@ public struct TOMLReader {
         return int
     }
 
+    /// A count or a duration: a whole number of at least 1, as its environment variable is
+    /// checked too.
+    public func positive(_ section: String, _ key: String) throws -> Int64? {
+        guard let int = try int(section, key) else { return nil }
+        guard int >= 1 else { throw error(section, key, "a whole number of at least 1, not \(int)") }
+        return Int64(int)
+    }
+
     /// Unknown keys are typos that would silently do nothing: refuse them. Keys in
     /// `refusing` are secrets, which never belong in the file.
     /// An array of strings (`attrs = ["bold", "underline"]`).

@@ -64,6 +64,25 @@ struct ConfigurationTests {
         #expect(throws: ConfigError.self) { try Configuration.load(path: nil, environment: none.merging(["IAPDESK_REFUNDS_CONSUMABLE": "maybe"]) { $1 }) }
     }
 
+    @Test("A count or a duration of 0 is refused the same way from the file (naming its line and key) and from its variable")
+    func zeroRefusedEitherWay() throws {
+        let none = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"]
+        let settings = [
+            ("store", "stuck_threshold_seconds", "IAPDESK_STUCK_THRESHOLD_SECONDS"), ("store", "deadline_seconds", "IAPDESK_DEADLINE_SECONDS"),
+            ("apple", "timeout_seconds", "IAPDESK_APPLE_TIMEOUT_SECONDS"), ("game", "webhook_retry_hours", "IAPDESK_GAME_WEBHOOK_RETRY_HOURS"),
+            ("google_play", "timeout_seconds", "IAPDESK_GOOGLE_PLAY_TIMEOUT_SECONDS"),
+        ]
+        for (section, key, variable) in settings {
+            let path = try file("[\(section)]\n\(key) = 0\n")
+            #expect {
+                try Configuration.load(path: path, environment: none)
+            } throws: { error in
+                "\(error)".contains("\(section).\(key)") && "\(error)".contains("at least 1")
+            }
+            #expect(throws: ConfigError.self, "\(variable)") { try Configuration.load(path: nil, environment: none.merging([variable: "0"]) { $1 }) }
+        }
+    }
+
     @Test("[refunds] sets the refund policy per product type; a mode, an hour or a preference outside Apple's words is refused naming the key")
     func refundPolicy() throws {
         let path = try file(

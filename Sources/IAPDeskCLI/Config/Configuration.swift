@@ -157,18 +157,15 @@ public struct Configuration: Sendable, Equatable {
         if let db = try reader.string("store", "db") { self.db = db }
         if let bundle = try reader.string("store", "bundle_id") { (bundleId, bundleIdConfigured) = (bundle, true) }
         if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
-        if let seconds = try reader.int("store", "stuck_threshold_seconds") { stuckThresholdSeconds = Int64(seconds) }
-        if let seconds = try reader.int("store", "deadline_seconds") {
-            guard seconds >= 1 else { throw ConfigError(file: file, "[store] deadline_seconds is at least 1") }
-            databaseDeadlineSeconds = Int64(seconds)
-        }
+        if let seconds = try reader.positive("store", "stuck_threshold_seconds") { stuckThresholdSeconds = seconds }
+        if let seconds = try reader.positive("store", "deadline_seconds") { databaseDeadlineSeconds = seconds }
         if let path = try reader.string("apple", "shared_secret_file") {
             sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file)
         }
         if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path, setting: "apple.key_file", in: file) }
         if let id = try reader.string("apple", "key_id") { keyId = id }
         if let id = try reader.string("apple", "issuer_id") { issuerId = id }
-        if let seconds = try reader.int("apple", "timeout_seconds") { timeoutSeconds = seconds }
+        if let seconds = try reader.positive("apple", "timeout_seconds") { timeoutSeconds = Int(seconds) }
         if let base = try reader.string("apple", "simulator") { useSimulator(base) }
         if let url = try reader.string("apple", "verify_receipt_url") { verifyReceipt.productionURL = url }
         if let url = try reader.string("apple", "verify_receipt_sandbox_url") { verifyReceipt.sandboxURL = url }
@@ -188,7 +185,7 @@ public struct Configuration: Sendable, Equatable {
         if let path = try reader.string("game", "webhook_secrets_file") {
             gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file)
         }
-        if let hours = try reader.int("game", "webhook_retry_hours") { gameWebhookRetryHours = Int64(hours) }
+        if let hours = try reader.positive("game", "webhook_retry_hours") { gameWebhookRetryHours = hours }
         if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
         if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
         try readRefundPolicy(reader)

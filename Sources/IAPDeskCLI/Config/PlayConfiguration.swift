@@ -46,9 +46,7 @@ public struct PlayConfiguration: Sendable, Equatable {
         }
         if let audience = try reader.string("google_play", "push_audience") { pushAudience = audience }
         if let email = try reader.string("google_play", "push_service_account_email") { pushServiceAccountEmail = email }
-        if let seconds = try reader.int("google_play", "timeout_seconds") {
-            timeoutSeconds = try Configuration.number(String(seconds), "google_play.timeout_seconds")
-        }
+        if let seconds = try reader.positive("google_play", "timeout_seconds") { timeoutSeconds = seconds }
         if let base = try reader.string("google_play", "simulator") { useSimulator(base) }
         if let url = try reader.string("google_play", "api_url") { apiURL = url }
         if let url = try reader.string("google_play", "certs_url") { certsURL = url }
