@@ -8,7 +8,7 @@ import ReferenceGame
 import Server
 import SyntheticData
 
-/// Issue 14's figures: events per second pushed to a healthy local game (the reference
+/// The outbox's figures: events per second pushed to a healthy local game (the reference
 /// receiver, on loopback in this process) and the time from the grant to the game's
 /// confirmation. Phase one drains a backlog of delivered orders' events; phase two grants
 /// orders one by one from a second connection while the worker runs, as a live system

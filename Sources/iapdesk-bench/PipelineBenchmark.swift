@@ -10,7 +10,7 @@ import OrderStore
 import Server
 import SyntheticData
 
-/// Issue 13's other two figures, through a whole `serve` (intake, receivers, worker) and the
+/// The pipeline's two figures, through a whole `serve` (intake, receivers, worker) and the
 /// store's simulator answering at once (latency 0), over loopback, for either store:
 /// - submission → delivered: a game server submits a receipt with `?wait=10` and times the
 ///   answer that says `delivered` (stored, verified by the worker, granted);

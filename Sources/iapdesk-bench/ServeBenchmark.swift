@@ -10,7 +10,7 @@ import SQLiteKit
 import Server
 import SyntheticData
 
-/// Issue 13's intake figures: receipt submissions per second with 64 concurrent clients,
+/// The intake figures: receipt submissions per second with 64 concurrent clients,
 /// each answered 202 only after a durable commit, p50/p99 latency; the load comes from a
 /// second process (`iapdesk-bench serve-load`, this same binary). In the same run the same
 /// rows (submission, job) are written by raw SQL on one connection, with as many per

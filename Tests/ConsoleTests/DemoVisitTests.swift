@@ -7,7 +7,7 @@ import Testing
 
 @testable import Console
 
-/// Issue 33: a visitor's own demo over SSH. The console says on every frame that it is a
+/// A visitor's own demo over SSH. The console says on every frame that it is a
 /// demo that resets on exit, reads and writes no file the visitor names, and gives its seat
 /// back by ending itself when left idle or at its time limit.
 @Suite("A visitor's demo console")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 12, with the built binary: a key made by `audit new-key`, a store signed with it,
+/// With the built binary: a key made by `audit new-key`, a store signed with it,
 /// and `audit verify` with a witness file finding what someone with the database did.
 @Suite("audit commands", .needsBinary)
 struct AuditCommandTests {

@@ -8,7 +8,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 14: the worker killed with SIGKILL while its webhooks are in flight to a slow
+/// The worker killed with SIGKILL while its webhooks are in flight to a slow
 /// game. A send cut off is sent again after the lease; the game applies each event once
 /// by its id, so every balance is exact and every account's events arrive in order.
 @Suite("serve: kill -9 of the worker mid-send", .serialized, .needsBinary, .takesTurns)

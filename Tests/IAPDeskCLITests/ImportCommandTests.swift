@@ -5,7 +5,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 31's history: a studio's past orders from its own table, as the built binary runs
+/// A studio's history: its past orders from its own table, as the built binary runs
 /// them on both backends. Delivered orders are recorded as delivered and the game is not
 /// told again; pending ones are placed and their receipts queued for Apple; every error names
 /// the line and the field; a second run skips what the first imported.

@@ -3,7 +3,7 @@ import OrderStore
 import TestSupport
 import Testing
 
-/// Issue 31's first run: `iapdesk init` instead of hand-written files and SQL. Run as the
+/// A studio's first run: `iapdesk init` instead of hand-written files and SQL. Run as the
 /// built binary on both backends, as a studio's first command would be.
 @Suite("CLI: iapdesk init", .needsBinary)
 struct InitCommandTests {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 12: a viewer needs no write access to a SQLite store. Someone who may only read
+/// A viewer needs no write access to a SQLite store. Someone who may only read
 /// the file opens it read-only: lists and audit verify work, every action is refused as a
 /// viewer's, and the file is unchanged. Runs the real binary as the unprivileged `nobody`.
 @Suite("Read-only SQLite store")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 33: the Security article's demo host recipe, run as written on this machine: a real sshd on
+/// The Security article's demo host recipe, run as written on this machine: a real sshd on
 /// loopback, a password-less `demo` account whose `ForceCommand` is `iapdesk demo-session`,
 /// and visitors who type nothing but `ssh -t demo@host`. Each gets a store of their own;
 /// the seats are bounded; a dropped connection leaves no process and no file behind.

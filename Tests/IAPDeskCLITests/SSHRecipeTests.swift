@@ -6,7 +6,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 12: the Security article's deployment recipe, run as written on this machine: a real sshd
+/// The Security article's deployment recipe, run as written on this machine: a real sshd
 /// on loopback, an operator's key, `ForceCommand` through sudo into the service account that
 /// alone can read the store. The operator acts under their SSH name with their store role,
 /// cannot open the store themselves, and cannot run anything but iapdesk's operator commands.

@@ -4,7 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
-/// Issue 12: `iapdesk seed` killed with SIGKILL at random points. A seed is one
+/// `iapdesk seed` killed with SIGKILL at random points. A seed is one
 /// transaction, so every kill leaves the store as the seed found it: writable, its audit
 /// head matching its log, every index in place; and the next seed completes.
 @Suite("seed: kill -9", .serialized, .needsBinary)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Issue 12: the Security article says `serve` logs in to PostgreSQL as a member of iapdesk_support,
+/// The Security article says `serve` logs in to PostgreSQL as a member of iapdesk_support,
 /// not as the store's owner. Orders placed and receipts submitted over HTTP, a notification
 /// from Apple, the worker verifying and delivering: all within that group's grants.
 @Suite("serve as a support database login", .needsBinary)

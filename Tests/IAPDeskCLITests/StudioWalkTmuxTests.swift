@@ -6,7 +6,7 @@ import Testing
 
 @testable import IAPDeskCLI
 
-/// Issue 31's walk, as a studio takes it from the README's quick start with the real binary: a new store
+/// A studio's walk, as it takes it from the README's quick start with the real binary: a new store
 /// for two games, their catalogues imported, an order of each product type delivered
 /// through `serve`, the player found by Apple's order id and by appTransactionId, a CSV of
 /// past orders imported, and the desk in tmux showing one game's orders. No SQL. Apple is

@@ -5,7 +5,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Issue 12: on PostgreSQL the database enforces the roles too. A viewer's login cannot
+/// On PostgreSQL the database enforces the roles too. A viewer's login cannot
 /// promote itself in `operators`; a support login cannot touch audit entries or
 /// operators; iapdesk acts with the lower of the table's role and the login's group.
 @Suite("PostgreSQL roles enforced by the database", .needsPostgres)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Issue 16: on PostgreSQL a detail screen is one statement whose parts come back as JSON;
+/// On PostgreSQL a detail screen is one statement whose parts come back as JSON;
 /// on SQLite each part is its own statement. Both must show the same rows in the same order,
 /// whatever the strings hold.
 @Suite("Detail screens read in one go")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Issue 12: a store an older iapdesk's interrupted seed left without some of its
+/// A store an older iapdesk's interrupted seed left without some of its
 /// indexes opens, says what it found, and has them back.
 @Suite("Index repair on open")
 struct IndexRepairTests {

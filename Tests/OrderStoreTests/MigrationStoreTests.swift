@@ -110,7 +110,7 @@ struct MigrationStoreTests {
 
         let store = try await OrderStore.open(location, settings: .test)
         #expect(try await store.subscriptions.detail("1000000001").subscription?.ownerAccount == "acct-a", "an owner survives the copy")
-        // Issue 31: a store of one app serves it still, and what it holds is that app's.
+        // A store of one app serves it still, and what it holds is that app's.
         #expect(try await store.catalogue.apps().map(\.app.bundleId) == [store.settings.bundleId])
         #expect(try await store.catalogue.product("coins_60")?.app == store.settings.bundleId)
         #expect(try await store.orders.find("m-1")?.app == store.settings.bundleId)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OrderStore
 
-/// Issue 15: every filter combination the console and the CLI offer narrows by all it
+/// Every filter combination the console and the CLI offer narrows by all it
 /// names (an index serves each), or is refused with a message; none drops a field.
 @Suite("Order filters combine")
 struct OrderFilterStoreTests {

@@ -7,7 +7,7 @@ import Server
 import TestSupport
 import Testing
 
-/// Issue 14: every grant, revoke and refund reaches the game through the outbox —
+/// Every grant, revoke and refund reaches the game through the outbox —
 /// pushed as signed webhooks to the reference game over loopback, or pulled by cursor.
 @Suite("serve: events to the game")
 struct OutboxTests {

@@ -1,4 +1,4 @@
-/// Issue 14: what a game must hear when a subscription changes in a transaction — one
+/// What a game must hear when a subscription changes in a transaction — one
 /// decision, made by comparing the subscription before the transaction with after it.
 /// A first purchase, a refund and a revoke are told by their order's own event; this
 /// rule tells what has no order of its own: a renewal or extension (the period end moved

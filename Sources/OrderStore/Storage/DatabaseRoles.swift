@@ -1,6 +1,6 @@
 import SQLKit
 
-/// Issue 12: on PostgreSQL the database enforces iapdesk's roles too. Each role is a group
+/// On PostgreSQL the database enforces iapdesk's roles too. Each role is a group
 /// role (`iapdesk_viewer`, `iapdesk_support`, `iapdesk_admin`) granted exactly what that
 /// role's operations write; an operator's database login is a member of one. The store's
 /// owner (who migrates and seeds) is not capped. Nobody but the owner may update or delete

@@ -140,10 +140,10 @@ enum Migrations {
         "ALTER TABLE subscriptions ADD COLUMN win_back_offers TEXT",
     ]
 
-    /// Issue 31: what one unit of a product gives in the game (`gems:100`), told in its events.
+    /// What one unit of a product gives in the game (`gems:100`), told in its events.
     private static let v22 = ["ALTER TABLE products ADD COLUMN gives TEXT"]
 
-    /// Issue 30: an audit entry names the grant rows it records (R11's deliveries, a seed's
+    /// An audit entry names the grant rows it records (R11's deliveries, a seed's
     /// range), chained with the entry, so a grant is found audited by its id and never by
     /// reading a sentence. Grants written before this migration are recorded only in their
     /// entries' words; `legacy_grants_through` bounds them (see `LegacyGrantAudit`).
@@ -154,7 +154,7 @@ enum Migrations {
         "UPDATE audit_head SET legacy_grants_through = (SELECT COALESCE(MAX(id), 0) FROM grants)",
     ]
 
-    /// Issue 31: several apps in one store. The apps it serves (the one it recorded before
+    /// Several apps in one store. The apps it serves (the one it recorded before
     /// included), and each product's app: orders, subscriptions and events have theirs through
     /// their product; a notification keeps the bundle id Apple signed into it. A store from
     /// before gives everything it holds to the app it recorded.
@@ -173,17 +173,17 @@ enum Migrations {
         "CREATE INDEX orders_by_app_state ON orders (app, state, created_at, order_id)",
     ]
 
-    /// Issue 32: the storefront (Apple's country code) a signed transaction names, for
+    /// The storefront (Apple's country code) a signed transaction names, for
     /// finance's exports.
     private static let v20 = ["ALTER TABLE transactions ADD COLUMN storefront TEXT"]
 
-    /// Issue 31: Apple's order ids (the `MK…` a player gets by email) learned from Look Up
+    /// Apple's order ids (the `MK…` a player gets by email) learned from Look Up
     /// Order ID, with the transactions each covers, so the next search needs no call.
     private static let v19 = [
         "CREATE TABLE apple_order_ids (apple_order_id TEXT NOT NULL, transaction_id TEXT NOT NULL, learned_at BIGINT NOT NULL, PRIMARY KEY (apple_order_id, transaction_id))"
     ]
 
-    /// Issue 31: the catalogue a studio keeps itself: subscription groups and levels, a
+    /// The catalogue a studio keeps itself: subscription groups and levels, a
     /// non-renewing product's duration, and retirement (no new orders).
     private static let v18 = [
         "ALTER TABLE products ADD COLUMN subscription_group TEXT",
@@ -192,7 +192,7 @@ enum Migrations {
         "ALTER TABLE products ADD COLUMN retired_at BIGINT",
     ]
 
-    /// Issue 32: extensions of every active subscriber of a product an admin asked of Apple
+    /// Extensions of every active subscriber of a product an admin asked of Apple
     /// (after an outage), one in flight per product, with Apple's final counts.
     private static let v17 = [
         """
@@ -204,14 +204,14 @@ enum Migrations {
         "CREATE INDEX mass_extensions_by_time ON mass_extensions (claimed_at)",
     ]
 
-    /// Issue 32: finance's monthly totals read deliveries by their time and refunds by
+    /// Finance's monthly totals read deliveries by their time and refunds by
     /// Apple's cancellation date.
     private static let v16 = [
         "CREATE INDEX grants_by_time ON grants (granted_at)",
         "CREATE INDEX transactions_by_cancellation ON transactions (cancellation_date) WHERE cancellation_date IS NOT NULL",
     ]
 
-    /// Issue 32: support's notes on an order or an account, read on their screens.
+    /// Support's notes on an order or an account, read on their screens.
     private static func v15(_ d: Dialect) -> [String] {
         [
             """
@@ -222,7 +222,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 32: what the game reports of a purchase's use, the evidence a refund request
+    /// What the game reports of a purchase's use, the evidence a refund request
     /// is answered from (the latest per order is read).
     private static func v14(_ d: Dialect) -> [String] {
         [
@@ -234,7 +234,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 32: each extension of a subscription's renewal date an operator asked of Apple
+    /// Each extension of a subscription's renewal date an operator asked of Apple
     /// (Apple allows two a year); one per subscription in flight at a time.
     private static func v13(_ d: Dialect) -> [String] {
         [
@@ -248,7 +248,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 32: each answer to a refund request (Send Consumption Information), who sent
+    /// Each answer to a refund request (Send Consumption Information), who sent
     /// it and what Apple said. One answer per request is sent: the database refuses a
     /// second claim while one is being sent or was sent.
     private static func v12(_ d: Dialect) -> [String] {
@@ -264,7 +264,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 29: a subscription Apple tells about before any order holds it is kept with
+    /// A subscription Apple tells about before any order holds it is kept with
     /// its facts and no owner (SQLite cannot drop a NOT NULL, so it copies the table). A
     /// transaction keeps Apple's partial refund, the share the game was told to take back,
     /// and the app transaction id that names the Apple Account (RESCIND_CONSENT).
@@ -292,7 +292,7 @@ enum Migrations {
         ] + transactions
     }
 
-    /// Issue 16: the console's banner groups the orders waiting for an operator by reason,
+    /// The console's banner groups the orders waiting for an operator by reason,
     /// with the oldest state change, on every refresh. The index now holds that time too,
     /// so the banner reads the index alone: at 10,000,000 orders (6,836 waiting) the query
     /// read 5,892 table pages and took 10-30 ms on PostgreSQL, every 2 s, while keys waited.
@@ -301,7 +301,7 @@ enum Migrations {
         "CREATE INDEX orders_waiting_for_operator ON orders (last_error, order_id, state_changed_at) WHERE needs_operator = 1",
     ]
 
-    /// Issue 15: filters combine. State, product and environment two at a time each have an
+    /// Filters combine. State, product and environment two at a time each have an
     /// index that keys both and then the list order (an account narrows with anything
     /// through `orders_by_account`).
     private static let v9 = [
@@ -310,7 +310,7 @@ enum Migrations {
         "CREATE INDEX orders_by_product_environment ON orders (product_id, environment, created_at, order_id)",
     ]
 
-    /// Issue 12, the audit chain anchored by a key kept outside the store: each entry's
+    /// The audit chain anchored by a key kept outside the store: each entry's
     /// MAC, and the head's MAC with the fingerprint of the key that made it.
     private static let v8 = [
         "ALTER TABLE audit_log ADD COLUMN mac TEXT",
@@ -319,7 +319,7 @@ enum Migrations {
         "ALTER TABLE audit_head ADD COLUMN keyed_since BIGINT",
     ]
 
-    /// Issue 14, the outbox to the game: every change a game must act on is an event
+    /// The outbox to the game: every change a game must act on is an event
     /// written in the transaction that made the change, with each try to tell the game.
     private static func v7(_ d: Dialect) -> [String] {
         [
@@ -339,13 +339,13 @@ enum Migrations {
         ]
     }
 
-    /// Issue 13, polling: the worker asks Apple about subscriptions whose period ends
+    /// Polling: the worker asks Apple about subscriptions whose period ends
     /// soon (seed 003); their expiry is a range of this index.
     private static let v6 = [
         "CREATE INDEX subscriptions_by_expiry ON subscriptions (expires_at, original_transaction_id) WHERE expires_at IS NOT NULL"
     ]
 
-    /// Issue 13, notifications: every App Store Server Notification kept raw with its
+    /// Notifications: every App Store Server Notification kept raw with its
     /// verdict (unique by `notificationUUID` once verified), what applying it did, and
     /// the state of history sweeps. A job enqueued while its worker holds it remembers
     /// that it is owed again (`again_at`), so a finish cannot drop work that came in meanwhile.
@@ -367,7 +367,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 13: the worker's durable jobs (one per kind and subject, leased by a worker
+    /// The worker's durable jobs (one per kind and subject, leased by a worker
     /// until a deadline) and the intake's idempotency keys. Orders already waiting for
     /// Apple get their verify job, so nothing stored before the worker existed is forgotten.
     private static func v4(_ d: Dialect) -> [String] {
@@ -390,7 +390,7 @@ enum Migrations {
         ]
     }
 
-    /// Issue 11: hand deliveries confirmed later (R7), R8's facts with their age and source,
+    /// Hand deliveries confirmed later (R7), R8's facts with their age and source,
     /// upgrades that are no refunds (R9), and the store's verdict kept with each attempt.
     private static let v3 = [
         "ALTER TABLE orders ADD COLUMN delivery_conflict TEXT",
