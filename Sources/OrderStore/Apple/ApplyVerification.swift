@@ -64,16 +64,16 @@ extension OrderStore {
                 flaggedSandbox: EnvironmentRule.isFlaggedSandbox(report.environment, storeIsProduction: settings.isProduction), report: report,
                 outcomeKind: classification.outcome)
             switch order.state {
-            case .receiptReceived, .verifyRetry:
+            case .delivered where order.isUnconfirmedDelivery:
+                try await confirmDelivery(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
+            case _ where order.awaitsVerification:
+                // A verified order Apple confirmed before, whose delivery never happened (a
+                // crash between), is finished by the same claim and grant, once; an answer
+                // that is not valid leaves it as it is.
+                guard order.state != .verified || classification.isValid else { break }
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
             case .rejected where reopen:
                 try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
-            case .verified where classification.isValid:
-                // Apple confirmed it before and the delivery never happened (a crash between):
-                // the same claim and the same grant finish it, once.
-                try await settle(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
-            case .delivered where order.isUnconfirmedDelivery:
-                try await confirmDelivery(tx, order: order, submissionId: submissionId, report: report, outcome: &outcome)
             case .delivered, .refunded:
                 try await recheck(tx, order: order, report: report, outcome: &outcome)
             case .disputed:

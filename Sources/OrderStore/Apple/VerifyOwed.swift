@@ -5,14 +5,7 @@ extension AppleAnswers {
     /// (delivered meanwhile, settled by an operator): the job is simply done.
     public func verifyIfOwed(orderId: String, using verifier: any ReceiptVerifier) async throws -> VerificationOutcome? {
         let order = try await store.read { sql in try await sql.requireOrder(orderId) }
-        switch order.state {
-        case .receiptReceived, .verifyRetry, .verified:
-            break
-        case .delivered where order.isUnconfirmedDelivery:
-            break
-        default:
-            return nil
-        }
+        guard order.awaitsVerification else { return nil }
         // The worker holds this order's verify job under its lease already.
         return try await store.askApple(orderId: orderId, using: verifier, by: .system)
     }

@@ -49,6 +49,17 @@ public struct Order: Sendable, Equatable, Codable {
     /// being verified (R4) until an answer claims the purchase (R7).
     public var isUnconfirmedDelivery: Bool { state == .delivered && transactionId == nil }
 
+    /// Still waiting for the store's word to go on: a receipt not yet verified, a retry due,
+    /// a verified order never delivered (a crash between the two), a hand delivery not yet
+    /// confirmed. The worker asks only about these, and an answer moves each of them on.
+    public var awaitsVerification: Bool {
+        switch state {
+        case .receiptReceived, .verifyRetry, .verified: true
+        case .delivered: isUnconfirmedDelivery
+        default: false
+        }
+    }
+
     /// Placed or paid, with no purchase claimed yet: a purchase no order claims can be
     /// attached to it (an orphan, or one found on Apple's invoice).
     public var waitsForPurchase: Bool {
