@@ -57,15 +57,8 @@ struct ExpiryPollingTests {
             // Thirty days out now: no more polls of it, and none ever of the other.
             let polled = try await serve.store.orders.detail("g-soon").attempts.count
             #expect(polled >= 2, "the purchase, then at least the poll that found the renewal")
-            // Not a bare sleep: the sweep runs three more times (each run moves its job's due
-            // time on), and any of them would have owed a check of either subscription.
-            var sweeps: Set<Millis> = []
-            let sweptBy = ContinuousClock.now + .seconds(60)
-            while sweeps.count < 4, ContinuousClock.now < sweptBy {
-                if let due = try await serve.store.jobs.job(.expirySweep)?.dueAt { sweeps.insert(due) }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(sweeps.count >= 4, "the expiry sweep ran again meanwhile")
+            // Any of three more sweeps would have owed a check of either subscription.
+            #expect(try await IntakeTests.waitForRuns(of: .expirySweep, in: serve), "the expiry sweep ran again meanwhile")
             for otid in [soon.originalTransactionId, later.originalTransactionId] {
                 #expect(try await serve.store.jobs.job(.subscriptionCheck(originalTransactionId: otid)) == nil, "no check owed of \(otid)")
             }

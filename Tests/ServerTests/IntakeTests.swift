@@ -181,6 +181,19 @@ struct IntakeTests {
     }
 
     /// Polls the order until `state` (the worker runs on its own) or gives up after `seconds`.
+    /// Whether a recurring job (a sweep, a policy round) ran `runs` more times within a
+    /// minute: each run schedules the job again, so its due time moves on. What a test then
+    /// finds not done was not done in all those chances, not merely during a sleep.
+    static func waitForRuns(of work: JobWork, _ runs: Int = 3, in serve: Running) async throws -> Bool {
+        var dueTimes: Set<Millis> = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while dueTimes.count <= runs, ContinuousClock.now < deadline {
+            if let due = try await serve.store.jobs.job(work)?.dueAt { dueTimes.insert(due) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return dueTimes.count > runs
+    }
+
     static func waitFor(_ state: String, order: String, in serve: Running, seconds: Double = 60) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         var last: [String: Any] = [:]

@@ -52,15 +52,8 @@ extension AppleSide {
                 #expect(first.answers.count == 1 && first.sent?.operatorName == RefundPolicy.actor.name)
                 #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.answered" && $0.actor == "refund-policy" })
 
-                // Not a bare sleep: the policy's job runs three more rounds (each moves its due
-                // time on), any of which would have answered the other two.
-                var rounds: Set<Millis> = []
-                let roundsBy = ContinuousClock.now + .seconds(60)
-                while rounds.count < 4, ContinuousClock.now < roundsBy {
-                    if let due = try await serve.store.jobs.job(.refundPolicy)?.dueAt { rounds.insert(due) }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                #expect(rounds.count >= 4, "the refund policy ran again meanwhile")
+                // Any of three more rounds of the policy would have answered the other two.
+                #expect(try await IntakeTests.waitForRuns(of: .refundPolicy, in: serve), "the refund policy ran again meanwhile")
                 #expect(await sim.consumptionAnswer(transactionId: silent.transactionId) == nil, "no consent: support answers")
                 #expect(await sim.consumptionAnswer(transactionId: vip.transactionId) == nil, "operator mode: not yet")
                 let types = try await serve.store.catalogue.types()
