@@ -71,6 +71,32 @@ struct ReverifyStoreTests {
     }
 
     @Test(
+        "A run that finds the order asked about since it began leaves the jobs as they were: none made up for a delivered order, an owed one still owed",
+        arguments: Backend.all)
+    func leftAloneLeavesJobsAsTheyWere(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let began = Millis.now()
+            _ = try await store.paidOrder("done", account: "a1")
+            _ = try await store.apple.reverify(orderId: "done", using: CountingApple())
+            #expect(try await store.orders.detail("done").order.state == .delivered)
+            #expect(try await store.jobs.job(.verify(orderId: "done")) == nil)
+            await #expect(throws: StoreError.self) {
+                try await store.apple.reverify(orderId: "done", using: CountingApple(), by: alice, unlessAskedSince: began)
+            }
+            #expect(try await store.jobs.job(.verify(orderId: "done")) == nil, "no verification is owed for a delivered order")
+
+            _ = try await store.paidOrder("owed", account: "a2")
+            _ = try await store.apple.reverify(orderId: "owed", using: ScriptedApple([outage]))
+            let owed = try #require(try await store.jobs.job(.verify(orderId: "owed")), "Apple's outage leaves a retry owed")
+            await #expect(throws: StoreError.self) {
+                try await store.apple.reverify(orderId: "owed", using: CountingApple(), by: alice, unlessAskedSince: began)
+            }
+            let after = try #require(try await store.jobs.job(.verify(orderId: "owed")), "the owed retry is still owed")
+            #expect(after.dueAt == owed.dueAt && after.leaseOwner == nil)
+        }
+    }
+
+    @Test(
         "A bulk run stopped midway (the console's Esc) leaves no claim on the orders it never asked about: another run takes them at once",
         arguments: Backend.all)
     func stoppedRunGivesClaimsBack(backend: Backend) async throws {

@@ -36,8 +36,8 @@ extension OrderStore {
 
     /// In a task of its own: a cancelled caller's task would have its statements refused,
     /// and the lease would block the order until it ran out.
-    func releaseUnanswered(orderId: String, owner: String) async throws {
-        try await Task { try await self.releaseUnansweredVerification(orderId: orderId, owner: owner) }.value
+    func releaseUnanswered(orderId: String, owner: String, made: Bool) async throws {
+        try await Task { try await self.releaseUnansweredVerification(orderId: orderId, owner: owner, made: made) }.value
     }
 }
 
@@ -70,8 +70,10 @@ extension AppleAnswers {
     ) async throws -> VerificationOutcome {
         guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
         let owner = "\(actor.name)'s re-verify (\(LeaseOwner.new()))"
-        if let holder = try await store.claimVerification(orderId: orderId, owner: owner) {
-            throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
+        let made: Bool
+        switch try await store.claimVerification(orderId: orderId, owner: owner) {
+        case .heldBy(let holder): throw StoreError.verifyingElsewhere(orderId: orderId, by: holder)
+        case .taken(let wasMade): made = wasMade
         }
         do {
             if let since = unlessAskedSince,
@@ -84,8 +86,9 @@ extension AppleAnswers {
             // The answer and the claim's release are one commit.
             return try await store.askApple(orderId: orderId, using: verifier, by: actor, releasingClaimOf: owner)
         } catch {
-            // Nothing was recorded: the job goes back as it was, so no owed verification is lost.
-            try? await store.releaseUnanswered(orderId: orderId, owner: owner)
+            // Nothing was recorded: the job goes back as it was (or goes, if it was made for
+            // this call), so no owed verification is lost and none is made up.
+            try? await store.releaseUnanswered(orderId: orderId, owner: owner, made: made)
             throw error
         }
     }

@@ -5,11 +5,23 @@ import SQLKit
 /// (console `r`/`R`, `order reverify`, `stuck reverify`) first takes the order's verify job
 /// under a lease, as a worker does. Two bulk runs at once, or a run beside a worker, then
 /// split the orders instead of asking Apple twice about each.
+/// What taking an order's verify job came to.
+enum VerificationClaim: Equatable {
+    /// Ours until the lease ends. `made`: no verification was owed, the job was made for
+    /// this call, and it goes again if the call records nothing.
+    case taken(made: Bool)
+    /// Another process holds it (its lease owner).
+    case heldBy(String)
+}
+
 extension OrderStore {
-    /// Takes the order's verify job (made if none is owed) until `now + lease`. Returns
-    /// nil when taken, else who holds it.
-    func claimVerification(orderId: String, owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws -> String? {
+    /// Takes the order's verify job (made if none is owed) until `now + lease`.
+    func claimVerification(orderId: String, owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws
+        -> VerificationClaim
+    {
         try await write(as: .system, now: now) { tx in
+            let owed = try await tx.sql.row(
+                "SELECT id FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)")
             let taken = try await tx.sql.row(
                 """
                 INSERT INTO jobs (kind, subject, due_at, created_at, lease_owner, lease_until)
@@ -18,20 +30,25 @@ extension OrderStore {
                   WHERE jobs.lease_until IS NULL OR jobs.lease_until < \(bind: now)
                 RETURNING id
                 """)
-            if taken != nil { return nil }
+            if taken != nil { return .taken(made: owed == nil) }
             let holder = try await tx.sql.row(
                 """
                 SELECT lease_owner FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)
                 """)
-            return try holder?.optionalString("lease_owner") ?? "another process"
+            return .heldBy(try holder?.optionalString("lease_owner") ?? "another process")
         }
     }
 
     /// Gives the job back after a call that recorded nothing (it failed before Apple's
-    /// answer was stored): the job stays as it was, so no owed verification is lost.
-    func releaseUnansweredVerification(orderId: String, owner: String) async throws {
+    /// answer was stored, or another run had asked since): the job is as it was before the
+    /// claim, so no owed verification is lost and none is made up (`made`: it was not owed).
+    func releaseUnansweredVerification(orderId: String, owner: String, made: Bool) async throws {
         try await write(as: .system) { tx in
-            try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE \(Self.claimKey(orderId, owner))").run()
+            if made {
+                try await tx.sql.raw("DELETE FROM jobs WHERE \(Self.claimKey(orderId, owner))").run()
+            } else {
+                try await tx.sql.raw("UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE \(Self.claimKey(orderId, owner))").run()
+            }
         }
     }
 
