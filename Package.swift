@@ -176,7 +176,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "SafeText",
+                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "SafeText", "Presentation",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderStore
+import Presentation
 
 /// The `iapdesk` command: every console action is also a command here.
 public struct IAPDesk: AsyncParsableCommand {
@@ -47,8 +48,9 @@ extension IAPDesk {
         } catch let error as ValidationError {
             finish(message: "Error: \(error.message)", code: .validationFailure)
         } catch {
-            if let database = DatabaseErrorText.describe(error) {
-                finish(message: "Error: \(database)", code: .failure)
+            // The store's own errors with what to do next; ArgumentParser's for the rest.
+            if DatabaseErrorText.describe(error) != nil || ErrorWords.nextStep(error) != nil {
+                finish(message: "Error: \(ErrorWords.text(error))", code: .failure)
             }
             finish(message: fullMessage(for: error), code: exitCode(for: error))
         }

@@ -27,11 +27,6 @@ extension GameEndpointOutage {
     }
 }
 
-extension OperatorAlert {
-    /// "<reason>: N orders waiting, none rejected".
-    public var banner: String { "\(reason): \(orders) order\(orders == 1 ? "" : "s") waiting, none rejected" }
-}
-
 extension StoreCounts {
     /// A capped count as the header, the banners and the CLI say it: "1000+" at the cap.
     public static func text(_ n: Int64) -> String { n >= cap ? "\(cap)+" : "\(n)" }

@@ -82,7 +82,7 @@ struct Generator {
         let settledAt = paidAt + random.millis(3_000...6_000)  // Apple takes 3–6 s [S2]
 
         var state = OrderState.delivered
-        var lastError: String?
+        var why: Why?
         var appleRefusal: Int?
         var replay = false
         var manual = false
@@ -101,11 +101,12 @@ struct Generator {
         case ..<(undelivered + 0.025):
             state = .rejected
             // Apple's status where Apple refused it (its attempt records the status); none for the store's own check.
-            (appleRefusal, lastError) =
+            (appleRefusal, why) =
                 [
-                    (21003, "21003 receipt could not be authenticated"), (21010, "21010 user account not found or deleted"),
-                    (nil, "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)"),
-                    (21004, "21004 shared secret does not match"),
+                    (21003, Why(.appleStatus(21003), "21003 receipt could not be authenticated")),
+                    (21010, Why(.appleStatus(21010), "21010 user account not found or deleted")),
+                    (nil, Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)")),
+                    (21004, Why(.sharedSecretRejected, "21004 shared secret does not match")),
                 ][random.int(0...3)]
         case ..<(undelivered + 0.035): state = .refunded
         default: manual = random.chance(0.03)
@@ -124,7 +125,7 @@ struct Generator {
                 state = .rejected
                 replay = true
                 appleRefusal = nil
-                lastError = "replay: otid:\(otid) already claimed by order \(first) of same account"
+                why = Why(.replay, "replay: otid:\(otid) already claimed by order \(first) of same account")
             }
         default:
             if state == .delivered, random.chance(0.004), let victim = recentConsumables.last, victim.orderId != orderId {
@@ -132,7 +133,7 @@ struct Generator {
                 replay = true
                 let across = victim.account == accountId ? "same account" : "another account (\(victim.account))"
                 appleRefusal = nil
-                lastError = "replay: tid:\(victim.tid) already claimed by order \(victim.orderId) of \(across)"
+                why = Why(.replay, "replay: tid:\(victim.tid) already claimed by order \(victim.orderId) of \(across)")
             }
         }
 
@@ -155,7 +156,7 @@ struct Generator {
                 } else {
                     state = .rejected
                     appleRefusal = nil
-                    lastError = "dispute settled for the owner: shared Apple ID"
+                    why = Why(.disputeSettled, "dispute settled for the owner: shared Apple ID")
                 }
             case .transfer:
                 subscriptions[otid]?.owner = accountId
@@ -196,10 +197,11 @@ struct Generator {
             changedAt = at
             nextRetry = RetrySchedule.nextAttempt(afterFailure: attempts, firstFailureAt: settledAt, now: at)
             needsOperator = nextRetry == nil
-            lastError =
+            why =
                 [
-                    "21005 receipt server temporarily unavailable", "no answer from Apple: timed out after 30 s",
-                    "Apple HTTP 503", "21009 internal data access error",
+                    Why(.appleStatus(21005), "21005 receipt server temporarily unavailable"),
+                    Why(.storeUnreachable(.appStore), "no answer from Apple: timed out after 30 s"),
+                    Why(.storeServerError(.appStore, http: 503), "Apple HTTP 503"), Why(.appleStatus(21009), "21009 internal data access error"),
                 ][random.int(0...3)]
         }
 
@@ -208,7 +210,7 @@ struct Generator {
         rows.orders.append([
             orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
             manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
-            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, lastError,
+            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, why?.words, why?.reason.code,
             needsOperator ? 1 : 0, replay ? 1 : 0, DemoCatalogue.bundleId,
         ])
         stateCounts[state, default: 0] += 1
@@ -247,7 +249,7 @@ struct Generator {
             for n in max(1, attempts - 2)...attempts {
                 rows.attempts.append([
                     orderId, submissionId, settledAt + Millis(n) * 10_000, "verify_receipt", NULL, "retryable", NONE,
-                    NONE, 30_000, lastError, NULL,
+                    NONE, 30_000, why?.words, NULL,
                 ])
             }
         case .receiptReceived:
@@ -256,7 +258,7 @@ struct Generator {
             let status = appleRefusal ?? 21003
             rows.attempts.append([
                 orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
-                random.int(2_800...6_200), lastError, "{\"status\":\(status)}",
+                random.int(2_800...6_200), why?.words, "{\"status\":\(status)}",
             ])
         default:
             rows.attempts.append([
@@ -312,18 +314,18 @@ struct Generator {
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
-                rows.flags.append([accountId, "replay", orderId, lastError ?? "replay", settledAt])
+                rows.flags.append([accountId, "replay", orderId, why?.words ?? "replay", settledAt])
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: .order(orderId), reason: lastError,
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.replay", target: .order(orderId), reason: why?.words,
                     detail: "receipt_received → rejected")
             } else {
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: .order(orderId), reason: lastError,
+                    to: &rows, at: settledAt, actor: "system", role: "rule", action: "verify.rejected", target: .order(orderId), reason: why?.words,
                     detail: "receipt_received → rejected")
             }
         case .disputed:
             audit.append(
-                to: &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: .order(orderId), reason: lastError,
+                to: &rows, at: settledAt, actor: "system", role: "rule", action: "ownership.disputed", target: .order(orderId), reason: why?.words,
                 detail: "verified → disputed")
         default:
             break

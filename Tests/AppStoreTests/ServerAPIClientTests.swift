@@ -94,7 +94,7 @@ struct ServerAPIClientTests {
             await verifier.shutdown()
             #expect(outcome.report.appleStatus == 21004)
             #expect(outcome.order.state == .verifyRetry && outcome.order.needsOperator)
-            #expect(try await h.store.reports.operatorAlerts().first?.reason.contains("shared secret") == true)
+            #expect(try await h.store.reports.operatorAlerts().first?.reason == .sharedSecretRejected)
             let good = try await h.reverify("o1")
             #expect(good.order.state == .delivered)
             #expect(try await h.store.reports.operatorAlerts().isEmpty)

@@ -23,9 +23,17 @@ struct ReverifyCommandTests {
         let (folder, db, config) = (desk.folder, desk.db, desk.config)
         let store = try await desk.open()
         let ids = try await SimulatedOrders.seed(store, simulator: simulator, count: 6, sandboxEvery: 3)
+        // One order Apple once turned down (21010), as a wrong configuration would have.
+        let turnedDown = try await store.apple.apply(orderId: ids[1], submissionId: nil, report: statusReport(21010))
+        #expect(turnedDown.order.state == .rejected && turnedDown.order.reason == .appleStatus(21010))
         await store.close()
 
         try await IAPDesk.run(["order", "reverify", ids[0], "--config", config])
+        // An admin re-verifies the orders rejected for one reason code (Apple's status alone will do).
+        let (badStatus, _, badError) = try await CLIErrorTests.run(["stuck", "reverify", "--rejected", "r5.nonsense", "--config", config])
+        #expect(badStatus != 0 && badError.contains("no such reason code"), "\(badError)")
+        let (rejectedStatus, rejectedOut, rejectedError) = try await CLIErrorTests.run(["stuck", "reverify", "--rejected", "21010", "--config", config])
+        #expect(rejectedStatus == 0 && rejectedOut.contains("1 delivered"), "\(rejectedOut) \(rejectedError)")
         try await IAPDesk.run(["stuck", "reverify", "--all", "--config", config])
         let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         for id in ids {

@@ -69,7 +69,8 @@ struct GrantStoreTests {
             #expect(try await store.orders.deliveryConflicts().map(\.orderId) == ["hand"])
             #expect(try await store.orders.detail("hand").grants.filter { $0.revokedAt == nil }.count == 1)
             #expect(try await store.audit.entries().contains { $0.action == "delivery.conflict" && $0.target == .order("auto") })
-            #expect(try await store.reports.operatorAlerts().contains { $0.reason.contains("two deliveries") })
+            #expect(later.order.reason == .doubleDelivery)
+            #expect(try await store.reports.operatorAlerts().contains { $0.reason == .doubleDelivery })
         }
     }
 

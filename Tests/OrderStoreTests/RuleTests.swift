@@ -72,8 +72,8 @@ struct RuleTests {
             #expect(!StatusCodeRule.meaning(of: code).hasPrefix("unknown"), "code \(code)")
         }
         #expect(StatusCodeRule.meaning(of: 12345).hasPrefix("unknown"))
-        guard case .configuration(let reason) = StatusCodeRule.classify(statusReport(21004)) else { Issue.record("21004 not a configuration error"); return }
-        #expect(reason.contains("shared secret"))
+        guard case .configuration(let why) = StatusCodeRule.classify(statusReport(21004)) else { Issue.record("21004 not a configuration error"); return }
+        #expect(why.reason == .sharedSecretRejected && why.words.contains("shared secret"))
     }
 
     // MARK: R4

@@ -145,6 +145,7 @@ struct VerificationStoreTests {
             #expect(outcome.order.needsOperator)
             #expect(outcome.order.nextRetryAt == t0 + 3000 + .seconds(10))
             #expect(outcome.order.lastError?.contains("no transaction for this order") == true)
+            #expect(outcome.order.reason == .noTransactionForOrder)
         }
     }
 
@@ -153,22 +154,30 @@ struct VerificationStoreTests {
         try await withStore(backend) { store in
             var noSecret = statusReport(21003)
             noSecret.sharedSecretSent = false
-            let cases: [(String, VerificationReport)] = [
-                ("secret", statusReport(21004)), ("unreadable", statusReport(21000)), ("no-secret", noSecret),
-                ("internal", statusReport(21150, retryable: false)), ("unknown", statusReport(21777)),
-                ("key", VerificationReport(environment: .production, appleStatus: nil, httpStatus: 401)),
-                ("notfound", VerificationReport(method: .serverAPI, environment: .sandbox, appleStatus: 4_040_010, httpStatus: 404)),
+            let cases: [(String, VerificationReport, OrderReason)] = [
+                ("secret", statusReport(21004), .sharedSecretRejected), ("unreadable", statusReport(21000), .requestUnreadable),
+                ("no-secret", noSecret, .sharedSecretMissing), ("internal", statusReport(21150, retryable: false), .appleNotRetryable(21150)),
+                ("unknown", statusReport(21777), .undocumentedStatus(21777)),
+                ("key", VerificationReport(environment: .production, appleStatus: nil, httpStatus: 401), .credentialsRefused(.appStore)),
+                (
+                    "notfound", VerificationReport(method: .serverAPI, environment: .sandbox, appleStatus: 4_040_010, httpStatus: 404),
+                    .serverAPIRefused(4_040_010)
+                ),
             ]
-            for (id, report) in cases {
+            for (id, report, reason) in cases {
                 let submission = try await store.paidOrder(id, account: "a1")
                 let outcome = try await store.apple.apply(orderId: id, submissionId: submission, report: report, at: t0 + 3000)
                 #expect(outcome.order.state == .verifyRetry, "\(id)")
                 #expect(outcome.order.needsOperator, "\(id)")
                 #expect(outcome.order.nextRetryAt != nil, "\(id): the retries go on, so fixing the configuration is enough")
+                #expect(outcome.order.reason == reason, "\(id)")
+                #expect(try await store.orders.detail(id).order.reason == reason, "\(id): the code is stored")
             }
             let waiting = try await store.reports.operatorAlerts(limit: 10)
-            #expect(waiting.first { $0.reason.contains("shared secret") }?.orders == 1)
+            #expect(waiting.first { $0.reason == .sharedSecretRejected }?.orders == 1, "grouped by the reason's code: \(waiting)")
+            #expect(waiting.first { $0.reason == .sharedSecretRejected }?.banner.contains("shared_secret_file") == true, "the banner says what to fix")
             #expect(waiting.reduce(0) { $0 + $1.orders } == cases.count)
+            #expect(Set(waiting.map(\.reason)) == Set(cases.map(\.2)), "one alert per reason code")
         }
     }
 
@@ -180,7 +189,9 @@ struct VerificationStoreTests {
             let rejected = try await store.orders.detail("o1").order
             #expect(rejected.state == .rejected)
             #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: "re-verify a rejected order", role: .support))
-            #expect(try await store.apple.rejectedOrders(reasonContaining: "21010") == ["o1"])
+            #expect(rejected.reason == .appleStatus(21010))
+            #expect(try await store.apple.rejectedOrders(reason: .appleStatus(21010)) == ["o1"])
+            #expect(try await store.apple.rejectedOrders(reason: .appleStatus(21003)).isEmpty)
             // Without reopen (not an admin's word) the answer is recorded but decides nothing.
             let ignored = try await store.apple.apply(
                 orderId: "o1", submissionId: submission, report: validReport([tx("1", at: t0 + 100)]), at: t0 + 4000)

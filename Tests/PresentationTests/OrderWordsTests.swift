@@ -120,7 +120,11 @@ struct OrderWordsTests {
             GameEndpointOutage(since: at, failures: 3, waiting: 1_200).banner == "game endpoint failing since 03:12 UTC — 1000+ events not confirmed, none lost"
         )
         #expect(
-            OperatorAlert(reason: "21004 shared secret does not match", orders: 2, since: at).banner
-                == "21004 shared secret does not match: 2 orders waiting, none rejected")
+            OperatorAlert(reason: .sharedSecretRejected, orders: 2, since: at, example: "verifyReceipt rejects our shared secret (21004)").banner
+                == "verifyReceipt rejects our shared secret (21004): 2 orders waiting, none rejected — fix `shared_secret_file` in [apple]; the retries then go through"
+        )
+        #expect(
+            OperatorAlert(reason: .googleAcknowledgementDue, orders: 1, since: at, deadline: at + .hours(72)).banner.hasPrefix(
+                "Google Play refunds these purchases unless acknowledged (three-day rule) by "))
     }
 }

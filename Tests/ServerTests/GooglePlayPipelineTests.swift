@@ -86,6 +86,7 @@ struct GooglePlayPipelineTests {
             _ = try await Self.submit(serve, order: "gp-x", account: "p-3", product: "coins_300", token: abandoned.token)
             let waiting = try await IntakeTests.waitFor("verify_retry", order: "gp-p", in: serve)
             #expect((waiting["last_error"] as? String)?.contains("pending") == true, "\(waiting)")
+            #expect(waiting["reason_code"] as? String == "google.pending", "the game server can branch on the code: \(waiting)")
             _ = try await IntakeTests.waitFor("verify_retry", order: "gp-x", in: serve)
             #expect(try await Self.events(serve, order: "gp-p").isEmpty)
             try await play.settlePendingAndNotify(paid.token, paid: true)
@@ -94,6 +95,7 @@ struct GooglePlayPipelineTests {
             _ = try await IntakeTests.waitFor("delivered", order: "gp-p", in: serve, seconds: 15)
             let rejected = try await IntakeTests.waitFor("rejected", order: "gp-x", in: serve, seconds: 15)
             #expect((rejected["last_error"] as? String)?.contains("cancelled") == true, "\(rejected)")
+            #expect(rejected["reason_code"] as? String == "google.cancelled_before_payment", "\(rejected)")
             #expect(try await Self.events(serve, order: "gp-x").isEmpty)
             #expect(try await eventually { await play.ledger.purchase(token: paid.token)?.acknowledged == true })
         }
@@ -111,6 +113,7 @@ struct GooglePlayPipelineTests {
             _ = try await Self.submit(serve, order: "gp-r2", account: "p-5", product: "no_ads", token: bought.token)
             let replay = try await IntakeTests.waitFor("rejected", order: "gp-r2", in: serve)
             #expect((replay["last_error"] as? String)?.contains("replay") == true, "\(replay)")
+            #expect(replay["reason_code"] as? String == "r7.replay", "\(replay)")
             #expect(try await serve.store.orders.find("gp-r2")?.replayFlag == true)
 
             let foreign = try await play.ledger.buy(packageName: IntakeTests.otherPackage, productId: "coins_60", account: "p-6")
@@ -197,7 +200,8 @@ struct GooglePlayPipelineTests {
             let bought = try await play.purchaseAndNotify(productId: "coins_60", account: "p-10", at: Date().addingTimeInterval(-2.5 * 86_400))
             #expect(try await eventually(within: 30) { try await serve.store.googlePlay.purchase(token: bought.token) != nil })
             let alerts = try await serve.store.reports.operatorAlerts()
-            #expect(alerts.contains { $0.reason.contains("Google Play refunds") && $0.orders == 1 }, "\(alerts)")
+            #expect(alerts.contains { $0.reason == .googleAcknowledgementDue && $0.orders == 1 }, "\(alerts)")
+            #expect(alerts.first { $0.reason == .googleAcknowledgementDue }?.banner.contains("Google Play refunds") == true)
             #expect(try await serve.store.googlePlay.acknowledgementsAtRisk().map(\.facts.purchaseToken) == [bought.token])
         }
     }

@@ -45,7 +45,7 @@ enum OrderActions {
                 do {
                     return (VerificationPresentation.oneLine(try await store.apple.reverify(orderId: orderId, using: verifier, by: actor)), false)
                 } catch {
-                    return ("\(orderId): \(error)", true)
+                    return ("\(orderId): \(ErrorWords.text(error))", true)
                 }
             })
     }

@@ -80,7 +80,7 @@ public final class ConsoleApp {
             storeOutage = nil
         } catch {
             storeOutage = session.store.health.current
-            if storeOutage == nil { message = ("\(error)", true) }
+            if storeOutage == nil { message = (ErrorWords.text(error), true) }
         }
         draw()
     }
@@ -144,7 +144,7 @@ public final class ConsoleApp {
                 }
             }
         } catch {
-            message = ("\(error)", true)
+            message = (ErrorWords.text(error), true)
         }
         draw()
     }
@@ -186,7 +186,7 @@ public final class ConsoleApp {
                 await refresh()
             } catch {
                 // The store refused (a conflict, already delivered, forbidden): say so, change nothing.
-                dialog.error = DatabaseErrorText.describe(error) ?? "\(error)"
+                dialog.error = ErrorWords.text(error)
             }
         default:
             dialog.edit(key)
@@ -246,7 +246,7 @@ public final class ConsoleApp {
                 case .command: try await run(command: editor.text)
                 }
             } catch {
-                message = ("\(error)", true)
+                message = (ErrorWords.text(error), true)
             }
             return
         case .tab where kind == .command:
@@ -259,7 +259,7 @@ public final class ConsoleApp {
             if kind == .command { suggestions = editor.text.isEmpty ? [] : await candidates(for: editor.text).candidates }
             // Filters narrow as you type; a lookup by id runs on Enter, once the id is whole.
             if kind == .filter, FilterQuery(editor.text).lookup == nil {
-                do { try await top.apply(filter: editor.text, session: session) } catch { message = ("\(error)", true) }
+                do { try await top.apply(filter: editor.text, session: session) } catch { message = (ErrorWords.text(error), true) }
             }
         }
     }
@@ -403,7 +403,7 @@ public final class ConsoleApp {
             }
             let (theme, error) = ThemeLoader.loadOrFallback(name)
             if let error {
-                message = ("\(error)", true)
+                message = (ErrorWords.text(error), true)
             } else {
                 session.theme = theme
                 message = ("theme \(theme.name)", false)

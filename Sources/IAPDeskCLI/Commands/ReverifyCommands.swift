@@ -33,18 +33,26 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
     @Option(help: "Calls to Apple in flight at once.") var concurrency: Int = 32
     @Option(
         help: ArgumentHelp(
-            "Instead, re-verify rejected orders whose reason contains this text (admins only), e.g. \"21004\" once the shared secret is fixed.",
-            valueName: "reason"))
+            "Instead, re-verify the orders rejected for this reason code (admins only), as the order page shows it: e.g. apple.status.21010 "
+                + "(or just 21010), r5.bundle_id.",
+            valueName: "code"))
     var rejected: String?
 
     func run() async throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
         guard rejected == nil || !all else { throw ValidationError("--rejected and --all choose different orders: give one") }
+        // A bare number is Apple's status, the code operators remember.
+        let reason = try rejected.map { code in
+            guard let reason = OrderReason(code: Int(code) == nil ? code : "apple.status.\(code)") else {
+                throw ValidationError("--rejected \(Output.safe(code)): no such reason code (the order page shows an order's, e.g. apple.status.21010)")
+            }
+            return reason
+        }
         let result = try await store.withStore { store, configuration in
             let actor = try await store.operators.actor(forUser: OperatorIdentity.current)
             let ids: [String] =
-                if let rejected {
-                    try await store.apple.rejectedOrders(reasonContaining: rejected, limit: limit)
+                if let reason {
+                    try await store.apple.rejectedOrders(reason: reason, limit: limit)
                 } else if all {
                     try await store.reports.stuck(limit: limit).items.map(\.order.orderId)
                 } else {

@@ -107,7 +107,8 @@ extension OrderStore {
         }
         guard let content = report.content else {
             try await scheduleRetry(
-                tx, order: next, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
+                tx, order: next, previous: order, reason: Why(.validWithoutContent, "Apple said valid but sent no receipt content"), operatorNeeded: false,
+                outcome: &outcome)
             return
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
@@ -120,7 +121,7 @@ extension OrderStore {
             try await tx.flagAccount(order, "replay", detail: detail)
             outcome.outcomeKind = .checkFailed
             next.state = .rejected
-            next.lastError = detail
+            next.explain(Why(.replay, detail))
             outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: detail)
         case .restore(let holder):
             try await verifyAndDeliver(
@@ -141,7 +142,7 @@ extension OrderStore {
         var verified = next
         verified.transactionId = purchase.transaction.transactionId
         verified.originalTransactionId = purchase.transaction.originalTransactionId
-        verified.lastError = nil
+        verified.explain(nil)
         verified.nextRetryAt = nil
         verified.needsOperator = false
         verified.state = .verified
@@ -153,7 +154,7 @@ extension OrderStore {
             if case .ownerKeeps = decision {
                 var disputed = current
                 disputed.state = .disputed
-                disputed.lastError = decision.explanation
+                disputed.explain(Why(.ownershipDisputed, decision.explanation))
                 outcome.order = try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
                 return
             }
@@ -187,20 +188,21 @@ extension OrderStore {
     private func handleFailedCheck(_ tx: WriteTransaction, order next: Order, previous: Order, outcome: inout VerificationOutcome) async throws {
         guard let failed = ReceiptChecks.firstFailure(outcome.checks) else { return }
         if failed.name == .transactionPresent {
-            let reason = "Apple's answer is valid but holds no transaction for this order: ask the game for the transaction id, or attach the orphan"
+            let reason = Why(.noTransactionForOrder, "Apple's answer is valid but holds no transaction for this order")
             try await scheduleRetry(tx, order: next, previous: previous, reason: reason, operatorNeeded: true, outcome: &outcome)
             return
         }
         outcome.outcomeKind = .checkFailed
-        try await reject(tx, next, previous: previous, reason: "check failed: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
+        try await reject(
+            tx, next, previous: previous, reason: Why(.checkFailed(failed.name), "check failed: \(failed.name.rawValue): \(failed.detail)"), outcome: &outcome)
     }
 
-    private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: String, outcome: inout VerificationOutcome) async throws {
+    private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: Why, outcome: inout VerificationOutcome) async throws {
         var rejected = next
         rejected.state = .rejected
-        rejected.lastError = reason
+        rejected.explain(reason)
         rejected.nextRetryAt = nil
-        outcome.order = try await tx.save(rejected, previous: previous, action: "verify.rejected", reason: reason)
+        outcome.order = try await tx.save(rejected, previous: previous, action: "verify.rejected", reason: reason.words)
     }
 
     /// A purchase Apple's answer showed for an order, with its product type.
@@ -251,7 +253,7 @@ extension OrderStore {
             let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
             let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method.reportsConsumableRefunds)
         {
-            outcome.order = try await refund(tx, order: order, why: "Apple reports cancellation \(cancelled.iso8601)")
+            outcome.order = try await refund(tx, order: order, why: Why(.refunded(order.marketplace), "Apple reports cancellation \(cancelled.iso8601)"))
         }
         if type == .autoRenewable, let otid = order.originalTransactionId {
             try await refreshSubscriptionFacts(tx, otid: otid, content: content, source: FactSource(report.method))
@@ -261,13 +263,13 @@ extension OrderStore {
     /// R4: the order waits for the next try. `operatorNeeded` marks our own configuration
     /// or an answer only a person can act on; the retries still run, so fixing the
     /// configuration is enough. A hand delivery awaiting confirmation stays delivered.
-    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: String, operatorNeeded: Bool, outcome: inout VerificationOutcome)
+    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: Why, operatorNeeded: Bool, outcome: inout VerificationOutcome)
         async throws
     {
         var next = order
         if !previous.isUnconfirmedDelivery { next.state = .verifyRetry }
         next.attempts = previous.attempts + 1
-        next.lastError = reason
+        next.explain(reason)
         let firstFailure = previous.firstFailureAt ?? tx.now
         next.firstFailureAt = firstFailure
         next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now)
@@ -276,7 +278,7 @@ extension OrderStore {
         let action = previous.isUnconfirmedDelivery ? "grant.unconfirmed" : (previous.state == .verifyRetry ? "verify.retry" : "verify.retryable")
         let detail =
             next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
-        outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason, detail: detail)
+        outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason.words, detail: detail)
     }
 
     private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)
@@ -311,7 +313,7 @@ extension OrderStore {
         }
         var next = order
         next.state = .delivered
-        next.lastError = nil
+        next.explain(nil)
         next.needsOperator = false
         if transactionId == nil {
             next.attempts = 0
@@ -331,14 +333,14 @@ extension OrderStore {
     }
 
     /// R9: the order is refunded and its live grant revoked.
-    func refund(_ tx: WriteTransaction, order: Order, why: String, revokedBy: String = "apple") async throws -> Order {
-        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, reason: why)
+    func refund(_ tx: WriteTransaction, order: Order, why: Why, revokedBy: String = "apple") async throws -> Order {
+        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, reason: why.words)
         var next = order
         next.state = .refunded
-        next.lastError = why
+        next.explain(why)
         next.nextRetryAt = nil
-        let refunded = try await tx.save(next, previous: order, action: "refund", reason: why)
-        try await tx.recordEvent(.refunded, order: refunded, reason: why)
+        let refunded = try await tx.save(next, previous: order, action: "refund", reason: why.words)
+        try await tx.recordEvent(.refunded, order: refunded, reason: why.words)
         return refunded
     }
 }

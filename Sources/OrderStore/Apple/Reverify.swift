@@ -93,20 +93,17 @@ extension AppleAnswers {
         }
     }
 
-    /// Rejected orders whose reason contains `reason` (a status code, "shared secret",
-    /// "replay"), oldest first: what an admin re-verifies in bulk once a wrong
-    /// configuration is fixed. Served by the state index; the reason is matched in code.
-    public func rejectedOrders(reasonContaining reason: String, limit: Int = 10_000) async throws -> [String] {
+    /// Rejected orders turned down for `reason` (Apple's 21010, a failed bundle id check),
+    /// oldest first: what an admin re-verifies in bulk once the cause is fixed. One range of
+    /// the rejected-by-reason index.
+    public func rejectedOrders(reason: OrderReason, limit: Int = 10_000) async throws -> [String] {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT order_id, last_error FROM orders WHERE state = 'rejected' ORDER BY created_at, order_id
+                SELECT order_id FROM orders WHERE state = 'rejected' AND reason_code = \(bind: reason.code)
+                ORDER BY created_at, order_id LIMIT \(bind: limit)
                 """
-            ).compactMap { row -> String? in
-                guard (try row.optionalString("last_error"))?.localizedCaseInsensitiveContains(reason) == true else { return nil }
-                return try row.string("order_id")
-            }
-            .prefix(limit).map { $0 }
+            ).map { try $0.string("order_id") }
         }
     }
 

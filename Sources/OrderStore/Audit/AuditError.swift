@@ -1,5 +1,5 @@
-/// Why the audit log (R10) refused a write or an anchor. Each says what an admin does next;
-/// none of them wrote anything.
+/// Why the audit log (R10) refused a write or an anchor; none of them wrote anything. What an
+/// admin does next is Presentation's to say (`ErrorWords`).
 public enum AuditError: Error, Equatable, CustomStringConvertible {
     /// Signing needs a configured key of at least `minimumBytes`.
     case keyTooShort(minimumBytes: Int)
@@ -19,9 +19,9 @@ public enum AuditError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .keyTooShort(let minimum):
-            "an audit key needs at least \(minimum) bytes (`iapdesk audit new-key FILE` writes one)"
+            "an audit key needs at least \(minimum) bytes"
         case .noKey:
-            "no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE); `iapdesk audit new-key FILE` writes one"
+            "no audit key is configured (audit.key_file or IAPDESK_AUDIT_KEY_FILE)"
         case .broken(let seq, let why):
             "the audit log is broken at entry \(seq) (\(why)); anchoring would vouch for it, so nothing was written"
         case .keyRequired(let fingerprint):
@@ -29,9 +29,9 @@ public enum AuditError: Error, Equatable, CustomStringConvertible {
         case .keyMismatch(let store, let configured):
             "this store's audit log is signed with audit key \(store), not the configured key \(configured): nothing was written"
         case .notAnchored:
-            "an audit key is configured but this store's audit log is not signed yet: an admin starts signing it with `iapdesk audit anchor --reason …` (nothing was written)"
+            "an audit key is configured but this store's audit log is not signed yet (nothing was written)"
         case .headForged(let seq):
-            "the audit log's head (entry \(seq)) does not carry the audit key's MAC: it was moved outside iapdesk, as when a log is truncated and its head set back; writes are refused until `iapdesk audit verify` is read and an admin runs `iapdesk audit anchor --reason …`"
+            "the audit log's head (entry \(seq)) does not carry the audit key's MAC: it was moved outside iapdesk, as when a log is truncated and its head set back; writes are refused"
         }
     }
 }

@@ -24,7 +24,7 @@ public struct BulkRows: Sendable {
             columns: [
                 "order_id", "account_id", "product_id", "quantity", "created_at", "state", "state_changed_at", "version", "updated_by",
                 "stuck_since", "environment", "transaction_id", "original_transaction_id", "attempts", "first_failure_at",
-                "next_retry_at", "last_error", "needs_operator", "replay_flag", "app",
+                "next_retry_at", "last_error", "reason_code", "needs_operator", "replay_flag", "app",
             ], rows: orders)
         try await writer.insert(
             into: "receipt_submissions",

@@ -47,9 +47,7 @@ extension OrderStore {
     public func servedApp(_ named: String?, for what: String? = nil) throws -> String {
         let app = named ?? settings.bundleId
         guard settings.apps.isEmpty || settings.apps.contains(app) else {
-            throw StoreError.invalid(
-                (what.map { "\($0): " } ?? "")
-                    + "no app \(app) in this store (\(settings.apps.joined(separator: ", "))): an admin adds it with `iapdesk app add \(app)`")
+            throw StoreError.unknownApp(app, served: settings.apps, subject: what)
         }
         return app
     }

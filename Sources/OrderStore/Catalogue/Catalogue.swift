@@ -49,7 +49,7 @@ public struct Catalogue: Sendable {
                     throw StoreError.invalid("\(product.productId) is \(existing.type.rawValue) and orders name it: its type cannot change")
                 }
             } else if existing != nil {
-                throw StoreError.invalid("\(product.productId) is in the catalogue already: change it with `iapdesk product update`")
+                throw StoreError.productExists(product.productId)
             }
             var stored = product
             stored.retiredAt = existing?.retiredAt

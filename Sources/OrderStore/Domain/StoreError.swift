@@ -1,5 +1,5 @@
-/// Errors the store reports. Each says what happened and, where there is one, what the
-/// operator can do about it.
+/// Errors the store reports. Each says what happened; what the operator does about it (the
+/// console's key, the CLI's command) is Presentation's to say (`ErrorWords`).
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case corrupt(String)
     case notFound(kind: RecordKind, id: String)
@@ -56,6 +56,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case unknownProduct(String)
     /// An order names a product an admin retired.
     case productRetired(String)
+    /// Adding a product the catalogue holds already.
+    case productExists(String)
+    /// A command names an app (bundle id or package) the store does not serve; `subject` (a
+    /// product id) is what named it.
+    case unknownApp(String, served: [String], subject: String?)
     /// A store's own action asked of an order paid in the other store (a Google Play refund
     /// of an App Store order), or of one whose purchase that store never confirmed.
     case notPaidIn(Marketplace, id: String)
@@ -65,9 +70,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownProduct(let id):
-            "no product \(id) in the catalogue: an admin adds it with `iapdesk product add \(id) --type … --name … --price … --currency …`"
+            "no product \(id) in the catalogue"
         case .productRetired(let id):
-            "product \(id) is retired: no new order may name it (`iapdesk product show \(id)`)"
+            "product \(id) is retired: no new order may name it"
+        case .productExists(let id):
+            "\(id) is in the catalogue already"
+        case .unknownApp(let app, let served, let subject):
+            (subject.map { "\($0): " } ?? "") + "no app \(app) in this store (\(served.joined(separator: ", ")))"
         case .notPaidIn(let store, let id):
             "\(id) has no purchase \(store == .googlePlay ? "Google Play" : "the App Store") confirmed"
         case .deferRefused(let otid, let why):
@@ -113,7 +122,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .firstOperatorMustBeAdmin:
             "the first operator of a store must be an admin"
         case .mustSettleDispute(let orderId):
-            "order \(orderId) is a disputed renewal (R8): settle it (d in the console, `iapdesk order resolve`), which also closes its review"
+            "order \(orderId) is a disputed renewal (R8): it leaves only by being settled"
         case .checkFailed(let orderId, let check, let detail):
             "order \(orderId): check failed: \(check): \(detail)"
         case .replay(let orderId, let detail):

@@ -102,7 +102,7 @@ public struct GooglePlayPurchases: Sendable {
     {
         if !voided.isEmpty { try await receiveVoided(voided, at: now) }
         switch StatusCodeRule.classify(report) {
-        case .retryable(let reason), .configuration(let reason): return .unanswered(reason)
+        case .retryable(let why), .configuration(let why): return .unanswered(why.words)
         case .final, .valid, .validExpired: break
         }
         if let holder = try await holder(of: token) {

@@ -12,21 +12,25 @@ extension OrderStore {
         case .configuration(let reason):
             return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
         case .final(let reason):
-            return try await stopConfirming(tx, order, because: "Apple does not confirm this hand delivery: \(reason)", outcome: &outcome)
+            return try await stopConfirming(
+                tx, order, because: Why(reason.reason, "Apple does not confirm this hand delivery: \(reason.words)"), outcome: &outcome)
         case .valid, .validExpired:
             break
         }
         guard let content = report.content else {
             return try await scheduleRetry(
-                tx, order: order, previous: order, reason: "Apple said valid but sent no receipt content", operatorNeeded: false, outcome: &outcome)
+                tx, order: order, previous: order, reason: Why(.validWithoutContent, "Apple said valid but sent no receipt content"), operatorNeeded: false,
+                outcome: &outcome)
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
             guard let failed = ReceiptChecks.firstFailure(outcome.checks), failed.name != .transactionPresent else {
-                let reason = "Apple's answer holds no transaction for this hand delivery yet"
+                let reason = Why(.noTransactionForOrder, "Apple's answer holds no transaction for this hand delivery yet")
                 return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
             }
             return try await stopConfirming(
-                tx, order, because: "Apple's answer does not confirm this hand delivery: \(failed.name.rawValue): \(failed.detail)", outcome: &outcome)
+                tx, order,
+                because: Why(.checkFailed(failed.name), "Apple's answer does not confirm this hand delivery: \(failed.name.rawValue): \(failed.detail)"),
+                outcome: &outcome)
         }
         let transaction = purchase.transaction
         if case .replay(let holder, let holderAccount, let key) = try await tx.claim(transaction, type: purchase.type, for: order) {
@@ -38,7 +42,7 @@ extension OrderStore {
         next.environment = report.environment ?? order.environment
         next.nextRetryAt = nil
         next.firstFailureAt = nil
-        next.lastError = nil
+        next.explain(nil)
         next.needsOperator = false
         try await tx.linkLiveGrant(orderId: order.orderId, transactionId: transaction.transactionId)
         if purchase.type == .autoRenewable {
@@ -46,7 +50,7 @@ extension OrderStore {
             outcome.ownership = decision
             if case .ownerKeeps(let owner) = decision {
                 next.needsOperator = true
-                next.lastError = "delivered by hand, but R8 gives this renewal to \(owner): settle it in :disputes"
+                next.explain(Why(.ownershipDisputed, "delivered by hand, but R8 gives this renewal to \(owner)"))
             }
         }
         outcome.order = try await tx.save(
@@ -54,13 +58,13 @@ extension OrderStore {
             detail: "Apple confirms transaction \(transaction.transactionId)")
     }
 
-    private func stopConfirming(_ tx: WriteTransaction, _ order: Order, because reason: String, outcome: inout VerificationOutcome) async throws {
+    private func stopConfirming(_ tx: WriteTransaction, _ order: Order, because reason: Why, outcome: inout VerificationOutcome) async throws {
         var next = order
         next.needsOperator = true
-        next.lastError = reason
+        next.explain(reason)
         next.nextRetryAt = nil
         outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: "grant.unconfirmed", reason: reason, detail: "needs operator")
+        outcome.order = try await tx.save(next, previous: order, action: "grant.unconfirmed", reason: reason.words, detail: "needs operator")
     }
 
     private func flagDoubleDelivery(
@@ -71,7 +75,7 @@ extension OrderStore {
         var next = order
         next.deliveryConflict = holder
         next.needsOperator = true
-        next.lastError = detail
+        next.explain(Why(.doubleDelivery, detail))
         next.nextRetryAt = nil
         try await tx.flagAccount(order, "double_delivery", detail: detail)
         tx.audit("delivery.conflict", target: .order(holder), detail: detail)

@@ -53,7 +53,7 @@ extension Orders {
             try await tx.revokeLiveGrant(orderId: orderId, by: actor.name, reason: reason)
             var next = order
             next.state = .rejected
-            next.lastError = "delivery revoked by \(actor.name): \(reason)"
+            next.explain(Why(.revokedByOperator, "delivery revoked by \(actor.name): \(reason)"))
             next.nextRetryAt = nil
             let revoked = try await tx.save(next, previous: order, action: "revoke", reason: reason)
             try await tx.recordEvent(.revoked, order: revoked, reason: reason)
@@ -83,7 +83,10 @@ extension OrderStore {
             tx.audit("\(kind.rawValue).ignored", target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
             return order
         }
-        let why = kind == .revoke ? "Apple revoked transaction \(transactionId) (Family Sharing)" : "Apple refunded transaction \(transactionId)"
+        let why =
+            kind == .revoke
+            ? Why(.familySharingRevoked, "Apple revoked transaction \(transactionId) (Family Sharing)")
+            : Why(.refunded(order.marketplace), "\(order.marketplace == .googlePlay ? "Google" : "Apple") refunded transaction \(transactionId)")
         return try await refund(tx, order: order, why: why)
     }
 

@@ -50,7 +50,7 @@ extension Orders {
                 if case .ownerKeeps = decision {
                     var disputed = current
                     disputed.state = .disputed
-                    disputed.lastError = decision.explanation
+                    disputed.explain(Why(.ownershipDisputed, decision.explanation))
                     return try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
                 }
             }

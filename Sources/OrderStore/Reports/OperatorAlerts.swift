@@ -1,19 +1,25 @@
 import SQLKit
 
-/// Paid orders waiting for a person, grouped by why: a wrong shared secret, a key Apple
-/// refuses, an exhausted retry schedule, two deliveries for one purchase. The console
-/// shows the largest group as a banner on every screen until it is fixed.
+/// Paid orders waiting for a person, grouped by the code of why: a wrong shared secret, a
+/// key Apple refuses, an exhausted retry schedule, two deliveries for one purchase. The
+/// console shows the largest group as a banner on every screen until it is fixed.
 public struct OperatorAlert: Sendable, Equatable {
-    public var reason: String
+    public var reason: OrderReason
     public var orders: Int
     /// The oldest of these orders' last state change.
     public var since: Millis
+    /// One order's words for the reason (its particulars), to show beside the code.
+    public var example: String?
+    /// Google Play's refund deadline of the first purchase at risk (``OrderReason/googleAcknowledgementDue``).
+    public var deadline: Millis?
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(reason: String, orders: Int, since: Millis) {
+    public init(reason: OrderReason, orders: Int, since: Millis, example: String? = nil, deadline: Millis? = nil) {
         self.reason = reason
         self.orders = orders
         self.since = since
+        self.example = example
+        self.deadline = deadline
     }
 }
 
@@ -25,11 +31,13 @@ extension Reports {
         try await store.read { sql in
             let orders = try await sql.rows(
                 """
-                SELECT last_error, COUNT(*) AS n, MIN(state_changed_at) AS since FROM orders
-                WHERE needs_operator = 1 GROUP BY last_error ORDER BY n DESC, last_error LIMIT \(bind: limit)
+                SELECT reason_code, COUNT(*) AS n, MIN(state_changed_at) AS since, MAX(last_error) AS example FROM orders
+                WHERE needs_operator = 1 GROUP BY reason_code ORDER BY n DESC, reason_code LIMIT \(bind: limit)
                 """
             ).map { row in
-                OperatorAlert(reason: try row.optionalString("last_error") ?? "needs an operator", orders: try row.int("n"), since: try row.int64("since"))
+                OperatorAlert(
+                    reason: try row.optionalString("reason_code").flatMap(OrderReason.init(code:)) ?? .unclassified, orders: try row.int("n"),
+                    since: try row.int64("since"), example: try row.optionalString("example"))
             }
             guard
                 let risk = try await sql.row(
@@ -39,8 +47,7 @@ extension Reports {
                     """), try risk.int("n") > 0, let first = try risk.optionalInt64("first")
             else { return orders }
             let alert = OperatorAlert(
-                reason: "Google Play refunds these purchases unless acknowledged by \(first.iso8601) (three-day rule): "
-                    + "deliver them or see why they wait", orders: try risk.int("n"), since: first - PlayPurchaseFacts.acknowledgeWithin)
+                reason: .googleAcknowledgementDue, orders: try risk.int("n"), since: first - PlayPurchaseFacts.acknowledgeWithin, deadline: first)
             return Array(([alert] + orders).sorted { $0.orders > $1.orders }.prefix(limit))
         }
     }

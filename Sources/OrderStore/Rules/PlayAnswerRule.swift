@@ -4,26 +4,25 @@
 /// A pending payment waits; Google's faults retry; our own setup waits for an operator.
 public enum PlayAnswerRule {
     public static func classify(_ report: VerificationReport) -> VerificationClass {
-        if let error = report.transportError { return .retryable(reason: "no answer from Google: \(error)") }
+        if let error = report.transportError { return .retryable(Why(.storeUnreachable(.googlePlay), "no answer from Google: \(error)")) }
         let reason = report.playError.map { " \($0)" } ?? ""
-        switch report.httpStatus ?? 0 {
-        case 429: return .retryable(reason: "Google's rate limit (HTTP 429\(reason))")
-        case 500...599: return .retryable(reason: "Google HTTP \(report.httpStatus ?? 0)\(reason)")
+        let http = report.httpStatus ?? 0
+        switch http {
+        case 429: return .retryable(Why(.storeRateLimited(.googlePlay), "Google's rate limit (HTTP 429\(reason))"))
+        case 500...599: return .retryable(Why(.storeServerError(.googlePlay, http: http), "Google HTTP \(http)\(reason)"))
         case 401, 403:
-            return .configuration(
-                reason: "Google refused iapdesk's service account (HTTP \(report.httpStatus ?? 0)\(reason)): "
-                    + "check the key file and that Play Console grants it access to this app")
+            return .configuration(Why(.credentialsRefused(.googlePlay), "Google refused iapdesk's service account (HTTP \(http)\(reason))"))
         case 400, 404, 410:
-            return .final(reason: "Google knows no such purchase for this app and product (HTTP \(report.httpStatus ?? 0)\(reason))")
+            return .final(Why(.googleUnknownPurchase(http: http), "Google knows no such purchase for this app and product (HTTP \(http)\(reason))"))
         case 200...299: break
-        default: return .retryable(reason: "unexpected answer from Google (HTTP \(report.httpStatus.map(String.init) ?? "?")\(reason))")
+        default: return .retryable(Why(.storeAnswerUnexpected(.googlePlay, http: http), "unexpected answer from Google (HTTP \(http)\(reason))"))
         }
-        guard let play = report.play else { return .retryable(reason: "unreadable answer from Google") }
+        guard let play = report.play else { return .retryable(Why(.storeAnswerUnreadable(.googlePlay), "unreadable answer from Google")) }
         switch (play.state, play.subscriptionState) {
         case (_, "SUBSCRIPTION_STATE_PENDING"?), (.pending, _):
-            return .retryable(reason: "pending at Google: the player has not paid yet; Google tells when they do")
+            return .retryable(Why(.googlePending, "pending at Google: the player has not paid yet; Google tells when they do"))
         case (_, "SUBSCRIPTION_STATE_PENDING_PURCHASE_CANCELED"?), (.cancelled, _):
-            return .final(reason: "Google says the purchase was cancelled before it was paid: never granted")
+            return .final(Why(.googleCancelledBeforePayment, "Google says the purchase was cancelled before it was paid: never granted"))
         default:
             return .valid
         }

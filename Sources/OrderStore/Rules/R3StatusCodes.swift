@@ -5,13 +5,13 @@ public enum VerificationClass: Sendable, Equatable {
     /// 21006: valid, but the (iOS 6 style) subscription has expired. Receipt data is present.
     case validExpired
     /// Try again later: the order goes to `verify_retry` on the R4 schedule.
-    case retryable(reason: String)
+    case retryable(Why)
     /// Our own setup is wrong (shared secret, key, bundle): not the player's fault. The
     /// order waits in `verify_retry`, flagged "needs operator", and the consoles show a
     /// banner until the configuration is fixed and the retries go through.
-    case configuration(reason: String)
+    case configuration(Why)
     /// The answer proves the receipt invalid for this order: rejected with the reason.
-    case final(reason: String)
+    case final(Why)
 
     /// Outcome as stored with the verification attempt.
     public var outcome: AttemptOutcome {
@@ -27,10 +27,13 @@ public enum VerificationClass: Sendable, Equatable {
     /// Apple vouched for the receipt (its content is there to check).
     public var isValid: Bool { self == .valid || self == .validExpired }
 
-    public var reason: String? {
+    /// The reason in words, as the verification attempt records it.
+    public var reason: String? { why?.words ?? (self == .validExpired ? StatusCodeRule.meaning(of: 21006) : nil) }
+
+    /// Why the order does not go on, for an answer that stops it.
+    public var why: Why? {
         switch self {
-        case .valid: nil
-        case .validExpired: StatusCodeRule.meaning(of: 21006)
+        case .valid, .validExpired: nil
         case .retryable(let why), .configuration(let why), .final(let why): why
         }
     }
@@ -81,50 +84,51 @@ public enum StatusCodeRule {
     public static func classify(_ report: VerificationReport) -> VerificationClass {
         if report.method == .googlePlay { return PlayAnswerRule.classify(report) }
         if let error = report.transportError {
-            return .retryable(reason: "no answer from Apple: \(error)")
+            return .retryable(Why(.storeUnreachable(.appStore), "no answer from Apple: \(error)"))
         }
         if let code = report.appleStatus, code >= 4_000_000 {
             return serverAPI(code)
         }
         if let http = report.httpStatus, http >= 500 {
-            return .retryable(reason: "Apple HTTP \(http)")
+            return .retryable(Why(.storeServerError(.appStore, http: http), "Apple HTTP \(http)"))
         }
         if let http = report.httpStatus, http == 429 {
-            return .retryable(reason: "Apple rate limit (HTTP 429)")
+            return .retryable(Why(.storeRateLimited(.appStore), "Apple rate limit (HTTP 429)"))
         }
         if let http = report.httpStatus, http == 401 || http == 403 {
             // Our key or secret is wrong: an operator fixes the configuration, the player keeps the order.
-            return .configuration(reason: "Apple refused iapdesk's credentials (HTTP \(http)): check the key id, issuer id and .p8 key")
+            return .configuration(Why(.credentialsRefused(.appStore), "Apple refused iapdesk's credentials (HTTP \(http))"))
         }
         guard let status = report.appleStatus else {
             // An HTTP answer we could not read is Apple's fault, not the player's: retry.
-            return .retryable(reason: "unreadable answer from Apple (HTTP \(report.httpStatus.map(String.init) ?? "?"))")
+            return .retryable(Why(.storeAnswerUnreadable(.appStore), "unreadable answer from Apple (HTTP \(report.httpStatus.map(String.init) ?? "?"))"))
         }
         let described = "\(status) \(meaning(of: status))"
         switch status {
         case 0: return .valid
         case 21006: return .validExpired
-        case 21002, 21005, 21009: return .retryable(reason: described)
+        case 21002, 21005, 21009: return .retryable(Why(.appleStatus(status), described))
         case 21100...21199:
             // Apple's own internal errors: `is_retryable` false says this very request will
             // fail again, not that the receipt is bad; the order waits for an operator.
             return report.isRetryable == false
-                ? .configuration(reason: "\(described), Apple says not retryable: needs an operator") : .retryable(reason: described)
+                ? .configuration(Why(.appleNotRetryable(status), "\(described), Apple says not retryable"))
+                : .retryable(Why(.appleStatus(status), described))
         case 21007, 21008:
             // R2 resends these; if one is still the final answer the resend itself failed.
-            return .retryable(reason: "\(described) (environment switch did not settle)")
+            return .retryable(Why(.environmentUnsettled(status), "\(described) (environment switch did not settle)"))
         case 21004:
-            return .configuration(reason: "verifyReceipt rejects our shared secret (21004): fix `shared_secret_file`")
+            return .configuration(Why(.sharedSecretRejected, "verifyReceipt rejects our shared secret (21004)"))
         case 21000:
-            return .configuration(reason: "verifyReceipt could not read our request (21000): check iapdesk's verifyReceipt URL")
+            return .configuration(Why(.requestUnreadable, "verifyReceipt could not read our request (21000)"))
         case 21003 where report.sharedSecretSent != true:
             // Without a secret Apple can't authenticate subscription receipts: our setup, not a forgery.
-            return .configuration(reason: "\(described) and no shared secret was sent: set `shared_secret_file`")
+            return .configuration(Why(.sharedSecretMissing, "\(described) and no shared secret was sent"))
         case 21003, 21010:
-            return .final(reason: described)
+            return .final(Why(.appleStatus(status), described))
         default:
             // A code Apple never documented proves nothing about the receipt.
-            return .configuration(reason: "\(described): needs an operator")
+            return .configuration(Why(.undocumentedStatus(status), described))
         }
     }
 
@@ -136,8 +140,8 @@ public enum StatusCodeRule {
     private static func serverAPI(_ code: Int) -> VerificationClass {
         let described = "\(code) \(meaning(of: code))"
         switch code {
-        case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(reason: described)
-        default: return .configuration(reason: "Server API \(described): needs an operator")
+        case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(Why(.appleStatus(code), described))
+        default: return .configuration(Why(.serverAPIRefused(code), "Server API \(described)"))
         }
     }
 }

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27,
         ]
     }
 
@@ -73,6 +73,17 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// Reasons as codes: the operator alerts group the orders waiting for a person by their
+    /// reason's code (not its words, which name particulars), and a bulk re-verification
+    /// selects rejected orders by code; each reads one index range. Orders from before keep
+    /// their words and read as unclassified.
+    private static let v27 = [
+        "ALTER TABLE orders ADD COLUMN reason_code TEXT",
+        "DROP INDEX orders_waiting_for_operator",
+        "CREATE INDEX orders_waiting_by_reason ON orders (reason_code, order_id, state_changed_at) WHERE needs_operator = 1",
+        "CREATE INDEX orders_rejected_by_reason ON orders (reason_code, created_at, order_id) WHERE state = 'rejected'",
+    ]
 
     /// One desk for both stores: the order list narrowed to one store (`store:` in the
     /// console, `--store` on the command line), alone or with a state, reads one index range

@@ -5,7 +5,7 @@ extension Order {
     static let columnList = """
         order_id, account_id, product_id, quantity, created_at, state, state_changed_at, version, updated_by,
         stuck_since, environment, transaction_id, original_transaction_id, attempts, first_failure_at,
-        next_retry_at, last_error, needs_operator, replay_flag, delivery_conflict, app, marketplace
+        next_retry_at, last_error, reason_code, needs_operator, replay_flag, delivery_conflict, app, marketplace
         """
     static let columns = SQLQueryString(columnList)
 
@@ -26,6 +26,7 @@ extension Order {
             originalTransactionId: try row.optionalString("original_transaction_id"),
             attempts: try row.int("attempts"), firstFailureAt: try row.optionalInt64("first_failure_at"),
             nextRetryAt: try row.optionalInt64("next_retry_at"), lastError: try row.optionalString("last_error"),
+            reason: try row.optionalString("reason_code").map { OrderReason(code: $0) ?? .unclassified },
             needsOperator: try row.bool("needs_operator"), replayFlag: try row.bool("replay_flag"),
             deliveryConflict: try row.optionalString("delivery_conflict"), app: try row.optionalString("app"))
         marketplace = try row.optionalValue("marketplace", as: Marketplace.self) ?? .appStore

@@ -1,5 +1,5 @@
-/// Why a store could not be opened, migrated or set up as asked. Nothing was changed; each
-/// says what the store's owner does next. The refusals of the store's operations are
+/// Why a store could not be opened, migrated or set up as asked. Nothing was changed; what
+/// the store's owner does next is Presentation's to say (`ErrorWords`). The refusals of the store's operations are
 /// `StoreError`'s.
 public enum StoreSetupError: Error, Equatable, CustomStringConvertible {
     /// The database cannot be reached or the location is malformed; `why` is its own words.
@@ -24,11 +24,11 @@ public enum StoreSetupError: Error, Equatable, CustomStringConvertible {
         case .newerSchema(let found, let known):
             "the store's schema is version \(found), newer than this iapdesk knows (\(known)); upgrade iapdesk"
         case .otherApp(let store, let configured):
-            "this store is for \(store), and the configuration names \(configured): open it with its own configuration, or add the app to this store with `iapdesk app add` under a configuration that names one of its apps"
+            "this store is for \(store), and the configuration names \(configured)"
         case .postgresOnly(let what):
             "\(what) are PostgreSQL's; on SQLite, whoever can write the file is an admin"
         case .groupRolesMissing:
-            "the iapdesk group roles are not set up on this database: run `iapdesk operator db-roles --apply` as its owner first"
+            "the iapdesk group roles are not set up on this database"
         case .storeNotEmpty(let location):
             "the store at \(location) already has orders; seed an empty store"
         }

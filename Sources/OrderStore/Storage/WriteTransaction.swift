@@ -87,7 +87,7 @@ final class WriteTransaction {
               environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
               original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
               first_failure_at = \(bind: next.firstFailureAt), next_retry_at = \(bind: next.nextRetryAt),
-              last_error = \(bind: next.lastError), needs_operator = \(bind: next.needsOperator ? 1 : 0),
+              last_error = \(bind: next.lastError), reason_code = \(bind: next.reason?.code), needs_operator = \(bind: next.needsOperator ? 1 : 0),
               replay_flag = \(bind: next.replayFlag ? 1 : 0), delivery_conflict = \(bind: next.deliveryConflict)
             WHERE order_id = \(bind: order.orderId) AND version = \(bind: previous.version)
             RETURNING version

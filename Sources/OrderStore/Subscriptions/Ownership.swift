@@ -119,7 +119,7 @@ extension OrderStore {
         }
         var next = order
         next.state = .rejected
-        next.lastError = "dispute settled for the owner: \(reason)"
+        next.explain(Why(.disputeSettled, "dispute settled for the owner: \(reason)"))
         return try await tx.save(next, previous: order, action: "dispute.upheld", reason: reason)
     }
 

@@ -39,7 +39,7 @@ public enum OrderDetailPresentation {
             }
             if let finished = PurchaseTermsWords.finished(own, orderState: o.state) { lines.append(finished) }
         }
-        if let error = o.lastError { lines.append(DetailLine(label: "last error", error, tone: .alert)) }
+        if let error = ReasonWords.explained(o) { lines.append(DetailLine(label: "last error", error, tone: .alert)) }
         // What the order names, to go to: who holds the purchase (R7), who owns what it renews (R8).
         if let holder = d.replayHolder { lines.append(DetailLine(label: "held by", "order \(holder) holds this purchase", tone: .alert)) }
         if let owner = d.subscriptionOwner {

@@ -15,9 +15,9 @@ public enum VerificationPresentation {
         var lines: [DetailLine] = []
         switch outcome.classification {
         case .valid, .validExpired: break
-        case .retryable(let reason): lines.append(DetailLine("retryable: \(reason)", tone: .state(.verifyRetry)))
-        case .configuration(let reason): lines.append(DetailLine("our configuration, needs an operator: \(reason)", tone: .alert))
-        case .final(let reason): lines.append(DetailLine("final: \(reason)", tone: .failed))
+        case .retryable(let why): lines.append(DetailLine("retryable: \(why.words)", tone: .state(.verifyRetry)))
+        case .configuration(let why): lines.append(DetailLine("our configuration, needs an operator: \(why.words)", tone: .alert))
+        case .final(let why): lines.append(DetailLine("final: \(why.words)", tone: .failed))
         }
         lines += outcome.checks.map { $0.line() }
         if outcome.flaggedSandbox { lines.append(DetailLine("flagged: a sandbox purchase in a production store (R2)", tone: .alert)) }

@@ -15,6 +15,7 @@ enum IntakeAnswers {
         var transactionId: String?
         var environment: AppleEnvironment?
         var lastError: String?
+        var reasonCode: String?
         var nextRetryAt: Millis?
         var updatedAt: Millis
         var submissionId: Int64?
@@ -30,6 +31,7 @@ enum IntakeAnswers {
             transactionId = order.transactionId
             environment = order.environment
             lastError = order.lastError
+            reasonCode = order.reason?.code
             nextRetryAt = order.nextRetryAt
             updatedAt = order.stateChangedAt
             self.submissionId = submissionId
@@ -38,7 +40,7 @@ enum IntakeAnswers {
         enum CodingKeys: String, CodingKey {
             case app, store, quantity, state, environment
             case orderId = "order_id", accountId = "account_id", productId = "product_id", transactionId = "transaction_id"
-            case lastError = "last_error", nextRetryAt = "next_retry_at", updatedAt = "updated_at", submissionId = "submission_id"
+            case lastError = "last_error", reasonCode = "reason_code", nextRetryAt = "next_retry_at", updatedAt = "updated_at", submissionId = "submission_id"
         }
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import OrderStore
+import Presentation
 import SafeText
 
 /// An error answer as RFC 9457 problem details (`application/problem+json`): a type, a
@@ -39,7 +40,7 @@ struct Problem: Error {
         case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest("\(error)")
         case StoreError.unknownProduct, StoreError.productRetired:
             // Well formed, and the catalogue says no: the studio's admin fixes the catalogue.
-            return Problem(status: .unprocessableContent, title: "Unknown product", detail: "\(error)")
+            return Problem(status: .unprocessableContent, title: "Unknown product", detail: ErrorWords.text(error))
         case StoreError.orderMismatch, StoreError.idempotencyMismatch:
             return Problem(status: .conflict, title: "Conflict", detail: "\(error)")
         case is NIOTooManyBytesError:

@@ -304,7 +304,7 @@ public struct Worker: Sendable {
                 switch outcome?.classification {
                 case .retryable(let reason)?, .configuration(let reason)?:
                     // Apple could not answer: the job backs off and is tried again.
-                    result = .failed(reason)
+                    result = .failed(reason.words)
                 default:
                     result = .done
                 }

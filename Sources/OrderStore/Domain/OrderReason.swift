@@ -1,0 +1,188 @@
+/// Why an order waits, was turned down or left delivery, as a code: what alerts group by,
+/// what a bulk re-verification selects by, and what Presentation says "what to do next"
+/// from. The particulars (a holder order, a time, Google's own words) travel beside it as
+/// the order's `lastError`. Stored as ``code`` in the order's `reason_code` column.
+public enum OrderReason: Sendable, Hashable, CustomStringConvertible {
+    // The store gave no answer to go on (R3, R4): retried on the schedule.
+    case storeUnreachable(Marketplace)
+    case storeServerError(Marketplace, http: Int)
+    case storeRateLimited(Marketplace)
+    case storeAnswerUnreadable(Marketplace)
+    /// An answer outside what the store documents (an HTTP status it never sends).
+    case storeAnswerUnexpected(Marketplace, http: Int)
+    /// A status Apple answered with; R3 decides whether it retries or is final.
+    case appleStatus(Int)
+    /// 21007/21008 as the final answer: R2's resend to the other environment did not settle.
+    case environmentUnsettled(Int)
+
+    // Our own setup, for an operator (the order waits, flagged).
+    /// Apple or Google refused iapdesk's own credentials (key, issuer, service account).
+    case credentialsRefused(Marketplace)
+    /// 21004: verifyReceipt rejects the shared secret.
+    case sharedSecretRejected
+    /// 21003 with no shared secret sent: subscriptions cannot be authenticated without it.
+    case sharedSecretMissing
+    /// 21000: verifyReceipt could not read iapdesk's request.
+    case requestUnreadable
+    /// 211xx with `is_retryable` false: Apple's own error, for a person to look at.
+    case appleNotRetryable(Int)
+    /// A status Apple never documented: it proves nothing about the purchase.
+    case undocumentedStatus(Int)
+    /// A Server API error that says our request or setup is wrong.
+    case serverAPIRefused(Int)
+
+    // The answer was valid, the order is not settled by it.
+    case validWithoutContent
+    /// R5: the answer holds no transaction for this order (finished consumables leave it).
+    case noTransactionForOrder
+    /// R5: a check proved the purchase does not pay for this order.
+    case checkFailed(ReceiptCheck.Name)
+    /// R7: the purchase was claimed by another order.
+    case replay
+    /// R7/R11: delivered by hand, and the purchase paid for another order.
+    case doubleDelivery
+    /// R8: the renewal belongs to another account.
+    case ownershipDisputed
+    /// R8: an operator settled the dispute for the owner.
+    case disputeSettled
+
+    // Google Play's answers that decide (R3 for Google).
+    case googleUnknownPurchase(http: Int)
+    case googlePending
+    case googleCancelledBeforePayment
+    /// Google refunds a purchase not acknowledged within three days (an alert before it).
+    case googleAcknowledgementDue
+
+    // Taken back (R9) or by hand.
+    case refunded(Marketplace)
+    /// Family Sharing access withdrawn (Apple's REVOKE).
+    case familySharingRevoked
+    case revokedByOperator
+
+    /// Set before reasons had codes: only the words are known.
+    case unclassified
+
+    /// The stable code, e.g. `apple.status.21010`, `r5.product_id`: stored, grouped by and
+    /// typed on the command line (`--rejected`).
+    public var code: String {
+        switch self {
+        case .storeUnreachable(let store): "\(store.codePrefix).unreachable"
+        case .storeServerError(let store, let http): "\(store.codePrefix).http.\(http)"
+        case .storeRateLimited(let store): "\(store.codePrefix).rate_limited"
+        case .storeAnswerUnreadable(let store): "\(store.codePrefix).unreadable"
+        case .storeAnswerUnexpected(let store, let http): "\(store.codePrefix).unexpected.\(http)"
+        case .appleStatus(let status): "apple.status.\(status)"
+        case .environmentUnsettled(let status): "apple.environment.\(status)"
+        case .credentialsRefused(let store): "\(store.codePrefix).credentials_refused"
+        case .sharedSecretRejected: "apple.shared_secret_rejected"
+        case .sharedSecretMissing: "apple.shared_secret_missing"
+        case .requestUnreadable: "apple.request_unreadable"
+        case .appleNotRetryable(let status): "apple.not_retryable.\(status)"
+        case .undocumentedStatus(let status): "apple.undocumented.\(status)"
+        case .serverAPIRefused(let status): "apple.server_api.\(status)"
+        case .validWithoutContent: "apple.valid_without_content"
+        case .noTransactionForOrder: "r5.no_transaction"
+        case .checkFailed(let check): "r5.\(check.code)"
+        case .replay: "r7.replay"
+        case .doubleDelivery: "r7.double_delivery"
+        case .ownershipDisputed: "r8.disputed"
+        case .disputeSettled: "r8.settled"
+        case .googleUnknownPurchase(let http): "google.unknown_purchase.\(http)"
+        case .googlePending: "google.pending"
+        case .googleCancelledBeforePayment: "google.cancelled_before_payment"
+        case .googleAcknowledgementDue: "google.acknowledgement_due"
+        case .refunded(let store): "r9.refunded.\(store.codePrefix)"
+        case .familySharingRevoked: "r9.family_sharing"
+        case .revokedByOperator: "operator.revoked"
+        case .unclassified: "unclassified"
+        }
+    }
+
+    public var description: String { code }
+
+    /// How each code reads back: a whole code, or a prefix and the number after it.
+    static let parsers: [(prefix: String, make: @Sendable (String) -> OrderReason?)] = {
+        var parsers: [(String, @Sendable (String) -> OrderReason?)] = []
+        func exact(_ reason: OrderReason) { parsers.append((reason.code, { $0.isEmpty ? reason : nil })) }
+        func number(_ prefix: String, _ make: @escaping @Sendable (Int) -> OrderReason) {
+            parsers.append((prefix + ".", { Int($0).map(make) }))
+        }
+        for store in Marketplace.allCases {
+            exact(.storeUnreachable(store))
+            exact(.storeRateLimited(store))
+            exact(.storeAnswerUnreadable(store))
+            exact(.credentialsRefused(store))
+            exact(.refunded(store))
+            number("\(store.codePrefix).http") { .storeServerError(store, http: $0) }
+            number("\(store.codePrefix).unexpected") { .storeAnswerUnexpected(store, http: $0) }
+        }
+        number("apple.status", OrderReason.appleStatus)
+        number("apple.environment", OrderReason.environmentUnsettled)
+        number("apple.not_retryable", OrderReason.appleNotRetryable)
+        number("apple.undocumented", OrderReason.undocumentedStatus)
+        number("apple.server_api", OrderReason.serverAPIRefused)
+        number("google.unknown_purchase") { .googleUnknownPurchase(http: $0) }
+        for reason: OrderReason in [
+            .sharedSecretRejected, .sharedSecretMissing, .requestUnreadable, .validWithoutContent, .noTransactionForOrder, .replay,
+            .doubleDelivery, .ownershipDisputed, .disputeSettled, .googlePending, .googleCancelledBeforePayment, .googleAcknowledgementDue,
+            .familySharingRevoked, .revokedByOperator, .unclassified,
+        ] {
+            exact(reason)
+        }
+        for check in ReceiptCheck.Name.allCases { exact(.checkFailed(check)) }
+        return parsers
+    }()
+
+    /// The reason a stored code names; nil for a code this version does not know.
+    public init?(code: String) {
+        for (prefix, make) in Self.parsers where code == prefix || (prefix.hasSuffix(".") && code.hasPrefix(prefix)) {
+            if let reason = make(code == prefix ? "" : String(code.dropFirst(prefix.count))) {
+                self = reason
+                return
+            }
+        }
+        return nil
+    }
+}
+
+/// A decision's reason: its code and the particulars in words (who holds the purchase,
+/// Google's own message, a time), which the order keeps as its `lastError`.
+public struct Why: Sendable, Equatable {
+    public var reason: OrderReason
+    public var words: String
+
+    public init(_ reason: OrderReason, _ words: String) {
+        self.reason = reason
+        self.words = words
+    }
+}
+
+extension Marketplace {
+    /// The store's part of a reason code.
+    var codePrefix: String { self == .googlePlay ? "google" : "apple" }
+}
+
+extension ReceiptCheck.Name {
+    /// The check's part of a reason code (`r5.product_id`).
+    var code: String { rawValue.replacingOccurrences(of: " ", with: "_") }
+}
+
+extension Order {
+    /// Sets the order's reason and its words together; nil clears both.
+    mutating func explain(_ why: Why?) {
+        reason = why?.reason
+        lastError = why?.words
+    }
+}
+
+extension OrderReason: Codable {
+    /// Encoded as its code; a code this version does not know decodes as unclassified.
+    public init(from decoder: any Decoder) throws {
+        self = OrderReason(code: try decoder.singleValueContainer().decode(String.self)) ?? .unclassified
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(code)
+    }
+}

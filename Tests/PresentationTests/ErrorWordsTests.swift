@@ -1,0 +1,34 @@
+import OrderStore
+import Presentation
+import Testing
+
+@Suite("Errors and reasons in words")
+struct ErrorWordsTests {
+    static let errors: [any Error] = [
+        StoreError.unknownProduct("gems_5000"), StoreError.productRetired("old_pack"), StoreError.productExists("coins_60"),
+        StoreError.unknownApp("com.studio.kitten", served: ["com.studio.dragon"], subject: "coins_60"), StoreError.mustSettleDispute(orderId: "o-1"),
+        StoreSetupError.otherApp(store: "com.studio.dragon", configured: "com.studio.kitten"), StoreSetupError.groupRolesMissing,
+        AuditError.keyTooShort(minimumBytes: 32), AuditError.noKey, AuditError.notAnchored, AuditError.headForged(seq: 9),
+    ]
+
+    @Test("The store's errors name no key and no command; the words Presentation adds say what to do next")
+    func nextSteps() {
+        for error in Self.errors {
+            #expect(!"\(error)".contains("`iapdesk") && !"\(error)".contains(" in the console"), "\(error)")
+            let next = ErrorWords.nextStep(error)
+            #expect(next?.contains("`iapdesk ") == true, "\(error)")
+            #expect(ErrorWords.text(error) == "\(error): \(next ?? "")")
+        }
+        #expect(ErrorWords.text(StoreError.unknownProduct("gems_5000")).contains("iapdesk product add gems_5000"))
+        #expect(ErrorWords.text(StoreError.unknownApp("com.studio.kitten", served: ["com.studio.dragon"], subject: "coins_60")).hasPrefix("coins_60: no app"))
+        #expect(ErrorWords.text(StoreError.orderExists(orderId: "o-1")) == "order o-1 already exists", "an error with nothing to add is its own words")
+    }
+
+    @Test("A rejected order's page names its reason code (what `stuck reverify --rejected` takes) and the next step; a waiting one its fix")
+    func reasonOnTheOrderPage() {
+        #expect(ReasonWords.nextStep(.appleStatus(21010))?.contains("--rejected apple.status.21010") == true)
+        #expect(ReasonWords.nextStep(.sharedSecretRejected)?.contains("shared_secret_file") == true)
+        #expect(ReasonWords.nextStep(.ownershipDisputed)?.contains("iapdesk order resolve") == true)
+        #expect(ReasonWords.nextStep(.storeUnreachable(.appStore)) == nil, "the schedule retries it by itself")
+    }
+}
