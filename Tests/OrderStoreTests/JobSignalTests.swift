@@ -68,13 +68,18 @@ struct JobSignalTests {
             return await waiter.value - committed
         }
 
+        /// The worker's LISTEN is in place (its connection's last statement), so a commit now is heard.
+        func listening() async throws -> Bool {
+            try await server.psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'").trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+        }
+        #expect(try await eventually(within: 20) { try await listening() })
         let first = try await wakeUp("x-1")
         #expect(first < .seconds(2), "woken by the other store's commit in \(first), not by the 20 s timeout")
         try await server.stop(.fast)
         try await server.start()
         // The writer's pool and the listener both reconnect; the listener retries each second.
         _ = try await eventually(within: 20) { (try? await writer.orders.find("x-1")) != nil }
-        try await Task.sleep(for: .seconds(2))
+        #expect(try await eventually(within: 20) { (try? await listening()) == true }, "the listener is back")
         let afterRestart = try await wakeUp("x-2")
         #expect(afterRestart < .seconds(2), "after the restart, woken in \(afterRestart)")
 

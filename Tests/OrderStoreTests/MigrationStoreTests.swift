@@ -9,16 +9,21 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
-    /// Undoes migration 23: the audit log of an iapdesk from before it, whose entries name
-    /// the grants they record only in words.
-    /// Undoes the migration that brings Google Play beside the App Store.
-    static let googlePlayUndone = [
-        // The list by store (the migration after) keys the column dropped below.
-        "DROP INDEX orders_by_marketplace", "DROP INDEX orders_by_marketplace_state",
-        "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases", "DROP INDEX receipt_submissions_by_purchase_token",
-        "ALTER TABLE receipt_submissions DROP COLUMN purchase_token",
-        "ALTER TABLE transactions DROP COLUMN purchase_token", "ALTER TABLE apps DROP COLUMN marketplace", "ALTER TABLE orders DROP COLUMN marketplace",
+    /// Undoes the migration that gives reasons codes: orders keep only their words.
+    static let reasonCodesUndone = [
+        "DROP INDEX orders_waiting_by_reason", "DROP INDEX orders_rejected_by_reason", "ALTER TABLE orders DROP COLUMN reason_code",
+        "CREATE INDEX orders_waiting_for_operator ON orders (last_error, order_id, state_changed_at) WHERE needs_operator = 1",
     ]
+
+    /// Undoes the migration that brings Google Play beside the App Store.
+    static let googlePlayUndone =
+        reasonCodesUndone + [
+            // The list by store (the migration after) keys the column dropped below.
+            "DROP INDEX orders_by_marketplace", "DROP INDEX orders_by_marketplace_state",
+            "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases", "DROP INDEX receipt_submissions_by_purchase_token",
+            "ALTER TABLE receipt_submissions DROP COLUMN purchase_token",
+            "ALTER TABLE transactions DROP COLUMN purchase_token", "ALTER TABLE apps DROP COLUMN marketplace", "ALTER TABLE orders DROP COLUMN marketplace",
+        ]
 
     /// Undoes the migration that keeps Apple's 2026 facts (offers, commitment plans,
     /// Finish Transaction, a subscription's renewal facts).
@@ -87,6 +92,43 @@ struct MigrationStoreTests {
             ]
         }
         return statements + ["DELETE FROM schema_migrations WHERE version >= 11"]
+    }
+
+    @Test(
+        "A store from before reason codes migrates in place: its waiting orders keep their words, read as unclassified and alert under one group; new reasons have codes",
+        arguments: Backend.all)
+    func reasonCodesArrive(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        let old = try await OrderStore.open(location, settings: .test)
+        do {
+            try await TestCatalogue.install(in: old)
+            let submission = try await old.paidOrder("w-1", account: "a1")
+            _ = try await old.apple.apply(orderId: "w-1", submissionId: submission, report: statusReport(21004), at: t0 + 3000)
+            for statement in Self.reasonCodesUndone + ["DELETE FROM schema_migrations WHERE version >= \(Migrations.all(old.dialect).count)"] {
+                try await old.db.sql.raw(SQLQueryString(statement)).run()
+            }
+        } catch {
+            await old.close()
+            throw error
+        }
+        await old.close()
+
+        let store = try await OrderStore.open(location, settings: .test)
+        do {
+            let waiting = try await store.orders.detail("w-1").order
+            #expect(waiting.reason == .unclassified && waiting.lastError?.contains("21004") == true, "\(waiting)")
+            let alerts = try await store.reports.operatorAlerts()
+            #expect(alerts.count == 1 && alerts.first?.reason == .unclassified && alerts.first?.example?.contains("21004") == true, "\(alerts)")
+            let submission = try await store.paidOrder("w-2", account: "a2")
+            _ = try await store.apple.apply(orderId: "w-2", submissionId: submission, report: statusReport(21004), at: t0 + 4000)
+            #expect(try await store.reports.operatorAlerts().map(\.reason).sorted { $0.code < $1.code } == [.sharedSecretRejected, .unclassified])
+            #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 
     @Test(

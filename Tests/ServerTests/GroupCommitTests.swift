@@ -77,7 +77,12 @@ struct GroupCommitTests {
                 let deadline = ContinuousClock.now + .seconds(10)
                 while item < 3, await inFlight.now <= item, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
             }
-            try? await Task.sleep(for: .milliseconds(100))  // room for a fourth, were it allowed
+            // Every caller has reached the group commit, which decides at once whether a caller
+            // starts a commit: with all 37 waiting, a fourth would be running now.
+            let allIn = ContinuousClock.now + .seconds(10)
+            while await commits.state.waiting < 37, ContinuousClock.now < allIn { try? await Task.sleep(for: .milliseconds(5)) }
+            let state = await commits.state
+            #expect(state.waiting == 37 && state.loops == 3, "callers waiting and commits started: \(state)")
             await inFlight.release()
             var answered: [Int] = []
             for await answer in group { if let answer { answered.append(answer) } }

@@ -64,13 +64,13 @@ public enum ReasonWords {
         }
     }
 
-    /// The order's words, its reason code (what `--rejected` takes) and the next step:
-    /// "last error" on the order page.
+    /// The order's words, then for one a person must act on (rejected, or waiting for an
+    /// operator) its reason code (what `--rejected` takes) and the next step: "last error"
+    /// on the order page. An order the schedule retries by itself shows its words alone.
     public static func explained(_ order: Order) -> String? {
         guard let words = order.lastError else { return nil }
-        guard let reason = order.reason, reason != .unclassified else { return words }
-        let next = order.state != .delivered || order.needsOperator ? nextStep(reason) : nil
-        return "\(words) [\(reason.code)]" + (next.map { ": \($0)" } ?? "")
+        guard let reason = order.reason, reason != .unclassified, order.state == .rejected || order.needsOperator else { return words }
+        return "\(words) [\(reason.code)]" + (nextStep(reason).map { ": \($0)" } ?? "")
     }
 
     static func storeName(_ store: Marketplace) -> String { store == .googlePlay ? "Google" : "Apple" }

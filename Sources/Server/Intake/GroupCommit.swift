@@ -47,6 +47,10 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
         }
     }
 
+    /// Callers waiting for a commit to take them, and commit loops running: what a test
+    /// reads to know every caller has been seen and how many commits that started.
+    var state: (waiting: Int, loops: Int) { (waiting.count, committing) }
+
     private func drain() async {
         while !waiting.isEmpty {
             let now = ContinuousClock.now
