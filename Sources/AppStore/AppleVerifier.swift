@@ -44,25 +44,21 @@ public final class AppleVerifier: ReceiptVerifier {
         }
     }
 
-    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
-        await ActingApp.$bundleId.withValue(app) { await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId) }
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await ActingApp.$bundleId.withValue(app) { await verify(evidence, claimedTransactionId: claimedTransactionId) }
     }
 
-    public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-        guard let claimedTransactionId, let serverAPI else { return await verifyReceipt.verify(receiptData: receiptData) }
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
+        let data = evidence.storedText
+        guard let claimedTransactionId, let serverAPI else { return await verifyReceipt.verify(receiptData: data) }
         let report = await ServerAPIVerification(client: serverAPI, first: settings.verifyReceipt.first).report(transactionId: claimedTransactionId)
-        // Neither environment knows the id the client named (R3): the stored receipt may
-        // still prove the purchase, so Apple is asked about it before anything is decided.
-        guard report.appleStatus == ServerAPIFailure.transactionNotFound, Self.isAppReceipt(receiptData) else { return report }
-        var fallback = await verifyReceipt.verify(receiptData: receiptData)
+        // Neither environment knows the id the client named (R3): an app receipt may still
+        // prove the purchase, so Apple is asked about it before anything is decided (a signed
+        // transaction is no receipt verifyReceipt can read).
+        guard report.appleStatus == ServerAPIFailure.transactionNotFound, evidence.kind == .appReceipt else { return report }
+        var fallback = await verifyReceipt.verify(receiptData: data)
         fallback.latencyMs += report.latencyMs
         return fallback
-    }
-
-    /// A base64 app receipt (PKCS#7) rather than a StoreKit 2 signed transaction (a JWS,
-    /// which verifyReceipt cannot read).
-    static func isAppReceipt(_ data: String) -> Bool {
-        !data.isEmpty && data.split(separator: ".").count != 3
     }
 }
 

@@ -10,10 +10,8 @@ public final class PlayVerifier: ReceiptVerifier {
 
     public init(client: PlayClient) { self.client = client }
 
-    public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-        guard let submission = PlaySubmission(receiptData: receiptData) else {
-            return Self.refused("not a Google Play purchase submission")
-        }
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
+        guard case .googlePlay(let submission) = evidence else { return Self.refused("not a Google Play purchase submission") }
         guard client.settings.packageNames.contains(submission.packageName) else {
             return Self.refused("\(submission.packageName) is not one of this studio's packages ([google_play] packages)")
         }

@@ -114,7 +114,7 @@ struct SubscriptionFlowTests {
             let first = try await h.buy("s-1", account: "A", appleId: "a@icloud", productId: "vip_monthly", at: Date().addingTimeInterval(-65 * Self.day))
             let second = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
             let third = try await h.ledger.renew(originalTransactionId: first.originalTransactionId)
-            let report = await h.verifier.verify(receiptData: "", claimedTransactionId: third.transactionId)
+            let report = await h.verifier.verify(.signedTransaction(""), claimedTransactionId: third.transactionId)
             #expect(report.appleStatus == 0 && report.method == .serverAPI, "\(report.body.prefix(200))")
             let periods = Set((report.content?.latestReceiptInfo ?? []).map(\.transactionId))
             #expect(periods == [first.transactionId, second.transactionId, third.transactionId], "the rules saw every period")

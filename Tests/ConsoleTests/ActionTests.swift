@@ -16,12 +16,12 @@ struct ActionTests {
         var delay: Duration = .zero
         var valid = true
 
-        func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
+        func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
             try? await Task.sleep(for: delay)
             guard valid, let id = claimedTransactionId else {
                 return VerificationReport(environment: .production, appleStatus: 21005, latencyMs: 5)
             }
-            let productId = receiptData  // the tests store the product id as the "receipt"
+            let productId = evidence.storedText  // the tests store the product id as the "receipt"
             let transaction = AppleTransaction(transactionId: id, originalTransactionId: id, productId: productId, purchaseDate: .now())
             return VerificationReport(
                 environment: .production, appleStatus: 0, latencyMs: 5,

@@ -124,7 +124,9 @@ struct PlayServeCrashTests {
             #expect(detail.order.state == .delivered, "\(order) is \(detail.order.state.rawValue): \(detail.order.lastError ?? "")")
             #expect(detail.grants.count == 1, "\(order) granted \(detail.grants.count) times")
             #expect(try await store.outbox.events(orderId: order).count == 1, "\(order): one event to the game")
-            let token = try #require(detail.submissions.first.flatMap { PlaySubmission(receiptData: $0.receiptData)?.purchaseToken })
+            let submitted = try #require(detail.submissions.first)
+            #expect(submitted.kind == .googlePlay, "the intake kept what it received")
+            let token = try PlaySubmission(storedText: submitted.receiptData).purchaseToken
             #expect(await play.ledger.purchase(token: token)?.acknowledged == true, "\(order)'s purchase is acknowledged at Google")
         }
         await store.close()

@@ -15,13 +15,13 @@ struct GroupCommitStoreTests {
             guard case .intact(let before) = try await store.audit.verify() else { Issue.record("audit chain broken"); return }
             let key = IdempotencyKey(client: "game", key: "k-1", requestHash: "first")
             let batch = [
-                ReceiptSubmission(orderId: "o1", receiptData: "AAAA"),
-                ReceiptSubmission(orderId: "nobody", receiptData: "AAAA"),
-                ReceiptSubmission(orderId: "o2", receiptData: "BBBB", idempotency: key),
-                ReceiptSubmission(orderId: "o2", receiptData: "CCCC", idempotency: IdempotencyKey(client: "game", key: "k-1", requestHash: "other")),
-                ReceiptSubmission(orderId: "o2", receiptData: "BBBB", idempotency: key),
-                ReceiptSubmission(orderId: "o1", receiptData: "DDDD"),
-                ReceiptSubmission(orderId: "o3", receiptData: ""),
+                ReceiptSubmission(orderId: "o1", evidence: .appReceipt("AAAA")),
+                ReceiptSubmission(orderId: "nobody", evidence: .appReceipt("AAAA")),
+                ReceiptSubmission(orderId: "o2", evidence: .appReceipt("BBBB"), idempotency: key),
+                ReceiptSubmission(orderId: "o2", evidence: .appReceipt("CCCC"), idempotency: IdempotencyKey(client: "game", key: "k-1", requestHash: "other")),
+                ReceiptSubmission(orderId: "o2", evidence: .appReceipt("BBBB"), idempotency: key),
+                ReceiptSubmission(orderId: "o1", evidence: .appReceipt("DDDD")),
+                ReceiptSubmission(orderId: "o3", evidence: .appReceipt("")),
             ]
             let results = try await store.orders.submit(batch, at: t0 + 10)
             #expect(results.count == batch.count)

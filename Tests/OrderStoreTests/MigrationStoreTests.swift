@@ -9,6 +9,9 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
+    /// Undoes the migration that keeps a submission's kind.
+    static let submissionKindUndone = ["ALTER TABLE receipt_submissions DROP COLUMN kind"]
+
     /// Undoes the migration that gives reasons codes: orders keep only their words.
     static let reasonCodesUndone = [
         "DROP INDEX orders_waiting_by_reason", "DROP INDEX orders_rejected_by_reason", "ALTER TABLE orders DROP COLUMN reason_code",
@@ -17,7 +20,7 @@ struct MigrationStoreTests {
 
     /// Undoes the migration that brings Google Play beside the App Store.
     static let googlePlayUndone =
-        reasonCodesUndone + [
+        submissionKindUndone + reasonCodesUndone + [
             // The list by store (the migration after) keys the column dropped below.
             "DROP INDEX orders_by_marketplace", "DROP INDEX orders_by_marketplace_state",
             "DROP INDEX transactions_by_purchase_token", "DROP TABLE play_purchases", "DROP INDEX receipt_submissions_by_purchase_token",
@@ -105,7 +108,7 @@ struct MigrationStoreTests {
             try await TestCatalogue.install(in: old)
             let submission = try await old.paidOrder("w-1", account: "a1")
             _ = try await old.apple.apply(orderId: "w-1", submissionId: submission, report: statusReport(21004), at: t0 + 3000)
-            for statement in Self.reasonCodesUndone + ["DELETE FROM schema_migrations WHERE version >= \(Migrations.all(old.dialect).count)"] {
+            for statement in Self.submissionKindUndone + Self.reasonCodesUndone + ["DELETE FROM schema_migrations WHERE version >= 27"] {
                 try await old.db.sql.raw(SQLQueryString(statement)).run()
             }
         } catch {
@@ -124,6 +127,43 @@ struct MigrationStoreTests {
             _ = try await store.apple.apply(orderId: "w-2", submissionId: submission, report: statusReport(21004), at: t0 + 4000)
             #expect(try await store.reports.operatorAlerts().map(\.reason).sorted { $0.code < $1.code } == [.sharedSecretRejected, .unclassified])
             #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    @Test(
+        "A store from before submission kinds migrates in place: its app receipts, signed transactions and Google Play purchases are told apart once, then verified as what they are",
+        arguments: Backend.all)
+    func submissionKindsArrive(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        let old = try await OrderStore.open(location, settings: .test)
+        let play = PlaySubmission(packageName: "com.example.game", purchaseToken: "token-0123456789.abc")
+        do {
+            try await TestCatalogue.install(in: old)
+            for id in ["k-receipt", "k-signed", "k-play"] { try await old.orders.place(orderId: id, accountId: "a-\(id)", productId: "coins_60") }
+            try await old.orders.submit(orderId: "k-receipt", evidence: .appReceipt("TUlJQ0FBQUE="))
+            try await old.orders.submit(orderId: "k-signed", evidence: .signedTransaction("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln"))
+            try await old.orders.submit(orderId: "k-play", evidence: .googlePlay(play))
+            for statement in Self.submissionKindUndone + ["DELETE FROM schema_migrations WHERE version >= 28"] {
+                try await old.db.sql.raw(SQLQueryString(statement)).run()
+            }
+        } catch {
+            await old.close()
+            throw error
+        }
+        await old.close()
+
+        let store = try await OrderStore.open(location, settings: .test)
+        do {
+            var kinds: [String: EvidenceKind] = [:]
+            for id in ["k-receipt", "k-signed", "k-play"] { kinds[id] = try await store.orders.detail(id).submissions.first?.kind }
+            #expect(kinds == ["k-receipt": .appReceipt, "k-signed": .signedTransaction, "k-play": .googlePlay])
+            let evidence = try await store.orders.detail("k-play").submissions.first.map { try PurchaseEvidence(kind: $0.kind, storedText: $0.receiptData) }
+            #expect(evidence == .googlePlay(play))
         } catch {
             await store.close()
             throw error

@@ -15,8 +15,8 @@ struct ReverifyStoreTests {
         private(set) var asked: [(String, String?)] = []
         init(_ answers: [VerificationReport]) { self.answers = answers }
 
-        func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-            asked.append((receiptData, claimedTransactionId))
+        func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
+            asked.append((evidence.storedText, claimedTransactionId))
             return answers.isEmpty ? outage : answers.removeFirst()
         }
     }
@@ -41,8 +41,8 @@ struct ReverifyStoreTests {
     /// A slow Apple that answers every order's receipt valid and counts the calls per order.
     actor CountingApple: ReceiptVerifier {
         private(set) var calls: [String: Int] = [:]
-        func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-            let order = String(receiptData.dropFirst("receipt-of-".count))
+        func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
+            let order = String(evidence.storedText.dropFirst("receipt-of-".count))
             calls[order, default: 0] += 1
             try? await Task.sleep(for: .milliseconds(15))
             return validReport([tx("tx-\(order)", at: t0 + 100)])

@@ -335,7 +335,7 @@ struct PlayDeskTests {
             let play = try GooglePlayPipelineTests.play(serve)
             let google = try #require(serve.playClient)
             let verifier = PlayVerifier(client: google)
-            let verify: @Sendable (String) async -> VerificationReport = { await verifier.verify(receiptData: $0, claimedTransactionId: nil) }
+            let verify: @Sendable (PurchaseEvidence) async -> VerificationReport = { await verifier.verify($0, claimedTransactionId: nil) }
             let lost = try await play.purchaseAndNotify(productId: "coins_60", account: "p-lost")
             for order in ["gp-lost", "gp-other"] {
                 let placed = try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"\#(order)","account_id":"p-lost","product_id":"coins_60"}"#)

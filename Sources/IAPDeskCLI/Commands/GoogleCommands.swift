@@ -116,7 +116,7 @@ struct GoogleCommand: AsyncParsableCommand {
                 let verifier = PlayVerifier(client: google)
                 let package = self.package ?? google.settings.packageNames.first ?? ""
                 return try await store.googlePlay.attach(purchaseToken: purchaseToken, package: package, to: order, by: actor, reason: reason) {
-                    await verifier.verify(receiptData: $0, claimedTransactionId: nil)
+                    await verifier.verify($0, claimedTransactionId: nil)
                 }
             }
             print(Output.safe(VerificationPresentation.oneLine(outcome)))

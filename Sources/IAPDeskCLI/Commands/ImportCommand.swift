@@ -79,7 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
                         }
                         if imported == .placed, let signed = line.signedTransaction {
                             _ = try await store.orders.submit(
-                                orderId: line.order.orderId, receiptData: signed, claimedTransactionId: signedIds[line.order.orderId])
+                                orderId: line.order.orderId, evidence: .signedTransaction(signed), claimedTransactionId: signedIds[line.order.orderId])
                         }
                         outcome = imported.rawValue
                     }

@@ -36,8 +36,8 @@ enum DemoAppleTickets {
         func delivered(_ order: String, purchase: SimulatedPurchase) async throws {
             let signed = try await simulator.signedTransaction(purchase, signedAt: purchase.purchaseDate)
             let submitted = try await store.orders.submit(
-                orderId: order, receiptData: signed, claimedTransactionId: purchase.transactionId, at: millis(purchase.purchaseDate) + 30_000)
-            let report = await verifier.verify(receiptData: signed, claimedTransactionId: purchase.transactionId, app: simulator.bundleId)
+                orderId: order, evidence: .signedTransaction(signed), claimedTransactionId: purchase.transactionId, at: millis(purchase.purchaseDate) + 30_000)
+            let report = await verifier.verify(.signedTransaction(signed), claimedTransactionId: purchase.transactionId, app: simulator.bundleId)
             _ = try await store.apple.apply(orderId: order, submissionId: submitted, report: report, at: millis(purchase.purchaseDate) + 60_000)
         }
 

@@ -45,9 +45,9 @@ enum DemoPlayTickets {
         ) async throws {
             try await store.orders.place(
                 orderId: order, accountId: account, productId: product, quantity: quantity, at: placed.map(millis) ?? millis(date) - 5_000)
-            let data = PlaySubmission(packageName: package, productId: product, purchaseToken: token, consume: consume).receiptData
-            let submission = try await store.orders.submit(orderId: order, receiptData: data, at: millis(date) + 30_000)
-            let report = await verifier.verify(receiptData: data, claimedTransactionId: nil)
+            let evidence = PurchaseEvidence.googlePlay(PlaySubmission(packageName: package, productId: product, purchaseToken: token, consume: consume))
+            let submission = try await store.orders.submit(orderId: order, evidence: evidence, at: millis(date) + 30_000)
+            let report = await verifier.verify(evidence, claimedTransactionId: nil)
             _ = try await store.apple.apply(orderId: order, submissionId: submission, report: report, at: millis(date) + 60_000)
         }
         /// What the worker does after delivering: tells Google, as it would.

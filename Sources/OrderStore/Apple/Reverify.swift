@@ -13,7 +13,7 @@ extension OrderStore {
                 order,
                 try await sql.row(
                     """
-                    SELECT id, receipt_data, claimed_transaction_id FROM receipt_submissions
+                    SELECT id, receipt_data, kind, claimed_transaction_id FROM receipt_submissions
                     WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1
                     """)
             )
@@ -23,8 +23,8 @@ extension OrderStore {
         // The transaction Apple confirmed before, or else the one the client named, lets
         // the Server API answer; the receipt is the fallback.
         let transactionId = try order.transactionId ?? submission.optionalString("claimed_transaction_id")
-        let report = await verifier.verify(
-            receiptData: try submission.string("receipt_data"), claimedTransactionId: transactionId, app: order.app ?? settings.bundleId)
+        let evidence = try PurchaseEvidence(kind: try submission.value("kind", as: EvidenceKind.self), storedText: try submission.string("receipt_data"))
+        let report = await verifier.verify(evidence, claimedTransactionId: transactionId, app: order.app ?? settings.bundleId)
         if !actor.isSystem {
             try await write(as: actor) { tx in tx.audit("reverify", target: .order(orderId)) }
         }

@@ -10,16 +10,16 @@ public struct MarketplaceVerifier: ReceiptVerifier {
         self.googlePlay = googlePlay
     }
 
-    public func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport {
-        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: nil)
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
+        await verify(evidence, claimedTransactionId: claimedTransactionId, app: nil)
     }
 
-    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
-        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: Optional(app))
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await verify(evidence, claimedTransactionId: claimedTransactionId, app: Optional(app))
     }
 
-    private func verify(receiptData: String, claimedTransactionId: String?, app: String?) async -> VerificationReport {
-        let isPlay = PlaySubmission(receiptData: receiptData) != nil
+    private func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?, app: String?) async -> VerificationReport {
+        let isPlay = evidence.kind == .googlePlay
         guard let verifier = isPlay ? googlePlay : apple else {
             var report = VerificationReport(
                 method: isPlay ? .googlePlay : .verifyReceipt, environment: nil, appleStatus: nil, httpStatus: 401, sharedSecretSent: nil)
@@ -27,7 +27,7 @@ public struct MarketplaceVerifier: ReceiptVerifier {
             if !isPlay { report.transportError = "Apple is not configured ([apple] in iapdesk.toml)" }
             return report
         }
-        guard let app else { return await verifier.verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId) }
-        return await verifier.verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId, app: app)
+        guard let app else { return await verifier.verify(evidence, claimedTransactionId: claimedTransactionId) }
+        return await verifier.verify(evidence, claimedTransactionId: claimedTransactionId, app: app)
     }
 }

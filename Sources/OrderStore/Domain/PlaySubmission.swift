@@ -4,8 +4,8 @@ import Foundation
 /// product it was bought in, its purchase token, and optionally what the client holds (the
 /// signed purchase JSON and its signature, kept as evidence) and whether the game wants a
 /// consumable consumed once delivered (so the player can buy it again). Stored as the
-/// submission's receipt data (`{"google_play": {…}}`), so that R1 keeps it like an Apple
-/// receipt and the worker's verifier knows which store to ask.
+/// submission's receipt data (`{"google_play": {…}}`, kind `google_play`), so that R1 keeps
+/// it like an Apple receipt.
 public struct PlaySubmission: Sendable, Equatable, Codable {
     public var packageName: String
     /// The product the game says it sold; nil leaves it to the order's (R5 checks Google's
@@ -48,19 +48,21 @@ public struct PlaySubmission: Sendable, Equatable, Codable {
     }
 
     /// The text kept as the submission's receipt data.
-    public var receiptData: String {
+    public var storedText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings and a Bool: encoding cannot fail.
         return (try? encoder.encode(Envelope(purchase: self))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// The Play purchase a stored receipt data holds; nil for an Apple receipt.
-    public init?(receiptData: String) {
-        guard receiptData.hasPrefix("{\"google_play\""), let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(receiptData.utf8)) else {
-            return nil
+    /// The Play purchase a Google Play submission's stored text holds.
+    /// - Throws: ``StoreError/corrupt(_:)`` when it does not decode (changed outside iapdesk).
+    public init(storedText: String) throws {
+        do {
+            self = try JSONDecoder().decode(Envelope.self, from: Data(storedText.utf8)).purchase
+        } catch {
+            throw StoreError.corrupt("a Google Play submission's stored purchase does not decode: \(error)")
         }
-        self = envelope.purchase
     }
 
     /// Google's purchase tokens are opaque, URL-safe and a few hundred characters at most.

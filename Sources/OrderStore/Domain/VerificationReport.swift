@@ -75,11 +75,11 @@ public struct VerificationReport: Sendable, Equatable {
 /// Apple's own failures: a time-out is a report with `transportError`, so that R1/R4 can
 /// keep the receipt and schedule a retry.
 public protocol ReceiptVerifier: Sendable {
-    /// Verify a stored receipt submission for an order.
-    func verify(receiptData: String, claimedTransactionId: String?) async -> VerificationReport
+    /// Verify a stored submission's evidence for an order.
+    func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport
     /// The same for an order of `app` (bundle id), with that app's credentials: its shared
     /// secret, its Server API key. A verifier of one app has only its own.
-    func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport
+    func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?, app: String) async -> VerificationReport
 }
 
 /// Reads an answer stored with a verification attempt back into the content the rules saw,
@@ -93,7 +93,7 @@ public protocol StoredAnswerReader: Sendable {
 }
 
 extension ReceiptVerifier {
-    public func verify(receiptData: String, claimedTransactionId: String?, app: String) async -> VerificationReport {
-        await verify(receiptData: receiptData, claimedTransactionId: claimedTransactionId)
+    public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?, app: String) async -> VerificationReport {
+        await verify(evidence, claimedTransactionId: claimedTransactionId)
     }
 }

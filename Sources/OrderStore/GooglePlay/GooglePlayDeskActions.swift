@@ -37,17 +37,17 @@ extension GooglePlayPurchases {
     /// is delivered once or refused with the rules' reason.
     public func attach(
         purchaseToken token: String, package: String, to orderId: String, by actor: Operator, reason: String, at now: Millis = .now(),
-        verify: @Sendable (_ receiptData: String) async -> VerificationReport
+        verify: @Sendable (_ evidence: PurchaseEvidence) async -> VerificationReport
     ) async throws -> VerificationOutcome {
         try store.requireOperator(actor, may: "attach a Google Play purchase", reason: reason)
         guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         if order.transactionId != nil { throw StoreError.hasTransaction(orderId: orderId, state: order.state) }
-        let data = PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token).receiptData
-        let submission = try await store.orders.submit(orderId: orderId, receiptData: data, source: .operator, at: now)
+        let evidence = PurchaseEvidence.googlePlay(PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token))
+        let submission = try await store.orders.submit(orderId: orderId, evidence: evidence, source: .operator, at: now)
         try await store.write(as: actor, now: now) { tx in
             tx.audit("google.attach", target: .order(orderId), reason: reason, detail: "Google Play purchase token \(token.prefix(24))… attached")
         }
-        return try await store.apple.apply(orderId: orderId, submissionId: submission, report: await verify(data))
+        return try await store.apple.apply(orderId: orderId, submissionId: submission, report: await verify(evidence))
     }
 
     /// The longest deferral the desk asks of Google at once, in days.

@@ -192,7 +192,7 @@ public struct GooglePlayPurchases: Sendable {
             guard delivered != nil || owned != nil else { return .some(nil) }
             let submitted = try await sql.row(
                 "SELECT receipt_data FROM receipt_submissions WHERE purchase_token = \(bind: token) ORDER BY id DESC LIMIT 1"
-            )?.optionalString("receipt_data").flatMap(PlaySubmission.init(receiptData:))
+            )?.optionalString("receipt_data").map(PlaySubmission.init(storedText:))
             let consume = stored.facts.kind == .oneTime && !stored.facts.consumed && submitted?.consume == true
             guard !stored.facts.acknowledged || consume else { return .none }
             return PlayAcknowledgement(

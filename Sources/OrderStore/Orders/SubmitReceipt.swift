@@ -6,17 +6,17 @@ public enum SubmissionSource: String, Sendable, Codable {
 /// One receipt handed to the store, as a game server, a notification or an operator sent it.
 public struct ReceiptSubmission: Sendable {
     public var orderId: String
-    public var receiptData: String
+    public var evidence: PurchaseEvidence
     public var claimedTransactionId: String?
     public var source: SubmissionSource
     public var idempotency: IdempotencyKey?
 
     public init(
-        orderId: String, receiptData: String, claimedTransactionId: String? = nil,
+        orderId: String, evidence: PurchaseEvidence, claimedTransactionId: String? = nil,
         source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil
     ) {
         self.orderId = orderId
-        self.receiptData = receiptData
+        self.evidence = evidence
         self.claimedTransactionId = claimedTransactionId
         self.source = source
         self.idempotency = idempotency
@@ -37,7 +37,8 @@ extension Orders {
     ///
     /// - Parameters:
     ///   - orderId: the order the game says this receipt pays for.
-    ///   - receiptData: the base64 receipt (or a StoreKit 2 JWS) as the app sent it.
+    ///   - evidence: the proof of payment as the app sent it: a base64 app receipt, a
+    ///     StoreKit 2 signed transaction, or a Google Play purchase.
     ///   - claimedTransactionId: the transaction the app says it finished, if it says one;
     ///     picking (R6) prefers it.
     ///   - source: who sent it (the client, the game server, an operator).
@@ -49,17 +50,29 @@ extension Orders {
     ///   ``StoreError/emptyReceipt(orderId:)``, ``StoreError/idempotencyMismatch(key:)``.
     ///
     /// ```swift
-    /// let submission = try await store.orders.submit(orderId: "ord_1001", receiptData: base64Receipt)
+    /// let submission = try await store.orders.submit(orderId: "ord_1001", evidence: .appReceipt(base64Receipt))
     /// ```
+    @discardableResult
+    public func submit(
+        orderId: String, evidence: PurchaseEvidence, claimedTransactionId: String? = nil,
+        source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
+    ) async throws -> Int64 {
+        let submission = ReceiptSubmission(
+            orderId: orderId, evidence: evidence, claimedTransactionId: claimedTransactionId,
+            source: source, idempotency: idempotency)
+        return try await store.write(as: .system, now: at) { tx in try await tx.submit(submission) }.id
+    }
+
+    /// A base64 app receipt (StoreKit 1): ``submit(orderId:evidence:claimedTransactionId:source:idempotency:at:)``
+    /// with `.appReceipt(receiptData)`.
     @discardableResult
     public func submit(
         orderId: String, receiptData: String, claimedTransactionId: String? = nil,
         source: SubmissionSource = .client, idempotency: IdempotencyKey? = nil, at: Millis = .now()
     ) async throws -> Int64 {
-        let submission = ReceiptSubmission(
-            orderId: orderId, receiptData: receiptData, claimedTransactionId: claimedTransactionId,
-            source: source, idempotency: idempotency)
-        return try await store.write(as: .system, now: at) { tx in try await tx.submit(submission) }.id
+        try await submit(
+            orderId: orderId, evidence: .appReceipt(receiptData), claimedTransactionId: claimedTransactionId, source: source, idempotency: idempotency,
+            at: at)
     }
 
     /// Group commit: many submissions in one write transaction, so one durable commit
@@ -72,19 +85,20 @@ extension Orders {
 
 extension WriteTransaction {
     func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
-        guard !submission.receiptData.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
+        let text = submission.evidence.storedText
+        guard !text.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
         let orderId = submission.orderId
         var order = try await sql.requireOrder(orderId)
         if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
             return SubmittedReceipt(id: first, order: order)
         }
-        let play = PlaySubmission(receiptData: submission.receiptData)
+        let play: PlaySubmission? = if case .googlePlay(let purchase) = submission.evidence { purchase } else { nil }
         guard
             let row = try await sql.row(
                 """
-                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token)
+                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token, kind)
                 VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
-                        \(bind: submission.receiptData), \(bind: now), \(bind: play?.purchaseToken))
+                        \(bind: text), \(bind: now), \(bind: play?.purchaseToken), \(bind: submission.evidence.kind.rawValue))
                 RETURNING id
                 """)
         else { throw StoreError.corrupt("submission insert returned no id") }

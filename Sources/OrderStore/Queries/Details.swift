@@ -124,7 +124,7 @@ public struct AccountDetail: Sendable {
 /// transactions, Apple's notifications about them, the audit entries and the game's events
 /// with every try.
 enum OrderDetailRead: DetailRead {
-    static let statementName = "iapdesk_order_detail_v3"
+    static let statementName = "iapdesk_order_detail_v4"
     static let query = DetailQuery(parts: [
         Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
         Part(
@@ -132,7 +132,8 @@ enum OrderDetailRead: DetailRead {
             order: "product_id"),
         Part(
             name: "submissions",
-            select: "SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at FROM receipt_submissions WHERE order_id = $1",
+            select:
+                "SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, kind, received_at FROM receipt_submissions WHERE order_id = $1",
             order: "id"),
         Part(
             name: "attempts",

@@ -43,15 +43,19 @@ public struct Submission: Sendable, Equatable {
     public var claimedTransactionId: String?
     /// Who sent it: a game server, a notification, an operator.
     public var source: SubmissionSource
-    /// The receipt exactly as received (base64 PKCS#7 or a JWS); kept for re-verification.
+    /// The receipt exactly as received (base64 PKCS#7, a JWS, a Google Play purchase); kept
+    /// for re-verification.
     public var receiptData: String
+    /// What `receiptData` is, as the intake learned it.
+    public var kind: EvidenceKind
     public var receivedAt: Millis
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, orderId: String? = nil, accountId: String, claimedTransactionId: String? = nil, source: SubmissionSource, receiptData: String,
-        receivedAt: Millis
+        kind: EvidenceKind = .appReceipt, receivedAt: Millis
     ) {
+        self.kind = kind
         self.id = id
         self.orderId = orderId
         self.accountId = accountId

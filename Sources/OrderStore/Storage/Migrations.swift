@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28,
         ]
     }
 
@@ -73,6 +73,17 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// A submission's kind, kept from the intake that learned it (which field it read), so
+    /// the verifier knows an app receipt from a signed transaction or a Google Play purchase
+    /// without reading the text. Submissions from before are told apart once, here, by the
+    /// only shapes iapdesk ever stored: Play's `{"google_play"…}` envelope and a JWS's dots
+    /// (base64 has none).
+    private static let v28 = [
+        "ALTER TABLE receipt_submissions ADD COLUMN kind TEXT NOT NULL DEFAULT 'app_receipt'",
+        "UPDATE receipt_submissions SET kind = 'google_play' WHERE purchase_token IS NOT NULL",
+        "UPDATE receipt_submissions SET kind = 'signed_transaction' WHERE purchase_token IS NULL AND receipt_data LIKE '%.%.%'",
+    ]
 
     /// Reasons as codes: the operator alerts group the orders waiting for a person by their
     /// reason's code (not its words, which name particulars), and a bulk re-verification

@@ -42,6 +42,7 @@ extension Submission {
         claimedTransactionId = try row.optionalString("claimed_transaction_id")
         source = try row.value("source", as: SubmissionSource.self)
         receiptData = try row.string("receipt_data")
+        kind = try row.value("kind", as: EvidenceKind.self)
         receivedAt = try row.int64("received_at")
     }
 }

@@ -133,22 +133,24 @@ struct IntakeRoutes: Sendable {
         let sent = [body.receiptData != nil, body.signedTransaction != nil, body.googlePlay != nil].filter { $0 }.count
         guard sent == 1 else { throw Problem.badRequest("receipt_data, signed_transaction or google_play: send exactly one") }
         if let play = body.googlePlay {
-            return try await submit(request, raw: raw, orderId: orderId, client: client, data: try playSubmission(play).receiptData)
+            return try await submit(request, raw: raw, orderId: orderId, client: client, evidence: .googlePlay(try playSubmission(play)))
         }
-        guard let data = body.receiptData ?? body.signedTransaction else { throw Problem.badRequest("receipt_data or signed_transaction: send exactly one") }
-        if body.receiptData != nil, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
+        if let data = body.receiptData, data.isEmpty || Data(base64Encoded: data) == nil { throw Problem.badRequest("receipt_data: not base64") }
         if let id = body.transactionId, id.isEmpty || id.count > 64 || !id.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
             throw Problem.badRequest("transaction_id: Apple's transaction ids are up to 64 digits")
         }
-        var claimed = body.transactionId
-        if body.signedTransaction != nil {
-            claimed = try await signedTransactionId(data, claimed: claimed, app: try await store.orders.find(orderId)?.app ?? store.settings.bundleId)
+        guard let signed = body.signedTransaction else {
+            return try await submit(
+                request, raw: raw, orderId: orderId, client: client, evidence: .appReceipt(body.receiptData ?? ""), claimed: body.transactionId)
         }
-        return try await submit(request, raw: raw, orderId: orderId, client: client, data: data, claimed: claimed)
+        let claimed = try await signedTransactionId(
+            signed, claimed: body.transactionId, app: try await store.orders.find(orderId)?.app ?? store.settings.bundleId)
+        return try await submit(request, raw: raw, orderId: orderId, client: client, evidence: .signedTransaction(signed), claimed: claimed)
     }
 
     /// Stores a submission (R1) and answers 202, or with `?wait=` the verdict if it comes in time.
-    private func submit(_ request: Request, raw: ByteBuffer, orderId: String, client: String, data: String, claimed: String? = nil) async throws
+    private func submit(_ request: Request, raw: ByteBuffer, orderId: String, client: String, evidence: PurchaseEvidence, claimed: String? = nil)
+        async throws
         -> Response
     {
         let idempotency = request.headers[Self.idempotencyKey].map { key in
@@ -158,7 +160,7 @@ struct IntakeRoutes: Sendable {
         }
         let wait = try Self.waitSeconds(request)
         let submitted = try await receipts.submit(
-            ReceiptSubmission(orderId: orderId, receiptData: data, claimedTransactionId: claimed, idempotency: idempotency))
+            ReceiptSubmission(orderId: orderId, evidence: evidence, claimedTransactionId: claimed, idempotency: idempotency))
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
         let order = wait > .zero ? try await verdict(orderId, within: wait) : submitted.order
