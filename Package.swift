@@ -1,10 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layering (the Architecture article): the executables sit on IAPDeskCLI, which sits on
-// Console, Server, Presentation, OrderStore, AppStore (over Receipts), GooglePlay and
-// Terminal; AppStoreSimulator, GooglePlaySimulator and ReferenceGame stand in for Apple,
-// Google and a game.
+// Layering (the Architecture article): the executables sit on IAPDeskApp, which adds the
+// demo's commands to IAPDeskCLI's; IAPDeskCLI sits on Console, Server, Presentation,
+// OrderStore, AppStore (over Receipts), GooglePlay and Terminal, and links no simulator.
+// AppStoreSimulator, GooglePlaySimulator and ReferenceGame stand in for Apple, Google and a
+// game, for IAPDeskApp's demo and the tests.
 let package = Package(
     name: "iapdesk",
     platforms: [.macOS(.v14)],
@@ -193,17 +194,27 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "SafeText", "Console",
-                "ConfigFiles", "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
+                "OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "SafeText", "Console", "ConfigFiles", "Server", "GooglePlay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "iapdesk", dependencies: ["IAPDeskCLI"]),
+        // IAPDeskApp: the `iapdesk` command as shipped, IAPDeskCLI's commands and the demo's
+        // (the simulators, the reference game, synthetic history, the SSH demo host).
+        .target(
+            name: "IAPDeskApp",
+            dependencies: [
+                "IAPDeskCLI", "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "SafeText",
+                "Console", "ConfigFiles", "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "iapdesk", dependencies: ["IAPDeskApp"]),
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskCLI", "Terminal", "Server", "ReferenceGame",
+                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskApp", "Terminal", "Server", "ReferenceGame",
                 "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -259,7 +270,8 @@ let package = Package(
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [
-                "IAPDeskCLI", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "GooglePlaySimulator", "GooglePlay",
+                "IAPDeskCLI", "IAPDeskApp", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "GooglePlaySimulator",
+                "GooglePlay",
                 "ConfigFiles",
                 "TestSupport", "ReferenceGame",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

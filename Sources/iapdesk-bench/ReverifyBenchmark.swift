@@ -2,7 +2,7 @@ import AppStore
 import AppStoreSimulator
 import ArgumentParser
 import Foundation
-import IAPDeskCLI
+import IAPDeskApp
 import OrderStore
 import Server
 import SyntheticData

@@ -1,3 +1,3 @@
-import IAPDeskCLI
+import IAPDeskApp
 
 await IAPDesk.runFromCommandLine()

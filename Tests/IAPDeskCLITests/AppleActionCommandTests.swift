@@ -6,6 +6,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// A store and an `iapdesk.toml` pointing every Apple URL and key at `simulator`, with the

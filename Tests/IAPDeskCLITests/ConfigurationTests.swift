@@ -4,6 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 @Suite("Configuration")

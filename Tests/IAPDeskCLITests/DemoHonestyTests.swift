@@ -6,6 +6,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// The demo's App Store knows every purchase its synthetic players paid for, and keeps

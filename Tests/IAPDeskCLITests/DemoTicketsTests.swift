@@ -7,6 +7,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// The demo's three tickets, each one support is asked about most, seeded as they happen in

@@ -6,6 +6,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// The worker killed with SIGKILL while its webhooks are in flight to a slow

@@ -3,6 +3,7 @@ import OrderStore
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// Finance's exports run as the built binary: `order list` between two days as CSV and

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// What operators read in `--help`, kept as text files beside this test, one per command:

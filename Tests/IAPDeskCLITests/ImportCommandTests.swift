@@ -3,6 +3,7 @@ import OrderStore
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// A studio's history: its past orders from its own table, as the built binary runs

@@ -4,6 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk note` run as the built binary, as an operator types it: a note with escape

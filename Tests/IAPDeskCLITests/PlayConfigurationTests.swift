@@ -4,6 +4,7 @@ import GooglePlaySimulator
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `[google_play]` as a studio writes it, and its environment variables.

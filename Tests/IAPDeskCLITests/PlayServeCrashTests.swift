@@ -5,6 +5,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk serve` configured for Google Play (`[google_play]`, as a studio writes it),

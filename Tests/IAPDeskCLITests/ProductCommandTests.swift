@@ -4,6 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk product` run as the built binary, as a studio adopting iapdesk would: its

@@ -4,6 +4,7 @@ import Receipts
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk receipt decode`: what an operator sees for real and hostile input.
@@ -114,7 +115,8 @@ struct CLIErrorTests {
     @Test("--version names the build and the store schema it opens, on standard output")
     func version() async throws {
         let (status, output, _) = try await Self.run(["--version"])
-        #expect(status == 0 && output.contains("iapdesk \(IAPDesk.version)") && output.contains("store schema \(OrderStore.schemaVersion)"), "\(output)")
+        #expect(
+            status == 0 && output.contains("iapdesk \(IAPDeskCommands.version)") && output.contains("store schema \(OrderStore.schemaVersion)"), "\(output)")
     }
 
     /// Runs the built binary; (exit status, standard output, standard error).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// A studio's CSV as a spreadsheet writes it (RFC 4180): quoted fields with commas, quotes

@@ -8,6 +8,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk order reverify` and `iapdesk stuck reverify` as an operator runs them: a

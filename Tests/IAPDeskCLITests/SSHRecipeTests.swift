@@ -4,6 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// The Security article's deployment recipe, run as written on this machine: a real sshd

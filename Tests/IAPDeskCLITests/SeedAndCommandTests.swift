@@ -4,6 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 @Suite("Synthetic data and commands")

@@ -5,6 +5,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk serve` killed with SIGKILL while game servers submit receipts and Apple posts

@@ -4,6 +4,7 @@ import SyntheticData
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// `iapdesk jobs` and `iapdesk notifications` as an operator runs them on a store file.

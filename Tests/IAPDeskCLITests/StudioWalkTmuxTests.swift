@@ -4,6 +4,7 @@ import OrderStore
 import TestSupport
 import Testing
 
+@testable import IAPDeskApp
 @testable import IAPDeskCLI
 
 /// A studio's walk, as it takes it from the README's quick start with the real binary: a new store

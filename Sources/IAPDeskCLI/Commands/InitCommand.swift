@@ -55,8 +55,8 @@ struct InitCommand: AsyncParsableCommand {
         let admin = OperatorIdentity.current
         do {
             key = try AuditKeyFile.create(files.auditKey)
-            try SimulatorFiles.writeOwnerOnly("\(client) \(Self.newToken())\n", to: files.clientTokens)
-            try SimulatorFiles.writeOwnerOnly(
+            try OwnerOnlyFile.write("\(client) \(Self.newToken())\n", to: files.clientTokens)
+            try OwnerOnlyFile.write(
                 files.configuration(db: fromEnvironment == nil ? location : nil, bundleId: bundleId, environment: environment), to: files.config)
             // Opened as every later command opens it: through the file just written.
             let options = try StoreOptions.parse(["--config", files.config] + (fromEnvironment == nil ? ["--db", location] : []))

@@ -1,17 +1,17 @@
 import ArgumentParser
 
 /// `HOST:PORT` as `--listen` takes it; port 0 picks a free one.
-struct ListenAddress: ExpressibleByArgument {
-    var host: String
-    var port: Int
-    var defaultValueDescription: String { "\(host):\(port)" }
+package struct ListenAddress: ExpressibleByArgument {
+    package var host: String
+    package var port: Int
+    package var defaultValueDescription: String { "\(host):\(port)" }
 
-    init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
-    init?(argument: String) {
+    package init?(argument: String) {
         guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
             (0...65_535).contains(port), colon != argument.startIndex
         else { return nil }

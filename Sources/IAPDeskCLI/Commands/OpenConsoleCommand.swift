@@ -38,8 +38,8 @@ struct OpenConsoleCommand: AsyncParsableCommand {
 }
 
 /// Starts the terminal, runs the console until q or Ctrl-C, and always restores the terminal.
-enum ConsoleRunner {
-    static func run(
+package enum ConsoleRunner {
+    package static func run(
         store: OrderStore, actor: Operator, theme: String, aliases: [String: String] = [:], storeLabel: String, verifier: (any ReceiptVerifier)?,
         appleActions: (any AppleActions)?, playActions: (any PlayActions)? = nil, trust: TrustRoots, notes: [(String, String)] = [],
         visit: DemoVisit? = nil

@@ -218,7 +218,7 @@ extension StoreOptions {
 }
 
 /// A plain error message for the command line.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct CLIError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -6,8 +6,8 @@ import Terminal
 
 /// Text output for the command line. Every value that came from data goes through the
 /// sanitizer, because an account id can carry escape sequences.
-enum Output {
-    static func safe(_ text: String?) -> String { Sanitizer.sanitize(text ?? "-") }
+package enum Output {
+    package static func safe(_ text: String?) -> String { Sanitizer.sanitize(text ?? "-") }
 
     static func time(_ millis: Millis?) -> String { millis.map(\.iso8601) ?? "-" }
 

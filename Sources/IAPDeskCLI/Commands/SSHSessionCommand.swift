@@ -23,11 +23,11 @@ struct SSHSessionCommand: AsyncParsableCommand {
     func run() async throws {
         let typed = ProcessInfo.processInfo.environment["SSH_ORIGINAL_COMMAND"] ?? ""
         let words = try ShellWords.split(typed)
-        guard let first = words.first else { return try await IAPDesk.run(["console"]) }
+        guard let first = words.first else { return try await OperatorCommands.run(["console"]) }
         guard Self.allowed.contains(first) else {
             throw ValidationError("over SSH, iapdesk runs \(Self.allowed.sorted().joined(separator: ", ")); not \(first)")
         }
-        try await IAPDesk.run(words)
+        try await OperatorCommands.run(words)
     }
 }
 

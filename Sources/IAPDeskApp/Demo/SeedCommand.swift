@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPDeskCLI
 import OrderStore
 import SyntheticData
 

@@ -1,29 +1,22 @@
 import ArgumentParser
 import Foundation
+import IAPDeskCLI
 import OrderStore
 import Presentation
 
-/// The `iapdesk` command: every console action is also a command here.
+/// The `iapdesk` command as shipped: the operator's and the studio's commands (IAPDeskCLI,
+/// which links no simulator) and, beside them, the demo, the simulators and synthetic
+/// history (this module, which links the simulators and the reference game).
 public struct IAPDesk: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "iapdesk",
-        abstract: "A console for Apple In-App Purchase orders: find, verify, grant, settle ownership. Everything audited.",
-        version: "iapdesk \(IAPDesk.version) (store schema \(OrderStore.schemaVersion))",
-        subcommands: [
-            DemoCommand.self, InitCommand.self, OpenConsoleCommand.self, OrderCommand.self, StuckCommand.self, OrphansCommand.self, SubscriptionCommand.self,
-            AccountCommand.self,
-            AuditCommand.self, OperatorCommand.self, ReceiptCommand.self, SeedCommand.self, ConfigCommand.self, SimulatorCommand.self,
-            PlaySimulatorCommand.self, GoogleCommand.self,
-            TerminalCheckCommand.self, ServeCommand.self,
-            JobsCommand.self, NotificationsCommand.self, EventsCommand.self, RefundsCommand.self, NoteCommand.self, ReportCommand.self, ProductCommand.self,
-            AppCommand.self, BackfillCommand.self, ImportCommand.self,
-            SSHSessionCommand.self, DemoSessionCommand.self,
+        abstract: "A console for in-app purchase orders (the App Store and Google Play): find, verify, grant, settle ownership. Everything audited.",
+        version: "iapdesk \(IAPDeskCommands.version) (store schema \(OrderStore.schemaVersion))",
+        subcommands: [DemoCommand.self] + IAPDeskCommands.all + [
+            SeedCommand.self, SimulatorCommand.self, PlaySimulatorCommand.self, DemoSessionCommand.self,
         ])
 
     public init() {}
-
-    /// This build's version, as `iapdesk --version` says it with the store schema it opens.
-    public static let version = "0.32.0"
 }
 
 extension IAPDesk {

@@ -1,5 +1,6 @@
 import Foundation
 import GooglePlaySimulator
+import IAPDeskCLI
 
 /// The demo's Google Play purchases, kept beside its store (`FILE.simulator/google-play.json`)
 /// as its App Store's are: a demo store opened again asks a Google that still knows them.
@@ -9,7 +10,7 @@ enum SavedPlayLedger {
     static func save(_ simulator: GooglePlaySimulator, in folder: String) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let data = try JSONEncoder().encode(await simulator.ledger.saved())
-        try SimulatorFiles.writeOwnerOnly(String(decoding: data, as: UTF8.self), to: path(in: folder))
+        try OwnerOnlyFile.write(String(decoding: data, as: UTF8.self), to: path(in: folder))
     }
 
     /// Restores what `folder` holds into `simulator`; nothing when it holds none.

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import GooglePlay
 import GooglePlaySimulator
+import IAPDeskCLI
 import Logging
 import OrderStore
 import ReferenceGame

@@ -1,4 +1,5 @@
 import Foundation
+import IAPDeskCLI
 
 /// One of a demo host's seats: a lock file per seat in the sessions folder (`.seat-N.lock`)
 /// and the folder `N/` holding the visitor's copy of the template. The lock is an `flock`

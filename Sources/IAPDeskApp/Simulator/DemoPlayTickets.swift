@@ -1,6 +1,7 @@
 import Foundation
 import GooglePlay
 import GooglePlaySimulator
+import IAPDeskCLI
 import OrderStore
 import SimulatorFaults
 import SyntheticData

@@ -5,6 +5,7 @@ import Console
 import Foundation
 import GooglePlay
 import GooglePlaySimulator
+import IAPDeskCLI
 import OrderStore
 import ReferenceGame
 import SyntheticData
@@ -111,7 +112,7 @@ struct DemoCommand: AsyncParsableCommand {
                         host: visit == nil ? listen.host : "127.0.0.1", port: visit == nil ? listen.port : 0
                     ) { endpoints in
                         if buildTemplate != nil { return try await DemoTemplate.settle(store) }
-                        try SimulatorFiles.writeOwnerOnly(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
+                        try OwnerOnlyFile.write(endpoints.text(storePath: path), to: simulatorFolder + "/endpoints.txt")
                         try await ConsoleRunner.run(
                             store: store, actor: actor, theme: theme, storeLabel: visit == nil ? "demo \(path)" : "a demo of your own",
                             verifier: MarketplaceVerifier(apple: verifier, googlePlay: PlayVerifier(client: play.client)),

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import Foundation
+import IAPDeskCLI
 import OrderStore
 import SyntheticData
 

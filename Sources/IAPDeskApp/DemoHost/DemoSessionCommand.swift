@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPDeskCLI
 
 /// `iapdesk demo-session`: what sshd's `ForceCommand` runs for the demo account, so that
 /// `ssh -t demo@host` opens a demo of the visitor's own. It takes a seat (`DemoSeat`, at

@@ -1,4 +1,5 @@
 import Foundation
+import IAPDeskCLI
 import OrderStore
 
 /// The demo store SSH visitors start from (`iapdesk demo --build-template DIR`): seeded once,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GooglePlaySimulator
+import IAPDeskCLI
 import SimulatorFaults
 import SyntheticData
 
@@ -38,7 +39,7 @@ struct PlaySimulatorCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let keyFile = folder + "/service-account.json"
         let key = try JSONSerialization.data(withJSONObject: simulator.keys.serviceAccountFile(tokenURI: server.tokenURI), options: [.sortedKeys])
-        try SimulatorFiles.writeOwnerOnly(String(decoding: key, as: UTF8.self), to: keyFile)
+        try OwnerOnlyFile.write(String(decoding: key, as: UTF8.self), to: keyFile)
         let audience = self.audience ?? notifyURL ?? "http://127.0.0.1:8080/google/notifications"
         await simulator.notifications.configure(url: notifyURL, audience: audience)
         print(

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import ArgumentParser
 import Foundation
+import IAPDeskCLI
 import OrderStore
 import SyntheticData
 
@@ -97,16 +98,9 @@ enum SimulatorFiles {
         try Data(try simulator.authority.rootPEM().utf8).write(to: URL(fileURLWithPath: roots + "/root.pem"))
         // Secrets readable by the owner only, like the real ones should be.
         for (path, content) in [(paths.key, simulator.apiKey.p8PEM), (paths.secret, simulator.sharedSecret ?? "")] {
-            try writeOwnerOnly(content, to: path)
+            try OwnerOnlyFile.write(content, to: path)
         }
         return paths
-    }
-
-    /// Writes a file only its owner may read.
-    static func writeOwnerOnly(_ content: String, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw CLIError("cannot write \(path)")
-        }
     }
 
     /// A new store gets the OS user as its first admin, as `iapdesk demo` does.

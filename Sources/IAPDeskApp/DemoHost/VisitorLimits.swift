@@ -1,6 +1,7 @@
 import ArgumentParser
 import Console
 import Foundation
+import IAPDeskCLI
 
 /// What bounds one visitor's console: set by `demo-session` on the `demo` it starts (hidden
 /// options: the visitor types none of them), and applied by that process to itself before

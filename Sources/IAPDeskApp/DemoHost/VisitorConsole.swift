@@ -1,4 +1,5 @@
 import Foundation
+import IAPDeskCLI
 
 /// The visitor's console: `iapdesk demo` on their seat's copy, a child of `demo-session` on
 /// the same terminal. It starts with the signals the session ignores back at their defaults

@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSimulator
 import Foundation
+import IAPDeskCLI
 import OrderStore
 import Server
 
