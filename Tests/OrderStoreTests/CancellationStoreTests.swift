@@ -18,7 +18,7 @@ struct CancellationStoreTests {
             let task = Task {
                 try await store.write(as: .system) { tx in
                     try await tx.sql.raw("UPDATE orders SET account_id = 'half-done' WHERE order_id = 'kept'").run()
-                    tx.audit("test.half", target: .order("kept"))
+                    tx.audit(.noteAdd, target: .order("kept"))
                     signal.yield()
                     try await Task.sleep(for: .seconds(60))
                 }

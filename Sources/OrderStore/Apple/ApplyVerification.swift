@@ -122,7 +122,7 @@ extension OrderStore {
             outcome.outcomeKind = .checkFailed
             next.state = .rejected
             next.explain(Why(.replay, detail))
-            outcome.order = try await tx.save(next, previous: order, action: "verify.replay", reason: detail)
+            outcome.order = try await tx.save(next, previous: order, action: .verifyReplay, reason: detail)
         case .restore(let holder):
             try await verifyAndDeliver(
                 tx, next, previous: order, purchase: purchase, kind: .restore,
@@ -146,7 +146,7 @@ extension OrderStore {
         verified.nextRetryAt = nil
         verified.needsOperator = false
         verified.state = .verified
-        let current = try await tx.save(verified, previous: previous, action: "verify.valid", detail: detail)
+        let current = try await tx.save(verified, previous: previous, action: .verifyValid, detail: detail)
         outcome.order = current
         if purchase.type == .autoRenewable {
             let decision = try await decideOwnership(tx, order: current, transaction: purchase.transaction, content: content, source: FactSource(report.method))
@@ -155,7 +155,7 @@ extension OrderStore {
                 var disputed = current
                 disputed.state = .disputed
                 disputed.explain(Why(.ownershipDisputed, decision.explanation))
-                outcome.order = try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
+                outcome.order = try await tx.save(disputed, previous: current, action: .ownershipDisputed, reason: decision.explanation)
                 return
             }
         }
@@ -202,7 +202,7 @@ extension OrderStore {
         rejected.state = .rejected
         rejected.explain(reason)
         rejected.nextRetryAt = nil
-        outcome.order = try await tx.save(rejected, previous: previous, action: "verify.rejected", reason: reason.words)
+        outcome.order = try await tx.save(rejected, previous: previous, action: .verifyRejected, reason: reason.words)
     }
 
     /// A purchase Apple's answer showed for an order, with its product type.
@@ -275,7 +275,7 @@ extension OrderStore {
         next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now)
         // R4: never rejected for Apple's outage; when the schedule runs out a human takes over.
         next.needsOperator = operatorNeeded || next.nextRetryAt == nil
-        let action = previous.isUnconfirmedDelivery ? "grant.unconfirmed" : (previous.state == .verifyRetry ? "verify.retry" : "verify.retryable")
+        let action: AuditAction = previous.isUnconfirmedDelivery ? .grantUnconfirmed : (previous.state == .verifyRetry ? .verifyRetry : .verifyRetryable)
         let detail =
             next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
         outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason.words, detail: detail)
@@ -339,7 +339,7 @@ extension OrderStore {
         next.state = .refunded
         next.explain(why)
         next.nextRetryAt = nil
-        let refunded = try await tx.save(next, previous: order, action: "refund", reason: why.words)
+        let refunded = try await tx.save(next, previous: order, action: .refund, reason: why.words)
         try await tx.recordEvent(.refunded, order: refunded, reason: why.words)
         return refunded
     }

@@ -30,7 +30,7 @@ extension AppleAnswers {
                 ? 0 : try await tx.sql.row("SELECT COUNT(*) AS n FROM transactions WHERE transaction_id IN (\(binds: ids)) AND order_id IS NULL")?.int("n") ?? 0
             let result = Backfill(listed: Set(ids).count, new: Set(ids).count - known, unclaimed: unclaimed)
             tx.audit(
-                "backfill", target: .transaction(transactionId), reason: reason,
+                .backfill, target: .transaction(transactionId), reason: reason,
                 detail: "\(environment.rawValue): \(result.listed) listed, \(result.new) new, \(result.unclaimed) claimed by no order")
             return result
         }
@@ -66,7 +66,7 @@ extension AppleAnswers {
                   (SELECT original_transaction_id FROM transactions WHERE transaction_id = \(bind: transactionId))
                 """
             ).run()
-            tx.audit("backfill.apple_account", target: .transaction(transactionId), reason: reason, detail: "appTransactionId \(appTransactionId)")
+            tx.audit(.backfillAppleAccount, target: .transaction(transactionId), reason: reason, detail: "appTransactionId \(appTransactionId)")
         }
     }
 }

@@ -26,7 +26,7 @@ extension OrderStore {
         let evidence = try PurchaseEvidence(kind: try submission.value("kind", as: EvidenceKind.self), storedText: try submission.string("receipt_data"))
         let report = await verifier.verify(evidence, claimedTransactionId: transactionId, app: order.app ?? settings.bundleId)
         if !actor.isSystem {
-            try await write(as: actor) { tx in tx.audit("reverify", target: .order(orderId)) }
+            try await write(as: actor) { tx in tx.audit(.reverify, target: .order(orderId)) }
         }
         // An operator who may override a rejection has Apple's answer decide it again; the
         // worker never does.

@@ -29,7 +29,7 @@ extension AuditLog {
         try await store.write(as: actor) { tx in
             tx.anchoring = true
             tx.audit(
-                "audit.anchor", target: .auditLog, reason: reason,
+                .auditAnchor, target: .auditLog, reason: reason,
                 detail: wasSigned
                     ? "the head at entry \(head.seq) did not carry the key's MAC; signed again here"
                     : "signing starts here with audit key \(key.fingerprint)")

@@ -11,7 +11,7 @@ public struct UnauditedDelivery: Sendable, Equatable {
 /// The audit entry a bulk load (a seed) writes for the history it loads: the grants it made
 /// are its own, named by the entry's grant range.
 enum SeedAuditEntry {
-    static let action = "seed"
+    static let action = AuditAction.seed.rawValue
     static let target = AuditTarget.seed.description
 
     static func detail(orders: Int) -> String { "\(orders) synthetic orders" }

@@ -16,7 +16,7 @@ extension Catalogue {
                 """
             ).run()
             tx.audit(
-                existed ? "app.update" : "app.add", target: .app(app.bundleId), reason: reason,
+                existed ? .appUpdate : .appAdd, target: .app(app.bundleId), reason: reason,
                 detail: [app.name, app.appleAppId.map { "Apple id \($0)" }].compactMap { $0 }.joined(separator: ", "))
         }
     }

@@ -21,7 +21,7 @@ public struct Catalogue: Sendable {
         let product = try store.withApp(product)
         try await store.write(as: actor, now: now) { tx in
             try await tx.saveProduct(product)
-            tx.audit("product.upsert", target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
+            tx.audit(.productUpsert, target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
         }
     }
 
@@ -55,7 +55,7 @@ public struct Catalogue: Sendable {
             stored.retiredAt = existing?.retiredAt
             try await tx.saveProduct(stored)
             tx.audit(
-                replacing ? "product.update" : "product.add", target: .product(product.productId), reason: reason,
+                replacing ? .productUpdate : .productAdd, target: .product(product.productId), reason: reason,
                 detail: "\(product.app ?? "") \(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
                     + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
                     + (product.durationDays.map { ", \($0) days" } ?? "") + (product.gives.isEmpty ? "" : ", gives \(product.givesText)"))
@@ -71,7 +71,7 @@ public struct Catalogue: Sendable {
             guard product.retiredAt == nil else { throw StoreError.invalid("\(productId) was retired already") }
             product.retiredAt = now
             try await tx.saveProduct(product)
-            tx.audit("product.retire", target: .product(productId), reason: reason)
+            tx.audit(.productRetire, target: .product(productId), reason: reason)
         }
     }
 

@@ -9,12 +9,12 @@ public enum GrantKind: String, Sendable, Codable, CaseIterable {
     /// Apple reversed a refund (REFUND_REVERSED): the purchase is delivered again (R9).
     case refundReversed = "refund_reversed"
 
-    var auditAction: String {
+    var auditAction: AuditAction {
         switch self {
-        case .automatic: "deliver"
-        case .manual: "grant"
-        case .restore: "deliver.restore"
-        case .refundReversed: "refund.reversed"
+        case .automatic: .deliver
+        case .manual: .grant
+        case .restore: .deliverRestore
+        case .refundReversed: .refundReversed
         }
     }
 }

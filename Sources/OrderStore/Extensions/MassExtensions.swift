@@ -88,7 +88,7 @@ extension Extensions {
                 """
             ).run()
             tx.audit(
-                refusal == nil ? "subscription.extend_all" : "subscription.extend_all_refused", target: .product(productId), reason: reason,
+                refusal == nil ? .subscriptionExtendAll : .subscriptionExtendAllRefused, target: .product(productId), reason: reason,
                 detail: "+\(days) days, reason code \(reasonCode), request \(requestId) (\(environment.rawValue))" + (refusal.map { "; Apple: \($0)" } ?? ""))
             return try await tx.massExtension(requestId)
         }

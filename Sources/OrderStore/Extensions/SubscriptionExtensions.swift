@@ -123,7 +123,7 @@ public struct Extensions: Sendable {
             ).run()
             if answer.refusal == nil, let end = answer.newExpiry { try await tx.extendExpiry(otid, to: end) }
             tx.audit(
-                answer.refusal == nil ? "subscription.extend" : "subscription.extend_refused", target: .originalTransaction(otid), reason: reason,
+                answer.refusal == nil ? .subscriptionExtend : .subscriptionExtendRefused, target: .originalTransaction(otid), reason: reason,
                 detail: "\(days) days (reason code \(reasonCode), request \(requestId))"
                     + (answer.newExpiry.map { ": now ends \($0.iso8601)" } ?? "") + (answer.refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM subscription_extensions WHERE id = \(bind: claimId)") else {

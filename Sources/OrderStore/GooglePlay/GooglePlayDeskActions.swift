@@ -24,7 +24,7 @@ extension GooglePlayPurchases {
         if let refusal = await tell(package, googleOrderId, revoke) { return refusal }
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
-                "google.refund", target: .order(orderId), reason: reason,
+                .googleRefund, target: .order(orderId), reason: reason,
                 detail: "Google asked to refund \(googleOrderId)" + (revoke ? " and take access back" : ", access kept"))
         }
         return nil
@@ -45,7 +45,7 @@ extension GooglePlayPurchases {
         let evidence = PurchaseEvidence.googlePlay(PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token))
         let submission = try await store.orders.submit(orderId: orderId, evidence: evidence, source: .operator, at: now)
         try await store.write(as: actor, now: now) { tx in
-            tx.audit("google.attach", target: .order(orderId), reason: reason, detail: "Google Play purchase token \(token.prefix(24))… attached")
+            tx.audit(.googleAttach, target: .order(orderId), reason: reason, detail: "Google Play purchase token \(token.prefix(24))… attached")
         }
         return try await store.apple.apply(orderId: orderId, submissionId: submission, report: await verify(evidence))
     }
@@ -73,7 +73,7 @@ extension GooglePlayPurchases {
         guard case .deferred(let end) = answer else { return answer }
         try await store.write(as: actor, now: now) { tx in
             try await tx.extendExpiry(otid, to: end)
-            tx.audit("google.deferred", target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
+            tx.audit(.googleDeferred, target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
         }
         return answer
     }
@@ -91,7 +91,7 @@ extension GooglePlayPurchases {
         if let refusal = await tell(latest.package, latest.token, prorated) { return refusal }
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
-                "google.revoke", target: .originalTransaction(otid), reason: reason,
+                .googleRevoke, target: .originalTransaction(otid), reason: reason,
                 detail: "Google asked to revoke the subscription with a \(prorated ? "prorated" : "full") refund")
         }
         return nil

@@ -204,7 +204,7 @@ public struct GooglePlayPurchases: Sendable {
         return try await store.write(as: actor, now: now) { tx in
             try await tx.recordAcknowledged(token, consumed: request.consume)
             tx.audit(
-                request.consume ? "google.consumed" : "google.acknowledged", target: .purchaseToken(token), reason: reason,
+                request.consume ? .googleConsumed : .googleAcknowledged, target: .purchaseToken(token), reason: reason,
                 detail: request.consume ? "Google told the consumable is consumed (acknowledged with it)" : "Google told the purchase is acknowledged")
             return .acknowledged(at: tx.now, consumed: request.consume)
         }

@@ -146,7 +146,7 @@ public struct JobQueue: Sendable {
                 throw StoreError.jobNotDead(id: id)
             }
             tx.audit(
-                "job.requeue", target: job.kind == .verify ? .order(job.subject) : .job(id), reason: reason,
+                .jobRequeue, target: job.kind == .verify ? .order(job.subject) : .job(id), reason: reason,
                 detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
             return job
         }

@@ -92,7 +92,7 @@ extension AppleNotifications {
                 let (outcome, detail) = try await store.applyNotification(tx, record)
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
                 tx.audit(
-                    "notification.\(outcome.rawValue)", target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
+                    .notification(outcome), target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
                     detail: "#\(id) \(record.facts.kind): \(detail)")
             }
         }
@@ -108,7 +108,7 @@ extension AppleNotifications {
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
             try await tx.enqueue(.applyNotifications(key: record.facts.applyKey), dueAt: now)
-            tx.audit("notification.replay", target: .notification(id), reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
+            tx.audit(.notificationReplay, target: .notification(id), reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
         }
     }
 
@@ -133,17 +133,17 @@ extension OrderStore {
             guard let productId = facts.transaction?.productId ?? facts.renewal?.productId else { return nil }
             try await tx.insertSubscription(otid, owner: nil, productId: productId, facts: said)
             tx.audit(
-                "subscription.unowned", target: .originalTransaction(otid),
+                .subscriptionUnowned, target: .originalTransaction(otid),
                 detail: "\(facts.kind) about a subscription no order holds: \(said.status.rawValue), owner unknown")
             return true
         }
         try await tx.refreshExpiry(otid)
         guard try await tx.updateFacts(otid, said) else {
-            tx.audit("subscription.facts_ignored", target: .originalTransaction(otid), detail: "\(facts.kind): older than the facts stored")
+            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), detail: "\(facts.kind): older than the facts stored")
             return false
         }
         tx.audit(
-            "subscription.renewal_status", target: .originalTransaction(otid),
+            .subscriptionRenewalStatus, target: .originalTransaction(otid),
             detail: "\(said.status.rawValue), auto-renew \(said.autoRenew ? "on" : "off") as Apple signed at \(signed.iso8601) (\(facts.kind))")
         return true
     }

@@ -54,7 +54,7 @@ extension OrderStore {
             }
         }
         outcome.order = try await tx.save(
-            next, previous: order, action: "grant.confirmed",
+            next, previous: order, action: .grantConfirmed,
             detail: "Apple confirms transaction \(transaction.transactionId)")
     }
 
@@ -64,7 +64,7 @@ extension OrderStore {
         next.explain(reason)
         next.nextRetryAt = nil
         outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: "grant.unconfirmed", reason: reason.words, detail: "needs operator")
+        outcome.order = try await tx.save(next, previous: order, action: .grantUnconfirmed, reason: reason.words, detail: "needs operator")
     }
 
     private func flagDoubleDelivery(
@@ -78,9 +78,9 @@ extension OrderStore {
         next.explain(Why(.doubleDelivery, detail))
         next.nextRetryAt = nil
         try await tx.flagAccount(order, "double_delivery", detail: detail)
-        tx.audit("delivery.conflict", target: .order(holder), detail: detail)
+        tx.audit(.deliveryConflict, target: .order(holder), detail: detail)
         outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: "delivery.conflict", reason: detail)
+        outcome.order = try await tx.save(next, previous: order, action: .deliveryConflict, reason: detail)
     }
 }
 

@@ -18,7 +18,7 @@ extension OrderStore {
         try await tx.setShareTakenBack(transactionId, share)
         let reason = share > told ? "Apple refunded \(change.percent) of transaction \(transactionId)" : "Apple reversed the partial refund"
         tx.audit(
-            "order.partial_refund", target: .order(orderId), detail: "\(reason): \(share > told ? "take" : "give") \(change.units) of \(order.quantity)")
+            .partialRefund, target: .order(orderId), detail: "\(reason): \(share > told ? "take" : "give") \(change.units) of \(order.quantity)")
         try await tx.recordEvent(share > told ? .partiallyRefunded : .refundReversed, order: order, reason: reason, share: change)
         return
             "order \(orderId) stays delivered; the game \(share > told ? "takes" : "gives") back \(change.percent) (\(change.units) of \(order.quantity) whole)"

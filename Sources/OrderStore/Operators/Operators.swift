@@ -28,7 +28,7 @@ public struct Operators: Sendable {
                 ON CONFLICT (name) DO UPDATE SET role = excluded.role
                 """
             ).run()
-            tx.audit("operator.set_role", target: .operatorName(name), detail: role.rawValue)
+            tx.audit(.operatorSetRole, target: .operatorName(name), detail: role.rawValue)
         }
     }
 

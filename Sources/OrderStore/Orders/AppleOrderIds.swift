@@ -39,7 +39,7 @@ extension Orders {
                             ).run()
                         }
                         tx.audit(
-                            "apple_order.learned", target: .transaction(transactions[0].transactionId),
+                            .appleOrderLearned, target: .transaction(transactions[0].transactionId),
                             detail: "Apple's order \(appleOrderId) lists \(transactions.map(\.transactionId).joined(separator: ", "))")
                     }
                     if let learned = try await invoice(appleOrderId) { return .found(learned) }

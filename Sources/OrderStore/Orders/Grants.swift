@@ -55,7 +55,7 @@ extension Orders {
             next.state = .rejected
             next.explain(Why(.revokedByOperator, "delivery revoked by \(actor.name): \(reason)"))
             next.nextRetryAt = nil
-            let revoked = try await tx.save(next, previous: order, action: "revoke", reason: reason)
+            let revoked = try await tx.save(next, previous: order, action: .revoke, reason: reason)
             try await tx.recordEvent(.revoked, order: revoked, reason: reason)
             return revoked
         }
@@ -75,12 +75,12 @@ extension OrderStore {
         try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
         let stored = try await tx.storedTransaction(transactionId)
         guard let orderId = stored?.orderId else {
-            tx.audit("\(kind.rawValue).unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
+            tx.audit(.cancellationUnclaimed(kind), target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard RefundRule.refundApplies(to: order.state) else {
-            tx.audit("\(kind.rawValue).ignored", target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
+            tx.audit(.cancellationIgnored(kind), target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
             return order
         }
         let why =
@@ -94,12 +94,12 @@ extension OrderStore {
         try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
         let stored = try await tx.storedTransaction(transactionId)
         guard let orderId = stored?.orderId else {
-            tx.audit("refund_reversed.unclaimed", target: .transaction(transactionId), detail: "no order claims this transaction")
+            tx.audit(.refundReversalUnclaimed, target: .transaction(transactionId), detail: "no order claims this transaction")
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard order.state == .refunded else {
-            tx.audit("refund_reversed.ignored", target: .order(orderId), detail: "order is \(order.state.rawValue)")
+            tx.audit(.refundReversalIgnored, target: .order(orderId), detail: "order is \(order.state.rawValue)")
             return order
         }
         return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")

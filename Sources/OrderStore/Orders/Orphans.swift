@@ -41,7 +41,7 @@ extension Orders {
             next.environment = stored.environment
             next.state = .receiptReceived
             next.nextRetryAt = nil
-            var current = try await tx.save(next, previous: order, action: "orphan.attach", reason: reason, detail: "transaction \(transactionId)")
+            var current = try await tx.save(next, previous: order, action: .orphanAttach, reason: reason, detail: "transaction \(transactionId)")
             if type == .autoRenewable {
                 let chain = try await tx.chain(transaction.originalTransactionId)
                 let decision = try await store.decideOwnership(
@@ -51,7 +51,7 @@ extension Orders {
                     var disputed = current
                     disputed.state = .disputed
                     disputed.explain(Why(.ownershipDisputed, decision.explanation))
-                    return try await tx.save(disputed, previous: current, action: "ownership.disputed", reason: decision.explanation)
+                    return try await tx.save(disputed, previous: current, action: .ownershipDisputed, reason: decision.explanation)
                 }
             }
             current = try await store.deliver(tx, order: current, transactionId: transaction.transactionId, kind: .manual, reason: reason)

@@ -111,12 +111,12 @@ extension WriteTransaction {
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
         let source = submission.source.rawValue
         guard order.state == .pendingPayment else {
-            audit("receipt.received", target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
+            audit(.receiptReceived, target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
             return SubmittedReceipt(id: id, order: order)
         }
         var next = order
         next.state = .receiptReceived
-        let saved = try await save(next, previous: order, action: "receipt.received", detail: "submission \(id) from \(source)")
+        let saved = try await save(next, previous: order, action: .receiptReceived, detail: "submission \(id) from \(source)")
         return SubmittedReceipt(id: id, order: saved)
     }
 

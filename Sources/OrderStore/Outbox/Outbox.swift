@@ -256,7 +256,7 @@ public struct EventAttemptRecord: Sendable {
 extension WriteTransaction {
     /// An operator's resend, on the event's order's trail.
     func auditResend(_ event: GameEvent, reason: String) {
-        audit("event.resend", target: .order(event.orderId ?? "-"), reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+        audit(.eventResend, target: .order(event.orderId ?? "-"), reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
     }
 
     func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
@@ -280,7 +280,7 @@ extension WriteTransaction {
                 WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
                 """)
         else { throw StoreError.notFound(kind: .event, id: event.eventId) }
-        if dead { audit("event.dead", target: .order(event.orderId ?? "-"), detail: "\(event.eventId): the game did not confirm it in time") }
+        if dead { audit(.eventDead, target: .order(event.orderId ?? "-"), detail: "\(event.eventId): the game did not confirm it in time") }
         return try GameEvent(row: row)
     }
 }

@@ -252,7 +252,7 @@ public struct Refunds: Sendable {
                 """
             ).run()
             tx.audit(
-                refusal == nil ? "refund_request.answered" : "refund_request.refused", target: .notification(notificationId), reason: reason,
+                refusal == nil ? .refundRequestAnswered : .refundRequestRefused, target: .notification(notificationId), reason: reason,
                 detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
             guard let row = try await tx.sql.row("SELECT * FROM refund_answers WHERE id = \(bind: claimId)") else {
                 throw StoreError.notFound(kind: .refundAnswer, id: "\(claimId)")

@@ -28,7 +28,7 @@ final class WriteTransaction {
 
     struct PendingAudit {
         var actor: Operator
-        var action: String
+        var action: AuditAction
         var target: AuditTarget
         var reason: String?
         var detail: String
@@ -38,7 +38,7 @@ final class WriteTransaction {
 
     /// R10: every operator action and automatic state change is recorded.
     func audit(
-        _ action: String, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil, grants: ClosedRange<Int64>? = nil
+        _ action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil, grants: ClosedRange<Int64>? = nil
     ) {
         audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail, grants: grants))
     }
@@ -52,7 +52,7 @@ final class WriteTransaction {
     /// (naming `grant`, the grant row a delivery wrote, in its entry).
     @discardableResult
     func save(
-        _ order: Order, previous: Order, action: String, reason: String? = nil, detail: String = "", grant: Int64? = nil
+        _ order: Order, previous: Order, action: AuditAction, reason: String? = nil, detail: String = "", grant: Int64? = nil
     ) async throws -> Order {
         var next = order
         if next.state != previous.state {
@@ -106,7 +106,7 @@ final class WriteTransaction {
             audit(
                 action, target: .order(order.orderId), reason: reason,
                 detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"), grants: grant.map { $0...$0 })
-        } else if !action.isEmpty {
+        } else {
             audit(action, target: .order(order.orderId), reason: reason, detail: detail)
         }
         return next
@@ -165,10 +165,10 @@ final class WriteTransaction {
                 let role = entry.actor.auditRole
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                    action: entry.action, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants)
+                    action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants)
                 rows.append(
                     """
-                    (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action),
+                    (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action.rawValue),
                      \(bind: entry.target.description), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
                      \(bind: signer?.entryMAC(hash: hash)), \(bind: entry.grants?.lowerBound), \(bind: entry.grants?.upperBound))
                     """)

@@ -52,7 +52,7 @@ extension Subscriptions {
         let refusal = await store.asApp(order.app ?? store.settings.bundleId) { await send(token, otid, environment) }
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
-                refusal == nil ? "subscription.rebind_token" : "subscription.rebind_token_refused", target: .originalTransaction(otid), reason: reason,
+                refusal == nil ? .subscriptionRebindToken : .subscriptionRebindTokenRefused, target: .originalTransaction(otid), reason: reason,
                 detail: "token \(order.orderId) (order of \(owner))" + (refusal.map { "; Apple: \($0)" } ?? ""))
         }
         return AccountTokenRebinding(originalTransactionId: otid, ownerAccount: owner, orderId: order.orderId, appleError: refusal)

@@ -44,7 +44,7 @@ extension OrderStore {
             try await tx.recordOwnershipEvent(
                 otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
                 verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
-            tx.audit("ownership.\(decision.verdict.rawValue)", target: .originalTransaction(otid), detail: decision.explanation)
+            tx.audit(.ownership(decision.verdict), target: .originalTransaction(otid), detail: decision.explanation)
         }
         return decision
     }
@@ -99,7 +99,7 @@ extension OrderStore {
         try await tx.updateFacts(otid, facts)
         if facts.autoRenew != stored.autoRenew || facts.status != stored.status {
             tx.audit(
-                "subscription.facts", target: .originalTransaction(otid),
+                .subscriptionFacts, target: .originalTransaction(otid),
                 detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
         }
     }
@@ -108,7 +108,7 @@ extension OrderStore {
         try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
         try await tx.recordOwnershipEvent(
             otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
-        tx.audit("ownership.transfer", target: .originalTransaction(otid), reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
+        tx.audit(.ownership(.transfer), target: .originalTransaction(otid), reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
     }
 
     @discardableResult
@@ -120,7 +120,7 @@ extension OrderStore {
         var next = order
         next.state = .rejected
         next.explain(Why(.disputeSettled, "dispute settled for the owner: \(reason)"))
-        return try await tx.save(next, previous: order, action: "dispute.upheld", reason: reason)
+        return try await tx.save(next, previous: order, action: .disputeUpheld, reason: reason)
     }
 
     /// Returns whether the facts were newer than those stored (and so applied).
@@ -132,11 +132,11 @@ extension OrderStore {
         let otid = stored.originalTransactionId
         let facts = SubscriptionFacts(autoRenew: autoRenew ?? stored.autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf, source: source)
         guard try await tx.updateFacts(otid, facts) else {
-            tx.audit("subscription.facts_ignored", target: .originalTransaction(otid), detail: "older than the facts stored")
+            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), detail: "older than the facts stored")
             return false
         }
         tx.audit(
-            "subscription.renewal_status", target: .originalTransaction(otid),
+            .subscriptionRenewalStatus, target: .originalTransaction(otid),
             detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
         return true
     }
