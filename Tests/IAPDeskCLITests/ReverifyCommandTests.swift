@@ -110,7 +110,7 @@ struct ReverifyCommandTests {
         guard
             case .stored(let id) = try await opened.notifications.receive(
                 IncomingNotification(endpoint: .production, via: .receiver, raw: "{}", rejection: nil, facts: facts))
-        else { throw StoreError.invalid("the request was not stored") }
+        else { throw CLIError("the request was not stored") }
         try await opened.notifications.apply(key: tid)
         await opened.close()
 

@@ -129,7 +129,7 @@ enum OrderActions {
                 inputs: ["Favor (owner or submitter)"], confirm: "settle"
             ) { values in
                 guard let favor = Favor(rawValue: values[0]) else {
-                    throw StoreError.invalid("favor is \(Favor.allCases.map(\.rawValue).joined(separator: " or "))")
+                    throw DialogInputError("favor is \(Favor.allCases.map(\.rawValue).joined(separator: " or "))")
                 }
                 let settled = try await store.subscriptions.resolve(
                     orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[1])

@@ -25,12 +25,12 @@ enum SubscriptionActions {
                 ],
                 inputs: ["Days", "Reason code (0-3)"], prefilled: ["", "1"], confirm: "ask Apple"
             ) { values in
-                guard let days = Int(values[0]) else { throw StoreError.invalid("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
-                guard let code = Int(values[1]) else { throw StoreError.invalid("reason code: 0 to 3") }
+                guard let days = Int(values[0]) else { throw DialogInputError("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
+                guard let code = Int(values[1]) else { throw DialogInputError("reason code: 0 to 3") }
                 let asked = try await store.extensions.extend(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[2]) {
                     await apple.extensionAnswer(originalTransactionId: $0, days: $1, reasonCode: $2, requestId: $3, environment: $4)
                 }
-                guard asked.outcome == .sent else { throw StoreError.invalid("Apple refused the extension: \(asked.appleError ?? "no reason given")") }
+                guard asked.outcome == .sent else { throw AppleRefusal(description: "Apple refused the extension: \(asked.appleError ?? "no reason given")") }
                 return "extended \(otid) by \(days) days: now ends \(TimeText.full(asked.newExpiry))"
             })
     }
@@ -115,7 +115,7 @@ enum SubscriptionActions {
                 let rebound = try await store.subscriptions.rebind(originalTransactionId: otid, by: actor, reason: values[0]) {
                     await apple.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
                 }
-                if let error = rebound.appleError { throw StoreError.invalid("Apple refused the token: \(error)") }
+                if let error = rebound.appleError { throw AppleRefusal(description: "Apple refused the token: \(error)") }
                 return "Apple now names \(rebound.ownerAccount)'s order \(rebound.orderId)"
             })
     }

@@ -6,7 +6,7 @@ extension Catalogue {
     /// kept apart by its bundle id; the configuration gives its Apple credentials.
     public func addApp(_ app: StoreApp, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
         try store.requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
-        if let problem = app.problem { throw StoreError.invalid(problem) }
+        if let problem = app.problem { throw StoreError.invalid(.app(problem: problem)) }
         try await store.write(as: actor, now: now) { tx in
             let existed = try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.bundleId)") != nil
             try await tx.sql.raw(
@@ -60,8 +60,7 @@ extension OrderStore {
             _ = try servedApp(app, for: product.productId)
         } else {
             guard settings.apps.count <= 1 else {
-                throw StoreError.invalid(
-                    "\(product.productId): this store serves \(settings.apps.joined(separator: ", ")): say which app sells it (--app, or app in the file)")
+                throw StoreError.invalid(.productAppUnnamed(productId: product.productId, served: settings.apps))
             }
             product.app = settings.bundleId
         }

@@ -33,20 +33,19 @@ public struct Catalogue: Sendable {
     @discardableResult
     public func define(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
         try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
-        if let problem = product.problem { throw StoreError.invalid("\(product.productId): \(problem)") }
+        if let problem = product.problem { throw StoreError.invalid(.product(productId: product.productId, problem: problem)) }
         let product = try store.withApp(product)
         try await store.write(as: actor, now: now) { tx in
             let existing = try await tx.sql.product(product.productId)
             if replacing {
-                guard let existing else { throw StoreError.invalid("\(product.productId) is not in the catalogue: add it first") }
+                guard let existing else { throw StoreError.invalid(.productNotInCatalogue(product.productId)) }
                 if existing.app != product.app, try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil {
-                    throw StoreError.invalid(
-                        "\(product.productId) is sold by \(existing.app ?? store.settings.bundleId) and orders name it: its app cannot change")
+                    throw StoreError.invalid(.productAppFixed(productId: product.productId, app: existing.app ?? store.settings.bundleId))
                 }
                 if existing.type != product.type,
                     try await tx.sql.row("SELECT 1 AS n FROM orders WHERE product_id = \(bind: product.productId) LIMIT 1") != nil
                 {
-                    throw StoreError.invalid("\(product.productId) is \(existing.type.rawValue) and orders name it: its type cannot change")
+                    throw StoreError.invalid(.productTypeFixed(productId: product.productId, type: existing.type))
                 }
             } else if existing != nil {
                 throw StoreError.productExists(product.productId)
@@ -68,7 +67,7 @@ public struct Catalogue: Sendable {
         try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
         try await store.write(as: actor, now: now) { tx in
             guard var product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
-            guard product.retiredAt == nil else { throw StoreError.invalid("\(productId) was retired already") }
+            guard product.retiredAt == nil else { throw StoreError.invalid(.productRetiredAlready(productId)) }
             product.retiredAt = now
             try await tx.saveProduct(product)
             tx.audit(.productRetire, target: .product(productId), reason: reason)

@@ -13,8 +13,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case onReplica(action: String)
     case reasonRequired(action: String)
     /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
-    /// mistake, said in words. Every refusal an operator can meet has its own case below.
-    case invalid(String)
+    /// mistake, one ``InvalidInput`` value for each kind.
+    case invalid(InvalidInput)
     /// An order id placed before; a retrying caller uses `orders.ensure`.
     case orderExists(orderId: String)
     /// Nothing to ask Apple about: the order has no receipt (yet).
@@ -98,7 +98,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .reasonRequired(let action):
             "\(action) needs a reason: it goes into the audit log"
         case .invalid(let what):
-            what
+            what.description
         case .orderExists(let orderId):
             "order \(orderId) already exists"
         case .noReceipt(let orderId):

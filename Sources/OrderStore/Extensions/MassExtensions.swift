@@ -54,12 +54,12 @@ extension Extensions {
         send: @Sendable (_ productId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> String?
     ) async throws -> MassExtension {
         try store.requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
-        guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid("Apple extends by 1 to \(ExtensionRule.maxDays) days, not \(days)") }
-        guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
+        guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid(.extensionDays(days, max: ExtensionRule.maxDays)) }
+        guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
         let requestId = UUID().uuidString.lowercased()
         try await store.write(as: actor, now: now) { tx in
             guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: .product, id: productId) }
-            guard type == .autoRenewable else { throw StoreError.invalid("\(productId) is \(type.rawValue): Apple extends auto-renewable subscriptions only") }
+            guard type == .autoRenewable else { throw StoreError.invalid(.extendsAutoRenewablesOnly(productId: productId, type: type)) }
             try await tx.sql.raw(
                 """
                 UPDATE mass_extensions SET outcome = 'abandoned'
@@ -74,7 +74,7 @@ extension Extensions {
                 ON CONFLICT (product_id) WHERE outcome = 'sending' DO NOTHING RETURNING request_id
                 """)
             guard claimed != nil else {
-                throw StoreError.invalid("another extension of every \(productId) subscriber is being asked of Apple right now")
+                throw StoreError.invalid(.massExtensionUnderWay(productId: productId))
             }
         }
         let app = try await store.app(ofProduct: productId)

@@ -80,7 +80,7 @@ public struct Extensions: Sendable {
         send: @Sendable (_ originalTransactionId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> ExtensionAnswer
     ) async throws -> SubscriptionExtension {
         try store.requireOperator(actor, may: "extend subscriptions", reason: reason, minimum: .admin)
-        guard (0...3).contains(reasonCode) else { throw StoreError.invalid("reason code \(reasonCode): Apple's are 0 to 3") }
+        guard (0...3).contains(reasonCode) else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
         let requestId = UUID().uuidString.lowercased()
         let yearAgo: Millis = now - .hours(365 * 24)
         let (claimId, environment): (Int64, AppleEnvironment) = try await store.write(as: actor, now: now) { tx in

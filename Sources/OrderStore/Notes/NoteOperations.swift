@@ -11,7 +11,7 @@ extension Notes {
     @discardableResult
     public func add(to target: Note.Target, text: String, by actor: Operator, at now: Millis = .now()) async throws -> Note {
         try store.requireOperator(actor, may: "write notes", reason: text)
-        guard text.count <= Note.maxLength else { throw StoreError.invalid("a note is at most \(Note.maxLength) characters; link the ticket instead") }
+        guard text.count <= Note.maxLength else { throw StoreError.invalid(.noteTooLong(max: Note.maxLength)) }
         return try await store.write(as: actor, now: now) { tx in
             let known: SQLQueryString =
                 switch target {

@@ -11,7 +11,7 @@ public struct Operators: Sendable {
     /// Gives an operator a role. The first operator of a new store may be added by anyone
     /// (bootstrap) and must be an admin; after that only admins add operators.
     public func add(name: String, role: Role, by actor: Operator, at now: Millis = .now()) async throws {
-        guard !name.isEmpty else { throw StoreError.invalid("operator name is empty") }
+        guard !name.isEmpty else { throw StoreError.invalid(.emptyOperatorName) }
         try await store.write(as: actor, now: now) { tx in
             let count = try await tx.sql.row("SELECT COUNT(*) AS n FROM operators")?.int("n") ?? 0
             if count == 0 {

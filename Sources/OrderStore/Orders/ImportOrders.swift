@@ -42,7 +42,7 @@ extension Orders {
     public func `import`(_ row: ImportedOrder, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> ImportOutcome {
         try store.requireOperator(actor, may: "import orders", reason: reason, minimum: .admin)
         guard !row.orderId.isEmpty, !row.accountId.isEmpty, row.quantity > 0 else {
-            throw StoreError.invalid("an order needs an id, an account and a quantity")
+            throw StoreError.invalid(.importedOrderIncomplete)
         }
         return try await store.write(as: actor, now: now) { tx in
             guard let product = try await tx.sql.product(row.productId) else { throw StoreError.unknownProduct(row.productId) }

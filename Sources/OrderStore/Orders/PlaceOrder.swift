@@ -38,8 +38,8 @@ extension Orders {
 
     /// Inserts the order unless its id exists; either way returns the order under that id.
     private func insert(orderId: String, accountId: String, productId: String, quantity: Int, at: Millis) async throws -> (Order, created: Bool) {
-        guard !orderId.isEmpty, !accountId.isEmpty else { throw StoreError.invalid("an order needs an order id and an account id") }
-        guard quantity > 0 else { throw StoreError.invalid("quantity must be positive, got \(quantity)") }
+        guard !orderId.isEmpty, !accountId.isEmpty else { throw StoreError.invalid(.orderWithoutIds) }
+        guard quantity > 0 else { throw StoreError.invalid(.quantityNotPositive(quantity)) }
         return try await store.write(as: .system, now: at) { tx in
             guard let product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
             if product.retiredAt != nil, try await tx.sql.order(orderId) == nil { throw StoreError.productRetired(productId) }

@@ -13,7 +13,7 @@ extension Refunds {
         orderId: String, consumptionPercentage: Int, playTime: ConsumptionReport.PlayTime?, customerConsented: Bool = false, client: String,
         at now: Millis = .now()
     ) async throws -> ConsumptionReport {
-        guard (0...100_000).contains(consumptionPercentage) else { throw StoreError.invalid("consumed: 0 to 100 percent") }
+        guard (0...100_000).contains(consumptionPercentage) else { throw StoreError.invalid(.consumptionOutOfRange) }
         let report = ConsumptionReport(
             orderId: orderId, reportedAt: now, consumptionPercentage: consumptionPercentage, playTime: playTime, customerConsented: customerConsented,
             client: client)

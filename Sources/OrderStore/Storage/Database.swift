@@ -191,7 +191,7 @@ extension StoreLocation {
 
     /// Connection settings for each host a `postgres://` location names, in its order.
     func postgresConfigurations() throws -> [PostgresConnection.Configuration] {
-        guard case .postgres(let url) = self else { throw StoreError.invalid("\(self) is not a PostgreSQL location") }
+        guard case .postgres(let url) = self else { throw StoreError.invalid(.notPostgres(location: "\(self)")) }
         guard let parts = PostgresURL(url) else {
             throw StoreSetupError.cannotOpen(description, "expected postgres://user[:password]@host[:port][,host2[:port]…]/database")
         }

@@ -56,7 +56,7 @@ public enum DatabaseRoles {
     /// A PostgreSQL identifier, quoted; names with control characters are refused.
     static func quotedIdentifier(_ name: String) throws -> String {
         guard !name.isEmpty, name.utf8.count <= 63, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw StoreError.invalid("a database login name is 1 to 63 bytes without control characters")
+            throw StoreError.invalid(.loginName)
         }
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

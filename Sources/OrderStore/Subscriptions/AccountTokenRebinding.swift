@@ -32,7 +32,7 @@ extension Subscriptions {
                 throw StoreError.notFound(kind: .subscription, id: otid)
             }
             guard let owner = try subscription.optionalString("owner_account") else {
-                throw StoreError.invalid("subscription \(otid) has no owner yet: nothing to bind it to")
+                throw StoreError.invalid(.subscriptionWithoutOwner(originalTransactionId: otid))
             }
             let order = try await sql.row(
                 """
@@ -43,10 +43,10 @@ extension Subscriptions {
             return (owner, order)
         }
         guard let order else {
-            throw StoreError.invalid("\(owner) has no order on subscription \(otid): its token would be the id of one (nothing was sent)")
+            throw StoreError.invalid(.ownerWithoutOrder(owner: owner, originalTransactionId: otid))
         }
         guard let token = UUID(uuidString: order.orderId) else {
-            throw StoreError.invalid("order \(order.orderId) is not a UUID, and Apple's appAccountToken must be one (nothing was sent)")
+            throw StoreError.invalid(.orderIdNotUUID(order.orderId))
         }
         let environment = order.environment ?? (store.settings.isProduction ? .production : .sandbox)
         let refusal = await store.asApp(order.app ?? store.settings.bundleId) { await send(token, otid, environment) }

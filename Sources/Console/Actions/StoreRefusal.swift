@@ -3,3 +3,8 @@
 struct GoogleRefusal: Error, CustomStringConvertible {
     let description: String
 }
+
+/// Apple's refusal of an action, shown as Apple said it: nothing changed.
+struct AppleRefusal: Error, CustomStringConvertible {
+    let description: String
+}
