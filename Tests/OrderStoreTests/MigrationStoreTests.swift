@@ -97,28 +97,43 @@ struct MigrationStoreTests {
         return statements + ["DELETE FROM schema_migrations WHERE version >= 11"]
     }
 
+    /// A store written by an iapdesk of before `undone` (what `before` leaves in it, then
+    /// those migrations' statements undone and their versions forgotten), opened again by
+    /// this one for `after`. Each store is closed whatever happens.
+    static func migrated(
+        _ backend: Backend, undoing undone: [String], fromVersion version: Int, before: (OrderStore) async throws -> Void,
+        after: (OrderStore) async throws -> Void
+    ) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        for step in 0..<2 {
+            let store = try await OrderStore.open(location, settings: .test)
+            do {
+                if step == 0 {
+                    try await before(store)
+                    for statement in undone + ["DELETE FROM schema_migrations WHERE version >= \(version)"] {
+                        try await store.db.sql.raw(SQLQueryString(statement)).run()
+                    }
+                } else {
+                    try await after(store)
+                }
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
+    }
+
     @Test(
         "A store from before reason codes migrates in place: its waiting orders keep their words, read as unclassified and alert under one group; new reasons have codes",
         arguments: Backend.all)
     func reasonCodesArrive(backend: Backend) async throws {
-        let location = try await backend.freshLocation()
-        defer { Backend.cleanUp(location) }
-        let old = try await OrderStore.open(location, settings: .test)
-        do {
+        try await Self.migrated(backend, undoing: Self.submissionKindUndone + Self.reasonCodesUndone, fromVersion: 27) { old in
             try await TestCatalogue.install(in: old)
             let submission = try await old.paidOrder("w-1", account: "a1")
             _ = try await old.apple.apply(orderId: "w-1", submissionId: submission, report: statusReport(21004), at: t0 + 3000)
-            for statement in Self.submissionKindUndone + Self.reasonCodesUndone + ["DELETE FROM schema_migrations WHERE version >= 27"] {
-                try await old.db.sql.raw(SQLQueryString(statement)).run()
-            }
-        } catch {
-            await old.close()
-            throw error
-        }
-        await old.close()
-
-        let store = try await OrderStore.open(location, settings: .test)
-        do {
+        } after: { store in
             let waiting = try await store.orders.detail("w-1").order
             #expect(waiting.reason == .unclassified && waiting.lastError?.contains("21004") == true, "\(waiting)")
             let alerts = try await store.reports.operatorAlerts()
@@ -127,48 +142,27 @@ struct MigrationStoreTests {
             _ = try await store.apple.apply(orderId: "w-2", submissionId: submission, report: statusReport(21004), at: t0 + 4000)
             #expect(try await store.reports.operatorAlerts().map(\.reason).sorted { $0.code < $1.code } == [.sharedSecretRejected, .unclassified])
             #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
-        } catch {
-            await store.close()
-            throw error
         }
-        await store.close()
     }
 
     @Test(
         "A store from before submission kinds migrates in place: its app receipts, signed transactions and Google Play purchases are told apart once, then verified as what they are",
         arguments: Backend.all)
     func submissionKindsArrive(backend: Backend) async throws {
-        let location = try await backend.freshLocation()
-        defer { Backend.cleanUp(location) }
-        let old = try await OrderStore.open(location, settings: .test)
         let play = PlaySubmission(packageName: "com.example.game", purchaseToken: "token-0123456789.abc")
-        do {
+        try await Self.migrated(backend, undoing: Self.submissionKindUndone, fromVersion: 28) { old in
             try await TestCatalogue.install(in: old)
             for id in ["k-receipt", "k-signed", "k-play"] { try await old.orders.place(orderId: id, accountId: "a-\(id)", productId: "coins_60") }
             try await old.orders.submit(orderId: "k-receipt", evidence: .appReceipt("TUlJQ0FBQUE="))
             try await old.orders.submit(orderId: "k-signed", evidence: .signedTransaction("eyJhbGciOiJFUzI1NiJ9.eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2ln"))
             try await old.orders.submit(orderId: "k-play", evidence: .googlePlay(play))
-            for statement in Self.submissionKindUndone + ["DELETE FROM schema_migrations WHERE version >= 28"] {
-                try await old.db.sql.raw(SQLQueryString(statement)).run()
-            }
-        } catch {
-            await old.close()
-            throw error
-        }
-        await old.close()
-
-        let store = try await OrderStore.open(location, settings: .test)
-        do {
+        } after: { store in
             var kinds: [String: EvidenceKind] = [:]
             for id in ["k-receipt", "k-signed", "k-play"] { kinds[id] = try await store.orders.detail(id).submissions.first?.kind }
             #expect(kinds == ["k-receipt": .appReceipt, "k-signed": .signedTransaction, "k-play": .googlePlay])
             let evidence = try await store.orders.detail("k-play").submissions.first.map { try PurchaseEvidence(kind: $0.kind, storedText: $0.receiptData) }
             #expect(evidence == .googlePlay(play))
-        } catch {
-            await store.close()
-            throw error
         }
-        await store.close()
     }
 
     @Test(

@@ -26,9 +26,10 @@ struct ErrorWordsTests {
 
     @Test("A rejected order's page names its reason code (what `stuck reverify --rejected` takes) and the next step; a waiting one its fix")
     func reasonOnTheOrderPage() {
-        #expect(ReasonWords.nextStep(.appleStatus(21010))?.contains("--rejected apple.status.21010") == true)
+        #expect(ReasonWords.nextStep(forRejected: .appleStatus(21010)).contains("--rejected apple.status.21010"))
         #expect(ReasonWords.nextStep(.sharedSecretRejected)?.contains("shared_secret_file") == true)
         #expect(ReasonWords.nextStep(.ownershipDisputed)?.contains("iapdesk order resolve") == true)
-        #expect(ReasonWords.nextStep(.storeUnreachable(.appStore)) == nil, "the schedule retries it by itself")
+        #expect(ReasonWords.nextStep(.storeUnreachable(.appStore))?.contains("retries ran out") == true, "waiting for a person only once the schedule ran out")
+        #expect(ReasonWords.nextStep(.googlePending) == nil, "Google tells when the player pays")
     }
 }

@@ -39,8 +39,9 @@ public enum ReasonWords {
         }
     }
 
-    /// What an operator does about it, naming the console's key and the CLI's command; nil
-    /// where the store goes on by itself (a retry on the schedule) or nothing is left to do.
+    /// What an operator does about an order waiting for this reason (or an alert of such
+    /// orders), naming the console's key and the CLI's command; nil where the store goes on
+    /// by itself or nothing is left to do.
     public static func nextStep(_ reason: OrderReason) -> String? {
         switch reason {
         case .credentialsRefused(.appStore):
@@ -57,11 +58,17 @@ public enum ReasonWords {
         case .ownershipDisputed: "settle it (d in the console, `iapdesk order resolve`), which also closes its review"
         case .doubleDelivery: "settle the two deliveries with the player; the purchase paid for the other order"
         case .googleAcknowledgementDue: "deliver them or see why they wait (:stuck, `iapdesk stuck list --store google`)"
-        case .checkFailed, .replay, .appleStatus, .googleUnknownPurchase:
-            "an admin re-verifies once the cause is fixed (`iapdesk stuck reverify --rejected \(reason.code)`)"
+        case .storeUnreachable, .storeServerError, .storeRateLimited, .storeAnswerUnreadable, .storeAnswerUnexpected, .appleStatus,
+            .environmentUnsettled:
+            "the retries ran out: re-verify it once the store answers (r in the console, `iapdesk order reverify`)"
         case .unclassified: "read the order's last error"
         default: nil
         }
+    }
+
+    /// What an admin does about orders rejected for `reason` once its cause is fixed.
+    public static func nextStep(forRejected reason: OrderReason) -> String {
+        "an admin re-verifies once the cause is fixed: r in the console, or every such order with `iapdesk stuck reverify --rejected \(reason.code)`"
     }
 
     /// The order's words, then for one a person must act on (rejected, or waiting for an
@@ -70,7 +77,8 @@ public enum ReasonWords {
     public static func explained(_ order: Order) -> String? {
         guard let words = order.lastError else { return nil }
         guard let reason = order.reason, reason != .unclassified, order.state == .rejected || order.needsOperator else { return words }
-        return "\(words) [\(reason.code)]" + (nextStep(reason).map { ": \($0)" } ?? "")
+        let next = order.state == .rejected ? nextStep(forRejected: reason) : nextStep(reason)
+        return "\(words) [\(reason.code)]" + (next.map { ": \($0)" } ?? "")
     }
 
     static func storeName(_ store: Marketplace) -> String { store == .googlePlay ? "Google" : "Apple" }
