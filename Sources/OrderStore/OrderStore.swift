@@ -38,14 +38,14 @@ public final class OrderStore: Sendable {
 
     /// What opening found and repaired (indexes an interrupted seed left dropped), for the
     /// CLI and the console to say; empty on a healthy store.
-    public let repairs: [String]
+    public let repairs: [StoreRepair]
     /// The highest role the database lets this login act as (PostgreSQL's group roles,
     /// `DatabaseRoles`); nil where the database does not cap it.
     public let databaseRoleCap: Role?
     /// The database login, when the database caps it: operators act under that name.
     public let databaseLogin: String?
 
-    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [String], login: DatabaseRoles.Login?) {
+    private init(location: StoreLocation, settings: StoreSettings, db: Database, repairs: [StoreRepair], login: DatabaseRoles.Login?) {
         self.location = location
         self.settings = settings
         let limit = db.dialect == .postgres ? settings.postgresConnections : 1
@@ -77,7 +77,7 @@ public final class OrderStore: Sendable {
     public static func open(_ location: StoreLocation, settings: StoreSettings) async throws -> OrderStore {
         var settings = settings
         let db = try await Database.open(location, deadline: settings.databaseDeadline)
-        var repairs: [String] = []
+        var repairs: [StoreRepair] = []
         let login: DatabaseRoles.Login?
         do {
             login = try await DatabaseRoles.cappedLogin(db.sql, dialect: db.dialect)
@@ -87,15 +87,13 @@ public final class OrderStore: Sendable {
                 do {
                     try await DatabaseRoles.apply(on: db)
                 } catch {
-                    repairs.append(
-                        "could not grant the iapdesk database roles on this version's tables (\(DatabaseErrorText.describe(error) ?? "\(error)")): run `iapdesk operator db-roles --apply` as the owner"
-                    )
+                    repairs.append(.rolesNotGranted(why: DatabaseErrorText.describe(error) ?? "\(error)"))
                 }
             }
             (settings.bundleId, settings.apps) = try await Self.apps(of: db, configured: settings, recording: login == nil)
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty {
-                repairs.append("rebuilt \(restored.count) missing index\(restored.count == 1 ? "" : "es") (\(restored.joined(separator: ", ")))")
+                repairs.append(.indexesRebuilt(restored))
             }
         } catch {
             await db.close()

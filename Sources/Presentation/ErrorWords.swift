@@ -11,6 +11,14 @@ public enum ErrorWords {
         return nextStep(error).map { "\(what): \($0)" } ?? what
     }
 
+    /// What opening a store repaired, or could not, with what the owner does about the latter.
+    public static func text(_ repair: StoreRepair) -> String {
+        switch repair {
+        case .indexesRebuilt: "\(repair)"
+        case .rolesNotGranted: "\(repair): run `iapdesk operator db-roles --apply` as the owner"
+        }
+    }
+
     /// What the operator does about `error`; nil where the error says all there is.
     public static func nextStep(_ error: any Error) -> String? {
         switch error {

@@ -22,7 +22,7 @@ struct IndexRepairTests {
 
         let reopened = try await OrderStore.open(location, settings: .test)
         #expect(try await reopened.indexNames() == all)
-        let said = reopened.repairs.joined()
+        let said = reopened.repairs.map(\.description).joined()
         #expect(said.hasPrefix("rebuilt 3 missing indexes") && ["orders_by_account", "orders_stuck", "jobs_due"].allSatisfy(said.contains), "\(said)")
         await reopened.close()
         let again = try await OrderStore.open(location, settings: .test)

@@ -4,6 +4,7 @@ import Console
 import Foundation
 import GooglePlay
 import OrderStore
+import Presentation
 import Receipts
 import Terminal
 
@@ -53,7 +54,7 @@ package enum ConsoleRunner {
         session.aliases = aliases
         let app = ConsoleApp(session: session, device: terminal)
         if let themeError { app.show("theme: \(themeError); using the default", isError: true) }
-        if let repair = store.repairs.first { app.show("store: \(repair)", isError: false) }
+        if let repair = store.repairs.first { app.show("store: \(ErrorWords.text(repair))", isError: false) }
         await app.run()
         terminal.stop()
         if let ending = app.endedBecause { print(ending) }

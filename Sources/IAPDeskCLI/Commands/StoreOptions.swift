@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrderStore
+import Presentation
 
 /// Options every command that opens a store shares.
 package struct StoreOptions: ParsableArguments {
@@ -24,7 +25,7 @@ package struct StoreOptions: ParsableArguments {
         let store = try await OrderStore.open(configuration.storeLocation, settings: configuration.storeSettings)
         // Apple is asked about the store's app: the configured one, or the one the store recorded.
         configuration.bundleId = store.settings.bundleId
-        for repair in store.repairs { FileHandle.standardError.write(Data("store: \(repair)\n".utf8)) }
+        for repair in store.repairs { FileHandle.standardError.write(Data("store: \(ErrorWords.text(repair))\n".utf8)) }
         do {
             let result = try await body(store, configuration)
             await store.close()
