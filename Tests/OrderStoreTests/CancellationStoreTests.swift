@@ -60,6 +60,27 @@ struct CancellationStoreTests {
         }
     }
 
+    /// The deadline closes the connection whose statement it ended, and the driver reports it
+    /// closed a moment later: in between, the pool handed that connection to the next write,
+    /// which was refused at once ("closed after a statement missed its deadline"; seen once
+    /// in a full run under load). The pool now drops such a connection as soon as it expired.
+    @Test("A statement that misses its deadline costs only its own write: the next one at once gets a connection that works", .needsPostgres)
+    func nextWriteAfterMissedDeadline() async throws {
+        var settings = StoreSettings.test
+        settings.postgresConnections = 1  // the next write would take the same connection
+        try await withStore(.postgres, settings: settings) { store in
+            for round in 0..<5 {
+                await #expect(throws: StoreError.self) {
+                    try await CallBudget.within(.milliseconds(100)) {
+                        try await store.write(as: .system) { tx in try await tx.sql.raw("SELECT pg_sleep(2)").run() }
+                    }
+                }
+                try await store.orders.place(orderId: "after-\(round)", accountId: "b", productId: "coins_60", at: t0 + Millis(round))
+            }
+            #expect(try await store.reports.counts().total == 5)
+        }
+    }
+
     @Test("Writes cancelled while queued behind another either happen whole or not at all", arguments: Backend.all)
     func cancelledWhileQueued(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -69,7 +69,8 @@ final class Database: Sendable {
     /// False once the connection closed (the server restarted or went away, or a statement
     /// missed its deadline): the pool drops it instead of handing it out.
     var isOpen: Bool {
-        switch driver {
+        if let bounded = sql as? DeadlineSQLDatabase, bounded.hasExpired { return false }
+        return switch driver {
         case .sqlite(let connection): !connection.isClosed
         case .postgres(let connection): !connection.isClosed
         }

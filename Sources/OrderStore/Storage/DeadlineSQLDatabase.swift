@@ -32,6 +32,10 @@ struct DeadlineSQLDatabase: SQLDatabase {
         self.expire = expire
     }
 
+    /// A statement missed its deadline: the connection is being closed (which the driver
+    /// reports a moment later), so the pool must not hand it out meanwhile.
+    var hasExpired: Bool { expired.withLockedValue { $0 } }
+
     var logger: Logger { database.logger }
     var eventLoop: any EventLoop { database.eventLoop }
     var version: (any SQLDatabaseReportedVersion)? { database.version }
