@@ -14,7 +14,7 @@ struct MigrationStoreTests {
 
     /// Undoes the migration that gives reasons codes: orders keep only their words.
     static let reasonCodesUndone = [
-        "DROP INDEX orders_waiting_by_reason", "DROP INDEX orders_rejected_by_reason", "ALTER TABLE orders DROP COLUMN reason_code",
+        "DROP INDEX orders_waiting_by_reason", "ALTER TABLE orders DROP COLUMN reason_code",
         "CREATE INDEX orders_waiting_for_operator ON orders (last_error, order_id, state_changed_at) WHERE needs_operator = 1",
     ]
 

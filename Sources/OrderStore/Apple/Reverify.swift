@@ -94,8 +94,8 @@ extension AppleAnswers {
     }
 
     /// Rejected orders turned down for `reason` (Apple's 21010, a failed bundle id check),
-    /// oldest first: what an admin re-verifies in bulk once the cause is fixed. One range of
-    /// the rejected-by-reason index.
+    /// oldest first: what an admin re-verifies in bulk once the cause is fixed. Served by the
+    /// state index (rejected orders are few), the code checked on each.
     public func rejectedOrders(reason: OrderReason, limit: Int = 10_000) async throws -> [String] {
         try await store.read { sql in
             try await sql.rows(

@@ -100,48 +100,40 @@ public enum OrderReason: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { code }
 
-    /// How each code reads back: a whole code, or a prefix and the number after it.
-    static let parsers: [(prefix: String, make: @Sendable (String) -> OrderReason?)] = {
-        var parsers: [(String, @Sendable (String) -> OrderReason?)] = []
-        func exact(_ reason: OrderReason) { parsers.append((reason.code, { $0.isEmpty ? reason : nil })) }
-        func number(_ prefix: String, _ make: @escaping @Sendable (Int) -> OrderReason) {
-            parsers.append((prefix + ".", { Int($0).map(make) }))
+    /// The reasons whose code carries no number, by code.
+    private static let byCode: [String: OrderReason] = {
+        let perStore = Marketplace.allCases.flatMap { store -> [OrderReason] in
+            [.storeUnreachable(store), .storeRateLimited(store), .storeAnswerUnreadable(store), .credentialsRefused(store), .refunded(store)]
         }
-        for store in Marketplace.allCases {
-            exact(.storeUnreachable(store))
-            exact(.storeRateLimited(store))
-            exact(.storeAnswerUnreadable(store))
-            exact(.credentialsRefused(store))
-            exact(.refunded(store))
-            number("\(store.codePrefix).http") { .storeServerError(store, http: $0) }
-            number("\(store.codePrefix).unexpected") { .storeAnswerUnexpected(store, http: $0) }
-        }
-        number("apple.status", OrderReason.appleStatus)
-        number("apple.environment", OrderReason.environmentUnsettled)
-        number("apple.not_retryable", OrderReason.appleNotRetryable)
-        number("apple.undocumented", OrderReason.undocumentedStatus)
-        number("apple.server_api", OrderReason.serverAPIRefused)
-        number("google.unknown_purchase") { .googleUnknownPurchase(http: $0) }
-        for reason: OrderReason in [
+        let others: [OrderReason] = [
             .sharedSecretRejected, .sharedSecretMissing, .requestUnreadable, .validWithoutContent, .noTransactionForOrder, .replay,
             .doubleDelivery, .ownershipDisputed, .disputeSettled, .googlePending, .googleCancelledBeforePayment, .googleAcknowledgementDue,
             .familySharingRevoked, .revokedByOperator, .unclassified,
-        ] {
-            exact(reason)
-        }
-        for check in ReceiptCheck.Name.allCases { exact(.checkFailed(check)) }
-        return parsers
+        ]
+        let all = perStore + others + ReceiptCheck.Name.allCases.map(OrderReason.checkFailed)
+        return Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0) })
     }()
 
     /// The reason a stored code names; nil for a code this version does not know.
     public init?(code: String) {
-        for (prefix, make) in Self.parsers where code == prefix || (prefix.hasSuffix(".") && code.hasPrefix(prefix)) {
-            if let reason = make(code == prefix ? "" : String(code.dropFirst(prefix.count))) {
-                self = reason
-                return
-            }
+        if let reason = Self.byCode[code] {
+            self = reason
+            return
         }
-        return nil
+        guard let dot = code.lastIndex(of: "."), let number = Int(code[code.index(after: dot)...]) else { return nil }
+        switch code[..<dot] {
+        case "apple.http": self = .storeServerError(.appStore, http: number)
+        case "google.http": self = .storeServerError(.googlePlay, http: number)
+        case "apple.unexpected": self = .storeAnswerUnexpected(.appStore, http: number)
+        case "google.unexpected": self = .storeAnswerUnexpected(.googlePlay, http: number)
+        case "apple.status": self = .appleStatus(number)
+        case "apple.environment": self = .environmentUnsettled(number)
+        case "apple.not_retryable": self = .appleNotRetryable(number)
+        case "apple.undocumented": self = .undocumentedStatus(number)
+        case "apple.server_api": self = .serverAPIRefused(number)
+        case "google.unknown_purchase": self = .googleUnknownPurchase(http: number)
+        default: return nil
+        }
     }
 }
 

@@ -86,14 +86,14 @@ enum Migrations {
     ]
 
     /// Reasons as codes: the operator alerts group the orders waiting for a person by their
-    /// reason's code (not its words, which name particulars), and a bulk re-verification
-    /// selects rejected orders by code; each reads one index range. Orders from before keep
-    /// their words and read as unclassified.
+    /// reason's code (not its words, which name particulars), reading this index alone as the
+    /// one it replaces did (the code, the oldest change and one order's words). A bulk
+    /// re-verification selects rejected orders by code through the state index. Orders from
+    /// before keep their words and read as unclassified.
     private static let v27 = [
         "ALTER TABLE orders ADD COLUMN reason_code TEXT",
         "DROP INDEX orders_waiting_for_operator",
-        "CREATE INDEX orders_waiting_by_reason ON orders (reason_code, order_id, state_changed_at) WHERE needs_operator = 1",
-        "CREATE INDEX orders_rejected_by_reason ON orders (reason_code, created_at, order_id) WHERE state = 'rejected'",
+        "CREATE INDEX orders_waiting_by_reason ON orders (reason_code, order_id, state_changed_at, last_error) WHERE needs_operator = 1",
     ]
 
     /// One desk for both stores: the order list narrowed to one store (`store:` in the

@@ -10,6 +10,14 @@ extension Marketplace {
         }
     }
 
+    /// Who answers for the store, as a reason says it: "no answer from Apple", "Google HTTP 503".
+    public var company: String {
+        switch self {
+        case .appStore: "Apple"
+        case .googlePlay: "Google"
+        }
+    }
+
     /// As a table's narrow column says it: "Apple", "Play".
     public var shortName: String {
         switch self {

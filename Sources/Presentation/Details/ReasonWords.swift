@@ -7,14 +7,14 @@ public enum ReasonWords {
     /// The reason in a few words, for a banner or a column when no order's own words are at hand.
     public static func summary(_ reason: OrderReason) -> String {
         switch reason {
-        case .storeUnreachable(let store): "no answer from \(storeName(store))"
-        case .storeServerError(let store, let http): "\(storeName(store)) HTTP \(http)"
-        case .storeRateLimited(let store): "\(storeName(store))'s rate limit"
-        case .storeAnswerUnreadable(let store): "unreadable answer from \(storeName(store))"
-        case .storeAnswerUnexpected(let store, let http): "unexpected answer from \(storeName(store)) (HTTP \(http))"
+        case .storeUnreachable(let store): "no answer from \(store.company)"
+        case .storeServerError(let store, let http): "\(store.company) HTTP \(http)"
+        case .storeRateLimited(let store): "\(store.company)'s rate limit"
+        case .storeAnswerUnreadable(let store): "unreadable answer from \(store.company)"
+        case .storeAnswerUnexpected(let store, let http): "unexpected answer from \(store.company) (HTTP \(http))"
         case .appleStatus(let status): "\(status) \(StatusCodeRule.meaning(of: status))"
         case .environmentUnsettled(let status): "\(status): the resend to the other environment did not settle"
-        case .credentialsRefused(let store): "\(storeName(store)) refuses iapdesk's credentials"
+        case .credentialsRefused(let store): "\(store.company) refuses iapdesk's credentials"
         case .sharedSecretRejected: "verifyReceipt rejects our shared secret (21004)"
         case .sharedSecretMissing: "no shared secret was sent (21003)"
         case .requestUnreadable: "verifyReceipt could not read our request (21000)"
@@ -32,7 +32,7 @@ public enum ReasonWords {
         case .googlePending: "pending at Google: not paid yet"
         case .googleCancelledBeforePayment: "cancelled at Google before it was paid"
         case .googleAcknowledgementDue: "Google Play refunds these purchases unless acknowledged (three-day rule)"
-        case .refunded(let store): "refunded by \(storeName(store))"
+        case .refunded(let store): "refunded by \(store.company)"
         case .familySharingRevoked: "revoked by Apple (Family Sharing)"
         case .revokedByOperator: "delivery revoked by an operator"
         case .unclassified: "needs an operator"
@@ -80,8 +80,6 @@ public enum ReasonWords {
         let next = order.state == .rejected ? nextStep(forRejected: reason) : nextStep(reason)
         return "\(words) [\(reason.code)]" + (next.map { ": \($0)" } ?? "")
     }
-
-    static func storeName(_ store: Marketplace) -> String { store == .googlePlay ? "Google" : "Apple" }
 }
 
 extension OperatorAlert {
