@@ -302,30 +302,30 @@ struct Generator {
             ])
             if manual {
                 audit.append(
-                    to: &rows, at: grantedAt, actor: "ops-lin", role: "support", action: .grant, target: .order(orderId), reason: reason,
+                    to: &rows, at: grantedAt, actor: "ops-lin", role: .support, action: .grant, target: .order(orderId), reason: reason,
                     detail: "verify_retry → delivered")
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
             rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
             audit.append(
-                to: &rows, at: refundedAt, actor: "system", role: "rule", action: .refund, target: .order(orderId),
+                to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId),
                 reason: "Apple refunded transaction \(tid)",
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, why?.words ?? "replay", settledAt])
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: .verifyReplay, target: .order(orderId), reason: why?.words,
+                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyReplay, target: .order(orderId), reason: why?.words,
                     detail: "receipt_received → rejected")
             } else {
                 audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: "rule", action: .verifyRejected, target: .order(orderId), reason: why?.words,
+                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyRejected, target: .order(orderId), reason: why?.words,
                     detail: "receipt_received → rejected")
             }
         case .disputed:
             audit.append(
-                to: &rows, at: settledAt, actor: "system", role: "rule", action: .ownershipDisputed, target: .order(orderId), reason: why?.words,
+                to: &rows, at: settledAt, actor: "system", role: .rule, action: .ownershipDisputed, target: .order(orderId), reason: why?.words,
                 detail: "verified → disputed")
         default:
             break

@@ -238,7 +238,7 @@ struct OwnershipScreenTests {
             let event = try #require(try await store.outbox.events(orderId: "ev-1").first?.event)
             for _ in 1...OutageRule.streak {
                 try await store.outbox.recordAttempt(
-                    event, GameEventAttempt(at: .now(), via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
+                    event, GameEventAttempt(at: .now(), via: .push, httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2))
             }
             await app.command("undelivered")
             await app.refresh()
@@ -283,7 +283,7 @@ struct OwnershipScreenTests {
                 let now = Millis.now()
                 events.append(
                     try await store.outbox.recordAttempt(
-                        event, GameEventAttempt(at: now, via: "push", httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
+                        event, GameEventAttempt(at: now, via: .push, httpStatus: 503, answer: "HTTP 503: game down", latencyMs: 2),
                         giveUpAt: now - 1))
             }
             #expect(events.allSatisfy { $0.deadAt != nil })
@@ -308,9 +308,9 @@ struct OwnershipScreenTests {
             #expect(try await store.orders.detail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
 
             // The worker's next tries: the game confirms one, the other fails once more and is dead again.
-            try await store.outbox.recordAttempt(events[0], GameEventAttempt(at: .now(), via: "push", httpStatus: 200, answer: "applied", latencyMs: 2))
+            try await store.outbox.recordAttempt(events[0], GameEventAttempt(at: .now(), via: .push, httpStatus: 200, answer: "applied", latencyMs: 2))
             try await store.outbox.recordAttempt(
-                events[1], GameEventAttempt(at: .now(), via: "push", httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
+                events[1], GameEventAttempt(at: .now(), via: .push, httpStatus: 500, answer: "HTTP 500: game error", latencyMs: 2),
                 giveUpAt: .now() - 1)
             await app.settle()
             let done = try terminal.screenText()

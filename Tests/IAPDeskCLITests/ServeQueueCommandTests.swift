@@ -64,7 +64,7 @@ struct ServeQueueCommandTests {
                 environment: .production, appleStatus: 0, content: AppleReceiptContent(bundleId: DemoCatalogue.bundleId, inApp: [purchase])))
         let event = try #require(try await store.outbox.events(orderId: "e-1").first?.event)
         try await store.outbox.recordAttempt(
-            event, GameEventAttempt(at: .now(), via: "push", httpStatus: nil, answer: "connection refused", latencyMs: 1),
+            event, GameEventAttempt(at: .now(), via: .push, httpStatus: nil, answer: "connection refused", latencyMs: 1),
             giveUpAt: .now() - 1)
         await store.close()
 

@@ -29,8 +29,8 @@ struct DetailQueryStoreTests {
 
             let event = try #require(try await store.outbox.events(orderId: "o1").first?.event)
             try await store.outbox.recordAttempt(
-                event, GameEventAttempt(at: t0 + .minutes(6), via: "push", httpStatus: 503, answer: Self.hostile, latencyMs: 7))
-            try await store.outbox.recordAttempt(event, GameEventAttempt(at: t0 + .minutes(7), via: "push", httpStatus: 200, answer: "ok", latencyMs: 3))
+                event, GameEventAttempt(at: t0 + .minutes(6), via: .push, httpStatus: 503, answer: Self.hostile, latencyMs: 7))
+            try await store.outbox.recordAttempt(event, GameEventAttempt(at: t0 + .minutes(7), via: .push, httpStatus: 200, answer: "ok", latencyMs: 3))
             func refund(_ uuid: String, _ tid: String, signed: Millis) -> IncomingNotification {
                 IncomingNotification(
                     endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,

@@ -18,7 +18,7 @@ struct GrantStoreTests {
             let granted = try await store.orders.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ticket 123: paid, Apple down")
             #expect(granted.state == .delivered)
             let entry = try #require(try await store.audit.entries().first)
-            #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", "support", "grant", "ticket 123: paid, Apple down"))
+            #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", .support, "grant", "ticket 123: paid, Apple down"))
         }
     }
 

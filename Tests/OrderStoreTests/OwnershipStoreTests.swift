@@ -270,7 +270,7 @@ struct OwnershipStoreTests {
             try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: alice, reason: "account merge, ticket 17")
             let detail = try await store.subscriptions.detail(otid)
             #expect(detail.subscription?.ownerAccount == "C")
-            #expect(detail.ownership.last?.decidedBy == "alice")
+            #expect(detail.ownership.last?.decidedBy == .operator("alice"))
             #expect(try await store.accounts.detail("C").subscriptions.map(\.originalTransactionId) == [otid])
         }
     }

@@ -21,7 +21,7 @@ struct ReplayStoreTests {
             #expect(second.state == .rejected)
             #expect(second.replayFlag)
             #expect(second.lastError == "replay: tid:500 already claimed by order o1 of account a1")
-            #expect(try await store.accounts.detail("a1").flags.map(\.flag) == ["replay"])
+            #expect(try await store.accounts.detail("a1").flags.map(\.flag) == [.replay])
         }
     }
 

@@ -420,7 +420,7 @@ struct RuleTests {
     func subscriptionEvents() {
         let before = Subscription(
             originalTransactionId: "otid", ownerAccount: "A", productId: "vip_monthly", status: .active, autoRenew: true,
-            expiresAt: t0 + .days(30), ownerSince: t0, decidedBy: "rule", factsAsOf: t0, factsSource: .verifyReceipt)
+            expiresAt: t0 + .days(30), ownerSince: t0, decidedBy: .rule, factsAsOf: t0, factsSource: .verifyReceipt)
         var renewed = before
         renewed.expiresAt = t0 + .days(60)
         #expect(

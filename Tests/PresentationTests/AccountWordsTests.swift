@@ -18,7 +18,7 @@ struct AccountWordsTests {
             revokedAt: Self.t0 + .hours(1), revokedBy: "root", revokeReason: "refunded")
         let detail = AccountDetail(
             accountId: "a1", orders: [sandbox], grants: [grant], subscriptions: [],
-            flags: [AccountFlag(accountId: "a1", flag: "replay", orderId: "o2", detail: "the purchase paid order o1", at: Self.t0)],
+            flags: [AccountFlag(accountId: "a1", flag: .replay, orderId: "o2", detail: "the purchase paid order o1", at: Self.t0)],
             notes: [Note(id: 1, target: .account("a1"), author: "lin", at: Self.t0, text: "asked twice")],
             sameAppleAccount: [SiblingAccount(accountId: "a2", refunds: 2)])
         let sections = AccountPresentation.sections(detail, storeIsProduction: true)

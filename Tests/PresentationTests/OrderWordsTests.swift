@@ -34,7 +34,7 @@ struct OrderWordsTests {
                 id: 11, at: Self.t0 + .minutes(20), method: .verifyReceipt, environment: .production, outcome: .retryable, appleStatus: 21005,
                 httpStatus: 200, latencyMs: 40, reason: nil, body: nil, verdict: nil))
         let audit = AuditEntry(
-            seq: 7, at: Self.t0 + .minutes(30), actor: "root", role: "admin", action: "reverify", target: .order("o1"), reason: nil, detail: "", hash: "")
+            seq: 7, at: Self.t0 + .minutes(30), actor: "root", role: .admin, action: "reverify", target: .order("o1"), reason: nil, detail: "", hash: "")
         let lines = Self.detail(Self.order(), attempts: attempts, audit: [audit]).timeline.map(\.text)
         let calls = lines.filter { $0.hasPrefix("verify") || $0.hasPrefix("…") }
         #expect(calls.count == 4, "\(calls)")
@@ -88,14 +88,14 @@ struct OrderWordsTests {
         let told = Self.detail(Self.order(.delivered), events: [GameEventDetail(event: event, attempts: [])]).gameTold
         #expect(told?.text == "delivered: confirmed 2026-11-01T00:00:01Z (push) after 3 tries" && told?.confirmed == true)
         #expect(Self.detail(Self.order()).gameTold == nil, "nothing was owed to the game")
-        let attempt = GameEventAttempt(at: Self.t0, via: "push", httpStatus: 503, answer: "game down", latencyMs: 4)
+        let attempt = GameEventAttempt(at: Self.t0, via: .push, httpStatus: 503, answer: "game down", latencyMs: 4)
         #expect(attempt.line == "2026-11-01T00:00:00Z push HTTP 503 in 4 ms — game down")
     }
 
     @Test("The audit list names the grants an entry records: one delivery's grant, a seed's range; an empty detail adds no separator")
     func auditGrants() {
         let delivery = AuditEntry(
-            seq: 9, at: Self.t0, actor: "system", role: "rule", action: "verify.valid", target: .order("o1"), reason: nil, detail: "verified → delivered",
+            seq: 9, at: Self.t0, actor: "system", role: .rule, action: "verify.valid", target: .order("o1"), reason: nil, detail: "verified → delivered",
             grants: 42...42, hash: "")
         var seed = delivery
         (seed.action, seed.target, seed.detail, seed.grants) = ("seed", .seed, "300 synthetic orders", 1...280)

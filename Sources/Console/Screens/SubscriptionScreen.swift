@@ -76,7 +76,7 @@ public final class SubscriptionScreen: ConsoleScreen {
         return .dialog(
             Dialog(
                 title: "Transfer subscription \(otid)",
-                lines: [s.ownerAccount.map { "Owner now: \($0) (decided by \(s.decidedBy))." } ?? "No owner yet: no order holds it."]
+                lines: [s.ownerAccount.map { "Owner now: \($0) (decided by \(s.decidedBy.words))." } ?? "No owner yet: no order holds it."]
                     // The account a dispute is usually settled towards: the one that submitted the renewal.
                     + (self.detail?.ownership.last(where: { $0.submittedBy != s.ownerAccount }).map {
                         ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."]

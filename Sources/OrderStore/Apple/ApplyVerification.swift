@@ -118,7 +118,7 @@ extension OrderStore {
         case .replay(let holderOrder, let holderAccount, let key):
             next.replayFlag = true
             let detail = "replay: \(key) already claimed by order \(holderOrder) of account \(holderAccount)"
-            try await tx.flagAccount(order, "replay", detail: detail)
+            try await tx.flagAccount(order, .replay, detail: detail)
             outcome.outcomeKind = .checkFailed
             next.state = .rejected
             next.explain(Why(.replay, detail))

@@ -18,10 +18,10 @@ public struct BulkAuditChain: Sendable {
 
     /// Appends one entry to the chain and its row to `rows`.
     public mutating func append(
-        to rows: inout BulkRows, at: Millis, actor: String, role: String, action: AuditAction, target: AuditTarget, reason: String?,
+        to rows: inout BulkRows, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String?,
         detail: String, grants: ClosedRange<Int64>? = nil
     ) {
-        let action = action.rawValue
+        let (action, role) = (action.rawValue, role.rawValue)
         seq += 1
         let next = AuditChain.hash(
             previous: hash, seq: seq, at: at, actor: actor, role: role, action: action, target: target.description, reason: reason, detail: detail,

@@ -81,11 +81,22 @@ public struct GameEvent: Sendable, Equatable {
     }
 }
 
+/// How the game learned of an event. Stored as ``rawValue`` (`event_attempts.via`,
+/// `events.confirmed_via`).
+public enum EventChannel: String, Sendable, CaseIterable, Codable {
+    /// Sent to the game's webhook, which answered 2xx.
+    case push
+    /// Read from the pull feed and acknowledged by its cursor.
+    case pull
+    /// Delivered before the outbox kept events; recorded as confirmed then.
+    case history
+}
+
 /// One try to tell the game.
 public struct GameEventAttempt: Sendable, Equatable {
     public var at: Millis
-    /// How it was sent: `push` (a pulled event is acknowledged by cursor, not tried).
-    public var via: String
+    /// How it was sent: always a push (a pulled event is acknowledged by cursor, not tried).
+    public var via: EventChannel
     /// The game's HTTP status; nil when it did not answer.
     public var httpStatus: Int?
     /// What the game answered (shortened), or why there was no answer.
@@ -93,7 +104,7 @@ public struct GameEventAttempt: Sendable, Equatable {
     /// How long the game took, or how long the outbox waited.
     public var latencyMs: Int64?
 
-    public init(at: Millis, via: String, httpStatus: Int?, answer: String?, latencyMs: Int64?) {
+    public init(at: Millis, via: EventChannel, httpStatus: Int?, answer: String?, latencyMs: Int64?) {
         self.at = at
         self.via = via
         self.httpStatus = httpStatus

@@ -29,5 +29,19 @@ public struct Operator: Sendable, Equatable, Codable {
         self.isSystem = true
     }
 
-    var auditRole: String { isSystem ? "rule" : role.rawValue }
+    var auditRole: AuditRole { isSystem ? .rule : AuditRole(role) }
+}
+
+/// The role an audit entry records: an operator's role then, or `rule` for the store's own
+/// decisions. Stored as ``rawValue``.
+public enum AuditRole: String, Sendable, CaseIterable, Codable {
+    case viewer, support, admin, rule
+
+    public init(_ role: Role) {
+        switch role {
+        case .viewer: self = .viewer
+        case .support: self = .support
+        case .admin: self = .admin
+        }
+    }
 }

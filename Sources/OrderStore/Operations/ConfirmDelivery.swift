@@ -77,7 +77,7 @@ extension OrderStore {
         next.needsOperator = true
         next.explain(Why(.doubleDelivery, detail))
         next.nextRetryAt = nil
-        try await tx.flagAccount(order, "double_delivery", detail: detail)
+        try await tx.flagAccount(order, .doubleDelivery, detail: detail)
         tx.audit(.deliveryConflict, target: .order(holder), detail: detail)
         outcome.outcomeKind = .checkFailed
         outcome.order = try await tx.save(next, previous: order, action: .deliveryConflict, reason: detail)

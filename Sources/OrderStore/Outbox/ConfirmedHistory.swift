@@ -74,7 +74,7 @@ private struct HistoryEvent {
         let at = payload.at
         return """
             (\(bind: payload.eventId), \(bind: payload.type.rawValue), \(bind: payload.order.orderId), \(bind: payload.account), \
-            \(bind: at), \(bind: try payload.body.json()), \(bind: at), 'history')
+            \(bind: at), \(bind: try payload.body.json()), \(bind: at), \(bind: EventChannel.history.rawValue))
             """
     }
 }

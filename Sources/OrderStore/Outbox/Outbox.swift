@@ -93,7 +93,7 @@ public struct Outbox: Sendable {
         try await store.write(as: .system, now: now) { tx in
             try await tx.sql.rows(
                 """
-                UPDATE events SET confirmed_at = \(bind: now), confirmed_via = 'pull'
+                UPDATE events SET confirmed_at = \(bind: now), confirmed_via = \(bind: EventChannel.pull.rawValue)
                 WHERE id <= \(bind: cursor) AND confirmed_at IS NULL RETURNING id
                 """
             ).count
@@ -264,7 +264,7 @@ extension WriteTransaction {
         try await sql.raw(
             """
             INSERT INTO event_attempts (event, at, via, http_status, answer, latency_ms)
-            VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via), \(bind: attempt.httpStatus), \(bind: attempt.answer), \(bind: attempt.latencyMs))
+            VALUES (\(bind: event.id), \(bind: attempt.at), \(bind: attempt.via.rawValue), \(bind: attempt.httpStatus), \(bind: attempt.answer), \(bind: attempt.latencyMs))
             """
         ).run()
         let confirmed = attempt.succeeded
@@ -275,7 +275,7 @@ extension WriteTransaction {
                 UPDATE events SET attempts = attempts + 1, last_attempt_at = \(bind: attempt.at), last_status = \(bind: attempt.httpStatus),
                   last_error = \(bind: confirmed ? nil : attempt.answer.map { String($0.prefix(500)) }),
                   confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
-                  confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN 'push' ELSE confirmed_via END,
+                  confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: EventChannel.push.rawValue) ELSE confirmed_via END,
                   dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
                 WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
                 """)

@@ -168,8 +168,8 @@ public struct Subscription: Sendable, Equatable {
     public var expiresAt: Millis?
     /// When the current owner became owner.
     public var ownerSince: Millis
-    /// `rule` when R8 decided, otherwise the operator who settled a dispute.
-    public var decidedBy: String
+    /// The rule, Apple (no owner yet), or the operator who settled a dispute.
+    public var decidedBy: Decider
     /// When Apple last told us the status and renewal intent, and through what.
     public var factsAsOf: Millis?
     /// A verification, a notification or the expiry poll.
@@ -180,7 +180,7 @@ public struct Subscription: Sendable, Equatable {
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         originalTransactionId: String, ownerAccount: String? = nil, productId: String, status: SubscriptionStatus, autoRenew: Bool, expiresAt: Millis? = nil,
-        ownerSince: Millis, decidedBy: String, factsAsOf: Millis? = nil, factsSource: FactSource? = nil, renewal: RenewalFacts = RenewalFacts()
+        ownerSince: Millis, decidedBy: Decider, factsAsOf: Millis? = nil, factsSource: FactSource? = nil, renewal: RenewalFacts = RenewalFacts()
     ) {
         self.renewal = renewal
         self.originalTransactionId = originalTransactionId
@@ -210,8 +210,8 @@ public struct OwnershipEvent: Sendable, Equatable {
     /// The owner after the decision.
     public var toAccount: String
     public var at: Millis
-    /// `rule`, or the operator who decided.
-    public var decidedBy: String
+    /// The rule, or the operator who decided.
+    public var decidedBy: Decider
     public var verdict: OwnershipVerdict
     /// The decision in words, as the console and `subscription show` print it.
     public var reason: String
@@ -221,7 +221,7 @@ public struct OwnershipEvent: Sendable, Equatable {
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, originalTransactionId: String, orderId: String? = nil, submittedBy: String, fromAccount: String? = nil, toAccount: String, at: Millis,
-        decidedBy: String, verdict: OwnershipVerdict, reason: String, needsReview: Bool
+        decidedBy: Decider, verdict: OwnershipVerdict, reason: String, needsReview: Bool
     ) {
         self.id = id
         self.originalTransactionId = originalTransactionId
@@ -245,7 +245,7 @@ public struct AuditEntry: Sendable, Equatable {
     /// `system`, or the operator who acted.
     public var actor: String
     /// The actor's role then (`rule` for the store's own decisions).
-    public var role: String
+    public var role: AuditRole
     /// What was done: `grant`, `refund`, `verify.replay`, `ownership.transfer`…
     public var action: String
     /// What it was done to: an order, a subscription, a product…
@@ -262,7 +262,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
-        seq: Int64, at: Millis, actor: String, role: String, action: String, target: AuditTarget, reason: String? = nil, detail: String,
+        seq: Int64, at: Millis, actor: String, role: AuditRole, action: String, target: AuditTarget, reason: String? = nil, detail: String,
         grants: ClosedRange<Int64>? = nil, hash: String
     ) {
         self.seq = seq
@@ -282,8 +282,7 @@ public struct AuditEntry: Sendable, Equatable {
 /// another order had already claimed (R7).
 public struct AccountFlag: Sendable, Equatable {
     public var accountId: String
-    /// The kind of mark: `replay`.
-    public var flag: String
+    public var flag: AccountFlagKind
     /// The order that raised it.
     public var orderId: String?
     /// What happened, in words.
@@ -291,7 +290,7 @@ public struct AccountFlag: Sendable, Equatable {
     public var at: Millis
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(accountId: String, flag: String, orderId: String? = nil, detail: String, at: Millis) {
+    public init(accountId: String, flag: AccountFlagKind, orderId: String? = nil, detail: String, at: Millis) {
         self.accountId = accountId
         self.flag = flag
         self.orderId = orderId

@@ -88,7 +88,7 @@ extension Subscription {
         autoRenew = try row.bool("auto_renew")
         expiresAt = try row.optionalInt64("expires_at")
         ownerSince = try row.int64("owner_since")
-        decidedBy = try row.string("decided_by")
+        decidedBy = Decider(stored: try row.string("decided_by"))
         factsAsOf = try row.optionalInt64("facts_as_of")
         factsSource = try row.optionalValue("facts_source", as: FactSource.self)
         let (renews, renewsAt, renewsTo) = (
@@ -112,7 +112,7 @@ extension OwnershipEvent {
         fromAccount = try row.optionalString("from_account")
         toAccount = try row.string("to_account")
         at = try row.int64("at")
-        decidedBy = try row.string("decided_by")
+        decidedBy = Decider(stored: try row.string("decided_by"))
         verdict = try row.value("verdict", as: OwnershipVerdict.self)
         reason = try row.string("reason")
         needsReview = try row.bool("needs_review")
@@ -124,7 +124,7 @@ extension AuditEntry {
         seq = try row.int64("seq")
         at = try row.int64("at")
         actor = try row.string("actor")
-        role = try row.string("role")
+        role = try row.value("role", as: AuditRole.self)
         action = try row.string("action")
         target = AuditTarget(stored: try row.string("target"))
         reason = try row.optionalString("reason")
@@ -137,7 +137,7 @@ extension AuditEntry {
 extension AccountFlag {
     init(row: Row) throws {
         accountId = try row.string("account_id")
-        flag = try row.string("flag")
+        flag = try row.value("flag", as: AccountFlagKind.self)
         orderId = try row.optionalString("order_id")
         detail = try row.string("detail")
         at = try row.int64("at")

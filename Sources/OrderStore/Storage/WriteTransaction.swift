@@ -162,7 +162,7 @@ final class WriteTransaction {
             var rows: [SQLQueryString] = []
             for entry in chunk {
                 seq += 1
-                let role = entry.actor.auditRole
+                let role = entry.actor.auditRole.rawValue
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
                     action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants)

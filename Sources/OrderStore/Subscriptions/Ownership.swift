@@ -25,10 +25,10 @@ extension OrderStore {
             if stored == nil {
                 try await tx.insertSubscription(otid, owner: account, productId: transaction.productId, facts: facts)
             } else {
-                try await tx.setOwner(otid, to: account, decidedBy: "rule")
+                try await tx.setOwner(otid, to: account, decidedBy: .rule)
             }
         case .transfer(_, let to, _):
-            try await tx.setOwner(otid, to: to, decidedBy: "rule")
+            try await tx.setOwner(otid, to: to, decidedBy: .rule)
         case .sameOwner, .ownerKeeps:
             break
         }
@@ -105,7 +105,7 @@ extension OrderStore {
     }
 
     func transfer(_ tx: WriteTransaction, otid: String, from: String?, to: String, orderId: String?, reason: String) async throws {
-        try await tx.setOwner(otid, to: to, decidedBy: tx.actor.name)
+        try await tx.setOwner(otid, to: to, decidedBy: Decider(tx.actor))
         try await tx.recordOwnershipEvent(
             otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
         tx.audit(.ownership(.transfer), target: .originalTransaction(otid), reason: reason, detail: "\(from ?? "(no owner)") → \(to)")

@@ -10,7 +10,7 @@ public enum SubscriptionPresentation {
     public static func sections(_ d: SubscriptionDetail, storeIsProduction: Bool) -> [DetailSection]? {
         guard let s = d.subscription else { return nil }
         var fields = [
-            s.ownerAccount.map { DetailLine(label: "owner", "\($0) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy)") }
+            s.ownerAccount.map { DetailLine(label: "owner", "\($0) since \(TimeText.full(s.ownerSince)), decided by \(s.decidedBy.words)") }
                 ?? DetailLine(label: "owner", "unknown: no order holds it yet (Apple told of it first)", tone: .state(.disputed)),
             DetailLine(label: "product", s.productId),
             DetailLine(label: "status", "\(s.status.rawValue), auto-renew \(s.autoRenew ? "on" : "off"), expires \(TimeText.full(s.expiresAt))"),
@@ -50,7 +50,7 @@ public enum SubscriptionPresentation {
         let owners = d.ownership.map { e in
             DetailLine(
                 at: e.at,
-                "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.verdict.rawValue) — \(e.reason)"
+                "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(e.verdict.rawValue) — \(e.reason)"
                     + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), tone: e.needsReview ? .state(.disputed) : .plain)
         }
         let notifications = d.notifications.map { n in

@@ -24,7 +24,7 @@ public enum XRayPresentation {
                 .muted)
         }
         for e in d.ownership {
-            add(e.at, "owner", "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy): \(e.reason)", e.needsReview ? .state(.disputed) : .plain)
+            add(e.at, "owner", "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(e.reason)", e.needsReview ? .state(.disputed) : .plain)
         }
         for e in x.events {
             add(e.createdAt, "game", "\(e.type.rawValue) \(e.summary)" + (e.confirmedAt.map { ", confirmed \(TimeText.full($0))" } ?? ", not confirmed"))

@@ -98,7 +98,7 @@ public enum QueueListings {
                 // Month, day and minute keep room for the reason, which is what support reads here.
                 ListColumn("WHEN", width: 11) { .time($0.at) },
                 ListColumn("WHO", width: 8) { Cell($0.actor) },
-                ListColumn("ROLE", width: 7, optional: true) { Cell($0.role, .muted) },
+                ListColumn("ROLE", width: 7, optional: true) { Cell($0.role.rawValue, .muted) },
                 ListColumn("ACTION", width: 16) { Cell($0.action) },
                 ListColumn("TARGET", width: 19) { Cell($0.target.description) },  // "order:" and a 13-character order id
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in

@@ -11,7 +11,7 @@ public enum SubscriptionListings {
                 ListColumn("STATUS", width: 14) { Cell($0.status.rawValue) },
                 ListColumn("ENDS", width: 16) { .time($0.expiresAt, .plain) },
                 ListColumn("AUTO-RENEW", width: 10) { Cell($0.autoRenew ? "on" : "off") },
-                ListColumn("OWNER BY", width: 12, flexible: true) { Cell($0.decidedBy) },
+                ListColumn("OWNER BY", width: 12, flexible: true) { Cell($0.decidedBy.words) },
             ])
     }
 }

@@ -88,11 +88,11 @@ struct EventSender: Sendable {
                 return (Int(response.status.code), String(String(buffer: answer).prefix(300)))
             }
             return GameEventAttempt(
-                at: at, via: "push", httpStatus: status,
+                at: at, via: .push, httpStatus: status,
                 answer: (200..<300).contains(status) ? text : "HTTP \(status): \(text)", latencyMs: (ContinuousClock.now - start).milliseconds)
         } catch {
             return GameEventAttempt(
-                at: at, via: "push", httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),
+                at: at, via: .push, httpStatus: nil, answer: TransportErrorText.describe(error, timeout: webhook.timeout, peer: "the game"),
                 latencyMs: (ContinuousClock.now - start).milliseconds)
         }
     }

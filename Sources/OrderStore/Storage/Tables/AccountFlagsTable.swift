@@ -2,11 +2,11 @@ import SQLKit
 
 /// Flags on an account an operator should see (a replay, two deliveries for one purchase).
 extension WriteTransaction {
-    func flagAccount(_ order: Order, _ flag: String, detail: String) async throws {
+    func flagAccount(_ order: Order, _ flag: AccountFlagKind, detail: String) async throws {
         try await sql.raw(
             """
             INSERT INTO account_flags (account_id, flag, order_id, detail, at)
-            VALUES (\(bind: order.accountId), \(bind: flag), \(bind: order.orderId), \(bind: detail), \(bind: now))
+            VALUES (\(bind: order.accountId), \(bind: flag.rawValue), \(bind: order.orderId), \(bind: detail), \(bind: now))
             """
         ).run()
     }

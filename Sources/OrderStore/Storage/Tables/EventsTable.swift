@@ -101,7 +101,7 @@ extension GameEvent {
 extension GameEventAttempt {
     init(row: Row) throws {
         self.init(
-            at: try row.int64("at"), via: try row.string("via"), httpStatus: try row.optionalInt64("http_status").map(Int.init),
+            at: try row.int64("at"), via: try row.value("via", as: EventChannel.self), httpStatus: try row.optionalInt64("http_status").map(Int.init),
             answer: try row.optionalString("answer"), latencyMs: try row.optionalInt64("latency_ms"))
     }
 }

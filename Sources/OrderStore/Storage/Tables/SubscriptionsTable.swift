@@ -27,7 +27,7 @@ extension WriteTransaction {
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, expires_at,
               owner_since, decided_by, updated_at, facts_as_of, facts_source)
             VALUES (\(bind: otid), \(bind: owner), \(bind: productId), \(bind: facts.status.rawValue), \(bind: facts.autoRenew ? 1 : 0),
-                    \(bind: facts.expiresAt), \(bind: now), \(bind: owner == nil ? "apple" : "rule"), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
+                    \(bind: facts.expiresAt), \(bind: now), \(bind: (owner == nil ? Decider.apple : .rule).stored), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
             """
         ).run()
         if let renewal = facts.renewal { try await setRenewal(otid, renewal) }
@@ -65,11 +65,11 @@ extension WriteTransaction {
     }
 
     /// A new owner starts a new tenure.
-    func setOwner(_ otid: String, to account: String, decidedBy: String) async throws {
+    func setOwner(_ otid: String, to account: String, decidedBy: Decider) async throws {
         try await willChangeSubscription(otid)
         try await sql.raw(
             """
-            UPDATE subscriptions SET owner_account = \(bind: account), owner_since = \(bind: now), decided_by = \(bind: decidedBy),
+            UPDATE subscriptions SET owner_account = \(bind: account), owner_since = \(bind: now), decided_by = \(bind: decidedBy.stored),
               updated_at = \(bind: now)
             WHERE original_transaction_id = \(bind: otid) AND (owner_account IS NULL OR owner_account <> \(bind: account))
             """
@@ -97,7 +97,7 @@ extension WriteTransaction {
             INSERT INTO ownership_events (original_transaction_id, order_id, submitted_by, from_account, to_account, at,
               decided_by, verdict, reason, needs_review)
             VALUES (\(bind: otid), \(bind: orderId), \(bind: submittedBy), \(bind: from), \(bind: to), \(bind: now),
-                    \(bind: actor.isSystem ? "rule" : actor.name), \(bind: verdict.rawValue), \(bind: reason), \(bind: needsReview ? 1 : 0))
+                    \(bind: Decider(actor).stored), \(bind: verdict.rawValue), \(bind: reason), \(bind: needsReview ? 1 : 0))
             """
         ).run()
     }

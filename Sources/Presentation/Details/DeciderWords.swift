@@ -1,0 +1,22 @@
+import OrderStore
+
+/// Who decided a subscription's owner, as the owner line and the ownership history say it.
+extension Decider {
+    public var words: String {
+        switch self {
+        case .rule: "rule"
+        case .apple: "Apple (no owner yet)"
+        case .operator(let name): name
+        }
+    }
+}
+
+/// An account's mark, as the account page says it.
+extension AccountFlagKind {
+    public var words: String {
+        switch self {
+        case .replay: "replay"
+        case .doubleDelivery: "double delivery"
+        }
+    }
+}
