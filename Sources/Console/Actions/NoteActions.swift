@@ -16,13 +16,15 @@ enum NoteActions {
             case .order(let id): "order \(id)"
             case .account(let id): "account \(id)"
             }
+        // A note is its own reason: its text is the one field.
+        let text = DialogField("Note")
         return .dialog(
             Dialog(
                 title: "Note on \(name)",
                 lines: ["Whoever opens the \(name) next reads it, with your name and the time. It goes into the audit log too."],
-                textLabel: "Note", confirm: "save"
+                fields: [text], confirm: "save"
             ) { values in
-                try await store.notes.add(to: target, text: values[0], by: actor)
+                try await store.notes.add(to: target, text: values[text], by: actor)
                 return "note saved on \(name)"
             })
     }

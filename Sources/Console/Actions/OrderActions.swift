@@ -90,9 +90,10 @@ enum OrderActions {
             Dialog(
                 title: "Grant \(order.orderId)",
                 lines: lines,
+                fields: [.reason],
                 confirm: "grant"
             ) { values in
-                let granted = try await store.orders.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                let granted = try await store.orders.grant(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[.reason])
                 return "granted \(granted.orderId): now \(granted.state.rawValue)"
             })
     }
@@ -107,9 +108,10 @@ enum OrderActions {
                     "Take back the delivery of \(order.productId) from account \(order.accountId).",
                     "The grant is marked revoked (it stays in the history). Recorded in the audit log as \(actor.name) with your reason.",
                 ],
+                fields: [.reason],
                 confirm: "revoke"
             ) { values in
-                let revoked = try await store.orders.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[0])
+                let revoked = try await store.orders.revoke(orderId: order.orderId, expectedVersion: order.version, by: actor, reason: values[.reason])
                 return "revoked \(revoked.orderId): now \(revoked.state.rawValue)"
             })
     }
@@ -118,6 +120,7 @@ enum OrderActions {
     /// account gets it (submitter), with a reason.
     static func settleDispute(_ order: Order, session: ConsoleSession) -> ScreenAction {
         let (store, actor) = (session.store, session.actor)
+        let favorField = DialogField("Favor (owner or submitter)")
         return .dialog(
             Dialog(
                 title: "Settle dispute on \(order.orderId)",
@@ -126,13 +129,13 @@ enum OrderActions {
                     "Type owner to let the verdict stand (the order is rejected), or submitter to give this account the renewal (delivered, ownership moves).",
                     order.lastError.map { "The rule said: \($0)" } ?? "",
                 ],
-                inputs: ["Favor (owner or submitter)"], confirm: "settle"
+                fields: [favorField, .reason], confirm: "settle"
             ) { values in
-                guard let favor = Favor(rawValue: values[0]) else {
+                guard let favor = Favor(rawValue: values[favorField]) else {
                     throw DialogInputError("favor is \(Favor.allCases.map(\.rawValue).joined(separator: " or "))")
                 }
                 let settled = try await store.subscriptions.resolve(
-                    orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[1])
+                    orderId: order.orderId, expectedVersion: order.version, favor: favor, by: actor, reason: values[.reason])
                 return "dispute on \(settled.orderId) settled: now \(settled.state.rawValue)"
             })
     }

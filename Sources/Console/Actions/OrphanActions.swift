@@ -10,6 +10,7 @@ enum OrphanActions {
     static func attach(_ orphan: StoredTransaction, to waiting: Order?, session: ConsoleSession) -> ScreenAction {
         let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
         let whose = waiting.map { "Order \($0.orderId) (\($0.accountId), \($0.state.rawValue)) was waiting for it." } ?? "Name the order it paid for."
+        let orderField = DialogField("Order id", prefilled: waiting?.orderId ?? "")
         return .dialog(
             Dialog(
                 title: "Attach transaction \(tid)",
@@ -17,11 +18,11 @@ enum OrphanActions {
                     "\(orphan.transaction.productId) bought \(TimeText.full(orphan.transaction.purchaseDate)); no order claims it.",
                     "\(whose) The rules check it like a receipt (R5, R7), then it is delivered once.",
                 ],
-                inputs: ["Order id"], prefilled: [waiting?.orderId ?? ""], confirm: "attach"
+                fields: [orderField, .reason], confirm: "attach"
             ) { values in
-                guard let order = try await store.orders.find(values[0]) else { throw StoreError.notFound(kind: .order, id: values[0]) }
+                guard let order = try await store.orders.find(values[orderField]) else { throw StoreError.notFound(kind: .order, id: values[orderField]) }
                 let attached = try await store.orders.attach(
-                    transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[1])
+                    transactionId: tid, to: order.orderId, expectedVersion: order.version, by: actor, reason: values[.reason])
                 return "\(tid) attached to \(attached.orderId): now \(attached.state.rawValue)"
             })
     }

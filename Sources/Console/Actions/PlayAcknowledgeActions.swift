@@ -22,10 +22,10 @@ enum PlayAcknowledgeActions {
                         + (left > 0 ? " (\(left.ageText) left)." : " (deadline passed)."),
                     "Only a delivered purchase is acknowledged; the call is audited.",
                 ],
-                inputs: [], confirm: "acknowledge"
+                fields: [.reason], confirm: "acknowledge"
             ) { values in
                 let token = purchase.facts.purchaseToken
-                let outcome = try await store.googlePlay.acknowledge(purchaseToken: token, by: actor, reason: values[0]) {
+                let outcome = try await store.googlePlay.acknowledge(purchaseToken: token, by: actor, reason: values[.reason]) {
                     await google.acknowledgeRefusal($0)
                 }
                 let words = PlayAcknowledgeWords.result(outcome, orderId: owed.orderId)

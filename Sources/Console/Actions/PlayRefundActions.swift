@@ -17,6 +17,7 @@ enum PlayRefundActions {
             return .flash(GoogleOrderWords.needsServiceAccount("refunding"), isError: true)
         }
         let (store, actor) = (session.store, session.actor)
+        let revokeField = DialogField("Take access back (yes/no)", prefilled: "yes")
         return .dialog(
             Dialog(
                 title: "Refund \(order.orderId) at Google",
@@ -24,11 +25,11 @@ enum PlayRefundActions {
                     "Google refunds \(order.transactionId ?? "the order") (\(order.productId), account \(order.accountId)) to the player.",
                     "Taking access back: Google voids the purchase; its notice revokes it here and tells the game (R9).",
                 ],
-                inputs: ["Take access back (yes/no)"], prefilled: ["yes"], confirm: "refund"
+                fields: [revokeField, .reason], confirm: "refund"
             ) { values in
-                let revoke = values[0].lowercased().hasPrefix("y")
+                let revoke = values[revokeField].lowercased().hasPrefix("y")
                 if let refusal = try await store.googlePlay.refund(
-                    orderId: order.orderId, revoke: revoke, by: actor, reason: values[1],
+                    orderId: order.orderId, revoke: revoke, by: actor, reason: values[.reason],
                     tell: {
                         await google.refundRefusal(package: $0, orderId: $1, revoke: $2)
                     })

@@ -18,6 +18,11 @@ enum RefundActions {
         let (store, actor, id) = (session.store, session.actor, request.notification.id)
         let deliveries = RefundAnswerWords.deliveries.map(\.word).joined(separator: ", ")
         let preferences = (RefundAnswerWords.preferences.map(\.word) + [RefundAnswerWords.none]).joined(separator: ", ")
+        let consent = DialogField("Customer consented (yes/no)", prefilled: RefundAnswerWords.suggestedConsent(request))
+        let delivery = DialogField("Delivery", prefilled: RefundAnswerWords.suggestedDelivery(request))
+        let consumed = DialogField("Consumed % (0-100 or unknown)", prefilled: RefundAnswerWords.suggestedConsumed(request))
+        let preference = DialogField("Refund preference", prefilled: RefundAnswerWords.none)
+        let sample = DialogField("Sample content given (yes/no)", prefilled: "no")
         return .dialog(
             Dialog(
                 title: "Answer refund request #\(id)",
@@ -26,17 +31,13 @@ enum RefundActions {
                     "Apple takes the answer only if the customer consented to share consumption data. Delivery: \(deliveries). Preference: \(preferences).",
                     "Sent once; Apple's answer or refusal is recorded and audited.",
                 ],
-                inputs: ["Customer consented (yes/no)", "Delivery", "Consumed % (0-100 or unknown)", "Refund preference", "Sample content given (yes/no)"],
-                prefilled: [
-                    RefundAnswerWords.suggestedConsent(request), RefundAnswerWords.suggestedDelivery(request), RefundAnswerWords.suggestedConsumed(request),
-                    RefundAnswerWords.none, "no",
-                ],
+                fields: [consent, delivery, consumed, preference, sample, .reason],
                 confirm: "send to Apple"
             ) { values in
                 let answer = try RefundAnswerWords.answer(
-                    consented: try yes(values[0], "customer consented"), delivery: values[1], consumed: values[2], prefer: values[3],
-                    sampleContent: try yes(values[4], "sample content given"))
-                let sent = try await store.refunds.answer(notificationId: id, answer: answer, by: actor, reason: values[5]) {
+                    consented: try yes(values[consent], "customer consented"), delivery: values[delivery], consumed: values[consumed],
+                    prefer: values[preference], sampleContent: try yes(values[sample], "sample content given"))
+                let sent = try await store.refunds.answer(notificationId: id, answer: answer, by: actor, reason: values[.reason]) {
                     await apple.consumptionRefusal(transactionId: $0, environment: $1, answer: $2)
                 }
                 guard sent.outcome == .sent else {

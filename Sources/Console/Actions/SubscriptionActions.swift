@@ -15,6 +15,7 @@ enum SubscriptionActions {
         let yearAgo = session.clock() - .hours(365 * 24)
         let recent = detail.extensions.filter { $0.outcome == .sent && $0.claimedAt >= yearAgo }.count
         let codes = ExtensionRule.reasonCodes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let (daysField, codeField) = (DialogField("Days"), DialogField("Reason code (0-3)", prefilled: "1"))
         return .dialog(
             Dialog(
                 title: "Extend subscription \(otid)",
@@ -23,11 +24,11 @@ enum SubscriptionActions {
                     "Apple extends an active subscription by 1 to \(ExtensionRule.maxDays) days, at most \(ExtensionRule.maxPerYear) times in 365 days (\(recent) so far). Reason codes: \(codes).",
                     "The new end is Apple's; the game is told as a renewal. Audited.",
                 ],
-                inputs: ["Days", "Reason code (0-3)"], prefilled: ["", "1"], confirm: "ask Apple"
+                fields: [daysField, codeField, .reason], confirm: "ask Apple"
             ) { values in
-                guard let days = Int(values[0]) else { throw DialogInputError("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
-                guard let code = Int(values[1]) else { throw DialogInputError("reason code: 0 to 3") }
-                let asked = try await store.extensions.extend(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[2]) {
+                guard let days = Int(values[daysField]) else { throw DialogInputError("days: a whole number from 1 to \(ExtensionRule.maxDays)") }
+                guard let code = Int(values[codeField]) else { throw DialogInputError("reason code: 0 to 3") }
+                let asked = try await store.extensions.extend(originalTransactionId: otid, days: days, reasonCode: code, by: actor, reason: values[.reason]) {
                     await apple.extensionAnswer(originalTransactionId: $0, days: $1, reasonCode: $2, requestId: $3, environment: $4)
                 }
                 guard asked.outcome == .sent else { throw AppleRefusal(description: "Apple refused the extension: \(asked.appleError ?? "no reason given")") }
@@ -42,6 +43,7 @@ enum SubscriptionActions {
             return .flash(GoogleOrderWords.needsServiceAccount("deferring"), isError: true)
         }
         let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        let daysField = DialogField("Days")
         return .dialog(
             Dialog(
                 title: "Defer subscription \(otid) at Google",
@@ -49,12 +51,12 @@ enum SubscriptionActions {
                     "\(s.productId) for \(s.ownerAccount ?? "no owner yet"): \(s.status.rawValue), ends \(TimeText.full(s.expiresAt)).",
                     "Google moves the next renewal later by 1 to \(GooglePlayPurchases.maxDeferDays) days, free for the player. The new end is Google's; the game is told as a renewal. Audited.",
                 ],
-                inputs: ["Days"], confirm: "ask Google"
+                fields: [daysField, .reason], confirm: "ask Google"
             ) { values in
-                guard let days = Int(values[0]) else {
+                guard let days = Int(values[daysField]) else {
                     throw StoreError.deferRefused(originalTransactionId: otid, why: "days: a whole number from 1 to \(GooglePlayPurchases.maxDeferDays)")
                 }
-                let answer = try await store.googlePlay.deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: values[1]) {
+                let answer = try await store.googlePlay.deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: values[.reason]) {
                     await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2)
                 }
                 switch answer {
@@ -73,6 +75,7 @@ enum SubscriptionActions {
             return .flash(GoogleOrderWords.needsServiceAccount("revoking"), isError: true)
         }
         let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
+        let proratedField = DialogField("Prorated refund (yes/no)", prefilled: "no")
         return .dialog(
             Dialog(
                 title: "Revoke subscription \(otid) at Google",
@@ -80,11 +83,11 @@ enum SubscriptionActions {
                     "\(s.productId) for \(s.ownerAccount ?? "no owner yet"): \(s.status.rawValue), ends \(TimeText.full(s.expiresAt)).",
                     "Google ends it now and refunds the player (in full, or the unused time); its notice revokes it here and tells the game (R9).",
                 ],
-                inputs: ["Prorated refund (yes/no)"], prefilled: ["no"], confirm: "revoke"
+                fields: [proratedField, .reason], confirm: "revoke"
             ) { values in
-                let prorated = values[0].lowercased().hasPrefix("y")
+                let prorated = values[proratedField].lowercased().hasPrefix("y")
                 if let refusal = try await store.googlePlay.revokeSubscription(
-                    originalTransactionId: otid, prorated: prorated, by: actor, reason: values[1],
+                    originalTransactionId: otid, prorated: prorated, by: actor, reason: values[.reason],
                     tell: {
                         await google.revokeRefusal(package: $0, purchaseToken: $1, prorated: $2)
                     })
@@ -110,9 +113,10 @@ enum SubscriptionActions {
                     "Apple's purchase will carry the token of \(s.ownerAccount ?? "its owner")'s newest order on it (Set App Account Token),",
                     "so Apple's later notifications name the owner R8 settled on. Audited.",
                 ],
+                fields: [.reason],
                 confirm: "ask Apple"
             ) { values in
-                let rebound = try await store.subscriptions.rebind(originalTransactionId: otid, by: actor, reason: values[0]) {
+                let rebound = try await store.subscriptions.rebind(originalTransactionId: otid, by: actor, reason: values[.reason]) {
                     await apple.accountTokenRefusal(token: $0, originalTransactionId: $1, environment: $2)
                 }
                 if let error = rebound.appleError { throw AppleRefusal(description: "Apple refused the token: \(error)") }

@@ -34,4 +34,16 @@ public final class BackgroundJob: @unchecked Sendable {
     public var isStopping: Bool { lock.withLock { stopRequested } }
     /// Waits for the work to end (tests; the console itself never waits).
     public func wait() async { await task?.value }
+
+    /// The message bar while it runs: a spinner, or a progress bar for bulk work; nil once done.
+    func statusLine(spinner: Int) -> (text: String, isError: Bool)? {
+        guard result == nil else { return nil }
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        let spin = frames[spinner % frames.count]
+        guard let (done, total) = progress, total > 0 else { return ("\(spin) \(title)…", false) }
+        let width = 20, filled = done * width / total
+        return (
+            "\(spin) \(title) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) · Esc cancels", false
+        )
+    }
 }

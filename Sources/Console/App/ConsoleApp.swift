@@ -13,27 +13,15 @@ public final class ConsoleApp {
     public let session: ConsoleSession
     public private(set) var stack: [any ConsoleScreen]
     private let device: any TerminalDevice
-    private var counts: StoreCounts?
-    /// Orders waiting for a person (a wrong secret, an exhausted schedule): a banner on every screen.
-    private var alerts: [OperatorAlert] = []
-    private var outage: AppleOutage?
-    /// The store out of reach (a database restart, a full disk): the screens keep what they
-    /// read last, and the next refresh that reaches the store clears it.
-    private var storeOutage: StoreHealth.Outage?
-    private var gameOutage: GameEndpointOutage?
-    private var workers: WorkerStatus?
+    private var status = StoreStatus()
     private var message: (text: String, isError: Bool)?
-    private var prompt: (kind: PromptKind, editor: LineEditor)?
-    /// What the `:` prompt's text may become, shown in the footer as you type.
-    private var suggestions: [String] = []
+    private var prompt: Prompt?
     private var dialog: Dialog?
     public private(set) var job: BackgroundJob?
     private var spinner = 0
     public private(set) var finished = false
     /// Why the console ended itself (a demo visit's idle or time limit), to say once the terminal is restored.
     public private(set) var endedBecause: String?
-
-    enum PromptKind { case filter, command }
 
     public static let globalBindings = [
         KeyBinding(.up, .down, .character("k"), .character("j"), action: "move"),
@@ -70,17 +58,9 @@ public final class ConsoleApp {
     /// Reloads the header counts and the current screen, then draws.
     public func refresh() async {
         do {
-            let now = session.clock()
-            counts = try await session.store.reports.counts(now: now)
-            alerts = try await session.store.reports.operatorAlerts(limit: 3)
-            outage = try await session.store.apple.outage(counts: counts, now: now)
-            gameOutage = try await session.store.outbox.endpointOutage(counts: counts, now: now)
-            workers = try await session.store.workerStatus(now: now)
-            try await top.load(session)
-            storeOutage = nil
+            try await status.refresh(session, thenLoad: top)
         } catch {
-            storeOutage = session.store.health.current
-            if storeOutage == nil { message = (ErrorWords.text(error), true) }
+            message = (ErrorWords.text(error), true)
         }
         draw()
     }
@@ -116,12 +96,11 @@ public final class ConsoleApp {
         do {
             switch key {
             case .character("/") where top.filter != nil:
-                prompt = (.filter, LineEditor(text: top.filter ?? ""))
+                prompt = Prompt(.filter, text: top.filter ?? "")
             case .character(":"):
-                prompt = (.command, LineEditor())
-                suggestions = []
+                prompt = Prompt(.command)
             case .character("?"):
-                if !(top is HelpScreen) { try await push(HelpScreen(for: top, session: session)) }
+                if let help = top.help(session) { try await push(help) }
             case .escape:
                 if stack.count > 1 {
                     stack.removeLast()
@@ -218,103 +197,33 @@ public final class ConsoleApp {
     }
 
     private func promptKey(_ key: Key) async {
-        guard case (let kind, var editor)? = prompt else { return }
+        guard var typed = prompt else { return }
         switch key {
         case .escape:
             prompt = nil
-            return
         case .enter:
             prompt = nil
             do {
-                switch kind {
+                switch typed.kind {
                 case .filter:
-                    try await top.apply(filter: editor.text, session: session)
-                    // Words that meant nothing are said once the filter is whole, not while typed.
-                    if let problems = (top as? OrdersScreen)?.problems, !problems.isEmpty { message = (problems.joined(separator: "; "), true) }
-                    // Apple's order id: the list holds the orders its purchases lead to; a
-                    // purchase no order claims opens the invoice, where it is attached.
-                    if let finding = (top as? OrdersScreen)?.googleFinding {
-                        let text = (top as? OrdersScreen)?.filter ?? ""
-                        message = GoogleOrderWords.summary(finding, id: text)
-                    }
-                    if let finding = (top as? OrdersScreen)?.appleFinding {
-                        message = AppleInvoicePresentation.summary(finding)
-                        if case .found(let invoice) = finding, invoice.purchases.contains(where: { if case .claimed = $0.lead { false } else { true } }) {
-                            try await push(Lists.invoice(invoice.appleOrderId))
-                        }
-                    }
-                case .command: try await run(command: editor.text)
+                    try await top.apply(filter: typed.editor.text, session: session)
+                    for action in top.afterFilter() { try await perform(action) }
+                case .command: try await run(command: typed.editor.text)
                 }
             } catch {
                 message = (ErrorWords.text(error), true)
             }
-            return
-        case .tab where kind == .command:
-            editor.text = await complete(editor.text)
-            prompt = (kind, editor)
-            suggestions = await candidates(for: editor.text).candidates
+        case .tab where typed.kind == .command:
+            await typed.complete(session)
+            prompt = typed
         default:
-            guard editor.edit(key) else { return }
-            prompt = (kind, editor)
-            if kind == .command { suggestions = editor.text.isEmpty ? [] : await candidates(for: editor.text).candidates }
+            guard await typed.edit(key, session: session) else { return }
+            prompt = typed
             // Filters narrow as you type; a lookup by id runs on Enter, once the id is whole.
-            if kind == .filter, FilterQuery(editor.text).lookup == nil {
-                do { try await top.apply(filter: editor.text, session: session) } catch { message = (ErrorWords.text(error), true) }
+            if typed.kind == .filter, FilterQuery(typed.editor.text).lookup == nil {
+                do { try await top.apply(filter: typed.editor.text, session: session) } catch { message = (ErrorWords.text(error), true) }
             }
         }
-    }
-
-    /// Tab in the `:` prompt: the text completed to the longest start every candidate shares.
-    func complete(_ text: String) async -> String {
-        let (prefix, last, candidates) = await candidates(for: text)
-        return prefix + Self.sharedStart(of: candidates, else: last)
-    }
-
-    /// What the `:` prompt's text may become: a command name (or alias) from its start, then
-    /// the id the command takes (an order, an account, an original transaction). The prompt
-    /// shows them as you type; Tab takes what they share.
-    func candidates(for text: String) async -> (prefix: String, last: String, candidates: [String]) {
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        if words.count == 1 {
-            let names = ConsoleCommand.names + session.aliases.keys.sorted()
-            return ("", text, names.filter { $0.hasPrefix(text) })
-        }
-        guard words.count == 2, !words[1].isEmpty, let kind = Self.idKind(after: words[0]) else { return ("", text, []) }
-        let found = (try? await session.store.orders.search(words[1], kind: kind, limit: 20)) ?? []
-        let ids: [String] =
-            switch kind {
-            case .account: found.map(\.accountId)
-            case .originalTransaction: found.compactMap(\.originalTransactionId)
-            default: found.map(\.orderId)
-            }
-        return (words[0] + " ", words[1], Array(Set(ids.filter { $0.hasPrefix(words[1]) })).sorted())
-    }
-
-    /// The kind of id a `:` command takes, for completion.
-    static func idKind(after command: String) -> IdKind? {
-        switch ConsoleCommand.parse(command + " x") {
-        case .success(.order): .order
-        case .success(.account): .account
-        case .success(.subscription), .success(.xray): .originalTransaction
-        default: nil
-        }
-    }
-
-    /// As many candidates as fit `width` cells, then "…" when some are left out.
-    static func fitting(_ candidates: [String], width: Int) -> String {
-        var shown = ""
-        for candidate in candidates {
-            let next = shown.isEmpty ? candidate : shown + "  " + candidate
-            if TextWidth.of(next) > width - 3 { return shown + "  …" }
-            shown = next
-        }
-        return shown
-    }
-
-    static func sharedStart(of candidates: [String], else fallback: String) -> String {
-        guard var shared = candidates.first else { return fallback }
-        for candidate in candidates.dropFirst() { while !candidate.hasPrefix(shared) { shared.removeLast() } }
-        return candidates.count == 1 ? shared + " " : shared
     }
 
     /// The screen a list command opens (nil for the commands that are no list).
@@ -389,11 +298,10 @@ public final class ConsoleApp {
                 message = ("a demo visit saves no files; everything here is deleted when you leave", true)
                 return
             }
-            guard let screen = top as? any ExportableScreen else {
+            guard let export = top.export(theme: session.theme) else {
                 message = ("this screen has nothing to export; open a list or a page", true)
                 return
             }
-            let export = screen.export(theme: session.theme)
             try export.write(to: path)
             message = ("saved \(export.rowCount) \(export.isTable ? "rows" : "lines") to \(path)", false)
         case .success(.theme(let name)):
@@ -420,39 +328,15 @@ public final class ConsoleApp {
             device.present(screen)
             return
         }
-        Chrome.header(&screen, session: session, counts: counts, workers: workers, title: top.title)
+        Chrome.header(&screen, session: session, counts: status.counts, workers: status.workers, title: top.title)
         top.render(into: &screen, area: contentArea, theme: session.theme)
-        let promptText: (String, String)? = prompt.map { ($0.kind == .filter ? "/" : ":", $0.editor.text) }
         // While a command is typed, the footer says what it may become instead of the screen's keys.
-        let typing = prompt?.kind == .command && !suggestions.isEmpty
-        let footer = typing ? [KeyBinding(.tab, action: Self.fitting(suggestions, width: cols - 10))] : top.bindings(session)
-        Chrome.footer(&screen, theme: session.theme, bindings: footer, message: message ?? jobStatus ?? banner, prompt: promptText)
+        let suggestions = prompt?.suggestions ?? []
+        let footer = suggestions.isEmpty ? top.bindings(session) : [KeyBinding(.tab, action: Prompt.fitting(suggestions, width: cols - 10))]
+        let status = message ?? job?.statusLine(spinner: spinner) ?? self.status.banner
+        Chrome.footer(&screen, theme: session.theme, bindings: footer, message: status, prompt: prompt?.line)
         dialog?.render(into: &screen, theme: session.theme)
         device.present(screen)
-    }
-
-    /// The store out of reach, else Apple failing now, else the game's endpoint failing, else the largest group of
-    /// orders waiting for a person; shown until it is over or fixed.
-    private var banner: (text: String, isError: Bool)? {
-        if let storeOutage { return ("⚠ " + storeOutage.banner, true) }
-        if let outage { return ("⚠ " + outage.banner, true) }
-        if let gameOutage { return ("⚠ " + gameOutage.banner + " (:undelivered)", true) }
-        guard let first = alerts.first else { return nil }
-        let more = alerts.count > 1 ? " (+\(alerts.count - 1) more reasons, :stuck)" : ""
-        return ("⚠ " + first.banner + more, true)
-    }
-
-    /// A spinner, or a progress bar for bulk work, while a job runs.
-    private var jobStatus: (text: String, isError: Bool)? {
-        guard let job, job.result == nil else { return nil }
-        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-        let spin = frames[spinner % frames.count]
-        guard let (done, total) = job.progress, total > 0 else { return ("\(spin) \(job.title)…", false) }
-        let width = 20, filled = done * width / total
-        return (
-            "\(spin) \(job.title) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) · Esc cancels",
-            false
-        )
     }
 
     /// The real loop: keys as they come, a refresh every `refreshEvery` so that other

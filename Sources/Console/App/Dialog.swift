@@ -9,13 +9,11 @@ public final class Dialog {
     public let title: String
     public let lines: [String]
     public let confirm: String
-    /// Labels and editors; the reason is always last.
-    var fields: [(label: String, editor: LineEditor)]
+    /// The declared fields and their editors, in the order they are shown.
+    var fields: [(field: DialogField, editor: LineEditor)]
     var focus: Int
     var error: String?
-    /// Whether the last field is the reason the audit log keeps (not a note's text).
-    private var lastIsAuditReason = true
-    let perform: ([String]) async throws -> Outcome
+    let perform: (DialogValues) async throws -> Outcome
 
     /// What confirming did: a message to show, or slow work to follow with a progress bar.
     enum Outcome {
@@ -23,52 +21,45 @@ public final class Dialog {
         case job(BackgroundJob)
     }
 
-    /// `perform` gets the fields' values (the reason last) and returns the message to show
-    /// once it is done. `prefilled` starts the inputs with what the evidence suggests;
-    /// `textLabel` names the last, required field when it is the text itself rather than a
-    /// reason (a note is its own reason).
+    /// `perform` reads the fields' values by field and returns the message to show once it
+    /// is done. Typing starts in the first field still empty (what the store knew is filled).
     public convenience init(
-        title: String, lines: [String], inputs: [String] = [], prefilled: [String] = [], textLabel: String? = nil, confirm: String,
-        perform: @escaping ([String]) async throws -> String
+        title: String, lines: [String], fields: [DialogField], confirm: String, perform: @escaping (DialogValues) async throws -> String
     ) {
-        self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .message(try await perform($0)) })
-        if let textLabel {
-            fields[fields.count - 1].label = textLabel
-            lastIsAuditReason = false
-        }
-        for (index, text) in prefilled.enumerated() where index < inputs.count { fields[index].editor.text = text }
-        // What the store knew is filled in: typing starts where something is still wanted,
-        // the reason when every input is known.
-        focus = fields.firstIndex { $0.editor.text.isEmpty } ?? 0
+        self.init(title: title, lines: lines, fields: fields, confirm: confirm, outcome: { .message(try await perform($0)) })
     }
 
     /// `startJob` does the quick, refusable part (the store may say no, shown in the dialog)
     /// and returns the slow rest, which the console runs with its progress bar.
     public convenience init(
-        title: String, lines: [String], inputs: [String] = [], confirm: String,
-        startJob: @escaping ([String]) async throws -> BackgroundJob
+        title: String, lines: [String], fields: [DialogField], confirm: String, startJob: @escaping (DialogValues) async throws -> BackgroundJob
     ) {
-        self.init(title: title, lines: lines, inputs: inputs, confirm: confirm, outcome: { .job(try await startJob($0)) })
+        self.init(title: title, lines: lines, fields: fields, confirm: confirm, outcome: { .job(try await startJob($0)) })
     }
 
-    private init(title: String, lines: [String], inputs: [String], confirm: String, outcome: @escaping ([String]) async throws -> Outcome) {
+    private init(title: String, lines: [String], fields: [DialogField], confirm: String, outcome: @escaping (DialogValues) async throws -> Outcome) {
         self.title = title
         self.lines = lines
         self.confirm = confirm
-        fields = (inputs + ["Reason"]).map { ($0, LineEditor()) }
-        focus = 0
+        self.fields = fields.map { field in
+            var editor = LineEditor()
+            editor.text = field.prefilled
+            return (field, editor)
+        }
+        focus = fields.firstIndex { $0.prefilled.isEmpty } ?? 0
         perform = outcome
     }
 
-    var values: [String] { fields.map { $0.editor.text.trimmingCharacters(in: .whitespaces) } }
+    var values: DialogValues { DialogValues(fields.map { ($0.field, $0.editor.text.trimmingCharacters(in: .whitespaces)) }) }
 
-    /// Every field is required: the first one still empty takes the focus, and what it
-    /// needs is returned; nil when all are filled.
+    /// The first required field still empty takes the focus, and what it needs is
+    /// returned; nil when every required field is filled.
     func firstMissing() -> String? {
-        guard let empty = values.firstIndex(where: \.isEmpty) else { return nil }
+        guard let empty = fields.firstIndex(where: { $0.field.isRequired && $0.editor.text.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            return nil
+        }
         focus = empty
-        return empty == fields.count - 1 && lastIsAuditReason
-            ? "a reason is required: it goes into the audit log" : "\(fields[empty].label) is required"
+        return fields[empty].field.missing
     }
 
     /// Tab moves between fields; other keys edit the focused one.
@@ -112,7 +103,7 @@ public final class Dialog {
         }
         for (index, field) in fields.enumerated() {
             let input = bottom - fields.count + index
-            let used = screen.write("\(field.label): \(field.editor.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
+            let used = screen.write("\(field.field.label): \(field.editor.text)", row: input, col: left + 2, maxWidth: width - 4, style: theme[.dialog])
             if index == focus { screen.write("█", row: input, col: left + 2 + used, style: theme[.dialog]) }
         }
         screen.write(

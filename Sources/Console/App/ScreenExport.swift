@@ -5,7 +5,7 @@ import Terminal
 
 /// What `:export FILE` saves of the screen on top: a list as CSV (every row loaded, the
 /// columns the command line prints), a page as its text.
-enum ScreenExport {
+public enum ScreenExport: Sendable {
     case table(headers: [String], rows: [[String]])
     case text([String])
 
@@ -51,35 +51,30 @@ enum ScreenExport {
     }
 }
 
-/// A screen `:export` can save.
-protocol ExportableScreen {
-    func export(theme: Theme) -> ScreenExport
+extension ListScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(listing, items) }
 }
 
-extension ListScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(listing, items) }
+extension StuckScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(listing, items) }
 }
 
-extension StuckScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(listing, items) }
+extension OrdersScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(OrderListings.orders(storeIsProduction: isProduction, for: orders), orders) }
 }
 
-extension OrdersScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(OrderListings.orders(storeIsProduction: isProduction, for: orders), orders) }
+extension OrderDetailScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(lines: lines(theme: theme)) }
 }
 
-extension OrderDetailScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
+extension SubscriptionScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(lines: lines(theme: theme)) }
 }
 
-extension SubscriptionScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
+extension AccountScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(lines: lines(theme: theme)) }
 }
 
-extension AccountScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
-}
-
-extension RefundRequestScreen: ExportableScreen {
-    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
+extension RefundRequestScreen {
+    public func export(theme: Theme) -> ScreenExport? { .of(lines: lines(theme: theme)) }
 }

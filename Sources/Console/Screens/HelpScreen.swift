@@ -28,6 +28,9 @@ public final class HelpScreen: ConsoleScreen {
         aliases = session.aliases
     }
 
+    /// `?` on help itself opens nothing more.
+    public func help(_ session: ConsoleSession) -> (any ConsoleScreen)? { nil }
+
     public var title: String { "Help · \(screenTitle)" }
 
     public func commands(_ session: ConsoleSession) -> [KeyCommand] {

@@ -188,9 +188,9 @@ enum Lists {
                                 "\(job.kind.rawValue) \(job.subject) failed \(job.attempts) times: \(job.lastError ?? "no error kept")",
                                 "It runs again now, its tries counted from zero. The requeue is audited.",
                             ],
-                            inputs: [], confirm: "requeue"
+                            fields: [.reason], confirm: "requeue"
                         ) { values in
-                            let requeued = try await store.jobs.requeue(id: job.id, by: actor, reason: values[0])
+                            let requeued = try await store.jobs.requeue(id: job.id, by: actor, reason: values[.reason])
                             return "job \(requeued.id) is due now"
                         })
                 }
@@ -213,9 +213,9 @@ enum Lists {
                                 "\(event.summary)", "\(event.deliveryText)",
                                 "The worker sends it now; the game applies it once by its id. The resend is audited.",
                             ],
-                            inputs: [], confirm: "resend"
+                            fields: [.reason], confirm: "resend"
                         ) { values in
-                            let resent = try await store.outbox.resend(event.eventId, by: actor, reason: values[0])
+                            let resent = try await store.outbox.resend(event.eventId, by: actor, reason: values[.reason])
                             return "\(resent.eventId) is owed to the game again"
                         })
                 }
@@ -232,9 +232,10 @@ enum Lists {
                                 "\(dead)\(events.count >= 500 ? " or more" : "") events gave up after their retries. Each is sent once more now, and dead again if the game still fails.",
                                 "The game applies each once by its id. Every resend is audited.",
                             ],
-                            inputs: [], confirm: "resend all"
+                            fields: [.reason], confirm: "resend all"
                         ) { values in
-                            EventActions.resendAllDead(try await session.store.outbox.resendDead(by: session.actor, reason: values[0]), store: session.store)
+                            EventActions.resendAllDead(
+                                try await session.store.outbox.resendDead(by: session.actor, reason: values[.reason]), store: session.store)
                         })
                 }
             ))

@@ -70,13 +70,26 @@ public final class OrdersScreen: ConsoleScreen {
         try await load(session)
     }
 
-    var problems: [String] { pages.query.problems }
-
-    /// Where the filter's Apple order id led, when it is one no order's id matched.
-    var appleFinding: AppleOrderFinding? { pages.appleFinding }
-
-    /// Where the filter's Google order id led, when it is one no order's id matched.
-    var googleFinding: GoogleOrderFinding? { pages.googleFinding }
+    /// Words that meant nothing are said once the filter is whole, not while it is typed.
+    /// An Apple or Google order id no order's id matched says where it led; an Apple
+    /// invoice with a purchase no order claims opens, where that purchase is attached.
+    public func afterFilter() -> [ScreenAction] {
+        var actions: [ScreenAction] = []
+        let problems = pages.query.problems
+        if !problems.isEmpty { actions.append(.flash(problems.joined(separator: "; "), isError: true)) }
+        if let finding = pages.googleFinding {
+            let (text, isError) = GoogleOrderWords.summary(finding, id: filterText)
+            actions.append(.flash(text, isError: isError))
+        }
+        if let finding = pages.appleFinding {
+            if case .found(let invoice) = finding, invoice.purchases.contains(where: { if case .claimed = $0.lead { false } else { true } }) {
+                actions.append(.push(Lists.invoice(invoice.appleOrderId)))
+            }
+            let (text, isError) = AppleInvoicePresentation.summary(finding)
+            actions.append(.flash(text, isError: isError))
+        }
+        return actions
+    }
 
     public func render(into screen: inout ScreenBuffer, area: Area, theme: Theme) {
         // Render reads state and changes none of it; a resize is followed here for this frame.

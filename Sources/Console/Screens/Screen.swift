@@ -71,11 +71,21 @@ public protocol ConsoleScreen: AnyObject {
     /// The text `/` filters this screen with (nil when the screen does not filter).
     var filter: String? { get }
     func apply(filter: String, session: ConsoleSession) async throws
+    /// What a whole filter, once applied, has to say or open beyond the list itself (words
+    /// that meant nothing, where an Apple or Google order id led); none by default.
+    func afterFilter() -> [ScreenAction]
+    /// What `:export` saves of it; nil when it has nothing to export.
+    func export(theme: Theme) -> ScreenExport?
+    /// The screen `?` opens over it: its keys, for this operator; nil on help itself.
+    func help(_ session: ConsoleSession) -> (any ConsoleScreen)?
 }
 
 public extension ConsoleScreen {
     var filter: String? { nil }
     func apply(filter: String, session: ConsoleSession) async throws {}
+    func afterFilter() -> [ScreenAction] { [] }
+    func export(theme: Theme) -> ScreenExport? { nil }
+    func help(_ session: ConsoleSession) -> (any ConsoleScreen)? { HelpScreen(for: self, session: session) }
 
     /// The keys the footer offers: the rows this operator may use now, in the table's order.
     func bindings(_ session: ConsoleSession) -> [KeyBinding] { commands(session).filter { $0.usable(by: session) }.map(\.binding) }

@@ -4,7 +4,7 @@ import Terminal
 
 /// A page of presentation sections loaded from the store (the x-ray): read, scrolled,
 /// refreshed, exported.
-final class SectionsScreen: ConsoleScreen, ExportableScreen {
+final class SectionsScreen: ConsoleScreen {
     let title: String
     private let fetch: (ConsoleSession) async throws -> [DetailSection]
     private var sections: [DetailSection] = []
@@ -38,5 +38,5 @@ final class SectionsScreen: ConsoleScreen, ExportableScreen {
         return .none
     }
 
-    func export(theme: Theme) -> ScreenExport { .of(lines: lines(theme: theme)) }
+    func export(theme: Theme) -> ScreenExport? { .of(lines: lines(theme: theme)) }
 }

@@ -73,6 +73,7 @@ public final class SubscriptionScreen: ConsoleScreen {
     /// `t`: the subscription to the account support chose, with a reason (R8's manual word).
     private func transfer(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
         let (store, actor, otid) = (session.store, session.actor, originalTransactionId)
+        let toField = DialogField("To account")
         return .dialog(
             Dialog(
                 title: "Transfer subscription \(otid)",
@@ -82,10 +83,10 @@ public final class SubscriptionScreen: ConsoleScreen {
                         ["Submitted a renewal: \($0.submittedBy) (order \($0.orderId ?? "-"))."]
                     } ?? [])
                     + ["The new owner gets the subscription's renewals from now on; the change is an ownership event and an audit entry with your reason."],
-                inputs: ["To account"], confirm: "transfer"
+                fields: [toField, .reason], confirm: "transfer"
             ) { values in
-                try await store.subscriptions.transfer(originalTransactionId: otid, to: values[0], by: actor, reason: values[1])
-                return "subscription \(otid) now belongs to \(values[0])"
+                try await store.subscriptions.transfer(originalTransactionId: otid, to: values[toField], by: actor, reason: values[.reason])
+                return "subscription \(otid) now belongs to \(values[toField])"
             })
     }
 
