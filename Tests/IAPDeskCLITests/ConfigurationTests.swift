@@ -65,22 +65,39 @@ struct ConfigurationTests {
         #expect(throws: ConfigError.self) { try Configuration.load(path: nil, environment: none.merging(["IAPDESK_REFUNDS_CONSUMABLE": "maybe"]) { $1 }) }
     }
 
-    @Test("A count or a duration of 0 is refused the same way from the file (naming its line and key) and from its variable")
+    @Test("Every count or duration (one declaration each) refuses 0 the same way from the file (naming its line and key) and from its variable")
     func zeroRefusedEitherWay() throws {
         let none = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"]
-        let settings = [
-            ("store", "stuck_threshold_seconds", "IAPDESK_STUCK_THRESHOLD_SECONDS"), ("store", "deadline_seconds", "IAPDESK_DEADLINE_SECONDS"),
-            ("apple", "timeout_seconds", "IAPDESK_APPLE_TIMEOUT_SECONDS"), ("game", "webhook_retry_hours", "IAPDESK_GAME_WEBHOOK_RETRY_HOURS"),
-            ("google_play", "timeout_seconds", "IAPDESK_GOOGLE_PLAY_TIMEOUT_SECONDS"),
-        ]
-        for (section, key, variable) in settings {
-            let path = try file("[\(section)]\n\(key) = 0\n")
+        let counts = Setting.all.filter { if case .count = $0.form { true } else { false } }
+        #expect(counts.count >= 6, "\(counts.map(\.name))")
+        for setting in counts {
+            let (section, key, variable) = (try #require(setting.section), try #require(setting.key), try #require(setting.variable))
+            let path = try file("[\(section)]\n\n\(key) = 0\n")
             #expect {
                 try Configuration.load(path: path, environment: none)
             } throws: { error in
-                "\(error)".contains("\(section).\(key)") && "\(error)".contains("at least 1")
+                let error = error as? ConfigError
+                return error?.key == "\(section).\(key)" && error?.line == 3 && "\(String(describing: error))".contains("at least 1")
             }
-            #expect(throws: ConfigError.self, "\(variable)") { try Configuration.load(path: nil, environment: none.merging([variable: "0"]) { $1 }) }
+            #expect {
+                try Configuration.load(path: nil, environment: none.merging([variable: "0"]) { $1 })
+            } throws: { error in
+                (error as? ConfigError)?.key == variable && "\(error)".contains("at least 1")
+            }
+        }
+    }
+
+    @Test("Every setting has one key and one variable, each named once; the Configuration article lists every one of them")
+    func everySettingDeclaredOnceAndDocumented() throws {
+        let names = Setting.all.map(\.name), variables = Setting.all.compactMap(\.variable)
+        #expect(Set(names).count == names.count && Set(variables).count == variables.count, "a key or a variable declared twice")
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "../../Sources/OrderStore/OrderStore.docc/Configuration.md"),
+            encoding: .utf8)
+        for setting in Setting.all {
+            if let key = setting.fileKey { #expect(article.contains("`\(key)`"), "the article names \(key)") }
+            if let variable = setting.variable { #expect(article.contains("`\(variable)`"), "the article names \(variable)") }
         }
     }
 

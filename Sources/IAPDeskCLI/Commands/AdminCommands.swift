@@ -71,8 +71,15 @@ struct OperatorCommand: AsyncParsableCommand {
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "config", abstract: "Show the effective configuration (secrets by origin only).")
     @OptionGroup var store: StoreOptions
+    @Flag(help: "List every setting instead: its key in iapdesk.toml, its environment variable and what it means.")
+    var settings = false
 
     func run() async throws {
+        if settings {
+            print(
+                Output.table(["SETTING", "VARIABLE", "MEANING (DEFAULT)"], Setting.all.map { [$0.fileKey ?? "-", $0.variable ?? "-", $0.help] }, width: 120))
+            return
+        }
         print(Output.keyValues(try store.configuration().summary))
     }
 }

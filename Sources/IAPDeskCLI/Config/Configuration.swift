@@ -7,49 +7,9 @@ import Receipts
 import Server
 
 /// iapdesk's configuration: `iapdesk.toml`, overridden by environment variables, which
-/// flags override in turn. Secrets come only from files or environment variables: a
-/// secret written into the TOML file is refused.
-///
-/// ```toml
-/// [store]
-/// db = "./iapdesk.sqlite"          # or postgres://user@host/db
-/// bundle_id = "com.example.game"
-/// environment = "production"       # or "sandbox"
-/// stuck_threshold_seconds = 300
-/// deadline_seconds = 10            # longest wait for a connection, a statement or a connect
-///
-/// [apple]
-/// shared_secret_file = "/etc/iapdesk/shared-secret"
-/// key_file = "/etc/iapdesk/AuthKey_ABC123.p8"
-/// key_id = "ABC123"
-/// issuer_id = "57246542-96fe-1a63-e053-0824d011072a"
-/// timeout_seconds = 30
-/// # Apple's URLs are the default; `simulator` points all of them at `iapdesk simulator`:
-/// # simulator = "http://127.0.0.1:9090"
-/// # verify_receipt_url, verify_receipt_sandbox_url, server_api_url, server_api_sandbox_url
-///
-/// [receipts]
-/// trust_roots = "/etc/iapdesk/roots"   # Apple's root certificates (self-signed only)
-/// xcode_root = "/etc/iapdesk/StoreKitTestCertificate.cer"   # only for StoreKit testing
-///
-/// [[apps]]                             # more games in the same store (`AppConfiguration`)
-/// bundle_id = "com.example.kitten"
-///
-/// [google_play]                      # the store's Android apps (`PlayConfiguration`)
-/// package_names = ["com.example.game"]
-///
-/// [console]
-/// theme = "default"
-///
-/// [game]                                # where `serve` pushes events; unset: games pull
-/// webhook_url = "https://game.internal/iapdesk/events"
-/// webhook_secrets_file = "/etc/iapdesk/game-webhook-secrets"   # one secret per line; each signs
-/// webhook_retry_hours = 72
-///
-/// [audit]
-/// key_file = "/etc/iapdesk/audit.key"          # signs the audit log (`iapdesk audit new-key`)
-/// witness_file = "/var/lib/iapdesk/audit.witness"   # where `audit verify` last saw the log end
-/// ```
+/// flags override in turn. Every setting is declared once, with its variable, form, checks
+/// and meaning, in `Settings.swift` (`iapdesk config --settings` lists them). Secrets come
+/// only from files or environment variables: a secret written into the TOML file is refused.
 public struct Configuration: Sendable, Equatable {
     public var db: String = StoreLocation.defaultSQLitePath
     public var bundleId: String = "com.example.game"
@@ -64,7 +24,7 @@ public struct Configuration: Sendable, Equatable {
     public var privateKey: Secret?
     public var keyId: String?
     public var issuerId: String?
-    public var timeoutSeconds: Int = 30
+    public var timeoutSeconds: Int64 = 30
     public var verifyReceipt = VerifyReceiptEndpoints.apple
     public var serverAPIURL = ServerAPICredentials.appleProductionURL
     public var serverAPISandboxURL = ServerAPICredentials.appleSandboxURL
@@ -138,58 +98,19 @@ public struct Configuration: Sendable, Equatable {
 
     private mutating func read(_ reader: TOMLReader) throws {
         let file = reader.file
-        try reader.onlyKeys([], tables: ["store", "apple", "receipts", "console", "game", "audit", "refunds", "serve", "apps", "google_play"], in: nil)
-        try reader.onlyKeys(["client_tokens_file"], in: "serve", refusing: ["client_tokens", "tokens", "token"])
-        try reader.onlyKeys(Set(ProductType.allCases.map(\.rawValue) + ["answer_before_deadline_hours", "prefer"]), in: "refunds")
-        try reader.onlyKeys(["key_file", "witness_file"], in: "audit", refusing: ["key", "secret"])
-        try reader.onlyKeys(
-            ["webhook_url", "webhook_secrets_file", "webhook_retry_hours"], in: "game",
-            refusing: ["webhook_secret", "webhook_secrets", "secret", "secrets"])
-        try reader.onlyKeys(["db", "bundle_id", "environment", "stuck_threshold_seconds", "deadline_seconds"], in: "store")
-        try reader.onlyKeys(
-            [
-                "shared_secret_file", "key_file", "key_id", "issuer_id", "timeout_seconds", "simulator", "verify_receipt_url",
-                "verify_receipt_sandbox_url", "server_api_url", "server_api_sandbox_url",
-            ], in: "apple",
-            refusing: ["shared_secret", "key", "private_key", "password"])
-        try reader.onlyKeys(["trust_roots", "xcode_root"], in: "receipts")
-        try reader.onlyKeys(["theme"], tables: ["aliases"], in: "console")
-        if let db = try reader.string("store", "db") { self.db = db }
-        if let bundle = try reader.string("store", "bundle_id") { (bundleId, bundleIdConfigured) = (bundle, true) }
-        if let env = try reader.string("store", "environment") { isProduction = try Self.environment(env, file: file, key: "store.environment") }
-        if let seconds = try reader.positive("store", "stuck_threshold_seconds") { stuckThresholdSeconds = seconds }
-        if let seconds = try reader.positive("store", "deadline_seconds") { databaseDeadlineSeconds = seconds }
-        if let path = try reader.string("apple", "shared_secret_file") {
-            sharedSecret = try Self.secret(file: path, setting: "apple.shared_secret_file", in: file)
+        let settings = Setting.all
+        let sections = Set(settings.compactMap(\.section))
+        try reader.onlyKeys([], tables: sections.union(["apps"]), in: nil)
+        for section in sections {
+            let keys = Set(settings.filter { $0.section == section }.compactMap(\.key))
+            try reader.onlyKeys(keys, tables: section == "console" ? ["aliases"] : [], in: section, refusing: Setting.inlineSecrets[section] ?? [])
         }
-        if let path = try reader.string("apple", "key_file") { privateKey = try Self.secret(file: path, setting: "apple.key_file", in: file) }
-        if let id = try reader.string("apple", "key_id") { keyId = id }
-        if let id = try reader.string("apple", "issuer_id") { issuerId = id }
-        if let seconds = try reader.positive("apple", "timeout_seconds") { timeoutSeconds = Int(seconds) }
-        if let base = try reader.string("apple", "simulator") { useSimulator(base) }
-        if let url = try reader.string("apple", "verify_receipt_url") { verifyReceipt.productionURL = url }
-        if let url = try reader.string("apple", "verify_receipt_sandbox_url") { verifyReceipt.sandboxURL = url }
-        if let url = try reader.string("apple", "server_api_url") { serverAPIURL = url }
-        if let url = try reader.string("apple", "server_api_sandbox_url") { serverAPISandboxURL = url }
-        if let theme = try reader.string("console", "theme") { self.theme = theme }
-        if let path = try reader.string("serve", "client_tokens_file") { clientTokensFile = path }
-        for (name, value) in try reader.strings("console", table: "aliases") ?? [:] {
-            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }) else {
-                throw reader.error("console.aliases", name, "an alias is one word (letters, digits, _ and -)")
-            }
-            consoleAliases[name] = value
+        for setting in settings {
+            guard let section = setting.section, let key = setting.key, let value = try setting.value(in: reader) else { continue }
+            let place = Setting.Place(name: setting.name, file: file, line: reader.line(of: key, in: section))
+            try setting.apply(&self, value, place)
         }
-        if let dir = try reader.string("receipts", "trust_roots") { trustRoots = dir }
-        if let path = try reader.string("receipts", "xcode_root") { xcodeRoot = path }
-        if let url = try reader.string("game", "webhook_url") { gameWebhookURL = url }
-        if let path = try reader.string("game", "webhook_secrets_file") {
-            gameWebhookSecrets = try Self.secrets(file: path, setting: "game.webhook_secrets_file", in: file)
-        }
-        if let hours = try reader.positive("game", "webhook_retry_hours") { gameWebhookRetryHours = hours }
-        if let path = try reader.string("audit", "key_file") { try loadAuditKey(file: path, setting: "audit.key_file", in: file) }
-        if let path = try reader.string("audit", "witness_file") { auditWitnessFile = path }
-        try readRefundPolicy(reader)
-        try googlePlay.read(reader)
+        try read(aliases: reader)
         otherApps = try AppConfiguration.read(reader)
         if !otherApps.isEmpty, !bundleIdConfigured {
             throw ConfigError(file: file, "[[apps]] needs the first app's [store] bundle_id too")
@@ -201,37 +122,29 @@ public struct Configuration: Sendable, Equatable {
         source = file
     }
 
-    mutating func apply(environment env: [String: String]) throws {
-        if let db = env["IAPDESK_DB"] { self.db = db }
-        if let bundle = env["IAPDESK_BUNDLE_ID"] { (bundleId, bundleIdConfigured) = (bundle, true) }
-        if let value = env["IAPDESK_ENVIRONMENT"] { isProduction = try Self.environment(value, file: nil, key: "IAPDESK_ENVIRONMENT") }
-        if let theme = env["IAPDESK_THEME"] { self.theme = theme }
-        if let path = env["IAPDESK_CLIENT_TOKENS_FILE"] { clientTokensFile = path }
-        if let dir = env["IAPDESK_TRUST_ROOTS"] { trustRoots = dir }
-        if let path = env["IAPDESK_XCODE_ROOT"] { xcodeRoot = path }
-        if let secret = env["IAPDESK_SHARED_SECRET"] { sharedSecret = Secret(value: secret, origin: "env IAPDESK_SHARED_SECRET") }
-        if let path = env["IAPDESK_SHARED_SECRET_FILE"] { sharedSecret = try Self.secret(file: path, setting: "IAPDESK_SHARED_SECRET_FILE") }
-        if let path = env["IAPDESK_KEY_FILE"] { privateKey = try Self.secret(file: path, setting: "IAPDESK_KEY_FILE") }
-        if let id = env["IAPDESK_KEY_ID"] { keyId = id }
-        if let id = env["IAPDESK_ISSUER_ID"] { issuerId = id }
-        if let base = env["IAPDESK_APPLE_SIMULATOR"] { useSimulator(base) }
-        if let url = env["IAPDESK_GAME_WEBHOOK_URL"] { gameWebhookURL = url }
-        if let path = env["IAPDESK_GAME_WEBHOOK_SECRETS_FILE"] {
-            gameWebhookSecrets = try Self.secrets(file: path, setting: "IAPDESK_GAME_WEBHOOK_SECRETS_FILE")
+    /// `[console.aliases]`: `:NAME` opens the order list with the filter, or runs the `:command`.
+    private mutating func read(aliases reader: TOMLReader) throws {
+        for (name, value) in try reader.strings("console", table: "aliases") ?? [:] {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }) else {
+                throw reader.error("console.aliases", name, "an alias is one word (letters, digits, _ and -)")
+            }
+            consoleAliases[name] = value
         }
-        if let path = env["IAPDESK_AUDIT_KEY_FILE"] { try loadAuditKey(file: path, setting: "IAPDESK_AUDIT_KEY_FILE") }
-        if let path = env["IAPDESK_AUDIT_WITNESS_FILE"] { auditWitnessFile = path }
-        // Every other key of the file has its variable too: a container sets them all this way.
-        if let text = env["IAPDESK_STUCK_THRESHOLD_SECONDS"] { stuckThresholdSeconds = try Self.number(text, "IAPDESK_STUCK_THRESHOLD_SECONDS") }
-        if let text = env["IAPDESK_DEADLINE_SECONDS"] { databaseDeadlineSeconds = try Self.number(text, "IAPDESK_DEADLINE_SECONDS") }
-        if let text = env["IAPDESK_APPLE_TIMEOUT_SECONDS"] { timeoutSeconds = Int(try Self.number(text, "IAPDESK_APPLE_TIMEOUT_SECONDS")) }
-        if let url = env["IAPDESK_VERIFY_RECEIPT_URL"] { verifyReceipt.productionURL = url }
-        if let url = env["IAPDESK_VERIFY_RECEIPT_SANDBOX_URL"] { verifyReceipt.sandboxURL = url }
-        if let url = env["IAPDESK_SERVER_API_URL"] { serverAPIURL = url }
-        if let url = env["IAPDESK_SERVER_API_SANDBOX_URL"] { serverAPISandboxURL = url }
-        if let text = env["IAPDESK_GAME_WEBHOOK_RETRY_HOURS"] { gameWebhookRetryHours = try Self.number(text, "IAPDESK_GAME_WEBHOOK_RETRY_HOURS") }
-        try readRefundPolicy(environment: env)
-        try googlePlay.apply(environment: env)
+    }
+
+    /// Every setting's variable that is set, in the declarations' order.
+    mutating func apply(environment env: [String: String]) throws {
+        for setting in Setting.all {
+            guard let variable = setting.variable, let value = try setting.value(in: env) else { continue }
+            try setting.apply(&self, value, Setting.Place(name: variable, file: nil))
+        }
+    }
+
+    /// The refund policy, started when its first setting is read.
+    mutating func changeRefundPolicy(_ change: (inout RefundPolicy) -> Void) {
+        var policy = refundPolicy ?? RefundPolicy()
+        change(&policy)
+        refundPolicy = policy
     }
 
     /// A whole number of at least 1 from a variable, or an error naming it.
@@ -240,28 +153,7 @@ public struct Configuration: Sendable, Equatable {
         return number
     }
 
-    /// `IAPDESK_REFUNDS_<PRODUCT TYPE>`, `IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS` and
-    /// `IAPDESK_REFUNDS_PREFER`: `[refunds]` from the environment, checked by the same code.
-    private mutating func readRefundPolicy(environment env: [String: String]) throws {
-        var lines: [String] = []
-        for key in ProductType.allCases.map(\.rawValue) + ["prefer"] {
-            if let word = env["IAPDESK_REFUNDS_\(key.uppercased())"] { lines.append("\(key) = \(try Self.quoted(word))") }
-        }
-        if let text = env["IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS"] {
-            lines.append("answer_before_deadline_hours = \(try Self.number(text, "IAPDESK_REFUNDS_ANSWER_BEFORE_DEADLINE_HOURS"))")
-        }
-        guard !lines.isEmpty else { return }
-        try readRefundPolicy(try TOMLReader(parsing: (["[refunds]"] + lines).joined(separator: "\n"), file: "environment"))
-    }
-
-    /// A TOML basic string (JSON's escapes, which TOML shares, without escaping `/`).
-    private static func quoted(_ text: String) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: try encoder.encode(text), as: UTF8.self)
-    }
-
-    private mutating func loadAuditKey(file path: String, setting: String, in configFile: String? = nil) throws {
+    mutating func loadAuditKey(file path: String, setting: String, in configFile: String? = nil) throws {
         let material = try Self.secretFile(path, setting: setting, in: configFile)
         do {
             auditKey = try AuditKey(material: material)
@@ -336,14 +228,6 @@ public struct Configuration: Sendable, Equatable {
         return settings
     }
 
-    static func environment(_ value: String, file: String?, key: String) throws -> Bool {
-        switch value.lowercased() {
-        case "production": return true
-        case "sandbox": return false
-        default: throw ConfigError(file: file, key: key, "expected \"production\" or \"sandbox\", got \"\(value)\"")
-        }
-    }
-
     static func secret(file path: String, setting: String, in configFile: String? = nil) throws -> Secret {
         let data = try secretFile(path, setting: setting, in: configFile)
         return Secret(value: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), origin: "file \(path)")
@@ -400,39 +284,6 @@ public struct Configuration: Sendable, Equatable {
 }
 
 extension Configuration {
-    /// `[refunds]`: per product type `operator` or `answer`, `answer_before_deadline_hours`,
-    /// and `prefer` (decline, grant-full, grant-prorated or none).
-    fileprivate mutating func readRefundPolicy(_ reader: TOMLReader) throws {
-        var policy = refundPolicy ?? RefundPolicy()
-        var given = false
-        for type in ProductType.allCases {
-            guard let word = try reader.string("refunds", type.rawValue) else { continue }
-            guard let mode = RefundPolicy.Mode(rawValue: word) else {
-                throw ConfigError(file: reader.file, key: "refunds.\(type.rawValue)", "operator or answer, not \(word)")
-            }
-            policy.modes[type] = mode
-            given = true
-        }
-        if let hours = try reader.int("refunds", "answer_before_deadline_hours") {
-            guard (1...11).contains(hours) else {
-                throw ConfigError(file: reader.file, key: "refunds.answer_before_deadline_hours", "1 to 11 (Apple waits 12)")
-            }
-            policy.answerBefore = .hours(Int64(hours))
-            given = true
-        }
-        if let word = try reader.string("refunds", "prefer") {
-            if word != RefundAnswerWords.none {
-                guard let preference = RefundAnswerWords.preferences.first(where: { $0.word == word })?.preference else {
-                    throw ConfigError(
-                        file: reader.file, key: "refunds.prefer", "\(RefundAnswerWords.preferences.map(\.word).joined(separator: ", ")) or none, not \(word)")
-                }
-                policy.preference = preference
-            }
-            given = true
-        }
-        if given { refundPolicy = policy }
-    }
-
     static func describe(_ policy: RefundPolicy) -> String {
         let modes = ProductType.allCases.map { "\($0.rawValue) \((policy.modes[$0] ?? .operator).rawValue)" }.joined(separator: ", ")
         let late = policy.answerBefore.map { ", answered \($0 / 3_600_000) h before the deadline when no one has" } ?? ""

@@ -3,20 +3,9 @@ import ConfigFiles
 import Foundation
 import GooglePlay
 
-/// `[google_play]`: the Android side of the store. Unset, `serve` answers for Apple only
-/// and refuses Play submissions and pushes.
-///
-/// ```toml
-/// [google_play]
-/// package_names = ["com.example.game"]
-/// service_account_key_file = "/etc/iapdesk/play-service-account.json"   # Play Console's JSON key
-/// push_audience = "https://iap.example.com/google/notifications"       # the push subscription's audience
-/// push_service_account_email = "rtdn-push@example.iam.gserviceaccount.com"
-/// timeout_seconds = 15
-/// # Google's URLs are the default; `simulator` points both at `iapdesk play-simulator`:
-/// # simulator = "http://127.0.0.1:9091"
-/// # api_url, certs_url
-/// ```
+/// `[google_play]`: the Android side of the store (its settings are declared with the
+/// others, in `Settings.swift`). Unset, `serve` answers for Apple only and refuses Play
+/// submissions and pushes.
 public struct PlayConfiguration: Sendable, Equatable {
     public var packageNames: [String] = []
     /// The service account's JSON key file, kept as a secret: it holds a private key.
@@ -29,44 +18,8 @@ public struct PlayConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    static let keys: Set<String> = [
-        "package_names", "service_account_key_file", "push_audience", "push_service_account_email", "timeout_seconds", "simulator", "api_url",
-        "certs_url",
-    ]
-    static let refused: Set<String> = ["service_account_key", "private_key", "key"]
-
     /// Whether the file or the environment said anything about Google Play.
     var isConfigured: Bool { !packageNames.isEmpty || serviceAccountKey != nil || pushAudience != nil }
-
-    mutating func read(_ reader: TOMLReader) throws {
-        try reader.onlyKeys(Self.keys, in: "google_play", refusing: Self.refused)
-        if let names = try reader.strings("google_play", "package_names") { packageNames = names }
-        if let path = try reader.string("google_play", "service_account_key_file") {
-            serviceAccountKey = try Configuration.secret(file: path, setting: "google_play.service_account_key_file", in: reader.file)
-        }
-        if let audience = try reader.string("google_play", "push_audience") { pushAudience = audience }
-        if let email = try reader.string("google_play", "push_service_account_email") { pushServiceAccountEmail = email }
-        if let seconds = try reader.positive("google_play", "timeout_seconds") { timeoutSeconds = seconds }
-        if let base = try reader.string("google_play", "simulator") { useSimulator(base) }
-        if let url = try reader.string("google_play", "api_url") { apiURL = url }
-        if let url = try reader.string("google_play", "certs_url") { certsURL = url }
-    }
-
-    /// The same settings as `IAPDESK_GOOGLE_PLAY_*` variables (package names comma-separated).
-    mutating func apply(environment env: [String: String]) throws {
-        if let names = env["IAPDESK_GOOGLE_PLAY_PACKAGE_NAMES"] {
-            packageNames = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        if let path = env["IAPDESK_GOOGLE_PLAY_SERVICE_ACCOUNT_KEY_FILE"] {
-            serviceAccountKey = try Configuration.secret(file: path, setting: "IAPDESK_GOOGLE_PLAY_SERVICE_ACCOUNT_KEY_FILE")
-        }
-        if let audience = env["IAPDESK_GOOGLE_PLAY_PUSH_AUDIENCE"] { pushAudience = audience }
-        if let email = env["IAPDESK_GOOGLE_PLAY_PUSH_SERVICE_ACCOUNT_EMAIL"] { pushServiceAccountEmail = email }
-        if let text = env["IAPDESK_GOOGLE_PLAY_TIMEOUT_SECONDS"] { timeoutSeconds = try Configuration.number(text, "IAPDESK_GOOGLE_PLAY_TIMEOUT_SECONDS") }
-        if let base = env["IAPDESK_GOOGLE_PLAY_SIMULATOR"] { useSimulator(base) }
-        if let url = env["IAPDESK_GOOGLE_PLAY_API_URL"] { apiURL = url }
-        if let url = env["IAPDESK_GOOGLE_PLAY_CERTS_URL"] { certsURL = url }
-    }
 
     /// Both of Google's URLs at an `iapdesk play-simulator` (the token URL is the key file's).
     mutating func useSimulator(_ base: String) {
