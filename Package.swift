@@ -41,9 +41,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
+        // OrderDomain: orders, purchases and the rules (R1–R11) as values and pure functions;
+        // no database, no network. Everything above imports it; OrderStore keeps it.
+        .target(name: "OrderDomain", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "OrderStore",
             dependencies: [
+                "OrderDomain",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

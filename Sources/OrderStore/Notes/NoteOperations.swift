@@ -44,10 +44,8 @@ extension Notes {
 extension Note {
     init(row: Row) throws {
         let targetId = try row.string("target_id")
-        id = try row.int64("id")
-        target = try row.string("target_kind") == "account" ? .account(targetId) : .order(targetId)
-        author = try row.string("author")
-        at = try row.int64("at")
-        text = try row.string("text")
+        self.init(
+            id: try row.int64("id"), target: try row.string("target_kind") == "account" ? .account(targetId) : .order(targetId),
+            author: try row.string("author"), at: try row.int64("at"), text: try row.string("text"))
     }
 }

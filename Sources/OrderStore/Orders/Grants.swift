@@ -62,14 +62,6 @@ extension Orders {
     }
 }
 
-/// Why Apple took a purchase back (R9).
-public enum Cancellation: String, Sendable, Codable {
-    /// REFUND, or a cancellation date in an answer.
-    case refund
-    /// REVOKE: Family Sharing access withdrawn.
-    case revoke
-}
-
 extension OrderStore {
     func applyCancellation(_ tx: WriteTransaction, transactionId: String, cancelledAt: Millis, reason: Int?, kind: Cancellation) async throws -> Order? {
         try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)

@@ -1,7 +1,3 @@
-/// Where a receipt came from.
-public enum SubmissionSource: String, Sendable, Codable {
-    case client, notification, `operator`
-}
 
 /// One receipt handed to the store, as a game server, a notification or an operator sent it.
 public struct ReceiptSubmission: Sendable {

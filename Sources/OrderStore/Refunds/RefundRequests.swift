@@ -1,80 +1,6 @@
 import Foundation
 import SQLKit
 
-/// Where an action an operator asked of Apple stands (an answer to a refund request, an
-/// extension).
-public enum AppleActionOutcome: String, Sendable, Codable, CaseIterable {
-    /// Claimed by an operator; the call to Apple is in flight.
-    case sending
-    /// Apple took it.
-    case sent
-    /// Apple refused it or could not be reached; it may be asked again.
-    case failed
-    /// Its sender vanished mid-call (killed): it no longer blocks another.
-    case abandoned
-}
-
-/// One answer to a refund request: who, why, what, and what Apple said.
-public struct RefundAnswer: Sendable, Equatable {
-    public var id: Int64
-    public var notificationId: Int64
-    public var transactionId: String
-    public var operatorName: String
-    public var reason: String
-    public var answer: ConsumptionAnswer?
-    public var claimedAt: Millis
-    public var outcome: AppleActionOutcome
-    public var answeredAt: Millis?
-    /// Apple's error, in words, when it refused the answer.
-    public var appleError: String?
-}
-
-/// A game account that shares an Apple Account with another, and its refunded orders.
-public struct SiblingAccount: Sendable, Equatable {
-    public var accountId: String
-    public var refunds: Int
-
-    public init(accountId: String, refunds: Int) {
-        self.accountId = accountId
-        self.refunds = refunds
-    }
-}
-
-/// Apple's decision on a refund it was asked for.
-public struct RefundDecision: Sendable, Equatable {
-    public var refunded: Bool
-    public var at: Millis
-}
-
-/// A refund request Apple asked about (CONSUMPTION_REQUEST), with what support needs to
-/// answer it: the purchase, its order and delivery, and the answers so far.
-public struct RefundRequest: Sendable, Equatable {
-    public var notification: NotificationRecord
-    /// Apple's deadline: 12 hours after it signed the request.
-    public var deadline: Millis?
-    public var order: Order?
-    /// When the order was delivered and whether the game confirmed being told.
-    public var deliveredAt: Millis?
-    public var gameConfirmedAt: Millis?
-    /// Orders of the same game account Apple refunded before.
-    public var accountRefunds: Int
-    /// What the game last reported of the purchase's use.
-    public var consumption: ConsumptionReport?
-    /// Other game accounts the same Apple Account bought with (by `appTransactionId`), each
-    /// with how many of its orders were refunded: one player asking again under another name.
-    public var sameAppleAccount: [SiblingAccount] = []
-    /// Oldest first.
-    public var answers: [RefundAnswer]
-    /// What Apple decided after the request: a REFUND or a REFUND_DECLINED of its transaction.
-    public var decision: RefundDecision?
-
-    public var transactionId: String? { notification.facts.transaction?.transactionId }
-    /// The answer Apple took, if any.
-    public var sent: RefundAnswer? { answers.last { $0.outcome == .sent } }
-    /// Open: not answered, not decided, and Apple still waits for an answer at `now`.
-    public func isOpen(at now: Millis) -> Bool { sent == nil && decision == nil && (deadline ?? .max) >= now }
-}
-
 extension OrderStore {
     /// A claim older than this was left by a process that died mid-call.
     static let appleActionClaimLifetime: Millis = .minutes(5)
@@ -264,19 +190,17 @@ public struct Refunds: Sendable {
 
 extension RefundAnswer {
     init(row: Row) throws {
-        id = try row.int64("id")
-        notificationId = try row.int64("notification_id")
-        transactionId = try row.string("transaction_id")
-        operatorName = try row.string("operator")
-        reason = try row.string("reason")
+        let id = try row.int64("id")
+        let answer: ConsumptionAnswer
         do {
             answer = try JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
         } catch {
             throw StoreError.corrupt("refund answer \(id): the answer stored does not decode (\(error))")
         }
-        claimedAt = try row.int64("claimed_at")
-        outcome = try row.value("outcome", as: AppleActionOutcome.self)
-        answeredAt = try row.optionalInt64("answered_at")
-        appleError = try row.optionalString("apple_error")
+        self.init(
+            id: id, notificationId: try row.int64("notification_id"), transactionId: try row.string("transaction_id"),
+            operatorName: try row.string("operator"), reason: try row.string("reason"), answer: answer, claimedAt: try row.int64("claimed_at"),
+            outcome: try row.value("outcome", as: AppleActionOutcome.self), answeredAt: try row.optionalInt64("answered_at"),
+            appleError: try row.optionalString("apple_error"))
     }
 }

@@ -81,20 +81,12 @@ extension GameEvent {
         """
 
     init(row: Row) throws {
-        id = try row.int64("id")
-        eventId = try row.string("event_id")
-        type = try row.value("type", as: GameEventType.self)
-        orderId = try row.optionalString("order_id")
-        accountId = try row.string("account_id")
-        createdAt = try row.int64("created_at")
-        payload = try row.string("payload")
-        attempts = try row.int64("attempts")
-        lastAttemptAt = try row.optionalInt64("last_attempt_at")
-        lastStatus = try row.optionalInt64("last_status").map(Int.init)
-        lastError = try row.optionalString("last_error")
-        confirmedAt = try row.optionalInt64("confirmed_at")
-        confirmedVia = try row.optionalString("confirmed_via")
-        deadAt = try row.optionalInt64("dead_at")
+        self.init(
+            id: try row.int64("id"), eventId: try row.string("event_id"), type: try row.value("type", as: GameEventType.self),
+            orderId: try row.optionalString("order_id"), accountId: try row.string("account_id"), createdAt: try row.int64("created_at"),
+            payload: try row.string("payload"), attempts: try row.int64("attempts"), lastAttemptAt: try row.optionalInt64("last_attempt_at"),
+            lastStatus: try row.optionalInt64("last_status").map(Int.init), lastError: try row.optionalString("last_error"),
+            confirmedAt: try row.optionalInt64("confirmed_at"), confirmedVia: try row.optionalString("confirmed_via"), deadAt: try row.optionalInt64("dead_at"))
     }
 }
 

@@ -43,14 +43,15 @@ extension Job {
     static let columns = "id, kind, subject, due_at, attempts, lease_owner, lease_until, last_error, dead_at"
 
     init(row: Row) throws {
-        id = try row.int64("id")
-        kind = try row.value("kind", as: JobKind.self)
-        subject = try row.string("subject")
-        dueAt = try row.int64("due_at")
-        attempts = try row.int64("attempts")
-        leaseOwner = try row.optionalString("lease_owner")
-        leaseUntil = try row.optionalInt64("lease_until")
-        lastError = try row.optionalString("last_error")
-        deadAt = try row.optionalInt64("dead_at")
+        let id = try row.int64("id")
+        let kind = try row.value("kind", as: JobKind.self)
+        let subject = try row.string("subject")
+        let dueAt = try row.int64("due_at")
+        let attempts = try row.int64("attempts")
+        let leaseOwner = try row.optionalString("lease_owner")
+        let leaseUntil = try row.optionalInt64("lease_until")
+        let lastError = try row.optionalString("last_error")
+        let deadAt = try row.optionalInt64("dead_at")
+        self.init(id: id, kind: kind, subject: subject, dueAt: dueAt, attempts: attempts, leaseOwner: leaseOwner, leaseUntil: leaseUntil, lastError: lastError, deadAt: deadAt)
     }
 }

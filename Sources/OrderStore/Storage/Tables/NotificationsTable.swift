@@ -8,22 +8,24 @@ extension NotificationRecord {
         """
 
     init(row: Row) throws {
-        id = try row.int64("id")
-        endpoint = try row.value("endpoint", as: AppleEnvironment.self)
-        via = try row.value("via", as: NotificationChannel.self)
-        receivedAt = try row.int64("received_at")
-        rejection = try row.optionalString("rejection")
+        let facts: NotificationFacts
+        let id = try row.int64("id")
+        let endpoint = try row.value("endpoint", as: AppleEnvironment.self)
+        let via = try row.value("via", as: NotificationChannel.self)
+        let receivedAt = try row.int64("received_at")
+        let rejection = try row.optionalString("rejection")
         do {
             facts = try JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string("facts").utf8))
         } catch {
             // Written by this code from a verified payload: anything else was changed outside it.
             throw StoreError.corrupt("notification \(id): its stored facts do not decode (\(error))")
         }
-        outcome = try row.value("outcome", as: NotificationOutcome.self)
-        detail = try row.optionalString("detail")
-        appliedAt = try row.optionalInt64("applied_at")
-        deadline = try row.optionalInt64("deadline_at")
-        raw = try row.string("raw")
+        let outcome = try row.value("outcome", as: NotificationOutcome.self)
+        let detail = try row.optionalString("detail")
+        let appliedAt = try row.optionalInt64("applied_at")
+        let deadline = try row.optionalInt64("deadline_at")
+        let raw = try row.string("raw")
+        self.init(id: id, endpoint: endpoint, via: via, receivedAt: receivedAt, rejection: rejection, facts: facts, outcome: outcome, detail: detail, appliedAt: appliedAt, deadline: deadline, raw: raw)
     }
 }
 

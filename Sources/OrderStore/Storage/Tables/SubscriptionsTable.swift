@@ -1,17 +1,5 @@
 import SQLKit
 
-/// Apple's facts about one subscription at a moment, as the store keeps them: the facts of
-/// the latest moment Apple signed win, whatever order they arrive in.
-struct SubscriptionFacts: Equatable {
-    var autoRenew: Bool
-    var status: SubscriptionStatus
-    var expiresAt: Millis?
-    var asOf: Millis
-    var source: FactSource
-    /// The rest of Apple's renewal info; nil when the source carried none (the stored stays).
-    var renewal: RenewalFacts? = nil
-}
-
 /// The subscriptions table (one row per original transaction id) and its ownership history.
 extension WriteTransaction {
     func subscriptionRow(_ otid: String) async throws -> Subscription? {

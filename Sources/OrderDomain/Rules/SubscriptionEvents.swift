@@ -10,6 +10,13 @@ public enum SubscriptionEventRule {
         /// Whose entitlement changes.
         public var account: String
         public var until: Millis?
+
+        public init(type: GameEventType, gives: Bool, account: String, until: Millis? = nil) {
+            self.type = type
+            self.gives = gives
+            self.account = account
+            self.until = until
+        }
     }
 
     /// `renewalToldAlready`: the transaction delivered an order of this subscription and

@@ -27,7 +27,7 @@ public struct PlaySubmission: Sendable, Equatable, Codable {
         self.consume = consume
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case packageName = "package_name", productId = "product_id", purchaseToken = "purchase_token", purchaseJSON = "purchase_json", signature
         case consume
     }

@@ -35,5 +35,5 @@ public struct PlayVoidedPurchase: Sendable, Equatable, Codable {
     }
 
     /// In Apple's terms (R9 reads them alike): 1 an issue in the app, 0 anything else.
-    var appleCancellationReason: Int { reason == 2 || reason == 3 ? 1 : 0 }
+    package var appleCancellationReason: Int { reason == 2 || reason == 3 ? 1 : 0 }
 }

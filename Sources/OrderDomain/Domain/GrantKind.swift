@@ -9,7 +9,7 @@ public enum GrantKind: String, Sendable, Codable, CaseIterable {
     /// Apple reversed a refund (REFUND_REVERSED): the purchase is delivered again (R9).
     case refundReversed = "refund_reversed"
 
-    var auditAction: AuditAction {
+    package var auditAction: AuditAction {
         switch self {
         case .automatic: .deliver
         case .manual: .grant

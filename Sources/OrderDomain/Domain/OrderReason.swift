@@ -151,17 +151,17 @@ public struct Why: Sendable, Equatable {
 
 extension Marketplace {
     /// The store's part of a reason code.
-    var codePrefix: String { self == .googlePlay ? "google" : "apple" }
+    package var codePrefix: String { self == .googlePlay ? "google" : "apple" }
 }
 
 extension ReceiptCheck.Name {
     /// The check's part of a reason code (`r5.product_id`).
-    var code: String { rawValue.replacingOccurrences(of: " ", with: "_") }
+    package var code: String { rawValue.replacingOccurrences(of: " ", with: "_") }
 }
 
 extension Order {
     /// Sets the order's reason and its words together; nil clears both.
-    mutating func explain(_ why: Why?) {
+    package mutating func explain(_ why: Why?) {
         reason = why?.reason
         lastError = why?.words
     }

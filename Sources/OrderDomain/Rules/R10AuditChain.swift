@@ -34,7 +34,7 @@ public enum AuditChain {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex; `String(format:)` per byte was a tenth of seeding time.
-    static func hex<Bytes: Sequence<UInt8>>(_ digest: Bytes) -> String {
+    package static func hex<Bytes: Sequence<UInt8>>(_ digest: Bytes) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
         for byte in digest {

@@ -103,7 +103,7 @@ public enum NotificationEffect: Sendable, Equatable {
 
     /// Whether a newer notification of the same family about the same transaction makes
     /// this one stale: a refund recovered from history must not undo a later reversal.
-    var family: [String]? {
+    package var family: [String]? {
         switch self {
         case .cancel, .partialRefund, .refundReversed: ["REFUND", "REVOKE", "REFUND_REVERSED"]
         default: nil

@@ -17,7 +17,7 @@ public struct StoredVerdict: Sendable, Equatable, Codable {
     /// R2: a sandbox purchase in a production store.
     public var sandboxInProduction: Bool
 
-    func json() throws -> String {
+    package func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
@@ -27,7 +27,7 @@ public struct StoredVerdict: Sendable, Equatable, Codable {
     ///
     /// - Throws: ``StoreError/corrupt(_:)`` naming the attempt when its record does not read:
     ///   the receipt screen must not say "no verdict kept" about one that was.
-    init?(json: String?, attempt: Int64) throws {
+    package init?(json: String?, attempt: Int64) throws {
         guard let json else { return nil }
         do {
             self = try JSONDecoder().decode(StoredVerdict.self, from: Data(json.utf8))

@@ -13,17 +13,17 @@ public enum IdKind: String, Sendable, CaseIterable {
 
     /// The kinds a bare word is looked up as first: the ids support is handed every day
     /// (Google's `GPA.…` order ids are transaction ids).
-    static let everyday: [IdKind] = [.order, .transaction, .originalTransaction, .account]
+    package static let everyday: [IdKind] = [.order, .transaction, .originalTransaction, .account]
     /// The kinds asked only when the everyday ones found nothing: ids few tickets quote,
     /// each a probe that would cost every lookup its time.
-    static let rare: [IdKind] = [.appTransaction, .purchaseToken, .obfuscatedAccount]
+    package static let rare: [IdKind] = [.appTransaction, .purchaseToken, .obfuscatedAccount]
 
     /// The kinds a lookup of this kind probes, in rounds: a later round is asked only when
     /// the ones before it found nothing.
-    var rounds: [[IdKind]] { self == .any ? [Self.everyday, Self.rare] : [[self]] }
+    package var rounds: [[IdKind]] { self == .any ? [Self.everyday, Self.rare] : [[self]] }
 
     /// The orders columns a prefix search of this kind reads, most specific first.
-    var prefixColumns: [String] {
+    package var prefixColumns: [String] {
         let all: [(IdKind, String)] = [
             (.order, "order_id"), (.transaction, "transaction_id"),
             (.originalTransaction, "original_transaction_id"), (.account, "account_id"),

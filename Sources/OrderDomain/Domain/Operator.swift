@@ -29,7 +29,7 @@ public struct Operator: Sendable, Equatable, Codable {
         self.isSystem = true
     }
 
-    var auditRole: AuditRole { isSystem ? .rule : AuditRole(role) }
+    package var auditRole: AuditRole { isSystem ? .rule : AuditRole(role) }
 }
 
 /// The role an audit entry records: an operator's role then, or `rule` for the store's own

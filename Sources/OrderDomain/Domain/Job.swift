@@ -74,6 +74,19 @@ public struct Job: Sendable, Equatable {
     public var lastError: String?
     /// Set when it failed too often to try again; an operator may requeue it.
     public var deadAt: Millis?
+
+    /// Every field, for the store's row decoding.
+    package init(id: Int64, kind: JobKind, subject: String, dueAt: Millis, attempts: Int64, leaseOwner: String? = nil, leaseUntil: Millis? = nil, lastError: String? = nil, deadAt: Millis? = nil) {
+        self.id = id
+        self.kind = kind
+        self.subject = subject
+        self.dueAt = dueAt
+        self.attempts = attempts
+        self.leaseOwner = leaseOwner
+        self.leaseUntil = leaseUntil
+        self.lastError = lastError
+        self.deadAt = deadAt
+    }
 }
 
 /// How the store's job queue stands, for `/metrics`, `/readyz` and the console's header.
@@ -86,4 +99,11 @@ public struct JobQueueStatus: Sendable, Equatable {
     public var leased: Int
     /// Jobs that failed too often and wait for an operator.
     public var dead: Int
+
+    package init(due: Int, oldestDueAt: Millis? = nil, leased: Int, dead: Int) {
+        self.due = due
+        self.oldestDueAt = oldestDueAt
+        self.leased = leased
+        self.dead = dead
+    }
 }

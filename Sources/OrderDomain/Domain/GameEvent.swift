@@ -25,7 +25,7 @@ public enum GameEventType: String, Sendable, Codable, CaseIterable {
     case consentRescinded = "consent_rescinded"
 
     /// What the game does, for the event types that always do the same.
-    var gives: Bool { self == .delivered || self == .refundReversed || self == .subscriptionRenewed }
+    package var gives: Bool { self == .delivered || self == .refundReversed || self == .subscriptionRenewed }
 }
 
 /// One event in the outbox: what the game is told, and how telling it went.
@@ -119,33 +119,33 @@ public struct GameEventAttempt: Sendable, Equatable {
 /// The body of an event, built once in the transaction that makes the change: what
 /// happened, to which order and purchase, and what the game should do about it, in
 /// fields a program reads (`effect`) and a sentence a person reads (`summary`).
-struct GameEventPayload {
-    var eventId: String
-    var type: GameEventType
-    var at: Millis
-    var order: Order
-    var product: Product?
-    var grantKind: GrantKind?
-    var reason: String?
+package struct GameEventPayload {
+    package var eventId: String
+    package var type: GameEventType
+    package var at: Millis
+    package var order: Order
+    package var product: Product?
+    package var grantKind: GrantKind?
+    package var reason: String?
     /// The account the event is about (the order's, or the subscription's owner).
-    var account: String
+    package var account: String
     /// Whose balance or entitlement changes (a subscription's owner under R8).
-    var effectAccount: String
+    package var effectAccount: String
     /// A subscription's period end.
-    var until: Millis?
+    package var until: Millis?
     /// Give or take.
-    var gives: Bool
+    package var gives: Bool
     /// A share of the purchase rather than all of it (a partial refund, or its reversal).
-    var share: PartialShare? = nil
+    package var share: PartialShare? = nil
     /// The purchase's terms, as Apple signed them (for a subscription, its latest period's).
-    var terms: GameEventBody.Terms? = nil
+    package var terms: GameEventBody.Terms? = nil
 
     /// A give whose period is already over when the event is written (an old purchase
     /// attached, a renewal learned late): the game is told there is nothing to give, never
     /// "give … until" a past date.
-    var periodOver: Bool { gives && (until.map { $0 <= at } ?? false) }
+    package var periodOver: Bool { gives && (until.map { $0 <= at } ?? false) }
 
-    var body: GameEventBody {
+    package var body: GameEventBody {
         let productName = product?.displayName ?? order.productId
         var effect = GameEventBody.Effect(
             op: periodOver ? .none : gives ? .give : .take, accountId: effectAccount, productId: order.productId,
@@ -177,7 +177,7 @@ struct GameEventPayload {
     }
 
     /// Stable and unique, so a game applies an event once.
-    static func newId() -> String { "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+    package static func newId() -> String { "evt_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
 
 }
 
@@ -186,7 +186,7 @@ extension GameEventPayload {
     /// (`subscription`, its row) the effect names its owner and period end (R8) unless
     /// `change` (a renewal, expiry or transfer from SubscriptionEventRule) says otherwise;
     /// `bought` is the purchase whose terms it carries (a subscription's latest period).
-    init(
+    package init(
         _ type: GameEventType, eventId: String, at: Millis, order: Order, product: Product?, subscription: Subscription?,
         bought: StoredTransaction?, grantKind: GrantKind?, reason: String?, change: SubscriptionEventRule.Change?, share: PartialShare?
     ) {
@@ -199,13 +199,18 @@ extension GameEventPayload {
 }
 
 /// A share of a purchase the game gives or takes: Apple's partial refund of a pack.
-struct PartialShare: Equatable {
+package struct PartialShare: Equatable {
     /// Thousandths of a percent, as Apple's `revocationPercentage` (50000 is 50 %).
-    var thousandths: Int
+    package var thousandths: Int
     /// Whole units of the order's quantity the share comes to, rounded down: the game
     /// divides a single pack (300 coins) by `fraction` itself.
-    var units: Int
+    package var units: Int
 
-    var fraction: Double { Double(thousandths) / 100_000 }
-    var percent: String { "\((Double(thousandths) / 1000).formatted()) %" }
+    package var fraction: Double { Double(thousandths) / 100_000 }
+    package var percent: String { "\((Double(thousandths) / 1000).formatted()) %" }
+
+    package init(thousandths: Int, units: Int) {
+        self.thousandths = thousandths
+        self.units = units
+    }
 }

@@ -43,7 +43,7 @@ public enum FactSource: String, Sendable, Codable {
     case `operator`
     case googlePlay = "Google Play"
 
-    init(_ method: VerificationMethod) {
+    package init(_ method: VerificationMethod) {
         self =
             switch method {
             case .serverAPI: .serverAPI

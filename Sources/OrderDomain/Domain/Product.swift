@@ -71,7 +71,7 @@ public struct Product: Sendable, Equatable, Codable {
         return nil
     }
 
-    static func isItemName(_ name: String) -> Bool {
+    package static func isItemName(_ name: String) -> Bool {
         (1...64).contains(name.count)
             && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
     }

@@ -32,10 +32,10 @@ public struct AuditKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The MAC an entry carries: it signs the entry's chain hash.
-    func entryMAC(hash: String) -> String { Self.hmac(key, "entry:\(hash)") }
+    package func entryMAC(hash: String) -> String { Self.hmac(key, "entry:\(hash)") }
 
     /// The MAC the audit head carries: it signs where the log ends.
-    func headMAC(seq: Int64, hash: String) -> String { Self.hmac(key, "head:\(seq):\(hash)") }
+    package func headMAC(seq: Int64, hash: String) -> String { Self.hmac(key, "head:\(seq):\(hash)") }
 
     public var description: String { "audit key \(fingerprint)" }
 

@@ -74,7 +74,7 @@ public enum ReceiptChecks {
     /// A first purchase can't predate the order that paid for it. A renewal always does:
     /// Apple renews before any account places the order that submits it, so its owner is
     /// R8's question, not this check's.
-    static func purchaseDateCheck(_ transaction: AppleTransaction, order: Order, productType: ProductType, clockSkew: Millis) -> ReceiptCheck {
+    package static func purchaseDateCheck(_ transaction: AppleTransaction, order: Order, productType: ProductType, clockSkew: Millis) -> ReceiptCheck {
         if productType == .autoRenewable, transaction.isRenewal {
             return ReceiptCheck(
                 name: .purchaseAfterOrder, passed: true,

@@ -2,7 +2,7 @@
 /// subscription, as of its `signedDate`. The store keeps the word of the latest moment Apple
 /// signed (``WriteTransaction/updateFacts(_:productId:_:)`` refuses older facts), so the end
 /// state is the same whatever order notifications arrive in, twice or shuffled.
-enum SubscriptionFactsRule {
+package enum SubscriptionFactsRule {
     /// What notification `n` says of its subscription, given the subscription's periods as
     /// stored with `n`'s own (`chain`); nil when `n` says nothing of a subscription.
     ///
@@ -10,7 +10,7 @@ enum SubscriptionFactsRule {
     /// payloads) is read from its type, else from the latest period: a refund of an earlier
     /// period does not end a subscription whose latest period stands. Auto-renew and the
     /// rest of the renewal info are the renewal info's; the end is the latest period's.
-    static func facts(of n: NotificationFacts, effect: NotificationEffect, chain: [AppleTransaction], stored: Subscription?, signed: Millis)
+    package static func facts(of n: NotificationFacts, effect: NotificationEffect, chain: [AppleTransaction], stored: Subscription?, signed: Millis)
         -> SubscriptionFacts?
     {
         guard n.originalTransactionId != nil, n.renewal != nil || n.status != nil || n.transaction?.expiresDate != nil else { return nil }

@@ -36,7 +36,7 @@ public struct GameEventBody: Codable, Sendable, Equatable {
 
     // Keys spelled out rather than a key strategy: a strategy would rename the item names
     // inside `gives` too.
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case id, cursor, type, app, store, quantity, reason, environment, effect, summary, terms
         case createdAt = "created_at", orderId = "order_id", accountId = "account_id", productId = "product_id"
         case productType = "product_type", transactionId = "transaction_id", originalTransactionId = "original_transaction_id"
@@ -66,6 +66,18 @@ public struct GameEventBody: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey {
             case op, quantity, until, share, gives
             case accountId = "account_id", productId = "product_id"
+        }
+
+        package init(
+            op: Op, accountId: String, productId: String? = nil, quantity: Int? = nil, until: Millis? = nil, share: Double? = nil, gives: [String: Int]? = nil
+        ) {
+            self.op = op
+            self.accountId = accountId
+            self.productId = productId
+            self.quantity = quantity
+            self.until = until
+            self.share = share
+            self.gives = gives
         }
     }
 
@@ -117,13 +129,36 @@ public struct GameEventBody: Codable, Sendable, Equatable {
         }
     }
 
-    init(
+    package init(
         id: String, type: GameEventType, createdAt: Millis, accountId: String, effect: Effect, summary: String
     ) {
         self.id = id
         self.type = type
         self.createdAt = createdAt
         self.accountId = accountId
+        self.effect = effect
+        self.summary = summary
+    }
+
+    package init(id: String, cursor: Int64? = nil, type: GameEventType, createdAt: Millis, orderId: String? = nil, accountId: String, productId: String? = nil, productType: ProductType? = nil, app: String? = nil, store: Marketplace? = nil, quantity: Int? = nil, transactionId: String? = nil, originalTransactionId: String? = nil, environment: AppleEnvironment? = nil, grantKind: GrantKind? = nil, reason: String? = nil, appTransactionId: String? = nil, terms: Terms? = nil, effect: Effect, summary: String) {
+        self.id = id
+        self.cursor = cursor
+        self.type = type
+        self.createdAt = createdAt
+        self.orderId = orderId
+        self.accountId = accountId
+        self.productId = productId
+        self.productType = productType
+        self.app = app
+        self.store = store
+        self.quantity = quantity
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.environment = environment
+        self.grantKind = grantKind
+        self.reason = reason
+        self.appTransactionId = appTransactionId
+        self.terms = terms
         self.effect = effect
         self.summary = summary
     }

@@ -11,7 +11,7 @@ public enum PlayChain {
 
     /// `content` with every transaction paid under `token`, and its renewal info, given
     /// `original` (the chain's) as their original.
-    static func rooted(_ content: AppleReceiptContent, token: String, at original: String) -> AppleReceiptContent {
+    package static func rooted(_ content: AppleReceiptContent, token: String, at original: String) -> AppleReceiptContent {
         var replaced: Set<String> = []
         func rooting(_ t: AppleTransaction) -> AppleTransaction {
             guard t.purchaseToken == token, t.originalTransactionId != original else { return t }

@@ -6,19 +6,19 @@ public struct Note: Sendable, Equatable {
         case order(String)
         case account(String)
 
-        var kind: RecordKind {
+        package var kind: RecordKind {
             switch self {
             case .order: .order
             case .account: .account
             }
         }
-        var id: String {
+        package var id: String {
             switch self {
             case .order(let id), .account(let id): id
             }
         }
         /// The audit log's target for it.
-        var auditTarget: AuditTarget {
+        package var auditTarget: AuditTarget {
             switch self {
             case .order(let id): .order(id)
             case .account(let id): .account(id)
