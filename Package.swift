@@ -174,7 +174,7 @@ let package = Package(
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // Presentation: what the console and the command line print, said once, over OrderStore
         // (and Receipts, whose decoded documents the receipt page shows).
-        .target(name: "Presentation", dependencies: ["OrderStore", "Receipts"]),
+        .target(name: "Presentation", dependencies: ["OrderDomain", "Receipts"]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
         .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "Terminal", "SafeText", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.

@@ -1,9 +1,9 @@
-import OrderStore
+import OrderDomain
 
 // The banners the console shows on every screen while something is wrong, one per kind of
 // trouble, in the words operators read.
 
-extension StoreHealth.Outage {
+extension StoreOutage {
     /// "store unreachable since 03:12 — PostgreSQL: the database system is shutting down
     /// (SQLSTATE 57P03); showing what was read before". The console keeps its last frame's
     /// data and refreshes on; the banner goes once the store answers.

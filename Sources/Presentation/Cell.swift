@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One value in a table, kept as what it is (a time stays a time) so each medium writes it
 /// its own way: the command line in full (ISO 8601), the console shortened to its column.

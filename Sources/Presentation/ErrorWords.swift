@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Errors as people read them: what happened (the error's own words, which name no key and
 /// no command) and then what to do next, naming the console's key and the CLI's command.
@@ -7,7 +7,12 @@ import OrderStore
 public enum ErrorWords {
     /// "no product gems_5000 in the catalogue: an admin adds it with `iapdesk product add …`".
     public static func text(_ error: any Error) -> String {
-        let what = DatabaseErrorText.describe(error) ?? "\(error)"
+        let what: String =
+            switch error {
+            case let failure as any DatabaseFailureText: failure.databaseText
+            case StoreSetupError.cannotOpen(_, let why): why
+            default: "\(error)"
+            }
         return nextStep(error).map { "\(what): \($0)" } ?? what
     }
 

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// A column of a listing: its heading, the cells the console gives it, and how each item
 /// fills it.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// How a piece of presented text reads, named by what it means. The console maps each tone
 /// to a theme role; plain text output ignores it.

@@ -12,7 +12,7 @@ struct StoreStatus {
     private var outage: AppleOutage?
     /// The store out of reach (a database restart, a full disk): the screens keep what they
     /// read last, and the next refresh that reaches the store clears it.
-    private var storeOutage: StoreHealth.Outage?
+    private var storeOutage: StoreOutage?
     private var gameOutage: GameEndpointOutage?
 
     /// Reads it all again. When the store cannot be reached, what was read last stays and

@@ -140,7 +140,12 @@ public struct GameEventBody: Codable, Sendable, Equatable {
         self.summary = summary
     }
 
-    package init(id: String, cursor: Int64? = nil, type: GameEventType, createdAt: Millis, orderId: String? = nil, accountId: String, productId: String? = nil, productType: ProductType? = nil, app: String? = nil, store: Marketplace? = nil, quantity: Int? = nil, transactionId: String? = nil, originalTransactionId: String? = nil, environment: AppleEnvironment? = nil, grantKind: GrantKind? = nil, reason: String? = nil, appTransactionId: String? = nil, terms: Terms? = nil, effect: Effect, summary: String) {
+    package init(
+        id: String, cursor: Int64? = nil, type: GameEventType, createdAt: Millis, orderId: String? = nil, accountId: String, productId: String? = nil,
+        productType: ProductType? = nil, app: String? = nil, store: Marketplace? = nil, quantity: Int? = nil, transactionId: String? = nil,
+        originalTransactionId: String? = nil, environment: AppleEnvironment? = nil, grantKind: GrantKind? = nil, reason: String? = nil,
+        appTransactionId: String? = nil, terms: Terms? = nil, effect: Effect, summary: String
+    ) {
         self.id = id
         self.cursor = cursor
         self.type = type

@@ -76,7 +76,10 @@ public struct Job: Sendable, Equatable {
     public var deadAt: Millis?
 
     /// Every field, for the store's row decoding.
-    package init(id: Int64, kind: JobKind, subject: String, dueAt: Millis, attempts: Int64, leaseOwner: String? = nil, leaseUntil: Millis? = nil, lastError: String? = nil, deadAt: Millis? = nil) {
+    package init(
+        id: Int64, kind: JobKind, subject: String, dueAt: Millis, attempts: Int64, leaseOwner: String? = nil, leaseUntil: Millis? = nil,
+        lastError: String? = nil, deadAt: Millis? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.subject = subject

@@ -25,7 +25,10 @@ public struct RefundAnswer: Sendable, Equatable {
     /// Apple's error, in words, when it refused the answer.
     public var appleError: String?
 
-    package init(id: Int64, notificationId: Int64, transactionId: String, operatorName: String, reason: String, answer: ConsumptionAnswer? = nil, claimedAt: Millis, outcome: AppleActionOutcome, answeredAt: Millis? = nil, appleError: String? = nil) {
+    package init(
+        id: Int64, notificationId: Int64, transactionId: String, operatorName: String, reason: String, answer: ConsumptionAnswer? = nil, claimedAt: Millis,
+        outcome: AppleActionOutcome, answeredAt: Millis? = nil, appleError: String? = nil
+    ) {
         self.id = id
         self.notificationId = notificationId
         self.transactionId = transactionId
@@ -89,7 +92,11 @@ public struct RefundRequest: Sendable, Equatable {
     /// Open: not answered, not decided, and Apple still waits for an answer at `now`.
     public func isOpen(at now: Millis) -> Bool { sent == nil && decision == nil && (deadline ?? .max) >= now }
 
-    package init(notification: NotificationRecord, deadline: Millis? = nil, order: Order? = nil, deliveredAt: Millis? = nil, gameConfirmedAt: Millis? = nil, accountRefunds: Int, consumption: ConsumptionReport? = nil, sameAppleAccount: [SiblingAccount] = [], answers: [RefundAnswer], decision: RefundDecision? = nil) {
+    package init(
+        notification: NotificationRecord, deadline: Millis? = nil, order: Order? = nil, deliveredAt: Millis? = nil, gameConfirmedAt: Millis? = nil,
+        accountRefunds: Int, consumption: ConsumptionReport? = nil, sameAppleAccount: [SiblingAccount] = [], answers: [RefundAnswer],
+        decision: RefundDecision? = nil
+    ) {
         self.notification = notification
         self.deadline = deadline
         self.order = order

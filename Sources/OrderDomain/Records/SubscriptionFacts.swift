@@ -18,4 +18,3 @@ package struct SubscriptionFacts: Equatable {
         self.renewal = renewal
     }
 }
-

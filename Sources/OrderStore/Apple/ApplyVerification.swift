@@ -1,31 +1,6 @@
 import Foundation
 import SQLKit
 
-/// What the rules made of one verification, for the caller (CLI, console, tests).
-public struct VerificationOutcome: Sendable {
-    public var order: Order
-    public var classification: VerificationClass
-    /// The transaction the order pays with (R6), when the receipt was valid.
-    public var picked: AppleTransaction?
-    /// R5, in order; empty when the receipt was not valid.
-    public var checks: [ReceiptCheck]
-    /// R8, for auto-renewing subscriptions.
-    public var ownership: OwnershipRule.Decision?
-    /// R2: a sandbox purchase in a production store.
-    public var flaggedSandbox: Bool
-    /// Apple's answer as the verifier reported it (status, environment, latency).
-    public var report: VerificationReport
-    /// What the store decided, as kept with the attempt.
-    public var verdict: StoredVerdict {
-        StoredVerdict(
-            outcome: outcomeKind, reason: order.lastError, pickedTransactionId: picked?.transactionId, checks: checks,
-            ownershipVerdict: ownership?.verdict, ownershipReason: ownership?.explanation, orderState: order.state,
-            sandboxInProduction: flaggedSandbox)
-    }
-
-    var outcomeKind: AttemptOutcome = .valid
-}
-
 extension OrderStore {
     /// `releasingClaimOf`: the owner of the order's verify claim (`reverify`), released in
     /// the same transaction as the answer.

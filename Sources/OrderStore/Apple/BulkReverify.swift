@@ -1,16 +1,3 @@
-/// Progress of a bulk re-verification, reported after each order.
-public struct BulkProgress: Sendable {
-    public var done: Int
-    public var total: Int
-    /// Orders that reached `delivered` on this run.
-    public var delivered: Int
-    /// Orders still waiting on Apple (`verify_retry`).
-    public var retrying: Int
-    /// Orders another process was verifying at that moment: left to it, not asked twice.
-    public var elsewhere = 0
-    public var failed: [(orderId: String, error: String)]
-}
-
 extension AppleAnswers {
     /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight, started
     /// ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's

@@ -108,16 +108,6 @@ public struct Catalogue: Sendable {
     }
 }
 
-/// A product id Apple's transactions name that the catalogue lacks.
-public struct UnknownProduct: Sendable, Equatable {
-    public var productId: String
-    /// Transactions of it the store kept; `orphans` of them claimed by no order.
-    public var transactions: Int
-    public var orphans: Int
-    public var firstSeen: Millis
-    public var lastSeen: Millis
-}
-
 extension WriteTransaction {
     func saveProduct(_ product: Product) async throws {
         try await sql.raw(

@@ -1,31 +1,6 @@
 import Foundation
 import SQLKit
 
-/// An extension of every active subscriber of a product an admin asked of Apple (Extend
-/// Subscription Renewal Dates for All Active Subscribers), and how far Apple got.
-public struct MassExtension: Sendable, Equatable {
-    /// Apple's `requestIdentifier`: the status and the SUMMARY notification name it.
-    public var requestId: String
-    public var productId: String
-    public var days: Int
-    public var reasonCode: Int
-    public var environment: AppleEnvironment
-    public var operatorName: String
-    public var reason: String
-    public var claimedAt: Millis
-    /// Whether Apple took the request (`sent`) or refused it (`failed`).
-    public var outcome: AppleActionOutcome
-    public var answeredAt: Millis?
-    public var appleError: String?
-    /// When Apple finished, with its counts (from the SUMMARY notification or a status poll).
-    public var completeAt: Millis?
-    public var succeeded: Int64?
-    public var failed: Int64?
-
-    /// Apple took it and has not said it finished.
-    public var inProgress: Bool { outcome == .sent && completeAt == nil }
-}
-
 /// Where Apple says an extension for all subscribers stands, or why it could not say.
 public struct MassExtensionProgress: Sendable, Equatable {
     public var completeAt: Millis?
@@ -158,19 +133,23 @@ extension MassExtension {
     }
 
     init(row: Row) throws {
-        requestId = try row.string("request_id")
-        productId = try row.string("product_id")
-        days = try row.int("days")
-        reasonCode = try row.int("reason_code")
-        environment = AppleEnvironment(rawValue: try row.string("environment")) ?? .production
-        operatorName = try row.string("operator")
-        reason = try row.string("reason")
-        claimedAt = try row.int64("claimed_at")
-        outcome = try row.value("outcome", as: AppleActionOutcome.self)
-        answeredAt = try row.optionalInt64("answered_at")
-        appleError = try row.optionalString("apple_error")
-        completeAt = try row.optionalInt64("complete_at")
-        succeeded = try row.optionalInt64("succeeded")
-        failed = try row.optionalInt64("failed")
+        let requestId = try row.string("request_id")
+        let productId = try row.string("product_id")
+        let days = try row.int("days")
+        let reasonCode = try row.int("reason_code")
+        let environment = AppleEnvironment(rawValue: try row.string("environment")) ?? .production
+        let operatorName = try row.string("operator")
+        let reason = try row.string("reason")
+        let claimedAt = try row.int64("claimed_at")
+        let outcome = try row.value("outcome", as: AppleActionOutcome.self)
+        let answeredAt = try row.optionalInt64("answered_at")
+        let appleError = try row.optionalString("apple_error")
+        let completeAt = try row.optionalInt64("complete_at")
+        let succeeded = try row.optionalInt64("succeeded")
+        let failed = try row.optionalInt64("failed")
+        self.init(
+            requestId: requestId, productId: productId, days: days, reasonCode: reasonCode, environment: environment, operatorName: operatorName,
+            reason: reason, claimedAt: claimedAt, outcome: outcome, answeredAt: answeredAt, appleError: appleError, completeAt: completeAt,
+            succeeded: succeeded, failed: failed)
     }
 }

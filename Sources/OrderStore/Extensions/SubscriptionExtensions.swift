@@ -1,46 +1,6 @@
 import Foundation
 import SQLKit
 
-/// One extension of a subscription's renewal date an operator asked of Apple.
-public struct SubscriptionExtension: Sendable, Equatable {
-    public var id: Int64
-    public var originalTransactionId: String
-    public var days: Int
-    /// Apple's `extendReasonCode`: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.
-    public var reasonCode: Int
-    /// Apple's `requestIdentifier`: asking again with it cannot extend twice.
-    public var requestId: String
-    public var operatorName: String
-    public var reason: String
-    public var claimedAt: Millis
-    public var outcome: AppleActionOutcome
-    public var answeredAt: Millis?
-    /// The subscription's end Apple answered with.
-    public var newExpiry: Millis?
-    public var appleError: String?
-}
-
-/// Apple's eligibility rules for Extend a Subscription Renewal Date, checked before Apple is
-/// asked (apple-and-peers-2026: at most 90 days, at most two extensions in 365 days, an
-/// active subscription). Apple checks again, with what iapdesk cannot see (a free offer).
-public enum ExtensionRule {
-    public static let maxDays = 90
-    public static let maxPerYear = 2
-    /// Apple's `extendReasonCode`s in words.
-    public static let reasonCodes = [0: "undeclared", 1: "customer satisfaction", 2: "other", 3: "service issue or outage"]
-
-    /// Why Apple would refuse; nil when it may be asked.
-    public static func refusal(_ subscription: Subscription, days: Int, sentInLastYear: Int, now: Millis) -> String? {
-        guard (1...maxDays).contains(days) else { return "Apple extends by 1 to \(maxDays) days, not \(days)" }
-        guard subscription.status == .active || subscription.status == .gracePeriod else {
-            return "it is \(subscription.status.rawValue); Apple extends only an active subscription"
-        }
-        guard (subscription.expiresAt ?? .max) > now else { return "its period ended \(subscription.expiresAt?.iso8601 ?? "")" }
-        guard sentInLastYear < maxPerYear else { return "it was extended \(sentInLastYear) times in the last 365 days; Apple allows \(maxPerYear)" }
-        return nil
-    }
-}
-
 /// What Apple said to an extension: the new end, or its refusal in words.
 public struct ExtensionAnswer: Sendable {
     public var newExpiry: Millis?
@@ -149,17 +109,20 @@ extension WriteTransaction {
 
 extension SubscriptionExtension {
     init(row: Row) throws {
-        id = try row.int64("id")
-        originalTransactionId = try row.string("original_transaction_id")
-        days = try row.int("days")
-        reasonCode = try row.int("reason_code")
-        requestId = try row.string("request_id")
-        operatorName = try row.string("operator")
-        reason = try row.string("reason")
-        claimedAt = try row.int64("claimed_at")
-        outcome = try row.value("outcome", as: AppleActionOutcome.self)
-        answeredAt = try row.optionalInt64("answered_at")
-        newExpiry = try row.optionalInt64("new_expiry")
-        appleError = try row.optionalString("apple_error")
+        let id = try row.int64("id")
+        let originalTransactionId = try row.string("original_transaction_id")
+        let days = try row.int("days")
+        let reasonCode = try row.int("reason_code")
+        let requestId = try row.string("request_id")
+        let operatorName = try row.string("operator")
+        let reason = try row.string("reason")
+        let claimedAt = try row.int64("claimed_at")
+        let outcome = try row.value("outcome", as: AppleActionOutcome.self)
+        let answeredAt = try row.optionalInt64("answered_at")
+        let newExpiry = try row.optionalInt64("new_expiry")
+        let appleError = try row.optionalString("apple_error")
+        self.init(
+            id: id, originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, requestId: requestId, operatorName: operatorName,
+            reason: reason, claimedAt: claimedAt, outcome: outcome, answeredAt: answeredAt, newExpiry: newExpiry, appleError: appleError)
     }
 }

@@ -1,24 +1,5 @@
 import SQLKit
 
-/// An order as finance and exports read it: the order with when it was delivered and
-/// refunded, and its catalogue price.
-public struct OrderRecord: Sendable, Equatable {
-    public var order: Order
-    /// Its first delivery (automatic or by hand), if any.
-    public var deliveredAt: Millis?
-    /// When Apple refunded or revoked its purchase (the transaction's cancellation date).
-    public var refundedAt: Millis?
-    /// The catalogue's price for one unit, in minor units of `currency` (nil for a product
-    /// the catalogue no longer lists). Apple's own price per storefront is not stored.
-    public var priceMinor: Int64?
-    public var currency: String?
-    /// Where Apple sold it (its signed transaction's storefront, `USA`); nil when only
-    /// verifyReceipt answered, which does not say.
-    public var storefront: String?
-    /// The app (bundle id) the order is for.
-    public var app: String
-}
-
 extension Orders {
     /// ``page(_:after:limit:)`` with each order's delivery and refund times and price:
     /// one page of orders, then one statement for their grants and refunds.

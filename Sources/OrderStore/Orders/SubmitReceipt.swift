@@ -1,4 +1,3 @@
-
 /// One receipt handed to the store, as a game server, a notification or an operator sent it.
 public struct ReceiptSubmission: Sendable {
     public var orderId: String

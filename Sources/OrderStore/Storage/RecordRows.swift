@@ -44,7 +44,9 @@ extension Submission {
         let receiptData = try row.string("receipt_data")
         let kind = try row.value("kind", as: EvidenceKind.self)
         let receivedAt = try row.int64("received_at")
-        self.init(id: id, orderId: orderId, accountId: accountId, claimedTransactionId: claimedTransactionId, source: source, receiptData: receiptData, kind: kind, receivedAt: receivedAt)
+        self.init(
+            id: id, orderId: orderId, accountId: accountId, claimedTransactionId: claimedTransactionId, source: source, receiptData: receiptData, kind: kind,
+            receivedAt: receivedAt)
     }
 }
 
@@ -61,7 +63,9 @@ extension VerificationAttempt {
         let reason = try row.optionalString("reason")
         let body = try row.optionalString("body")
         let verdict = try StoredVerdict(json: try row.optionalString("verdict"), attempt: id)
-        self.init(id: id, at: at, method: method, environment: environment, outcome: outcome, appleStatus: appleStatus, httpStatus: httpStatus, latencyMs: latencyMs, reason: reason, body: body, verdict: verdict)
+        self.init(
+            id: id, at: at, method: method, environment: environment, outcome: outcome, appleStatus: appleStatus, httpStatus: httpStatus, latencyMs: latencyMs,
+            reason: reason, body: body, verdict: verdict)
     }
 }
 
@@ -78,7 +82,9 @@ extension Grant {
         let revokedAt = try row.optionalInt64("revoked_at")
         let revokedBy = try row.optionalString("revoked_by")
         let revokeReason = try row.optionalString("revoke_reason")
-        self.init(id: id, orderId: orderId, accountId: accountId, transactionId: transactionId, kind: kind, operatorName: operatorName, reason: reason, grantedAt: grantedAt, revokedAt: revokedAt, revokedBy: revokedBy, revokeReason: revokeReason)
+        self.init(
+            id: id, orderId: orderId, accountId: accountId, transactionId: transactionId, kind: kind, operatorName: operatorName, reason: reason,
+            grantedAt: grantedAt, revokedAt: revokedAt, revokedBy: revokedBy, revokeReason: revokeReason)
     }
 }
 
@@ -103,7 +109,9 @@ extension Subscription {
             commitment: renews == nil && renewsAt == nil && renewsTo == nil
                 ? nil : RenewalCommitment(renews: renews.map { $0 != 0 }, renewsAt: renewsAt, renewsTo: renewsTo),
             winBackOffers: try row.optionalString("win_back_offers").map { $0.split(separator: " ").map(String.init) } ?? [])
-        self.init(originalTransactionId: originalTransactionId, ownerAccount: ownerAccount, productId: productId, status: status, autoRenew: autoRenew, expiresAt: expiresAt, ownerSince: ownerSince, decidedBy: decidedBy, factsAsOf: factsAsOf, factsSource: factsSource, renewal: renewal)
+        self.init(
+            originalTransactionId: originalTransactionId, ownerAccount: ownerAccount, productId: productId, status: status, autoRenew: autoRenew,
+            expiresAt: expiresAt, ownerSince: ownerSince, decidedBy: decidedBy, factsAsOf: factsAsOf, factsSource: factsSource, renewal: renewal)
     }
 }
 
@@ -120,7 +128,9 @@ extension OwnershipEvent {
         let verdict = try row.value("verdict", as: OwnershipVerdict.self)
         let reason = try row.string("reason")
         let needsReview = try row.bool("needs_review")
-        self.init(id: id, originalTransactionId: originalTransactionId, orderId: orderId, submittedBy: submittedBy, fromAccount: fromAccount, toAccount: toAccount, at: at, decidedBy: decidedBy, verdict: verdict, reason: reason, needsReview: needsReview)
+        self.init(
+            id: id, originalTransactionId: originalTransactionId, orderId: orderId, submittedBy: submittedBy, fromAccount: fromAccount, toAccount: toAccount,
+            at: at, decidedBy: decidedBy, verdict: verdict, reason: reason, needsReview: needsReview)
     }
 }
 

@@ -3,23 +3,17 @@ import Foundation
 /// Whether the database answered the last call: since when it has not, and why. `serve`'s
 /// `/readyz` and the console's banner read it; the connection pool keeps it.
 public final class StoreHealth: @unchecked Sendable {
-    /// The store has not been reached since `since`; `why` is the database's own words.
-    public struct Outage: Sendable, Equatable {
-        public var since: Millis
-        public var why: String
-    }
-
     private let lock = NSLock()
-    private var outage: Outage?
+    private var outage: StoreOutage?
     /// A write failed for the database's sake (a read-only or full disk) while reads may
     /// still pass. Only ``OrderStore/checkWritable()`` ends it: a write transaction that
     /// changes nothing commits without touching the disk, so its success proves nothing.
-    private var writeOutage: Outage?
+    private var writeOutage: StoreOutage?
 
     init() {}
 
     /// Nil while the database answers reads and takes writes.
-    public var current: Outage? { lock.withLock { outage ?? writeOutage } }
+    public var current: StoreOutage? { lock.withLock { outage ?? writeOutage } }
 
     /// A call succeeded: the database answers again.
     func succeeded() {
@@ -46,8 +40,8 @@ public final class StoreHealth: @unchecked Sendable {
             return error
         }
         lock.withLock {
-            func remember(_ outage: inout Outage?) {
-                if outage == nil { outage = Outage(since: .now(), why: why) } else { outage?.why = why }
+            func remember(_ outage: inout StoreOutage?) {
+                if outage == nil { outage = StoreOutage(since: .now(), why: why) } else { outage?.why = why }
             }
             if writing { remember(&writeOutage) } else { remember(&outage) }
         }

@@ -1,14 +1,5 @@
 import SQLKit
 
-/// Everything the store knows about one original transaction, for one timeline: the
-/// subscription's detail, what the game was told about its orders, and the audit entries on
-/// it and its orders.
-public struct XRay: Sendable {
-    public var detail: SubscriptionDetail
-    public var events: [GameEvent]
-    public var audit: [AuditEntry]
-}
-
 extension Subscriptions {
     /// The x-ray of `originalTransactionId` (a subscription, or any purchase's original id).
     public func xray(_ originalTransactionId: String, limit: Int = 500) async throws -> XRay {

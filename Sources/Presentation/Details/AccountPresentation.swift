@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One game account as support reads it: the console's account screen and `iapdesk account
 /// show` print these sections. Support's notes first, the other game accounts its Apple

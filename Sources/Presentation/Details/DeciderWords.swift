@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Who decided a subscription's owner, as the owner line and the ownership history say it.
 extension Decider {

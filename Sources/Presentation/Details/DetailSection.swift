@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// A line of a detail page: a labelled field ("state  delivered"), a timed entry (a
 /// timeline line), or plain text, with its tone.

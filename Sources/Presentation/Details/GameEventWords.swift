@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
 /// An event to the game as people read it: the same words in `iapdesk events`, on the
 /// order's screen and on `:undelivered` (each sanitizes before it prints).

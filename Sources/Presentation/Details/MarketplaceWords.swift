@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// A store's name, said once for every screen, list and command.
 extension Marketplace {

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Support's notes as the order screen, the account screen and `order show` print them:
 /// when, who, what, oldest first.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// A notification as people read it, the same lines in `iapdesk notifications show` and on
 /// the console's notification screen (each sanitizes before it prints).

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 extension Order {
     /// The flags an operator must see beside the state, in the words both the console and

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One order as people read it, said once for `iapdesk order show` and the console's
 /// order screen: its fields, the store's verdict on the store's latest answer, a Google Play

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One line of an order's history, for `order show` and the console's detail screen. The
 /// text holds data as stored: whoever displays it sanitizes it.

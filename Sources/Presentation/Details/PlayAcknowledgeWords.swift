@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// What acknowledging a Google Play purchase came to, said once for the console and the CLI.
 public enum PlayAcknowledgeWords {

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// A Google Play purchase token as Google last reported it, for the order page: its state,
 /// the acknowledgement Google's three-day rule asks for and how long is left, consumption,

@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
 /// The catalogue as `iapdesk product` prints it, and prices as people type and read them.
 public enum ProductPresentation {

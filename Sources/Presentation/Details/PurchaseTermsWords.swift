@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// How a purchase was bought and goes on, as Apple signs it: the offer it was bought with,
 /// a commitment plan's payments, the renewal's terms (the product it renews to, grace,

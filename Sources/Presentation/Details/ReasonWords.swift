@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// What a reason code means to an operator and what to do next, for the console, the CLI
 /// and the banners alike. The store decides by code; the words and the keys and commands

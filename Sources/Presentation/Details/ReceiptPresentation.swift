@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 import Receipts
 
 /// What Apple said about an order, decoded: the console's receipt screen (`v`) and

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// The words an operator answers a refund request with, read the same by `iapdesk refunds
 /// answer` and the console's dialog: delivery status, consumed share, refund preference.

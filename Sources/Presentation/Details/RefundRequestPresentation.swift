@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Apple's refund requests as support reads them, said once for `iapdesk refunds` and the
 /// console: the queue by deadline with its countdown, and one request with the evidence an

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One auto-renewable subscription as people read it, said once for `iapdesk subscription
 /// show` and the console's subscription screen: its owner and how that was decided, the

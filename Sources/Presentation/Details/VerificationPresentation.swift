@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One re-verification as people read it: `iapdesk order reverify` prints every line, the
 /// console's message bar the one-line form. Both come from here.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// One original transaction in time (the x-ray): its periods, the orders that claimed them,
 /// Apple's notifications, R8's owners, what the game was told, extensions and every audit

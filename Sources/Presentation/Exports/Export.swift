@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
 /// A value of an exported record: a CSV cell, a JSON value, a table cell.
 public enum ExportValue: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Apple's order id (the `MK…` on a player's emailed invoice) as support reads it: each
 /// purchase on the invoice and where it leads, and what to say when Apple gave no answer.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Apple's record beside serve's, so "Apple never told us" (no SUCCESS, nothing received)
 /// and "we lost it" (Apple's SUCCESS, nothing kept) read apart.

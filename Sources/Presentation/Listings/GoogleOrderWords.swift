@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Where Google's order id led, said once for the console and the CLI.
 public enum GoogleOrderWords {

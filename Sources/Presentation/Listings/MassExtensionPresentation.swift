@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Extensions for all subscribers of a product, as `iapdesk subscription extensions` lists
 /// them: what was asked, by whom, and how far Apple got.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Orders as rows: the home list, `order list`/`order find`, the stuck queue and the R7
 /// conflicts.

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// R8 decisions as rows.
 public enum OwnershipListings {

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// What waits on someone, as rows: orphan transactions, Google Play acknowledgements owed,
 /// the worker's jobs, events the game has not confirmed, notifications from the stores, and

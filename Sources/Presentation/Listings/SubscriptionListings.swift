@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Subscriptions as a table: those a game account owns (`o` on its screen).
 public enum SubscriptionListings {

@@ -52,6 +52,8 @@ extension Job {
         let leaseUntil = try row.optionalInt64("lease_until")
         let lastError = try row.optionalString("last_error")
         let deadAt = try row.optionalInt64("dead_at")
-        self.init(id: id, kind: kind, subject: subject, dueAt: dueAt, attempts: attempts, leaseOwner: leaseOwner, leaseUntil: leaseUntil, lastError: lastError, deadAt: deadAt)
+        self.init(
+            id: id, kind: kind, subject: subject, dueAt: dueAt, attempts: attempts, leaseOwner: leaseOwner, leaseUntil: leaseUntil, lastError: lastError,
+            deadAt: deadAt)
     }
 }

@@ -25,7 +25,9 @@ extension NotificationRecord {
         let appliedAt = try row.optionalInt64("applied_at")
         let deadline = try row.optionalInt64("deadline_at")
         let raw = try row.string("raw")
-        self.init(id: id, endpoint: endpoint, via: via, receivedAt: receivedAt, rejection: rejection, facts: facts, outcome: outcome, detail: detail, appliedAt: appliedAt, deadline: deadline, raw: raw)
+        self.init(
+            id: id, endpoint: endpoint, via: via, receivedAt: receivedAt, rejection: rejection, facts: facts, outcome: outcome, detail: detail,
+            appliedAt: appliedAt, deadline: deadline, raw: raw)
     }
 }
 

@@ -98,32 +98,9 @@ extension WriteTransaction {
     }
 }
 
-/// A purchase token as the store keeps it: Google's facts, the first token of its chain,
-/// and what iapdesk did with it.
-public struct StoredPlayPurchase: Sendable, Equatable {
-    public var facts: PlayPurchaseFacts
-    /// The first token of the chain (the subscription's id, as Apple's original transaction id).
-    public var rootToken: String
-    /// Google refunds it unless acknowledged by then; nil once acknowledged.
-    public var acknowledgeBy: Millis?
-    public var acknowledgedAt: Millis?
-    public var consumedAt: Millis?
-    public var firstSeenAt: Millis
-
-    public init(
-        facts: PlayPurchaseFacts, rootToken: String, acknowledgeBy: Millis? = nil, acknowledgedAt: Millis? = nil, consumedAt: Millis? = nil,
-        firstSeenAt: Millis
-    ) {
-        self.facts = facts
-        self.rootToken = rootToken
-        self.acknowledgeBy = acknowledgeBy
-        self.acknowledgedAt = acknowledgedAt
-        self.consumedAt = consumedAt
-        self.firstSeenAt = firstSeenAt
-    }
-
+extension StoredPlayPurchase {
     init(row: Row) throws {
-        facts = PlayPurchaseFacts(
+        let facts = PlayPurchaseFacts(
             purchaseToken: try row.string("purchase_token"), packageName: try row.string("package_name"), productId: try row.string("product_id"),
             kind: try row.value("kind", as: PlayPurchaseFacts.Kind.self), orderId: try row.optionalString("order_id"),
             state: try row.value("purchase_state", as: PlayPurchaseFacts.State.self), acknowledged: try row.bool("acknowledged"),
@@ -133,10 +110,9 @@ public struct StoredPlayPurchase: Sendable, Equatable {
             linkedPurchaseToken: try row.optionalString("linked_purchase_token"), obfuscatedAccountId: try row.optionalString("obfuscated_account_id"),
             obfuscatedProfileId: try row.optionalString("obfuscated_profile_id"), regionCode: try row.optionalString("region_code"),
             isTest: try row.bool("is_test"))
-        rootToken = try row.string("root_token")
-        acknowledgeBy = try row.optionalInt64("acknowledge_by")
-        acknowledgedAt = try row.optionalInt64("acknowledged_at")
-        consumedAt = try row.optionalInt64("consumed_at")
-        firstSeenAt = try row.int64("first_seen_at")
+        self.init(
+            facts: facts, rootToken: try row.string("root_token"), acknowledgeBy: try row.optionalInt64("acknowledge_by"),
+            acknowledgedAt: try row.optionalInt64("acknowledged_at"), consumedAt: try row.optionalInt64("consumed_at"),
+            firstSeenAt: try row.int64("first_seen_at"))
     }
 }
