@@ -172,7 +172,7 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcurses", "SafeText"]),
         // ConfigFiles: TOML files read with errors that name the file, line and key.
         .target(name: "ConfigFiles", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        // Presentation: what the console and the command line print, said once, over OrderStore
+        // Presentation: what the console and the command line print, said once, over OrderDomain (no database driver)
         // (and Receipts, whose decoded documents the receipt page shows).
         .target(name: "Presentation", dependencies: ["OrderDomain", "Receipts"]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
