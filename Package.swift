@@ -266,8 +266,8 @@ let package = Package(
         .testTarget(
             name: "ConsoleTests",
             dependencies: [
-                "Console", "Terminal", "SafeText", "ConfigFiles", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator",
-                "TestSupport",
+                "Console", "Terminal", "SafeText", "ConfigFiles", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStore",
+                "AppStoreSimulator", "TestSupport",
             ],
             // The screen snapshots the snapshot test reads from the source tree.
             exclude: ["Snapshots"]),

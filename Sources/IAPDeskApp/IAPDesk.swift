@@ -42,7 +42,7 @@ extension IAPDesk {
             finish(message: "Error: \(error.message)", code: .validationFailure)
         } catch {
             // The store's own errors with what to do next; ArgumentParser's for the rest.
-            if DatabaseErrorText.describe(error) != nil || ErrorWords.nextStep(error) != nil {
+            if ErrorWords.knows(error) || ErrorWords.nextStep(error) != nil {
                 finish(message: "Error: \(ErrorWords.text(error))", code: .failure)
             }
             finish(message: fullMessage(for: error), code: exitCode(for: error))

@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import Presentation
 import SyntheticData
 import Terminal
 import TestSupport
@@ -46,7 +47,7 @@ struct ReplicaConsoleTests {
                 await #expect(throws: StoreError.onReplica(action: "grant orders")) {
                     try await replica.orders.grant(orderId: "r-1", expectedVersion: stuck.version, by: support, reason: "ticket 2")
                 }
-                #expect(StoreError.onReplica(action: "grant orders").description.contains("open the primary"))
+                #expect(ErrorWords.text(StoreError.onReplica(action: "grant orders")).contains("open the primary"))
 
                 let terminal = MemoryTerminal(rows: 24, cols: 80)
                 let app = ConsoleApp(session: ConsoleSession(store: replica, actor: actor, storeLabel: "replica"), device: terminal)

@@ -22,8 +22,11 @@ struct IndexRepairTests {
 
         let reopened = try await OrderStore.open(location, settings: .test)
         #expect(try await reopened.indexNames() == all)
-        let said = reopened.repairs.map(\.description).joined()
-        #expect(said.hasPrefix("rebuilt 3 missing indexes") && ["orders_by_account", "orders_stuck", "jobs_due"].allSatisfy(said.contains), "\(said)")
+        guard case .indexesRebuilt(let rebuilt)? = reopened.repairs.first, reopened.repairs.count == 1 else {
+            Issue.record("one repair, the indexes rebuilt: \(reopened.repairs)")
+            return
+        }
+        #expect(Set(rebuilt) == ["orders_by_account", "orders_stuck", "jobs_due"], "\(rebuilt)")
         await reopened.close()
         let again = try await OrderStore.open(location, settings: .test)
         #expect(again.repairs.isEmpty)

@@ -14,16 +14,17 @@ struct ErrorWordsTests {
     @Test("The store's errors name no key and no command; the words Presentation adds say what to do next")
     func nextSteps() {
         for error in Self.errors {
-            #expect(!"\(error)".contains("`iapdesk") && !"\(error)".contains(" in the console"), "\(error)")
+            let what = ErrorWords.what(error)
+            #expect(!what.contains("`iapdesk") && !what.contains(" in the console"), "\(what)")
             let next = ErrorWords.nextStep(error)
             #expect(next?.contains("`iapdesk ") == true, "\(error)")
-            #expect(ErrorWords.text(error) == "\(error): \(next ?? "")")
+            #expect(ErrorWords.text(error) == "\(what): \(next ?? "")")
         }
         #expect(ErrorWords.text(StoreError.unknownProduct("gems_5000")).contains("iapdesk product add gems_5000"))
         #expect(ErrorWords.text(StoreError.unknownApp("com.studio.kitten", served: ["com.studio.dragon"], subject: "coins_60")).hasPrefix("coins_60: no app"))
         #expect(ErrorWords.text(StoreError.orderExists(orderId: "o-1")) == "order o-1 already exists", "an error with nothing to add is its own words")
         let roles = StoreRepair.rolesNotGranted(why: "permission denied")
-        #expect(!roles.description.contains("`iapdesk") && ErrorWords.text(roles).contains("`iapdesk operator db-roles --apply`"))
+        #expect(!roles.words.contains("`iapdesk") && ErrorWords.text(roles).contains("`iapdesk operator db-roles --apply`"))
     }
 
     @Test("A rejected order's page names its reason code (what `stuck reverify --rejected` takes) and the next step; a waiting one its fix")

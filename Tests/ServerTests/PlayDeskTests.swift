@@ -426,7 +426,12 @@ struct PlayDeskTests {
             }
             #expect(summary.total == 3 && summary.deferred == 2 && summary.refused.count == 1, "\(summary)")
             #expect(reported.all == [1, 2, 3].map { [$0, 3] }, "\(reported.all)")
-            #expect(summary.refused.first?.originalTransactionId == first && summary.refused.first?.why == "Google HTTP 400: invalidState")
+            let refused = try #require(summary.refused.first)
+            guard case .google(let words) = refused.refusal else {
+                Issue.record("Google's refusal, as Google said it: \(refused.refusal)")
+                return
+            }
+            #expect(refused.originalTransactionId == first && words == "Google HTTP 400: invalidState")
             for (otid, end) in ends {
                 let now = try await serve.store.subscriptions.detail(otid).subscription?.expiresAt
                 #expect(now == (otid == first ? end : end + .days(5)), "\(otid)")

@@ -1,5 +1,6 @@
 import Foundation
 import OrderStore
+import Presentation
 
 /// What the console does with events owed to the game.
 enum EventActions {
@@ -16,7 +17,7 @@ enum EventActions {
                 do {
                     outcome = try await store.outbox.outcomes(resent)
                 } catch {
-                    return ("resent \(resent.count) events; following them failed: \(error)", true)
+                    return ("resent \(resent.count) events; following them failed: \(ErrorWords.what(error))", true)
                 }
                 job.report(done: outcome.confirmed + outcome.dead, total: resent.count)
                 if outcome.confirmed + outcome.dead >= resent.count || job.isStopping || ContinuousClock.now >= deadline { break }

@@ -66,7 +66,7 @@ enum OrderActions {
                     job.report(done: progress.done, total: progress.total)
                 }
                 let stopped = result.done < result.total ? " (stopped at \(result.done) of \(result.total))" : ""
-                let firstFailure = result.failed.first.map { ": \($0.orderId): \($0.error)" } ?? ""
+                let firstFailure = result.failed.first.map { ": \($0.orderId): \(ErrorWords.what($0.error))" } ?? ""
                 return (result.summary + firstFailure + stopped, !result.failed.isEmpty)
             })
     }

@@ -95,7 +95,14 @@ struct GoogleCommand: AsyncParsableCommand {
             }
             FileHandle.standardError.write(Data("\n".utf8))
             print(Output.safe("\(summary.deferred) of \(summary.total) \(productId) subscriptions deferred by \(days) days at Google"))
-            for (otid, why) in summary.refused { print(Output.safe("  \(otid): \(why)")) }
+            for (otid, refusal) in summary.refused {
+                let why =
+                    switch refusal {
+                    case .google(let words): "Google refused: \(words)"
+                    case .failed(let error): ErrorWords.what(error)
+                    }
+                print(Output.safe("  \(otid): \(why)"))
+            }
             if !summary.refused.isEmpty { throw ExitCode.failure }
         }
     }

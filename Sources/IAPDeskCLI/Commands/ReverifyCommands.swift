@@ -71,7 +71,7 @@ struct ReverifyStuckCommand: AsyncParsableCommand {
         }
         FileHandle.standardError.write(Data("\n".utf8))
         print(result.summary)
-        for failure in result.failed { print("  \(Output.safe(failure.orderId)): \(Output.safe(failure.error))") }
+        for failure in result.failed { print("  \(Output.safe(failure.orderId)): \(Output.safe(ErrorWords.what(failure.error)))") }
         // A run where anything failed is a failure to a script or a cron job (a viewer's
         // run fails for every order).
         if !result.failed.isEmpty { throw ExitCode.failure }

@@ -158,7 +158,7 @@ public struct Configuration: Sendable, Equatable {
         do {
             auditKey = try AuditKey(material: material)
         } catch {
-            throw ConfigError(file: configFile, key: setting, "\(error)")
+            throw ConfigError(file: configFile, key: setting, ErrorWords.what(error))
         }
         auditKeyOrigin = "file \(path)"
     }

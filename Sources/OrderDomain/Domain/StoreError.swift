@@ -1,6 +1,6 @@
 /// Errors the store reports. Each says what happened; what the operator does about it (the
 /// console's key, the CLI's command) is Presentation's to say (`ErrorWords`).
-public enum StoreError: Error, Equatable, CustomStringConvertible {
+public enum StoreError: Error, Equatable {
     case corrupt(String)
     case notFound(kind: RecordKind, id: String)
     /// Optimistic concurrency: the order changed after the operator read it.
@@ -66,75 +66,4 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notPaidIn(Marketplace, id: String)
     /// Deferring a Google Play subscription's renewal the rules turn down before Google is asked.
     case deferRefused(originalTransactionId: String, why: String)
-
-    public var description: String {
-        switch self {
-        case .unknownProduct(let id):
-            "no product \(id) in the catalogue"
-        case .productRetired(let id):
-            "product \(id) is retired: no new order may name it"
-        case .productExists(let id):
-            "\(id) is in the catalogue already"
-        case .unknownApp(let app, let served, let subject):
-            (subject.map { "\($0): " } ?? "") + "no app \(app) in this store (\(served.joined(separator: ", ")))"
-        case .notPaidIn(let store, let id):
-            "\(id) has no purchase \(store == .googlePlay ? "Google Play" : "the App Store") confirmed"
-        case .deferRefused(let otid, let why):
-            "subscription \(otid) cannot be deferred: \(why)"
-        case .corrupt(let what):
-            "store data is inconsistent: \(what)"
-        case .notFound(let kind, let id):
-            "no \(kind.rawValue) \(id)"
-        case .conflict(let orderId, let changedBy, let at, let version):
-            "order \(orderId) was changed by \(changedBy) at \(at.iso8601) (now version \(version)); reload it and decide again"
-        case .alreadyDelivered(let orderId, let by, let at):
-            "order \(orderId) was already delivered by \(by) at \(at.iso8601); nothing was granted twice"
-        case .illegalTransition(let orderId, let from, let to):
-            "order \(orderId) cannot go from \(from.rawValue) to \(to.rawValue)"
-        case .forbidden(let action, let role):
-            "the \(role.rawValue) role may not \(action)"
-        case .onReplica(let action):
-            "cannot \(action) here: this store is a PostgreSQL hot standby, which only reads; open the primary to act"
-        case .reasonRequired(let action):
-            "\(action) needs a reason: it goes into the audit log"
-        case .invalid(let what):
-            what.description
-        case .orderExists(let orderId):
-            "order \(orderId) already exists"
-        case .noReceipt(let orderId):
-            "order \(orderId) has no stored receipt to verify"
-        case .emptyReceipt(let orderId):
-            "empty receipt for order \(orderId)"
-        case .transactionTaken(let transactionId, let orderId):
-            "transaction \(transactionId) already belongs to order \(orderId)"
-        case .hasTransaction(let orderId, let state):
-            "order \(orderId) is \(state.rawValue) and already has its transaction"
-        case .jobNotDead(let id):
-            "job \(id) is not dead (only dead jobs are requeued; the others run on their own)"
-        case .alreadyOwner(let accountId, let otid):
-            "\(accountId) already owns subscription \(otid)"
-        case .notDisputed(let orderId, let state):
-            "order \(orderId) is \(state.rawValue), not disputed"
-        case .unservedFilter(let why):
-            why
-        case .notificationRejected(let id):
-            "notification \(id) failed its checks; it is never applied"
-        case .firstOperatorMustBeAdmin:
-            "the first operator of a store must be an admin"
-        case .mustSettleDispute(let orderId):
-            "order \(orderId) is a disputed renewal (R8): it leaves only by being settled"
-        case .checkFailed(let orderId, let check, let detail):
-            "order \(orderId): check failed: \(check): \(detail)"
-        case .replay(let orderId, let detail):
-            "order \(orderId) cannot take this purchase: \(detail)"
-        case .idempotencyMismatch(let key):
-            "Idempotency-Key \(key) was used before with a different request"
-        case .orderMismatch(let orderId):
-            "order \(orderId) exists with another account, product or quantity"
-        case .verifyingElsewhere(let orderId, let by):
-            "order \(orderId) is being verified by \(by) right now; its answer will be on the order"
-        case .unavailable(let why):
-            "the order store is unreachable: \(why)"
-        }
-    }
 }

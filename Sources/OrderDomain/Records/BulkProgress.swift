@@ -8,9 +8,9 @@ public struct BulkProgress: Sendable {
     public var retrying: Int
     /// Orders another process was verifying at that moment: left to it, not asked twice.
     public var elsewhere = 0
-    public var failed: [(orderId: String, error: String)]
+    public var failed: [(orderId: String, error: any Error)]
 
-    package init(done: Int, total: Int, delivered: Int, retrying: Int, failed: [(orderId: String, error: String)]) {
+    package init(done: Int, total: Int, delivered: Int, retrying: Int, failed: [(orderId: String, error: any Error)]) {
         self.done = done
         self.total = total
         self.delivered = delivered

@@ -51,7 +51,7 @@ extension AppleAnswers {
     private struct Finished: Sendable {
         var orderId: String
         var state: OrderState?
-        var error: String?
+        var error: (any Error)?
         var elsewhere = false
         /// From the call's start to its answer stored.
         var took: Duration = .zero
@@ -63,7 +63,7 @@ extension AppleAnswers {
         } catch StoreError.verifyingElsewhere {
             return Finished(orderId: orderId, elsewhere: true)
         } catch {
-            return Finished(orderId: orderId, error: "\(error)")
+            return Finished(orderId: orderId, error: error)
         }
     }
 }

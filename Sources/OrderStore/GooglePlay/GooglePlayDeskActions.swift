@@ -167,10 +167,10 @@ extension GooglePlayPurchases {
             do {
                 switch try await deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: reason, tell: tell) {
                 case .deferred: summary.deferred += 1
-                case .refused(let why): summary.refused.append((otid, why))
+                case .refused(let why): summary.refused.append((otid, .google(why)))
                 }
             } catch {
-                summary.refused.append((otid, "\(error)"))
+                summary.refused.append((otid, .failed(error)))
             }
             summary.done += 1
             progress(summary.done, summary.total)
@@ -185,7 +185,15 @@ public struct PlayDeferAllSummary: Sendable {
     public var done = 0
     public var deferred = 0
     /// The subscriptions Google (or the rules) turned down, with why.
-    public var refused: [(originalTransactionId: String, why: String)] = []
+    public var refused: [(originalTransactionId: String, refusal: Refusal)] = []
+
+    /// Why one subscription was not deferred.
+    public enum Refusal: Sendable {
+        /// Google said no, in its own words.
+        case google(String)
+        /// The store (its rules, its database) refused before or after Google was asked.
+        case failed(any Error)
+    }
 
     public init(total: Int) { self.total = total }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import OrderStore
+import Presentation
 
 /// `/healthz`: the process answers. `/readyz`: the store answers too, with the job queue.
 /// `/metrics`: Prometheus text format.
@@ -19,7 +20,7 @@ struct HealthRoutes: Sendable {
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Ready(queue))
             } catch {
                 // The operator's own endpoint: the database's words say what is wrong.
-                var problem = Problem.unavailable("the order store does not answer: \(DatabaseErrorText.readable(error))")
+                var problem = Problem.unavailable("the order store does not answer: \(ErrorWords.what(error))")
                 problem.title = "Not ready"
                 return problem.response
             }

@@ -36,13 +36,14 @@ struct Problem: Error {
     static func from(_ error: any Error) -> Problem {
         switch error {
         case let problem as Problem: return problem
-        case StoreError.notFound(let kind, let id): return Problem(status: .notFound, title: "Not found", detail: "no \(kind.rawValue) \(id)")
-        case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest("\(error)")
+        case StoreError.notFound(let kind, let id):
+            return Problem(status: .notFound, title: "Not found", detail: ErrorWords.what(StoreError.notFound(kind: kind, id: id)))
+        case StoreError.invalid, StoreError.emptyReceipt, StoreError.orderExists: return .badRequest(ErrorWords.what(error))
         case StoreError.unknownProduct, StoreError.productRetired:
             // Well formed, and the catalogue says no: the studio's admin fixes the catalogue.
             return Problem(status: .unprocessableContent, title: "Unknown product", detail: ErrorWords.text(error))
         case StoreError.orderMismatch, StoreError.idempotencyMismatch:
-            return Problem(status: .conflict, title: "Conflict", detail: "\(error)")
+            return Problem(status: .conflict, title: "Conflict", detail: ErrorWords.what(error))
         case is NIOTooManyBytesError:
             return Problem(status: .contentTooLarge, title: "Content too large", detail: "the body is over the limit of \(IntakeRoutes.maxBody) bytes")
         case let error as HTTPError where error.status == .contentTooLarge:

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OrderStore
+import Presentation
 
 /// The App Store Server Notifications V2 receivers, one URL per environment as App Store
 /// Connect has them: `POST /apple/notifications/production` and `…/sandbox`. The 2xx is
@@ -60,7 +61,7 @@ struct NotificationRoutes: Sendable {
                 return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection ?? "")").response
             }
         } catch {
-            logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+            logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(ErrorWords.what(error))"])
             // Apple sends it again on any answer but 2xx; a 503 says why.
             return Problem.unavailable("the notification was not stored; retry").response
         }

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import OrderStore
+import Presentation
 
 /// Google Play's real-time developer notifications, as Cloud Pub/Sub pushes them:
 /// `POST /google/notifications`. The push's OIDC token is checked first (``PushTokenVerifier``):
@@ -58,7 +59,7 @@ struct PlayNotificationRoutes: Sendable {
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Stored(id: id))
             }
         } catch {
-            logger.error("storing a Google Play notification failed; Pub/Sub redelivers", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+            logger.error("storing a Google Play notification failed; Pub/Sub redelivers", metadata: ["error": "\(ErrorWords.what(error))"])
             return Problem.unavailable("the notification was not stored; retry").response
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import GooglePlay
 import Logging
 import OrderStore
+import Presentation
 
 /// The worker: takes due jobs from the store under a lease and runs them, so every paid
 /// order is asked about until Apple answers (S1, S2: what a game server's scheduled task
@@ -148,7 +149,7 @@ public struct Worker: Sendable {
             } catch is CancellationError {
                 break  // stopping: not a failure
             } catch {
-                logger.error("claiming jobs failed", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+                logger.error("claiming jobs failed", metadata: ["error": "\(ErrorWords.what(error))"])
                 ran = 0
                 // The store is unreachable: try again a little later, not in a tight loop.
                 if store.health.current != nil { try? await Task.sleep(for: settings.outagePause / 5) }
@@ -167,7 +168,7 @@ public struct Worker: Sendable {
         do {
             try await release.value
         } catch {
-            logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+            logger.error("releasing leases failed; they expire on their own", metadata: ["error": "\(ErrorWords.what(error))"])
         }
     }
 
@@ -231,7 +232,7 @@ public struct Worker: Sendable {
                     ran += more.count
                     if more.isEmpty { toppingUp = false }
                 } catch {
-                    logger.error("claiming jobs failed", metadata: ["error": "\(DatabaseErrorText.readable(error))"])
+                    logger.error("claiming jobs failed", metadata: ["error": "\(ErrorWords.what(error))"])
                     toppingUp = false
                 }
             }
@@ -338,8 +339,8 @@ public struct Worker: Sendable {
             result = .again(at: .now() + .seconds(1))
             logger.warning("job interrupted: the order store is unreachable", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "why": "\(why)"])
         } catch {
-            result = .failed(DatabaseErrorText.readable(error))
-            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(DatabaseErrorText.readable(error))"])
+            result = .failed(ErrorWords.what(error))
+            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(ErrorWords.what(error))"])
         }
         do {
             if try await !store.jobs.finish(job, owner: owner, result: result) {
@@ -348,7 +349,7 @@ public struct Worker: Sendable {
         } catch {
             logger.error(
                 "recording a job's end failed; recorded when the store answers again",
-                metadata: ["job": "\(job.id)", "error": "\(DatabaseErrorText.readable(error))"])
+                metadata: ["job": "\(job.id)", "error": "\(ErrorWords.what(error))"])
             await unfinished.add(job, result)
         }
     }

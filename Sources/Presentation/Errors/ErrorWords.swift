@@ -7,20 +7,33 @@ import OrderDomain
 public enum ErrorWords {
     /// "no product gems_5000 in the catalogue: an admin adds it with `iapdesk product add …`".
     public static func text(_ error: any Error) -> String {
-        let what: String =
-            switch error {
-            case let failure as any DatabaseFailureText: failure.databaseText
-            case StoreSetupError.cannotOpen(_, let why): why
-            default: "\(error)"
-            }
+        let what = what(error)
         return nextStep(error).map { "\(what): \($0)" } ?? what
+    }
+
+    /// Whether the error is one of the store's, which these words say (not another library's).
+    public static func knows(_ error: any Error) -> Bool {
+        error is StoreError || error is StoreSetupError || error is AuditError || error is any DatabaseFailureText
+    }
+
+    /// What happened, alone: for a log line or a stored last error, where no next step belongs.
+    public static func what(_ error: any Error) -> String {
+        switch error {
+        case let error as StoreError: error.words
+        // The database's own words say why it could not be opened.
+        case StoreSetupError.cannotOpen(_, let why): why
+        case let error as StoreSetupError: error.words
+        case let error as AuditError: error.words
+        case let failure as any DatabaseFailureText: failure.databaseText
+        default: "\(error)"
+        }
     }
 
     /// What opening a store repaired, or could not, with what the owner does about the latter.
     public static func text(_ repair: StoreRepair) -> String {
         switch repair {
-        case .indexesRebuilt: "\(repair)"
-        case .rolesNotGranted: "\(repair): run `iapdesk operator db-roles --apply` as the owner"
+        case .indexesRebuilt: repair.words
+        case .rolesNotGranted: "\(repair.words): run `iapdesk operator db-roles --apply` as the owner"
         }
     }
 
