@@ -57,11 +57,14 @@ public final class ConsoleApp {
 
     /// Reloads the header counts and the current screen, then draws.
     public func refresh() async {
+        // Refreshed on a copy: the app's own state is never held across the awaits.
+        var next = status
         do {
-            try await status.refresh(session, thenLoad: top)
+            try await next.refresh(session, thenLoad: top)
         } catch {
             message = (ErrorWords.text(error), true)
         }
+        status = next
         draw()
     }
 
