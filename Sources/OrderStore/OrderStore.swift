@@ -63,10 +63,10 @@ public final class OrderStore: Sendable {
     ///   - location: a SQLite file or a PostgreSQL URL (``StoreLocation``).
     ///   - settings: the app's bundle id and environment, the stuck threshold, the audit key.
     /// - Returns: the open store; what opening repaired is in ``repairs``.
-    /// - Throws: ``StoreSetupError/cannotOpen(_:_:)`` when the database cannot be reached or the
-    ///   file cannot be created; ``StoreSetupError/newerSchema(found:known:)`` for a store a newer
-    ///   iapdesk wrote; ``StoreSetupError/olderSchema(found:known:)`` when a login that may not
-    ///   migrate meets an old schema; ``StoreSetupError/otherApp(store:configured:)`` when the store
+    /// - Throws: `StoreSetupError/cannotOpen(_:_:)` when the database cannot be reached or the
+    ///   file cannot be created; `StoreSetupError/newerSchema(found:known:)` for a store a newer
+    ///   iapdesk wrote; `StoreSetupError/olderSchema(found:known:)` when a login that may not
+    ///   migrate meets an old schema; `StoreSetupError/otherApp(store:configured:)` when the store
     ///   serves another app than the configured bundle id.
     ///
     /// ```swift
@@ -141,7 +141,7 @@ public final class OrderStore: Sendable {
     /// the disk. `serve` tries it while a write failed for the database's sake (a read-only
     /// or full disk), so ``health`` and `/readyz` turn ready again without traffic.
     ///
-    /// - Throws: ``StoreError/unavailable(_:)`` while the store cannot write.
+    /// - Throws: `StoreError/unavailable(_:)` while the store cannot write.
     public func checkWritable() async throws {
         try await write(as: .system) { tx in
             try await tx.sql.raw("UPDATE state_counts SET n = n WHERE state = \(bind: OrderState.pendingPayment.rawValue)").run()

@@ -333,12 +333,12 @@ extension AppleAnswers {
     /// - Parameters:
     ///   - orderId: the order Apple was asked about.
     ///   - submissionId: the submission that was sent, or nil for facts from elsewhere.
-    ///   - report: Apple's answer, decoded (``VerificationReport``): its status, environment
+    ///   - report: Apple's answer, decoded (`VerificationReport`): its status, environment
     ///     and transactions, or the transport failure.
     ///   - reopen: an admin's re-verification of a `rejected` order decides it again.
     ///   - now: when the answer came (tests and the simulator pass their clock).
     /// - Returns: the order after the rules, with the attempt and the verdict.
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order. A refusal by a rule
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown order. A refusal by a rule
     ///   is not an error: it is the verdict, on the order.
     ///
     /// ```swift

@@ -56,9 +56,9 @@ extension AppleAnswers {
     ///   - actor: the operator asking; the worker asks as the system.
     ///   - unlessAskedSince: leave the order alone if Apple was asked about it since then.
     /// - Returns: the order after Apple's answer and the rules.
-    /// - Throws: ``StoreError/verifyingElsewhere(orderId:by:)`` while another process asks
-    ///   about this order; ``StoreError/noReceipt(orderId:)`` for an order without a receipt;
-    ///   ``StoreError/forbidden(action:role:)`` for a viewer.
+    /// - Throws: `StoreError/verifyingElsewhere(orderId:by:)` while another process asks
+    ///   about this order; `StoreError/noReceipt(orderId:)` for an order without a receipt;
+    ///   `StoreError/forbidden(action:role:)` for a viewer.
     ///
     /// ```swift
     /// let outcome = try await store.apple.reverify(orderId: "ord_1001", using: apple, by: Operator(name: "lin", role: .support))

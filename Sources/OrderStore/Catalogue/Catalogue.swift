@@ -13,7 +13,7 @@ public struct Catalogue: Sendable {
     /// Adds or updates a product in the catalogue, audited as `product.upsert`.
     ///
     /// - Parameters:
-    ///   - product: the product id Apple knows, its ``ProductType`` (which decides replay
+    ///   - product: the product id Apple knows, its `ProductType` (which decides replay
     ///     keys, R7, and ownership, R8), display name and price.
     ///   - actor: who changes the catalogue; the system when a configuration file is loaded.
     ///   - now: the time recorded on the audit entry.
@@ -28,7 +28,7 @@ public struct Catalogue: Sendable {
     /// Adds a product to the catalogue (`replacing` false) or changes one (`replacing` true),
     /// admins only, audited with the reason. Retirement is ``retire(_:by:reason:at:)``'s.
     ///
-    /// - Throws: ``StoreError/invalid(_:)`` for what ``Product/problem`` names, for an id
+    /// - Throws: `StoreError/invalid(_:)` for what `Product/problem` names, for an id
     ///   already there (adding) or not there (changing), and for a type change once orders name it.
     @discardableResult
     public func define(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {

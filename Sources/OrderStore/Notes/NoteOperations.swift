@@ -4,9 +4,9 @@ extension Notes {
     /// Writes a note on an order or an account (support and admins; audited as
     /// `note.add` with the text as its reason, so the log reads what was written).
     ///
-    /// - Throws: ``StoreError/forbidden(action:role:)`` for a viewer,
-    ///   ``StoreError/reasonRequired(action:)`` for an empty note, ``StoreError/invalid(_:)``
-    ///   past ``Note/maxLength`` characters, ``StoreError/notFound(kind:id:)`` for an order
+    /// - Throws: `StoreError/forbidden(action:role:)` for a viewer,
+    ///   `StoreError/reasonRequired(action:)` for an empty note, `StoreError/invalid(_:)`
+    ///   past `Note/maxLength` characters, `StoreError/notFound(kind:id:)` for an order
     ///   or account the store does not know.
     @discardableResult
     public func add(to target: Note.Target, text: String, by actor: Operator, at now: Millis = .now()) async throws -> Note {

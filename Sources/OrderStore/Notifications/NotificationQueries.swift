@@ -17,7 +17,7 @@ extension AppleNotifications {
 
     /// One of Apple's notifications as received, with its checks' verdict and what it changed.
     ///
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown id.
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown id.
     public func record(id: Int64) async throws -> NotificationRecord {
         try await store.read { sql in
             guard

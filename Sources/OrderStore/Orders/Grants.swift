@@ -10,15 +10,15 @@ extension Orders {
     ///
     /// - Parameters:
     ///   - orderId: the order to deliver.
-    ///   - expectedVersion: the order's ``Order/version`` as the operator read it.
+    ///   - expectedVersion: the order's `Order/version` as the operator read it.
     ///   - actor: the operator; their role decides what may be granted.
     ///   - reason: why, for the audit log (a ticket number, what was checked); required.
     ///   - now: the time recorded on the grant and the audit entry.
     /// - Returns: the delivered order.
-    /// - Throws: ``StoreError/alreadyDelivered(orderId:by:at:)``,
-    ///   ``StoreError/conflict(orderId:changedBy:at:version:)``,
-    ///   ``StoreError/reasonRequired(action:)``, ``StoreError/forbidden(action:role:)``,
-    ///   ``StoreError/mustSettleDispute(orderId:)``.
+    /// - Throws: `StoreError/alreadyDelivered(orderId:by:at:)`,
+    ///   `StoreError/conflict(orderId:changedBy:at:version:)`,
+    ///   `StoreError/reasonRequired(action:)`, `StoreError/forbidden(action:role:)`,
+    ///   `StoreError/mustSettleDispute(orderId:)`.
     ///
     /// ```swift
     /// let order = try #require(try await store.orders.find("ord_1001"))
@@ -41,7 +41,7 @@ extension Orders {
     /// Takes back a delivery (an operator's mistake, a fraud finding). The grant stays on
     /// record as revoked; the order becomes `rejected`, from where an admin can grant again.
     ///
-    /// - Throws: ``StoreError/illegalTransition(orderId:from:to:)`` for an order that is not
+    /// - Throws: `StoreError/illegalTransition(orderId:from:to:)` for an order that is not
     ///   delivered, and the same refusals as ``grant(orderId:expectedVersion:by:reason:at:)``.
     @discardableResult
     public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {

@@ -94,7 +94,7 @@ public struct Page<Item: Sendable>: Sendable {
 extension Orders {
     /// Orders newest first, narrowed by `filter`, starting after `cursor`.
     ///
-    /// - Throws: ``StoreError/unservedFilter(_:)`` for a combination no index serves, saying
+    /// - Throws: `StoreError/unservedFilter(_:)` for a combination no index serves, saying
     ///   what to add or drop.
     ///
     /// ```swift

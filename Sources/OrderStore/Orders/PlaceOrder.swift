@@ -8,10 +8,10 @@ extension Orders {
     ///   - productId: a product of the catalogue (``Catalogue/upsert(_:by:at:)``).
     ///   - quantity: how many, as the app asked Apple for (R5 checks it).
     ///   - at: when the order was placed; R5 refuses a purchase made before it.
-    /// - Returns: the order, in ``OrderState/pendingPayment``.
-    /// - Throws: ``StoreError/orderExists(orderId:)`` for an id placed before (a caller that
-    ///   retries uses ``ensure(orderId:accountId:productId:quantity:at:)``); ``StoreError/invalid(_:)`` for an empty id or a
-    ///   quantity below one; ``StoreError/notFound(kind:id:)`` for an unknown product.
+    /// - Returns: the order, in `OrderState/pendingPayment`.
+    /// - Throws: `StoreError/orderExists(orderId:)` for an id placed before (a caller that
+    ///   retries uses ``ensure(orderId:accountId:productId:quantity:at:)``); `StoreError/invalid(_:)` for an empty id or a
+    ///   quantity below one; `StoreError/notFound(kind:id:)` for an unknown product.
     ///
     /// ```swift
     /// try await store.orders.place(orderId: "ord_1001", accountId: "player_42", productId: "coins_60")

@@ -41,8 +41,8 @@ extension Orders {
     ///     first submission's id.
     ///   - at: when it arrived.
     /// - Returns: the stored submission's id, for ``AppleAnswers/apply(orderId:submissionId:report:reopen:at:)``.
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order,
-    ///   ``StoreError/emptyReceipt(orderId:)``, ``StoreError/idempotencyMismatch(key:)``.
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown order,
+    ///   `StoreError/emptyReceipt(orderId:)`, `StoreError/idempotencyMismatch(key:)`.
     ///
     /// ```swift
     /// let submission = try await store.orders.submit(orderId: "ord_1001", evidence: .appReceipt(base64Receipt))

@@ -161,7 +161,7 @@ extension Orders {
     ///   - orderId: the order's id (``Orders/lookup(_:kind:limit:)`` finds it from any other id).
     ///   - attemptLimit: how many of Apple's answers to read (an order retried for three
     ///     days has hundreds; the timeline collapses repeats).
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order.
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown order.
     public func detail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         let parts = try await store.readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
         guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }

@@ -6,8 +6,8 @@ extension Refunds {
     /// reports again as the player spends), none is audited: it is the game's evidence, not
     /// an operator's act.
     ///
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown order;
-    ///   ``StoreError/invalid(_:)`` for a share outside 0…100000 thousandths of a percent.
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown order;
+    ///   `StoreError/invalid(_:)` for a share outside 0…100000 thousandths of a percent.
     @discardableResult
     public func reportConsumption(
         orderId: String, consumptionPercentage: Int, playTime: ConsumptionReport.PlayTime?, customerConsented: Bool = false, client: String,

@@ -1,7 +1,7 @@
 extension Refunds {
-    /// Answers the open refund requests `policy` speaks for (``RefundPolicy/decide(_:productType:now:)``),
+    /// Answers the open refund requests `policy` speaks for (`RefundPolicy/decide(_:productType:now:)`),
     /// each through ``answer(notificationId:answer:by:reason:at:send:)`` as
-    /// ``RefundPolicy/actor``: exactly once whichever process runs it (a request another
+    /// `RefundPolicy/actor`: exactly once whichever process runs it (a request another
     /// is answering is left to it). Returns the answers sent or refused by Apple.
     public func applyPolicy(
         _ policy: RefundPolicy, at now: Millis = .now(), limit: Int = 100,

@@ -2,7 +2,7 @@ import SQLKit
 
 extension Reports {
     /// The header's numbers: orders per state, stuck and the oldest stuck age, the flags
-    /// on-call watches. Each count is capped at ``StoreCounts/cap`` so it stays cheap at any size.
+    /// on-call watches. Each count is capped at `StoreCounts/cap` so it stays cheap at any size.
     public func counts(now: Millis = .now()) async throws -> StoreCounts {
         let cutoff = now - store.settings.stuckThreshold
         return try await store.read { sql in

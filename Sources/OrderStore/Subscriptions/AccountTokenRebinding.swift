@@ -19,8 +19,8 @@ extension Subscriptions {
     /// newest order on the subscription, which must be a UUID as Apple requires. Support and
     /// admins; audited as `subscription.rebind_token` whether Apple took it or not.
     ///
-    /// - Throws: ``StoreError/notFound(kind:id:)`` for an unknown subscription;
-    ///   ``StoreError/invalid(_:)`` when it has no owner, the owner has no order on it, or that
+    /// - Throws: `StoreError/notFound(kind:id:)` for an unknown subscription;
+    ///   `StoreError/invalid(_:)` when it has no owner, the owner has no order on it, or that
     ///   order's id is not a UUID (nothing is sent then).
     public func rebind(
         originalTransactionId otid: String, by actor: Operator, reason: String, at now: Millis = .now(),
