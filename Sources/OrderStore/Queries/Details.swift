@@ -4,125 +4,135 @@ import SQLKit
 /// transactions, Apple's notifications about them, the audit entries and the game's events
 /// with every try.
 enum OrderDetailRead: DetailRead {
+    enum Part: String, CaseIterable, Sendable {
+        case order, product, submissions, attempts, grants, transactions, notifications, audit, events, notes
+        case eventAttempts = "event_attempts", playPurchases = "play_purchases"
+    }
+
     static let statementName = "iapdesk_order_detail_v4"
-    static let query = DetailQuery(parts: [
-        Part(name: "order", select: "SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id"),
-        Part(
-            name: "product", select: "SELECT \(Product.columns) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)",
-            order: "product_id"),
-        Part(
-            name: "submissions",
-            select:
+
+    static func select(_ part: Part) -> DetailQuery.Select {
+        switch part {
+        case .order: DetailQuery.Select("SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id")
+        case .product:
+            DetailQuery.Select(
+                "SELECT \(Product.columns) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)", order: "product_id")
+        case .submissions:
+            DetailQuery.Select(
                 "SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, kind, received_at FROM receipt_submissions WHERE order_id = $1",
-            order: "id"),
-        Part(
-            name: "attempts",
-            select: """
+                order: "id")
+        case .attempts:
+            DetailQuery.Select(
+                """
                 SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
                 FROM verification_attempts WHERE order_id = $1 ORDER BY id DESC LIMIT $2
-                """,
-            order: "id"),
-        Part(name: "grants", select: "SELECT * FROM grants WHERE order_id = $1", order: "id"),
-        Part(
-            name: "transactions", select: "SELECT \(StoredTransaction.columns) FROM transactions WHERE order_id = $1",
-            order: "purchase_date, transaction_id"),
-        Part(
-            name: "notifications",
-            select: """
+                """, order: "id")
+        case .grants: DetailQuery.Select("SELECT * FROM grants WHERE order_id = $1", order: "id")
+        case .transactions:
+            DetailQuery.Select("SELECT \(StoredTransaction.columns) FROM transactions WHERE order_id = $1", order: "purchase_date, transaction_id")
+        case .notifications:
+            DetailQuery.Select(
+                """
                 SELECT \(NotificationRecord.columns), signed_date FROM notifications
                 WHERE transaction_id IN (SELECT transaction_id FROM transactions WHERE order_id = $1
                                          UNION ALL SELECT transaction_id FROM orders WHERE order_id = $1)
-                """,
-            order: "signed_date, id"),
-        Part(name: "audit", select: "SELECT * FROM audit_log WHERE target = '\(AuditTarget.order("").description)' || $1", order: "seq"),
-        Part(name: "events", select: "SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id"),
-        Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
-        Part(
-            name: "event_attempts",
-            select: """
+                """, order: "signed_date, id")
+        case .audit: DetailQuery.Select("SELECT * FROM audit_log WHERE target = '\(AuditTarget.order("").description)' || $1", order: "seq")
+        case .events: DetailQuery.Select("SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id")
+        case .notes: DetailQuery.Select("SELECT * FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .eventAttempts:
+            DetailQuery.Select(
+                """
                 SELECT id, event, at, via, http_status, answer, latency_ms FROM event_attempts
                 WHERE event IN (SELECT id FROM events WHERE order_id = $1)
-                """,
-            order: "id"),
-        Part(
-            name: "play_purchases",
-            select: """
+                """, order: "id")
+        case .playPurchases:
+            DetailQuery.Select(
+                """
                 SELECT * FROM play_purchases WHERE purchase_token IN
                   (SELECT purchase_token FROM receipt_submissions WHERE order_id = $1 AND purchase_token IS NOT NULL
                    UNION SELECT purchase_token FROM transactions WHERE order_id = $1 AND purchase_token IS NOT NULL)
-                """,
-            order: "first_seen_at, purchase_token"),
-    ])
+                """, order: "first_seen_at, purchase_token")
+        }
+    }
 }
 
 /// A subscription's detail: the subscription, its chain, the orders that claimed it, its
 /// owner history and Apple's notifications, each up to the limit, oldest first.
 enum SubscriptionDetailRead: DetailRead {
+    enum Part: String, CaseIterable, Sendable {
+        case subscription, chain, orders, ownership, notifications, extensions, appleAccountPlayers = "apple_account_players"
+    }
+
     static let statementName = "iapdesk_subscription_detail_v3"
-    static let query = DetailQuery(parts: [
-        Part(name: "subscription", select: "SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id"),
-        Part(
-            name: "chain",
-            select: """
+
+    static func select(_ part: Part) -> DetailQuery.Select {
+        switch part {
+        case .subscription: DetailQuery.Select("SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id")
+        case .chain:
+            DetailQuery.Select(
+                """
                 SELECT \(StoredTransaction.columns) FROM transactions WHERE original_transaction_id = $1
                 ORDER BY purchase_date, transaction_id LIMIT $2
-                """,
-            order: "purchase_date, transaction_id"),
-        Part(
-            name: "orders",
-            select: "SELECT \(Order.columnList) FROM orders WHERE original_transaction_id = $1 ORDER BY created_at, order_id LIMIT $2",
-            order: "created_at, order_id"),
-        Part(name: "ownership", select: "SELECT * FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id"),
-        Part(
-            name: "notifications",
-            select: """
+                """, order: "purchase_date, transaction_id")
+        case .orders:
+            DetailQuery.Select(
+                "SELECT \(Order.columnList) FROM orders WHERE original_transaction_id = $1 ORDER BY created_at, order_id LIMIT $2",
+                order: "created_at, order_id")
+        case .ownership: DetailQuery.Select("SELECT * FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .notifications:
+            DetailQuery.Select(
+                """
                 SELECT \(NotificationRecord.columns), signed_date FROM notifications WHERE original_transaction_id = $1
                 ORDER BY signed_date, id LIMIT $2
-                """,
-            order: "signed_date, id"),
-        Part(
-            name: "extensions", select: "SELECT * FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2",
-            order: "id"),
-        Part(
-            name: "apple_account_players",
-            select: """
+                """, order: "signed_date, id")
+        case .extensions: DetailQuery.Select("SELECT * FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .appleAccountPlayers:
+            DetailQuery.Select(
+                """
                 SELECT o.account_id, COUNT(DISTINCT CASE WHEN o.state = 'refunded' THEN o.order_id END) AS refunds
                 FROM transactions t JOIN orders o ON o.order_id = t.order_id
                 WHERE t.app_transaction_id IN (SELECT app_transaction_id FROM transactions WHERE original_transaction_id = $1
                                                AND app_transaction_id IS NOT NULL)
                 GROUP BY o.account_id ORDER BY o.account_id LIMIT $2
-                """,
-            order: "account_id"),
-    ])
+                """, order: "account_id")
+        }
+    }
 }
 
 /// An account's detail: its orders newest first, then grants, subscriptions, flags, notes and
 /// the other accounts of the same Apple Account.
 enum AccountDetailRead: DetailRead {
+    enum Part: String, CaseIterable, Sendable {
+        case orders, grants, subscriptions, flags, notes, sameAppleAccount = "same_apple_account"
+    }
+
     static let statementName = "iapdesk_account_detail_v3"
-    static let query = DetailQuery(parts: [
-        Part(
-            name: "orders",
-            select: "SELECT \(Order.columnList) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
-            order: "created_at DESC, order_id DESC"),
-        Part(name: "grants", select: "SELECT * FROM grants WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
-        Part(
-            name: "subscriptions", select: "SELECT * FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2",
-            order: "original_transaction_id"),
-        Part(name: "flags", select: "SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC"),
-        Part(name: "notes", select: "SELECT * FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id"),
-        Part(
-            name: "same_apple_account",
-            select: """
+
+    static func select(_ part: Part) -> DetailQuery.Select {
+        switch part {
+        case .orders:
+            DetailQuery.Select(
+                "SELECT \(Order.columnList) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
+                order: "created_at DESC, order_id DESC")
+        case .grants: DetailQuery.Select("SELECT * FROM grants WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
+        case .subscriptions:
+            DetailQuery.Select(
+                "SELECT * FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2", order: "original_transaction_id")
+        case .flags: DetailQuery.Select("SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
+        case .notes: DetailQuery.Select("SELECT * FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .sameAppleAccount:
+            DetailQuery.Select(
+                """
                 SELECT o2.account_id, COUNT(DISTINCT CASE WHEN o2.state = 'refunded' THEN o2.order_id END) AS refunds
                 FROM orders o1 JOIN transactions t1 ON t1.order_id = o1.order_id
                 JOIN transactions t2 ON t2.app_transaction_id = t1.app_transaction_id
                 JOIN orders o2 ON o2.order_id = t2.order_id
                 WHERE o1.account_id = $1 AND t1.app_transaction_id IS NOT NULL AND o2.account_id <> $1
                 GROUP BY o2.account_id ORDER BY o2.account_id LIMIT $2
-                """,
-            order: "account_id"),
-    ])
+                """, order: "account_id")
+        }
+    }
 }
 
 extension OrderStore {
@@ -164,25 +174,25 @@ extension Orders {
     /// - Throws: `StoreError/notFound(kind:id:)` for an unknown order.
     public func detail(_ orderId: String, attemptLimit: Int = 100) async throws -> OrderDetail {
         let parts = try await store.readConnection { db in try await DetailQuery.rows(OrderDetailRead.self, on: db, id: orderId, limit: attemptLimit) }
-        guard let order = try parts.first("order", Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }
+        guard let order = try parts.first(.order, Order.init(row:)) else { throw StoreError.notFound(kind: .order, id: orderId) }
         var attemptsByEvent: [Int64: [GameEventAttempt]] = [:]
-        for (event, attempt) in try parts.all("event_attempts", { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
+        for (event, attempt) in try parts.all(.eventAttempts, { (try $0.int64("event"), try GameEventAttempt(row: $0)) }) {
             attemptsByEvent[event, default: []].append(attempt)
         }
         var detail = OrderDetail(
-            order: order, product: try parts.first("product", Product.init(row:)),
-            submissions: try parts.all("submissions", Submission.init(row:)),
-            attempts: try parts.all("attempts", VerificationAttempt.init(row:)),
-            grants: try parts.all("grants", Grant.init(row:)),
-            transactions: try parts.all("transactions", StoredTransaction.init(row:)),
-            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
-            audit: try parts.all("audit", AuditEntry.init(row:)),
-            events: try parts.all("events") { row in
+            order: order, product: try parts.first(.product, Product.init(row:)),
+            submissions: try parts.all(.submissions, Submission.init(row:)),
+            attempts: try parts.all(.attempts, VerificationAttempt.init(row:)),
+            grants: try parts.all(.grants, Grant.init(row:)),
+            transactions: try parts.all(.transactions, StoredTransaction.init(row:)),
+            notifications: try parts.all(.notifications, NotificationRecord.init(row:)),
+            audit: try parts.all(.audit, AuditEntry.init(row:)),
+            events: try parts.all(.events) { row in
                 let event = try GameEvent(row: row)
                 return GameEventDetail(event: event, attempts: attemptsByEvent[event.id] ?? [])
             },
-            notes: try parts.all("notes", Note.init(row:)),
-            playPurchases: try parts.all("play_purchases", StoredPlayPurchase.init(row:)))
+            notes: try parts.all(.notes, Note.init(row:)),
+            playPurchases: try parts.all(.playPurchases, StoredPlayPurchase.init(row:)))
         try await store.relate(&detail)
         return detail
     }
@@ -210,13 +220,13 @@ extension Subscriptions {
     public func detail(_ otid: String, limit: Int = 500) async throws -> SubscriptionDetail {
         let parts = try await store.readConnection { db in try await DetailQuery.rows(SubscriptionDetailRead.self, on: db, id: otid, limit: limit) }
         return SubscriptionDetail(
-            subscription: try parts.first("subscription", Subscription.init(row:)),
-            chain: try parts.all("chain", StoredTransaction.init(row:)),
-            orders: try parts.all("orders", Order.init(row:)),
-            ownership: try parts.all("ownership", OwnershipEvent.init(row:)),
-            notifications: try parts.all("notifications", NotificationRecord.init(row:)),
-            extensions: try parts.all("extensions", SubscriptionExtension.init(row:)),
-            appleAccountPlayers: try parts.all("apple_account_players") {
+            subscription: try parts.first(.subscription, Subscription.init(row:)),
+            chain: try parts.all(.chain, StoredTransaction.init(row:)),
+            orders: try parts.all(.orders, Order.init(row:)),
+            ownership: try parts.all(.ownership, OwnershipEvent.init(row:)),
+            notifications: try parts.all(.notifications, NotificationRecord.init(row:)),
+            extensions: try parts.all(.extensions, SubscriptionExtension.init(row:)),
+            appleAccountPlayers: try parts.all(.appleAccountPlayers) {
                 SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds"))
             })
     }
@@ -236,11 +246,11 @@ extension Accounts {
         let parts = try await store.readConnection { db in try await DetailQuery.rows(AccountDetailRead.self, on: db, id: accountId, limit: limit) }
         return AccountDetail(
             accountId: accountId,
-            orders: try parts.all("orders", Order.init(row:)),
-            grants: try parts.all("grants", Grant.init(row:)),
-            subscriptions: try parts.all("subscriptions", Subscription.init(row:)),
-            flags: try parts.all("flags", AccountFlag.init(row:)),
-            notes: try parts.all("notes", Note.init(row:)),
-            sameAppleAccount: try parts.all("same_apple_account") { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) })
+            orders: try parts.all(.orders, Order.init(row:)),
+            grants: try parts.all(.grants, Grant.init(row:)),
+            subscriptions: try parts.all(.subscriptions, Subscription.init(row:)),
+            flags: try parts.all(.flags, AccountFlag.init(row:)),
+            notes: try parts.all(.notes, Note.init(row:)),
+            sameAppleAccount: try parts.all(.sameAppleAccount) { SiblingAccount(accountId: try $0.string("account_id"), refunds: try $0.int("refunds")) })
     }
 }
