@@ -30,9 +30,10 @@ public enum DatabaseErrorText {
         }
     }
 
-    /// Any error as one line for a log or a job's `last_error`: the database's own words
-    /// where it is a database error, the error's description otherwise.
-    public static func readable(_ error: any Error) -> String {
+    /// Any error as one line for the store's own log lines (the listener's): the database's
+    /// own words where it is a database error. Everything above the store says errors
+    /// through Presentation's `ErrorWords`.
+    static func readable(_ error: any Error) -> String {
         describe(error) ?? String(describing: error)
     }
 
