@@ -49,7 +49,13 @@ public final class AppleVerifier: ReceiptVerifier {
     }
 
     public func verify(_ evidence: PurchaseEvidence, claimedTransactionId: String?) async -> VerificationReport {
-        let data = evidence.storedText
+        // Apple's evidence is the text as it came; only a Google Play purchase is encoded.
+        let data: String
+        do {
+            data = try evidence.storedText
+        } catch {
+            return VerificationReport(environment: nil, appleStatus: nil, httpStatus: nil, transportError: "the evidence could not be read: \(error)")
+        }
         guard let claimedTransactionId, let serverAPI else { return await verifyReceipt.verify(receiptData: data) }
         let report = await ServerAPIVerification(client: serverAPI, first: settings.verifyReceipt.first).report(transactionId: claimedTransactionId)
         // Neither environment knows the id the client named (R3): an app receipt may still

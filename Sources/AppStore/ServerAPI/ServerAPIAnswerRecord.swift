@@ -15,9 +15,11 @@ struct ServerAPIAnswerRecord: Codable {
     var subscriptionHistory: [AppleTransaction]?
 
     var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(self), as: UTF8.self)
+        }
     }
 
     /// A stored body, or nil when it is not one (a verifyReceipt answer).

@@ -49,10 +49,11 @@ public struct PlaySubmission: Sendable, Equatable, Codable {
 
     /// The text kept as the submission's receipt data.
     public var storedText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Strings and a Bool: encoding cannot fail.
-        return (try? encoder.encode(Envelope(purchase: self))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(Envelope(purchase: self)), as: UTF8.self)
+        }
     }
 
     /// The Play purchase a Google Play submission's stored text holds.

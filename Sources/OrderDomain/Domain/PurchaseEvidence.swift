@@ -27,9 +27,11 @@ public enum PurchaseEvidence: Sendable, Equatable {
 
     /// The text kept as the submission's receipt data (R1: stored as it came).
     public var storedText: String {
-        switch self {
-        case .appReceipt(let text), .signedTransaction(let text): text
-        case .googlePlay(let purchase): purchase.storedText
+        get throws {
+            switch self {
+            case .appReceipt(let text), .signedTransaction(let text): text
+            case .googlePlay(let purchase): try purchase.storedText
+            }
         }
     }
 

@@ -80,7 +80,7 @@ extension Orders {
 
 extension WriteTransaction {
     func submit(_ submission: ReceiptSubmission) async throws -> SubmittedReceipt {
-        let text = submission.evidence.storedText
+        let text = try submission.evidence.storedText
         guard !text.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
         let orderId = submission.orderId
         var order = try await sql.requireOrder(orderId)
