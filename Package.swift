@@ -262,7 +262,9 @@ let package = Package(
             name: "GooglePlayTests",
             dependencies: ["GooglePlaySimulator", "WebTokens", "TestSupport"],
             exclude: ["GoogleLibrary"]),  // Python run by the tests, read from the source tree
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "OrderStore", "Receipts"]),
+        .testTarget(
+            name: "PresentationTests",
+            dependencies: ["Presentation", "OrderStore", "Receipts", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "ConsoleTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import NIOCore
 import OrderStore
 import Presentation
 import Testing
@@ -25,6 +26,14 @@ struct ErrorWordsTests {
         #expect(ErrorWords.text(StoreError.orderExists(orderId: "o-1")) == "order o-1 already exists", "an error with nothing to add is its own words")
         let roles = StoreRepair.rolesNotGranted(why: "permission denied")
         #expect(!roles.words.contains("`iapdesk") && ErrorWords.text(roles).contains("`iapdesk operator db-roles --apply`"))
+    }
+
+    @Test("A database driver's error is said in the database's words, though Presentation links no driver; another library's error as itself")
+    func databaseWords() {
+        let dropped = ChannelError.ioOnClosedChannel
+        #expect(ErrorWords.knows(dropped) && ErrorWords.what(dropped) == "connection: \(dropped)")
+        struct Elsewhere: Error {}
+        #expect(!ErrorWords.knows(Elsewhere()) && ErrorWords.what(Elsewhere()) == "\(Elsewhere())")
     }
 
     @Test("A rejected order's page names its reason code (what `stuck reverify --rejected` takes) and the next step; a waiting one its fix")

@@ -77,14 +77,10 @@ public enum DatabaseErrorText {
 }
 
 // The drivers' errors say their words to Presentation, which links no driver.
-extension PSQLError: DatabaseFailureText {
+extension DatabaseFailureText {
     public var databaseText: String { DatabaseErrorText.describe(self) ?? String(describing: self) }
 }
 
-extension SQLiteError: DatabaseFailureText {
-    public var databaseText: String { DatabaseErrorText.describe(self) ?? String(describing: self) }
-}
-
-extension ChannelError: DatabaseFailureText {
-    public var databaseText: String { DatabaseErrorText.describe(self) ?? String(describing: self) }
-}
+extension PSQLError: DatabaseFailureText {}
+extension SQLiteError: DatabaseFailureText {}
+extension ChannelError: DatabaseFailureText {}

@@ -10,13 +10,3 @@ extension Decider {
         }
     }
 }
-
-/// An account's mark, as the account page says it.
-extension AccountFlagKind {
-    public var words: String {
-        switch self {
-        case .replay: "replay"
-        case .doubleDelivery: "double delivery"
-        }
-    }
-}

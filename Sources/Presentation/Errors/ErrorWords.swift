@@ -12,12 +12,13 @@ public enum ErrorWords {
     }
 
     /// Whether the error is one of the store's, which these words say (not another library's).
-    public static func knows(_ error: any Error) -> Bool {
-        error is StoreError || error is StoreSetupError || error is AuditError || error is any DatabaseFailureText
-    }
+    public static func knows(_ error: any Error) -> Bool { storeWords(error) != nil }
 
     /// What happened, alone: for a log line or a stored last error, where no next step belongs.
-    public static func what(_ error: any Error) -> String {
+    public static func what(_ error: any Error) -> String { storeWords(error) ?? "\(error)" }
+
+    /// The words of the store's own errors and the database's; nil for any other error.
+    private static func storeWords(_ error: any Error) -> String? {
         switch error {
         case let error as StoreError: error.words
         // The database's own words say why it could not be opened.
@@ -25,7 +26,7 @@ public enum ErrorWords {
         case let error as StoreSetupError: error.words
         case let error as AuditError: error.words
         case let failure as any DatabaseFailureText: failure.databaseText
-        default: "\(error)"
+        default: nil
         }
     }
 
