@@ -36,4 +36,32 @@ struct StoredRecordTests {
             }
         }
     }
+
+    /// Each record's columns are declared once (its `Column` enum): the queries select them
+    /// and its decoder reads them. A declared column its table lacks would fail only the
+    /// query that first selects it; this asks every table at once.
+    @Test("Every record's declared columns are columns of its table, on both backends", arguments: Backend.all)
+    func declaredColumnsExist(backend: Backend) async throws {
+        let tables: [(table: String, columns: String)] = [
+            ("orders", Order.Column.list), ("products", Product.Column.list), ("transactions", StoredTransaction.Column.list),
+            ("receipt_submissions", Submission.Column.list), ("verification_attempts", VerificationAttempt.Column.list),
+            ("grants", Grant.Column.list), ("subscriptions", Subscription.Column.list), ("ownership_events", OwnershipEvent.Column.list),
+            ("audit_log", AuditEntry.Column.list), ("account_flags", AccountFlag.Column.list), ("play_purchases", StoredPlayPurchase.Column.list),
+            ("jobs", Job.Column.list), ("events", GameEvent.Column.list), ("event_attempts", GameEventAttempt.Column.list),
+            ("notifications", NotificationRecord.Column.list), ("subscription_extensions", SubscriptionExtension.Column.list),
+            ("mass_extensions", MassExtension.Column.list), ("notes", Note.Column.list), ("refund_answers", RefundAnswer.Column.list),
+            ("consumption_reports", ConsumptionReport.Column.list), ("operators", OperatorRecord.Column.list), ("audit_head", AuditHead.Column.list),
+        ]
+        try await withStore(backend) { store in
+            for (table, columns) in tables {
+                await #expect(throws: Never.self, "\(table): \(columns)") {
+                    try await store.read { sql in try await sql.raw("SELECT \(unsafeRaw: columns) FROM \(unsafeRaw: table) WHERE 1 = 0").run() }
+                }
+            }
+            // And a misspelt one would be caught.
+            await #expect(throws: (any Error).self) {
+                try await store.read { sql in try await sql.raw("SELECT order_idd FROM orders WHERE 1 = 0").run() }
+            }
+        }
+    }
 }

@@ -26,7 +26,7 @@ extension Accounts {
                 accountId: accountId,
                 subscriptions: try await sql.rows(
                     """
-                    SELECT * FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
+                    SELECT \(unsafeRaw: Subscription.Column.list) FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
                     """
                 ).map(Subscription.init(row:)),
                 purchases: try await sql.rows(

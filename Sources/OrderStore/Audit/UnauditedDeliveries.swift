@@ -89,10 +89,14 @@ enum LegacyGrantAudit {
     }
 }
 
-extension UnauditedDelivery {
-    init(row: Row) throws {
-        orderId = try row.string("order_id")
-        grantedAt = try row.int64("granted_at")
-        count = try row.int("unaudited")
+extension UnauditedDelivery: StoredRecord {
+    enum Column: String, TableColumn {
+        case orderId = "order_id", grantedAt = "granted_at", unaudited
+    }
+
+    init(_ row: Columns<Column>) throws {
+        orderId = try row.string(.orderId)
+        grantedAt = try row.int64(.grantedAt)
+        count = try row.int(.unaudited)
     }
 }

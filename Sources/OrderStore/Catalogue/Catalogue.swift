@@ -77,7 +77,7 @@ public struct Catalogue: Sendable {
     /// The catalogue by product id, retired products included.
     public func products() async throws -> [Product] {
         try await store.read { sql in
-            try await sql.rows("SELECT \(unsafeRaw: Product.columns) FROM products ORDER BY product_id").map(Product.init(row:))
+            try await sql.rows("SELECT \(unsafeRaw: Product.Column.list) FROM products ORDER BY product_id").map(Product.init(row:))
         }
     }
 

@@ -30,7 +30,7 @@ extension Extensions {
     ) async throws -> MassExtension {
         try store.requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
         guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid(.extensionDays(days, max: ExtensionRule.maxDays)) }
-        guard ExtensionRule.reasonCodes[reasonCode] != nil else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
+        guard ExtensionRule.reasonCodes.contains(reasonCode) else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
         let requestId = UUID().uuidString.lowercased()
         try await store.write(as: actor, now: now) { tx in
             guard let type = try await tx.sql.productTypes()[productId] else { throw StoreError.notFound(kind: .product, id: productId) }
@@ -72,7 +72,8 @@ extension Extensions {
     /// Extensions for all subscribers, newest first.
     public func mass(limit: Int = 50) async throws -> [MassExtension] {
         try await store.read { sql in
-            try await sql.rows("SELECT * FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(bind: limit)").map(MassExtension.init(row:))
+            try await sql.rows("SELECT \(unsafeRaw: MassExtension.Column.list) FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(bind: limit)")
+                .map(MassExtension.init(row:))
         }
     }
 
@@ -101,7 +102,7 @@ extension Extensions {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: NotificationRecord.columns), signed_date FROM notifications
+                SELECT \(unsafeRaw: NotificationRecord.Column.list), signed_date FROM notifications
                 WHERE type = 'RENEWAL_EXTENSION' AND subtype = 'FAILURE' AND rejection IS NULL AND signed_date >= \(bind: since)
                 ORDER BY signed_date, id LIMIT \(bind: limit)
                 """
@@ -124,29 +125,34 @@ extension WriteTransaction {
     }
 }
 
-extension MassExtension {
+extension MassExtension: StoredRecord {
+    enum Column: String, TableColumn {
+        case requestId = "request_id", productId = "product_id", days, reasonCode = "reason_code", environment, `operator`, reason,
+            claimedAt = "claimed_at", outcome, answeredAt = "answered_at", appleError = "apple_error", completeAt = "complete_at", succeeded, failed
+    }
+
     static func find(_ requestId: String, _ sql: any SQLDatabase) async throws -> MassExtension {
-        guard let row = try await sql.row("SELECT * FROM mass_extensions WHERE request_id = \(bind: requestId)") else {
+        guard let row = try await sql.row("SELECT \(unsafeRaw: MassExtension.Column.list) FROM mass_extensions WHERE request_id = \(bind: requestId)") else {
             throw StoreError.notFound(kind: .massExtension, id: requestId)
         }
         return try MassExtension(row: row)
     }
 
-    init(row: Row) throws {
-        let requestId = try row.string("request_id")
-        let productId = try row.string("product_id")
-        let days = try row.int("days")
-        let reasonCode = try row.int("reason_code")
-        let environment = AppleEnvironment(rawValue: try row.string("environment")) ?? .production
-        let operatorName = try row.string("operator")
-        let reason = try row.string("reason")
-        let claimedAt = try row.int64("claimed_at")
-        let outcome = try row.value("outcome", as: AppleActionOutcome.self)
-        let answeredAt = try row.optionalInt64("answered_at")
-        let appleError = try row.optionalString("apple_error")
-        let completeAt = try row.optionalInt64("complete_at")
-        let succeeded = try row.optionalInt64("succeeded")
-        let failed = try row.optionalInt64("failed")
+    init(_ row: Columns<Column>) throws {
+        let requestId = try row.string(.requestId)
+        let productId = try row.string(.productId)
+        let days = try row.int(.days)
+        let reasonCode = try row.int(.reasonCode)
+        let environment = AppleEnvironment(rawValue: try row.string(.environment)) ?? .production
+        let operatorName = try row.string(.operator)
+        let reason = try row.string(.reason)
+        let claimedAt = try row.int64(.claimedAt)
+        let outcome = try row.value(.outcome, as: AppleActionOutcome.self)
+        let answeredAt = try row.optionalInt64(.answeredAt)
+        let appleError = try row.optionalString(.appleError)
+        let completeAt = try row.optionalInt64(.completeAt)
+        let succeeded = try row.optionalInt64(.succeeded)
+        let failed = try row.optionalInt64(.failed)
         self.init(
             requestId: requestId, productId: productId, days: days, reasonCode: reasonCode, environment: environment, operatorName: operatorName,
             reason: reason, claimedAt: claimedAt, outcome: outcome, answeredAt: answeredAt, appleError: appleError, completeAt: completeAt,

@@ -25,8 +25,10 @@ public struct Extensions: Sendable {
     /// The extensions asked for a subscription, oldest first.
     public func of(originalTransactionId otid: String) async throws -> [SubscriptionExtension] {
         try await store.read { sql in
-            try await sql.rows("SELECT * FROM subscription_extensions WHERE original_transaction_id = \(bind: otid) ORDER BY id")
-                .map(SubscriptionExtension.init(row:))
+            try await sql.rows(
+                "SELECT \(unsafeRaw: SubscriptionExtension.Column.list) FROM subscription_extensions WHERE original_transaction_id = \(bind: otid) ORDER BY id"
+            )
+            .map(SubscriptionExtension.init(row:))
         }
     }
 
@@ -57,8 +59,8 @@ public struct Extensions: Sendable {
                     SELECT COUNT(*) AS n FROM subscription_extensions
                     WHERE original_transaction_id = \(bind: otid) AND outcome IN ('sent', 'sending') AND claimed_at > \(bind: yearAgo)
                     """)?.int("n") ?? 0
-            if let why = ExtensionRule.refusal(subscription, days: days, sentInLastYear: recent, now: now) {
-                throw AppleActionError.extensionRefused(originalTransactionId: otid, why: why)
+            if let refusal = ExtensionRule.refusal(subscription, days: days, sentInLastYear: recent, now: now) {
+                throw AppleActionError.extensionRefused(originalTransactionId: otid, refusal)
             }
             let claimed = try await tx.sql.row(
                 """
@@ -67,7 +69,7 @@ public struct Extensions: Sendable {
                 ON CONFLICT (original_transaction_id) WHERE outcome = 'sending' DO NOTHING RETURNING id
                 """)
             guard let id = try claimed?.int64("id") else {
-                throw AppleActionError.extensionRefused(originalTransactionId: otid, why: "another extension of it is being sent to Apple right now")
+                throw AppleActionError.extensionRefused(originalTransactionId: otid, .anotherBeingSent)
             }
             return (id, try await tx.storedTransaction(otid)?.environment ?? .production)
         }
@@ -86,7 +88,10 @@ public struct Extensions: Sendable {
                 answer.refusal == nil ? .subscriptionExtend : .subscriptionExtendRefused, target: .originalTransaction(otid), reason: reason,
                 detail: "\(days) days (reason code \(reasonCode), request \(requestId))"
                     + (answer.newExpiry.map { ": now ends \($0.iso8601)" } ?? "") + (answer.refusal.map { "; Apple: \($0)" } ?? ""))
-            guard let row = try await tx.sql.row("SELECT * FROM subscription_extensions WHERE id = \(bind: claimId)") else {
+            guard
+                let row = try await tx.sql.row(
+                    "SELECT \(unsafeRaw: SubscriptionExtension.Column.list) FROM subscription_extensions WHERE id = \(bind: claimId)")
+            else {
                 throw StoreError.notFound(kind: .subscriptionExtension, id: "\(claimId)")
             }
             return try SubscriptionExtension(row: row)
@@ -107,20 +112,25 @@ extension WriteTransaction {
     }
 }
 
-extension SubscriptionExtension {
-    init(row: Row) throws {
-        let id = try row.int64("id")
-        let originalTransactionId = try row.string("original_transaction_id")
-        let days = try row.int("days")
-        let reasonCode = try row.int("reason_code")
-        let requestId = try row.string("request_id")
-        let operatorName = try row.string("operator")
-        let reason = try row.string("reason")
-        let claimedAt = try row.int64("claimed_at")
-        let outcome = try row.value("outcome", as: AppleActionOutcome.self)
-        let answeredAt = try row.optionalInt64("answered_at")
-        let newExpiry = try row.optionalInt64("new_expiry")
-        let appleError = try row.optionalString("apple_error")
+extension SubscriptionExtension: StoredRecord {
+    enum Column: String, TableColumn {
+        case id, originalTransactionId = "original_transaction_id", days, reasonCode = "reason_code", requestId = "request_id", `operator`, reason,
+            claimedAt = "claimed_at", outcome, answeredAt = "answered_at", newExpiry = "new_expiry", appleError = "apple_error"
+    }
+
+    init(_ row: Columns<Column>) throws {
+        let id = try row.int64(.id)
+        let originalTransactionId = try row.string(.originalTransactionId)
+        let days = try row.int(.days)
+        let reasonCode = try row.int(.reasonCode)
+        let requestId = try row.string(.requestId)
+        let operatorName = try row.string(.operator)
+        let reason = try row.string(.reason)
+        let claimedAt = try row.int64(.claimedAt)
+        let outcome = try row.value(.outcome, as: AppleActionOutcome.self)
+        let answeredAt = try row.optionalInt64(.answeredAt)
+        let newExpiry = try row.optionalInt64(.newExpiry)
+        let appleError = try row.optionalString(.appleError)
         self.init(
             id: id, originalTransactionId: originalTransactionId, days: days, reasonCode: reasonCode, requestId: requestId, operatorName: operatorName,
             reason: reason, claimedAt: claimedAt, outcome: outcome, answeredAt: answeredAt, newExpiry: newExpiry, appleError: appleError)

@@ -63,11 +63,11 @@ extension GooglePlayPurchases {
     ) async throws -> PlayDeferAnswer {
         try store.requireOperator(actor, may: "defer subscriptions", reason: reason, minimum: .admin)
         guard (1...Self.maxDeferDays).contains(days) else {
-            throw StoreError.deferRefused(originalTransactionId: otid, why: "\(days) days: 1 to \(Self.maxDeferDays)")
+            throw StoreError.deferRefused(originalTransactionId: otid, .days(days, max: Self.maxDeferDays))
         }
         let latest = try await latestToken(of: otid)
         guard latest.status == .active else {
-            throw StoreError.deferRefused(originalTransactionId: otid, why: "it is \(latest.status?.rawValue ?? "not known here"); Google defers active ones")
+            throw StoreError.deferRefused(originalTransactionId: otid, .notActive(latest.status))
         }
         let answer = await tell(latest.package, latest.token, Int64(days) * 86_400)
         guard case .deferred(let end) = answer else { return answer }
@@ -119,7 +119,7 @@ extension GooglePlayPurchases {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT p.*, COALESCE(
+                SELECT \(unsafeRaw: StoredPlayPurchase.Column.list(of: "p")), COALESCE(
                   (SELECT t.order_id FROM transactions t WHERE t.purchase_token = p.purchase_token AND t.order_id IS NOT NULL
                    ORDER BY t.purchase_date LIMIT 1),
                   (SELECT s.order_id FROM receipt_submissions s WHERE s.purchase_token = p.purchase_token ORDER BY s.id DESC LIMIT 1)) AS holder

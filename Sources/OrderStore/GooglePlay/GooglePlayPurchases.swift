@@ -44,7 +44,9 @@ public struct GooglePlayPurchases: Sendable {
 
     /// What the store keeps of a token; nil for one Google never told it about.
     public func purchase(token: String) async throws -> StoredPlayPurchase? {
-        try await store.read { sql in try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
+        try await store.read { sql in
+            try await sql.row("SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE purchase_token = \(bind: token)").map(
+                StoredPlayPurchase.init(row:))
         }
     }
 
@@ -159,7 +161,9 @@ public struct GooglePlayPurchases: Sendable {
         // The worker acknowledges by itself; an operator must be one who may act, with a reason.
         if actor != .system { try store.requireOperator(actor, may: "acknowledge a Google Play purchase", reason: reason ?? "") }
         let owed = try await store.read { sql -> PlayAcknowledgement?? in
-            guard let stored = try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
+            guard
+                let stored = try await sql.row("SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE purchase_token = \(bind: token)")
+                    .map(StoredPlayPurchase.init(row:))
             else { return .some(nil) }
             let delivered = try await sql.row(
                 """
@@ -198,7 +202,7 @@ public struct GooglePlayPurchases: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT * FROM play_purchases WHERE acknowledged = 0 AND acknowledge_by IS NOT NULL AND acknowledge_by <= \(bind: now + within)
+                SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE acknowledged = 0 AND acknowledge_by IS NOT NULL AND acknowledge_by <= \(bind: now + within)
                 ORDER BY acknowledge_by LIMIT \(bind: limit)
                 """
             ).map(StoredPlayPurchase.init(row:))

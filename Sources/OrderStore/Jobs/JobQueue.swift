@@ -35,7 +35,7 @@ public struct JobQueue: Sendable {
                 WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)\(kindFilter)
                                AND (lease_until IS NULL OR lease_until < \(bind: now))
                              ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
-                RETURNING \(unsafeRaw: Job.columns)
+                RETURNING \(unsafeRaw: Job.Column.list)
                 """
             ).map(Job.init(row:)).sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
         }
@@ -114,7 +114,7 @@ public struct JobQueue: Sendable {
     /// The job for `work`, if one is owed.
     public func job(_ work: JobWork) async throws -> Job? {
         try await store.read { sql in
-            try await sql.row("SELECT \(unsafeRaw: Job.columns) FROM jobs WHERE kind = \(bind: work.kind.rawValue) AND subject = \(bind: work.subject)")
+            try await sql.row("SELECT \(unsafeRaw: Job.Column.list) FROM jobs WHERE kind = \(bind: work.kind.rawValue) AND subject = \(bind: work.subject)")
                 .map(Job.init(row:))
         }
     }
@@ -124,7 +124,7 @@ public struct JobQueue: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: Job.columns) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
+                SELECT \(unsafeRaw: Job.Column.list) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
                 ORDER BY CASE WHEN dead_at IS NULL THEN 1 ELSE 0 END, due_at, id LIMIT \(bind: limit)
                 """
             ).map(Job.init(row:))
@@ -139,7 +139,7 @@ public struct JobQueue: Sendable {
                 let job = try await tx.sql.row(
                     """
                     UPDATE jobs SET dead_at = NULL, due_at = \(bind: now), attempts = 0, lease_owner = NULL, lease_until = NULL
-                    WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.columns)
+                    WHERE id = \(bind: id) AND dead_at IS NOT NULL RETURNING \(unsafeRaw: Job.Column.list)
                     """
                 ).map(Job.init(row:))
             else {

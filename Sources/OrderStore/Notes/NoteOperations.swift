@@ -35,17 +35,21 @@ extension Notes {
     public func list(on target: Note.Target, limit: Int = 200) async throws -> [Note] {
         try await store.read { sql in
             try await sql.rows(
-                "SELECT * FROM notes WHERE target_kind = \(bind: target.kind.rawValue) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(bind: limit)"
+                "SELECT \(unsafeRaw: Note.Column.list) FROM notes WHERE target_kind = \(bind: target.kind.rawValue) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(bind: limit)"
             ).map(Note.init(row:))
         }
     }
 }
 
-extension Note {
-    init(row: Row) throws {
-        let targetId = try row.string("target_id")
+extension Note: StoredRecord {
+    enum Column: String, TableColumn {
+        case targetId = "target_id", id, targetKind = "target_kind", author, at, text
+    }
+
+    init(_ row: Columns<Column>) throws {
+        let targetId = try row.string(.targetId)
         self.init(
-            id: try row.int64("id"), target: try row.string("target_kind") == "account" ? .account(targetId) : .order(targetId),
-            author: try row.string("author"), at: try row.int64("at"), text: try row.string("text"))
+            id: try row.int64(.id), target: try row.string(.targetKind) == "account" ? .account(targetId) : .order(targetId),
+            author: try row.string(.author), at: try row.int64(.at), text: try row.string(.text))
     }
 }

@@ -7,7 +7,7 @@ extension AppleNotifications {
         outcome: NotificationOutcome? = nil, purchase: String? = nil, before beforeId: Int64? = nil, limit: Int = 50
     ) async throws -> [NotificationRecord] {
         try await store.read { sql in
-            var query: SQLQueryString = "SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE 1 = 1"
+            var query: SQLQueryString = "SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE 1 = 1"
             if let outcome { query = query + " AND outcome = \(bind: outcome.rawValue)" }
             if let purchase { query = query + " AND original_transaction_id = \(bind: purchase)" }
             if let beforeId { query = query + " AND id < \(bind: beforeId)" }
@@ -21,7 +21,7 @@ extension AppleNotifications {
     public func record(id: Int64) async throws -> NotificationRecord {
         try await store.read { sql in
             guard
-                let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)")
+                let record = try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE id = \(bind: id)")
                     .map(NotificationRecord.init(row:))
             else { throw StoreError.notFound(kind: .notification, id: "\(id)") }
             return record
@@ -31,7 +31,7 @@ extension AppleNotifications {
     /// The notification Apple sent with this `notificationUUID`, if serve kept it.
     public func record(uuid: String) async throws -> NotificationRecord? {
         try await store.read { sql in
-            try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE uuid = \(bind: uuid)").map(
+            try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE uuid = \(bind: uuid)").map(
                 NotificationRecord.init(row:))
         }
     }

@@ -90,7 +90,7 @@ extension Orders {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(Order.columns) FROM orders WHERE delivery_conflict IS NOT NULL
+                SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE delivery_conflict IS NOT NULL
                 ORDER BY state_changed_at DESC, order_id DESC LIMIT \(bind: limit)
                 """
             ).map(Order.init(row:))

@@ -62,12 +62,18 @@ extension Operators {
     /// Every operator the store knows, by name.
     public func list() async throws -> [OperatorRecord] {
         try await store.read { sql in
-            try await sql.rows("SELECT name, role, added_at, added_by FROM operators ORDER BY name").map { row in
-                OperatorRecord(
-                    name: try row.string("name"), role: try row.value("role", as: Role.self), addedAt: try row.int64("added_at"),
-                    addedBy: try row.string("added_by"))
-            }
+            try await sql.rows("SELECT \(unsafeRaw: OperatorRecord.Column.list) FROM operators ORDER BY name").map(OperatorRecord.init(row:))
         }
+    }
+}
+
+extension OperatorRecord: StoredRecord {
+    enum Column: String, TableColumn {
+        case name, role, addedAt = "added_at", addedBy = "added_by"
+    }
+
+    init(_ row: Columns<Column>) throws {
+        self.init(name: try row.string(.name), role: try row.value(.role, as: Role.self), addedAt: try row.int64(.addedAt), addedBy: try row.string(.addedBy))
     }
 }
 

@@ -57,7 +57,7 @@ extension Orders {
         return try await store.read { sql in
             let transactions = try await sql.rows(
                 """
-                SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE transaction_id IN (
+                SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE transaction_id IN (
                   SELECT transaction_id FROM apple_order_ids WHERE apple_order_id = \(bind: appleOrderId))
                 ORDER BY purchase_date, transaction_id
                 """
@@ -86,7 +86,7 @@ extension Orders {
         let t = stored.transaction
         if let claimed = try await sql.row(
             """
-            SELECT \(Order.columns) FROM orders
+            SELECT \(unsafeRaw: Order.Column.list) FROM orders
             WHERE order_id = \(bind: stored.orderId ?? "") OR (transaction_id = \(bind: t.transactionId))
             ORDER BY order_id LIMIT 1
             """)
@@ -94,7 +94,7 @@ extension Orders {
             return .claimed(try Order(row: claimed))
         }
         var accounts: [String] = []
-        if let token = t.appAccountToken, let named = try await sql.row("SELECT \(Order.columns) FROM orders WHERE order_id = \(bind: token)") {
+        if let token = t.appAccountToken, let named = try await sql.row("SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE order_id = \(bind: token)") {
             let order = try Order(row: named)
             if order.waitsForPurchase, order.productId == t.productId, !taken.contains(order.orderId) { return .waiting(order, .appAccountToken) }
             accounts.append(order.accountId)
@@ -111,7 +111,7 @@ extension Orders {
         for account in Set(accounts).sorted() {
             open += try await sql.rows(
                 """
-                SELECT \(Order.columns) FROM orders
+                SELECT \(unsafeRaw: Order.Column.list) FROM orders
                 WHERE account_id = \(bind: account) AND product_id = \(bind: t.productId) ORDER BY created_at, order_id
                 """
             ).map(Order.init(row:)).filter { $0.waitsForPurchase && !taken.contains($0.orderId) }

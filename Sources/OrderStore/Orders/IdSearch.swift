@@ -18,7 +18,7 @@ extension Orders {
             let expression: String = "\(column) COLLATE \(store.dialect.bytewise)"
             let key = SQLQueryString(expression)
             return """
-                SELECT \(Order.columns) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
+                SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
                 ORDER BY \(key) LIMIT \(bind: limit)
                 """
         }

@@ -106,7 +106,7 @@ extension Orders {
         // An account's orders are few: its index, whatever else narrows. SQLite without
         // statistics (a store never analyzed) would otherwise walk a whole state's range.
         let source: SQLQueryString = filter.accountId != nil && store.dialect == .sqlite ? "orders INDEXED BY orders_by_account" : "orders"
-        var query: SQLQueryString = "SELECT \(Order.columns) FROM \(source) WHERE 1 = 1"
+        var query: SQLQueryString = "SELECT \(unsafeRaw: Order.Column.list) FROM \(source) WHERE 1 = 1"
         for condition in filter.conditions { query = query + " AND " + condition }
         if let cursor {
             query = query + " AND (created_at, order_id) < (\(bind: cursor.createdAt), \(bind: cursor.orderId))"

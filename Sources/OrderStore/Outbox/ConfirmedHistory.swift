@@ -17,7 +17,7 @@ extension Outbox {
             let count = try await store.write(as: .system) { tx -> Int in
                 let delivered = try await tx.sql.rows(
                     """
-                    SELECT \(Order.columns),
+                    SELECT \(unsafeRaw: Order.Column.list),
                       (SELECT g.granted_at FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS granted_at,
                       (SELECT g.kind FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS grant_kind
                     FROM orders WHERE state = 'delivered' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.order_id = orders.order_id)
@@ -91,13 +91,14 @@ private struct HistoryContext {
     static func read(_ sql: any SQLDatabase, orders: [Order]) async throws -> HistoryContext {
         var known = HistoryContext()
         let productIds = Array(Set(orders.map(\.productId)))
-        for row in try await sql.rows("SELECT \(unsafeRaw: Product.columns) FROM products WHERE product_id IN (\(binds: productIds))") {
+        for row in try await sql.rows("SELECT \(unsafeRaw: Product.Column.list) FROM products WHERE product_id IN (\(binds: productIds))") {
             let product = try Product(row: row)
             known.products[product.productId] = product
         }
         let otids = Array(Set(orders.compactMap(\.originalTransactionId)))
         if !otids.isEmpty {
-            for row in try await sql.rows("SELECT * FROM subscriptions WHERE original_transaction_id IN (\(binds: otids))") {
+            for row in try await sql.rows("SELECT \(unsafeRaw: Subscription.Column.list) FROM subscriptions WHERE original_transaction_id IN (\(binds: otids))")
+            {
                 let subscription = try Subscription(row: row)
                 known.subscriptions[subscription.originalTransactionId] = subscription
             }
@@ -105,7 +106,7 @@ private struct HistoryContext {
         let chains = Array(known.subscriptions.keys)
         if !chains.isEmpty {
             let periods = try await sql.rows(
-                "SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id IN (\(binds: chains)) ORDER BY purchase_date"
+                "SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE original_transaction_id IN (\(binds: chains)) ORDER BY purchase_date"
             )
             for row in periods {
                 let period = try StoredTransaction(row: row)
@@ -114,7 +115,7 @@ private struct HistoryContext {
         }
         let tids = Array(Set(orders.compactMap(\.transactionId)))
         if !tids.isEmpty {
-            for row in try await sql.rows("SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE transaction_id IN (\(binds: tids))") {
+            for row in try await sql.rows("SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE transaction_id IN (\(binds: tids))") {
                 let purchase = try StoredTransaction(row: row)
                 known.purchases[purchase.transaction.transactionId] = purchase
             }

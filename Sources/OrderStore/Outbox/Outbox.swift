@@ -15,7 +15,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.columns) FROM events
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events
                 WHERE account_id = \(bind: account) AND confirmed_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(bind: limit)
                 """
             ).map(GameEvent.init(row:))
@@ -46,7 +46,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
                 """
             ).map(GameEvent.init(row:))
         }
@@ -76,7 +76,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
                 """
             ).map(GameEvent.init(row:))
         }
@@ -92,7 +92,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             let events = try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id = \(bind: orderId) ORDER BY id
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE order_id = \(bind: orderId) ORDER BY id
                 """
             ).map(GameEvent.init(row:))
             var details: [GameEventDetail] = []
@@ -104,7 +104,7 @@ public struct Outbox: Sendable {
     /// One event by its id (`evt_…`) or its cursor number.
     public func event(_ id: String) async throws -> GameEventDetail {
         try await store.read { sql in
-            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:))
+            guard let event = try await sql.row("SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE \(Self.eventKey(id))").map(GameEvent.init(row:))
             else {
                 throw StoreError.notFound(kind: .event, id: id)
             }
@@ -123,7 +123,7 @@ public struct Outbox: Sendable {
                 let event = try await tx.sql.row(
                     """
                     UPDATE events SET dead_at = NULL, confirmed_at = NULL, confirmed_via = NULL WHERE \(Self.eventKey(id))
-                    RETURNING \(unsafeRaw: GameEvent.columns)
+                    RETURNING \(unsafeRaw: GameEvent.Column.list)
                     """
                 ).map(GameEvent.init(row:))
             else { throw StoreError.notFound(kind: .event, id: id) }
@@ -141,7 +141,7 @@ public struct Outbox: Sendable {
             let events = try await tx.sql.rows(
                 """
                 UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(bind: limit))
-                RETURNING \(unsafeRaw: GameEvent.columns)
+                RETURNING \(unsafeRaw: GameEvent.Column.list)
                 """
             ).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
             for account in Set(events.map(\.accountId)).sorted() { try await tx.enqueue(.sendEvents(accountId: account), dueAt: now) }
@@ -248,7 +248,7 @@ extension WriteTransaction {
                   confirmed_at = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE confirmed_at END,
                   confirmed_via = CASE WHEN confirmed_at IS NULL AND \(bind: confirmed ? 1 : 0) = 1 THEN \(bind: EventChannel.push.rawValue) ELSE confirmed_via END,
                   dead_at = CASE WHEN \(bind: dead ? 1 : 0) = 1 THEN \(bind: attempt.at) ELSE dead_at END
-                WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.columns)
+                WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.Column.list)
                 """)
         else { throw StoreError.notFound(kind: .event, id: event.eventId) }
         if dead { audit(.eventDead, target: .order(event.orderId ?? "-"), detail: "\(event.eventId): the game did not confirm it in time") }
@@ -264,7 +264,7 @@ extension SQLDatabase {
     func eventAttempts(_ event: Int64) async throws -> [GameEventAttempt] {
         try await rows(
             """
-            SELECT at, via, http_status, answer, latency_ms FROM event_attempts WHERE event = \(bind: event) ORDER BY id
+            SELECT \(unsafeRaw: GameEventAttempt.Column.list) FROM event_attempts WHERE event = \(bind: event) ORDER BY id
             """
         ).map(GameEventAttempt.init(row:))
     }

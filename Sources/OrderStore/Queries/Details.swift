@@ -13,43 +13,45 @@ enum OrderDetailRead: DetailRead {
 
     static func select(_ part: Part) -> DetailQuery.Select {
         switch part {
-        case .order: DetailQuery.Select("SELECT \(Order.columnList) FROM orders WHERE order_id = $1", order: "order_id")
+        case .order: DetailQuery.Select("SELECT \(Order.Column.list) FROM orders WHERE order_id = $1", order: "order_id")
         case .product:
             DetailQuery.Select(
-                "SELECT \(Product.columns) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)", order: "product_id")
+                "SELECT \(Product.Column.list) FROM products WHERE product_id = (SELECT product_id FROM orders WHERE order_id = $1)", order: "product_id")
         case .submissions:
             DetailQuery.Select(
-                "SELECT id, order_id, account_id, claimed_transaction_id, source, receipt_data, kind, received_at FROM receipt_submissions WHERE order_id = $1",
+                "SELECT \(Submission.Column.list) FROM receipt_submissions WHERE order_id = $1",
                 order: "id")
         case .attempts:
             DetailQuery.Select(
                 """
-                SELECT id, at, method, environment, outcome, apple_status, http_status, latency_ms, reason, body, verdict
+                SELECT \(VerificationAttempt.Column.list)
                 FROM verification_attempts WHERE order_id = $1 ORDER BY id DESC LIMIT $2
                 """, order: "id")
-        case .grants: DetailQuery.Select("SELECT * FROM grants WHERE order_id = $1", order: "id")
+        case .grants: DetailQuery.Select("SELECT \(Grant.Column.list) FROM grants WHERE order_id = $1", order: "id")
         case .transactions:
-            DetailQuery.Select("SELECT \(StoredTransaction.columns) FROM transactions WHERE order_id = $1", order: "purchase_date, transaction_id")
+            DetailQuery.Select("SELECT \(StoredTransaction.Column.list) FROM transactions WHERE order_id = $1", order: "purchase_date, transaction_id")
         case .notifications:
             DetailQuery.Select(
                 """
-                SELECT \(NotificationRecord.columns), signed_date FROM notifications
+                SELECT \(NotificationRecord.Column.list), signed_date FROM notifications
                 WHERE transaction_id IN (SELECT transaction_id FROM transactions WHERE order_id = $1
                                          UNION ALL SELECT transaction_id FROM orders WHERE order_id = $1)
                 """, order: "signed_date, id")
-        case .audit: DetailQuery.Select("SELECT * FROM audit_log WHERE target = '\(AuditTarget.order("").description)' || $1", order: "seq")
-        case .events: DetailQuery.Select("SELECT \(GameEvent.columns) FROM events WHERE order_id = $1", order: "id")
-        case .notes: DetailQuery.Select("SELECT * FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .audit:
+            DetailQuery.Select("SELECT \(AuditEntry.Column.list) FROM audit_log WHERE target = '\(AuditTarget.order("").description)' || $1", order: "seq")
+        case .events: DetailQuery.Select("SELECT \(GameEvent.Column.list) FROM events WHERE order_id = $1", order: "id")
+        case .notes:
+            DetailQuery.Select("SELECT \(Note.Column.list) FROM notes WHERE target_kind = 'order' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
         case .eventAttempts:
             DetailQuery.Select(
                 """
-                SELECT id, event, at, via, http_status, answer, latency_ms FROM event_attempts
+                SELECT id, event, \(GameEventAttempt.Column.list) FROM event_attempts
                 WHERE event IN (SELECT id FROM events WHERE order_id = $1)
                 """, order: "id")
         case .playPurchases:
             DetailQuery.Select(
                 """
-                SELECT * FROM play_purchases WHERE purchase_token IN
+                SELECT \(StoredPlayPurchase.Column.list) FROM play_purchases WHERE purchase_token IN
                   (SELECT purchase_token FROM receipt_submissions WHERE order_id = $1 AND purchase_token IS NOT NULL
                    UNION SELECT purchase_token FROM transactions WHERE order_id = $1 AND purchase_token IS NOT NULL)
                 """, order: "first_seen_at, purchase_token")
@@ -68,25 +70,30 @@ enum SubscriptionDetailRead: DetailRead {
 
     static func select(_ part: Part) -> DetailQuery.Select {
         switch part {
-        case .subscription: DetailQuery.Select("SELECT * FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id")
+        case .subscription:
+            DetailQuery.Select("SELECT \(Subscription.Column.list) FROM subscriptions WHERE original_transaction_id = $1", order: "original_transaction_id")
         case .chain:
             DetailQuery.Select(
                 """
-                SELECT \(StoredTransaction.columns) FROM transactions WHERE original_transaction_id = $1
+                SELECT \(StoredTransaction.Column.list) FROM transactions WHERE original_transaction_id = $1
                 ORDER BY purchase_date, transaction_id LIMIT $2
                 """, order: "purchase_date, transaction_id")
         case .orders:
             DetailQuery.Select(
-                "SELECT \(Order.columnList) FROM orders WHERE original_transaction_id = $1 ORDER BY created_at, order_id LIMIT $2",
+                "SELECT \(Order.Column.list) FROM orders WHERE original_transaction_id = $1 ORDER BY created_at, order_id LIMIT $2",
                 order: "created_at, order_id")
-        case .ownership: DetailQuery.Select("SELECT * FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .ownership:
+            DetailQuery.Select(
+                "SELECT \(OwnershipEvent.Column.list) FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
         case .notifications:
             DetailQuery.Select(
                 """
-                SELECT \(NotificationRecord.columns), signed_date FROM notifications WHERE original_transaction_id = $1
+                SELECT \(NotificationRecord.Column.list), signed_date FROM notifications WHERE original_transaction_id = $1
                 ORDER BY signed_date, id LIMIT $2
                 """, order: "signed_date, id")
-        case .extensions: DetailQuery.Select("SELECT * FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
+        case .extensions:
+            DetailQuery.Select(
+                "SELECT \(SubscriptionExtension.Column.list) FROM subscription_extensions WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
         case .appleAccountPlayers:
             DetailQuery.Select(
                 """
@@ -113,14 +120,17 @@ enum AccountDetailRead: DetailRead {
         switch part {
         case .orders:
             DetailQuery.Select(
-                "SELECT \(Order.columnList) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
+                "SELECT \(Order.Column.list) FROM orders WHERE account_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2",
                 order: "created_at DESC, order_id DESC")
-        case .grants: DetailQuery.Select("SELECT * FROM grants WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
+        case .grants: DetailQuery.Select("SELECT \(Grant.Column.list) FROM grants WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
         case .subscriptions:
             DetailQuery.Select(
-                "SELECT * FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2", order: "original_transaction_id")
-        case .flags: DetailQuery.Select("SELECT * FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
-        case .notes: DetailQuery.Select("SELECT * FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
+                "SELECT \(Subscription.Column.list) FROM subscriptions WHERE owner_account = $1 ORDER BY original_transaction_id LIMIT $2",
+                order: "original_transaction_id")
+        case .flags:
+            DetailQuery.Select("SELECT id, \(AccountFlag.Column.list) FROM account_flags WHERE account_id = $1 ORDER BY id DESC LIMIT $2", order: "id DESC")
+        case .notes:
+            DetailQuery.Select("SELECT \(Note.Column.list) FROM notes WHERE target_kind = 'account' AND target_id = $1 ORDER BY id LIMIT $2", order: "id")
         case .sameAppleAccount:
             DetailQuery.Select(
                 """
@@ -203,7 +213,7 @@ extension Orders {
         return try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions
+                SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions
                 WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
                 ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
                 """
@@ -234,7 +244,9 @@ extension Subscriptions {
     /// R8 decisions waiting for an operator's look, newest first.
     public func disputes(limit: Int = 100) async throws -> [OwnershipEvent] {
         try await store.read { sql in
-            try await sql.rows("SELECT * FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)").map(OwnershipEvent.init(row:))
+            try await sql.rows(
+                "SELECT \(unsafeRaw: OwnershipEvent.Column.list) FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)"
+            ).map(OwnershipEvent.init(row:))
         }
     }
 }

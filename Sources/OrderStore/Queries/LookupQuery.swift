@@ -10,7 +10,7 @@ enum LookupQuery {
     /// The statement's text for `kinds`, with `$1` for the id and `$2` for the limit.
     static func text(kinds: [IdKind]) -> String {
         let (id, limit) = ("$1", "$2")
-        let columns = Order.columnList
+        let columns = Order.Column.list
         /// The orders `where` picks, newest first, at most `limit` of them.
         func newest(_ via: Int, _ name: String, where condition: String) -> String {
             """

@@ -38,14 +38,22 @@ extension Refunds {
     }
 }
 
-extension ConsumptionReport {
+extension ConsumptionReport: StoredRecord {
+    enum Column: String, TableColumn {
+        case orderId = "order_id", reportedAt = "reported_at", consumptionPercentage = "consumption_percentage", playTime = "play_time",
+            customerConsented = "customer_consented", client
+    }
+
+    init(_ row: Columns<Column>) throws {
+        self.init(
+            orderId: try row.string(.orderId), reportedAt: try row.int64(.reportedAt), consumptionPercentage: try row.int(.consumptionPercentage),
+            playTime: try row.optionalString(.playTime).flatMap(PlayTime.init(rawValue:)), customerConsented: try row.bool(.customerConsented),
+            client: try row.string(.client))
+    }
+
     static func latest(orderId: String, _ sql: any SQLDatabase) async throws -> ConsumptionReport? {
-        try await sql.row("SELECT * FROM consumption_reports WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1").map { row in
-            ConsumptionReport(
-                orderId: try row.string("order_id"), reportedAt: try row.int64("reported_at"),
-                consumptionPercentage: try row.int("consumption_percentage"),
-                playTime: try row.optionalString("play_time").flatMap(PlayTime.init(rawValue:)),
-                customerConsented: try row.int64("customer_consented") != 0, client: try row.string("client"))
-        }
+        try await sql.row(
+            "SELECT \(unsafeRaw: Column.list) FROM consumption_reports WHERE order_id = \(bind: orderId) ORDER BY id DESC LIMIT 1"
+        ).map(ConsumptionReport.init(row:))
     }
 }

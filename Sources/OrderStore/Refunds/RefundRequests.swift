@@ -39,7 +39,7 @@ public struct Refunds: Sendable {
         try await store.read { sql in
             let records = try await sql.rows(
                 """
-                SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications n
+                SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications n
                 WHERE \(OrderStore.refundRequestIndexed) AND (\(bind: open ? 0 : 1) = 1 OR (\(OrderStore.openRefundRequest(now))))
                 ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
                 """
@@ -73,7 +73,7 @@ public struct Refunds: Sendable {
         if !tids.isEmpty {
             for row in try await sql.rows(
                 """
-                SELECT t.transaction_id AS paid_by, \(unsafeRaw: Order.columns(of: "o")) FROM transactions t JOIN orders o ON o.order_id = t.order_id
+                SELECT t.transaction_id AS paid_by, \(unsafeRaw: Order.Column.list(of: "o")) FROM transactions t JOIN orders o ON o.order_id = t.order_id
                 WHERE t.transaction_id IN (\(binds: tids))
                 """)
             {
@@ -89,7 +89,9 @@ public struct Refunds: Sendable {
             }
         }
         var answers: [Int64: [RefundAnswer]] = [:]
-        for answer in try await sql.rows("SELECT * FROM refund_answers WHERE notification_id IN (\(binds: ids)) ORDER BY id").map(RefundAnswer.init(row:)) {
+        for answer in try await sql.rows(
+            "SELECT \(unsafeRaw: RefundAnswer.Column.list) FROM refund_answers WHERE notification_id IN (\(binds: ids)) ORDER BY id"
+        ).map(RefundAnswer.init(row:)) {
             answers[answer.notificationId, default: []].append(answer)
         }
         return records.map { record in
@@ -159,7 +161,7 @@ public struct Refunds: Sendable {
                 """)
             if let id = try claimed?.int64("id") { return id }
             let holder = try await tx.sql.row(
-                "SELECT * FROM refund_answers WHERE notification_id = \(bind: notificationId) AND outcome IN ('sending', 'sent')"
+                "SELECT \(unsafeRaw: RefundAnswer.Column.list) FROM refund_answers WHERE notification_id = \(bind: notificationId) AND outcome IN ('sending', 'sent')"
             ).map(RefundAnswer.init(row:))
             if let holder, holder.outcome == .sent {
                 throw AppleActionError.alreadyAnswered(notificationId: notificationId, by: holder.operatorName, at: holder.answeredAt ?? holder.claimedAt)
@@ -180,7 +182,7 @@ public struct Refunds: Sendable {
             tx.audit(
                 refusal == nil ? .refundRequestAnswered : .refundRequestRefused, target: .notification(notificationId), reason: reason,
                 detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
-            guard let row = try await tx.sql.row("SELECT * FROM refund_answers WHERE id = \(bind: claimId)") else {
+            guard let row = try await tx.sql.row("SELECT \(unsafeRaw: RefundAnswer.Column.list) FROM refund_answers WHERE id = \(bind: claimId)") else {
                 throw StoreError.notFound(kind: .refundAnswer, id: "\(claimId)")
             }
             return try RefundAnswer(row: row)
@@ -188,19 +190,24 @@ public struct Refunds: Sendable {
     }
 }
 
-extension RefundAnswer {
-    init(row: Row) throws {
-        let id = try row.int64("id")
+extension RefundAnswer: StoredRecord {
+    enum Column: String, TableColumn {
+        case id, answer, notificationId = "notification_id", transactionId = "transaction_id", `operator`, reason, claimedAt = "claimed_at", outcome,
+            answeredAt = "answered_at", appleError = "apple_error"
+    }
+
+    init(_ row: Columns<Column>) throws {
+        let id = try row.int64(.id)
         let answer: ConsumptionAnswer
         do {
-            answer = try JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string("answer").utf8))
+            answer = try JSONDecoder().decode(ConsumptionAnswer.self, from: Data(try row.string(.answer).utf8))
         } catch {
             throw StoreError.corrupt("refund answer \(id): the answer stored does not decode (\(error))")
         }
         self.init(
-            id: id, notificationId: try row.int64("notification_id"), transactionId: try row.string("transaction_id"),
-            operatorName: try row.string("operator"), reason: try row.string("reason"), answer: answer, claimedAt: try row.int64("claimed_at"),
-            outcome: try row.value("outcome", as: AppleActionOutcome.self), answeredAt: try row.optionalInt64("answered_at"),
-            appleError: try row.optionalString("apple_error"))
+            id: id, notificationId: try row.int64(.notificationId), transactionId: try row.string(.transactionId),
+            operatorName: try row.string(.operator), reason: try row.string(.reason), answer: answer, claimedAt: try row.int64(.claimedAt),
+            outcome: try row.value(.outcome, as: AppleActionOutcome.self), answeredAt: try row.optionalInt64(.answeredAt),
+            appleError: try row.optionalString(.appleError))
     }
 }

@@ -12,7 +12,7 @@ extension Reports {
         let orders = try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(Order.columns) FROM orders
+                SELECT \(unsafeRaw: Order.Column.list) FROM orders
                 WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                   AND (stuck_since, order_id) > (\(bind: after.stuckSince), \(bind: after.orderId))
                 ORDER BY stuck_since, order_id LIMIT \(bind: limit)

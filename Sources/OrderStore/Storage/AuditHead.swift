@@ -2,28 +2,30 @@ import SQLKit
 
 /// The row every audit append updates first (R10): where the log ends and, once the log is
 /// keyed, the MAC proving that it ends there and the fingerprint of the key that signs it.
-struct AuditHead {
+struct AuditHead: StoredRecord {
     var seq: Int64
     var hash: String
     var mac: String?
     var keyFingerprint: String?
     var keyedSince: Int64?
 
-    static let columns: SQLQueryString = "seq, hash, mac, key_fingerprint, keyed_since"
+    enum Column: String, TableColumn {
+        case seq, hash, mac, keyFingerprint = "key_fingerprint", keyedSince = "keyed_since"
+    }
 
-    init(_ row: Row) throws {
-        seq = try row.int64("seq")
-        hash = try row.string("hash")
-        mac = try row.optionalString("mac")
-        keyFingerprint = try row.optionalString("key_fingerprint")
-        keyedSince = try row.optionalInt64("keyed_since")
+    init(_ row: Columns<Column>) throws {
+        seq = try row.int64(.seq)
+        hash = try row.string(.hash)
+        mac = try row.optionalString(.mac)
+        keyFingerprint = try row.optionalString(.keyFingerprint)
+        keyedSince = try row.optionalInt64(.keyedSince)
     }
 
     static func read(_ sql: any SQLDatabase) async throws -> AuditHead {
-        guard let row = try await sql.row("SELECT \(columns) FROM audit_head WHERE id = 1") else {
+        guard let row = try await sql.row("SELECT \(unsafeRaw: Column.list) FROM audit_head WHERE id = 1") else {
             throw StoreError.corrupt("audit_head row is missing")
         }
-        return try AuditHead(row)
+        return try AuditHead(row: row)
     }
 
     /// Whether a process holding `key` may extend the log as it finds it, and with which

@@ -150,10 +150,10 @@ final class WriteTransaction {
         countDeltas = [:]
         guard !audits.isEmpty else { return }
         // Locking the head row first serializes appenders (PostgreSQL), so the chain never forks.
-        guard let locked = try await sql.row("UPDATE audit_head SET seq = seq WHERE id = 1 RETURNING \(AuditHead.columns)") else {
+        guard let locked = try await sql.row("UPDATE audit_head SET seq = seq WHERE id = 1 RETURNING \(unsafeRaw: AuditHead.Column.list)") else {
             throw StoreError.corrupt("audit_head row is missing")
         }
-        let head = try AuditHead(locked)
+        let head = try AuditHead(row: locked)
         let signer = try head.signer(auditKey, anchoring: anchoring)
         var seq = head.seq
         var previous = head.hash

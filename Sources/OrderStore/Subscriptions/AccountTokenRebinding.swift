@@ -36,7 +36,7 @@ extension Subscriptions {
             }
             let order = try await sql.row(
                 """
-                SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) AND account_id = \(bind: owner)
+                SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE original_transaction_id = \(bind: otid) AND account_id = \(bind: owner)
                 ORDER BY created_at DESC, order_id DESC LIMIT 1
                 """
             ).map(Order.init(row:))

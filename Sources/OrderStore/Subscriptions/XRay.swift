@@ -11,10 +11,10 @@ extension Subscriptions {
                 orderIds.isEmpty
                 ? []
                 : try await sql.rows(
-                    "SELECT \(unsafeRaw: GameEvent.columns) FROM events WHERE order_id IN (\(binds: orderIds)) ORDER BY id LIMIT \(bind: limit)"
+                    "SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE order_id IN (\(binds: orderIds)) ORDER BY id LIMIT \(bind: limit)"
                 ).map(GameEvent.init(row:))
             let audit = try await sql.rows(
-                "SELECT * FROM audit_log WHERE target IN (\(binds: targets)) ORDER BY seq LIMIT \(bind: limit)"
+                "SELECT \(unsafeRaw: AuditEntry.Column.list) FROM audit_log WHERE target IN (\(binds: targets)) ORDER BY seq LIMIT \(bind: limit)"
             ).map(AuditEntry.init(row:))
             return XRay(detail: detail, events: events, audit: audit)
         }

@@ -19,7 +19,7 @@ extension WriteTransaction {
         let bought =
             if let otid = subscription?.originalTransactionId {
                 try await sql.row(
-                    "SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid) ORDER BY purchase_date DESC LIMIT 1"
+                    "SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE original_transaction_id = \(bind: otid) ORDER BY purchase_date DESC LIMIT 1"
                 ).map(StoredTransaction.init(row:))
             } else if let tid = order.transactionId { try await storedTransaction(tid) } else { nil as StoredTransaction? }
         let payload = GameEventPayload(
@@ -63,7 +63,7 @@ extension WriteTransaction {
             guard !changes.isEmpty,
                 let order = try await sql.row(
                     """
-                    SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid)
+                    SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE original_transaction_id = \(bind: otid)
                     ORDER BY CASE WHEN state = 'delivered' THEN 0 ELSE 1 END, created_at DESC LIMIT 1
                     """
                 ).map(Order.init(row:))
@@ -74,26 +74,31 @@ extension WriteTransaction {
     }
 }
 
-extension GameEvent {
-    static let columns = """
-        id, event_id, type, order_id, account_id, created_at, payload, attempts, last_attempt_at, last_status, last_error,
-        confirmed_at, confirmed_via, dead_at
-        """
+extension GameEvent: StoredRecord {
+    enum Column: String, TableColumn {
+        case id, eventId = "event_id", type, orderId = "order_id", accountId = "account_id", createdAt = "created_at", payload, attempts,
+            lastAttemptAt = "last_attempt_at", lastStatus = "last_status", lastError = "last_error", confirmedAt = "confirmed_at",
+            confirmedVia = "confirmed_via", deadAt = "dead_at"
+    }
 
-    init(row: Row) throws {
+    init(_ row: Columns<Column>) throws {
         self.init(
-            id: try row.int64("id"), eventId: try row.string("event_id"), type: try row.value("type", as: GameEventType.self),
-            orderId: try row.optionalString("order_id"), accountId: try row.string("account_id"), createdAt: try row.int64("created_at"),
-            payload: try row.string("payload"), attempts: try row.int64("attempts"), lastAttemptAt: try row.optionalInt64("last_attempt_at"),
-            lastStatus: try row.optionalInt64("last_status").map(Int.init), lastError: try row.optionalString("last_error"),
-            confirmedAt: try row.optionalInt64("confirmed_at"), confirmedVia: try row.optionalString("confirmed_via"), deadAt: try row.optionalInt64("dead_at"))
+            id: try row.int64(.id), eventId: try row.string(.eventId), type: try row.value(.type, as: GameEventType.self),
+            orderId: try row.optionalString(.orderId), accountId: try row.string(.accountId), createdAt: try row.int64(.createdAt),
+            payload: try row.string(.payload), attempts: try row.int64(.attempts), lastAttemptAt: try row.optionalInt64(.lastAttemptAt),
+            lastStatus: try row.optionalInt64(.lastStatus).map(Int.init), lastError: try row.optionalString(.lastError),
+            confirmedAt: try row.optionalInt64(.confirmedAt), confirmedVia: try row.optionalString(.confirmedVia), deadAt: try row.optionalInt64(.deadAt))
     }
 }
 
-extension GameEventAttempt {
-    init(row: Row) throws {
+extension GameEventAttempt: StoredRecord {
+    enum Column: String, TableColumn {
+        case at, via, httpStatus = "http_status", answer, latencyMs = "latency_ms"
+    }
+
+    init(_ row: Columns<Column>) throws {
         self.init(
-            at: try row.int64("at"), via: try row.value("via", as: EventChannel.self), httpStatus: try row.optionalInt64("http_status").map(Int.init),
-            answer: try row.optionalString("answer"), latencyMs: try row.optionalInt64("latency_ms"))
+            at: try row.int64(.at), via: try row.value(.via, as: EventChannel.self), httpStatus: try row.optionalInt64(.httpStatus).map(Int.init),
+            answer: try row.optionalString(.answer), latencyMs: try row.optionalInt64(.latencyMs))
     }
 }

@@ -39,19 +39,22 @@ extension WriteTransaction {
     }
 }
 
-extension Job {
-    static let columns = "id, kind, subject, due_at, attempts, lease_owner, lease_until, last_error, dead_at"
+extension Job: StoredRecord {
+    enum Column: String, TableColumn {
+        case id, kind, subject, dueAt = "due_at", attempts, leaseOwner = "lease_owner", leaseUntil = "lease_until", lastError = "last_error",
+            deadAt = "dead_at"
+    }
 
-    init(row: Row) throws {
-        let id = try row.int64("id")
-        let kind = try row.value("kind", as: JobKind.self)
-        let subject = try row.string("subject")
-        let dueAt = try row.int64("due_at")
-        let attempts = try row.int64("attempts")
-        let leaseOwner = try row.optionalString("lease_owner")
-        let leaseUntil = try row.optionalInt64("lease_until")
-        let lastError = try row.optionalString("last_error")
-        let deadAt = try row.optionalInt64("dead_at")
+    init(_ row: Columns<Column>) throws {
+        let id = try row.int64(.id)
+        let kind = try row.value(.kind, as: JobKind.self)
+        let subject = try row.string(.subject)
+        let dueAt = try row.int64(.dueAt)
+        let attempts = try row.int64(.attempts)
+        let leaseOwner = try row.optionalString(.leaseOwner)
+        let leaseUntil = try row.optionalInt64(.leaseUntil)
+        let lastError = try row.optionalString(.lastError)
+        let deadAt = try row.optionalInt64(.deadAt)
         self.init(
             id: id, kind: kind, subject: subject, dueAt: dueAt, attempts: attempts, leaseOwner: leaseOwner, leaseUntil: leaseUntil, lastError: lastError,
             deadAt: deadAt)

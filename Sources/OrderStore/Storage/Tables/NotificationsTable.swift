@@ -2,29 +2,30 @@ import Foundation
 import SQLKit
 
 /// The notifications table: every notification as it came, its verdict and what it did.
-extension NotificationRecord {
-    static let columns = """
-        id, endpoint, via, received_at, rejection, facts, outcome, detail, applied_at, deadline_at, raw
-        """
+extension NotificationRecord: StoredRecord {
+    enum Column: String, TableColumn {
+        case id, endpoint, via, receivedAt = "received_at", rejection, facts, outcome, detail, appliedAt = "applied_at", deadlineAt = "deadline_at",
+            raw
+    }
 
-    init(row: Row) throws {
+    init(_ row: Columns<Column>) throws {
         let facts: NotificationFacts
-        let id = try row.int64("id")
-        let endpoint = try row.value("endpoint", as: AppleEnvironment.self)
-        let via = try row.value("via", as: NotificationChannel.self)
-        let receivedAt = try row.int64("received_at")
-        let rejection = try row.optionalString("rejection")
+        let id = try row.int64(.id)
+        let endpoint = try row.value(.endpoint, as: AppleEnvironment.self)
+        let via = try row.value(.via, as: NotificationChannel.self)
+        let receivedAt = try row.int64(.receivedAt)
+        let rejection = try row.optionalString(.rejection)
         do {
-            facts = try JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string("facts").utf8))
+            facts = try JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string(.facts).utf8))
         } catch {
             // Written by this code from a verified payload: anything else was changed outside it.
             throw StoreError.corrupt("notification \(id): its stored facts do not decode (\(error))")
         }
-        let outcome = try row.value("outcome", as: NotificationOutcome.self)
-        let detail = try row.optionalString("detail")
-        let appliedAt = try row.optionalInt64("applied_at")
-        let deadline = try row.optionalInt64("deadline_at")
-        let raw = try row.string("raw")
+        let outcome = try row.value(.outcome, as: NotificationOutcome.self)
+        let detail = try row.optionalString(.detail)
+        let appliedAt = try row.optionalInt64(.appliedAt)
+        let deadline = try row.optionalInt64(.deadlineAt)
+        let raw = try row.string(.raw)
         self.init(
             id: id, endpoint: endpoint, via: via, receivedAt: receivedAt, rejection: rejection, facts: facts, outcome: outcome, detail: detail,
             appliedAt: appliedAt, deadline: deadline, raw: raw)
@@ -41,7 +42,7 @@ extension NotificationFacts {
 
 extension WriteTransaction {
     func notificationRecord(_ id: Int64) async throws -> NotificationRecord? {
-        try await sql.row("SELECT \(unsafeRaw: NotificationRecord.columns) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
+        try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
     }
 
     func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: String) async throws {

@@ -81,7 +81,8 @@ extension WriteTransaction {
     }
 
     func playPurchase(_ token: String) async throws -> StoredPlayPurchase? {
-        try await sql.row("SELECT * FROM play_purchases WHERE purchase_token = \(bind: token)").map(StoredPlayPurchase.init(row:))
+        try await sql.row("SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE purchase_token = \(bind: token)").map(
+            StoredPlayPurchase.init(row:))
     }
 
     /// Google took the developer's acknowledgement (and consumption) of a token.
@@ -98,21 +99,30 @@ extension WriteTransaction {
     }
 }
 
-extension StoredPlayPurchase {
-    init(row: Row) throws {
+extension StoredPlayPurchase: StoredRecord {
+    enum Column: String, TableColumn {
+        case purchaseToken = "purchase_token", packageName = "package_name", productId = "product_id", kind, orderId = "order_id",
+            purchaseState = "purchase_state", acknowledged, consumed, quantity, refundableQuantity = "refundable_quantity",
+            purchaseTime = "purchase_time", expiryTime = "expiry_time", subscriptionState = "subscription_state", autoRenew = "auto_renew",
+            linkedPurchaseToken = "linked_purchase_token", obfuscatedAccountId = "obfuscated_account_id",
+            obfuscatedProfileId = "obfuscated_profile_id", regionCode = "region_code", isTest = "is_test", rootToken = "root_token",
+            acknowledgeBy = "acknowledge_by", acknowledgedAt = "acknowledged_at", consumedAt = "consumed_at", firstSeenAt = "first_seen_at"
+    }
+
+    init(_ row: Columns<Column>) throws {
         let facts = PlayPurchaseFacts(
-            purchaseToken: try row.string("purchase_token"), packageName: try row.string("package_name"), productId: try row.string("product_id"),
-            kind: try row.value("kind", as: PlayPurchaseFacts.Kind.self), orderId: try row.optionalString("order_id"),
-            state: try row.value("purchase_state", as: PlayPurchaseFacts.State.self), acknowledged: try row.bool("acknowledged"),
-            consumed: try row.bool("consumed"), quantity: try row.int("quantity"), refundableQuantity: try row.optionalInt("refundable_quantity"),
-            purchaseTime: try row.optionalInt64("purchase_time"), expiryTime: try row.optionalInt64("expiry_time"),
-            subscriptionState: try row.optionalString("subscription_state"), autoRenew: try row.optionalInt("auto_renew").map { $0 != 0 },
-            linkedPurchaseToken: try row.optionalString("linked_purchase_token"), obfuscatedAccountId: try row.optionalString("obfuscated_account_id"),
-            obfuscatedProfileId: try row.optionalString("obfuscated_profile_id"), regionCode: try row.optionalString("region_code"),
-            isTest: try row.bool("is_test"))
+            purchaseToken: try row.string(.purchaseToken), packageName: try row.string(.packageName), productId: try row.string(.productId),
+            kind: try row.value(.kind, as: PlayPurchaseFacts.Kind.self), orderId: try row.optionalString(.orderId),
+            state: try row.value(.purchaseState, as: PlayPurchaseFacts.State.self), acknowledged: try row.bool(.acknowledged),
+            consumed: try row.bool(.consumed), quantity: try row.int(.quantity), refundableQuantity: try row.optionalInt(.refundableQuantity),
+            purchaseTime: try row.optionalInt64(.purchaseTime), expiryTime: try row.optionalInt64(.expiryTime),
+            subscriptionState: try row.optionalString(.subscriptionState), autoRenew: try row.optionalInt(.autoRenew).map { $0 != 0 },
+            linkedPurchaseToken: try row.optionalString(.linkedPurchaseToken), obfuscatedAccountId: try row.optionalString(.obfuscatedAccountId),
+            obfuscatedProfileId: try row.optionalString(.obfuscatedProfileId), regionCode: try row.optionalString(.regionCode),
+            isTest: try row.bool(.isTest))
         self.init(
-            facts: facts, rootToken: try row.string("root_token"), acknowledgeBy: try row.optionalInt64("acknowledge_by"),
-            acknowledgedAt: try row.optionalInt64("acknowledged_at"), consumedAt: try row.optionalInt64("consumed_at"),
-            firstSeenAt: try row.int64("first_seen_at"))
+            facts: facts, rootToken: try row.string(.rootToken), acknowledgeBy: try row.optionalInt64(.acknowledgeBy),
+            acknowledgedAt: try row.optionalInt64(.acknowledgedAt), consumedAt: try row.optionalInt64(.consumedAt),
+            firstSeenAt: try row.int64(.firstSeenAt))
     }
 }

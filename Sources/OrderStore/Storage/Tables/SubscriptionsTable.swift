@@ -3,7 +3,8 @@ import SQLKit
 /// The subscriptions table (one row per original transaction id) and its ownership history.
 extension WriteTransaction {
     func subscriptionRow(_ otid: String) async throws -> Subscription? {
-        try await sql.row("SELECT * FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(Subscription.init(row:))
+        try await sql.row("SELECT \(unsafeRaw: Subscription.Column.list) FROM subscriptions WHERE original_transaction_id = \(bind: otid)").map(
+            Subscription.init(row:))
     }
 
     /// A new subscription row: with its first owner (R8), or with none when Apple's
@@ -98,7 +99,7 @@ extension WriteTransaction {
     func disputedOrders(_ otid: String) async throws -> [Order] {
         try await sql.rows(
             """
-            SELECT \(Order.columns) FROM orders WHERE original_transaction_id = \(bind: otid) AND state = 'disputed' ORDER BY order_id
+            SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE original_transaction_id = \(bind: otid) AND state = 'disputed' ORDER BY order_id
             """
         ).map(Order.init(row:))
     }

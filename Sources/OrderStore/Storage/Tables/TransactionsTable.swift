@@ -46,7 +46,7 @@ extension WriteTransaction {
     }
 
     func storedTransaction(_ transactionId: String) async throws -> StoredTransaction? {
-        try await sql.row("SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE transaction_id = \(bind: transactionId)")
+        try await sql.row("SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE transaction_id = \(bind: transactionId)")
             .map(StoredTransaction.init(row:))
     }
 
@@ -54,7 +54,7 @@ extension WriteTransaction {
     func chain(_ otid: String) async throws -> [AppleTransaction] {
         try await sql.rows(
             """
-            SELECT \(unsafeRaw: StoredTransaction.columns) FROM transactions WHERE original_transaction_id = \(bind: otid)
+            SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions WHERE original_transaction_id = \(bind: otid)
             ORDER BY purchase_date, transaction_id
             """
         ).map { try StoredTransaction(row: $0).transaction }
