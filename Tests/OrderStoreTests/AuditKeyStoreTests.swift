@@ -67,7 +67,7 @@ struct AuditKeyStoreTests {
             try await reopened(store, with: nil) { (unkeyed: OrderStore) async throws in
                 #expect(try await unkeyed.audit.verify() == .intact(entries: Int64(try await unkeyed.audit.entries().count)))  // what R10 alone sees
             }
-            #expect(try await store.audit.verify() == .broken(seq: 3, why: "its MAC does not match the audit key: written or changed without the key"))
+            #expect(try await store.audit.verify() == .broken(seq: 3, why: .macMismatch))
         }
     }
 
@@ -89,7 +89,7 @@ struct AuditKeyStoreTests {
             try await store.db.sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
             #expect(
                 try await store.audit.verify()
-                    == .broken(seq: seq, why: "it carries no MAC though the log is signed from entry 1: written or rewritten without the audit key"))
+                    == .broken(seq: seq, why: .macMissing(signedSince: 1)))
         }
     }
 
@@ -108,10 +108,10 @@ struct AuditKeyStoreTests {
             #expect(
                 try await store.audit.verify()
                     == .broken(
-                        seq: end - 2, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited"))
+                        seq: end - 2, why: .headNotSigned))
             guard case .broken(let seq, let why) = try await store.audit.verify(witness: witness) else { Issue.record("truncation not found"); return }
             #expect(seq == end - 1)
-            #expect(why.contains("entry \(end) was in it when verified"))
+            guard case .truncatedBelowWitness(endsAt: end - 2, witnessed: end, _) = why else { Issue.record("\(why)"); return }
             await #expect(throws: AuditError.headForged(seq: end - 2)) { try await store.operators.add(name: "root", role: .admin, by: root) }
 
             await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) {
@@ -136,7 +136,7 @@ struct AuditKeyStoreTests {
             #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.hasSuffix("→ delivered"))
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from - 1 WHERE seq = \(bind: recording.seq)").run()
             #expect(
-                try await store.audit.verify() == .broken(seq: recording.seq, why: "its grant columns name no range of grants: edited after it was written"))
+                try await store.audit.verify() == .broken(seq: recording.seq, why: .grantColumnsEdited))
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from WHERE seq = \(bind: recording.seq)").run()
             #expect(try await store.audit.verify().isIntactForTest)
             try await store.db.sql.raw(
@@ -204,8 +204,7 @@ struct AuditKeyStoreTests {
                 #expect(
                     try await keyed.audit.verify()
                         == .broken(
-                            seq: end - 1, why: "it carries no MAC though the log is signed from entry \(before + 1): written or rewritten without the audit key"
-                        ))
+                            seq: end - 1, why: .macMissing(signedSince: before + 1)))
                 // …or every MAC and the head's key: a keyed writer refuses to start signing it quietly.
                 try await keyed.db.sql.raw("UPDATE audit_log SET mac = NULL").run()
                 try await keyed.db.sql.raw("UPDATE audit_head SET mac = NULL, key_fingerprint = NULL, keyed_since = NULL WHERE id = 1").run()
@@ -231,7 +230,7 @@ struct AuditKeyStoreTests {
             // The seed's entry is what vouches for its grants: its range is chained with it, and
             // without it they are unaccounted for.
             try await store.db.sql.raw("UPDATE audit_log SET grants_from = NULL, grants_to = NULL WHERE seq = \(bind: entry.seq)").run()
-            #expect(try await store.audit.verify() == .broken(seq: entry.seq, why: "its content was changed after it was written"))
+            #expect(try await store.audit.verify() == .broken(seq: entry.seq, why: .contentChanged))
             #expect(try await store.audit.unauditedDeliveries(limit: 5).count == 5)
             await store.close()
         } catch {

@@ -101,7 +101,7 @@ struct RefundAuditStoreTests {
         try await withStore(backend) { store in
             try await delivered(store, "o1", tid: "901")
             try await store.db.sql.raw("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 3").run()
-            #expect(try await store.audit.verify() == .broken(seq: 3, why: "its content was changed after it was written"))
+            #expect(try await store.audit.verify() == .broken(seq: 3, why: .contentChanged))
         }
     }
 
@@ -113,9 +113,9 @@ struct RefundAuditStoreTests {
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = \(bind: count)").run()
             #expect(
                 try await store.audit.verify()
-                    == .broken(seq: Int64(count), why: "the log ends at entry \(count - 1) but its head says \(count): entries were removed"))
+                    == .broken(seq: Int64(count), why: .entriesRemoved(endsAt: Int64(count - 1), headSays: Int64(count))))
             try await store.db.sql.raw("DELETE FROM audit_log WHERE seq = 2").run()
-            #expect(try await store.audit.verify() == .broken(seq: 2, why: "entry 2 is missing"))
+            #expect(try await store.audit.verify() == .broken(seq: 2, why: .missing))
         }
     }
 }

@@ -28,6 +28,21 @@ struct ErrorWordsTests {
         #expect(!roles.words.contains("`iapdesk") && ErrorWords.text(roles).contains("`iapdesk operator db-roles --apply`"))
     }
 
+    @Test("A refusal decided before Apple or Google is asked is a value; its words name its particulars")
+    func refusalsInWords() {
+        #expect(
+            ErrorWords.what(AppleActionError.extensionRefused(originalTransactionId: "o-1", .yearlyLimit(sent: 2)))
+                == "subscription o-1 cannot be extended: it was extended 2 times in the last 365 days; Apple allows 2 (nothing was sent to Apple)")
+        #expect(ErrorWords.what(AppleActionError.extensionRefused(originalTransactionId: "o-1", .notActive(.expired))).contains("it is expired"))
+        #expect(ErrorWords.what(StoreError.deferRefused(originalTransactionId: "o-2", .days(0, max: 365))).hasSuffix("0 days: 1 to 365"))
+        #expect(ErrorWords.what(StoreError.deferRefused(originalTransactionId: "o-2", .notActive(nil))).contains("not known here"))
+        #expect(
+            ErrorWords.what(AuditError.broken(seq: 7, why: .macMissing(signedSince: 3)))
+                .contains("entry 7 (it carries no MAC though the log is signed from entry 3"))
+        #expect(
+            ExtensionRule.reasonCodes.map(ExtensionRule.reasonCodeWords(of:)) == ["undeclared", "customer satisfaction", "other", "service issue or outage"])
+    }
+
     @Test("A database driver's error is said in the database's words, though Presentation links no driver; another library's error as itself")
     func databaseWords() {
         let dropped = ChannelError.ioOnClosedChannel

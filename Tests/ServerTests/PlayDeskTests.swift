@@ -276,7 +276,7 @@ struct PlayDeskTests {
             await #expect(throws: StoreError.self, "admins only, as Apple's extensions") {
                 _ = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 7, by: support, reason: "ticket", tell: tell)
             }
-            await #expect(throws: StoreError.deferRefused(originalTransactionId: otid, why: "0 days: 1 to 365")) {
+            await #expect(throws: StoreError.deferRefused(originalTransactionId: otid, .days(0, max: 365))) {
                 _ = try await googlePlay.deferRenewal(originalTransactionId: otid, days: 0, by: admin, reason: "ticket", tell: tell)
             }
             await play.faults.set(FaultProfile(faults: [.init(.http(500))]))

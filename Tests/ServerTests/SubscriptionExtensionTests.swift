@@ -54,8 +54,8 @@ extension AppleSide {
                     _ = try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 7", send: send)
                     Issue.record("a third extension in a year was sent")
-                } catch AppleActionError.extensionRefused(_, let why) {
-                    #expect(why.contains("2 times in the last 365 days"))
+                } catch AppleActionError.extensionRefused(_, let refusal) {
+                    #expect(refusal == .yearlyLimit(sent: 2))
                 }
                 #expect(
                     try await serve.store.extensions.of(originalTransactionId: otid).map(\.outcome) == [.sent, .sent], "the refused one never reached Apple")
@@ -68,8 +68,8 @@ extension AppleSide {
                     _ = try await serve.store.extensions.extend(
                         originalTransactionId: "\(otid)", days: 1, reasonCode: 1, by: Self.ada, reason: "ticket 8", send: send)
                     Issue.record("an expired subscription was extended")
-                } catch AppleActionError.extensionRefused(_, let why) {
-                    #expect(why.contains("expired"))
+                } catch AppleActionError.extensionRefused(_, let refusal) {
+                    #expect(refusal == .notActive(.expired))
                 }
             }
         }

@@ -14,7 +14,7 @@ enum SubscriptionActions {
         let (store, actor, otid) = (session.store, session.actor, s.originalTransactionId)
         let yearAgo = session.clock() - .hours(365 * 24)
         let recent = detail.extensions.filter { $0.outcome == .sent && $0.claimedAt >= yearAgo }.count
-        let codes = ExtensionRule.reasonCodes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let codes = ExtensionRule.reasonCodes.map { "\($0) \(ExtensionRule.reasonCodeWords(of: $0))" }.joined(separator: ", ")
         let (daysField, codeField) = (DialogField("Days"), DialogField("Reason code (0-3)", prefilled: "1"))
         return .dialog(
             Dialog(
@@ -54,7 +54,7 @@ enum SubscriptionActions {
                 fields: [daysField, .reason], confirm: "ask Google"
             ) { values in
                 guard let days = Int(values[daysField]) else {
-                    throw StoreError.deferRefused(originalTransactionId: otid, why: "days: a whole number from 1 to \(GooglePlayPurchases.maxDeferDays)")
+                    throw DialogInputError("days: a whole number from 1 to \(GooglePlayPurchases.maxDeferDays)")
                 }
                 let answer = try await store.googlePlay.deferRenewal(originalTransactionId: otid, days: days, by: actor, reason: values[.reason]) {
                     await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2)

@@ -114,7 +114,7 @@ enum AuditReport {
         var lines: [String] = []
         switch chain {
         case .intact(let entries): lines.append("audit log intact: \(entries) entries")
-        case .broken(let seq, let why): lines.append("audit log BROKEN at entry \(seq): \(why)")
+        case .broken(let seq, let why): lines.append("audit log BROKEN at entry \(seq): \(why.words)")
         }
         switch (signing, keyConfigured) {
         case (let signing?, true):

@@ -5,7 +5,7 @@ public enum AuditError: Error, Equatable {
     case keyTooShort(minimumBytes: Int)
     case noKey
     /// Anchoring a broken log would vouch for it.
-    case broken(seq: Int64, why: String)
+    case broken(seq: Int64, why: AuditBreak)
     /// The log is keyed and this process has no audit key.
     case keyRequired(fingerprint: String)
     /// The log is keyed with another key than the one configured.

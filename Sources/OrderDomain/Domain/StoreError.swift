@@ -65,5 +65,13 @@ public enum StoreError: Error, Equatable {
     /// of an App Store order), or of one whose purchase that store never confirmed.
     case notPaidIn(Marketplace, id: String)
     /// Deferring a Google Play subscription's renewal the rules turn down before Google is asked.
-    case deferRefused(originalTransactionId: String, why: String)
+    case deferRefused(originalTransactionId: String, DeferRefusal)
+}
+
+/// Why deferring a Google Play subscription is refused before Google is asked.
+public enum DeferRefusal: Sendable, Equatable {
+    /// Outside 1 to `max` days.
+    case days(Int, max: Int)
+    /// Google defers active subscriptions only; nil: the store knows no state for it.
+    case notActive(SubscriptionStatus?)
 }

@@ -5,7 +5,7 @@ import SQLKit
 public enum AuditVerification: Sendable, Equatable {
     case intact(entries: Int64)
     /// The first entry whose hash, link or MAC does not match, and why.
-    case broken(seq: Int64, why: String)
+    case broken(seq: Int64, why: AuditBreak)
 }
 
 /// Where a keyed log starts being signed, and by which key (its fingerprint).
@@ -54,9 +54,7 @@ extension AuditLog {
         if let witness, witness.seq > head.seq {
             return .broken(
                 seq: head.seq + 1,
-                why:
-                    "the log ends at entry \(head.seq), but entry \(witness.seq) was in it when verified at \(witness.verifiedAt.iso8601): it was truncated and its head moved back"
-            )
+                why: .truncatedBelowWitness(endsAt: head.seq, witnessed: witness.seq, verifiedAt: witness.verifiedAt))
         }
         let signedSince = head.keyFingerprint == nil ? nil : head.keyedSince ?? 1
         var previous = AuditChain.genesis
@@ -72,34 +70,34 @@ extension AuditLog {
             if rows.isEmpty { break }
             for row in rows {
                 let seq = try row.int64("seq")
-                if seq != expectedSeq { return .broken(seq: expectedSeq, why: "entry \(expectedSeq) is missing") }
-                if try row.string("prev_hash") != previous { return .broken(seq: seq, why: "does not link to the entry before it") }
+                if seq != expectedSeq { return .broken(seq: expectedSeq, why: .missing) }
+                if try row.string("prev_hash") != previous { return .broken(seq: seq, why: .unlinked) }
                 let grants: ClosedRange<Int64>?
                 switch (try row.optionalInt64("grants_from"), try row.optionalInt64("grants_to")) {
                 case (nil, nil): grants = nil
                 case (let from?, let to?) where from <= to: grants = from...to
-                default: return .broken(seq: seq, why: "its grant columns name no range of grants: edited after it was written")
+                default: return .broken(seq: seq, why: .grantColumnsEdited)
                 }
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
                     action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
                     detail: try row.string("detail"), grants: grants)
-                if hash != (try row.string("hash")) { return .broken(seq: seq, why: "its content was changed after it was written") }
+                if hash != (try row.string("hash")) { return .broken(seq: seq, why: .contentChanged) }
                 if let why = Self.macProblem(try row.optionalString("mac"), hash: hash, seq: seq, signedSince: signedSince, key: key) {
                     return .broken(seq: seq, why: why)
                 }
                 if let witness, witness.seq == seq, witness.hash != hash {
-                    return .broken(seq: seq, why: "it is not the entry verified at \(witness.verifiedAt.iso8601): the log was rewritten from here")
+                    return .broken(seq: seq, why: .rewrittenSinceWitness(verifiedAt: witness.verifiedAt))
                 }
                 previous = hash
                 expectedSeq += 1
             }
         }
         if expectedSeq - 1 != head.seq || previous != head.hash {
-            return .broken(seq: expectedSeq, why: "the log ends at entry \(expectedSeq - 1) but its head says \(head.seq): entries were removed")
+            return .broken(seq: expectedSeq, why: .entriesRemoved(endsAt: expectedSeq - 1, headSays: head.seq))
         }
         if let key, head.keyFingerprint != nil, !ignoringHeadMAC, head.mac != key.headMAC(seq: head.seq, hash: head.hash) {
-            return .broken(seq: head.seq, why: "the head is not signed by the audit key: the log was truncated and its head moved back, or the head was edited")
+            return .broken(seq: head.seq, why: .headNotSigned)
         }
         returning?(AuditWitness(seq: head.seq, hash: head.hash, verifiedAt: .now()))
         return .intact(entries: head.seq)
@@ -107,17 +105,17 @@ extension AuditLog {
 
     /// What is wrong with one entry's MAC, if anything. Without the key only its presence
     /// is checked: a keyed log has a MAC on every entry from where signing began.
-    private static func macProblem(_ mac: String?, hash: String, seq: Int64, signedSince: Int64?, key: AuditKey?) -> String? {
+    private static func macProblem(_ mac: String?, hash: String, seq: Int64, signedSince: Int64?, key: AuditKey?) -> AuditBreak? {
         guard let mac else {
             if let signedSince, seq >= signedSince {
-                return "it carries no MAC though the log is signed from entry \(signedSince): written or rewritten without the audit key"
+                return .macMissing(signedSince: signedSince)
             }
             return nil
         }
         guard let signedSince, seq >= signedSince else {
-            return "it carries a MAC though the head says the log is not signed there: the head was changed by hand"
+            return .macWhereUnsigned
         }
-        if let key, mac != key.entryMAC(hash: hash) { return "its MAC does not match the audit key: written or changed without the key" }
+        if let key, mac != key.entryMAC(hash: hash) { return .macMismatch }
         return nil
     }
 }

@@ -64,7 +64,7 @@ public enum SubscriptionPresentation {
                 at: o.createdAt, "\(o.orderId)  \(o.accountId)  \(OrderListings.stateText(o, storeIsProduction: storeIsProduction))", tone: .state(o.state))
         }
         let extensions = d.extensions.map { e in
-            var text = "+\(e.days) days (\(ExtensionRule.reasonCodes[e.reasonCode] ?? "code \(e.reasonCode)")) by \(e.operatorName): \(e.outcome.rawValue)"
+            var text = "+\(e.days) days (\(ExtensionRule.reasonCodeWords(of: e.reasonCode))) by \(e.operatorName): \(e.outcome.rawValue)"
             if let end = e.newExpiry { text += ", now ends \(TimeText.full(end))" }
             if let error = e.appleError { text += " — Apple: \(error)" }
             return DetailLine(at: e.claimedAt, text + " — \(e.reason)", tone: e.outcome == .sent ? .passed : e.outcome == .failed ? .failed : .muted)

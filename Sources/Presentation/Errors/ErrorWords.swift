@@ -25,6 +25,7 @@ public enum ErrorWords {
         case StoreSetupError.cannotOpen(_, let why): why
         case let error as StoreSetupError: error.words
         case let error as AuditError: error.words
+        case let error as AppleActionError: error.words
         case let failure as any DatabaseFailureText: failure.databaseText
         default: nil
         }

@@ -14,8 +14,10 @@ extension StoreError {
             (subject.map { "\($0): " } ?? "") + "no app \(app) in this store (\(served.joined(separator: ", ")))"
         case .notPaidIn(let store, let id):
             "\(id) has no purchase \(store == .googlePlay ? "Google Play" : "the App Store") confirmed"
-        case .deferRefused(let otid, let why):
-            "subscription \(otid) cannot be deferred: \(why)"
+        case .deferRefused(let otid, .days(let days, let max)):
+            "subscription \(otid) cannot be deferred: \(days) days: 1 to \(max)"
+        case .deferRefused(let otid, .notActive(let status)):
+            "subscription \(otid) cannot be deferred: it is \(status?.rawValue ?? "not known here"); Google defers active ones"
         case .corrupt(let what):
             "store data is inconsistent: \(what)"
         case .notFound(let kind, let id):
