@@ -13,25 +13,25 @@ public struct PlayNotificationDecoder: Sendable {
 
     public func decode(push body: String) -> IncomingNotification {
         var facts = NotificationFacts()
-        func rejected(_ why: String) -> IncomingNotification {
+        func rejected(_ why: NotificationRejection) -> IncomingNotification {
             IncomingNotification(endpoint: .production, via: .receiver, raw: String(body.prefix(16_384)), rejection: why, facts: facts)
         }
         guard let push = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], let message = push["message"] as? [String: Any]
-        else { return rejected("not a Pub/Sub push") }
+        else { return rejected(.notPubSubPush) }
         guard let messageId = message["messageId"] as? String ?? message["message_id"] as? String, !messageId.isEmpty else {
-            return rejected("the push names no message id")
+            return rejected(.noMessageId)
         }
         facts.uuid = "play:\(messageId.prefix(100))"
         guard let data = (message["data"] as? String).flatMap({ Data(base64Encoded: $0) }),
             let notification = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return rejected("its data is not a base64 JSON DeveloperNotification") }
+        else { return rejected(.notDeveloperNotification) }
         let raw = String(decoding: data, as: UTF8.self)
         facts.app = notification["packageName"] as? String
         facts.signedDate = PlayAnswerReader.int64(notification["eventTimeMillis"])
         facts.environment = "Production"
         guard let package = facts.app, packageNames.contains(package) else {
             return IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: "about \(facts.app ?? "no package"), not this studio's",
+                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .otherPackage(facts.app),
                 facts: facts)
         }
         if let sub = notification["subscriptionNotification"] as? [String: Any] {
@@ -57,7 +57,7 @@ public struct PlayNotificationDecoder: Sendable {
         if let token = facts.purchaseToken, !PlaySubmission.isPlausibleToken(token) {
             facts.purchaseToken = nil
             return IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: "its purchase token is malformed", facts: facts)
+                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .malformedPurchaseToken, facts: facts)
         }
         return IncomingNotification(endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: nil, facts: facts)
     }

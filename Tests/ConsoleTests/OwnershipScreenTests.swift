@@ -188,7 +188,7 @@ struct OwnershipScreenTests {
             try await store.notifications.apply(key: "tx-refunded")
             _ = try await store.notifications.receive(
                 IncomingNotification(
-                    endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: "the body is not {\"signedPayload\": \"…\"}",
+                    endpoint: .sandbox, via: .receiver, raw: "\u{1b}]0;pwned\u{07}", rejection: .notSignedPayloadBody,
                     facts: NotificationFacts()))
             await app.command("notifications")
             let list = try terminal.screenText()

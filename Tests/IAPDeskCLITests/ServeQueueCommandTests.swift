@@ -28,7 +28,7 @@ struct ServeQueueCommandTests {
         let dead = try #require(try await store.jobs.list(deadOnly: true).first)
         let rejected = try await store.notifications.receive(
             IncomingNotification(
-                endpoint: .production, via: .receiver, raw: "garbage", rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts()))
+                endpoint: .production, via: .receiver, raw: "garbage", rejection: .notSignedPayloadBody, facts: NotificationFacts()))
         await store.close()
 
         try await IAPDesk.run(["jobs", "list", "--dead", "--db", db])

@@ -59,7 +59,8 @@ struct GroupCommitStoreTests {
                     facts: NotificationFacts(uuid: uuid, type: "REFUND", signedDate: t0, environment: "Production", transaction: refunded))
             }
             let forged = IncomingNotification(
-                endpoint: .production, via: .receiver, raw: "garbage", rejection: "the signature does not verify", facts: NotificationFacts())
+                endpoint: .production, via: .receiver, raw: "garbage", rejection: .signatureRefused("the signature does not verify"), facts: NotificationFacts()
+            )
             let results = try await store.notifications.receive(
                 all: [refund("u-1", "tx-1"), refund("u-2", "tx-2"), refund("u-1", "tx-1"), forged], at: t0 + 10)
             let receipts = results.map { try? $0.get() }

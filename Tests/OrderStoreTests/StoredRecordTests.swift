@@ -64,4 +64,31 @@ struct StoredRecordTests {
             }
         }
     }
+
+    @Test(
+        "A notification's rejection is kept as the value it was decided as, every kind of it; one kept as words before reads back as those words",
+        arguments: Backend.all)
+    func rejectionKept(backend: Backend) async throws {
+        let rejections: [NotificationRejection] = [
+            .notSignedPayloadBody, .notSigned("JWS: 2 parts"), .signatureRefused("x5c chain: not Apple's root"),
+            .otherApp("com.other.game", served: ["com.studio.dragon", "com.studio.kitten"]), .otherApp(nil, served: []),
+            .wrongEnvironment(signed: "Production", endpoint: .sandbox), .transactionIncomplete, .insideRefused("renewal: bad signature"),
+            .notPubSubPush, .noMessageId, .notDeveloperNotification, .otherPackage("com.other.app"), .otherPackage(nil), .malformedPurchaseToken,
+        ]
+        try await withStore(backend) { store in
+            var ids: [Int64] = []
+            for rejection in rejections {
+                let receipt = try await store.notifications.receive(
+                    IncomingNotification(endpoint: .production, via: .receiver, raw: "raw", rejection: rejection, facts: NotificationFacts()), at: t0)
+                guard case .rejected(let id) = receipt else { Issue.record("\(rejection): \(receipt)"); return }
+                ids.append(id)
+            }
+            for (id, rejection) in zip(ids, rejections) { #expect(try await store.notifications.record(id: id).rejection == rejection) }
+            let first = try #require(ids.first)
+            try await store.read { sql in
+                try await sql.raw("UPDATE notifications SET rejection = 'the body is not {\"signedPayload\": …}' WHERE id = \(bind: first)").run()
+            }
+            #expect(try await store.notifications.record(id: first).rejection == .words(#"the body is not {"signedPayload": …}"#))
+        }
+    }
 }

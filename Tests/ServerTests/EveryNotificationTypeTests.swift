@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import Presentation
 import TestSupport
 import Testing
 
@@ -62,7 +63,7 @@ struct EveryNotificationTypeTests {
                 "serve answered every post 200: \(sent.map { $0.attempts.map(\.result) })")
 
             let stored = try await Self.settled(sent.count, in: serve)
-            let table = stored.map { "\($0.facts.kind) → \($0.outcome.rawValue): \($0.detail ?? $0.rejection ?? "")" }.joined(separator: "\n")
+            let table = stored.map { "\($0.facts.kind) → \($0.outcome.rawValue): \($0.detail ?? $0.rejection?.words ?? "")" }.joined(separator: "\n")
             #expect(stored.count == sent.count, "each notification stored once")
             #expect(Set(stored.compactMap(\.facts.uuid)) == Set(sent.map(\.notification.uuid)))
             var outcomes: [String: [NotificationOutcome]] = [:]

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import OrderStore
+import Presentation
 import Server
 import SyntheticData
 import TestSupport
@@ -127,11 +128,15 @@ struct NotificationTests {
             let rejected = try await serve.store.notifications.list(outcome: .rejected)
             #expect(rejected.count == 4)
             let reasons = rejected.compactMap(\.rejection)
-            #expect(reasons.contains { $0.contains("Production notification came to the Sandbox URL") })
-            #expect(reasons.contains { $0.contains("signedPayload") })
+            #expect(reasons.contains(.wrongEnvironment(signed: "Production", endpoint: .sandbox)))
+            #expect(reasons.contains(.notSignedPayloadBody))
+            #expect(reasons.map(\.words).contains { $0.contains("Production notification came to the Sandbox URL") })
             let impostorRejection = try #require(rejected.first { $0.facts.uuid == forged.uuid }, "the forged one is kept")
             #expect(impostorRejection.facts.type == "REFUND", "it shows what it claimed")
-            #expect(impostorRejection.rejection?.contains("JWS rejected") == true, "\(impostorRejection.rejection ?? "")")
+            guard case .signatureRefused(let why) = impostorRejection.rejection else {
+                Issue.record("\(String(describing: impostorRejection.rejection))"); return
+            }
+            #expect(why.contains("JWS rejected"), "\(why)")
             #expect(try await serve.metrics().contains(#"iapdesk_notifications_total{type="unknown",result="rejected"} 4"#))
         }
     }

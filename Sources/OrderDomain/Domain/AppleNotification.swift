@@ -9,11 +9,11 @@ public struct IncomingNotification: Sendable, Equatable {
     /// The `signedPayload` as received (bounded by the receiver).
     public var raw: String
     /// Nil when the signature, chain, bundle id and environment all check out.
-    public var rejection: String?
+    public var rejection: NotificationRejection?
     /// What the payload says, decoded.
     public var facts: NotificationFacts
 
-    public init(endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: String?, facts: NotificationFacts) {
+    public init(endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: NotificationRejection?, facts: NotificationFacts) {
         self.endpoint = endpoint
         self.via = via
         self.raw = raw
@@ -158,7 +158,7 @@ public struct NotificationRecord: Sendable, Equatable {
     public var via: NotificationChannel
     public var receivedAt: Millis
     /// Why it was rejected; nil when it checked out.
-    public var rejection: String?
+    public var rejection: NotificationRejection?
     public var facts: NotificationFacts
     public var outcome: NotificationOutcome
     /// What applying it did, or why it was not applied.
@@ -172,7 +172,7 @@ public struct NotificationRecord: Sendable, Equatable {
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
-        id: Int64, endpoint: AppleEnvironment, via: NotificationChannel, receivedAt: Millis, rejection: String? = nil, facts: NotificationFacts,
+        id: Int64, endpoint: AppleEnvironment, via: NotificationChannel, receivedAt: Millis, rejection: NotificationRejection? = nil, facts: NotificationFacts,
         outcome: NotificationOutcome, detail: String? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String
     ) {
         self.id = id

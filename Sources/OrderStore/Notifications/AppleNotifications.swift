@@ -49,7 +49,7 @@ extension WriteTransaction {
             INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
               original_transaction_id, apply_key, facts, raw, outcome, deadline_at, app)
             VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
-              \(bind: now), \(bind: notification.rejection), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
+              \(bind: now), \(bind: try notification.rejection?.storedText), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
               \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
               \(bind: facts.applyKey), \(bind: try facts.json()), \(bind: notification.raw),
               \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app))

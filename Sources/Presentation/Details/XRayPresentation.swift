@@ -20,7 +20,8 @@ public enum XRayPresentation {
         for o in d.orders { add(o.createdAt, "order", "\(o.orderId) placed by \(o.accountId); now \(o.state.rawValue)", .state(o.state)) }
         for n in d.notifications {
             add(
-                n.facts.signedDate, "notification", "#\(n.id) \(n.facts.kind): \(n.outcome.rawValue)" + ((n.rejection ?? n.detail).map { " — \($0)" } ?? ""),
+                n.facts.signedDate, "notification",
+                "#\(n.id) \(n.facts.kind): \(n.outcome.rawValue)" + ((n.rejection?.words ?? n.detail).map { " — \($0)" } ?? ""),
                 .muted)
         }
         for e in d.ownership {

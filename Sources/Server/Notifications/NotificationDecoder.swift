@@ -22,14 +22,14 @@ public struct NotificationDecoder: Sendable {
     }
 
     public func decode(signedPayload: String, endpoint: AppleEnvironment, via: NotificationChannel, now: Date = Date()) async -> IncomingNotification {
-        func rejected(_ reason: String, _ facts: NotificationFacts = NotificationFacts()) -> IncomingNotification {
+        func rejected(_ reason: NotificationRejection, _ facts: NotificationFacts = NotificationFacts()) -> IncomingNotification {
             IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(signedPayload, limit: Self.rejectedRawLimit), rejection: reason, facts: facts)
         }
         let jws: JWS
         do {
             jws = try JWS(compact: signedPayload)
         } catch {
-            return rejected("not a signed payload: \(error)")
+            return rejected(.notSigned("\(error)"))
         }
         // What it claims, shown to operators even when it fails its checks.
         let claimed = Self.facts(try? jws.decodePayload(ServerNotification.self))
@@ -37,21 +37,21 @@ public struct NotificationDecoder: Sendable {
         do {
             notification = try await jws.verified(as: ServerNotification.self, trust: trust, bundleId: nil, now: now)
         } catch {
-            return rejected("\(error)", claimed)
+            return rejected(.signatureRefused("\(error)"), claimed)
         }
         let bundleId = Self.app(of: notification)
         guard let bundleId, bundleIds.contains(bundleId) else {
-            return rejected("for the app \(bundleId ?? "(none named)"), which this store does not serve (\(bundleIds.joined(separator: ", ")))", claimed)
+            return rejected(.otherApp(bundleId, served: bundleIds), claimed)
         }
         let environment = Self.environment(of: notification)
         if let environment, environment != endpoint.rawValue {
-            return rejected("a \(environment) notification came to the \(endpoint.rawValue) URL", claimed)
+            return rejected(.wrongEnvironment(signed: environment, endpoint: endpoint), claimed)
         }
         var facts = claimed
         do {
             if let signed = notification.data?.signedTransactionInfo {
                 let transaction = try await JWS(compact: signed).verified(as: JWSTransaction.self, trust: trust, bundleId: bundleId, now: now)
-                guard let decoded = AppleTransaction(transaction) else { return rejected("its transaction lacks an id, product or purchase date", claimed) }
+                guard let decoded = AppleTransaction(transaction) else { return rejected(.transactionIncomplete, claimed) }
                 facts.transaction = decoded
             }
             if let signed = notification.data?.signedRenewalInfo {
@@ -63,7 +63,7 @@ public struct NotificationDecoder: Sendable {
                 facts.appTransactionId = app.appTransactionId
             }
         } catch {
-            return rejected("inside a valid notification: \(error)", claimed)
+            return rejected(.insideRefused("\(error)"), claimed)
         }
         return IncomingNotification(endpoint: endpoint, via: via, raw: Self.storable(signedPayload, limit: .max), rejection: nil, facts: facts)
     }
@@ -72,7 +72,7 @@ public struct NotificationDecoder: Sendable {
     public func garbage(_ body: String, endpoint: AppleEnvironment, via: NotificationChannel) -> IncomingNotification {
         IncomingNotification(
             endpoint: endpoint, via: via, raw: Self.storable(body, limit: Self.rejectedRawLimit),
-            rejection: "the body is not {\"signedPayload\": \"…\"}", facts: NotificationFacts())
+            rejection: .notSignedPayloadBody, facts: NotificationFacts())
     }
 
     private static func facts(_ notification: ServerNotification?) -> NotificationFacts {

@@ -57,8 +57,10 @@ struct NotificationRoutes: Sendable {
             case .stored(let id), .duplicate(let id):
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Stored(id: id))
             case .rejected(let id):
-                logger.warning("notification rejected", metadata: ["id": "\(id)", "endpoint": "\(endpoint.rawValue)", "reason": "\(incoming.rejection ?? "")"])
-                return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection ?? "")").response
+                logger.warning(
+                    "notification rejected", metadata: ["id": "\(id)", "endpoint": "\(endpoint.rawValue)", "reason": "\(incoming.rejection?.words ?? "")"])
+                return Problem(status: .badRequest, title: "Rejected", detail: "the notification failed its checks: \(incoming.rejection?.words ?? "")")
+                    .response
             }
         } catch {
             logger.error("storing a notification failed; Apple retries", metadata: ["error": "\(ErrorWords.what(error))"])

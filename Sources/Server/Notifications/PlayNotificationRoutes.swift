@@ -55,7 +55,7 @@ struct PlayNotificationRoutes: Sendable {
             case .stored(let id), .duplicate(let id):
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Stored(id: id))
             case .rejected(let id):
-                logger.warning("Google Play notification kept as rejected", metadata: ["id": "\(id)", "reason": "\(incoming.rejection ?? "")"])
+                logger.warning("Google Play notification kept as rejected", metadata: ["id": "\(id)", "reason": "\(incoming.rejection?.words ?? "")"])
                 return JSONAnswer.response(.ok, encoding: SmallAnswers.Stored(id: id))
             }
         } catch {

@@ -14,7 +14,7 @@ extension NotificationRecord: StoredRecord {
         let endpoint = try row.value(.endpoint, as: AppleEnvironment.self)
         let via = try row.value(.via, as: NotificationChannel.self)
         let receivedAt = try row.int64(.receivedAt)
-        let rejection = try row.optionalString(.rejection)
+        let rejection = try row.optionalString(.rejection).map(NotificationRejection.init(storedText:))
         do {
             facts = try JSONDecoder().decode(NotificationFacts.self, from: Data(try row.string(.facts).utf8))
         } catch {
