@@ -68,7 +68,7 @@ struct ActionTests {
             #expect(after.contains("Order paid_1 · delivered"))
             let detail = try await store.orders.detail("paid_1")
             #expect(detail.grants.count == 1)
-            #expect(detail.audit.contains { $0.action == "grant" && $0.actor == "alice" && $0.reason == "ticket 42: paid, Apple timed out" })
+            #expect(detail.audit.contains { $0.action == .grant && $0.actor == "alice" && $0.reason == "ticket 42: paid, Apple timed out" })
         }
     }
 

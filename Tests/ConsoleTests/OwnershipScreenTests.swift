@@ -220,7 +220,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             #expect(try await eventually { try await store.jobs.job(.verify(orderId: "job-1"))?.deadAt == nil }, "requeued")
             await app.refresh()
-            #expect(try await store.orders.detail("job-1").audit.contains { $0.action == "job.requeue" && $0.reason == "Apple is back" })
+            #expect(try await store.orders.detail("job-1").audit.contains { $0.action == .jobRequeue && $0.reason == "Apple is back" })
         }
     }
 
@@ -256,7 +256,7 @@ struct OwnershipScreenTests {
             await app.press(.enter)
             #expect(
                 try await eventually {
-                    try await store.orders.detail("ev-1").audit.contains { $0.action == "event.resend" && $0.reason == "player reports nothing arrived" }
+                    try await store.orders.detail("ev-1").audit.contains { $0.action == .eventResend && $0.reason == "player reports nothing arrived" }
                 })
             #expect(try await store.jobs.job(.sendEvents(accountId: "p-ev")) != nil, "owed to the game again")
         }
@@ -305,7 +305,7 @@ struct OwnershipScreenTests {
             }
             #expect(progress.contains("game answering 2 resent events [") && progress.contains("0/2"), "\(progress)")
             #expect(try await store.outbox.resendDead(by: Operator(name: "alice", role: .admin), reason: "again").isEmpty, "none is dead any more")
-            #expect(try await store.orders.detail("dead-1").audit.contains { $0.action == "event.resend" && $0.reason == "game fixed its TLS" })
+            #expect(try await store.orders.detail("dead-1").audit.contains { $0.action == .eventResend && $0.reason == "game fixed its TLS" })
 
             // The worker's next tries: the game confirms one, the other fails once more and is dead again.
             try await store.outbox.recordAttempt(events[0], GameEventAttempt(at: .now(), via: .push, httpStatus: 200, answer: "applied", latencyMs: 2))

@@ -105,7 +105,7 @@ struct AppleActionCommandTests {
         let store = try await desk.open()
         let orphans = try await store.orders.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
         #expect(orphans.count == 3, "the purchase and its two renewals: \(orphans.map(\.transaction.transactionId))")
-        let audit = try #require(try await store.audit.entries().first { $0.action == "backfill" })
+        let audit = try #require(try await store.audit.entries().first { $0.action == .backfill })
         #expect(audit.reason == "studio history" && audit.detail.contains("3 listed, 3 new"), "\(audit.detail)")
         let again = try await store.apple.recordHistory(
             orphans.map(\.transaction), environment: .production, asked: bought.transactionId, by: Operator(name: "ada", role: .admin), reason: "again")
@@ -138,7 +138,7 @@ struct AppleActionCommandTests {
         store = try await desk.open()
         #expect(try await store.orders.detail("vr-1").transactions.first?.transaction.appTransactionId == bought.appTransactionId)
         #expect(try await store.apple.purchasesWithoutAppleAccount().isEmpty)
-        #expect(try await store.audit.entries().contains { $0.action == "backfill.apple_account" && $0.reason == "R8 needs them" })
+        #expect(try await store.audit.entries().contains { $0.action == .backfillAppleAccount && $0.reason == "R8 needs them" })
         await store.close()
     }
 

@@ -65,7 +65,7 @@ struct ImportCommandTests {
         let events = try await check.outbox.events(orderId: "h-1").map(\.event)
         #expect(events.allSatisfy { $0.confirmedAt != nil && $0.confirmedVia == "import" }, "the game gave it long ago: \(events)")
         #expect(try await check.reports.counts().gameNotTold == 0)
-        #expect(try await check.audit.entries().filter { $0.action == "order.import" }.count == 4)
+        #expect(try await check.audit.entries().filter { $0.action == .orderImport }.count == 4)
         await check.close()
         (status, output, _) = try await run(["audit", "verify"])
         #expect(output.contains("every grant has its audit entry"), "\(output)")

@@ -44,7 +44,7 @@ struct ReverifyCommandTests {
         }
         // The operator's re-verify is audited under their name.
         let audit = try await after.orders.detail(ids[0]).audit
-        #expect(audit.contains { $0.action == "reverify" && $0.actor == OperatorIdentity.current })
+        #expect(audit.contains { $0.action == .reverify && $0.actor == OperatorIdentity.current })
         let transactionId = try #require(try await after.orders.find(ids[0])?.transactionId)
         await after.close()
 

@@ -92,7 +92,7 @@ struct SeedAndCommandTests {
         let after = try await OrderStore.open(.sqlite(path: path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         #expect(try await after.orders.find(stuck.orderId)?.state == .delivered)
         let entry = try #require(try await after.audit.entries(limit: 1).first)
-        #expect(entry.actor == me && entry.action == "grant" && entry.reason == "ticket 42: paid, Apple timed out")
+        #expect(entry.actor == me && entry.action == .grant && entry.reason == "ticket 42: paid, Apple timed out")
         await after.close()
         // A second grant is refused by the store, not repeated.
         await #expect(throws: StoreError.self) { try await run(["order", "grant", stuck.orderId, "--reason", "again", "--db", path]) }

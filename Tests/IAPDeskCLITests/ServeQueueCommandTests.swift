@@ -44,7 +44,7 @@ struct ServeQueueCommandTests {
         let job = try #require(try await after.jobs.job(.verify(orderId: "j-1")))
         #expect(job.deadAt == nil && job.attempts == 0)
         let audit = try await after.orders.detail("j-1").audit
-        #expect(audit.contains { $0.action == "job.requeue" && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })
+        #expect(audit.contains { $0.action == .jobRequeue && $0.actor == OperatorIdentity.current && $0.reason == "Apple is back" })
         await after.close()
     }
 
@@ -78,7 +78,7 @@ struct ServeQueueCommandTests {
         let detail = try await after.outbox.event(event.eventId)
         #expect(detail.event.deadAt == nil && detail.attempts.count == 1)
         #expect(detail.fields.contains { $0.name == "try 1" && $0.value.contains("no answer") && $0.value.contains("connection refused") })
-        #expect(try await after.orders.detail("e-1").audit.contains { $0.action == "event.resend" && $0.reason == "game is back" })
+        #expect(try await after.orders.detail("e-1").audit.contains { $0.action == .eventResend && $0.reason == "game is back" })
         await after.close()
     }
 }

@@ -120,7 +120,7 @@ struct AuditKeyStoreTests {
             #expect(try await store.audit.anchor(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
             #expect(try await store.audit.verify() == .intact(entries: end - 1))
             try await store.operators.add(name: "root", role: .admin, by: root)
-            #expect(try await store.audit.entries(limit: 2).last?.action == "audit.anchor")
+            #expect(try await store.audit.entries(limit: 2).last?.action == .auditAnchor)
         }
     }
 
@@ -222,7 +222,7 @@ struct AuditKeyStoreTests {
             try await SyntheticStore(orders: 300, anchor: t0 + .hours(24 * 200)).write(into: store)
             let grants = try await store.db.sql.row("SELECT MIN(id) AS low, MAX(id) AS high FROM grants")
             let entry = try #require(try await store.audit.entries(limit: 1).first)
-            #expect(entry.action == "seed")
+            #expect(entry.action == .seed)
             #expect(entry.detail == "300 synthetic orders")
             #expect(entry.grants == (try grants?.int64("low") ?? 0)...(try grants?.int64("high") ?? 0))
             #expect(try await store.audit.verify() == .intact(entries: entry.seq))

@@ -66,7 +66,9 @@ struct CatalogueStoreTests {
                 try await store.orders.place(orderId: "c-3", accountId: "p-1", productId: "gems_999")
             }
 
-            let audit = try await store.audit.entries().filter { $0.target.description.hasPrefix("product:") }.map { "\($0.action) \($0.reason ?? "")" }
+            let audit = try await store.audit.entries().filter { $0.target.description.hasPrefix("product:") }.map {
+                "\($0.action.rawValue) \($0.reason ?? "")"
+            }
             #expect(
                 audit.contains("product.add launch") && audit.contains("product.update sale") && audit.contains("product.retire replaced by gems_120"),
                 "\(audit)")

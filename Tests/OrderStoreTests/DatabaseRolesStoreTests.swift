@@ -90,7 +90,7 @@ struct DatabaseRolesStoreTests {
                 try await adminLogin.operators.add(name: "zoe", role: .viewer, by: try await adminLogin.operators.actor(forUser: "root"))
                 #expect(try await adminLogin.operators.role(of: "zoe") == .viewer)
             }
-            #expect(try await store.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == "grant" })
+            #expect(try await store.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == .grant })
             #expect(try await store.audit.verify().isIntactForTest)
             #expect(try await store.audit.unauditedDeliveries().isEmpty)
             // Logins are the cluster's, not the test database's.

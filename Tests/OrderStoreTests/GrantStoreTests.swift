@@ -18,7 +18,7 @@ struct GrantStoreTests {
             let granted = try await store.orders.grant(orderId: "o1", expectedVersion: order.version, by: alice, reason: "ticket 123: paid, Apple down")
             #expect(granted.state == .delivered)
             let entry = try #require(try await store.audit.entries().first)
-            #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", .support, "grant", "ticket 123: paid, Apple down"))
+            #expect((entry.actor, entry.role, entry.action, entry.reason) == ("alice", .support, AuditAction.grant, "ticket 123: paid, Apple down"))
         }
     }
 
@@ -68,7 +68,7 @@ struct GrantStoreTests {
             #expect(later.order.lastError?.contains("two deliveries for one purchase") == true)
             #expect(try await store.orders.deliveryConflicts().map(\.orderId) == ["hand"])
             #expect(try await store.orders.detail("hand").grants.filter { $0.revokedAt == nil }.count == 1)
-            #expect(try await store.audit.entries().contains { $0.action == "delivery.conflict" && $0.target == .order("auto") })
+            #expect(try await store.audit.entries().contains { $0.action == .deliveryConflict && $0.target == .order("auto") })
             #expect(later.order.reason == .doubleDelivery)
             #expect(try await store.reports.operatorAlerts().contains { $0.reason == .doubleDelivery })
         }

@@ -27,7 +27,7 @@ struct NoteStoreTests {
             #expect(order.notes.map(\.author) == ["lin", "ada"] && order.notes.first?.at == t0 + 1)
             #expect(try await store.accounts.detail("player-n").notes.map(\.text) == ["plays on two accounts, see p-2"])
             #expect(try await store.notes.list(on: .account("player-n")).count == 1)
-            let audited = try await store.audit.entries().filter { $0.action == "note.add" }
+            let audited = try await store.audit.entries().filter { $0.action == .noteAdd }
             #expect(Set(audited.map(\.target)) == [.order("n-1"), .account("player-n")] && audited.contains { $0.reason == hostile })
 
             await #expect(throws: StoreError.forbidden(action: "write notes", role: .viewer)) {

@@ -163,7 +163,7 @@ struct OwnershipStoreTests {
             #expect(try await store.subscriptions.detail(otid).subscription?.ownerAccount == "B")
             #expect(try await store.subscriptions.disputes().isEmpty)
             let actions = try await store.audit.entries().map(\.action)
-            #expect(actions.prefix(2) == ["grant", "ownership.transfer"])
+            #expect(actions.prefix(2) == [.grant, .ownership(.transfer)])
         }
     }
 

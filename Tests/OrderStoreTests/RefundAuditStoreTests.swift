@@ -71,7 +71,7 @@ struct RefundAuditStoreTests {
             let grants = try await store.orders.detail("o1").grants
             #expect(grants.map(\.kind) == [.automatic, .refundReversed])
             #expect(grants.filter { $0.revokedAt == nil }.count == 1)
-            #expect(try await store.audit.entries().first?.action == "refund.reversed")
+            #expect(try await store.audit.entries().first?.action == .refundReversed)
             #expect(try await store.orders.detail("o1").transactions.first?.transaction.cancellationDate == nil)
         }
     }
@@ -82,7 +82,7 @@ struct RefundAuditStoreTests {
             let refunded = try await store.apple.recordRefund(transactionId: "nobody", cancelledAt: t0)
             #expect(refunded == nil)
             let newest = try await store.audit.entries().first
-            #expect(newest?.action == "refund.unclaimed")
+            #expect(newest?.action == .cancellationUnclaimed(.refund))
         }
     }
 

@@ -34,7 +34,7 @@ struct ReverifyStoreTests {
             #expect(asked.count == 2 && asked.allSatisfy { $0.0 == "receipt-of-o1" && $0.1 == "4242" })
             let detail = try await store.orders.detail("o1")
             #expect(detail.attempts.map(\.outcome) == [.retryable, .valid])
-            #expect(detail.audit.contains { $0.action == "reverify" && $0.actor == "alice" })
+            #expect(detail.audit.contains { $0.action == .reverify && $0.actor == "alice" })
         }
     }
 

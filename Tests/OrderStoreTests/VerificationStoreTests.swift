@@ -45,7 +45,7 @@ struct VerificationStoreTests {
             let detail = try await store.orders.detail("o1")
             #expect(detail.grants.count == 1)
             #expect(detail.grants.first?.kind == .automatic)
-            #expect(detail.audit.map(\.action) == ["receipt.received", "verify.valid", "deliver"])
+            #expect(detail.audit.map(\.action) == [.receiptReceived, .verifyValid, .deliver])
         }
     }
 

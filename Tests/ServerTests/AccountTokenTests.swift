@@ -49,7 +49,7 @@ extension AppleSide {
                 let rebound = try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: lin, reason: "ticket 40: bind to acct-b", send: send)
                 #expect(rebound.appleError == nil && rebound.ownerAccount == "acct-b" && rebound.orderId == orderB, "\(rebound)")
                 #expect(await sim.ledger.purchase(transactionId: otid)?.appAccountToken == orderB, "Apple's purchase carries the new owner's token")
-                #expect(try await serve.store.audit.entries().contains { $0.action == "subscription.rebind_token" && $0.reason == "ticket 40: bind to acct-b" })
+                #expect(try await serve.store.audit.entries().contains { $0.action == .subscriptionRebindToken && $0.reason == "ticket 40: bind to acct-b" })
             }
         }
     }

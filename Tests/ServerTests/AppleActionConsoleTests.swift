@@ -66,7 +66,7 @@ extension AppleSide {
                 #expect(sent.contains("sent to Apple: delivered, 40 % consumed, prefers decline"), "\(sent)")
                 let atApple = try #require(await sim.consumptionAnswer(transactionId: coins.transactionId))
                 #expect(atApple["consumptionPercentage"] == "40000" && atApple["refundPreference"] == "DECLINE")
-                let audit = try await serve.store.audit.entries().first { $0.action == "refund_request.answered" }
+                let audit = try await serve.store.audit.entries().first { $0.action == .refundRequestAnswered }
                 #expect(audit?.actor == "lin" && audit?.reason == "ticket 9: coins spent")
                 await app.refresh()
                 #expect(try !terminal.screenText().contains("refunds 1"), "answered: the header no longer counts it")
@@ -130,7 +130,7 @@ extension AppleSide {
                 #expect(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt == before + 7 * 86_400_000)
                 #expect(
                     try await serve.store.audit.entries().contains {
-                        $0.action == "subscription.extend" && $0.actor == "ada" && $0.reason == "ticket 5: a week of outage"
+                        $0.action == .subscriptionExtend && $0.actor == "ada" && $0.reason == "ticket 5: a week of outage"
                     })
             }
         }

@@ -24,7 +24,7 @@ extension AppleSide {
                 let finishedAt = try #require(detail.transactions.first { $0.transaction.transactionId == bought.transactionId }?.finishedAt)
                 let page = OrderDetailPresentation.sections(detail, storeIsProduction: true).flatMap(\.lines).map(\.text)
                 #expect(page.contains("Apple told the purchase is finished at \(TimeText.full(finishedAt))"), "\(page)")
-                #expect(try await serve.store.audit.entries().filter { $0.action == "apple.finished" }.count == 1, "told once and recorded")
+                #expect(try await serve.store.audit.entries().filter { $0.action == .appleFinished }.count == 1, "told once and recorded")
                 // Once: asked again, the store answers from what it recorded; Apple is not called.
                 let again = try await serve.store.apple.finish(transactionId: bought.transactionId) { _, _ in "Apple must not be asked again" }
                 #expect(again == .alreadyFinished(at: finishedAt))

@@ -82,7 +82,7 @@ extension AppleSide {
                 #expect(extended, "RENEWAL_EXTENDED carried Apple's new end: 5 + 3 days later")
                 let failures = try await serve.store.extensions.massFailures(productId: "vip_monthly", since: second.claimedAt)
                 #expect(failures.compactMap(\.facts.originalTransactionId) == [subscribers[2].originalTransactionId])
-                let audited = try await serve.store.audit.entries().filter { $0.action == "subscription.extend_all" }
+                let audited = try await serve.store.audit.entries().filter { $0.action == .subscriptionExtendAll }
                 #expect(audited.count == 2 && audited.allSatisfy { $0.actor == "ada" && $0.target.description == "product:vip_monthly" })
             }
         }

@@ -76,7 +76,7 @@ struct NotificationTests {
             #expect(again.status == 200 && again.body["id"] as? Int == Int(record.id))
             try await Task.sleep(for: .milliseconds(200))
             #expect(try await serve.store.notifications.list().count == 1)
-            let audit = try await serve.store.orders.detail("n-1").audit.filter { $0.action == "refund" }
+            let audit = try await serve.store.orders.detail("n-1").audit.filter { $0.action == .refund }
             #expect(audit.count <= 1 && detail.order.state == .refunded)
         }
     }

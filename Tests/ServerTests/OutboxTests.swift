@@ -168,7 +168,7 @@ struct OutboxTests {
             #expect(await game.balance("px", "coins_300") == 1, "applied once by its id")
             #expect(await game.duplicates == 1)
             let audit = try await serve.store.orders.detail("x-1").audit.map(\.action)
-            #expect(audit.filter { $0 == "event.resend" }.count == 2 && audit.contains("event.dead"), "\(audit)")
+            #expect(audit.filter { $0 == .eventResend }.count == 2 && audit.contains(.eventDead), "\(audit)")
         }
     }
 

@@ -149,7 +149,7 @@ struct PgBouncerTests {
                 throw error
             }
             await viewer.close()
-            #expect(try await owner.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == "grant" && $0.reason == "ticket 11" })
+            #expect(try await owner.audit.entries(limit: 10).contains { $0.actor == sue && $0.action == .grant && $0.reason == "ticket 11" })
         } catch {
             for login in [sue, vic] { _ = try? await owner.db.sql.raw(SQLQueryString("DROP ROLE IF EXISTS \(login)")).run() }
             await owner.close()

@@ -171,7 +171,7 @@ struct PlayDeskTests {
             #expect(await play.ledger.purchase(token: bought.token)?.acknowledged == true, "Google has it")
             #expect(try await store.owedAcknowledgements().map(\.orderId) == [nil], "only the purchase no order holds is left")
             #expect(try await store.acknowledge(purchaseToken: bought.token, by: support, reason: "again") { _ in "never asked" } == .alreadyDone)
-            let entries = try await serve.store.audit.entries(limit: 50).filter { $0.action == "google.acknowledged" }
+            let entries = try await serve.store.audit.entries(limit: 50).filter { $0.action == .googleAcknowledged }
             #expect(entries.count == 1 && entries.first?.actor == "sam" && entries.first?.reason == "ticket 3", "\(entries)")
         }
     }
@@ -226,7 +226,7 @@ struct PlayDeskTests {
             let refused = try await googlePlay.refund(orderId: "gp-refund", revoke: true, by: support, reason: "ticket 9", tell: tell)
             #expect(refused?.contains("500") == true, "as Google said it: \(String(describing: refused))")
             await play.faults.set(FaultProfile())
-            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.refund" }.isEmpty, "a refusal audits nothing")
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == .googleRefund }.isEmpty, "a refusal audits nothing")
 
             #expect(try await googlePlay.refund(orderId: "gp-refund", revoke: true, by: support, reason: "ticket 9: charged twice", tell: tell) == nil)
             let refunded = try await IntakeTests.waitFor("refunded", order: "gp-refund", in: serve, seconds: 20)
@@ -245,7 +245,7 @@ struct PlayDeskTests {
             let (refundedAtGoogle, voidedAtGoogle) = (await play.ledger.developerRefunds[kept], await play.ledger.voided)
             #expect(refundedAtGoogle != nil && !voidedAtGoogle.contains { $0.orderId == kept })
             #expect(try await serve.store.orders.find("gp-keep")?.state == .delivered, "the money back, the purchase kept")
-            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.refund" }
+            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == .googleRefund }
             #expect(audited.count == 2 && audited.allSatisfy { $0.actor == "sam" }, "\(audited)")
 
             #expect(try await serve.callAsGame(.POST, "/v1/orders", json: #"{"order_id":"ap-r","account_id":"p-r1","product_id":"coins_300"}"#).status == 201)
@@ -294,7 +294,7 @@ struct PlayDeskTests {
             let atGoogle = await play.ledger.purchase(token: bought.token)?.expiryTime.map { Millis(($0.timeIntervalSince1970 * 1000).rounded()) }
             #expect(atGoogle == before + .days(7))
             #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-def").count == eventsBefore + 1 }, "the game is told")
-            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.deferred" }
+            let audited = try await serve.store.audit.entries(limit: 100).filter { $0.action == .googleDeferred }
             #expect(audited.count == 1 && audited.first?.reason == "ticket 12: outage week")
         }
     }
@@ -358,7 +358,7 @@ struct PlayDeskTests {
                 verify: verify)
             #expect(attached.order.state == .delivered && attached.order.transactionId == lost.orderId, "\(attached.order)")
             #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-lost").map { $0["type"] as? String } == ["delivered"] })
-            #expect(try await serve.store.audit.entries(limit: 100).contains { $0.action == "google.attach" && $0.reason == "ticket 21: paid, never arrived" })
+            #expect(try await serve.store.audit.entries(limit: 100).contains { $0.action == .googleAttach && $0.reason == "ticket 21: paid, never arrived" })
 
             let again = try await googlePlay.attach(
                 purchaseToken: token, package: GooglePlayPipelineTests.package, to: "gp-other", by: support, reason: "ticket 22", verify: verify)
@@ -393,7 +393,7 @@ struct PlayDeskTests {
             #expect(
                 try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-rev").contains { $0["type"] as? String == "refunded" } },
                 "the game is told")
-            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.revoke" }.count == 1)
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == .googleRevoke }.count == 1)
             await #expect(throws: StoreError.notPaidIn(.googlePlay, id: "subscription 1000000000000001")) {
                 _ = try await googlePlay.revokeSubscription(originalTransactionId: "1000000000000001", prorated: false, by: support, reason: "x", tell: tell)
             }
@@ -436,7 +436,7 @@ struct PlayDeskTests {
                 let now = try await serve.store.subscriptions.detail(otid).subscription?.expiresAt
                 #expect(now == (otid == first ? end : end + .days(5)), "\(otid)")
             }
-            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == "google.deferred" }.count == 2)
+            #expect(try await serve.store.audit.entries(limit: 100).filter { $0.action == .googleDeferred }.count == 2)
         }
     }
 

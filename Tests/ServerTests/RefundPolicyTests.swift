@@ -50,7 +50,7 @@ extension AppleSide {
                 let requests = try await serve.store.refunds.requests(open: false)
                 let first = try #require(requests.first { $0.transactionId == consented.transactionId })
                 #expect(first.answers.count == 1 && first.sent?.operatorName == RefundPolicy.actor.name)
-                #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.answered" && $0.actor == "refund-policy" })
+                #expect(try await serve.store.audit.entries().contains { $0.action == .refundRequestAnswered && $0.actor == "refund-policy" })
 
                 // Any of three more rounds of the policy would have answered the other two.
                 #expect(try await IntakeTests.waitForRuns(of: .refundPolicy, in: serve), "the refund policy ran again meanwhile")

@@ -75,7 +75,7 @@ extension AppleSide {
                 }
                 #expect(try await serve.store.refunds.requests().isEmpty, "answered: no longer open")
                 #expect(try await serve.store.refunds.request(id).sent?.operatorName == "lin")
-                let audit = try await serve.store.audit.entries().first { $0.action == "refund_request.answered" }
+                let audit = try await serve.store.audit.entries().first { $0.action == .refundRequestAnswered }
                 #expect(audit?.reason == "ticket 12: 80 % of the coins spent" && audit?.detail.contains("80 % consumed") == true)
 
                 // Apple decides: the request links to its REFUND_DECLINED.
@@ -105,7 +105,7 @@ extension AppleSide {
                     notificationId: request.notification.id, answer: Self.spent, by: Self.lin, reason: "ticket 13, again", send: send)
                 #expect(second.outcome == .failed, "a failed answer does not block another")
                 #expect(try await serve.store.refunds.requests().map(\.notification.id) == [request.notification.id], "still open")
-                #expect(try await serve.store.audit.entries().contains { $0.action == "refund_request.refused" })
+                #expect(try await serve.store.audit.entries().contains { $0.action == .refundRequestRefused })
 
                 // Apple refunds without an answer it took: the request is decided, no longer open.
                 try await serve.simulator.refundAndNotify(transactionId: noAds.transactionId)

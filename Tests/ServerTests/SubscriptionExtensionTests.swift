@@ -46,7 +46,7 @@ extension AppleSide {
                     "the game hears of the new end")
                 #expect(
                     try await serve.store.audit.entries().contains {
-                        $0.action == "subscription.extend" && $0.reason == "ticket 5: the servers were down a week"
+                        $0.action == .subscriptionExtend && $0.reason == "ticket 5: the servers were down a week"
                     })
 
                 _ = try await serve.store.extensions.extend(originalTransactionId: otid, days: 3, reasonCode: 1, by: Self.ada, reason: "ticket 6", send: send)

@@ -1,7 +1,7 @@
 /// What an audit entry records, as a value: every write that audits names one of these, so
 /// no action is spelled twice and a reader of the log (`:audit`, `iapdesk audit`) can match
 /// on it. Stored as ``rawValue`` ("verify.rejected", "grant", …), the spelling older entries
-/// already have; an entry's `action` stays that text, so entries of any version read back.
+/// already have, and read back by it (``init(stored:)``), so entries of any version read back.
 public enum AuditAction: Sendable, Hashable {
     // A delivery (R11) and its end.
     case deliver, grant, deliverRestore, refundReversed, grantConfirmed, grantUnconfirmed
@@ -22,6 +22,9 @@ public enum AuditAction: Sendable, Hashable {
     // The desk's own records.
     case orphanAttach, orderImport, noteAdd, jobRequeue, eventResend, eventDead
     case productAdd, productUpdate, productUpsert, productRetire, appAdd, appUpdate, operatorSetRole, auditAnchor, seed
+    /// Read back from an entry whose spelling this version does not know (written by another
+    /// version of iapdesk); never written by this one.
+    case unknown(String)
 
     /// The action as the log stores and shows it.
     public var rawValue: String {
@@ -89,6 +92,32 @@ public enum AuditAction: Sendable, Hashable {
         case .operatorSetRole: "operator.set_role"
         case .auditAnchor: "audit.anchor"
         case .seed: "seed"
+        case .unknown(let spelling): spelling
         }
+    }
+}
+
+extension AuditAction {
+    /// Every action this version writes, each once.
+    public static let known: [AuditAction] =
+        [
+            .deliver, .grant, .deliverRestore, .refundReversed, .grantConfirmed, .grantUnconfirmed, .refund, .revoke, .partialRefund,
+            .deliveryConflict, .receiptReceived, .reverify, .verifyValid, .verifyRejected, .verifyReplay, .verifyRetry, .verifyRetryable,
+            .refundReversalUnclaimed, .refundReversalIgnored, .ownershipDisputed, .disputeUpheld, .subscriptionFacts,
+            .subscriptionFactsIgnored, .subscriptionRenewalStatus, .subscriptionUnowned, .subscriptionExtend, .subscriptionExtendRefused,
+            .subscriptionExtendAll, .subscriptionExtendAllRefused, .subscriptionRebindToken, .subscriptionRebindTokenRefused, .notificationReplay,
+            .appleFinished, .appleOrderLearned, .backfill, .backfillAppleAccount, .refundRequestAnswered, .refundRequestRefused, .googleAttach,
+            .googleDeferred, .googleRefund, .googleRevoke, .googleAcknowledged, .googleConsumed, .orphanAttach, .orderImport, .noteAdd, .jobRequeue,
+            .eventResend, .eventDead, .productAdd, .productUpdate, .productUpsert, .productRetire, .appAdd, .appUpdate, .operatorSetRole,
+            .auditAnchor, .seed,
+        ]
+        + [Cancellation.refund, .revoke].flatMap { [AuditAction.cancellationUnclaimed($0), .cancellationIgnored($0)] }
+        + OwnershipVerdict.allCases.map(AuditAction.ownership) + NotificationOutcome.allCases.map(AuditAction.notification)
+
+    private static let bySpelling = Dictionary(known.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The action an entry's stored spelling names; ``unknown(_:)`` for one this version does not write.
+    public init(stored spelling: String) {
+        self = Self.bySpelling[spelling] ?? .unknown(spelling)
     }
 }

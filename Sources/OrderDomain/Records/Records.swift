@@ -247,7 +247,7 @@ public struct AuditEntry: Sendable, Equatable {
     /// The actor's role then (`rule` for the store's own decisions).
     public var role: AuditRole
     /// What was done: `grant`, `refund`, `verify.replay`, `ownership.transfer`…
-    public var action: String
+    public var action: AuditAction
     /// What it was done to: an order, a subscription, a product…
     public var target: AuditTarget
     /// The operator's reason, where the action asks for one.
@@ -262,7 +262,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
-        seq: Int64, at: Millis, actor: String, role: AuditRole, action: String, target: AuditTarget, reason: String? = nil, detail: String,
+        seq: Int64, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String,
         grants: ClosedRange<Int64>? = nil, hash: String
     ) {
         self.seq = seq

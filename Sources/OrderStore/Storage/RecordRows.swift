@@ -177,7 +177,7 @@ extension AuditEntry: StoredRecord {
         if let from = try row.optionalInt64(.grantsFrom), let to = try row.optionalInt64(.grantsTo), from <= to { grants = from...to }
         self.init(
             seq: try row.int64(.seq), at: try row.int64(.at), actor: try row.string(.actor), role: try row.value(.role, as: AuditRole.self),
-            action: try row.string(.action), target: AuditTarget(stored: try row.string(.target)), reason: try row.optionalString(.reason),
+            action: AuditAction(stored: try row.string(.action)), target: AuditTarget(stored: try row.string(.target)), reason: try row.optionalString(.reason),
             detail: try row.string(.detail), grants: grants, hash: try row.string(.hash))
     }
 }

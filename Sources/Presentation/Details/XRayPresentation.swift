@@ -31,7 +31,7 @@ public enum XRayPresentation {
             add(e.createdAt, "game", "\(e.type.rawValue) \(e.summary)" + (e.confirmedAt.map { ", confirmed \(TimeText.full($0))" } ?? ", not confirmed"))
         }
         for e in d.extensions { add(e.claimedAt, "extension", "+\(e.days) days by \(e.operatorName): \(e.outcome.rawValue)") }
-        for a in x.audit { add(a.at, "audit", "\(a.action) by \(a.actor) on \(a.target)" + (a.reason.map { ": \($0)" } ?? "")) }
+        for a in x.audit { add(a.at, "audit", "\(a.action.rawValue) by \(a.actor) on \(a.target)" + (a.reason.map { ": \($0)" } ?? "")) }
         let ordered = timeline.sorted { ($0.at ?? .min, $0.order) < ($1.at ?? .min, $1.order) }.map(\.line)
         return [DetailSection("Original transaction \(d.chain.first?.transaction.originalTransactionId ?? "") in time", ordered)]
     }

@@ -99,7 +99,7 @@ public enum QueueListings {
                 ListColumn("WHEN", width: 11) { .time($0.at) },
                 ListColumn("WHO", width: 8) { Cell($0.actor) },
                 ListColumn("ROLE", width: 7, optional: true) { Cell($0.role.rawValue, .muted) },
-                ListColumn("ACTION", width: 16) { Cell($0.action) },
+                ListColumn("ACTION", width: 16) { Cell($0.action.rawValue) },
                 ListColumn("TARGET", width: 19) { Cell($0.target.description) },  // "order:" and a 13-character order id
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
                     Cell(
