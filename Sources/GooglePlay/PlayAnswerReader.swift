@@ -100,12 +100,12 @@ enum PlayAnswerReader {
     }
 
     /// The Orders API's `Order`: the purchase token it was paid under, its product and state.
-    static func order(_ body: Data) throws -> GoogleOrderAnswer {
+    static func order(_ body: Data, package: String) throws -> GoogleOrderAnswer {
         guard let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let token = json["purchaseToken"] as? String else {
             throw Unreadable.answer("no purchaseToken in the order")
         }
         let product = (json["lineItems"] as? [[String: Any]])?.first?["productId"] as? String
-        return .found(purchaseToken: token, productId: product, state: json["state"] as? String ?? "STATE_UNSPECIFIED")
+        return .found(purchaseToken: token, productId: product, state: json["state"] as? String ?? "STATE_UNSPECIFIED", package: package)
     }
 
     /// Google's error answer in a few words: `reason: message`.

@@ -189,7 +189,7 @@ extension PlayClient: PlayActions {
             case .failure(let failure) where failure.httpStatus == 404: continue
             case .failure(let failure): return .failed(Self.describe(failure))
             case .success(let answer):
-                do { return try PlayAnswerReader.order(answer.body) } catch { return .failed("Google's answer for \(orderId): \(error)") }
+                do { return try PlayAnswerReader.order(answer.body, package: package) } catch { return .failed("Google's answer for \(orderId): \(error)") }
             }
         }
         return .notFound

@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google"
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google"
     )
     func androidTickets() async throws {
         let binary = try Tmux.binary()
@@ -22,6 +22,7 @@ struct PlayDemoTmuxTests {
         // Google answered 503 when the game submitted it, so only Google knows its GPA id.
         let seeded = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let ticket = try await seeded.notes.list(on: .account("demo_gp_stuck")).first?.text ?? ""
+        let lostTicket = try await seeded.notes.list(on: .account("demo_gp_lost")).first?.text ?? ""
         await seeded.close()
         let gpa = try #require(ticket.split(separator: " ").first { $0.hasPrefix("GPA.") }.map(String.init))
         try tmux.send("/")
@@ -75,6 +76,23 @@ struct PlayDemoTmuxTests {
         let byToken = await tmux.screen(waitingFor: { $0.contains("Orders [token:") }, timeout: 20)
         #expect(byToken.contains("gp_sub_b") && byToken.contains("disputed"), "\(byToken)")
 
+        // "Paid, the game closed and nothing came": Google's receipt names a purchase no order
+        // submitted; A attaches it to the order that waits for it, which is delivered once.
+        let lostGPA = try #require(lostTicket.split(separator: " ").first { $0.hasPrefix("GPA.") }.map(String.init))
+        try tmux.send("/", "C-u")
+        try type(lostGPA)
+        try tmux.send("Enter")
+        let unclaimed = await tmux.screen { $0.contains("no order submitted") }
+        #expect(unclaimed.contains("no order submitted") && unclaimed.contains("attach Google's purchase"), "what Google said, and the key: \(unclaimed)")
+        try tmux.send("A")
+        #expect(await tmux.screen { $0.contains("Order id:") }.contains("Attach Google's order \(lostGPA)"))
+        try type("gp_lost_1")
+        try tmux.send("Tab")
+        try type("ticket 304: paid, the game closed")
+        try tmux.send("Enter")
+        let attached = await tmux.screen(waitingFor: { $0.contains("gp_lost_1") && $0.contains("delivered") }, timeout: 15)
+        #expect(attached.contains("delivered"), "\(attached)")
+
         // One store's orders: the STORE column says which.
         try tmux.send("/", "C-u")
         try type("store:google")
@@ -98,6 +116,11 @@ struct PlayDemoTmuxTests {
             return state == .refunded
         }
         #expect(refunded, "Google's voided notice reached the demo's serve, which applied R9")
+        let reread = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let lost = try await reread.orders.detail("gp_lost_1")
+        await reread.close()
+        #expect(lost.order.state == .delivered && lost.grants.count == 1 && lost.order.marketplace == .googlePlay, "attached, delivered once: \(lost.order)")
+        #expect(lost.audit.contains { $0.action == .googleAttach && $0.reason == "ticket 304: paid, the game closed" })
 
         // "The servers were down for a week": defer the subscription's renewal at Google.
         try tmux.command("otid \(subscription)")

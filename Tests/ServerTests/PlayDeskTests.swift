@@ -202,7 +202,12 @@ struct PlayDeskTests {
 
             let never = try await play.purchaseAndNotify(productId: "coins_60", account: "p-lost")
             let unclaimed = try await orders.findGoogleOrder(try #require(never.orderId)) { await google.googleOrder($0) }
-            #expect(unclaimed == .unclaimed(purchaseToken: never.token, productId: "coins_60", state: "PROCESSED"), "\(unclaimed)")
+            #expect(
+                unclaimed == .unclaimed(purchaseToken: never.token, productId: "coins_60", state: "PROCESSED", package: GooglePlayPipelineTests.package),
+                "\(unclaimed)")
+            let next = try #require(GoogleOrderWords.nextStep(unclaimed), "a purchase no order holds is attached")
+            #expect(next.contains("A in the console") && next.contains("iapdesk google attach \(never.token) --package \(GooglePlayPipelineTests.package)"))
+            #expect(GoogleOrderWords.summary(unclaimed, id: try #require(never.orderId)).isError)
             #expect(try await orders.findGoogleOrder("GPA.9999-9999-9999-99999") { await google.googleOrder($0) } == .notFound)
             #expect(Orders.looksLikeGoogleOrderId(gpa + "..3") && !Orders.looksLikeGoogleOrderId("GPA.x") && !Orders.looksLikeGoogleOrderId("MKX1234567"))
         }
@@ -342,7 +347,7 @@ struct PlayDeskTests {
                 #expect(placed.status == 201)
             }
             let found = try await serve.store.orders.findGoogleOrder(try #require(lost.orderId)) { await google.googleOrder($0) }
-            guard case .unclaimed(let token, _, _) = found else {
+            guard case .unclaimed(let token, _, _, _) = found else {
                 Issue.record("the game never submitted it: \(found)")
                 return
             }

@@ -46,7 +46,8 @@ public final class OrdersScreen: ConsoleScreen {
         return [
             KeyCommand(KeyBinding(.enter, action: "open"), available: order != nil) { order.map { .push(OrderDetailScreen(orderId: $0.orderId)) } ?? .none }
         ]
-            + OrderActions.commands(for: order, session: session) + [
+            + OrderActions.commands(for: order, session: session)
+            + [PlayAttachActions.command(for: pages.googleFinding, googleOrderId: filterText, session: session)].compactMap { $0 } + [
                 KeyCommand(KeyBinding(.character("/"), action: "filter")), KeyCommand(KeyBinding(.character(":"), action: "command")),
                 KeyCommand(KeyBinding(.character("?"), action: "help")), KeyCommand(KeyBinding(.character("q"), action: "quit")),
             ]
@@ -79,7 +80,7 @@ public final class OrdersScreen: ConsoleScreen {
         if !problems.isEmpty { actions.append(.flash(problems.joined(separator: "; "), isError: true)) }
         if let finding = pages.googleFinding {
             let (text, isError) = GoogleOrderWords.summary(finding, id: filterText)
-            actions.append(.flash(text, isError: isError))
+            actions.append(.flash(GoogleOrderWords.nextStep(finding).map { "\(text) — \($0)" } ?? text, isError: isError))
         }
         if let finding = pages.appleFinding {
             if case .found(let invoice) = finding, invoice.purchases.contains(where: { if case .claimed = $0.lead { false } else { true } }) {

@@ -73,6 +73,14 @@ enum DemoPlayTickets {
         await simulator.faults.set(FaultProfile())
         try await note("demo_gp_stuck", "paid 98 for 980 coins on Android and got nothing; Google's receipt says \(stuck.orderId ?? "?")")
 
+        // Paid, and the game never heard of it: the app closed before it sent the token. The
+        // order waits for its payment; only Google's receipt email names the purchase.
+        try await store.orders.place(orderId: "gp_lost_1", accountId: "demo_gp_lost", productId: "coins_300", quantity: 1, at: millis(ago(hours: 3)))
+        let lost = try await simulator.ledger.buy(
+            packageName: package, productId: "coins_300", account: "demo_gp_lost", quantity: 1, test: false, at: ago(hours: 3))
+        try await note(
+            "demo_gp_lost", "paid for 300 coins on Android, the game closed and nothing came (order gp_lost_1); Google's receipt says \(lost.orderId ?? "?")")
+
         // Delivered, never acknowledged: Google refunds it in about ten hours.
         let owed = try await bought("gp_ack_1", account: "demo_gp_ack", product: "coins_300", at: ago(hours: 62))
         try await note("demo_gp_ack", "got my coins two days ago; Google now says my purchase will be refunded? (\(owed.orderId ?? "?"))")
@@ -111,6 +119,10 @@ enum DemoPlayTickets {
 
         return [
             ("android: nothing arrived", "/demo_gp_stuck finds gp_stuck_1 (Google never answered for it); r asks Google again"),
+            (
+                "android: the game never sent it",
+                "/ with the GPA id in demo_gp_lost's note: Google names a purchase no order submitted; A attaches it to gp_lost_1"
+            ),
             ("android: refund warning", ":acks lists gp_ack_1 with hours left; a acknowledges it"),
             ("android: replayed token", "order gp_replay_b: its token is gp_replay_a's (R7)"),
             ("android: subscription", "order gp_sub_b: a plan change demo_gp_sub_a owns (R8)"),

@@ -104,7 +104,9 @@ struct OrderCommand: AsyncParsableCommand {
                 return
             }
             let summary = GoogleOrderWords.summary(finding, id: id).text
-            guard case .orders(let orders, _) = finding else { throw CLIError(Output.safe(summary)) }
+            guard case .orders(let orders, _) = finding else {
+                throw CLIError(Output.safe(GoogleOrderWords.nextStep(finding).map { "\(summary): \($0)" } ?? summary))
+            }
             print(Output.safe(summary))
             print(Output.table(OrderListings.orders(storeIsProduction: production, for: orders), orders))
         }

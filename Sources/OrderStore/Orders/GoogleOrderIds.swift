@@ -15,9 +15,10 @@ extension Orders {
         switch await lookUp(googleOrderId) {
         case .notFound: return .notFound
         case .failed(let why): return .failed(why)
-        case .found(let token, let productId, let state):
+        case .found(let token, let productId, let state, let package):
             let orders = try await lookup(token, kind: .purchaseToken)
-            return orders.isEmpty ? .unclaimed(purchaseToken: token, productId: productId, state: state) : .orders(orders, purchaseToken: token)
+            return orders.isEmpty
+                ? .unclaimed(purchaseToken: token, productId: productId, state: state, package: package) : .orders(orders, purchaseToken: token)
         }
     }
 }
