@@ -365,6 +365,13 @@ struct PlayDeskTests {
             #expect(try await eventually { try await GooglePlayPipelineTests.events(serve, order: "gp-lost").map { $0["type"] as? String } == ["delivered"] })
             #expect(try await serve.store.audit.entries(limit: 100).contains { $0.action == .googleAttach && $0.reason == "ticket 21: paid, never arrived" })
 
+            // The App Store's attach (`:orphans`, `orphan attach`) refuses Google's purchase: it is attached through Google.
+            let gpa = try #require(lost.orderId)
+            let other = try #require(try await serve.store.orders.find("gp-other"))
+            await #expect(throws: StoreError.notPaidIn(.appStore, id: "transaction \(gpa)")) {
+                try await serve.store.orders.attach(transactionId: gpa, to: "gp-other", expectedVersion: other.version, by: support, reason: "ticket 22")
+            }
+            #expect(ErrorWords.text(StoreError.notPaidIn(.appStore, id: "transaction \(gpa)")).contains("`iapdesk google attach"))
             let again = try await googlePlay.attach(
                 purchaseToken: token, package: GooglePlayPipelineTests.package, to: "gp-other", by: support, reason: "ticket 22", verify: verify)
             #expect(again.order.state == .rejected && again.order.replayFlag, "the purchase is gp-lost's: \(again.order)")

@@ -8,6 +8,13 @@ enum OrphanActions {
     static let binding = KeyBinding(.character("A"), action: "attach to order")
 
     static func attach(_ orphan: StoredTransaction, to waiting: Order?, session: ConsoleSession) -> ScreenAction {
+        if let token = orphan.transaction.purchaseToken {
+            // Google's purchase: asked of Google again, and acknowledged there once delivered.
+            return PlayAttachActions.attach(
+                token: token, package: nil, title: "Attach Google's order \(orphan.transaction.transactionId)",
+                paid: "\(orphan.transaction.productId) paid at Google \(TimeText.full(orphan.transaction.purchaseDate))",
+                prefilledOrder: waiting?.orderId ?? "", session: session)
+        }
         let (store, actor, tid) = (session.store, session.actor, orphan.transaction.transactionId)
         let whose = waiting.map { "Order \($0.orderId) (\($0.accountId), \($0.state.rawValue)) was waiting for it." } ?? "Name the order it paid for."
         let orderField = DialogField("Order id", prefilled: waiting?.orderId ?? "")

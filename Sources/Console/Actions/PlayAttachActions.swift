@@ -12,27 +12,32 @@ enum PlayAttachActions {
     static func command(for finding: GoogleOrderFinding?, googleOrderId: String, session: ConsoleSession) -> KeyCommand? {
         guard case .unclaimed(let token, let productId, let state, let package)? = finding else { return nil }
         return KeyCommand(binding, who: .support, available: !session.readOnly) {
-            attach(token: token, package: package, googleOrderId: googleOrderId, productId: productId, state: state, session: session)
+            attach(
+                token: token, package: package, title: "Attach Google's order \(googleOrderId)",
+                paid: "\(productId ?? "A product") paid at Google (\(state)) in \(package)", session: session)
         }
     }
 
-    static func attach(token: String, package: String, googleOrderId: String, productId: String?, state: String, session: ConsoleSession)
+    /// `package` nil: the one the store keeps for the token (a purchase Google told of).
+    static func attach(token: String, package: String?, title: String, paid: String, prefilledOrder: String = "", session: ConsoleSession)
         -> ScreenAction
     {
         guard let verifier = session.verifier else {
             return .flash(GoogleOrderWords.needsServiceAccount("attaching Google's purchases"), isError: true)
         }
         let (store, actor) = (session.store, session.actor)
-        let orderField = DialogField("Order id")
+        let orderField = DialogField("Order id", prefilled: prefilledOrder)
         return .dialog(
             Dialog(
-                title: "Attach Google's order \(googleOrderId)",
+                title: title,
                 lines: [
-                    "\(productId ?? "A product") paid at Google (\(state)) in \(package); no order submitted its purchase token.",
+                    "\(paid); no order submitted its purchase token.",
                     "Name the order it paid for. Google is asked again and the rules check it like the game's own submission (R5, R7): it is delivered once.",
                 ],
                 fields: [orderField, .reason], confirm: "attach"
             ) { values in
+                let known = try await store.googlePlay.purchase(token: token)?.facts.packageName
+                guard let package = package ?? known else { throw StoreError.notFound(kind: .purchaseToken, id: String(token.prefix(24)) + "…") }
                 let outcome = try await store.googlePlay.attach(
                     purchaseToken: token, package: package, to: values[orderField], by: actor, reason: values[.reason]
                 ) { await verifier.verify($0, claimedTransactionId: nil) }

@@ -7,4 +7,5 @@ public enum RecordKind: String, Sendable, Equatable {
     case massExtension = "extension request"
     case refundAnswer = "refund answer"
     case refundRequest = "refund request for transaction"
+    case purchaseToken = "Google Play purchase token"
 }

@@ -47,6 +47,8 @@ public enum ErrorWords {
         case StoreError.productRetired(let id): "see it with `iapdesk product show \(id)`"
         case StoreError.productExists(let id): "change it with `iapdesk product update \(id)`"
         case StoreError.unknownApp(let app, _, _): "an admin adds it with `iapdesk app add \(app)`"
+        case StoreError.notPaidIn(.appStore, _):
+            "a Google Play purchase is attached through Google: A in the console, `iapdesk google attach TOKEN --order ID`"
         case StoreError.mustSettleDispute: "settle it (d in the console, `iapdesk order resolve`), which also closes its review"
         case StoreSetupError.otherApp:
             "open it with its own configuration, or add the app to this store with `iapdesk app add` under a configuration that names one of its apps"
