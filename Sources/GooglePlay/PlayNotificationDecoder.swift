@@ -14,7 +14,8 @@ public struct PlayNotificationDecoder: Sendable {
     public func decode(push body: String) -> IncomingNotification {
         var facts = NotificationFacts()
         func rejected(_ why: NotificationRejection) -> IncomingNotification {
-            IncomingNotification(endpoint: .production, via: .receiver, raw: String(body.prefix(16_384)), rejection: why, facts: facts)
+            IncomingNotification(
+                endpoint: .production, via: .receiver, raw: String(body.prefix(16_384)), rejection: why, facts: facts, marketplace: .googlePlay)
         }
         guard let push = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], let message = push["message"] as? [String: Any]
         else { return rejected(.notPubSubPush) }
@@ -32,7 +33,7 @@ public struct PlayNotificationDecoder: Sendable {
         guard let package = facts.app, packageNames.contains(package) else {
             return IncomingNotification(
                 endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .otherPackage(facts.app),
-                facts: facts)
+                facts: facts, marketplace: .googlePlay)
         }
         if let sub = notification["subscriptionNotification"] as? [String: Any] {
             let number = PlayAnswerReader.int(sub["notificationType"]) ?? 0
@@ -57,8 +58,10 @@ public struct PlayNotificationDecoder: Sendable {
         if let token = facts.purchaseToken, !PlaySubmission.isPlausibleToken(token) {
             facts.purchaseToken = nil
             return IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .malformedPurchaseToken, facts: facts)
+                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .malformedPurchaseToken, facts: facts,
+                marketplace: .googlePlay)
         }
-        return IncomingNotification(endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: nil, facts: facts)
+        return IncomingNotification(
+            endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: nil, facts: facts, marketplace: .googlePlay)
     }
 }

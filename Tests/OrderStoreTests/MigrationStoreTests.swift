@@ -9,8 +9,11 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
-    /// Undoes the migration that keeps a submission's kind.
-    static let submissionKindUndone = ["ALTER TABLE receipt_submissions DROP COLUMN kind"]
+    /// Undoes the migration that keeps a notification's store.
+    static let notificationStoreUndone = ["DROP INDEX notifications_by_marketplace", "ALTER TABLE notifications DROP COLUMN marketplace"]
+
+    /// Undoes the migration that keeps a submission's kind (and the one after it).
+    static let submissionKindUndone = notificationStoreUndone + ["ALTER TABLE receipt_submissions DROP COLUMN kind"]
 
     /// Undoes the migration that gives reasons codes: orders keep only their words.
     static let reasonCodesUndone = [
@@ -141,6 +144,29 @@ struct MigrationStoreTests {
             let submission = try await store.paidOrder("w-2", account: "a2")
             _ = try await store.apple.apply(orderId: "w-2", submissionId: submission, report: statusReport(21004), at: t0 + 4000)
             #expect(try await store.reports.operatorAlerts().map(\.reason).sorted { $0.code < $1.code } == [.sharedSecretRejected, .unclassified])
+            #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
+        }
+    }
+
+    @Test(
+        "A store from before notifications kept their store migrates in place: Google's pushes and voided purchases are told from Apple's once, by the keys only Google's had; each store's are listed apart",
+        arguments: Backend.all)
+    func notificationStoresArrive(backend: Backend) async throws {
+        func incoming(_ uuid: String, token: String? = nil, marketplace: Marketplace) -> IncomingNotification {
+            var facts = NotificationFacts(
+                uuid: uuid, type: token == nil ? "REFUND_DECLINED" : "ONE_TIME_PRODUCT_PURCHASED", signedDate: t0, environment: "Production")
+            facts.purchaseToken = token
+            return IncomingNotification(endpoint: .production, via: .receiver, raw: "raw", rejection: nil, facts: facts, marketplace: marketplace)
+        }
+        try await Self.migrated(backend, undoing: Self.notificationStoreUndone, fromVersion: 29) { old in
+            _ = try await old.notifications.receive(incoming("apple-1", marketplace: .appStore), at: t0)
+            _ = try await old.notifications.receive(incoming("play:41", token: "token-0123456789.abc", marketplace: .googlePlay), at: t0 + 1)
+            _ = try await old.notifications.receive(incoming("play-voided:GPA.1:5", marketplace: .googlePlay), at: t0 + 2)
+        } after: { store in
+            #expect(try await store.notifications.list(store: .googlePlay).compactMap(\.facts.uuid) == ["play-voided:GPA.1:5", "play:41"])
+            #expect(try await store.notifications.list(store: .appStore).compactMap(\.facts.uuid) == ["apple-1"])
+            _ = try await store.notifications.receive(incoming("play:42", token: "token-9876543210.abc", marketplace: .googlePlay), at: t0 + 3)
+            #expect(try await store.notifications.list(store: .googlePlay, limit: 1).first?.marketplace == .googlePlay, "kept as received")
             #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
         }
     }

@@ -214,6 +214,8 @@ struct GooglePlayPipelineTests {
             let play = try Self.play(serve)
             await play.testNotification()
             #expect(try await eventually { try await serve.store.notifications.list().contains { $0.facts.type == "TEST_NOTIFICATION" } })
+            #expect(try await serve.store.notifications.list(store: .googlePlay).map(\.facts.type) == ["TEST_NOTIFICATION"], "kept as Google's")
+            #expect(try await serve.store.notifications.list(store: .appStore).isEmpty)
             let entry = try #require(await play.notifications.entries.last)
             let genuine = try #require(entry.tokens.last)
             let before = try await serve.store.notifications.list(limit: 500).count

@@ -238,7 +238,7 @@ public final class ConsoleApp {
         case .acknowledgements: Lists.acknowledgements()
         case .conflicts: Lists.conflicts()
         case .audit: Lists.audit()
-        case .notifications: Lists.notifications()
+        case .notifications(let store): Lists.notifications(store: store)
         case .jobs: Lists.jobs()
         case .undelivered: Lists.undelivered()
         case .refunds(let all): Lists.refunds(all: all)

@@ -1,3 +1,5 @@
+import OrderStore
+
 /// The `:` commands, parsed.
 public enum ConsoleCommand: Equatable, Sendable {
     case orders
@@ -8,7 +10,8 @@ public enum ConsoleCommand: Equatable, Sendable {
     case acknowledgements
     case conflicts
     case audit
-    case notifications
+    /// Both stores' notifications, or one store's.
+    case notifications(Marketplace?)
     case jobs
     case undelivered
     /// Open requests; with `all`, the answered, refused and missed ones too.
@@ -67,7 +70,14 @@ public enum ConsoleCommand: Equatable, Sendable {
             .acknowledgements),
         Spec(["conflicts"], "hand deliveries whose purchase paid another order too (R7)", .conflicts),
         Spec(["audit"], "the audit log, newest first", .audit),
-        Spec(["notifications", "notif"], "what Apple told us: type, verdict, what applying it did", .notifications),
+        Spec(
+            ["notifications", "notif"], argument: "[STORE]",
+            "what the stores told us: type, verdict, what applying it did; STORE apple or google: its own only"
+        ) { argument in
+            guard !argument.isEmpty else { return .success(.notifications(nil)) }
+            guard let store = Marketplace(word: argument) else { return .failure(CommandError(":notifications takes nothing, apple or google")) }
+            return .success(.notifications(store))
+        },
         Spec(["jobs"], "the worker's queue; dead jobs first, R requeues one", .jobs),
         Spec(["undelivered", "events"], "events the game has not confirmed, oldest first; R resends one", .undelivered),
         Spec(

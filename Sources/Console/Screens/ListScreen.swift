@@ -158,11 +158,11 @@ enum Lists {
             })
     }
 
-    /// Apple's notifications; with `purchase`, those about one original transaction.
-    static func notifications(purchase: String? = nil) -> ListScreen<NotificationRecord> {
+    /// Both stores' notifications, or one store's; with `purchase`, those about one original transaction.
+    static func notifications(purchase: String? = nil, store: Marketplace? = nil) -> ListScreen<NotificationRecord> {
         ListScreen(
-            QueueListings.notifications(purchase: purchase),
-            fetch: { try await $0.store.notifications.list(purchase: purchase, limit: 500) },
+            QueueListings.notifications(purchase: purchase, store: store),
+            fetch: { try await $0.store.notifications.list(purchase: purchase, store: store, limit: 500) },
             open: { NotificationScreen(id: $0.id) })
     }
 

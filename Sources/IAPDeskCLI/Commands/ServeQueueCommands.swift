@@ -86,10 +86,13 @@ struct NotificationsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Newest first (the default).")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this outcome.") var outcome: NotificationOutcome?
+        @Option(name: .customLong("store"), help: "Only one store's: apple or google.") var marketplace: Marketplace?
         @Option(help: "At most this many rows.") var limit: Int = 50
 
         func run() async throws {
-            let records = try await store.withStore { store, _ in try await store.notifications.list(outcome: outcome, limit: limit) }
+            let records = try await store.withStore { store, _ in
+                try await store.notifications.list(outcome: outcome, store: marketplace, limit: limit)
+            }
             print(Output.table(QueueListings.notifications(), records, width: 60))
         }
     }

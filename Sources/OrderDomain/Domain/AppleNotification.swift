@@ -12,13 +12,20 @@ public struct IncomingNotification: Sendable, Equatable {
     public var rejection: NotificationRejection?
     /// What the payload says, decoded.
     public var facts: NotificationFacts
+    /// The store that sent it: Apple's V2 notification, or Google Play's real-time developer
+    /// notification (and the voided purchases its sweep reads), known where it was received.
+    public var marketplace: Marketplace
 
-    public init(endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: NotificationRejection?, facts: NotificationFacts) {
+    public init(
+        endpoint: AppleEnvironment, via: NotificationChannel, raw: String, rejection: NotificationRejection?, facts: NotificationFacts,
+        marketplace: Marketplace = .appStore
+    ) {
         self.endpoint = endpoint
         self.via = via
         self.raw = raw
         self.rejection = rejection
         self.facts = facts
+        self.marketplace = marketplace
     }
 }
 
@@ -169,11 +176,14 @@ public struct NotificationRecord: Sendable, Equatable {
     public var deadline: Millis?
     /// The `signedPayload` as received, for an operator to inspect or replay.
     public var raw: String
+    /// Apple's or Google Play's.
+    public var marketplace: Marketplace
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, endpoint: AppleEnvironment, via: NotificationChannel, receivedAt: Millis, rejection: NotificationRejection? = nil, facts: NotificationFacts,
-        outcome: NotificationOutcome, detail: String? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String
+        outcome: NotificationOutcome, detail: String? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String,
+        marketplace: Marketplace = .appStore
     ) {
         self.id = id
         self.endpoint = endpoint
@@ -186,5 +196,6 @@ public struct NotificationRecord: Sendable, Equatable {
         self.appliedAt = appliedAt
         self.deadline = deadline
         self.raw = raw
+        self.marketplace = marketplace
     }
 }

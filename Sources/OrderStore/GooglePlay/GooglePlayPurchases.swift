@@ -141,7 +141,8 @@ public struct GooglePlayPurchases: Sendable {
             for record in voided.sorted(by: { ($0.voidedTime, $0.orderId) < ($1.voidedTime, $1.orderId) }) {
                 let facts = try await tx.refundFacts(record, among: voided)
                 let incoming = IncomingNotification(
-                    endpoint: facts.environment == "Sandbox" ? .sandbox : .production, via: .history, raw: "", rejection: nil, facts: facts)
+                    endpoint: facts.environment == "Sandbox" ? .sandbox : .production, via: .history, raw: "", rejection: nil, facts: facts,
+                    marketplace: .googlePlay)
                 if case .stored = try await tx.receive(incoming) { new += 1 }
             }
             return new

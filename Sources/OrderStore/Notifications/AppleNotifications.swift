@@ -47,12 +47,13 @@ extension WriteTransaction {
         let inserted = try await sql.row(
             """
             INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
-              original_transaction_id, apply_key, facts, raw, outcome, deadline_at, app)
+              original_transaction_id, apply_key, facts, raw, outcome, deadline_at, app, marketplace)
             VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
               \(bind: now), \(bind: try notification.rejection?.storedText), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
               \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
               \(bind: facts.applyKey), \(bind: try facts.json()), \(bind: notification.raw),
-              \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app))
+              \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app),
+              \(bind: notification.marketplace.rawValue))
             ON CONFLICT (uuid) DO NOTHING RETURNING id
             """)
         guard let id = try inserted?.int64("id") else {

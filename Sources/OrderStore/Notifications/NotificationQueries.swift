@@ -1,15 +1,17 @@
 import SQLKit
 
 extension AppleNotifications {
-    /// Stored notifications, newest first, before `beforeId` when paging; `outcome` and
-    /// `purchase` (an original transaction id: the purchase and its renewals) narrow.
+    /// Stored notifications, newest first, before `beforeId` when paging; `outcome`,
+    /// `purchase` (an original transaction id: the purchase and its renewals) and `store` narrow.
     public func list(
-        outcome: NotificationOutcome? = nil, purchase: String? = nil, before beforeId: Int64? = nil, limit: Int = 50
+        outcome: NotificationOutcome? = nil, purchase: String? = nil, store marketplace: Marketplace? = nil, before beforeId: Int64? = nil,
+        limit: Int = 50
     ) async throws -> [NotificationRecord] {
         try await store.read { sql in
             var query: SQLQueryString = "SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE 1 = 1"
             if let outcome { query = query + " AND outcome = \(bind: outcome.rawValue)" }
             if let purchase { query = query + " AND original_transaction_id = \(bind: purchase)" }
+            if let marketplace { query = query + " AND marketplace = \(bind: marketplace.rawValue)" }
             if let beforeId { query = query + " AND id < \(bind: beforeId)" }
             return try await sql.rows(query + " ORDER BY id DESC LIMIT \(bind: limit)").map(NotificationRecord.init(row:))
         }

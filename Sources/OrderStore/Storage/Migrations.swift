@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29,
         ]
     }
 
@@ -73,6 +73,17 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// A notification's store, kept from where it was received (Apple's receiver, Google's
+    /// push or its voided sweep), so the desk lists and filters each store's. Those from
+    /// before are told apart once, by the keys only Google's were ever stored under
+    /// (`play:` and `play-voided:`); a rejected push of before, stored without one, reads as
+    /// Apple's.
+    private static let v29 = [
+        "ALTER TABLE notifications ADD COLUMN marketplace TEXT NOT NULL DEFAULT 'app_store'",
+        "UPDATE notifications SET marketplace = 'google_play' WHERE uuid LIKE 'play:%' OR uuid LIKE 'play-voided:%' OR apply_key LIKE 'play:%'",
+        "CREATE INDEX notifications_by_marketplace ON notifications (marketplace, id)",
+    ]
 
     /// A submission's kind, kept from the intake that learned it (which field it read), so
     /// the verifier knows an app receipt from a signed transaction or a Google Play purchase

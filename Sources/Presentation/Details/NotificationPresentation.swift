@@ -9,7 +9,7 @@ public enum NotificationPresentation {
         let (outcome, appliedAt, detail, deadline) = (record.outcome, record.appliedAt, record.detail, record.deadline)
         return [
             ("notification", "#\(id) \(facts.kind), uuid \(facts.uuid ?? "-")" + (facts.app.map { ", \($0)" } ?? "")),
-            ("received", "\(receivedAt.iso8601) via \(via.rawValue) at the \(endpoint.rawValue) URL"),
+            ("received", "\(receivedAt.iso8601) via \(via.rawValue) at the \(endpoint.rawValue) URL, from \(record.marketplace.company)"),
             ("signature", rejection.map { "REJECTED: \($0.words)" } ?? "verified: chain to the configured roots, bundle id, environment"),
             ("signed", facts.signedDate?.iso8601 ?? "-"),
             ("transaction", t.map { "\($0.transactionId) of \($0.originalTransactionId), \($0.productId)" } ?? "-"),

@@ -69,14 +69,17 @@ public enum QueueListings {
     }
 
     /// Apple's notifications; with `purchase` (an original transaction id), those about it.
-    public static func notifications(purchase: String? = nil) -> Listing<NotificationRecord> {
-        Listing(
-            title: purchase.map { "Notifications about \($0) (newest first)" } ?? "Notifications from Apple (newest first)",
-            empty: purchase.map { "Apple has sent nothing about \($0)." } ?? "No notification has come from Apple yet (iapdesk serve receives them).",
+    /// Both stores' notifications, or `store`'s; with `purchase`, those about one original transaction.
+    public static func notifications(purchase: String? = nil, store: Marketplace? = nil) -> Listing<NotificationRecord> {
+        let from = store.map(\.company) ?? "Apple and Google"
+        return Listing(
+            title: purchase.map { "Notifications about \($0) (newest first)" } ?? "Notifications from \(from) (newest first)",
+            empty: purchase.map { "Nothing was sent about \($0)." } ?? "No notification has come from \(from) yet (iapdesk serve receives them).",
             columns: [
                 ListColumn("ID", width: 6, optional: true) { .count($0.id, .muted) },
                 ListColumn("RECEIVED", width: 11) { .time($0.receivedAt) },
                 ListColumn("VIA", width: 6, optional: true) { Cell($0.via.rawValue, .muted) },
+                ListColumn("STORE", width: 5, optional: true) { Cell($0.marketplace.shortName, .muted) },
                 ListColumn("TYPE", width: 18) { Cell($0.facts.kind) },
                 ListColumn("ENV", width: 10) { Cell($0.endpoint.rawValue, .muted) },
                 ListColumn("TRANSACTION", width: 17) { Cell($0.facts.transaction?.transactionId) },

@@ -5,7 +5,7 @@ import SQLKit
 extension NotificationRecord: StoredRecord {
     enum Column: String, TableColumn {
         case id, endpoint, via, receivedAt = "received_at", rejection, facts, outcome, detail, appliedAt = "applied_at", deadlineAt = "deadline_at",
-            raw
+            raw, marketplace
     }
 
     init(_ row: Columns<Column>) throws {
@@ -26,9 +26,10 @@ extension NotificationRecord: StoredRecord {
         let appliedAt = try row.optionalInt64(.appliedAt)
         let deadline = try row.optionalInt64(.deadlineAt)
         let raw = try row.string(.raw)
+        let marketplace = try row.value(.marketplace, as: Marketplace.self)
         self.init(
             id: id, endpoint: endpoint, via: via, receivedAt: receivedAt, rejection: rejection, facts: facts, outcome: outcome, detail: detail,
-            appliedAt: appliedAt, deadline: deadline, raw: raw)
+            appliedAt: appliedAt, deadline: deadline, raw: raw, marketplace: marketplace)
     }
 }
 
