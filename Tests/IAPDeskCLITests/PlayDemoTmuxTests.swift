@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google"
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product"
     )
     func androidTickets() async throws {
         let binary = try Tmux.binary()
@@ -132,6 +132,15 @@ struct PlayDemoTmuxTests {
         try type("ticket 303: outage week")
         try tmux.send("Enter")
         #expect(await tmux.screen { $0.contains("by 7 days at Google") }.contains("now ends"))
+        // After an outage: every subscriber of the product, deferred one after another with progress.
+        try tmux.send("E")
+        #expect(await tmux.screen { $0.contains("Days:") }.contains("Defer every"))
+        try type("3")
+        try tmux.send("Tab")
+        try type("ticket 305: outage, everyone")
+        try tmux.send("Enter")
+        let all = await tmux.screen(waitingFor: { $0.contains("deferred by 3 days at Google") }, timeout: 20)
+        #expect(all.contains("1 of 1"), "each active subscriber deferred: \(all)")
         try tmux.send("q")
     }
 }

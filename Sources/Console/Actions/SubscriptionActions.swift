@@ -66,6 +66,46 @@ enum SubscriptionActions {
             })
     }
 
+    static let deferAllBinding = KeyBinding(.character("E"), action: "defer all of the product at Google")
+
+    /// `E` on a Google Play subscription, after an outage: defer every active subscriber of
+    /// its product at Google (Play has no mass extension), one after another with a progress
+    /// bar, each audited; Esc stops before the next one.
+    static func deferAllAtGoogle(_ s: Subscription, session: ConsoleSession) -> ScreenAction {
+        guard let google = session.playActions else {
+            return .flash(GoogleOrderWords.needsServiceAccount("deferring"), isError: true)
+        }
+        let (store, actor, productId) = (session.store, session.actor, s.productId)
+        let daysField = DialogField("Days")
+        return .dialog(
+            Dialog(
+                title: "Defer every \(productId) subscriber at Google",
+                lines: [
+                    "Every active Google Play subscription of \(productId) is deferred by the same days, one after another, each audited with your reason.",
+                    "Google moves each next renewal later by 1 to \(GooglePlayPurchases.maxDeferDays) days, free for the players; Esc stops before the next.",
+                ],
+                fields: [daysField, .reason], confirm: "ask Google",
+                startJob: { values in
+                    guard let days = Int(values[daysField]), (1...GooglePlayPurchases.maxDeferDays).contains(days) else {
+                        throw DialogInputError("days: a whole number from 1 to \(GooglePlayPurchases.maxDeferDays)")
+                    }
+                    let reason = values[.reason]
+                    return BackgroundJob(title: "deferring \(productId) at Google") { job in
+                        do {
+                            let summary = try await store.googlePlay.deferAll(
+                                productId: productId, days: days, by: actor, reason: reason, shouldContinue: { !job.isStopping },
+                                progress: { job.report(done: $0, total: $1) }
+                            ) { await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2) }
+                            let refused = PlayDeferAllWords.refusals(summary).first.map { "; \($0)" } ?? ""
+                            return (PlayDeferAllWords.headline(summary, productId: productId, days: days) + refused, !summary.refused.isEmpty)
+                        } catch {
+                            return (ErrorWords.text(error), true)
+                        }
+                    }
+                })
+        )
+    }
+
     static let revokeAtGoogleBinding = KeyBinding(.character("$"), action: "revoke at Google")
 
     /// `$` on a Google Play subscription: Google ends it now and refunds it; its voided

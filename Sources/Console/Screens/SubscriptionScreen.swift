@@ -42,6 +42,9 @@ public final class SubscriptionScreen: ConsoleScreen {
                 }
                 return SubscriptionActions.extend(subscription, detail: detail, session: session)
             },
+            KeyCommand(SubscriptionActions.deferAllBinding, who: .admin, available: self.isGooglePlay && subscription != nil) {
+                subscription.map { SubscriptionActions.deferAllAtGoogle($0, session: session) } ?? .none
+            },
             KeyCommand(SubscriptionActions.revokeAtGoogleBinding, who: .support, available: self.isGooglePlay && subscription != nil) {
                 subscription.map { SubscriptionActions.revokeAtGoogle($0, session: session) } ?? .none
             },

@@ -94,15 +94,8 @@ struct GoogleCommand: AsyncParsableCommand {
                 ) { await google.deferAnswer(package: $0, purchaseToken: $1, seconds: $2) }
             }
             FileHandle.standardError.write(Data("\n".utf8))
-            print(Output.safe("\(summary.deferred) of \(summary.total) \(productId) subscriptions deferred by \(days) days at Google"))
-            for (otid, refusal) in summary.refused {
-                let why =
-                    switch refusal {
-                    case .google(let words): "Google refused: \(words)"
-                    case .failed(let error): ErrorWords.what(error)
-                    }
-                print(Output.safe("  \(otid): \(why)"))
-            }
+            print(Output.safe(PlayDeferAllWords.headline(summary, productId: productId, days: days)))
+            for refusal in PlayDeferAllWords.refusals(summary) { print(Output.safe("  \(refusal)")) }
             if !summary.refused.isEmpty { throw ExitCode.failure }
         }
     }
