@@ -50,7 +50,7 @@ struct ExportCommandTests {
         let (_, report, _) = try await CLIErrorTests.run(["report", "deliveries", "--month", "2026-10", "--format", "csv", "--db", db])
         #expect(
             report
-                == "product_id,environment,count,units,price_minor,currency,amount_minor\ncoins_60,Production,1,3,600,CNY,1800\nno_ads,Sandbox,1,1,1800,CNY,1800\n",
+                == "store,product_id,environment,count,units,price_minor,currency,amount_minor\napp_store,coins_60,Production,1,3,600,CNY,1800\napp_store,no_ads,Sandbox,1,1,1800,CNY,1800\n",
             "\(report)")
         let (_, refunds, _) = try await CLIErrorTests.run(["report", "refunds", "--month", "2026-11", "--db", db])
         #expect(refunds.contains("COINS_60") == false && refunds.contains("coins_60") && refunds.contains("1800"), "\(refunds)")

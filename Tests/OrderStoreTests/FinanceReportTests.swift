@@ -45,6 +45,22 @@ struct FinanceReportTests {
     }
 
     @Test(
+        "Each store's deliveries are totalled apart, as finance reconciles them with that store's own report; one store's alone on asking",
+        arguments: Backend.all)
+    func byStore(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            try await store.deliveredOrder("oct-apple", product: "coins_60", at: t0 - .days(17))
+            try await store.deliveredOrder("oct-play", product: "coins_60", quantity: 2, at: t0 - .days(10))
+            // Paid at Google: the order says so (as a Google Play submission sets it).
+            try await store.read { sql in try await sql.raw("UPDATE orders SET marketplace = 'google_play' WHERE order_id = 'oct-play'").run() }
+            let both = try await store.reports.finance(.deliveries, from: Self.october.0, until: Self.october.1)
+            #expect(both.rows.map(\.marketplace) == [.appStore, .googlePlay] && both.rows.map(\.units) == [1, 2], "\(both.rows)")
+            let play = try await store.reports.finance(.deliveries, from: Self.october.0, until: Self.october.1, store: .googlePlay)
+            #expect(play.rows.count == 1 && play.rows.first?.marketplace == .googlePlay && play.rows.first?.amountMinor == 1200, "\(play.rows)")
+        }
+    }
+
+    @Test(
         "Refund rates of October's deliveries: per product, the accounts with refunds, and an Apple Account that refunded under two game accounts",
         arguments: Backend.all)
     func refundRates(backend: Backend) async throws {

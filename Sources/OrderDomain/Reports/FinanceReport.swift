@@ -4,11 +4,13 @@ public struct FinanceReport: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// Deliveries made in the span (a grant, automatic or by hand).
         case deliveries
-        /// Purchases Apple refunded or revoked in the span (their cancellation date).
+        /// Purchases the store refunded or revoked in the span (their cancellation date).
         case refunds
     }
 
     public struct Row: Sendable, Equatable {
+        /// The store that was paid: its sales and refunds are reconciled with that store's reports.
+        public var marketplace: Marketplace
         public var productId: String
         public var environment: AppleEnvironment?
         /// Deliveries or refunds.
@@ -20,7 +22,10 @@ public struct FinanceReport: Sendable, Equatable {
         public var currency: String?
         public var amountMinor: Int64? { priceMinor.map { $0 * units } }
 
-        package init(productId: String, environment: AppleEnvironment?, count: Int64, units: Int64, priceMinor: Int64?, currency: String?) {
+        package init(
+            marketplace: Marketplace, productId: String, environment: AppleEnvironment?, count: Int64, units: Int64, priceMinor: Int64?, currency: String?
+        ) {
+            self.marketplace = marketplace
             self.productId = productId
             self.environment = environment
             self.count = count

@@ -112,6 +112,7 @@ public enum ExportFields {
     ]
 
     public static let report: [ExportField<FinanceReport.Row>] = [
+        ExportField("store") { .text($0.marketplace.rawValue) },
         ExportField("product_id") { .text($0.productId) },
         ExportField("environment") { .text($0.environment?.rawValue) },
         ExportField("count") { .number($0.count) },
