@@ -62,11 +62,11 @@ struct DemoTmuxTests {
 @Suite("Support flows in tmux", .serialized, .needsTmux, .takesTurns)
 struct SupportFlowTmuxTests {
     @Test(
-        "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log"
-    )
-    func tickets() async throws {
+        "Re-verify a paid order against the simulator and read Apple's answer; grant a stuck one; transfer a disputed subscription; find it all in the audit log",
+        arguments: Backend.all)
+    func tickets(backend: Backend) async throws {
         let binary = try Tmux.binary()
-        let demo = try await DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary, on: backend)
         defer { demo.stop() }
         let tmux = demo.tmux
         #expect(demo.home.contains("Orders [all]"))
@@ -125,18 +125,18 @@ struct SupportFlowTmuxTests {
     }
 
     @Test(
-        "A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice"
-    )
-    func replayedReceipt() async throws {
+        "A replayed receipt: the order names the purchase and the order that holds it, the account is flagged, and the grant dialog warns; nothing is delivered twice",
+        arguments: Backend.all)
+    func replayedReceipt(backend: Backend) async throws {
         let binary = try Tmux.binary()
-        let demo = try await DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary, on: backend)
         defer { demo.stop() }
-        let (tmux, db) = (demo.tmux, demo.db)
+        let tmux = demo.tmux
         #expect(demo.home.contains("Orders [all]"))
 
         // The ticket: "I paid for order X and got nothing". X was rejected as a replay of a
         // purchase another account's order holds; read both from the same store.
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let store = try await demo.openStore()
         let rejected = try await store.orders.page(OrderFilter(state: .rejected), limit: 2000).items
         await store.close()
         let replay = try #require(rejected.first { $0.replayFlag && $0.lastError?.contains("another account") == true })
@@ -169,7 +169,7 @@ struct SupportFlowTmuxTests {
         let found = await tmux.screen { $0.contains("Orders [\(tid)]") }
         #expect(found.contains(holder) && found.contains("delivered"), "\(found)")
 
-        let after = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let after = try await demo.openStore()
         let kept = try await after.orders.detail(replay.orderId)
         await after.close()
         #expect(kept.order.state == .rejected && kept.grants.isEmpty)
@@ -181,17 +181,38 @@ struct SupportFlowTmuxTests {
 /// screen is up (or after a minute).
 struct DemoSession {
     let tmux: Tmux
+    /// The demo's SQLite file (what `location` is on SQLite).
     let db: String
+    let location: StoreLocation
     let home: String
 
-    static func start(_ binary: String) async throws -> DemoSession {
+    static func start(_ binary: String) async throws -> DemoSession { try await start(binary, on: .sqlite) }
+
+    /// The demo on `backend`: a new SQLite file, or a new PostgreSQL database.
+    static func start(_ binary: String, on backend: Backend) async throws -> DemoSession {
         let db = Tmux.demoStorePath("tmux")
-        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db \(db)")
-        return DemoSession(tmux: tmux, db: db, home: await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60))
+        let location = backend == .sqlite ? StoreLocation.sqlite(path: db) : try await backend.freshLocation()
+        let argument = if case .postgres(let url) = location { url } else { db }
+        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db '\(argument)'")
+        return DemoSession(tmux: tmux, db: db, location: location, home: await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 90))
+    }
+
+    /// The demo's store, opened beside the console (on either backend).
+    func openStore() async throws -> OrderStore {
+        try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
     }
 
     func stop() {
         tmux.stop()
         Tmux.removeDemoStore(db)
+        Backend.cleanUp(location)
+        // A database's simulators are kept in the temporary directory, named after it.
+        if case .postgres(let url) = location, let database = URL(string: url)?.lastPathComponent {
+            let name = String(database.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+            for folder in folders where folder.hasPrefix("iapdesk-demo-postgres-") && folder.hasSuffix("-\(name).simulator") {
+                try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/" + folder)
+            }
+        }
     }
 }

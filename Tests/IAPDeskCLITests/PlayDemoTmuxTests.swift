@@ -9,18 +9,18 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product"
-    )
-    func androidTickets() async throws {
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product",
+        arguments: Backend.all)
+    func androidTickets(backend: Backend) async throws {
         let binary = try Tmux.binary()
-        let demo = try await DemoSession.start(binary)
+        let demo = try await DemoSession.start(binary, on: backend)
         defer { demo.stop() }
-        let (tmux, db) = (demo.tmux, demo.db)
+        let tmux = demo.tmux
         func type(_ text: String) throws { try tmux.run("send-keys -t \(tmux.session) -l '\(text)'") }
 
         // "Paid 98 on Android and got nothing", with Google's receipt email: the order waits,
         // Google answered 503 when the game submitted it, so only Google knows its GPA id.
-        let seeded = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let seeded = try await demo.openStore()
         let ticket = try await seeded.notes.list(on: .account("demo_gp_stuck")).first?.text ?? ""
         let lostTicket = try await seeded.notes.list(on: .account("demo_gp_lost")).first?.text ?? ""
         await seeded.close()
@@ -54,7 +54,7 @@ struct PlayDemoTmuxTests {
         #expect(await tmux.screen { $0.contains("Google acknowledged order gp_ack_1") }.contains("Google acknowledged order gp_ack_1"))
 
         // The player only has Google's receipt email; the game server logged the token.
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let store = try await demo.openStore()
         let voided = try #require(try await store.orders.find("gp_void_1"))
         let token = try #require(try await store.googlePlay.tokens(ofOrder: "gp_sub_b").first)
         let acknowledged = try await store.googlePlay.purchase(token: try #require(try await store.googlePlay.tokens(ofOrder: "gp_ack_1").first))
@@ -110,13 +110,13 @@ struct PlayDemoTmuxTests {
         try tmux.send("Enter")
         #expect(await tmux.screen { $0.contains("takes access back") }.contains("takes access back"))
         let refunded = try await eventually(within: 20) {
-            let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+            let store = try await demo.openStore()
             let state = try await store.orders.find("gp_000001")?.state
             await store.close()
             return state == .refunded
         }
         #expect(refunded, "Google's voided notice reached the demo's serve, which applied R9")
-        let reread = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let reread = try await demo.openStore()
         let lost = try await reread.orders.detail("gp_lost_1")
         await reread.close()
         #expect(lost.order.state == .delivered && lost.grants.count == 1 && lost.order.marketplace == .googlePlay, "attached, delivered once: \(lost.order)")

@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Where to put the demo store (default: a new temp file). Its simulated App Store and Google Play are kept beside it, in FILE.simulator/, so reopening it re-verifies as before."
+            "Where to put the demo store: a SQLite file (default: a new temp file) or a postgres:// URL. Its simulated App Store and Google Play are kept beside a file, in FILE.simulator/ (a database's in the temporary directory), so reopening it re-verifies as before."
     )
     var db: String?
     @Option(help: "How many synthetic orders.") var orders: Int = 20_000
@@ -61,7 +61,7 @@ struct DemoCommand: AsyncParsableCommand {
         let path =
             buildTemplate.map(DemoTemplate.storePath) ?? db
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
-        let simulatorFolder = path + ".simulator"
+        let simulatorFolder = Self.simulatorFolder(for: path)
         let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let fresh = try await store.reports.counts().total == 0
         let simulator =
@@ -143,6 +143,16 @@ struct DemoCommand: AsyncParsableCommand {
             print("demo template: \(buildTemplate) (\(orders) orders); each visitor gets a copy: iapdesk demo-session --template \(buildTemplate)")
         }
     }
+
+    /// Where the simulators' state is kept, so that reopening the demo store re-verifies as
+    /// before: FILE.simulator/ beside a SQLite file; for a PostgreSQL database, a folder in the
+    /// temporary directory named after its host, port and database (never its password).
+    static func simulatorFolder(for path: String) -> String {
+        guard case .postgres = StoreLocation(path), let url = URL(string: path) else { return path + ".simulator" }
+        let name = [url.host ?? "localhost", url.port.map(String.init) ?? "5432", url.path]
+            .joined(separator: "-").map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-postgres-\(String(name)).simulator").path
+    }
 }
 
 extension AppStoreSettings {
@@ -156,4 +166,5 @@ extension AppStoreSettings {
                 productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox"),
             trust: simulator.trustRoots)
     }
+
 }
