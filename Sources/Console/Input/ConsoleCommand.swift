@@ -64,7 +64,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         Spec(["orders", "o"], "the order list (home)", .orders),
         Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
         Spec(["disputes"], "R8 ownership decisions to review", .disputes),
-        Spec(["orphans"], "transactions Apple knows that no order claims", .orphans),
+        Spec(["orphans"], "purchases a store knows that no order claims; A attaches one", .orphans),
         Spec(
             ["acks", "acknowledgements"], "Google Play purchases not yet acknowledged, soonest refund deadline first; a acknowledges one now",
             .acknowledgements),

@@ -46,6 +46,9 @@ public struct AppleTransaction: Sendable, Equatable, Codable, Hashable {
     /// Google Play only: the purchase token this order (`GPA.…`) was paid under.
     public var purchaseToken: String?
 
+    /// The store it was paid in: Google Play's purchases are paid under a purchase token.
+    public var marketplace: Marketplace { purchaseToken == nil ? .appStore : .googlePlay }
+
     public init(
         transactionId: String, originalTransactionId: String, productId: String, quantity: Int = 1,
         purchaseDate: Millis, originalPurchaseDate: Millis? = nil, expiresDate: Millis? = nil,

@@ -14,7 +14,7 @@ extension Orders {
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: .transaction, id: transactionId) }
             // Google's purchase is attached through Google (asked again, acknowledged there).
-            if stored.transaction.purchaseToken != nil { throw StoreError.notPaidIn(.appStore, id: "transaction \(transactionId)") }
+            if stored.transaction.marketplace != .appStore { throw StoreError.notPaidIn(.appStore, id: "transaction \(transactionId)") }
             if let owner = stored.orderId {
                 throw StoreError.transactionTaken(transactionId: transactionId, orderId: owner)
             }

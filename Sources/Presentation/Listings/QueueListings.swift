@@ -6,9 +6,10 @@ import OrderDomain
 public enum QueueListings {
     public static func orphans() -> Listing<StoredTransaction> {
         Listing(
-            title: "Orphans (transactions Apple knows, no order claims)", empty: "No orphan transactions.",
+            title: "Orphans (purchases a store knows, no order claims)", empty: "No orphan transactions.",
             columns: [
                 ListColumn("TRANSACTION", width: 17) { Cell($0.transaction.transactionId) },
+                ListColumn("STORE", width: 5, optional: true) { Cell($0.transaction.marketplace.shortName, .muted) },
                 ListColumn("ORIGINAL", width: 17) { Cell($0.transaction.originalTransactionId, .muted) },
                 ListColumn("PRODUCT", width: 11, flexible: true) { Cell($0.transaction.productId) },
                 ListColumn("PURCHASED", width: 16) { .time($0.transaction.purchaseDate) },
