@@ -64,7 +64,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         Spec(["orders", "o"], "the order list (home)", .orders),
         Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
         Spec(["disputes"], "R8 ownership decisions to review", .disputes),
-        Spec(["orphans"], "purchases a store knows that no order claims; A attaches one", .orphans),
+        Spec(["orphans"], "purchases a store knows that no order claims", .orphans),
         Spec(
             ["acks", "acknowledgements"], "Google Play purchases not yet acknowledged, soonest refund deadline first; a acknowledges one now",
             .acknowledgements),
@@ -72,7 +72,7 @@ public enum ConsoleCommand: Equatable, Sendable {
         Spec(["audit"], "the audit log, newest first", .audit),
         Spec(
             ["notifications", "notif"], argument: "[STORE]",
-            "what the stores told us: type, verdict, what applying it did; STORE apple or google: its own only"
+            "what both stores told us, or STORE's alone (apple, google)"
         ) { argument in
             guard !argument.isEmpty else { return .success(.notifications(nil)) }
             guard let store = Marketplace(word: argument) else { return .failure(CommandError(":notifications takes nothing, apple or google")) }
