@@ -10,7 +10,9 @@ import Testing
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
     /// Undoes the migration that keeps a notification's store.
-    static let notificationStoreUndone = ["DROP INDEX notifications_by_marketplace", "ALTER TABLE notifications DROP COLUMN marketplace"]
+    static let notificationStoreUndone = [
+        "DROP INDEX notifications_by_apply_key", "DROP INDEX notifications_by_marketplace", "ALTER TABLE notifications DROP COLUMN marketplace",
+    ]
 
     /// Undoes the migration that keeps a submission's kind (and the one after it).
     static let submissionKindUndone = notificationStoreUndone + ["ALTER TABLE receipt_submissions DROP COLUMN kind"]

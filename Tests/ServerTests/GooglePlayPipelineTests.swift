@@ -190,6 +190,13 @@ struct GooglePlayPipelineTests {
             let detail = try await serve.store.subscriptions.detail(otid)
             #expect(detail.subscription?.ownerAccount == "p-9")
             #expect(detail.chain.contains { $0.transaction.purchaseToken == upgraded.token }, "the new token's order is in the chain")
+            // Google's notifications name tokens, not the subscription: its page finds them by its chain's tokens.
+            let told = try await eventually {
+                let types = try await serve.store.subscriptions.detail(otid).notifications.compactMap(\.facts.type)
+                return types.filter { $0 == "SUBSCRIPTION_PURCHASED" }.count == 2 && types.contains("SUBSCRIPTION_RENEWED")
+            }
+            let listed = try await serve.store.subscriptions.detail(otid).notifications.map { "\($0.facts.kind) \($0.marketplace)" }
+            #expect(told, "\(listed)")
         }
     }
 

@@ -19,18 +19,25 @@ extension OrderStore {
     func claimVerification(orderId: String, owner: String, lease: Millis = .seconds(120), now: Millis = .now()) async throws
         -> VerificationClaim
     {
-        try await write(as: .system, now: now) { tx in
-            let owed = try await tx.sql.row(
-                "SELECT id FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)")
+        // Whether this claim made the job is the insert's own answer on PostgreSQL (a row an
+        // INSERT wrote has xmax 0, one it updated has not). Read beforehand it can be wrong
+        // there: under READ COMMITTED another run's finish may delete the job between that
+        // read and this insert, which then makes a new one it would take for owed, and leave
+        // owed when it gives the claim back. SQLite writes one transaction at a time, so what
+        // it read before still holds.
+        let postgres = db.dialect == .postgres
+        return try await write(as: .system, now: now) { tx in
+            let owed = postgres ? nil : try await tx.sql.row("SELECT id FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)")
+            let made: SQLQueryString = postgres ? ", CASE WHEN xmax = 0 THEN 1 ELSE 0 END AS made" : ""
             let taken = try await tx.sql.row(
                 """
                 INSERT INTO jobs (kind, subject, due_at, created_at, lease_owner, lease_until)
                 VALUES (\(bind: JobKind.verify.rawValue), \(bind: orderId), \(bind: now), \(bind: now), \(bind: owner), \(bind: now + lease))
                 ON CONFLICT (kind, subject) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
                   WHERE jobs.lease_until IS NULL OR jobs.lease_until < \(bind: now)
-                RETURNING id
+                RETURNING id\(made)
                 """)
-            if taken != nil { return .taken(made: owed == nil) }
+            if let taken { return .taken(made: postgres ? try taken.bool("made") : owed == nil) }
             let holder = try await tx.sql.row(
                 """
                 SELECT lease_owner FROM jobs WHERE kind = \(bind: JobKind.verify.rawValue) AND subject = \(bind: orderId)

@@ -66,7 +66,7 @@ enum SubscriptionDetailRead: DetailRead {
         case subscription, chain, orders, ownership, notifications, extensions, appleAccountPlayers = "apple_account_players"
     }
 
-    static let statementName = "iapdesk_subscription_detail_v3"
+    static let statementName = "iapdesk_subscription_detail_v4"
 
     static func select(_ part: Part) -> DetailQuery.Select {
         switch part {
@@ -86,9 +86,12 @@ enum SubscriptionDetailRead: DetailRead {
             DetailQuery.Select(
                 "SELECT \(OwnershipEvent.Column.list) FROM ownership_events WHERE original_transaction_id = $1 ORDER BY id LIMIT $2", order: "id")
         case .notifications:
+            // Apple's name the subscription; Google's name one of its chain's purchase tokens.
             DetailQuery.Select(
                 """
                 SELECT \(NotificationRecord.Column.list), signed_date FROM notifications WHERE original_transaction_id = $1
+                UNION SELECT \(NotificationRecord.Column.list), signed_date FROM notifications
+                WHERE apply_key IN (SELECT 'play:' || purchase_token FROM transactions WHERE original_transaction_id = $1 AND purchase_token IS NOT NULL)
                 ORDER BY signed_date, id LIMIT $2
                 """, order: "signed_date, id")
         case .extensions:

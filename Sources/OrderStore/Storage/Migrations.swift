@@ -78,11 +78,13 @@ enum Migrations {
     /// push or its voided sweep), so the desk lists and filters each store's. Those from
     /// before are told apart once, by the keys only Google's were ever stored under
     /// (`play:` and `play-voided:`); a rejected push of before, stored without one, reads as
-    /// Apple's.
+    /// Apple's. Google's notifications name a purchase token, not a subscription: a
+    /// subscription's page finds them by the keys of its chain's tokens.
     private static let v29 = [
         "ALTER TABLE notifications ADD COLUMN marketplace TEXT NOT NULL DEFAULT 'app_store'",
         "UPDATE notifications SET marketplace = 'google_play' WHERE uuid LIKE 'play:%' OR uuid LIKE 'play-voided:%' OR apply_key LIKE 'play:%'",
         "CREATE INDEX notifications_by_marketplace ON notifications (marketplace, id)",
+        "CREATE INDEX notifications_by_apply_key ON notifications (apply_key, signed_date, id)",
     ]
 
     /// A submission's kind, kept from the intake that learned it (which field it read), so
