@@ -166,5 +166,4 @@ extension AppStoreSettings {
                 productionURL: server.baseURL, sandboxURL: server.baseURL + "/sandbox"),
             trust: simulator.trustRoots)
     }
-
 }
