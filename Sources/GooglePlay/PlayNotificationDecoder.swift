@@ -13,10 +13,12 @@ public struct PlayNotificationDecoder: Sendable {
 
     public func decode(push body: String) -> IncomingNotification {
         var facts = NotificationFacts()
-        func rejected(_ why: NotificationRejection) -> IncomingNotification {
+        /// What the store keeps: `raw` (the push, or its decoded message once it reads) and the facts so far.
+        func kept(_ raw: String, _ rejection: NotificationRejection?) -> IncomingNotification {
             IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(body.prefix(16_384)), rejection: why, facts: facts, marketplace: .googlePlay)
+                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: rejection, facts: facts, marketplace: .googlePlay)
         }
+        func rejected(_ why: NotificationRejection) -> IncomingNotification { kept(body, why) }
         guard let push = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], let message = push["message"] as? [String: Any]
         else { return rejected(.notPubSubPush) }
         guard let messageId = message["messageId"] as? String ?? message["message_id"] as? String, !messageId.isEmpty else {
@@ -31,9 +33,7 @@ public struct PlayNotificationDecoder: Sendable {
         facts.signedDate = PlayAnswerReader.int64(notification["eventTimeMillis"])
         facts.environment = "Production"
         guard let package = facts.app, packageNames.contains(package) else {
-            return IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .otherPackage(facts.app),
-                facts: facts, marketplace: .googlePlay)
+            return kept(raw, .otherPackage(facts.app))
         }
         if let sub = notification["subscriptionNotification"] as? [String: Any] {
             let number = PlayAnswerReader.int(sub["notificationType"]) ?? 0
@@ -57,11 +57,8 @@ public struct PlayNotificationDecoder: Sendable {
         }
         if let token = facts.purchaseToken, !PlaySubmission.isPlausibleToken(token) {
             facts.purchaseToken = nil
-            return IncomingNotification(
-                endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: .malformedPurchaseToken, facts: facts,
-                marketplace: .googlePlay)
+            return kept(raw, .malformedPurchaseToken)
         }
-        return IncomingNotification(
-            endpoint: .production, via: .receiver, raw: String(raw.prefix(16_384)), rejection: nil, facts: facts, marketplace: .googlePlay)
+        return kept(raw, nil)
     }
 }

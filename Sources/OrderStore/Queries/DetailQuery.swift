@@ -41,10 +41,12 @@ enum DetailQuery {
         switch db.driver {
         case .sqlite:
             for part in Read.Part.allCases {
-                let select = Read.select(part)
-                rows[part] = try await db.sql.rows(
-                    NumberedStatement.named("\(Read.statementName).\(part.rawValue)") { "SELECT * FROM (\(select.rows)) AS p ORDER BY \(select.order)" }
-                        .bound([id, limit]))
+                // The part's SQL is written once, when its statement is first made.
+                let statement = NumberedStatement.named("\(Read.statementName).\(part.rawValue)") {
+                    let select = Read.select(part)
+                    return "SELECT * FROM (\(select.rows)) AS p ORDER BY \(select.order)"
+                }
+                rows[part] = try await db.sql.rows(statement.bound([id, limit]))
             }
         case .postgres:
             guard let columns = try await db.rows(PreparedDetail<Read>(id: id, limit: limit)).first else {

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import SQLKit
 
 /// A record's columns, declared once as an enum: the queries select `list` and the decoder
@@ -6,11 +7,25 @@ import SQLKit
 protocol TableColumn: RawRepresentable, CaseIterable where RawValue == String {}
 
 extension TableColumn {
-    /// The columns, comma-separated, in their declared order: what a query selects.
-    static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    /// The columns, comma-separated, in their declared order: what a query selects. Joined
+    /// once per record type: queries on hot paths interpolate it on every call.
+    static var list: String { ColumnLists.list(of: Self.self) }
 
     /// The columns of the table aliased `alias` (for a join).
     static func list(of alias: String) -> String { allCases.map { "\(alias).\($0.rawValue)" }.joined(separator: ", ") }
+}
+
+/// Each record type's column list, joined the first time it is asked for.
+enum ColumnLists {
+    private static let cache = NIOLockedValueBox<[ObjectIdentifier: String]>([:])
+
+    static func list<Column: TableColumn>(of type: Column.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let known = cache.withLockedValue({ $0[key] }) { return known }
+        let list = Column.allCases.map(\.rawValue).joined(separator: ", ")
+        cache.withLockedValue { $0[key] = list }
+        return list
+    }
 }
 
 /// A record the store reads back from a row of its table, through its declared columns.
