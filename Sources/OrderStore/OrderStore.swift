@@ -91,6 +91,7 @@ public final class OrderStore: Sendable {
                 }
             }
             (settings.bundleId, settings.apps) = try await Self.apps(of: db, configured: settings, recording: login == nil)
+            settings.playApps = try await Self.playApps(of: db, configured: settings, recording: login == nil)
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty {
                 repairs.append(.indexesRebuilt(restored))
@@ -109,7 +110,9 @@ public final class OrderStore: Sendable {
     private static func apps(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> (primary: String, all: [String]) {
         let configured = [settings.bundleId] + settings.apps.filter { $0 != settings.bundleId }
         let registered = try await db.lock.run {
-            try await db.sql.rows("SELECT bundle_id FROM apps ORDER BY added_at, bundle_id").map { try $0.string("bundle_id") }
+            try await db.sql.rows("SELECT bundle_id FROM apps WHERE marketplace = 'app_store' ORDER BY added_at, bundle_id").map {
+                try $0.string("bundle_id")
+            }
         }
         if let first = registered.first {
             guard !settings.bundleIdConfigured || configured.contains(where: registered.contains) else {
@@ -123,7 +126,10 @@ public final class OrderStore: Sendable {
                 try await db.sql.writeTransaction(db.dialect) {
                     for (index, app) in configured.enumerated() {
                         try await db.sql.raw(
-                            "INSERT INTO apps (bundle_id, added_at) VALUES (\(bind: app), \(bind: Int64(index))) ON CONFLICT (bundle_id) DO NOTHING"
+                            """
+                            INSERT INTO apps (bundle_id, marketplace, game, added_at) VALUES (\(bind: app), 'app_store', \(bind: app), \(bind: Int64(index)))
+                            ON CONFLICT (bundle_id, marketplace) DO NOTHING
+                            """
                         )
                         .run()
                     }
@@ -135,6 +141,36 @@ public final class OrderStore: Sendable {
             }
         }
         return (settings.bundleId, configured)
+    }
+
+    /// The Google Play packages the store serves. A package the configuration names
+    /// (`google_play.package_names`) and the store does not record yet is recorded when this
+    /// login owns the store, in the game of the App Store app with its id (studios often give
+    /// both the same), else the store's first app's; `iapdesk app add` names another game.
+    private static func playApps(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> [String] {
+        try await db.lock.run {
+            func recorded() async throws -> [String] {
+                try await db.sql.rows("SELECT bundle_id FROM apps WHERE marketplace = 'google_play' ORDER BY added_at, bundle_id").map {
+                    try $0.string("bundle_id")
+                }
+            }
+            let known = try await recorded()
+            let missing = settings.playApps.filter { !known.contains($0) }
+            // Written only when one is missing: an open is a read.
+            guard recording, !db.readOnly, !missing.isEmpty else { return known }
+            try await db.sql.writeTransaction(db.dialect) {
+                for package in missing {
+                    let game = settings.apps.contains(package) ? package : settings.bundleId
+                    try await db.sql.raw(
+                        """
+                        INSERT INTO apps (bundle_id, marketplace, game, added_at) VALUES (\(bind: package), 'google_play', \(bind: game), \(bind: Millis.now()))
+                        ON CONFLICT (bundle_id, marketplace) DO NOTHING
+                        """
+                    ).run()
+                }
+            }
+            return try await recorded()
+        }
     }
 
     /// Whether the store takes writes now: a write that changes nothing but still reaches

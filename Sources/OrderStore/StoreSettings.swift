@@ -6,6 +6,9 @@ public struct StoreSettings: Sendable, Equatable {
     /// Every app: before opening, the ones the configuration names (`bundleId` first; empty
     /// means just `bundleId`); once open, the ones the store serves (`iapdesk app add`).
     public var apps: [String] = []
+    /// Google Play's packages: before opening, the ones the configuration names
+    /// (`google_play.package_names`, recorded when missing); once open, the ones the store serves.
+    public var playApps: [String] = []
     /// Whether the apps were configured (false: a default). A store remembers the apps it
     /// serves; a configuration naming none of them is refused, a default takes the store's.
     public var bundleIdConfigured = true

@@ -16,7 +16,7 @@ struct OwnershipScreenTests {
             await app.command("disputes")
             let list = try terminal.screenText()
             #expect(list.contains("Disputes (R8 decisions to review)"))
-            let event = try #require(try await store.subscriptions.disputes(limit: 1).first)
+            let event = try #require(try await store.subscriptions.disputes(limit: 1).first?.event)
             await app.press(.enter)
             var frame = try terminal.screenText()
             #expect(frame.contains("Subscription \(event.originalTransactionId)"))

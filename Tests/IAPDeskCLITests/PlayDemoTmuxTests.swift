@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product",
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; an account's orders on both stores; :disputes google apart from Apple's; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product",
         arguments: Backend.all)
     func androidTickets(backend: Backend) async throws {
         let binary = try Tmux.binary()
@@ -99,6 +99,19 @@ struct PlayDemoTmuxTests {
         try tmux.send("Enter")
         let android = await tmux.screen { $0.contains("Orders [store:google]") }
         #expect(android.contains("STORE") && android.contains("Play") && !android.contains("Apple"), "\(android)")
+
+        // "I moved from my iPhone to Android": one account, both stores' orders in one list.
+        try tmux.command("account demo_moved")
+        let moved = await tmux.screen { $0.contains("demo_moved_1") && $0.contains("gp_moved_1") }
+        #expect(moved.contains("Apple") && moved.contains("Play"), "each order says its store: \(moved)")
+
+        // The dispute across linked tokens is listed with Google's, apart from Apple's.
+        try tmux.command("disputes google")
+        let google = await tmux.screen { $0.contains("Disputes") && $0.contains("gp_sub_b") }
+        #expect(!google.contains("ord_"), "the demo's App Store disputes are not Google's: \(google)")
+        try tmux.command("disputes apple")
+        let apple = await tmux.screen { $0.contains("Disputes") && $0.contains("ord_") }
+        #expect(!apple.contains("gp_sub_b"), "\(apple)")
 
         // "Refund me": Google refunds it and takes the coins back; its notice revokes it here.
         try tmux.command("order gp_000001")

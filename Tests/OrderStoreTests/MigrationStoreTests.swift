@@ -9,10 +9,23 @@ import Testing
 /// has data, not only on an empty one.
 @Suite("Store: migrating a store in place")
 struct MigrationStoreTests {
-    /// Undoes the migration that keeps a notification's store.
-    static let notificationStoreUndone = [
-        "DROP INDEX notifications_by_apply_key", "DROP INDEX notifications_by_marketplace", "ALTER TABLE notifications DROP COLUMN marketplace",
+    /// Undoes the migration that serves apps across stores: apps keyed by their id alone, no
+    /// game; subscriptions without their store.
+    static let appsAcrossStoresUndone = [
+        "ALTER TABLE subscriptions DROP COLUMN marketplace",
+        """
+        CREATE TABLE apps_v29 (bundle_id TEXT PRIMARY KEY, name TEXT, apple_app_id BIGINT, added_at BIGINT NOT NULL,
+          marketplace TEXT NOT NULL DEFAULT 'app_store')
+        """,
+        "INSERT INTO apps_v29 SELECT bundle_id, name, apple_app_id, added_at, marketplace FROM apps WHERE marketplace = 'app_store'",
+        "DROP TABLE apps", "ALTER TABLE apps_v29 RENAME TO apps",
     ]
+
+    /// Undoes the migration that keeps a notification's store (and the one after it).
+    static let notificationStoreUndone =
+        appsAcrossStoresUndone + [
+            "DROP INDEX notifications_by_apply_key", "DROP INDEX notifications_by_marketplace", "ALTER TABLE notifications DROP COLUMN marketplace",
+        ]
 
     /// Undoes the migration that keeps a submission's kind (and the one after it).
     static let submissionKindUndone = notificationStoreUndone + ["ALTER TABLE receipt_submissions DROP COLUMN kind"]
@@ -169,6 +182,36 @@ struct MigrationStoreTests {
             #expect(try await store.notifications.list(store: .appStore).compactMap(\.facts.uuid) == ["apple-1"])
             _ = try await store.notifications.receive(incoming("play:42", token: "token-9876543210.abc", marketplace: .googlePlay), at: t0 + 3)
             #expect(try await store.notifications.list(store: .googlePlay, limit: 1).first?.marketplace == .googlePlay, "kept as received")
+            #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
+        }
+    }
+
+    @Test(
+        "A store from before apps across stores migrates in place: each app is a game of its own, a subscription with a Google purchase in its chain is Google's, the others Apple's",
+        arguments: Backend.all)
+    func appsAcrossStoresArrive(backend: Backend) async throws {
+        func subscription(_ otid: String, token: String?) -> [String] {
+            [
+                """
+                INSERT INTO transactions (transaction_id, original_transaction_id, product_id, quantity, purchase_date, first_seen_at, purchase_token)
+                VALUES ('\(otid)', '\(otid)', 'vip_monthly', 1, 1, 1, \(token.map { "'\($0)'" } ?? "NULL"))
+                """,
+                """
+                INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, owner_since, decided_by, updated_at)
+                VALUES ('\(otid)', 'p-\(otid)', 'vip_monthly', 'active', 1, 1, 'rule', 1)
+                """,
+            ]
+        }
+        try await Self.migrated(backend, undoing: Self.appsAcrossStoresUndone, fromVersion: 30) { old in
+            for statement in subscription("1000000001", token: nil) + subscription("GPA.3300-0000-0000-00001", token: "token-0123456789.abc") {
+                try await old.db.sql.raw(SQLQueryString(statement)).run()
+            }
+        } after: { store in
+            let apps = try await store.catalogue.apps().map(\.app)
+            #expect(apps == [StoreApp(bundleId: "com.example.game", addedAt: 0)], "each app a game of its own")
+            let apple = try await store.subscriptions.detail("1000000001").subscription
+            let google = try await store.subscriptions.detail("GPA.3300-0000-0000-00001").subscription
+            #expect(apple?.marketplace == .appStore && google?.marketplace == .googlePlay)
             #expect(try await Migrations.restoreMissingIndexes(on: store.db) == [])
         }
     }

@@ -55,9 +55,11 @@ struct OwnershipStoreTests {
             #expect(detail.subscription?.factsSource == .verifyReceipt)
             #expect(detail.subscription?.factsAsOf == t0 + .days(31) + 2000)
             #expect(detail.chain.map(\.submittedBy) == ["A", "B"])
-            let review = try await store.subscriptions.disputes()
+            let review = try await store.subscriptions.disputes().map(\.event)
             #expect(review.map(\.verdict) == [.ownerKeeps])
             #expect(review.first?.reason == "owner A is still auto-renewing, so the renewal is theirs")
+            #expect(try await store.subscriptions.disputes(in: .appStore).map(\.marketplace) == [.appStore], "an App Store subscription's dispute")
+            #expect(try await store.subscriptions.disputes(in: .googlePlay).isEmpty)
             // A disputed order is paid and undelivered: it shows in the stuck queue.
             #expect(try await store.reports.stuck(now: t0 + .days(32)).items.map(\.order.orderId) == ["b-1"])
         }
@@ -101,7 +103,7 @@ struct OwnershipStoreTests {
             #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
             #expect(bBuys.order.state == .delivered)
             #expect(
-                try await store.subscriptions.disputes().first?.reason
+                try await store.subscriptions.disputes().first?.event.reason
                     == "owner A let the subscription expire on \((t0 + .days(30)).iso8601); ownership moves to B")
         }
     }

@@ -101,4 +101,48 @@ struct StoreAppTests {
             try await OrderStore.open(location, settings: StoreSettings(bundleId: "com.other.game"))
         }
     }
+
+    @Test(
+        "One game in both stores: the configured Google Play packages are recorded as the game's apps (the same id kept apart by store); an admin names another package's game; a game the store does not serve is refused; a new version reads every app back",
+        arguments: Backend.all)
+    func appsAcrossStores(backend: Backend) async throws {
+        let location = try await backend.freshLocation()
+        defer { Backend.cleanUp(location) }
+        var configured = StoreSettings(bundleId: Self.kitten)
+        configured.playApps = [Self.kitten, "com.studio.kitten.lite"]
+        var store = try await OrderStore.open(location, settings: configured)
+        #expect(store.settings.apps == [Self.kitten], "Apple's apps, as R5 checks Apple's receipts")
+        #expect(store.settings.playApps == [Self.kitten, "com.studio.kitten.lite"])
+        var apps = try await store.catalogue.apps().map(\.app)
+        #expect(apps.map(\.bundleId) == [Self.kitten, Self.kitten, "com.studio.kitten.lite"])
+        #expect(apps.map(\.marketplace) == [.appStore, .googlePlay, .googlePlay])
+        #expect(apps.map(\.game) == [Self.kitten, Self.kitten, Self.kitten], "every package sells the configured game's products")
+
+        // A second game arrives on both stores, its Android package named differently.
+        try await store.catalogue.addApp(StoreApp(bundleId: Self.dragon, name: "Dragon"), by: root, reason: "second game")
+        await #expect(throws: StoreError.invalid(.app(problem: "game: this store serves no app com.studio.wyvern (add it first)"))) {
+            try await store.catalogue.addApp(
+                StoreApp(bundleId: "com.studio.dragon.android", marketplace: .googlePlay, game: "com.studio.wyvern"), by: root, reason: "typo")
+        }
+        await #expect(throws: StoreError.invalid(.app(problem: "apple app id: only an App Store app has one"))) {
+            try await store.catalogue.addApp(
+                StoreApp(bundleId: "com.studio.dragon.android", marketplace: .googlePlay, appleAppId: 1), by: root, reason: "x")
+        }
+        try await store.catalogue.addApp(
+            StoreApp(bundleId: "com.studio.dragon.android", marketplace: .googlePlay, game: Self.dragon, name: "Dragon (Android)"), by: root,
+            reason: "Android launch")
+        // The lite package was Dragon's all along.
+        try await store.catalogue.addApp(StoreApp(bundleId: "com.studio.kitten.lite", marketplace: .googlePlay, game: Self.dragon), by: root, reason: "fix")
+        await store.close()
+
+        store = try await OrderStore.open(location, settings: configured)
+        apps = try await store.catalogue.apps().map(\.app)
+        #expect(apps.count == 5)
+        #expect(apps.first { $0.bundleId == "com.studio.kitten.lite" }?.game == Self.dragon, "a reopen records no package twice nor undoes the admin's game")
+        #expect(apps.first { $0.bundleId == "com.studio.dragon.android" }?.name == "Dragon (Android)")
+        #expect(store.settings.playApps == [Self.kitten, "com.studio.kitten.lite", "com.studio.dragon.android"])
+        let audited = try await store.audit.entries().filter { $0.action == .appAdd || $0.action == .appUpdate }
+        #expect(audited.map(\.detail).contains("Google Play package, Dragon (Android), game com.studio.dragon"), "\(audited.map(\.detail))")
+        await store.close()
+    }
 }

@@ -303,6 +303,11 @@ extension GooglePlayPipelineTests {
             #expect(try await serve.store.orders.detail("gp-b").grants.isEmpty, "nothing granted to B")
             #expect(try await serve.store.orders.detail("gp-a").grants.count == 1)
             #expect(try await serve.store.subscriptions.detail(otid).subscription?.ownerAccount == "p-a")
+            // The dispute is Google's: listed with Google's, not with Apple's.
+            #expect(try await serve.store.subscriptions.detail(otid).subscription?.marketplace == .googlePlay)
+            let google = try await serve.store.subscriptions.disputes(in: .googlePlay)
+            #expect(google.map(\.event.orderId) == ["gp-b"] && google.map(\.marketplace) == [.googlePlay])
+            #expect(try await serve.store.subscriptions.disputes(in: .appStore).isEmpty)
         }
     }
 

@@ -233,7 +233,7 @@ public final class ConsoleApp {
     private static func list(_ command: ConsoleCommand) -> (any ConsoleScreen)? {
         switch command {
         case .stuck: StuckScreen()
-        case .disputes: Lists.disputes()
+        case .disputes(let store): Lists.disputes(store: store)
         case .orphans: Lists.orphans()
         case .acknowledgements: Lists.acknowledgements()
         case .conflicts: Lists.conflicts()

@@ -4,7 +4,8 @@ import OrderStore
 public enum ConsoleCommand: Equatable, Sendable {
     case orders
     case stuck
-    case disputes
+    /// Both stores' R8 decisions to review, or one store's.
+    case disputes(Marketplace?)
     case orphans
     /// Google Play purchases paid and not yet acknowledged.
     case acknowledgements
@@ -63,7 +64,11 @@ public enum ConsoleCommand: Equatable, Sendable {
     static let specs: [Spec] = [
         Spec(["orders", "o"], "the order list (home)", .orders),
         Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
-        Spec(["disputes"], "R8 ownership decisions to review", .disputes),
+        Spec(["disputes"], argument: "[STORE]", "R8 ownership decisions to review, or STORE's alone (apple, google)") { argument in
+            guard !argument.isEmpty else { return .success(.disputes(nil)) }
+            guard let store = Marketplace(word: argument) else { return .failure(CommandError(":disputes takes nothing, apple or google")) }
+            return .success(.disputes(store))
+        },
         Spec(["orphans"], "purchases a store knows that no order claims", .orphans),
         Spec(
             ["acks", "acknowledgements"], "Google Play purchases not yet acknowledged, soonest refund deadline first; a acknowledges one now",

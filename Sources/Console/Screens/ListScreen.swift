@@ -89,11 +89,11 @@ enum Lists {
             listingAt: { RefundRequestPresentation.queue(now: $0, all: all) })
     }
 
-    static func disputes() -> ListScreen<OwnershipEvent> {
+    static func disputes(store: Marketplace? = nil) -> ListScreen<Dispute> {
         ListScreen(
             OwnershipListings.disputes(),
-            fetch: { try await $0.store.subscriptions.disputes(limit: 500) },
-            open: { SubscriptionScreen(originalTransactionId: $0.originalTransactionId) })
+            fetch: { try await $0.store.subscriptions.disputes(limit: 500, in: store) },
+            open: { SubscriptionScreen(originalTransactionId: $0.event.originalTransactionId) })
     }
 
     /// R7: hand deliveries Apple later showed were paid by a purchase another order holds.

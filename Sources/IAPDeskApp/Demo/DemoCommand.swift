@@ -62,7 +62,10 @@ struct DemoCommand: AsyncParsableCommand {
             buildTemplate.map(DemoTemplate.storePath) ?? db
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-demo-\(UUID().uuidString.prefix(8)).sqlite").path
         let simulatorFolder = Self.simulatorFolder(for: path)
-        let store = try await OrderStore.open(StoreLocation(path), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        var settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
+        // The demo game sells in both stores under one id, as many studios' games do.
+        settings.playApps = [DemoCatalogue.bundleId]
+        let store = try await OrderStore.open(StoreLocation(path), settings: settings)
         let fresh = try await store.reports.counts().total == 0
         let simulator =
             if !fresh, SavedSimulator.exists(in: simulatorFolder) {

@@ -80,6 +80,13 @@ enum DemoAppleTickets {
         _ = try await store.notes.add(
             to: .account("demo_refund_period"), text: "Ticket: Apple refunded my first month; is my VIP still on? (order demo_rp_1)", by: desk)
 
+        // A player who bought coins on an iPhone, then moved to Android (its Google Play
+        // purchase is seeded with Android's tickets): one account, both stores.
+        try await store.orders.place(orderId: "demo_moved_1", accountId: "demo_moved", productId: "coins_980", at: millis(at(-40)))
+        let onIPhone = await simulator.ledger.purchase(
+            appleId: "ticket-moved@icloud.example", productId: "coins_980", at: at(-40), appAccountToken: "demo_moved_1")
+        try await delivered("demo_moved_1", purchase: onIPhone)
+
         return [
             ("ticket 1", "demo_ticket_mk: \(invoice) (/\(unseen.appleOrderId) or :order \(unseen.appleOrderId))"),
             ("ticket 2", "demo_commit: cancelled VIP during a 12-month commitment (:account demo_commit, o on its order)"),

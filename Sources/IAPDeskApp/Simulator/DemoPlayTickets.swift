@@ -117,6 +117,11 @@ enum DemoPlayTickets {
         let test = try await bought("gp_test_1", account: "demo_gp_tester", product: "coins_60", at: ago(hours: 8), test: true)
         try await acknowledged(test.token, at: ago(hours: 8))
 
+        // The player who bought on an iPhone buys again on Android (one account, both stores).
+        let moved = try await bought("gp_moved_1", account: "demo_moved", product: "coins_300", at: ago(hours: 26), consume: true)
+        try await acknowledged(moved.token, at: ago(hours: 26))
+        try await note("demo_moved", "I moved from my iPhone to an Android phone: are the coins I bought on the iPhone still mine?")
+
         return [
             ("android: nothing arrived", "/demo_gp_stuck finds gp_stuck_1 (Google never answered for it); r asks Google again"),
             (
@@ -127,6 +132,7 @@ enum DemoPlayTickets {
             ("android: replayed token", "order gp_replay_b: its token is gp_replay_a's (R7)"),
             ("android: subscription", "order gp_sub_b: a plan change demo_gp_sub_a owns (R8)"),
             ("android: voided", "order gp_void_1: Google refunded it; the coins were taken back"),
+            ("android: moved from iPhone", ":account demo_moved lists its iPhone and Android orders together (STORE column)"),
         ]
     }
 }

@@ -22,19 +22,23 @@ struct AppCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add an app to the store, or name one it has (admins), audited. Give it credentials in [[apps]] and restart serve.")
+            abstract:
+                "Add an app to the store, or name one it has (admins), audited. Give it credentials ([[apps]], or [google_play] package_names) and restart serve."
+        )
         @OptionGroup var store: StoreOptions
-        @Argument(help: "Its bundle id, as Apple signs it into receipts and notifications.") var bundleId: String
+        @Argument(help: "Its bundle id (App Store) or package name (Google Play), as the store signs it into purchases.") var bundleId: String
+        @Option(name: .customLong("store"), help: "The store it sells in: apple (when not given) or google.") var marketplace: Marketplace?
+        @Option(help: "The game it belongs to: the id of an app whose products it sells too (default: a game of its own).") var game: String?
         @Option(help: "What support calls it (any script).") var name: String?
         @Option(help: "Its Apple ID in App Store Connect (appAppleId).") var appleAppId: Int64?
         @Option(help: "Why, for the audit log.") var reason: String
 
         func run() async throws {
-            let app = StoreApp(bundleId: bundleId, name: name, appleAppId: appleAppId)
+            let app = StoreApp(bundleId: bundleId, marketplace: marketplace ?? .appStore, game: game, name: name, appleAppId: appleAppId)
             try await store.withStore { store, _ in
                 try await store.catalogue.addApp(app, by: try await store.operators.actor(forUser: OperatorIdentity.current), reason: reason)
             }
-            print(Output.safe("this store serves \(bundleId)\(name.map { " (\($0))" } ?? ""): add its products with `iapdesk product add … --app \(bundleId)`"))
+            print(Output.safe(ProductPresentation.appAdded(app)))
         }
     }
 }

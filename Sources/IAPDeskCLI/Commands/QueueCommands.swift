@@ -198,9 +198,10 @@ struct SubscriptionCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "R8 decisions waiting for review.")
         @OptionGroup var store: StoreOptions
         @Option(help: "At most this many rows.") var limit: Int = 50
+        @Option(name: .customLong("store"), help: "Only one store's: apple or google.") var marketplace: Marketplace?
 
         func run() async throws {
-            let events = try await store.withStore { store, _ in try await store.subscriptions.disputes(limit: limit) }
+            let events = try await store.withStore { store, _ in try await store.subscriptions.disputes(limit: limit, in: marketplace) }
             print(Output.table(OwnershipListings.disputes(), events))
         }
     }

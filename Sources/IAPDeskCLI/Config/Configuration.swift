@@ -65,6 +65,7 @@ public struct Configuration: Sendable, Equatable {
             databaseDeadline: .seconds(databaseDeadlineSeconds))
         settings.bundleIdConfigured = bundleIdConfigured
         settings.apps = [bundleId] + otherApps.map(\.bundleId)
+        settings.playApps = googlePlay.packageNames
         return settings
     }
 

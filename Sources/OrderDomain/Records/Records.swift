@@ -176,13 +176,17 @@ public struct Subscription: Sendable, Equatable {
     public var factsSource: FactSource?
     /// The rest of Apple's renewal info, as of `factsAsOf`.
     public var renewal: RenewalFacts
+    /// The store it is sold in (a Google Play subscription's id is its first order, `GPA.…`).
+    public var marketplace: Marketplace
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         originalTransactionId: String, ownerAccount: String? = nil, productId: String, status: SubscriptionStatus, autoRenew: Bool, expiresAt: Millis? = nil,
-        ownerSince: Millis, decidedBy: Decider, factsAsOf: Millis? = nil, factsSource: FactSource? = nil, renewal: RenewalFacts = RenewalFacts()
+        ownerSince: Millis, decidedBy: Decider, factsAsOf: Millis? = nil, factsSource: FactSource? = nil, renewal: RenewalFacts = RenewalFacts(),
+        marketplace: Marketplace = .appStore
     ) {
         self.renewal = renewal
+        self.marketplace = marketplace
         self.originalTransactionId = originalTransactionId
         self.ownerAccount = ownerAccount
         self.productId = productId
@@ -193,6 +197,17 @@ public struct Subscription: Sendable, Equatable {
         self.decidedBy = decidedBy
         self.factsAsOf = factsAsOf
         self.factsSource = factsSource
+    }
+}
+
+/// An R8 decision waiting for an operator, with the store its subscription is sold in.
+public struct Dispute: Sendable, Equatable {
+    public var event: OwnershipEvent
+    public var marketplace: Marketplace
+
+    public init(event: OwnershipEvent, marketplace: Marketplace) {
+        self.event = event
+        self.marketplace = marketplace
     }
 }
 

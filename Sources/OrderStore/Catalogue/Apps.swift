@@ -1,39 +1,53 @@
 import SQLKit
 
 extension Catalogue {
-    /// Adds an app to the store (a studio's next game), or changes its name or Apple id:
-    /// admins only, audited with the reason. Its products, orders and notifications are
-    /// kept apart by its bundle id; the configuration gives its Apple credentials.
+    /// Adds an app to the store (a studio's next game, or a game's app in the other store),
+    /// or changes its name, Apple id or game: admins only, audited with the reason. Its
+    /// products, orders and notifications are kept apart by its id; the configuration gives
+    /// its credentials (Apple's per app, Google's service account for its packages).
     public func addApp(_ app: StoreApp, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
         try store.requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
         if let problem = app.problem { throw StoreError.invalid(.app(problem: problem)) }
         try await store.write(as: actor, now: now) { tx in
-            let existed = try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.bundleId)") != nil
+            if app.game != app.bundleId, try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.game)") == nil {
+                throw StoreError.invalid(.app(problem: "game: this store serves no app \(app.game) (add it first)"))
+            }
+            let existed =
+                try await tx.sql.row(
+                    "SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.bundleId) AND marketplace = \(bind: app.marketplace.rawValue)") != nil
             try await tx.sql.raw(
                 """
-                INSERT INTO apps (bundle_id, name, apple_app_id, added_at) VALUES (\(bind: app.bundleId), \(bind: app.name), \(bind: app.appleAppId), \(bind: now))
-                ON CONFLICT (bundle_id) DO UPDATE SET name = COALESCE(excluded.name, apps.name), apple_app_id = COALESCE(excluded.apple_app_id, apps.apple_app_id)
+                INSERT INTO apps (bundle_id, marketplace, game, name, apple_app_id, added_at)
+                VALUES (\(bind: app.bundleId), \(bind: app.marketplace.rawValue), \(bind: app.game), \(bind: app.name), \(bind: app.appleAppId), \(bind: now))
+                ON CONFLICT (bundle_id, marketplace) DO UPDATE SET name = COALESCE(excluded.name, apps.name),
+                  apple_app_id = COALESCE(excluded.apple_app_id, apps.apple_app_id), game = excluded.game
                 """
             ).run()
+            let particulars = [
+                app.marketplace == .appStore ? nil : "Google Play package", app.name, app.appleAppId.map { "Apple id \($0)" },
+                app.game == app.bundleId ? nil : "game \(app.game)",
+            ]
             tx.audit(
-                existed ? .appUpdate : .appAdd, target: .app(app.bundleId), reason: reason,
-                detail: [app.name, app.appleAppId.map { "Apple id \($0)" }].compactMap { $0 }.joined(separator: ", "))
+                existed ? .appUpdate : .appAdd, target: .app(app.bundleId), reason: reason, detail: particulars.compactMap { $0 }.joined(separator: ", "))
         }
     }
 
-    /// The apps the store serves, in the order they were added, with how many products each sells.
+    /// The apps the store serves, in the order they were added, with how many products each
+    /// game sells (a game's products are sold by each of its apps).
     public func apps() async throws -> [(app: StoreApp, products: Int)] {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT a.bundle_id, a.name, a.apple_app_id, a.added_at, (SELECT COUNT(*) FROM products p WHERE p.app = a.bundle_id) AS products
-                FROM apps a ORDER BY a.added_at, a.bundle_id
+                SELECT a.bundle_id, a.marketplace, a.game, a.name, a.apple_app_id, a.added_at,
+                  (SELECT COUNT(*) FROM products p WHERE p.app = a.game) AS products
+                FROM apps a ORDER BY a.added_at, a.bundle_id, a.marketplace
                 """
             ).map { row in
                 (
                     StoreApp(
-                        bundleId: try row.string("bundle_id"), name: try row.optionalString("name"), appleAppId: try row.optionalInt64("apple_app_id"),
-                        addedAt: try row.int64("added_at")), try row.int("products")
+                        bundleId: try row.string("bundle_id"), marketplace: try row.value("marketplace", as: Marketplace.self), game: try row.string("game"),
+                        name: try row.optionalString("name"), appleAppId: try row.optionalInt64("apple_app_id"), addedAt: try row.int64("added_at")),
+                    try row.int("products")
                 )
             }
         }

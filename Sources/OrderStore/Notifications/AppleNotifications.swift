@@ -123,7 +123,9 @@ extension OrderStore {
     /// Returns whether these facts are the subscription's now; nil when `facts` is about no
     /// subscription.
     @discardableResult
-    func keepSubscriptionFacts(_ tx: WriteTransaction, _ facts: NotificationFacts, effect: NotificationEffect, signed: Millis) async throws -> Bool? {
+    func keepSubscriptionFacts(
+        _ tx: WriteTransaction, _ facts: NotificationFacts, from marketplace: Marketplace, effect: NotificationEffect, signed: Millis
+    ) async throws -> Bool? {
         guard let otid = facts.originalTransactionId else { return nil }
         let stored = try await tx.subscriptionRow(otid)
         guard
@@ -132,7 +134,7 @@ extension OrderStore {
         else { return nil }
         guard stored != nil else {
             guard let productId = facts.transaction?.productId ?? facts.renewal?.productId else { return nil }
-            try await tx.insertSubscription(otid, owner: nil, productId: productId, facts: said)
+            try await tx.insertSubscription(otid, in: marketplace, owner: nil, productId: productId, facts: said)
             tx.audit(
                 .subscriptionUnowned, target: .originalTransaction(otid),
                 detail: "\(facts.kind) about a subscription no order holds: \(said.status.rawValue), owner unknown")
@@ -166,7 +168,7 @@ extension OrderStore {
         let (outcome, detail) = try await applyEffect(tx, effect, of: facts, signed: signed)
         // After the purchase's own effect (a period refunded, a refund reversed), Apple's word
         // on the subscription as a whole.
-        let current = try await keepSubscriptionFacts(tx, facts, effect: effect, signed: signed)
+        let current = try await keepSubscriptionFacts(tx, facts, from: record.marketplace, effect: effect, signed: signed)
         if case .subscriptionStatus = effect, current == false {
             return (.superseded, "facts about subscription \(facts.originalTransactionId ?? "?") newer than this were stored first")
         }

@@ -244,12 +244,20 @@ extension Subscriptions {
             })
     }
 
-    /// R8 decisions waiting for an operator's look, newest first.
-    public func disputes(limit: Int = 100) async throws -> [OwnershipEvent] {
-        try await store.read { sql in
+    /// R8 decisions waiting for an operator's look, newest first, each with the store its
+    /// subscription is sold in; `marketplace` keeps one store's. The review list is short
+    /// (a partial index keys it), so the store is read per row.
+    public func disputes(limit: Int = 100, in marketplace: Marketplace? = nil) async throws -> [Dispute] {
+        let store: SQLQueryString =
+            "COALESCE((SELECT s.marketplace FROM subscriptions s WHERE s.original_transaction_id = ownership_events.original_transaction_id), 'app_store')"
+        let only: SQLQueryString = marketplace.map { " AND \(store) = \(bind: $0.rawValue)" } ?? ""
+        return try await self.store.read { sql in
             try await sql.rows(
-                "SELECT \(unsafeRaw: OwnershipEvent.Column.list) FROM ownership_events WHERE needs_review = 1 ORDER BY id DESC LIMIT \(bind: limit)"
-            ).map(OwnershipEvent.init(row:))
+                """
+                SELECT \(unsafeRaw: OwnershipEvent.Column.list), \(store) AS marketplace FROM ownership_events
+                WHERE needs_review = 1\(only) ORDER BY id DESC LIMIT \(bind: limit)
+                """
+            ).map { row in Dispute(event: try OwnershipEvent(row: row), marketplace: try row.value("marketplace", as: Marketplace.self)) }
         }
     }
 }

@@ -9,7 +9,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29, v30,
         ]
     }
 
@@ -73,6 +73,27 @@ enum Migrations {
         }
         return missing.map(\.name)
     }
+
+    /// One store serves a studio's games on both stores. An app is an App Store bundle id or
+    /// a Google Play package name (a studio often gives both the same text, so the two are
+    /// kept apart by store), and each belongs to a game: the product line its products are
+    /// sold under, named by one of its apps (apps from before are games of their own). A
+    /// subscription keeps the store it is sold in, so disputes list and filter by store;
+    /// those from before are Google's when a Google purchase is in their chain.
+    private static let v30 = [
+        """
+        CREATE TABLE apps_v30 (bundle_id TEXT NOT NULL, marketplace TEXT NOT NULL, game TEXT NOT NULL, name TEXT, apple_app_id BIGINT,
+          added_at BIGINT NOT NULL, PRIMARY KEY (bundle_id, marketplace))
+        """,
+        "INSERT INTO apps_v30 (bundle_id, marketplace, game, name, apple_app_id, added_at) SELECT bundle_id, marketplace, bundle_id, name, apple_app_id, added_at FROM apps",
+        "DROP TABLE apps",
+        "ALTER TABLE apps_v30 RENAME TO apps",
+        "ALTER TABLE subscriptions ADD COLUMN marketplace TEXT NOT NULL DEFAULT 'app_store'",
+        """
+        UPDATE subscriptions SET marketplace = 'google_play' WHERE EXISTS (SELECT 1 FROM transactions t
+          WHERE t.original_transaction_id = subscriptions.original_transaction_id AND t.purchase_token IS NOT NULL)
+        """,
+    ]
 
     /// A notification's store, kept from where it was received (Apple's receiver, Google's
     /// push or its voided sweep), so the desk lists and filters each store's. Those from

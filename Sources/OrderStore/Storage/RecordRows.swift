@@ -114,7 +114,7 @@ extension Subscription: StoredRecord {
             autoRenew = "auto_renew", expiresAt = "expires_at", ownerSince = "owner_since", decidedBy = "decided_by", factsAsOf = "facts_as_of",
             factsSource = "facts_source", commitmentRenews = "commitment_renews", commitmentRenewsAt = "commitment_renews_at",
             commitmentRenewsTo = "commitment_renews_to", renewsTo = "renews_to", graceUntil = "grace_until", billingRetry = "billing_retry",
-            priceIncrease = "price_increase", billingPlan = "billing_plan", winBackOffers = "win_back_offers"
+            priceIncrease = "price_increase", billingPlan = "billing_plan", winBackOffers = "win_back_offers", marketplace
     }
 
     init(_ row: Columns<Column>) throws {
@@ -139,7 +139,8 @@ extension Subscription: StoredRecord {
             winBackOffers: try row.optionalString(.winBackOffers).map { $0.split(separator: " ").map(String.init) } ?? [])
         self.init(
             originalTransactionId: originalTransactionId, ownerAccount: ownerAccount, productId: productId, status: status, autoRenew: autoRenew,
-            expiresAt: expiresAt, ownerSince: ownerSince, decidedBy: decidedBy, factsAsOf: factsAsOf, factsSource: factsSource, renewal: renewal)
+            expiresAt: expiresAt, ownerSince: ownerSince, decidedBy: decidedBy, factsAsOf: factsAsOf, factsSource: factsSource, renewal: renewal,
+            marketplace: try row.value(.marketplace, as: Marketplace.self))
     }
 }
 

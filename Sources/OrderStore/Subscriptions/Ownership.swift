@@ -23,7 +23,7 @@ extension OrderStore {
         switch decision {
         case .firstOwner(let account):
             if stored == nil {
-                try await tx.insertSubscription(otid, owner: account, productId: transaction.productId, facts: facts)
+                try await tx.insertSubscription(otid, in: transaction.marketplace, owner: account, productId: transaction.productId, facts: facts)
             } else {
                 try await tx.setOwner(otid, to: account, decidedBy: .rule)
             }

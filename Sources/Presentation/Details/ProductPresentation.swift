@@ -53,11 +53,25 @@ public enum ProductPresentation {
         Listing(
             title: "Apps", empty: "This store records no app yet: it records the configured bundle id when its owner first opens it.",
             columns: [
-                ListColumn("BUNDLE ID", width: 24) { Cell($0.app.bundleId) },
+                ListColumn("APP ID", width: 24) { Cell($0.app.bundleId) },
+                ListColumn("STORE", width: 5) { Cell($0.app.marketplace.shortName, .muted) },
+                ListColumn("GAME", width: 24, optional: true) { Cell($0.app.game == $0.app.bundleId ? "" : $0.app.game) },
                 ListColumn("NAME", width: 16, flexible: true) { Cell($0.app.name ?? "") },
                 ListColumn("APPLE ID", width: 12) { Cell($0.app.appleAppId.map(String.init) ?? "") },
                 ListColumn("PRODUCTS", width: 8) { .count($0.products) },
             ])
+    }
+
+    /// What `app add` says once the app is recorded: where it sells and what comes next.
+    public static func appAdded(_ app: StoreApp) -> String {
+        let named = app.name.map { " (\($0))" } ?? ""
+        let line = app.game == app.bundleId ? "" : " in the game \(app.game)"
+        return switch app.marketplace {
+        case .appStore: "this store serves \(app.bundleId)\(named)\(line): add its products with `iapdesk product add … --app \(app.game)`"
+        case .googlePlay:
+            "this store serves the Google Play package \(app.bundleId)\(named)\(line): it sells the products of \(app.game); "
+                + "name it in [google_play] package_names"
+        }
     }
 
     public static func unknownListing() -> Listing<UnknownProduct> {

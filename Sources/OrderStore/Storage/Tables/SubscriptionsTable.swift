@@ -9,14 +9,15 @@ extension WriteTransaction {
 
     /// A new subscription row: with its first owner (R8), or with none when Apple's
     /// notifications about it arrive before any order holds it.
-    func insertSubscription(_ otid: String, owner: String?, productId: String, facts: SubscriptionFacts) async throws {
+    func insertSubscription(_ otid: String, in marketplace: Marketplace, owner: String?, productId: String, facts: SubscriptionFacts) async throws {
         try await willChangeSubscription(otid)
         try await sql.raw(
             """
             INSERT INTO subscriptions (original_transaction_id, owner_account, product_id, status, auto_renew, expires_at,
-              owner_since, decided_by, updated_at, facts_as_of, facts_source)
+              owner_since, decided_by, updated_at, facts_as_of, facts_source, marketplace)
             VALUES (\(bind: otid), \(bind: owner), \(bind: productId), \(bind: facts.status.rawValue), \(bind: facts.autoRenew ? 1 : 0),
-                    \(bind: facts.expiresAt), \(bind: now), \(bind: (owner == nil ? Decider.apple : .rule).stored), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue))
+                    \(bind: facts.expiresAt), \(bind: now), \(bind: (owner == nil ? Decider.apple : .rule).stored), \(bind: now), \(bind: facts.asOf), \(bind: facts.source.rawValue),
+                    \(bind: marketplace.rawValue))
             """
         ).run()
         if let renewal = facts.renewal { try await setRenewal(otid, renewal) }
