@@ -18,9 +18,12 @@ struct Generator {
     var orphanCount = 0
     var disputeCount = 0
     /// Original transaction id → its subscription as the rules left it.
-    var subscriptions: [String: (owner: String, product: String, expires: Millis, autoRenew: Bool, since: Millis)] = [:]
+    var subscriptions: [String: (owner: String, product: String, expires: Millis, autoRenew: Bool, since: Millis, store: Marketplace)] = [:]
     var noAdsOwners: [Int: String] = [:]  // account index → the order that bought it
-    var recentConsumables: [(tid: String, orderId: String, account: String)] = []
+    var recentConsumables: [(tid: String, orderId: String, account: String, store: Marketplace)] = []
+    /// Google Play subscription chains by their first order id: the periods ordered so far
+    /// (a renewal's order id is the first's with `..N`) and what Google reports of its token.
+    var playChains: [String: PlayChainFacts] = [:]
     /// Apple's side of each paid order, kept only when the plan signs receipts.
     var purchases: [SyntheticPurchase] = []
     /// Original transaction id → the index in `purchases` of its latest period.
@@ -76,7 +79,11 @@ struct Generator {
         if product == "vip_monthly" { accountIndex -= accountIndex % 8 }  // subscribers are one account in eight
         let accountId = account(accountIndex)
         let orderId = "ord_" + padded(i + 1, 9)
-        let tid = String(200_000_000_000_000 + i)
+        // Paid at Google for the plan's share of orders. No number is drawn without one, so
+        // an App Store history is the same whichever version generated it.
+        let store: Marketplace = plan.playShare > 0 && random.chance(plan.playShare) ? .googlePlay : .appStore
+        let play = store == .googlePlay
+        var tid = play ? Self.googleOrderId(33_000_000_000_000_000 + i) : String(200_000_000_000_000 + i)
         let environment: AppleEnvironment = random.chance(0.005) ? .sandbox : .production
         let paidAt = created + random.millis(5_000...90_000)
         let settledAt = paidAt + random.millis(3_000...6_000)  // Apple takes 3–6 s [S2]
@@ -102,7 +109,9 @@ struct Generator {
             state = .rejected
             // Apple's status where Apple refused it (its attempt records the status); none for the store's own check.
             (appleRefusal, why) =
-                [
+                play
+                ? Self.playRejections[random.int(0...2)]
+                : [
                     (21003, Why(.appleStatus(21003), "21003 receipt could not be authenticated")),
                     (21010, Why(.appleStatus(21010), "21010 user account not found or deleted")),
                     (nil, Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)")),
@@ -115,12 +124,22 @@ struct Generator {
         switch product {
         case "vip_monthly":
             shared = random.chance(0.03)
-            otid = String(300_000_000_000_000 + (shared ? accountIndex ^ 8 : accountIndex))
-            line = String(400_000_000_000_000 + i)
+            let subscriber = shared ? accountIndex ^ 8 : accountIndex
+            if play {
+                // One token per chain: a renewal keeps it, and a shared Google account's
+                // second game account submits the same token.
+                otid = Self.googleOrderId(34_000_000_000_000_000 + subscriber)
+                let periods = playChains[otid]?.periods ?? 0
+                tid = periods == 0 ? otid : "\(otid)..\(periods - 1)"
+                playChains[otid, default: PlayChainFacts(token: Self.purchaseToken(otid), product: product)].periods = periods + 1
+            } else {
+                otid = String(300_000_000_000_000 + subscriber)
+                line = String(400_000_000_000_000 + i)
+            }
         case "pass_30d":
-            line = String(400_000_000_000_000 + i)
+            line = play ? nil : String(400_000_000_000_000 + i)
         case "no_ads":
-            otid = String(500_000_000_000_000 + accountIndex)
+            otid = play ? Self.googleOrderId(35_000_000_000_000_000 + accountIndex) : String(500_000_000_000_000 + accountIndex)
             if [.delivered, .refunded, .verified].contains(state), let first = noAdsOwners[accountIndex] {
                 state = .rejected
                 replay = true
@@ -128,7 +147,7 @@ struct Generator {
                 why = Why(.replay, "replay: otid:\(otid) already claimed by order \(first) of same account")
             }
         default:
-            if state == .delivered, random.chance(0.004), let victim = recentConsumables.last, victim.orderId != orderId {
+            if state == .delivered, random.chance(0.004), let victim = recentConsumables.last, victim.orderId != orderId, victim.store == store {
                 state = .rejected
                 replay = true
                 let across = victim.account == accountId ? "same account" : "another account (\(victim.account))"
@@ -198,7 +217,9 @@ struct Generator {
             nextRetry = RetrySchedule.nextAttempt(afterFailure: attempts, firstFailureAt: settledAt, now: at)
             needsOperator = nextRetry == nil
             why =
-                [
+                play
+                ? Self.playRetries[random.int(0...2)]
+                : [
                     Why(.appleStatus(21005), "21005 receipt server temporarily unavailable"),
                     Why(.storeUnreachable(.appStore), "no answer from Apple: timed out after 30 s"),
                     Why(.storeServerError(.appStore, http: 503), "Apple HTTP 503"), Why(.appleStatus(21009), "21009 internal data access error"),
@@ -211,7 +232,7 @@ struct Generator {
             orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
             manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
             purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, why?.words, why?.reason.code,
-            needsOperator ? 1 : 0, replay ? 1 : 0, DemoCatalogue.bundleId,
+            needsOperator ? 1 : 0, replay ? 1 : 0, DemoCatalogue.bundleId, store.rawValue,
         ])
         stateCounts[state, default: 0] += 1
         // What the worker owes these orders, as the store would have enqueued it.
@@ -224,7 +245,11 @@ struct Generator {
         let claimed: String? = random.chance(0.7) ? tid : nil
         var receipt = "MIIT" + padded(i * 7919 % 1_000_003, 12) + "AAAA"
         var adopted: Int?
-        if let signer = plan.signer, claimsPurchase || state.isPaidUndelivered, let type = types[product] {
+        let token = play ? product == "vip_monthly" ? playChains[otid]?.token : Self.purchaseToken(tid) : nil
+        if let token {
+            receipt = try PlaySubmission(packageName: DemoCatalogue.bundleId, productId: product, purchaseToken: token).storedText
+        }
+        if let signer = plan.signer, !play, claimsPurchase || state.isPaidUndelivered, let type = types[product] {
             let subscriber = product == "vip_monthly" ? subscriptions[otid]?.owner : nil
             let purchase = SyntheticPurchase(
                 orderId: orderId, appleAccount: "apple:" + (subscriber ?? accountId), productId: product, type: type, transactionId: tid,
@@ -242,18 +267,27 @@ struct Generator {
             adopted = purchases.count
             purchases.append(purchase)
         }
-        rows.submissions.append([submissionId, orderId, accountId, claimed, "client", receipt, paidAt])
+        rows.submissions.append([
+            submissionId, orderId, accountId, claimed, "client", receipt, paidAt, token,
+            play ? EvidenceKind.googlePlay.rawValue : EvidenceKind.appReceipt.rawValue,
+        ])
         let body = "{\"status\":0,\"environment\":\"\(environment.rawValue)\"}"
+        let method = play ? VerificationMethod.googlePlay.rawValue : VerificationMethod.verifyReceipt.rawValue
         switch state {
         case .verifyRetry:
             for n in max(1, attempts - 2)...attempts {
                 rows.attempts.append([
-                    orderId, submissionId, settledAt + Millis(n) * 10_000, "verify_receipt", NULL, "retryable", NONE,
+                    orderId, submissionId, settledAt + Millis(n) * 10_000, method, NULL, "retryable", NONE,
                     NONE, 30_000, why?.words, NULL,
                 ])
             }
         case .receiptReceived:
             break
+        case .rejected where play:
+            let http = if case .googleUnknownPurchase(let http) = why?.reason { http } else { 200 }
+            rows.attempts.append([
+                orderId, submissionId, settledAt, method, environment.rawValue, "final", NONE, http, random.int(80...400), why?.words, NULL,
+            ])
         case .rejected where appleRefusal != nil:
             let status = appleRefusal ?? 21003
             rows.attempts.append([
@@ -262,9 +296,21 @@ struct Generator {
             ])
         default:
             rows.attempts.append([
-                orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "valid", 0, 200,
-                random.int(2_800...6_200), NULL, body,
+                orderId, submissionId, settledAt, method, environment.rawValue, "valid", play ? NONE : 0, 200,
+                play ? random.int(80...400) : random.int(2_800...6_200), NULL, play ? NULL : body,
             ])
+        }
+        if let token, claimsPurchase || state.isPaidUndelivered {
+            if product == "vip_monthly" {
+                playChains[otid]?.latest(order: tid, account: accountId, paidAt: paidAt, test: environment == .sandbox)
+            } else {
+                let acknowledged = state == .delivered || state == .refunded
+                rows.playPurchases.append(
+                    PlayChainFacts(token: token, product: product).row(
+                        kind: .oneTime, order: tid, account: accountId, purchasedAt: paidAt, expires: nil, autoRenew: nil,
+                        acknowledgedAt: acknowledged ? settledAt : nil,
+                        consumed: acknowledged && product.hasPrefix("coins"), test: environment == .sandbox, seenAt: settledAt))
+            }
         }
 
         if claimsPurchase {
@@ -272,16 +318,16 @@ struct Generator {
             let cancelled: Millis? = state == .refunded ? settledAt + random.millis(.hours(1)...(.hours(24 * 10))) : nil
             rows.transactions.append([
                 tid, otid, product, 1, paidAt, paidAt, expires, cancelled, cancelled == nil ? NONE : 0, line,
-                "PURCHASED", environment.rawValue, orderId, accountId, settledAt,
+                "PURCHASED", environment.rawValue, orderId, accountId, settledAt, token,
             ])
             transactionCount += 1
             var keys = ["tid:\(tid)"]
             if product == "no_ads" { keys.append("otid:\(otid)"); noAdsOwners[accountIndex] = orderId }
             if let line { keys.append("wol:\(line)") }
             for key in keys { rows.claims.append([key, orderId, accountId, tid, settledAt]) }
-            if product.hasPrefix("coins") { recentConsumables = [(tid, orderId, accountId)] }
+            if product.hasPrefix("coins") { recentConsumables = [(tid, orderId, accountId, store)] }
             if product == "vip_monthly", subscriptions[otid] == nil {
-                subscriptions[otid] = (accountId, product, expires ?? paidAt, random.chance(0.8), settledAt)
+                subscriptions[otid] = (accountId, product, expires ?? paidAt, random.chance(0.8), settledAt, store)
                 rows.ownership.append([
                     otid, orderId, accountId, NULL, accountId, settledAt, "rule", "first_owner",
                     "no owner yet; \(accountId) becomes owner", 0,
@@ -307,10 +353,10 @@ struct Generator {
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
-            rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, "apple", "Apple refunded transaction \(tid)"])
+            let reason = play ? "Google voided order \(tid)" : "Apple refunded transaction \(tid)"
+            rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, play ? "google" : "apple", reason])
             audit.append(
-                to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId),
-                reason: "Apple refunded transaction \(tid)",
+                to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId), reason: reason,
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
@@ -330,11 +376,11 @@ struct Generator {
         default:
             break
         }
-        if random.chance(0.003) {  // a purchase Apple knows that the client never reported
+        if !play, random.chance(0.003) {  // a purchase Apple knows that the client never reported
             let orphan = String(600_000_000_000_000 + i)
             rows.transactions.append([
                 orphan, orphan, "coins_300", 1, paidAt, paidAt, NONE, NONE, NONE, NULL, "PURCHASED",
-                environment.rawValue, NULL, NULL, settledAt,
+                environment.rawValue, NULL, NULL, settledAt, NULL,
             ])
             orphanCount += 1
         }
@@ -346,9 +392,47 @@ struct Generator {
         for (otid, sub) in subscriptions.sorted(by: { $0.key < $1.key }) {
             rows.subscriptions.append([
                 otid, sub.owner, sub.product, sub.expires > plan.anchor ? "active" : "expired", sub.autoRenew ? 1 : 0,
-                sub.expires, sub.since, "rule", sub.since,
+                sub.expires, sub.since, "rule", sub.since, sub.store.rawValue,
             ])
+        }
+        for (otid, chain) in playChains.sorted(by: { $0.key < $1.key }) {
+            guard let order = chain.latestOrder, let account = chain.account, let paidAt = chain.paidAt else { continue }
+            let sub = subscriptions[otid]
+            let expires = sub?.expires ?? paidAt + .hours(24 * 30)
+            rows.playPurchases.append(
+                chain.row(
+                    kind: .subscription, order: order, account: account, purchasedAt: chain.firstPaidAt ?? paidAt, expires: expires,
+                    autoRenew: sub?.autoRenew ?? true, acknowledgedAt: paidAt, consumed: false, test: chain.test, seenAt: paidAt,
+                    subscriptionState: expires > plan.anchor ? "SUBSCRIPTION_STATE_ACTIVE" : "SUBSCRIPTION_STATE_EXPIRED"))
         }
         return rows
     }
+
+    /// Google's order id for a number: `GPA.3300-0000-0000-00001` (four, four, four, five digits).
+    static func googleOrderId(_ n: Int) -> String {
+        let digits = String(n)
+        let d = Array(String(repeating: "0", count: max(0, 17 - digits.count)) + digits)
+        return "GPA.\(String(d[0..<4]))-\(String(d[4..<8]))-\(String(d[8..<12]))-\(String(d[12..<17]))"
+    }
+
+    /// A purchase token, as opaque as Google's and unique per order id (per chain for a subscription).
+    static func purchaseToken(_ googleOrderId: String) -> String {
+        let digits = googleOrderId.filter(\.isNumber)
+        return "synthetic" + String(digits.reversed()) + ".AO-J1Oz" + digits
+    }
+
+    /// Why Google's purchases are rejected: a token Google does not know, one cancelled
+    /// before payment, a package that is not ours.
+    static let playRejections: [(Int?, Why)] = [
+        (nil, Why(.googleUnknownPurchase(http: 404), "Google knows no such purchase for this app and product (HTTP 404)")),
+        (nil, Why(.googleCancelledBeforePayment, "Google says the purchase was cancelled before it was paid: never granted")),
+        (nil, Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)")),
+    ]
+
+    /// Why Google had no answer yet.
+    static let playRetries: [Why] = [
+        Why(.storeUnreachable(.googlePlay), "no answer from Google: timed out after 15 s"),
+        Why(.storeServerError(.googlePlay, http: 503), "Google HTTP 503"),
+        Why(.storeRateLimited(.googlePlay), "Google's rate limit (HTTP 429)"),
+    ]
 }

@@ -28,6 +28,10 @@ public struct SyntheticStore: Sendable {
     /// summary lists every paid purchase (for a simulator to adopt); without, every receipt
     /// is a placeholder.
     public var signer: SyntheticReceiptSigner?
+    /// The share of orders paid at Google Play (0 to 1): `iapdesk-bench store` measures the
+    /// budgets with half; the demo's history is the App Store's, and its Google Play tickets
+    /// go through the Google Play simulator.
+    public var playShare: Double = 0
 
     public init(orders: Int, seed: UInt64 = 1, anchor: Millis = .now(), signer: SyntheticReceiptSigner? = nil) {
         self.orders = orders

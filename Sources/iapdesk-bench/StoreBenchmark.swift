@@ -11,6 +11,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "store", abstract: "Measure the store budgets (release build).")
 
     @Option(help: "Orders to seed.") var orders: Int = 1_000_000
+    @Option(help: "The share of seeded orders paid at Google Play (0 to 1); the budgets are stated with both stores mixed.") var playShare: Double = 0.5
     @Option(help: "sqlite or postgres.") var backend: String = "sqlite"
     @Option(
         help:
@@ -45,7 +46,9 @@ struct StoreBenchmark: AsyncParsableCommand {
         if !reuse {
             let store = try await OrderStore.open(location, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
             let start = ContinuousClock.now
-            try await SyntheticStore(orders: orders, seed: 1, anchor: anchor).write(into: store)
+            var plan = SyntheticStore(orders: orders, seed: 1, anchor: anchor)
+            plan.playShare = playShare
+            try await plan.write(into: store)
             figures.append(
                 Figure(key: "seed_s", label: "seed \(orders) orders (s)", value: (ContinuousClock.now - start).milliseconds / 1000, budget: seedBudget))
             await store.close()

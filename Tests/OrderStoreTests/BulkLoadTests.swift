@@ -28,6 +28,17 @@ struct BulkLoadTests {
             }
             #expect(try await store.reports.counts().total == 0)
             #expect(try await Self.indexesAndKeys(store) == before, "the failed load put back every index and key")
+            // One such row loads (the load is then abandoned): the duplicate is what failed.
+            struct Abandoned: Error {}
+            await #expect(throws: Abandoned.self) {
+                try await store.bulkLoad(products: [], listedAt: now, at: now) { loader -> (BulkLoadResult, Void) in
+                    var rows = BulkRows()
+                    rows.orders = [Self.order("once", at: now)]
+                    try await loader.write(rows)
+                    throw Abandoned()
+                }
+            }
+            #expect(try await store.reports.counts().total == 0)
 
             let summary = try await SyntheticStore(orders: 500, anchor: now).write(into: store)
             #expect(try await store.reports.counts().total == Int64(summary.orders))
@@ -48,7 +59,8 @@ struct BulkLoadTests {
     private static func order(_ id: String, at now: Millis) -> BulkRows.Values {
         [
             id, "acct", "coins_60", 1, now, OrderState.pendingPayment.rawValue, now, 1, "system",
-            String?.none, String?.none, String?.none, String?.none, 0, Int64?.none, Int64?.none, String?.none, 0, 0, String?.none,
+            String?.none, String?.none, String?.none, String?.none, 0, Int64?.none, Int64?.none, String?.none, String?.none, 0, 0, "com.example.game",
+            Marketplace.appStore.rawValue,
         ]
     }
 

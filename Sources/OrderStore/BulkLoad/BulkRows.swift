@@ -15,6 +15,14 @@ public struct BulkRows: Sendable {
     /// Written by `BulkAuditChain.append`, which keeps the chain's hashes.
     public internal(set) var audit: [Values] = []
     public var jobs: [Values] = []
+    /// What Google reports of each purchase token, in ``playPurchaseColumns`` order.
+    public var playPurchases: [Values] = []
+
+    public static let playPurchaseColumns = [
+        "purchase_token", "package_name", "product_id", "kind", "order_id", "purchase_state", "acknowledged", "consumed", "quantity", "purchase_time",
+        "expiry_time", "subscription_state", "auto_renew", "root_token", "obfuscated_account_id", "region_code", "is_test", "acknowledge_by",
+        "acknowledged_at", "consumed_at", "first_seen_at", "updated_at",
+    ]
 
     public init() {}
 
@@ -24,12 +32,12 @@ public struct BulkRows: Sendable {
             columns: [
                 "order_id", "account_id", "product_id", "quantity", "created_at", "state", "state_changed_at", "version", "updated_by",
                 "stuck_since", "environment", "transaction_id", "original_transaction_id", "attempts", "first_failure_at",
-                "next_retry_at", "last_error", "reason_code", "needs_operator", "replay_flag", "app",
+                "next_retry_at", "last_error", "reason_code", "needs_operator", "replay_flag", "app", "marketplace",
             ], rows: orders)
         try await writer.insert(
             into: "receipt_submissions",
             columns: [
-                "id", "order_id", "account_id", "claimed_transaction_id", "source", "receipt_data", "received_at",
+                "id", "order_id", "account_id", "claimed_transaction_id", "source", "receipt_data", "received_at", "purchase_token", "kind",
             ], rows: submissions)
         try await writer.insert(
             into: "verification_attempts",
@@ -42,7 +50,7 @@ public struct BulkRows: Sendable {
             columns: [
                 "transaction_id", "original_transaction_id", "product_id", "quantity", "purchase_date", "original_purchase_date",
                 "expires_date", "cancellation_date", "cancellation_reason", "web_order_line_item_id", "ownership_type", "environment",
-                "order_id", "submitted_by", "first_seen_at",
+                "order_id", "submitted_by", "first_seen_at", "purchase_token",
             ], rows: transactions)
         try await writer.insert(into: "claims", columns: ["claim_key", "order_id", "account_id", "transaction_id", "at"], rows: claims)
         try await writer.insert(
@@ -62,8 +70,9 @@ public struct BulkRows: Sendable {
             into: "subscriptions",
             columns: [
                 "original_transaction_id", "owner_account", "product_id", "status", "auto_renew", "expires_at", "owner_since",
-                "decided_by", "updated_at",
+                "decided_by", "updated_at", "marketplace",
             ], rows: subscriptions)
+        try await writer.insert(into: "play_purchases", columns: Self.playPurchaseColumns, rows: playPurchases)
         try await writer.insert(into: "jobs", columns: ["kind", "subject", "due_at", "created_at"], rows: jobs)
         try await writer.insert(
             into: "audit_log",
