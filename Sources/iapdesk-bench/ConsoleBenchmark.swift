@@ -19,6 +19,7 @@ struct ConsoleBenchmark: AsyncParsableCommand {
     @Option(help: "A store to use (seeded first unless --reuse): a SQLite path (default: a temp file) or a postgres:// URL of an empty database.") var db:
         String?
     @Flag(help: "Reuse an already seeded store at --db.") var reuse = false
+    @Option(help: "The share of seeded orders paid at Google Play (0 to 1); the budgets are stated with both stores mixed.") var playShare: Double = 0.5
     @Option(help: "Key presses per key-to-frame figure.") var samples: Int = 300
     @Flag(help: "Print one JSON object instead of a table.") var json = false
 
@@ -28,7 +29,9 @@ struct ConsoleBenchmark: AsyncParsableCommand {
         let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)
         if !reuse {
             let store = try await OrderStore.open(location, settings: settings)
-            try await SyntheticStore(orders: orders, seed: 1).write(into: store)
+            var plan = SyntheticStore(orders: orders, seed: 1)
+            plan.playShare = playShare
+            try await plan.write(into: store)
             await store.close()
         }
         // Ids to filter by and open (untimed), from random orders: as many as key presses, so

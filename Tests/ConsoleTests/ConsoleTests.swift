@@ -217,7 +217,7 @@ struct ConsoleTests {
             let help = try Self.screen(terminal).text
             #expect(help.contains("This screen") && help.contains("scroll") && help.contains("Everywhere"))
             var more = ""
-            for _ in 0..<2 {
+            for _ in 0..<3 {
                 await app.press(.pageDown)
                 more += try Self.screen(terminal).text
             }

@@ -10,15 +10,17 @@ import Testing
 /// the store missed) goes to the submitter; and the store reopened later still re-verifies.
 @Suite("Demo stuck queue in tmux", .serialized, .needsTmux, .takesTurns)
 struct DemoStuckQueueTmuxTests {
-    @Test("R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works")
-    func clearStuckQueue() async throws {
+    @Test(
+        "R on :stuck re-verifies the queue with no paid order rejected; a dispute whose owner lapsed goes to the submitter; reopened, re-verify still works",
+        arguments: Backend.all)
+    func clearStuckQueue(backend: Backend) async throws {
         let binary = try Tmux.binary()
-        let db = Tmux.demoStorePath("stuck")
-        defer { Tmux.removeDemoStore(db) }
-        var tmux = try Tmux.start("\(binary) demo --orders 20000 --db \(db)")
-        defer { tmux.stop() }
+        let demo = try await DemoSession.start(binary, on: backend, orders: 20_000)
+        defer { demo.stop() }
+        var tmux = demo.tmux
         // Read the store only once the demo has finished seeding it.
-        try #require(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
+        try #require(demo.home.contains("Orders [all]"))
+        let db = demo.location
 
         let before = try await Self.snapshot(db)
         #expect(before.stuck.count >= 40, "the demo's stuck queue: \(before.stuck.count)")
@@ -54,7 +56,8 @@ struct DemoStuckQueueTmuxTests {
         #expect(!tmux.isRunning)
 
         // Reopened: the same simulated App Store, so Apple still knows the demo's purchases.
-        tmux = try Tmux.start("\(binary) demo --db \(db)")
+        tmux = try demo.reopen(binary)
+        defer { tmux.stop() }
         #expect(await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 60).contains("Orders [all]"))
         try tmux.command("order demo_000005")
         _ = await tmux.screen { $0.contains("Order demo_000005") }
@@ -68,8 +71,8 @@ struct DemoStuckQueueTmuxTests {
     /// up to 30 seconds to send them.
     /// Events pushed and confirmed, and those still owed, leaving out the two deliveries the
     /// demo makes the game miss on purpose (its `lost_` players, `:undelivered` to practise on).
-    private static func gameTold(_ db: String) async throws -> (confirmed: Int, unconfirmed: Int) {
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+    private static func gameTold(_ db: StoreLocation) async throws -> (confirmed: Int, unconfirmed: Int) {
+        let store = try await OrderStore.open(db, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         func owed() async throws -> Int { try await store.outbox.unconfirmed(limit: 500).filter { !$0.accountId.hasPrefix("lost_") }.count }
         let deadline = Date().addingTimeInterval(30)
         while try await owed() > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
@@ -80,8 +83,8 @@ struct DemoStuckQueueTmuxTests {
     }
 
     /// What the store holds now: the stuck queue, the open disputes, the rejected count.
-    private static func snapshot(_ db: String) async throws -> (stuck: [String], disputed: [String], rejected: Int64) {
-        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+    private static func snapshot(_ db: StoreLocation) async throws -> (stuck: [String], disputed: [String], rejected: Int64) {
+        let store = try await OrderStore.open(db, settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
         let stuck = try await store.reports.stuck(limit: 500).items.map(\.order.orderId)
         let disputed = try await store.orders.page(OrderFilter(state: .disputed), limit: 500).items.map(\.orderId)
         let rejected = try await store.reports.counts().byState[.rejected] ?? 0

@@ -189,13 +189,18 @@ struct DemoSession {
     static func start(_ binary: String) async throws -> DemoSession { try await start(binary, on: .sqlite) }
 
     /// The demo on `backend`: a new SQLite file, or a new PostgreSQL database.
-    static func start(_ binary: String, on backend: Backend) async throws -> DemoSession {
+    static func start(_ binary: String, on backend: Backend, orders: Int = 2000) async throws -> DemoSession {
         let db = Tmux.demoStorePath("tmux")
         let location = backend == .sqlite ? StoreLocation.sqlite(path: db) : try await backend.freshLocation()
-        let argument = if case .postgres(let url) = location { url } else { db }
-        let tmux = try Tmux.start("\(binary) demo --orders 2000 --db '\(argument)'")
+        let tmux = try Tmux.start("\(binary) demo --orders \(orders) --db '\(argument(location, db: db))'")
         return DemoSession(tmux: tmux, db: db, location: location, home: await tmux.screen(waitingFor: { $0.contains("Orders [all]") }, timeout: 90))
     }
+
+    /// What `--db` names: the database's URL, or the SQLite file.
+    static func argument(_ location: StoreLocation, db: String) -> String { if case .postgres(let url) = location { url } else { db } }
+
+    /// The demo reopened on the same store, in a new terminal: its simulators are reloaded.
+    func reopen(_ binary: String) throws -> Tmux { try Tmux.start("\(binary) demo --db '\(Self.argument(location, db: db))'") }
 
     /// The demo's store, opened beside the console (on either backend).
     func openStore() async throws -> OrderStore {

@@ -64,7 +64,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     static let specs: [Spec] = [
         Spec(["orders", "o"], "the order list (home)", .orders),
         Spec(["stuck", "s"], "paid, undelivered orders past the threshold, oldest first", .stuck),
-        Spec(["disputes"], argument: "[STORE]", "R8 ownership decisions to review, or STORE's alone (apple, google)") { argument in
+        Spec(["disputes"], argument: "[STORE]", "R8 decisions to review, or STORE's alone (apple, google)") { argument in
             guard !argument.isEmpty else { return .success(.disputes(nil)) }
             guard let store = Marketplace(word: argument) else { return .failure(CommandError(":disputes takes nothing, apple or google")) }
             return .success(.disputes(store))
