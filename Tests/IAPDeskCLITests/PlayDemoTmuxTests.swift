@@ -9,7 +9,7 @@ import Testing
 @Suite("Android tickets in tmux", .serialized, .needsTmux, .takesTurns)
 struct PlayDemoTmuxTests {
     @Test(
-        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; an account's orders on both stores; :disputes google apart from Apple's; $ refunds at Google and the voided notice revokes; e defers a subscription at Google, E every subscriber of its product",
+        "Paid, nothing arrived: found by the GPA id only Google knew, re-verified with Google, delivered; the refund warning: :acks shows hours left, a acknowledges; found by GPA id and purchase token; a purchase the game never sent, attached by A from its GPA id; store:google lists Play's orders; an account's orders on both stores; :disputes google apart from Apple's; $ refunds at Google and the voided notice revokes; a replayed token names its holder; a test purchase is flagged; e defers a subscription at Google, E every subscriber of its product; t settles the dispute across linked tokens",
         arguments: Backend.all)
     func androidTickets(backend: Backend) async throws {
         let binary = try Tmux.binary()
@@ -113,6 +113,23 @@ struct PlayDemoTmuxTests {
         let apple = await tmux.screen { $0.contains("Disputes") && $0.contains("ord_") }
         #expect(!apple.contains("gp_sub_b"), "\(apple)")
 
+        // "The game says my purchase belongs to someone else": the token was gp_replay_a's (R7).
+        try tmux.command("order gp_replay_b")
+        let replayed = await tmux.screen { $0.contains("Order gp_replay_b") && $0.contains("Timeline") }
+        #expect(replayed.contains("REPLAY") && replayed.contains("gp_replay_a"), "the order that holds the purchase is named: \(replayed)")
+        try tmux.send("g")
+        #expect(await tmux.screen { $0.contains("Grant gp_replay_b") }.contains("WARNING: rejected as a replay"), "granting would pay twice")
+        try tmux.send("Escape", "Escape")
+
+        // A license tester's purchase: delivered, flagged, no money moved.
+        try tmux.command("order gp_test_1")
+        let tester = await tmux.screen { $0.contains("Order gp_test_1") }
+        #expect(tester.contains("SANDBOX") && !tester.contains("Finish Transaction"), "flagged; Apple's Finish Transaction is not Google's: \(tester)")
+        try tmux.send("NPage")
+        let playPart = await tmux.screen { $0.contains("TEST purchase") }
+        #expect(playPart.contains("TEST purchase (license tester)"), "\(playPart)")
+        try tmux.send("Escape")
+
         // "Refund me": Google refunds it and takes the coins back; its notice revokes it here.
         try tmux.command("order gp_000001")
         _ = await tmux.screen { $0.contains("Order gp_000001") }
@@ -154,6 +171,21 @@ struct PlayDemoTmuxTests {
         try tmux.send("Enter")
         let all = await tmux.screen(waitingFor: { $0.contains("deferred by 3 days at Google") }, timeout: 20)
         #expect(all.contains("1 of 1"), "each active subscriber deferred: \(all)")
+
+        // "VIP is not on for this account": the plan change B submitted is A's (R8); support
+        // moves the subscription to B, as the ticket's proof says.
+        try tmux.send("Escape")
+        try tmux.command("disputes google")
+        _ = await tmux.screen { $0.contains("Disputes") && $0.contains("gp_sub_b") }
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("R8 verdict") }.contains("Subscription \(subscription)"))
+        try tmux.send("t")
+        _ = await tmux.screen { $0.contains("To account:") }
+        try type("demo_gp_sub_b")
+        try tmux.send("Tab")
+        try type("ticket 306: B paid for the yearly plan")
+        try tmux.send("Enter")
+        #expect(await tmux.screen { $0.contains("now belongs to") }.contains("demo_gp_sub_b"))
         try tmux.send("q")
     }
 }

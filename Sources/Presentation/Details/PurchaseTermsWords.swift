@@ -63,9 +63,10 @@ public enum PurchaseTermsWords {
         return lines
     }
 
-    /// Finish Transaction on a delivered purchase: when Apple was told, or that it is owed.
+    /// Finish Transaction on a delivered App Store purchase: when Apple was told, or that it
+    /// is owed. Google Play's counterpart is the acknowledgement, on the order's Google Play part.
     public static func finished(_ t: StoredTransaction, orderState: OrderState) -> DetailLine? {
-        guard orderState == .delivered else { return nil }
+        guard orderState == .delivered, t.transaction.marketplace == .appStore else { return nil }
         guard let at = t.finishedAt else { return DetailLine(label: "finished", "Apple not told yet (Finish Transaction is owed)", tone: .muted) }
         return DetailLine(label: "finished", "Apple told the purchase is finished at \(TimeText.full(at))")
     }
