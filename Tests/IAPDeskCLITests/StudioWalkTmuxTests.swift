@@ -106,6 +106,11 @@ struct StudioWalkTmuxTests {
         _ = try await run(["product", "import", kittenCSV, "--reason", "launch"])
         let apps = try await run(["app", "list"])
         #expect(apps.contains(Self.dragon) && apps.contains(Self.kitten), "\(apps)")
+        // Kitten launches on Android under another id: its package sells Kitten's products.
+        let added = try await run(["app", "add", "com.studio.kitten.android", "--store", "google", "--game", Self.kitten, "--reason", "Android launch"])
+        #expect(added.contains("Google Play package com.studio.kitten.android in the game \(Self.kitten)"), "\(added)")
+        let both = try await run(["app", "list"]).split(separator: "\n").first { $0.contains("com.studio.kitten.android") }.map(String.init) ?? ""
+        #expect(both.contains("Play") && both.contains(Self.kitten) && both.contains("2"), "the package's store, game and the game's products: \(both)")
 
         // 3. serve, and the game servers' two calls for an order of every type.
         let tokens = try String(contentsOfFile: folder + "/client-tokens", encoding: .utf8)
