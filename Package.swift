@@ -63,7 +63,7 @@ let package = Package(
         ),
         // SyntheticData: the demo's game and deterministic synthetic history, written through
         // the store's bulk load (an SPI), so it is not part of OrderStore's public library.
-        .target(name: "SyntheticData", dependencies: ["OrderStore"]),
+        .target(name: "SyntheticData", dependencies: ["OrderDomain", "OrderStore"]),
         // Receipts: Apple's data formats and signatures; knows nothing of storage or HTTP.
         .target(
             name: "Receipts",
@@ -82,12 +82,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // AppStore: the clients for Apple (verifyReceipt, App Store Server API) behind
-        // OrderStore's `ReceiptVerifier`.
+        // AppStore: the clients for Apple (verifyReceipt, App Store Server API) behind the
+        // domain's `ReceiptVerifier` and `AppleActions`; no store, no database driver.
         .target(
             name: "AppStore",
             dependencies: [
-                "OrderStore", "Receipts", "StoreHTTP",
+                "OrderDomain", "Receipts", "StoreHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -95,12 +95,12 @@ let package = Package(
             ]
         ),
         // GooglePlay: the client for the Google Play Developer API (a service account's
-        // OAuth, androidpublisher v3) behind OrderStore's `ReceiptVerifier`, and the checks of
+        // OAuth, androidpublisher v3) behind the domain's `ReceiptVerifier` and `PlayActions`, and the checks of
         // real-time developer notifications pushed by Cloud Pub/Sub.
         .target(
             name: "GooglePlay",
             dependencies: [
-                "OrderStore", "StoreHTTP", "WebTokens",
+                "OrderDomain", "StoreHTTP", "WebTokens",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -176,12 +176,12 @@ let package = Package(
         // (and Receipts, whose decoded documents the receipt page shows).
         .target(name: "Presentation", dependencies: ["OrderDomain", "Receipts"]),
         // Console: the operator's screens, key map, dialogs and themes, over OrderStore.
-        .target(name: "Console", dependencies: ["OrderStore", "Presentation", "Receipts", "Terminal", "SafeText", "ConfigFiles"]),
+        .target(name: "Console", dependencies: ["OrderDomain", "OrderStore", "Presentation", "Receipts", "Terminal", "SafeText", "ConfigFiles"]),
         // Server: `iapdesk serve`, the intake API for game servers and the worker, over OrderStore.
         .target(
             name: "Server",
             dependencies: [
-                "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "SafeText", "Presentation",
+                "OrderDomain", "OrderStore", "Receipts", "AppStore", "GooglePlay", "StoreHTTP", "SafeText", "Presentation",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,7 +198,7 @@ let package = Package(
         .target(
             name: "IAPDeskCLI",
             dependencies: [
-                "OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "SafeText", "Console", "ConfigFiles", "Server", "GooglePlay",
+                "OrderDomain", "OrderStore", "Presentation", "Receipts", "AppStore", "Terminal", "SafeText", "Console", "ConfigFiles", "Server", "GooglePlay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -208,7 +208,7 @@ let package = Package(
         .target(
             name: "IAPDeskApp",
             dependencies: [
-                "IAPDeskCLI", "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "SafeText",
+                "IAPDeskCLI", "OrderDomain", "OrderStore", "SyntheticData", "Presentation", "Receipts", "AppStore", "AppStoreSimulator", "Terminal", "SafeText",
                 "Console", "ConfigFiles", "Server", "ReferenceGame", "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -218,7 +218,7 @@ let package = Package(
         .executableTarget(
             name: "iapdesk-bench",
             dependencies: [
-                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskApp", "Terminal", "Server", "ReferenceGame",
+                "OrderDomain", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "IAPDeskApp", "Terminal", "Server", "ReferenceGame",
                 "GooglePlay", "GooglePlaySimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -238,7 +238,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "GooglePlaySimulator", "Console", "Terminal",
+                "OrderDomain", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "GooglePlaySimulator", "Console", "Terminal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -247,13 +247,13 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/TestSupport"),
-        .testTarget(name: "OrderStoreTests", dependencies: ["OrderStore", "SyntheticData", "TestSupport"]),
+        .testTarget(name: "OrderStoreTests", dependencies: ["OrderDomain", "OrderStore", "SyntheticData", "TestSupport"]),
         .testTarget(name: "ReceiptsTests", dependencies: ["Receipts", "TestSupport"]),
         .testTarget(name: "AppStoreSimulatorTests", dependencies: ["AppStoreSimulator", "Receipts"]),
         .testTarget(
             name: "AppStoreTests",
             dependencies: [
-                "AppStore", "AppStoreSimulator", "OrderStore", "SyntheticData", "Receipts", "TestSupport", "StoreHTTP",
+                "AppStore", "AppStoreSimulator", "OrderDomain", "OrderStore", "SyntheticData", "Receipts", "TestSupport", "StoreHTTP",
                 .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["AppleLibrary"]),  // Python run by the tests, read from the source tree
@@ -264,11 +264,11 @@ let package = Package(
             exclude: ["GoogleLibrary"]),  // Python run by the tests, read from the source tree
         .testTarget(
             name: "PresentationTests",
-            dependencies: ["Presentation", "OrderStore", "Receipts", .product(name: "NIOCore", package: "swift-nio")]),
+            dependencies: ["Presentation", "OrderDomain", "OrderStore", "Receipts", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "ConsoleTests",
             dependencies: [
-                "Console", "Terminal", "SafeText", "ConfigFiles", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStore",
+                "Console", "Terminal", "SafeText", "ConfigFiles", "OrderDomain", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStore",
                 "AppStoreSimulator", "TestSupport",
             ],
             // The screen snapshots the snapshot test reads from the source tree.
@@ -276,7 +276,8 @@ let package = Package(
         .testTarget(
             name: "IAPDeskCLITests",
             dependencies: [
-                "IAPDeskCLI", "IAPDeskApp", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator", "GooglePlaySimulator",
+                "IAPDeskCLI", "IAPDeskApp", "OrderDomain", "OrderStore", "Presentation", "SyntheticData", "Receipts", "AppStoreSimulator",
+                "GooglePlaySimulator",
                 "GooglePlay",
                 "ConfigFiles",
                 "TestSupport", "ReferenceGame",
@@ -288,7 +289,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame", "Presentation", "Console",
+                "Server", "OrderDomain", "OrderStore", "SyntheticData", "AppStore", "AppStoreSimulator", "TestSupport", "ReferenceGame", "Presentation",
+                "Console",
                 "GooglePlay", "GooglePlaySimulator", "StoreHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,9 +1,9 @@
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 import StoreHTTP
 
-/// OrderStore's `ReceiptVerifier` over Apple (or the simulator): the App Store Server API
+/// The domain's `ReceiptVerifier` over Apple (or the simulator): the App Store Server API
 /// when the client named a transaction and a key is configured, verifyReceipt otherwise.
 public final class AppleVerifier: ReceiptVerifier {
     public let settings: AppStoreSettings

@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 
 /// Reads back an answer stored with a verification attempt (a verifyReceipt body, or the

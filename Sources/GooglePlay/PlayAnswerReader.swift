@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
 /// The Google Play adapter: reads Google's answers (androidpublisher v3's JSON, field names
 /// and types as its discovery document gives them) into the facts the store keeps and the

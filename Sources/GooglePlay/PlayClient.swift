@@ -1,6 +1,6 @@
 import Foundation
 import NIOHTTP1
-import OrderStore
+import OrderDomain
 import StoreHTTP
 
 /// Why a call to Google gave no usable answer: Google's HTTP status and `reason`

@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
 /// Reads a Cloud Pub/Sub push (`{"message": {"data", "messageId", "publishTime"},
 /// "subscription"}`) into the notification the store keeps: its `data` is Google Play's

@@ -1,7 +1,7 @@
 import Foundation
-import OrderStore
+import OrderDomain
 
-/// OrderStore's `ReceiptVerifier` over Google Play: a submitted purchase token is read from
+/// The domain's `ReceiptVerifier` over Google Play: a submitted purchase token is read from
 /// the Play Developer API (a one-time product's `productsv2`, a subscription's
 /// `subscriptionsv2`) into a report the rules read as they read Apple's. A license tester's
 /// purchase is reported in the sandbox environment, so R2 flags it in a production store.

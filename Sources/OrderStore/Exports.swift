@@ -1,3 +1,3 @@
-// The store answers in the domain's values (orders, records, reports, rules): whoever opens a
-// store uses them, so importing OrderStore brings OrderDomain along.
-@_exported import OrderDomain
+// The store answers in the domain's values (orders, records, reports, rules). Whoever uses
+// them imports OrderDomain too: what a file depends on is said where it is used.
+import OrderDomain

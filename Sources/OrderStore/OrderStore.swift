@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The order store: one API over SQLite or PostgreSQL.

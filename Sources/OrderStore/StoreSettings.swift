@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// What the rules need to know about the app the store serves.
 public struct StoreSettings: Sendable, Equatable {
     /// The app a product without one belongs to, and the one Apple is asked about when

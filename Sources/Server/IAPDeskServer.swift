@@ -4,6 +4,7 @@ import GooglePlay
 import Hummingbird
 import Logging
 import NIOCore
+import OrderDomain
 import OrderStore
 import ServiceLifecycle
 import UnixSignals

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// The game the demo and the synthetic data sell: coin packs, a non-consumable, a

@@ -1,3 +1,4 @@
+import OrderDomain
 @_spi(BulkLoad) import OrderStore
 
 /// A typed SQL NULL for row literals.

@@ -1,3 +1,4 @@
+import OrderDomain
 @_spi(BulkLoad) import OrderStore
 
 /// What Google reports of one synthetic purchase token: a one-time purchase's, or a

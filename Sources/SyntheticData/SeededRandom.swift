@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// SplitMix64: a tiny, fast generator whose sequence depends only on its seed, so

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// A purchase a synthetic player paid for, as Apple would know it. The demo hands these

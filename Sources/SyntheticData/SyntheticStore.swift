@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 @_spi(BulkLoad) import OrderStore
 
 /// Deterministic, realistic synthetic data for a game's order store (`iapdesk seed`).

@@ -2,6 +2,7 @@ import AppStore
 import ArgumentParser
 import Foundation
 import Logging
+import OrderDomain
 import OrderStore
 import Receipts
 import ReferenceGame

@@ -6,6 +6,7 @@ import Foundation
 import GooglePlaySimulator
 import Logging
 import NIOCore
+import OrderDomain
 import OrderStore
 import Server
 import SyntheticData

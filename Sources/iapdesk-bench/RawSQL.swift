@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import OrderDomain
 import OrderStore
 import PostgresKit
 import SQLiteKit

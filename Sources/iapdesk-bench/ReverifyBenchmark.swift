@@ -3,6 +3,7 @@ import AppStoreSimulator
 import ArgumentParser
 import Foundation
 import IAPDeskApp
+import OrderDomain
 import OrderStore
 import Server
 import SyntheticData

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import OrderDomain
 import OrderStore
 import PostgresKit
 import SQLiteKit

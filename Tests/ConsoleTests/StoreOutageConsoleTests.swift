@@ -1,5 +1,6 @@
 import Console
 import Foundation
+import OrderDomain
 import OrderStore
 import SyntheticData
 import Terminal

@@ -1,5 +1,6 @@
 import ConfigFiles
 import Foundation
+import OrderDomain
 import OrderStore
 import Terminal
 import TestSupport

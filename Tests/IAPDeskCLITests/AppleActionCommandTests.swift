@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import ArgumentParser
 import Foundation
+import OrderDomain
 import OrderStore
 import SyntheticData
 import TestSupport

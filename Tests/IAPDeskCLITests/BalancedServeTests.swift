@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import OrderDomain
 import OrderStore
 import SyntheticData
 import TestSupport

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import NIOHTTP1
+import OrderDomain
 import OrderStore
 import SyntheticData
 import TestSupport

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import ArgumentParser
 import ConfigFiles
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 import SyntheticData

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 import SyntheticData
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import OrderDomain
 import TestSupport
 import Testing
 

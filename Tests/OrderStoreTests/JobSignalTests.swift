@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import OrderDomain
 import OrderStore
 import TestSupport
 import Testing

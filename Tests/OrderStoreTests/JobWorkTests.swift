@@ -1,3 +1,4 @@
+import OrderDomain
 import Testing
 
 @testable import OrderStore

@@ -1,3 +1,4 @@
+import OrderDomain
 import SyntheticData
 import TestSupport
 import Testing

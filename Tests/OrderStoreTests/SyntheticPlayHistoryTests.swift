@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SyntheticData
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import NIOCore
+import OrderDomain
 import OrderStore
 import Presentation
 import Testing

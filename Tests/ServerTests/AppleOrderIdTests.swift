@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Console
 import Foundation
+import OrderDomain
 import OrderStore
 import TestSupport
 import Testing

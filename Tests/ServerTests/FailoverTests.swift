@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import NIOConcurrencyHelpers
+import OrderDomain
 import OrderStore
 import SyntheticData
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import GooglePlaySimulator
+import OrderDomain
 import OrderStore
 import Server
 import SyntheticData

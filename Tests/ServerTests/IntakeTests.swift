@@ -7,6 +7,7 @@ import GooglePlaySimulator
 import Logging
 import NIOCore
 import NIOHTTP1
+import OrderDomain
 import OrderStore
 import Server
 import SyntheticData

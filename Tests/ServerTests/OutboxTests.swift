@@ -1,6 +1,7 @@
 import AppStore
 import AppStoreSimulator
 import Foundation
+import OrderDomain
 import OrderStore
 import ReferenceGame
 import Server

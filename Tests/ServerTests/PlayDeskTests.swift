@@ -1,6 +1,7 @@
 import Foundation
 import GooglePlay
 import GooglePlaySimulator
+import OrderDomain
 import OrderStore
 import Presentation
 import SimulatorFaults

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import Foundation
+import OrderDomain
 import OrderStore
 import TestSupport
 import Testing

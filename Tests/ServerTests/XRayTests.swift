@@ -1,5 +1,6 @@
 import Console
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 import TestSupport

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 import Receipts
 
 extension AppleTransaction {

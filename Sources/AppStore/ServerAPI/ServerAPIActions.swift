@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 
 /// The Server API's actions a studio may take, and Get App Transaction Info. Like the

@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 
 /// What a re-verification through the App Store Server API keeps with its attempt: Apple's

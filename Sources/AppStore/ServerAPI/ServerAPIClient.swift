@@ -1,6 +1,6 @@
 import Foundation
 import NIOHTTP1
-import OrderStore
+import OrderDomain
 import Receipts
 import StoreHTTP
 

@@ -1,4 +1,4 @@
-import OrderStore
+import OrderDomain
 
 /// Why a Server API call gave no usable answer. The store's R3 rule decides what happens
 /// next from the same fields a `VerificationReport` carries.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 
 /// Where Apple is and how iapdesk proves who it is (the Apple article). Secrets are `Secret`s,

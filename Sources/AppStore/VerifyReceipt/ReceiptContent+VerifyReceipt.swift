@@ -1,5 +1,5 @@
 import Foundation
-import OrderStore
+import OrderDomain
 import Receipts
 
 extension AppleReceiptContent {

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// Writing a note on an order or an account from the console (what `iapdesk note add` does).

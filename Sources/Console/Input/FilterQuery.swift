@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// What `/` typed on the orders screen means: `state:verify_retry product:vip_monthly

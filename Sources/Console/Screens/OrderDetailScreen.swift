@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 import Presentation
 import Terminal

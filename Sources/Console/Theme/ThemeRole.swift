@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// Everything on the console that a theme styles. A theme file names these as tables:

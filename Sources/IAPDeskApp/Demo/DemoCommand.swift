@@ -6,6 +6,7 @@ import Foundation
 import GooglePlay
 import GooglePlaySimulator
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import ReferenceGame
 import SyntheticData

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import SyntheticData
 

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import ArgumentParser
 import Foundation
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import SyntheticData
 

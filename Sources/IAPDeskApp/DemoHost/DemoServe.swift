@@ -5,6 +5,7 @@ import GooglePlay
 import GooglePlaySimulator
 import IAPDeskCLI
 import Logging
+import OrderDomain
 import OrderStore
 import ReferenceGame
 import Server

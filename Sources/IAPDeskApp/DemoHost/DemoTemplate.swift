@@ -1,5 +1,6 @@
 import Foundation
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 
 /// The demo store SSH visitors start from (`iapdesk demo --build-template DIR`): seeded once,

@@ -2,6 +2,7 @@ import AppStore
 import AppStoreSimulator
 import Foundation
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import Server
 

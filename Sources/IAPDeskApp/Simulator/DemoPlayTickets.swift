@@ -2,6 +2,7 @@ import Foundation
 import GooglePlay
 import GooglePlaySimulator
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import SimulatorFaults
 import SyntheticData

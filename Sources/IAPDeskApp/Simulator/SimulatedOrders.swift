@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import IAPDeskCLI
+import OrderDomain
 import OrderStore
 import SyntheticData
 

@@ -1,5 +1,6 @@
 import AppStore
 import ArgumentParser
+import OrderDomain
 import OrderStore
 
 extension StoreOptions {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 import Server

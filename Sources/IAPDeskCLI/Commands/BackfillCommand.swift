@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
+import OrderDomain
 import OrderStore
 
 /// `iapdesk backfill`: what Apple's Transaction History knows of purchases the store never

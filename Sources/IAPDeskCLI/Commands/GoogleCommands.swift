@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GooglePlay
+import OrderDomain
 import OrderStore
 import Presentation
 

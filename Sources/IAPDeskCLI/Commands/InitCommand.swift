@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrderDomain
 import OrderStore
 
 /// `iapdesk init`: a studio's first run without SQL or hand-written files. In one folder

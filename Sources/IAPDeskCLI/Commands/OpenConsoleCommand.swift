@@ -3,6 +3,7 @@ import ArgumentParser
 import Console
 import Foundation
 import GooglePlay
+import OrderDomain
 import OrderStore
 import Presentation
 import Receipts

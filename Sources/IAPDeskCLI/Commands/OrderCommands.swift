@@ -2,6 +2,7 @@ import AppStore
 import ArgumentParser
 import Foundation
 import GooglePlay
+import OrderDomain
 import OrderStore
 import Presentation
 

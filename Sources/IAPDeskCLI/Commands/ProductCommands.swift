@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigFiles
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 

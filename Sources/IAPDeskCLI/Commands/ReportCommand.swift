@@ -1,4 +1,5 @@
 import ArgumentParser
+import OrderDomain
 import OrderStore
 import Presentation
 

@@ -1,6 +1,7 @@
 import AppStore
 import ArgumentParser
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import GooglePlay
 import Logging
+import OrderDomain
 import OrderStore
 import Server
 

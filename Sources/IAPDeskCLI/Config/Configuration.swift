@@ -1,6 +1,7 @@
 import AppStore
 import ConfigFiles
 import Foundation
+import OrderDomain
 import OrderStore
 import Presentation
 import Receipts

@@ -1,5 +1,6 @@
 import AppStore
 import ConfigFiles
+import OrderDomain
 import OrderStore
 import Presentation
 

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// A game account as support reads it: its orders, subscriptions and notes, and what it
     /// is entitled to now.

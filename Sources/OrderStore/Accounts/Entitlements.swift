@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What an account owns now, as the rules left it: the subscriptions R8 gave it (with

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// What Apple says, applied: a verification's answer (R2–R9), re-verification one by one
     /// or in bulk, refunds and their reversal, history backfilled, whether Apple is failing.

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What a backfill from Apple's Transaction History added to the store.

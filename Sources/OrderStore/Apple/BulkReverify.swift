@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension AppleAnswers {
     /// Re-verifies `orderIds` with at most `concurrency` calls to Apple in flight, started
     /// ``CallPacer/spacing`` apart. Apple's seconds are spent outside the store's

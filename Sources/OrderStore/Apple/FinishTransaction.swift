@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What telling Apple a purchase is finished came to.

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 extension OrderStore {
     /// The call and its recording, for a caller that holds the order's verify job (the

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension AppleAnswers {
     /// The worker's verify job for `orderId`: asks Apple only if the order still waits for
     /// Apple's word (a receipt not yet verified, a retry due, a verified order never

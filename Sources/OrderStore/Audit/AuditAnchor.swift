@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// What `audit anchor` did.
 public enum AuditAnchorOutcome: Sendable, Equatable {
     /// The log was signed already, up to its head: nothing was written.

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// R10's log: every operator action and automatic state change, hash-chained (and
     /// signed with the audit key when the store has one), with its checks.

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 /// The result of checking the audit chain (R10).

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Grants (deliveries, R11) that no audit entry records: rows written into `grants` by hand.

@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// The audit chain (R10) as a bulk load extends it: it starts where the log's head stands
 /// and hashes, and signs when the log is keyed, each entry the load appends, so the loaded
 /// history verifies like history the operations wrote.

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What a bulk load's body writes through, inside the load's one transaction.

@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// Rows for one batch of a bulk load, table by table. Each row lists its values in the order
 /// of the columns `write(to:)` names for its table; the layout stays here, with the store.
 @_spi(BulkLoad)

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import OrderDomain
 import PostgresNIO
 import SQLKit
 import SQLiteNIO

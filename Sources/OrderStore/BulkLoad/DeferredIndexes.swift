@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The indexes a bulk load builds once at the end instead of keeping up row by row: one

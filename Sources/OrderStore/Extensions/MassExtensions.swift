@@ -1,20 +1,6 @@
 import Foundation
+import OrderDomain
 import SQLKit
-
-/// Where Apple says an extension for all subscribers stands, or why it could not say.
-public struct MassExtensionProgress: Sendable, Equatable {
-    public var completeAt: Millis?
-    public var succeeded: Int64?
-    public var failed: Int64?
-    public var refusal: String?
-
-    public init(completeAt: Millis?, succeeded: Int64?, failed: Int64?, refusal: String?) {
-        self.completeAt = completeAt
-        self.succeeded = succeeded
-        self.failed = failed
-        self.refusal = refusal
-    }
-}
 
 extension Extensions {
     /// Asks Apple to extend every active subscriber of `productId` by `days` (admins only,

@@ -1,16 +1,6 @@
 import Foundation
+import OrderDomain
 import SQLKit
-
-/// What Apple said to an extension: the new end, or its refusal in words.
-public struct ExtensionAnswer: Sendable {
-    public var newExpiry: Millis?
-    public var refusal: String?
-
-    public init(newExpiry: Millis?, refusal: String?) {
-        self.newExpiry = newExpiry
-        self.refusal = refusal
-    }
-}
 
 extension OrderStore {
     /// What Apple lets a studio give a subscriber: more days on one subscription, or on

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What support does on Google's side, each for the roles that may and audited with the

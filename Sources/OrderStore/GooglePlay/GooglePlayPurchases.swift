@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 extension OrderStore {
@@ -25,17 +26,6 @@ public struct PlayRefreshTarget: Sendable, Equatable {
     public var kind: PlayPurchaseFacts.Kind?
     /// Set after a refund notification: read the voided purchases from then.
     public var voidedSince: Millis?
-}
-
-/// What the worker asks Google to do for a delivered purchase.
-public struct PlayAcknowledgement: Sendable, Equatable {
-    public var packageName: String
-    public var productId: String
-    public var purchaseToken: String
-    public var kind: PlayPurchaseFacts.Kind
-    /// Consume rather than only acknowledge (a consumable the game wants bought again);
-    /// consuming acknowledges too.
-    public var consume: Bool
 }
 
 /// The Google Play purchases of one store (``OrderStore/googlePlay``).

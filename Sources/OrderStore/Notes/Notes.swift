@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// Support's notes on an order or an account.
     public var notes: Notes { Notes(store: self) }

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What storing a notification came to; the receiver answers Apple from it.

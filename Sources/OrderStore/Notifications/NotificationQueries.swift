@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 extension AppleNotifications {

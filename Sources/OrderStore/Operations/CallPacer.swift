@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// When the next call to Apple may start: a gap after the one before, so that calls which
 /// take Apple about the same time do not come back together and wait for each other's
 /// answers to be stored.

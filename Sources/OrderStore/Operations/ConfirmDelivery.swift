@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// An order an operator delivered before Apple confirmed it meets Apple's answer (R7):
     /// the answer that confirms it claims the purchase and links it to the grant. If the

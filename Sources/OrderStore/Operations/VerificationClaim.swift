@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 /// One call to Apple per order at a time, across processes: an operator's re-verification

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// Who may act on the store, and as what: the `operators` table, capped by the database
     /// login and `--readonly`.

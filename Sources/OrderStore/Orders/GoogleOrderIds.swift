@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension Orders {
     /// Whether `id` reads as Google's order id: `GPA.` then digits in dashed groups, and a
     /// renewal's `..N`.

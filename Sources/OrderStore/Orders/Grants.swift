@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension Orders {
     /// A manual delivery by an operator, with a reason. Exactly once (R11):
     /// if someone delivered it first — even at the same instant from another machine —

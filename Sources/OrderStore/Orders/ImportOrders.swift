@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// One order from a studio's own history (`iapdesk import orders`).

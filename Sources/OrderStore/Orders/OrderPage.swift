@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Which orders a list shows: every field set narrows it. Each combination served reads one

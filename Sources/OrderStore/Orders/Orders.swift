@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// The orders themselves: placed, submitted, granted by hand or revoked, attached,
     /// imported; found by any id, paged, read in detail.

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension Orders {
     /// Attaches a transaction Apple knows but no order claimed (an orphan, [S4] 未知订单)
     /// to the order it paid for, then delivers it. It passes the same R5 checks as a

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension Orders {
     /// A new order, waiting for payment. Its id is what the app sends Apple as
     /// `applicationUsername` / `appAccountToken`.

@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// One receipt handed to the store, as a game server, a notification or an operator sent it.
 public struct ReceiptSubmission: Sendable {
     public var orderId: String

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// An order's detail: the order, its product, receipts, Apple's latest answers, grants,

@@ -1,3 +1,4 @@
+import OrderDomain
 import PostgresKit
 import PostgresNIO
 import SQLKit

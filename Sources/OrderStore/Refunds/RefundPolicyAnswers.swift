@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension Refunds {
     /// Answers the open refund requests `policy` speaks for (`RefundPolicy/decide(_:productType:now:)`),
     /// each through ``answer(notificationId:answer:by:reason:at:send:)`` as

@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// What the desk counts: the header's counts, the stuck queue, finance, refund rates,
     /// the alerts for operators.

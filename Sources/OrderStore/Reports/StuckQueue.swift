@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// A cursor in the stuck queue (oldest first).
 public struct StuckCursor: Sendable, Equatable {
     public var stuckSince: Millis

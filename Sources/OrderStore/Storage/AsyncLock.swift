@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// A FIFO lock for async code. A store's connection runs one transaction at a time;
 /// actor isolation alone would let a second call interleave at every `await`.
 actor AsyncLock {

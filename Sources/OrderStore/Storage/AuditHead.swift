@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The row every audit append updates first (R10): where the log ends and, once the log is

@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import OrderDomain
 import SQLKit
 
 /// A SQLite connection whose waits for another process's write lock (`busy_timeout`)

@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// A deadline for everything a task asks of the store, however many calls it makes: an
 /// HTTP request that reads an order and then writes a submission answers within its
 /// deadline, not within one deadline per call. Waiting for a connection, connecting and

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 /// The store's connections. SQLite has one: the file serializes its writers anyway, and one
 /// connection keeps WAL readers and the writer in one process simple. PostgreSQL gets up to

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import OrderDomain
 import PostgresKit
 import PostgresNIO
 import SQLKit

@@ -1,4 +1,5 @@
 import NIOCore
+import OrderDomain
 import PostgresNIO
 import SQLiteNIO
 

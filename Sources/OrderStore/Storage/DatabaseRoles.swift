@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// On PostgreSQL the database enforces iapdesk's roles too. Each role is a group

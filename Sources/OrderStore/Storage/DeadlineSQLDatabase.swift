@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import OrderDomain
 import SQLKit
 
 /// A PostgreSQL connection's statements with a deadline. A statement that has no answer

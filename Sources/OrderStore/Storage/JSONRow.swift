@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// A row PostgreSQL returned as a JSON object (`json_agg` of a subquery), read through the

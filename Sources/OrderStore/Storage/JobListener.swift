@@ -1,4 +1,5 @@
 import Logging
+import OrderDomain
 import PostgresNIO
 
 /// Wakes this process's workers when another process commits a due job, on PostgreSQL:

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 /// Wakes this process's idle workers when a commit made a job due now (a receipt stored,
 /// an event for the game written), so it runs at once instead of after the worker's idle

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Versioned schema migrations, run on open. Each migration is a list of statements

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import OrderDomain
 import SQLKit
 
 /// A statement written once with PostgreSQL's placeholders (`$1`, `$2`, …), bound for SQLKit

@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 /// A `postgres://` URL taken apart as libpq reads it, with one host or several
 /// (`postgres://iapdesk@db1:5432,db2:5432/iap?target_session_attrs=read-write`): Foundation's

@@ -1,3 +1,5 @@
+import OrderDomain
+
 /// Row decoding for the records of OrderDomain (Records/Records.swift): each decodes its
 /// columns, then builds the record through its every-field initializer.
 

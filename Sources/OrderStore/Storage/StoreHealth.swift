@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 /// Whether the database answered the last call: since when it has not, and why. `serve`'s
 /// `/readyz` and the console's banner read it; the connection pool keeps it.

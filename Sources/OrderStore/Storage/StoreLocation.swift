@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 
 /// Where a store lives: a SQLite file or a PostgreSQL server (`--db`, `IAPDESK_DB`).
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import OrderDomain
 import SQLKit
 
 /// A record's columns, declared once as an enum: the queries select `list` and the decoder

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The context of one write transaction: who acts, when, and what it still has to flush

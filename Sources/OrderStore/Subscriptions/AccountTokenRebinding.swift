@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 /// The subscription's purchase told to carry its owner's token from now on (Set App Account

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Seed 003: "服务端定时轮询收据验证接口,将快要到期的收据拿去验证" — the server polls Apple

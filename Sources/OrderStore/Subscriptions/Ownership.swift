@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 extension OrderStore {

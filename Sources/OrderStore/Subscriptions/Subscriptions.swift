@@ -1,3 +1,5 @@
+import OrderDomain
+
 extension OrderStore {
     /// Auto-renewable subscriptions: who owns each (R8) and how that is settled by hand,
     /// their chain in time, the checks of their expiry.

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// The small answers of `serve` that are not the intake's or the events': each one Encodable

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import OrderDomain
 import OrderStore
 import Presentation
 

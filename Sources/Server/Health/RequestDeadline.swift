@@ -1,4 +1,5 @@
 import Hummingbird
+import OrderDomain
 import OrderStore
 
 /// Every request's store calls share one deadline (``CallBudget``): a request that cannot

@@ -1,4 +1,5 @@
 import Logging
+import OrderDomain
 import OrderStore
 import ServiceLifecycle
 

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// Group commit: requests that arrive while a commit is under way wait for the next one,

@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// The intake's answers as `openapi.yaml` describes them: one Encodable type each, with its

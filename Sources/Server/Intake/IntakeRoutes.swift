@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OrderDomain
 import OrderStore
 import Receipts
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import OrderDomain
 import OrderStore
 import Presentation
 import SafeText

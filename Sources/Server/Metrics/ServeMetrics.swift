@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Hummingbird
+import OrderDomain
 import OrderStore
 import Prometheus
 

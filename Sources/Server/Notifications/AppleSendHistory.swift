@@ -1,4 +1,5 @@
 import AppStore
+import OrderDomain
 import OrderStore
 
 /// Apple's own record of what it sent (Get Notification History, every notification with

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import OrderDomain
 import OrderStore
 
 /// The scheduled sweep of Get Notification History (`onlyFailures`): what Apple could not

@@ -1,5 +1,6 @@
 import AppStore
 import Foundation
+import OrderDomain
 import OrderStore
 import Receipts
 

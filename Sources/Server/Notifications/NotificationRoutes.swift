@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import OrderDomain
 import OrderStore
 import Presentation
 

@@ -3,6 +3,7 @@ import GooglePlay
 import Hummingbird
 import Logging
 import NIOCore
+import OrderDomain
 import OrderStore
 import Presentation
 

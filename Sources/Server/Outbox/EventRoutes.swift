@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import OrderDomain
 import OrderStore
 
 /// Pull, for games that cannot receive webhooks (openapi.yaml is the contract):

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import OrderDomain
 import OrderStore
 import StoreHTTP
 

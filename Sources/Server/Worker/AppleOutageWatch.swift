@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// Whether Apple is failing now (the store's OutageRule), asked at most four times a

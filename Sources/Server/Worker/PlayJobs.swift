@@ -1,5 +1,6 @@
 import Foundation
 import GooglePlay
+import OrderDomain
 import OrderStore
 
 /// The worker's Google Play jobs: a notification's question to Google, and the sweep of

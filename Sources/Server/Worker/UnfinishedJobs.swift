@@ -1,3 +1,4 @@
+import OrderDomain
 import OrderStore
 
 /// Jobs this worker ran but could not record the end of, because the store was out of

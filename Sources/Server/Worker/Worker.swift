@@ -2,6 +2,7 @@ import AppStore
 import Foundation
 import GooglePlay
 import Logging
+import OrderDomain
 import OrderStore
 import Presentation
 

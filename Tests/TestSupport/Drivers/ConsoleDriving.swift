@@ -1,4 +1,5 @@
 import Console
+import OrderDomain
 import OrderStore
 import SyntheticData
 import Terminal

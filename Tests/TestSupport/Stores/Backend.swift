@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import OrderStore
 
 /// The storage backends every store test runs against: one conformance suite.

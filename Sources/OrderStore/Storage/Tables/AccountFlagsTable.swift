@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Flags on an account an operator should see (a replay, two deliveries for one purchase).

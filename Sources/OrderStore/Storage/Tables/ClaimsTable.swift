@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// What claiming a purchase's keys (R7) came to.

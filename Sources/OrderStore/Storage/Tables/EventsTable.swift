@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 /// The outbox: an event is written in the transaction that makes the change

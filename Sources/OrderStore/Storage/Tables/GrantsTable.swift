@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// R11's table: a grant row is a delivery; a unique index allows one live grant per order.

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// A client's `Idempotency-Key` for one request: the same key with the same request gets

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The jobs table: enqueued inside the write that makes the work necessary, so the work

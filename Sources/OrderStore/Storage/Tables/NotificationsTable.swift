@@ -1,4 +1,5 @@
 import Foundation
+import OrderDomain
 import SQLKit
 
 /// The notifications table: every notification as it came, its verdict and what it did.

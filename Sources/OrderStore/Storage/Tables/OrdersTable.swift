@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// New rows of the orders table.

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Google Play's purchase tokens as the store keeps them (``PlayPurchaseFacts``), each with

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Small named values the server keeps between runs (a history sweep's watermark).

@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// The subscriptions table (one row per original transaction id) and its ownership history.

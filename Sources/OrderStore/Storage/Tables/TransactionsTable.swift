@@ -1,3 +1,4 @@
+import OrderDomain
 import SQLKit
 
 /// Every transaction Apple showed us; those no order claims are orphans.

@@ -22,3 +22,22 @@ public enum PlayDeferAnswer: Sendable, Equatable {
     case deferred(newExpiry: Millis)
     case refused(String)
 }
+
+/// What the worker asks Google to do for a delivered purchase.
+public struct PlayAcknowledgement: Sendable, Equatable {
+    public var packageName: String
+    public var productId: String
+    public var purchaseToken: String
+    public var kind: PlayPurchaseFacts.Kind
+    /// Consume rather than only acknowledge (a consumable the game wants bought again);
+    /// consuming acknowledges too.
+    public var consume: Bool
+
+    public init(packageName: String, productId: String, purchaseToken: String, kind: PlayPurchaseFacts.Kind, consume: Bool) {
+        self.packageName = packageName
+        self.productId = productId
+        self.purchaseToken = purchaseToken
+        self.kind = kind
+        self.consume = consume
+    }
+}
