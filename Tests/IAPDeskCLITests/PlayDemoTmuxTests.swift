@@ -66,9 +66,11 @@ struct PlayDemoTmuxTests {
         #expect(acknowledged?.facts.acknowledged == true && acknowledged?.acknowledgedAt != nil, "the store knows Google has it")
         try tmux.send("Escape")
         try tmux.send("/", "C-u")
-        try type(try #require(voided.transactionId))
+        let voidedGPA = try #require(voided.transactionId)
+        try type(voidedGPA)
         try tmux.send("Enter")
-        let byGPA = await tmux.screen { $0.contains("Orders [GPA.") }
+        // Its own filter's screen, not the one before it (an earlier GPA id's).
+        let byGPA = await tmux.screen { $0.contains("Orders [\(voidedGPA)]") }
         #expect(byGPA.contains("gp_void_1") && byGPA.contains("refunded") && byGPA.contains("Play"), "\(byGPA)")
         try tmux.send("/", "C-u")
         try type("token:" + token)

@@ -14,13 +14,17 @@ public enum IdKind: String, Sendable, CaseIterable {
     /// The kinds a bare word is looked up as first: the ids support is handed every day
     /// (Google's `GPA.…` order ids are transaction ids).
     package static let everyday: [IdKind] = [.order, .transaction, .originalTransaction, .account]
-    /// The kinds asked only when the everyday ones found nothing: ids few tickets quote,
+    /// Asked when the everyday kinds found nothing: a purchase token, which a game server's
+    /// log gives for an Android player's purchase. A round of its own, so finding one does
+    /// not wait for the rarer kinds' probes.
+    package static let token: [IdKind] = [.purchaseToken]
+    /// The kinds asked only when the rounds before found nothing: ids few tickets quote,
     /// each a probe that would cost every lookup its time.
-    package static let rare: [IdKind] = [.appTransaction, .purchaseToken, .obfuscatedAccount]
+    package static let rare: [IdKind] = [.appTransaction, .obfuscatedAccount]
 
     /// The kinds a lookup of this kind probes, in rounds: a later round is asked only when
     /// the ones before it found nothing.
-    package var rounds: [[IdKind]] { self == .any ? [Self.everyday, Self.rare] : [[self]] }
+    package var rounds: [[IdKind]] { self == .any ? [Self.everyday, Self.token, Self.rare] : [[self]] }
 
     /// The orders columns a prefix search of this kind reads, most specific first.
     package var prefixColumns: [String] {

@@ -147,6 +147,7 @@ extension Orders {
                 let found: [Row]
                 switch round {
                 case IdKind.everyday: found = try await db.rows(EverydayIdLookup(id: id, limit: limit))
+                case IdKind.token: found = try await db.rows(TokenIdLookup(id: id, limit: limit))
                 case IdKind.rare: found = try await db.rows(RareIdLookup(id: id, limit: limit))
                 default: found = try await db.sql.rows(LookupQuery.bound(kinds: round, id: id, limit: limit))
                 }

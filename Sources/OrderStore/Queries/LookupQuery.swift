@@ -81,9 +81,18 @@ struct EverydayIdLookup: IdAndLimitStatement {
     var limit: Int
 }
 
-/// The rare round, prepared likewise: asked when the everyday one found nothing.
+/// The purchase-token round, prepared likewise: asked when the everyday one found nothing.
+struct TokenIdLookup: IdAndLimitStatement {
+    static let name = "iapdesk_lookup_token_v1"
+    static let sql = LookupQuery.ranked(kinds: IdKind.token)
+
+    var id: String
+    var limit: Int
+}
+
+/// The rare round, prepared likewise: asked when the token round found nothing.
 struct RareIdLookup: IdAndLimitStatement {
-    static let name = "iapdesk_lookup_rare_v1"
+    static let name = "iapdesk_lookup_rare_v2"
     static let sql = LookupQuery.ranked(kinds: IdKind.rare)
 
     var id: String
