@@ -106,13 +106,9 @@ struct SupportFlowTmuxTests {
         _ = await tmux.screen { $0.contains("Disputes (R8") }
         try tmux.send("Enter")
         #expect(await tmux.screen { $0.contains("R8 verdict") }.contains("Subscription "))
-        try tmux.send("t")
-        _ = await tmux.screen { $0.contains("To account:") }
-        try type("acct-from-ticket-102")
-        try tmux.send("Tab")
-        try type("ticket 102: receipt shows the player paid")
-        try tmux.send("Enter")
-        #expect(await tmux.screen { $0.contains("now belongs to") }.contains("acct-from-ticket-102"))
+        #expect(
+            try await tmux.transferSubscription(to: "acct-from-ticket-102", reason: "ticket 102: receipt shows the player paid").contains(
+                "acct-from-ticket-102"))
 
         // Everything above is in the audit log, with the operator and the reasons.
         try tmux.command("audit")
@@ -220,5 +216,19 @@ struct DemoSession {
                 try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "/" + folder)
             }
         }
+    }
+}
+
+extension Tmux {
+    /// On a subscription's page: `t`, the account, the reason and Enter; the screen that says
+    /// whom it now belongs to.
+    func transferSubscription(to account: String, reason: String) async throws -> String {
+        try send("t")
+        _ = await screen { $0.contains("To account:") }
+        try run("send-keys -t \(session) -l '\(account)'")
+        try send("Tab")
+        try run("send-keys -t \(session) -l '\(reason)'")
+        try send("Enter")
+        return await screen { $0.contains("now belongs to") }
     }
 }
