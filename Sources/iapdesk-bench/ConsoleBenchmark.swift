@@ -25,6 +25,7 @@ struct ConsoleBenchmark: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.") var json = false
 
     func run() async throws {
+        guard (0...1).contains(playShare) else { throw ValidationError("--play-share is between 0 and 1") }
         let path = db ?? NSTemporaryDirectory() + "iapdesk-bench-console-\(UUID().uuidString.prefix(8)).sqlite"
         let location = StoreLocation(path)
         let settings = StoreSettings(bundleId: DemoCatalogue.bundleId)

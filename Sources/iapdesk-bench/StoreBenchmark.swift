@@ -23,6 +23,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.") var json = false
 
     func run() async throws {
+        guard (0...1).contains(playShare) else { throw ValidationError("--play-share is between 0 and 1") }
         let locations: [StoreLocation]
         switch (backend, db.isEmpty) {
         case ("sqlite", true): locations = [.sqlite(path: NSTemporaryDirectory() + "iapdesk-bench-\(UUID().uuidString.prefix(8)).sqlite")]

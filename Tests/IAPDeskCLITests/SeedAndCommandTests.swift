@@ -20,6 +20,19 @@ struct SeedAndCommandTests {
         return store
     }
 
+    @Test("iapdesk seed --play-share 0.5: about half the orders are paid at Google Play; a share outside 0…1 is refused")
+    func seedBothStores() async throws {
+        let db = tempDB()
+        let (status, out, error) = try await CLIErrorTests.run(["seed", "--db", db, "--orders", "2000", "--play-share", "0.5"])
+        #expect(status == 0 && out.contains("seeded 2000 orders"), "\(out) \(error)")
+        let store = try await OrderStore.open(.sqlite(path: db), settings: StoreSettings(bundleId: DemoCatalogue.bundleId))
+        let play = try await store.orders.page(OrderFilter(marketplace: .googlePlay), limit: 5_000).items.count
+        await store.close()
+        #expect((800...1_200).contains(play), "\(play) of 2000 at Google Play")
+        let (refused, _, why) = try await CLIErrorTests.run(["seed", "--db", tempDB(), "--orders", "10", "--play-share", "2"])
+        #expect(refused != 0 && why.contains("--play-share is between 0 and 1"), "\(why)")
+    }
+
     @Test("The same seed and anchor give the same store; another seed does not")
     func deterministic() async throws {
         let a = try await seeded(tempDB(), orders: 3000, seed: 7)
