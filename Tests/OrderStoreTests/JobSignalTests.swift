@@ -27,7 +27,7 @@ struct JobSignalTests {
                 await store.jobsDue.wait(since: before, upTo: .seconds(30))
                 return ContinuousClock.now
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try #require(await Self.waiterBegan(store.jobsDue), "the waiter waits before the commit")
             _ = try await store.orders.submit(orderId: "sig-1", receiptData: "r")
             let committed = ContinuousClock.now
             #expect(await waiter.value - committed < .seconds(2), "woken by the commit, not by the 30 s timeout")
@@ -63,7 +63,7 @@ struct JobSignalTests {
                 await worker.jobsDue.wait(since: mark, upTo: .seconds(20))
                 return ContinuousClock.now
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try #require(await Self.waiterBegan(worker.jobsDue), "the worker waits before the other store's commit")
             _ = try await writer.orders.submit(orderId: order, receiptData: "r")
             let committed = ContinuousClock.now
             return await waiter.value - committed
@@ -89,5 +89,12 @@ struct JobSignalTests {
         await writer.close()
         await worker.close()
         try? await server.stop(.immediate)
+    }
+
+    /// Whether a wait on `signal` began within ten seconds (checked, not slept for).
+    static func waiterBegan(_ signal: JobSignal) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while signal.waiting == 0, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(2)) }
+        return signal.waiting > 0
     }
 }

@@ -26,6 +26,9 @@ public final class JobSignal: @unchecked Sendable {
     /// A mark to wait from: a notify after it ends the wait at once.
     public var mark: Int { lock.withLock { generation } }
 
+    /// How many waits are waiting now: what a test reads to know a waiter has begun.
+    public var waiting: Int { lock.withLock { waiters.count } }
+
     /// Returns after a notify since `mark`, after `timeout`, or when cancelled.
     public func wait(since mark: Int, upTo timeout: Duration) async {
         let id = UUID()
