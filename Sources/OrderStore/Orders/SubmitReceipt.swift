@@ -100,19 +100,23 @@ extension WriteTransaction {
                 """)
         else { throw StoreError.corrupt("submission insert returned no id") }
         let id = try row.int64("id")
-        if let play, order.transactionId == nil {
-            order = try await paidInGooglePlay(order, package: play.packageName)
+        // A Google Play purchase submitted for an order names its store and package; an order
+        // waiting for its payment learns them in the write that moves it on.
+        let playPackage = play.flatMap {
+            order.transactionId == nil && (order.marketplace != .googlePlay || order.app != $0.packageName) ? $0.packageName : nil
         }
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
         try await enqueue(.verify(orderId: orderId), dueAt: now)
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
         let source = submission.source.rawValue
         guard order.state == .pendingPayment else {
+            if let package = playPackage { order = try await paidInGooglePlay(order, package: package) }
             audit(.receiptReceived, target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
             return SubmittedReceipt(id: id, order: order)
         }
         var next = order
         next.state = .receiptReceived
+        if let package = playPackage { (next.marketplace, next.app) = (.googlePlay, package) }
         let saved = try await save(next, previous: order, action: .receiptReceived, detail: "submission \(id) from \(source)")
         return SubmittedReceipt(id: id, order: saved)
     }
@@ -120,7 +124,6 @@ extension WriteTransaction {
     /// An order a Google Play purchase is submitted for was paid in that package: the rules
     /// check Google's answer against it, and its events name the store.
     private func paidInGooglePlay(_ order: Order, package: String) async throws -> Order {
-        guard order.marketplace != .googlePlay || order.app != package else { return order }
         try await sql.raw(
             "UPDATE orders SET marketplace = \(bind: Marketplace.googlePlay.rawValue), app = \(bind: package) WHERE order_id = \(bind: order.orderId)"
         ).run()

@@ -81,9 +81,14 @@ final class WriteTransaction {
                 try await enqueue(.finishTransaction(transactionId: transactionId), dueAt: now)
             }
         }
+        // The store and app change once, when a Google Play purchase pays an order: written
+        // then only, so no other save can put back what an older copy of the order said.
+        let paidElsewhere: SQLQueryString =
+            next.marketplace != previous.marketplace || next.app != previous.app
+            ? "marketplace = \(bind: next.marketplace.rawValue), app = \(bind: next.app), " : ""
         let updated = try await sql.row(
             """
-            UPDATE orders SET state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
+            UPDATE orders SET \(paidElsewhere)state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
               version = version + 1, updated_by = \(bind: next.updatedBy), stuck_since = \(bind: next.stuckSince),
               environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
               original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
