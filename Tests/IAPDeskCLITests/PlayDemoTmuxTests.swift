@@ -110,7 +110,7 @@ struct PlayDemoTmuxTests {
 
         // The dispute across linked tokens is listed with Google's, apart from Apple's.
         try tmux.command("disputes google")
-        let google = await tmux.screen { $0.contains("Disputes") && $0.contains("gp_sub_b") }
+        let google = await tmux.screen { $0.contains("Disputes (R8 decisions to review), Google Play only") && $0.contains("gp_sub_b") }
         #expect(!google.contains("ord_"), "the demo's App Store disputes are not Google's: \(google)")
         try tmux.command("disputes apple")
         let apple = await tmux.screen { $0.contains("Disputes") && $0.contains("ord_") }

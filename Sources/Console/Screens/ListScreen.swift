@@ -92,7 +92,7 @@ enum Lists {
 
     static func disputes(store: Marketplace? = nil) -> ListScreen<Dispute> {
         ListScreen(
-            OwnershipListings.disputes(),
+            OwnershipListings.disputes(store: store),
             fetch: { try await $0.store.subscriptions.disputes(limit: 500, in: store) },
             open: { SubscriptionScreen(originalTransactionId: $0.event.originalTransactionId) })
     }

@@ -203,7 +203,7 @@ struct SubscriptionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let events = try await store.withStore { store, _ in try await store.subscriptions.disputes(limit: limit, in: marketplace) }
-            print(Output.table(OwnershipListings.disputes(), events))
+            print(Output.table(OwnershipListings.disputes(store: marketplace), events))
         }
     }
 }

@@ -2,9 +2,11 @@ import OrderDomain
 
 /// R8 decisions as rows.
 public enum OwnershipListings {
-    public static func disputes() -> Listing<Dispute> {
+    /// Both stores' disputes, or `store`'s alone (its title says which).
+    public static func disputes(store: Marketplace? = nil) -> Listing<Dispute> {
         Listing(
-            title: "Disputes (R8 decisions to review)", empty: "No ownership decision is waiting for review.",
+            title: "Disputes (R8 decisions to review)" + (store.map { ", \($0.name) only" } ?? ""),
+            empty: store.map { "No \($0.name) ownership decision is waiting for review." } ?? "No ownership decision is waiting for review.",
             columns: [
                 ListColumn("WHEN", width: 11) { .time($0.event.at) },
                 ListColumn("STORE", width: 5, optional: true) { Cell($0.marketplace.shortName, .muted) },
