@@ -91,8 +91,16 @@ public final class OrderStore: Sendable {
                     repairs.append(.rolesNotGranted(why: DatabaseErrorText.describe(error) ?? "\(error)"))
                 }
             }
-            (settings.bundleId, settings.apps) = try await Self.apps(of: db, configured: settings, recording: login == nil)
-            settings.playApps = try await Self.playApps(of: db, configured: settings, recording: login == nil)
+            // Both stores' apps in one read; each store's are decided from it.
+            let registered = try await db.lock.run {
+                try await db.sql.rows("SELECT bundle_id, marketplace FROM apps ORDER BY added_at, bundle_id").map {
+                    (id: try $0.string("bundle_id"), store: try $0.value("marketplace", as: Marketplace.self))
+                }
+            }
+            (settings.bundleId, settings.apps) = try await Self.apps(
+                of: db, registered: registered.filter { $0.store == .appStore }.map(\.id), configured: settings, recording: login == nil)
+            settings.playApps = try await Self.playApps(
+                of: db, registered: registered.filter { $0.store == .googlePlay }.map(\.id), configured: settings, recording: login == nil)
             let restored = login == nil ? try await Migrations.restoreMissingIndexes(on: db) : []
             if !restored.isEmpty {
                 repairs.append(.indexesRebuilt(restored))
@@ -108,13 +116,10 @@ public final class OrderStore: Sendable {
     /// store serves it. An empty store records the configured apps (when this login owns
     /// it). A configuration that names none of the store's apps is refused with both sets
     /// of names: it is another game's. A default configuration takes the store's apps.
-    private static func apps(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> (primary: String, all: [String]) {
+    private static func apps(
+        of db: Database, registered: [String], configured settings: StoreSettings, recording: Bool
+    ) async throws -> (primary: String, all: [String]) {
         let configured = [settings.bundleId] + settings.apps.filter { $0 != settings.bundleId }
-        let registered = try await db.lock.run {
-            try await db.sql.rows("SELECT bundle_id FROM apps WHERE marketplace = 'app_store' ORDER BY added_at, bundle_id").map {
-                try $0.string("bundle_id")
-            }
-        }
         if let first = registered.first {
             guard !settings.bundleIdConfigured || configured.contains(where: registered.contains) else {
                 throw StoreSetupError.otherApp(store: registered.joined(separator: ", "), configured: configured.joined(separator: ", "))
@@ -148,17 +153,11 @@ public final class OrderStore: Sendable {
     /// (`google_play.package_names`) and the store does not record yet is recorded when this
     /// login owns the store, in the game of the App Store app with its id (studios often give
     /// both the same), else the store's first app's; `iapdesk app add` names another game.
-    private static func playApps(of db: Database, configured settings: StoreSettings, recording: Bool) async throws -> [String] {
+    private static func playApps(of db: Database, registered: [String], configured settings: StoreSettings, recording: Bool) async throws -> [String] {
+        let missing = settings.playApps.filter { !registered.contains($0) }
+        // Written only when one is missing: an open is a read.
+        guard recording, !db.readOnly, !missing.isEmpty else { return registered }
         try await db.lock.run {
-            func recorded() async throws -> [String] {
-                try await db.sql.rows("SELECT bundle_id FROM apps WHERE marketplace = 'google_play' ORDER BY added_at, bundle_id").map {
-                    try $0.string("bundle_id")
-                }
-            }
-            let known = try await recorded()
-            let missing = settings.playApps.filter { !known.contains($0) }
-            // Written only when one is missing: an open is a read.
-            guard recording, !db.readOnly, !missing.isEmpty else { return known }
             try await db.sql.writeTransaction(db.dialect) {
                 for package in missing {
                     let game = settings.apps.contains(package) ? package : settings.bundleId
@@ -170,8 +169,9 @@ public final class OrderStore: Sendable {
                     ).run()
                 }
             }
-            return try await recorded()
         }
+        // Recorded after those there were, in the configuration's order.
+        return registered + missing
     }
 
     /// Whether the store takes writes now: a write that changes nothing but still reaches

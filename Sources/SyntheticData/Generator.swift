@@ -84,7 +84,7 @@ struct Generator {
         // an App Store history is the same whichever version generated it.
         let store: Marketplace = plan.playShare > 0 && random.chance(plan.playShare) ? .googlePlay : .appStore
         let play = store == .googlePlay
-        var tid = play ? Self.googleOrderId(33_000_000_000_000_000 + i) : String(200_000_000_000_000 + i)
+        var tid = play ? googleOrderId(33_000_000_000_000_000 + i) : String(200_000_000_000_000 + i)
         let environment: AppleEnvironment = random.chance(0.005) ? .sandbox : .production
         let paidAt = created + random.millis(5_000...90_000)
         let settledAt = paidAt + random.millis(3_000...6_000)  // Apple takes 3–6 s [S2]
@@ -111,7 +111,7 @@ struct Generator {
             // Apple's status where Apple refused it (its attempt records the status); none for the store's own check.
             (appleRefusal, why) =
                 play
-                ? Self.playRejections[random.int(0...2)]
+                ? (nil, Self.playRejections[random.int(0...2)])
                 : [
                     (21003, Why(.appleStatus(21003), "21003 receipt could not be authenticated")),
                     (21010, Why(.appleStatus(21010), "21010 user account not found or deleted")),
@@ -129,7 +129,7 @@ struct Generator {
             if play {
                 // One token per chain: a renewal keeps it, and a shared Google account's
                 // second game account submits the same token.
-                otid = Self.googleOrderId(34_000_000_000_000_000 + subscriber)
+                otid = googleOrderId(34_000_000_000_000_000 + subscriber)
                 let periods = playChains[otid]?.periods ?? 0
                 tid = periods == 0 ? otid : "\(otid)..\(periods - 1)"
                 playChains[otid, default: PlayChainFacts(token: Self.purchaseToken(otid), product: product)].periods = periods + 1
@@ -140,7 +140,7 @@ struct Generator {
         case "pass_30d":
             line = play ? nil : String(400_000_000_000_000 + i)
         case "no_ads":
-            otid = play ? Self.googleOrderId(35_000_000_000_000_000 + accountIndex) : String(500_000_000_000_000 + accountIndex)
+            otid = play ? googleOrderId(35_000_000_000_000_000 + accountIndex) : String(500_000_000_000_000 + accountIndex)
             if [.delivered, .refunded, .verified].contains(state), let first = noAdsOwners[accountIndex] {
                 state = .rejected
                 replay = true
@@ -410,28 +410,27 @@ struct Generator {
     }
 
     /// Google's order id for a number: `GPA.3300-0000-0000-00001` (four, four, four, five digits).
-    static func googleOrderId(_ n: Int) -> String {
-        let digits = String(n)
-        let d = Array(String(repeating: "0", count: max(0, 17 - digits.count)) + digits)
+    private func googleOrderId(_ n: Int) -> String {
+        let d = Array(padded(n, 17))
         return "GPA.\(String(d[0..<4]))-\(String(d[4..<8]))-\(String(d[8..<12]))-\(String(d[12..<17]))"
     }
 
     /// A purchase token, as opaque as Google's and unique per order id (per chain for a subscription).
-    static func purchaseToken(_ googleOrderId: String) -> String {
+    private static func purchaseToken(_ googleOrderId: String) -> String {
         let digits = googleOrderId.filter(\.isNumber)
         return "synthetic" + String(digits.reversed()) + ".AO-J1Oz" + digits
     }
 
     /// Why Google's purchases are rejected: a token Google does not know, one cancelled
     /// before payment, a package that is not ours.
-    static let playRejections: [(Int?, Why)] = [
-        (nil, Why(.googleUnknownPurchase(http: 404), "Google knows no such purchase for this app and product (HTTP 404)")),
-        (nil, Why(.googleCancelledBeforePayment, "Google says the purchase was cancelled before it was paid: never granted")),
-        (nil, Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)")),
+    private static let playRejections: [Why] = [
+        Why(.googleUnknownPurchase(http: 404), "Google knows no such purchase for this app and product (HTTP 404)"),
+        Why(.googleCancelledBeforePayment, "Google says the purchase was cancelled before it was paid: never granted"),
+        Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)"),
     ]
 
     /// Why Google had no answer yet.
-    static let playRetries: [Why] = [
+    private static let playRetries: [Why] = [
         Why(.storeUnreachable(.googlePlay), "no answer from Google: timed out after 15 s"),
         Why(.storeServerError(.googlePlay, http: 503), "Google HTTP 503"),
         Why(.storeRateLimited(.googlePlay), "Google's rate limit (HTTP 429)"),
