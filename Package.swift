@@ -239,7 +239,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "OrderDomain", "OrderStore", "SyntheticData", "Receipts", "AppStore", "AppStoreSimulator", "GooglePlaySimulator", "Console", "Terminal",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "Presentation", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -113,10 +113,7 @@ struct Generator {
                 play
                 ? (nil, Self.playRejections[random.int(0...2)])
                 : [
-                    (21003, Why(.appleStatus(21003), "21003 receipt could not be authenticated")),
-                    (21010, Why(.appleStatus(21010), "21010 user account not found or deleted")),
-                    (nil, Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)")),
-                    (21004, Why(.sharedSecretRejected, "21004 shared secret does not match")),
+                    (21003, Why(.appleStatus(21003))), (21010, Why(.appleStatus(21010))), (nil, Self.crackedCopy), (21004, Why(.sharedSecretRejected)),
                 ][random.int(0...3)]
         case ..<(undelivered + 0.035): state = .refunded
         default: manual = random.chance(0.03)
@@ -145,15 +142,14 @@ struct Generator {
                 state = .rejected
                 replay = true
                 appleRefusal = nil
-                why = Why(.replay, "replay: otid:\(otid) already claimed by order \(first) of same account")
+                why = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: first, account: accountId, key: "otid:\(otid)")))
             }
         default:
             if state == .delivered, random.chance(0.004), let victim = recentConsumables.last, victim.orderId != orderId, victim.store == store {
                 state = .rejected
                 replay = true
-                let across = victim.account == accountId ? "same account" : "another account (\(victim.account))"
                 appleRefusal = nil
-                why = Why(.replay, "replay: tid:\(victim.tid) already claimed by order \(victim.orderId) of \(across)")
+                why = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: victim.orderId, account: victim.account, key: "tid:\(victim.tid)")))
             }
         }
 
@@ -176,7 +172,7 @@ struct Generator {
                 } else {
                     state = .rejected
                     appleRefusal = nil
-                    why = Why(.disputeSettled, "dispute settled for the owner: shared Apple ID")
+                    why = Why(.disputeSettled, ReasonParticulars(note: "shared Apple ID"))
                 }
             case .transfer:
                 subscriptions[otid]?.owner = accountId
@@ -186,7 +182,7 @@ struct Generator {
             }
             rows.ownership.append([
                 otid, orderId, accountId, sub.owner, state == .disputed || state == .rejected ? sub.owner : accountId,
-                settledAt, "rule", decision.verdict.rawValue, decision.explanation, decision.needsReview && state != .rejected ? 1 : 0,
+                settledAt, "rule", decision.verdict.rawValue, "", try decision.json(), decision.needsReview && state != .rejected ? 1 : 0,
             ])
         }
 
@@ -221,9 +217,8 @@ struct Generator {
                 play
                 ? Self.playRetries[random.int(0...2)]
                 : [
-                    Why(.appleStatus(21005), "21005 receipt server temporarily unavailable"),
-                    Why(.storeUnreachable(.appStore), "no answer from Apple: timed out after 30 s"),
-                    Why(.storeServerError(.appStore, http: 503), "Apple HTTP 503"), Why(.appleStatus(21009), "21009 internal data access error"),
+                    Why(.appleStatus(21005)), Why(.storeUnreachable(.appStore), ReasonParticulars(message: "timed out after 30 s")),
+                    Why(.storeServerError(.appStore, http: 503)), Why(.appleStatus(21009)),
                 ][random.int(0...3)]
         }
 
@@ -232,7 +227,7 @@ struct Generator {
         rows.orders.append([
             orderId, accountId, product, 1, created, state.rawValue, changedAt, version,
             manual ? "ops-lin" : "system", stuckSince, paid ? environment.rawValue : nil,
-            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, why?.words, why?.reason.code,
+            purchaseOrderTid, claimsPurchase ? otid : NULL, attempts, firstFailure, nextRetry, try why?.particulars.json(), why?.reason.code,
             needsOperator ? 1 : 0, replay ? 1 : 0, DemoCatalogue.bundleId, store.rawValue,
         ])
         stateCounts[state, default: 0] += 1
@@ -279,7 +274,7 @@ struct Generator {
             for n in max(1, attempts - 2)...attempts {
                 rows.attempts.append([
                     orderId, submissionId, settledAt + Millis(n) * 10_000, method, NULL, "retryable", NONE,
-                    NONE, 30_000, why?.words, NULL,
+                    NONE, 30_000, try why?.json(), NULL,
                 ])
             }
         case .receiptReceived:
@@ -287,13 +282,13 @@ struct Generator {
         case .rejected where play:
             let http = if case .googleUnknownPurchase(let http) = why?.reason { http } else { 200 }
             rows.attempts.append([
-                orderId, submissionId, settledAt, method, environment.rawValue, "final", NONE, http, random.int(80...400), why?.words, NULL,
+                orderId, submissionId, settledAt, method, environment.rawValue, "final", NONE, http, random.int(80...400), try why?.json(), NULL,
             ])
         case .rejected where appleRefusal != nil:
             let status = appleRefusal ?? 21003
             rows.attempts.append([
                 orderId, submissionId, settledAt, "verify_receipt", environment.rawValue, "final", status, 200,
-                random.int(2_800...6_200), why?.words, "{\"status\":\(status)}",
+                random.int(2_800...6_200), try why?.json(), "{\"status\":\(status)}",
             ])
         default:
             rows.attempts.append([
@@ -331,7 +326,7 @@ struct Generator {
                 subscriptions[otid] = (accountId, product, expires ?? paidAt, random.chance(0.8), settledAt, store)
                 rows.ownership.append([
                     otid, orderId, accountId, NULL, accountId, settledAt, "rule", "first_owner",
-                    "no owner yet; \(accountId) becomes owner", 0,
+                    "", try OwnershipRule.Decision.firstOwner(accountId).json(), 0,
                 ])
             } else if product == "vip_monthly", let expires, !disputed {
                 let known = subscriptions[otid]?.expires ?? expires
@@ -345,34 +340,36 @@ struct Generator {
             let reason: String? = manual ? "ticket #\(10_000 + i % 90_000): paid, Apple timed out; receipt checked by hand" : nil
             rows.grants.append([
                 orderId, accountId, tid, manual ? "manual" : "automatic", manual ? "ops-lin" : "system", reason,
-                grantedAt, NONE, NULL, NULL,
+                grantedAt, NONE, NULL, NULL, NULL,
             ])
             if manual {
-                audit.append(
+                try audit.append(
                     to: &rows, at: grantedAt, actor: "ops-lin", role: .support, action: .grant, target: .order(orderId), reason: reason,
                     detail: "verify_retry → delivered")
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
-            let reason = play ? "Google voided order \(tid)" : "Apple refunded transaction \(tid)"
-            rows.grants.append([orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, play ? "google" : "apple", reason])
-            audit.append(
-                to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId), reason: reason,
+            let refund = Why(.refunded(store), ReasonParticulars(transactionId: tid))
+            rows.grants.append([
+                orderId, accountId, tid, "automatic", "system", NULL, settledAt, refundedAt, play ? "google" : "apple", NULL, try refund.json(),
+            ])
+            try audit.append(
+                to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId), reason: nil, because: refund,
                 detail: "delivered → refunded")
         case .rejected:
             if replay {
-                rows.flags.append([accountId, "replay", orderId, why?.words ?? "replay", settledAt])
-                audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyReplay, target: .order(orderId), reason: why?.words,
+                rows.flags.append([accountId, "replay", orderId, "", try why?.json(), settledAt])
+                try audit.append(
+                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyReplay, target: .order(orderId), reason: nil, because: why,
                     detail: "receipt_received → rejected")
             } else {
-                audit.append(
-                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyRejected, target: .order(orderId), reason: why?.words,
+                try audit.append(
+                    to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyRejected, target: .order(orderId), reason: nil, because: why,
                     detail: "receipt_received → rejected")
             }
         case .disputed:
-            audit.append(
-                to: &rows, at: settledAt, actor: "system", role: .rule, action: .ownershipDisputed, target: .order(orderId), reason: why?.words,
+            try audit.append(
+                to: &rows, at: settledAt, actor: "system", role: .rule, action: .ownershipDisputed, target: .order(orderId), reason: nil, because: why,
                 detail: "verified → disputed")
         default:
             break
@@ -424,15 +421,17 @@ struct Generator {
     /// Why Google's purchases are rejected: a token Google does not know, one cancelled
     /// before payment, a package that is not ours.
     private static let playRejections: [Why] = [
-        Why(.googleUnknownPurchase(http: 404), "Google knows no such purchase for this app and product (HTTP 404)"),
-        Why(.googleCancelledBeforePayment, "Google says the purchase was cancelled before it was paid: never granted"),
-        Why(.checkFailed(.bundleId), "check failed: bundle id: com.cracked.copy ≠ \(DemoCatalogue.bundleId) (re-signed app?)"),
+        Why(.googleUnknownPurchase(http: 404)), Why(.googleCancelledBeforePayment), crackedCopy,
     ]
+
+    /// A receipt of a re-signed copy of the app: R5's bundle id check turns it down.
+    private static let crackedCopy = Why(
+        .checkFailed(.bundleId),
+        ReasonParticulars(check: ReceiptCheck(name: .bundleId, passed: false, evidence: .differs(found: "com.cracked.copy", expected: DemoCatalogue.bundleId))))
 
     /// Why Google had no answer yet.
     private static let playRetries: [Why] = [
-        Why(.storeUnreachable(.googlePlay), "no answer from Google: timed out after 15 s"),
-        Why(.storeServerError(.googlePlay, http: 503), "Google HTTP 503"),
-        Why(.storeRateLimited(.googlePlay), "Google's rate limit (HTTP 429)"),
+        Why(.storeUnreachable(.googlePlay), ReasonParticulars(message: "timed out after 15 s")), Why(.storeServerError(.googlePlay, http: 503)),
+        Why(.storeRateLimited(.googlePlay)),
     ]
 }

@@ -136,10 +136,10 @@ struct SupportFlowTmuxTests {
         let store = try await demo.openStore()
         let rejected = try await store.orders.page(OrderFilter(state: .rejected), limit: 2000).items
         await store.close()
-        let replay = try #require(rejected.first { $0.replayFlag && $0.lastError?.contains("another account") == true })
-        let words = (replay.lastError ?? "").split(separator: " ")
-        let tid = try #require(words.first { $0.hasPrefix("tid:") }).dropFirst(4)
-        let holder = try #require(words.firstIndex(of: "order").map { String(words[$0 + 1]) })
+        let replay = try #require(rejected.first { order in order.replayFlag && order.particulars?.holder.map { $0.account != order.accountId } == true })
+        let claim = try #require(replay.particulars?.holder)
+        let tid = try #require(claim.key.hasPrefix("tid:") ? claim.key.dropFirst(4) : nil)
+        let holder = claim.order
 
         try tmux.send("/")
         try tmux.run("send-keys -t \(tmux.session) -l \(replay.orderId)")

@@ -9,7 +9,7 @@ struct OrderReasonTests {
         Marketplace.allCases.flatMap { store -> [OrderReason] in
             [
                 .storeUnreachable(store), .storeServerError(store, http: 503), .storeRateLimited(store), .storeAnswerUnreadable(store),
-                .storeAnswerUnexpected(store, http: 418), .credentialsRefused(store), .refunded(store),
+                .storeAnswerUnexpected(store, http: 418), .credentialsRefused(store), .refunded(store), .storeNotConfigured(store),
             ]
         }
         + [

@@ -58,7 +58,7 @@ struct OwnershipStoreTests {
             #expect(detail.chain.map(\.submittedBy) == ["A", "B"])
             let review = try await store.subscriptions.disputes().map(\.event)
             #expect(review.map(\.verdict) == [.ownerKeeps])
-            #expect(review.first?.reason == "owner A is still auto-renewing, so the renewal is theirs")
+            #expect(review.first?.said == "owner A is still auto-renewing, so the renewal is theirs")
             #expect(try await store.subscriptions.disputes(in: .appStore).map(\.marketplace) == [.appStore], "an App Store subscription's dispute")
             #expect(try await store.subscriptions.disputes(in: .googlePlay).isEmpty)
             // A disputed order is paid and undelivered: it shows in the stuck queue.
@@ -104,7 +104,7 @@ struct OwnershipStoreTests {
             #expect(bBuys.ownership == .transfer(from: "A", to: "B", because: .expired(at: t0 + .days(30))))
             #expect(bBuys.order.state == .delivered)
             #expect(
-                try await store.subscriptions.disputes().first?.event.reason
+                try await store.subscriptions.disputes().first?.event.said
                     == "owner A let the subscription expire on \((t0 + .days(30)).iso8601); ownership moves to B")
         }
     }

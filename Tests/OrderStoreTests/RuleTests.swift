@@ -98,7 +98,7 @@ struct RuleTests {
         Order(
             orderId: "o1", accountId: "a1", productId: product, quantity: quantity, createdAt: created, state: .receiptReceived,
             stateChangedAt: created, version: 1, updatedBy: "system", stuckSince: created, environment: nil, transactionId: nil,
-            originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
+            originalTransactionId: nil, attempts: 0, firstFailureAt: nil, nextRetryAt: nil, needsOperator: false, replayFlag: false)
     }
 
     private func failures(_ picked: AppleTransaction?, order: Order? = nil, type: ProductType = .consumable, bundle: String = "com.example.game")

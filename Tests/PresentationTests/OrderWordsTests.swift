@@ -14,13 +14,13 @@ struct OrderWordsTests {
         Order(
             orderId: "o1", accountId: "a1", productId: "coins_60", quantity: 1, createdAt: t0, state: state, stateChangedAt: t0, version: 1,
             updatedBy: "system", stuckSince: nil, environment: nil, transactionId: nil, originalTransactionId: nil, attempts: 0, firstFailureAt: nil,
-            nextRetryAt: nil, lastError: nil, needsOperator: false, replayFlag: false)
+            nextRetryAt: nil, needsOperator: false, replayFlag: false)
     }
 
     static func timedOut(at: Millis) -> VerificationAttempt {
         VerificationAttempt(
             id: at, at: at, method: .verifyReceipt, environment: nil, outcome: .retryable, appleStatus: nil, httpStatus: nil, latencyMs: 30_000,
-            reason: "no answer from Apple: timed out after 30 s", body: nil, verdict: nil)
+            why: Why(.storeUnreachable(.appStore), ReasonParticulars(message: "timed out after 30 s")), body: nil, verdict: nil)
     }
 
     static func detail(_ order: Order, attempts: [VerificationAttempt] = [], audit: [AuditEntry] = [], events: [GameEventDetail] = []) -> OrderDetail {
@@ -33,7 +33,7 @@ struct OrderWordsTests {
         attempts.append(
             VerificationAttempt(
                 id: 11, at: Self.t0 + .minutes(20), method: .verifyReceipt, environment: .production, outcome: .retryable, appleStatus: 21005,
-                httpStatus: 200, latencyMs: 40, reason: nil, body: nil, verdict: nil))
+                httpStatus: 200, latencyMs: 40, why: nil, body: nil, verdict: nil))
         let audit = AuditEntry(
             seq: 7, at: Self.t0 + .minutes(30), actor: "root", role: .admin, action: .reverify, target: .order("o1"), reason: nil, detail: "", hash: "")
         let lines = Self.detail(Self.order(), attempts: attempts, audit: [audit]).timeline.map(\.text)
@@ -121,7 +121,7 @@ struct OrderWordsTests {
             GameEndpointOutage(since: at, failures: 3, waiting: 1_200).banner == "game endpoint failing since 03:12 UTC — 1000+ events not confirmed, none lost"
         )
         #expect(
-            OperatorAlert(reason: .sharedSecretRejected, orders: 2, since: at, example: "verifyReceipt rejects our shared secret (21004)").banner
+            OperatorAlert(reason: .sharedSecretRejected, orders: 2, since: at, example: ReasonParticulars()).banner
                 == "verifyReceipt rejects our shared secret (21004): 2 orders waiting, none rejected — fix `shared_secret_file` in [apple]; the retries then go through"
         )
         #expect(

@@ -35,11 +35,12 @@ struct ReceiptWordsTests {
     )
     func answer() {
         let verdict = StoredVerdict(
-            outcome: .final, reason: "the transaction was refunded", pickedTransactionId: "102",
+            outcome: .final, why: Why(.refunded(.appStore), ReasonParticulars(transactionId: "102")), pickedTransactionId: "102",
             checks: [
-                ReceiptCheck(name: .bundleId, passed: true, detail: "com.example.game"), ReceiptCheck(name: .notCancelled, passed: false, detail: "cancelled"),
+                ReceiptCheck(name: .bundleId, passed: true, evidence: .saw("com.example.game")),
+                ReceiptCheck(name: .notCancelled, passed: false, evidence: .cancelled(at: Self.t0 + .hours(744))),
             ],
-            ownershipVerdict: nil, ownershipReason: "the owner submitted it", orderState: .rejected, sandboxInProduction: true)
+            ownership: .sameOwner, orderState: .rejected, sandboxInProduction: true)
         var content = AppleReceiptContent(
             bundleId: "com.example.game", inApp: [Self.transaction("101", at: Self.t0)],
             latestReceiptInfo: [Self.transaction("102", at: Self.t0 + .hours(720), cancelled: Self.t0 + .hours(744))])
@@ -53,8 +54,8 @@ struct ReceiptWordsTests {
             "the reason of a refusal and R2's flag alert; each check in its tone; R8's reason plain")
         #expect(
             sections[1].lines.map(\.text) == [
-                "the transaction was refunded", EnvironmentRule.flaggedSandboxText, "✓ bundle id: com.example.game", "✗ not cancelled: cancelled",
-                "R8: the owner submitted it",
+                "Apple refunded transaction 102", EnvironmentRule.flaggedSandboxText, "✓ bundle id: com.example.game",
+                "✗ not cancelled: cancelled \((Self.t0 + .hours(744)).iso8601)", "R8: submitter already owns the subscription",
             ])
         let transactions = sections[2].lines
         #expect(transactions.map { String($0.text.prefix(5)) } == ["▶ 102", "  101"], "newest first, the order's own marked")

@@ -83,7 +83,7 @@ enum OrderActions {
         // delivery for one payment. Say so before the reason is typed.
         if order.replayFlag {
             lines.append(
-                "WARNING: rejected as a replay. \(order.lastError ?? "Its purchase was already claimed by another order.") Granting delivers twice for one payment."
+                "WARNING: rejected as a replay. \(ReasonWords.lastError(order) ?? "Its purchase was already claimed by another order.") Granting delivers twice for one payment."
             )
         }
         lines.append("Recorded in the audit log as \(actor.name) (\(actor.role.rawValue)) with your reason.")
@@ -128,7 +128,7 @@ enum OrderActions {
                 lines: [
                     "Account \(order.accountId) submitted a renewal of subscription \(order.originalTransactionId ?? "-"), which R8 gave to its owner.",
                     "Type owner to let the verdict stand (the order is rejected), or submitter to give this account the renewal (delivered, ownership moves).",
-                    order.lastError.map { "The rule said: \($0)" } ?? "",
+                    ReasonWords.lastError(order).map { "The rule said: \($0)" } ?? "",
                 ],
                 fields: [favorField, .reason], confirm: "settle"
             ) { values in

@@ -172,6 +172,7 @@ package struct GameEventPayload {
         body.environment = order.environment
         body.grantKind = grantKind
         body.reason = reason
+        if type == .refunded || type == .revoked { body.reasonCode = order.reason }
         body.terms = terms
         return body
     }

@@ -23,7 +23,10 @@ public struct GameEventBody: Codable, Sendable, Equatable {
     public var originalTransactionId: String?
     public var environment: AppleEnvironment?
     public var grantKind: GrantKind?
+    /// The operator's own words, for a grant or a revoke by hand.
     public var reason: String?
+    /// Why it was taken back (`r9.refunded.apple`, `operator.revoked`), for `refunded` and `revoked`.
+    public var reasonCode: OrderReason?
     /// `consent_rescinded`: the Apple Account's app transaction id.
     public var appTransactionId: String?
     /// How the purchase was bought, as Apple signed it: the offer redeemed, a commitment
@@ -40,7 +43,7 @@ public struct GameEventBody: Codable, Sendable, Equatable {
         case id, cursor, type, app, store, quantity, reason, environment, effect, summary, terms
         case createdAt = "created_at", orderId = "order_id", accountId = "account_id", productId = "product_id"
         case productType = "product_type", transactionId = "transaction_id", originalTransactionId = "original_transaction_id"
-        case grantKind = "grant_kind", appTransactionId = "app_transaction_id"
+        case grantKind = "grant_kind", appTransactionId = "app_transaction_id", reasonCode = "reason_code"
     }
 
     public struct Effect: Codable, Sendable, Equatable {

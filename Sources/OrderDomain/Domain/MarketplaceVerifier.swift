@@ -22,9 +22,8 @@ public struct MarketplaceVerifier: ReceiptVerifier {
         let isPlay = evidence.kind == .googlePlay
         guard let verifier = isPlay ? googlePlay : apple else {
             var report = VerificationReport(
-                method: isPlay ? .googlePlay : .verifyReceipt, environment: nil, appleStatus: nil, httpStatus: 401, sharedSecretSent: nil)
-            report.playError = isPlay ? "Google Play is not configured ([google_play] in iapdesk.toml)" : nil
-            if !isPlay { report.transportError = "Apple is not configured ([apple] in iapdesk.toml)" }
+                method: isPlay ? .googlePlay : .verifyReceipt, environment: nil, appleStatus: nil, httpStatus: nil, sharedSecretSent: nil, latencyMs: 0)
+            report.storeNotConfigured = true
             return report
         }
         guard let app else { return await verifier.verify(evidence, claimedTransactionId: claimedTransactionId) }

@@ -30,11 +30,11 @@ public struct Order: Sendable, Equatable, Codable {
     public var firstFailureAt: Millis?
     /// When the worker asks Apple again (R4); nil when nothing is scheduled.
     public var nextRetryAt: Millis?
-    /// The latest failure in words (Apple's status and meaning, a time-out, a failed check):
-    /// the particulars of ``reason``.
-    public internal(set) var lastError: String?
+    /// The facts of the latest reason (Apple's status, a time-out's message, a failed check,
+    /// who holds the purchase): the particulars of ``reason``.
+    public internal(set) var particulars: ReasonParticulars?
     /// Why the order waits, was turned down or left delivery, as a code (alerts group by it,
-    /// bulk re-verification selects by it); set with ``lastError`` by `explain(_:)`.
+    /// bulk re-verification selects by it); set with ``particulars`` by `explain(_:)`.
     public internal(set) var reason: OrderReason?
     /// R4: the retry schedule ran out; only an operator can move it now.
     public var needsOperator: Bool
@@ -74,7 +74,8 @@ public struct Order: Sendable, Equatable, Codable {
     public init(
         orderId: String, accountId: String, productId: String, quantity: Int, createdAt: Millis, state: OrderState, stateChangedAt: Millis, version: Int64,
         updatedBy: String, stuckSince: Millis? = nil, environment: AppleEnvironment? = nil, transactionId: String? = nil, originalTransactionId: String? = nil,
-        attempts: Int, firstFailureAt: Millis? = nil, nextRetryAt: Millis? = nil, lastError: String? = nil, reason: OrderReason? = nil, needsOperator: Bool,
+        attempts: Int, firstFailureAt: Millis? = nil, nextRetryAt: Millis? = nil, particulars: ReasonParticulars? = nil, reason: OrderReason? = nil,
+        needsOperator: Bool,
         replayFlag: Bool, deliveryConflict: String? = nil, app: String? = nil
     ) {
         self.orderId = orderId
@@ -93,8 +94,8 @@ public struct Order: Sendable, Equatable, Codable {
         self.attempts = attempts
         self.firstFailureAt = firstFailureAt
         self.nextRetryAt = nextRetryAt
-        self.lastError = lastError
-        self.reason = reason ?? (lastError == nil ? nil : .unclassified)
+        self.particulars = particulars
+        self.reason = reason ?? (particulars == nil ? nil : .unclassified)
         self.needsOperator = needsOperator
         self.replayFlag = replayFlag
         self.deliveryConflict = deliveryConflict

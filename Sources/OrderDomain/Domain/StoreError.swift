@@ -38,9 +38,9 @@ public enum StoreError: Error, Equatable {
     /// R8: a disputed renewal leaves only by settling, never by a plain grant.
     case mustSettleDispute(orderId: String)
     /// R5: a check turned down a transaction an operator tried to attach.
-    case checkFailed(orderId: String, check: String, detail: String)
+    case checkFailed(orderId: String, check: ReceiptCheck)
     /// R7: the purchase already delivered for another order.
-    case replay(orderId: String, detail: String)
+    case replay(orderId: String, holder: PurchaseHolder)
     /// An `Idempotency-Key` used before with a different request.
     case idempotencyMismatch(key: String)
     /// An order id placed before with another account, product or quantity.

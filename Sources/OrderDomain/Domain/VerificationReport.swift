@@ -51,6 +51,8 @@ public struct VerificationReport: Sendable, Equatable {
     public var play: PlayPurchaseFacts?
     /// Google Play only: the `reason` of Google's error answer (`purchaseTokenNotFound`…).
     public var playError: String?
+    /// Nobody was asked: this process has no settings for the purchase's store.
+    public var storeNotConfigured = false
 
     public init(
         method: VerificationMethod = .verifyReceipt, environment: AppleEnvironment?, appleStatus: Int?,

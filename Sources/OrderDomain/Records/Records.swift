@@ -85,8 +85,8 @@ public struct VerificationAttempt: Sendable, Equatable {
     public var httpStatus: Int?
     /// How long Apple took, or how long the store waited before giving up.
     public var latencyMs: Int
-    /// Why the attempt did not succeed, in words; nil for a valid answer.
-    public var reason: String?
+    /// Why the attempt did not succeed; nil for a valid answer.
+    public var why: Why?
     /// Apple's answer as received, for the receipt screen and `order show --json`.
     public var body: String?
     /// What the store decided from this answer; nil for attempts from before verdicts were kept.
@@ -95,7 +95,7 @@ public struct VerificationAttempt: Sendable, Equatable {
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, at: Millis, method: VerificationMethod, environment: AppleEnvironment? = nil, outcome: AttemptOutcome, appleStatus: Int? = nil,
-        httpStatus: Int? = nil, latencyMs: Int, reason: String? = nil, body: String? = nil, verdict: StoredVerdict? = nil
+        httpStatus: Int? = nil, latencyMs: Int, why: Why? = nil, body: String? = nil, verdict: StoredVerdict? = nil
     ) {
         self.id = id
         self.at = at
@@ -105,7 +105,7 @@ public struct VerificationAttempt: Sendable, Equatable {
         self.appleStatus = appleStatus
         self.httpStatus = httpStatus
         self.latencyMs = latencyMs
-        self.reason = reason
+        self.why = why
         self.body = body
         self.verdict = verdict
     }
@@ -130,12 +130,15 @@ public struct Grant: Sendable, Equatable {
     /// When the grant was taken back (a refund, an operator); nil while it stands.
     public var revokedAt: Millis?
     public var revokedBy: String?
+    /// The operator's words when an operator took it back.
     public var revokeReason: String?
+    /// The store's decision when a store took it back (a refund, a revoke).
+    public var revokeWhy: Why?
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, orderId: String, accountId: String, transactionId: String? = nil, kind: GrantKind, operatorName: String, reason: String? = nil,
-        grantedAt: Millis, revokedAt: Millis? = nil, revokedBy: String? = nil, revokeReason: String? = nil
+        grantedAt: Millis, revokedAt: Millis? = nil, revokedBy: String? = nil, revokeReason: String? = nil, revokeWhy: Why? = nil
     ) {
         self.id = id
         self.orderId = orderId
@@ -148,6 +151,7 @@ public struct Grant: Sendable, Equatable {
         self.revokedAt = revokedAt
         self.revokedBy = revokedBy
         self.revokeReason = revokeReason
+        self.revokeWhy = revokeWhy
     }
 }
 
@@ -228,16 +232,20 @@ public struct OwnershipEvent: Sendable, Equatable {
     /// The rule, or the operator who decided.
     public var decidedBy: Decider
     public var verdict: OwnershipVerdict
-    /// The decision in words, as the console and `subscription show` print it.
+    /// The operator's words for a move by hand (and, for events from before decisions were
+    /// kept, the rule's decision in words).
     public var reason: String
+    /// The rule's decision, for events the rule decided (from migration 31).
+    public var decision: OwnershipRule.Decision?
     /// True while a dispute waits for an operator (the disputes queue).
     public var needsReview: Bool
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, originalTransactionId: String, orderId: String? = nil, submittedBy: String, fromAccount: String? = nil, toAccount: String, at: Millis,
-        decidedBy: Decider, verdict: OwnershipVerdict, reason: String, needsReview: Bool
+        decidedBy: Decider, verdict: OwnershipVerdict, reason: String, decision: OwnershipRule.Decision? = nil, needsReview: Bool
     ) {
+        self.decision = decision
         self.id = id
         self.originalTransactionId = originalTransactionId
         self.orderId = orderId
@@ -267,6 +275,8 @@ public struct AuditEntry: Sendable, Equatable {
     public var target: AuditTarget
     /// The operator's reason, where the action asks for one.
     public var reason: String?
+    /// A rule's decision: its reason and particulars (entries from migration 31 on).
+    public var why: Why?
     /// What changed, e.g. `verify_retry → delivered`.
     public var detail: String
     /// The grant rows this entry records (a delivery's one, a seed's range); nil for entries
@@ -278,8 +288,9 @@ public struct AuditEntry: Sendable, Equatable {
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         seq: Int64, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String,
-        grants: ClosedRange<Int64>? = nil, hash: String
+        grants: ClosedRange<Int64>? = nil, hash: String, why: Why? = nil
     ) {
+        self.why = why
         self.seq = seq
         self.at = at
         self.actor = actor
@@ -300,12 +311,15 @@ public struct AccountFlag: Sendable, Equatable {
     public var flag: AccountFlagKind
     /// The order that raised it.
     public var orderId: String?
-    /// What happened, in words.
+    /// What happened, in words, for flags raised before decisions were kept (migration 31).
     public var detail: String
+    /// The decision that raised it (the replay's holder, the other delivery).
+    public var why: Why?
     public var at: Millis
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(accountId: String, flag: AccountFlagKind, orderId: String? = nil, detail: String, at: Millis) {
+    public init(accountId: String, flag: AccountFlagKind, orderId: String? = nil, detail: String = "", why: Why? = nil, at: Millis) {
+        self.why = why
         self.accountId = accountId
         self.flag = flag
         self.orderId = orderId

@@ -15,9 +15,8 @@ public struct VerificationOutcome: Sendable {
     /// What the store decided, as kept with the attempt.
     public var verdict: StoredVerdict {
         StoredVerdict(
-            outcome: outcomeKind, reason: order.lastError, pickedTransactionId: picked?.transactionId, checks: checks,
-            ownershipVerdict: ownership?.verdict, ownershipReason: ownership?.explanation, orderState: order.state,
-            sandboxInProduction: flaggedSandbox)
+            outcome: outcomeKind, why: order.why, pickedTransactionId: picked?.transactionId, checks: checks, ownership: ownership,
+            orderState: order.state, sandboxInProduction: flaggedSandbox)
     }
 
     package var outcomeKind: AttemptOutcome = .valid

@@ -6,13 +6,13 @@ public struct OperatorAlert: Sendable, Equatable {
     public var orders: Int
     /// The oldest of these orders' last state change.
     public var since: Millis
-    /// One order's words for the reason (its particulars), to show beside the code.
-    public var example: String?
+    /// One order's particulars for the reason, to say beside the code.
+    public var example: ReasonParticulars?
     /// Google Play's refund deadline of the first purchase at risk (``OrderReason/googleAcknowledgementDue``).
     public var deadline: Millis?
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(reason: OrderReason, orders: Int, since: Millis, example: String? = nil, deadline: Millis? = nil) {
+    public init(reason: OrderReason, orders: Int, since: Millis, example: ReasonParticulars? = nil, deadline: Millis? = nil) {
         self.reason = reason
         self.orders = orders
         self.since = since

@@ -4,7 +4,6 @@ public struct StuckOrder: Sendable {
     /// How long it has been paid and undelivered.
     public var age: Millis
     public var attempts: Int { order.attempts }
-    public var lastError: String? { order.lastError }
     public var nextRetryAt: Millis? { order.nextRetryAt }
     /// A Google Play order's deadline: Google refunds the purchase unless it is acknowledged
     /// by then (nil for Apple's orders, and while Google has not said when it was paid).

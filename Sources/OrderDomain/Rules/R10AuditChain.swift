@@ -13,14 +13,16 @@ public enum AuditChain {
     ///
     /// `grants` (the grant rows the entry records, from migration 23) is hashed only when
     /// the entry names some: entries written before it, which name none, hash as they did.
+    /// So is `why` (a rule's decision as its stored JSON, from migration 31), labelled.
     public static func hash(
         previous: String, seq: Int64, at: Millis, actor: String, role: String, action: String, target: String, reason: String?, detail: String,
-        grants: ClosedRange<Int64>?
+        grants: ClosedRange<Int64>?, why: String? = nil
     ) -> String {
         // Length-prefixed fields: no choice of field contents can make two entries collide,
         // and a list of ten fields never encodes like a list of nine.
         var fields = [previous, String(seq), String(at), actor, role, action, target, reason ?? "\u{0}", detail]
         if let grants { fields += [String(grants.lowerBound), String(grants.upperBound)] }
+        if let why { fields += ["why", why] }
         var data = Data()
         for field in fields {
             let bytes = Data(field.utf8)

@@ -27,9 +27,6 @@ public enum VerificationClass: Sendable, Equatable {
     /// Apple vouched for the receipt (its content is there to check).
     public var isValid: Bool { self == .valid || self == .validExpired }
 
-    /// The reason in words, as the verification attempt records it.
-    public var reason: String? { why?.words ?? (self == .validExpired ? StatusCodeRule.meaning(of: 21006) : nil) }
-
     /// Why the order does not go on, for an answer that stops it.
     public var why: Why? {
         switch self {
@@ -82,53 +79,53 @@ public enum StatusCodeRule {
 
     /// Classify one final answer (after any R2 resend).
     public static func classify(_ report: VerificationReport) -> VerificationClass {
+        if report.storeNotConfigured { return .configuration(Why(.storeNotConfigured(report.method == .googlePlay ? .googlePlay : .appStore))) }
         if report.method == .googlePlay { return PlayAnswerRule.classify(report) }
         if let error = report.transportError {
-            return .retryable(Why(.storeUnreachable(.appStore), "no answer from Apple: \(error)"))
+            return .retryable(Why(.storeUnreachable(.appStore), ReasonParticulars(message: error)))
         }
         if let code = report.appleStatus, code >= 4_000_000 {
             return serverAPI(code)
         }
         if let http = report.httpStatus, http >= 500 {
-            return .retryable(Why(.storeServerError(.appStore, http: http), "Apple HTTP \(http)"))
+            return .retryable(Why(.storeServerError(.appStore, http: http)))
         }
         if let http = report.httpStatus, http == 429 {
-            return .retryable(Why(.storeRateLimited(.appStore), "Apple rate limit (HTTP 429)"))
+            return .retryable(Why(.storeRateLimited(.appStore)))
         }
         if let http = report.httpStatus, http == 401 || http == 403 {
             // Our key or secret is wrong: an operator fixes the configuration, the player keeps the order.
-            return .configuration(Why(.credentialsRefused(.appStore), "Apple refused iapdesk's credentials (HTTP \(http))"))
+            return .configuration(Why(.credentialsRefused(.appStore), ReasonParticulars(http: http)))
         }
         guard let status = report.appleStatus else {
             // An HTTP answer we could not read is Apple's fault, not the player's: retry.
-            return .retryable(Why(.storeAnswerUnreadable(.appStore), "unreadable answer from Apple (HTTP \(report.httpStatus.map(String.init) ?? "?"))"))
+            return .retryable(Why(.storeAnswerUnreadable(.appStore), ReasonParticulars(http: report.httpStatus)))
         }
-        let described = "\(status) \(meaning(of: status))"
         switch status {
         case 0: return .valid
         case 21006: return .validExpired
-        case 21002, 21005, 21009: return .retryable(Why(.appleStatus(status), described))
+        case 21002, 21005, 21009: return .retryable(Why(.appleStatus(status)))
         case 21100...21199:
             // Apple's own internal errors: `is_retryable` false says this very request will
             // fail again, not that the receipt is bad; the order waits for an operator.
             return report.isRetryable == false
-                ? .configuration(Why(.appleNotRetryable(status), "\(described), Apple says not retryable"))
-                : .retryable(Why(.appleStatus(status), described))
+                ? .configuration(Why(.appleNotRetryable(status)))
+                : .retryable(Why(.appleStatus(status)))
         case 21007, 21008:
             // R2 resends these; if one is still the final answer the resend itself failed.
-            return .retryable(Why(.environmentUnsettled(status), "\(described) (environment switch did not settle)"))
+            return .retryable(Why(.environmentUnsettled(status)))
         case 21004:
-            return .configuration(Why(.sharedSecretRejected, "verifyReceipt rejects our shared secret (21004)"))
+            return .configuration(Why(.sharedSecretRejected))
         case 21000:
-            return .configuration(Why(.requestUnreadable, "verifyReceipt could not read our request (21000)"))
+            return .configuration(Why(.requestUnreadable))
         case 21003 where report.sharedSecretSent != true:
             // Without a secret Apple can't authenticate subscription receipts: our setup, not a forgery.
-            return .configuration(Why(.sharedSecretMissing, "\(described) and no shared secret was sent"))
+            return .configuration(Why(.sharedSecretMissing))
         case 21003, 21010:
-            return .final(Why(.appleStatus(status), described))
+            return .final(Why(.appleStatus(status)))
         default:
             // A code Apple never documented proves nothing about the receipt.
-            return .configuration(Why(.undocumentedStatus(status), described))
+            return .configuration(Why(.undocumentedStatus(status)))
         }
     }
 
@@ -138,10 +135,9 @@ public enum StatusCodeRule {
     /// environments reaches here only when no stored receipt could be asked instead. None
     /// proves the player's purchase false, so the order waits for an operator.
     private static func serverAPI(_ code: Int) -> VerificationClass {
-        let described = "\(code) \(meaning(of: code))"
         switch code {
-        case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(Why(.appleStatus(code), described))
-        default: return .configuration(Why(.serverAPIRefused(code), "Server API \(described)"))
+        case 4_040_002, 4_040_004, 4_040_006, 4_290_000, 5_000_000...5_999_999: return .retryable(Why(.appleStatus(code)))
+        default: return .configuration(Why(.serverAPIRefused(code)))
         }
     }
 }

@@ -9,15 +9,57 @@ public struct ReceiptCheck: Sendable, Equatable, Codable {
         case notCancelled = "not cancelled"
         case accountToken = "account token"
     }
+
+    /// What a check saw, as facts; Presentation says them.
+    public enum Evidence: Sendable, Equatable, Codable {
+        /// The value it checked, as expected.
+        case saw(String)
+        /// The value it found where another was expected.
+        case differs(found: String, expected: String)
+        /// The receipt holds no transaction for the order.
+        case noTransaction
+        case notCancelled
+        case cancelled(at: Millis?)
+        /// The account token names another order.
+        case anotherOrdersToken(String)
+        /// A renewal, bought before any order submits it: R8 decides its owner.
+        case renewal(boughtAt: Millis)
+        case purchased(at: Millis)
+        case purchasedBeforeOrder(purchasedAt: Millis, orderCreatedAt: Millis)
+        /// What a verdict kept before evidence was typed said, in words.
+        case words(String)
+    }
+
     public var name: Name
     public var passed: Bool
-    public var detail: String
+    public var evidence: Evidence
 
     /// Every field, for a screen or a report built from values (a test, a preview).
-    public init(name: Name, passed: Bool, detail: String) {
+    public init(name: Name, passed: Bool, evidence: Evidence) {
         self.name = name
         self.passed = passed
-        self.detail = detail
+        self.evidence = evidence
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, passed, evidence, detail }
+
+    /// Verdicts kept before evidence was typed hold a `detail` in words: read as ``Evidence/words(_:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(Name.self, forKey: .name)
+        passed = try container.decode(Bool.self, forKey: .passed)
+        if let evidence = try container.decodeIfPresent(Evidence.self, forKey: .evidence) {
+            self.evidence = evidence
+        } else {
+            evidence = .words(try container.decode(String.self, forKey: .detail))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(evidence, forKey: .evidence)
     }
 }
 
@@ -37,27 +79,29 @@ public enum ReceiptChecks {
         var checks: [ReceiptCheck] = [
             ReceiptCheck(
                 name: .bundleId, passed: content.bundleId == expectedBundleId,
-                detail: content.bundleId == expectedBundleId ? content.bundleId : "\(content.bundleId) ≠ \(expectedBundleId) (re-signed app?)")
+                evidence: content.bundleId == expectedBundleId ? .saw(content.bundleId) : .differs(found: content.bundleId, expected: expectedBundleId))
         ]
         guard let transaction = picked else {
-            checks.append(ReceiptCheck(name: .transactionPresent, passed: false, detail: "no transaction for this order in the receipt"))
+            checks.append(ReceiptCheck(name: .transactionPresent, passed: false, evidence: .noTransaction))
             return checks
         }
-        checks.append(ReceiptCheck(name: .transactionPresent, passed: true, detail: transaction.transactionId))
+        checks.append(ReceiptCheck(name: .transactionPresent, passed: true, evidence: .saw(transaction.transactionId)))
         checks.append(
             ReceiptCheck(
                 name: .productId, passed: transaction.productId == order.productId,
-                detail: transaction.productId == order.productId ? transaction.productId : "\(transaction.productId) ≠ \(order.productId)"))
+                evidence: transaction.productId == order.productId
+                    ? .saw(transaction.productId) : .differs(found: transaction.productId, expected: order.productId)))
         checks.append(
             ReceiptCheck(
                 name: .quantity, passed: transaction.quantity == order.quantity,
-                detail: transaction.quantity == order.quantity ? "\(transaction.quantity)" : "\(transaction.quantity) ≠ \(order.quantity)"))
+                evidence: transaction.quantity == order.quantity
+                    ? .saw("\(transaction.quantity)") : .differs(found: "\(transaction.quantity)", expected: "\(order.quantity)")))
         checks.append(purchaseDateCheck(transaction, order: order, productType: productType, clockSkew: clockSkew))
         let cancelled = RefundRule.cancellation(of: transaction, type: productType, fromJWS: answerReportsConsumableRefunds) != nil
         checks.append(
             ReceiptCheck(
                 name: .notCancelled, passed: !cancelled,
-                detail: cancelled ? "cancelled \(transaction.cancellationDate?.iso8601 ?? "")" : "not cancelled"))
+                evidence: cancelled ? .cancelled(at: transaction.cancellationDate) : .notCancelled))
         // A receipt can carry other users' transactions [S3]; when the app sent our order
         // id as its account token, a different token means it pays for another order.
         // Renewals carry the token of the subscription's first purchase, so for them the
@@ -66,7 +110,7 @@ public enum ReceiptChecks {
             checks.append(
                 ReceiptCheck(
                     name: .accountToken, passed: token == order.orderId,
-                    detail: token == order.orderId ? token : "token \(token) belongs to another order"))
+                    evidence: token == order.orderId ? .saw(token) : .anotherOrdersToken(token)))
         }
         return checks
     }
@@ -78,13 +122,15 @@ public enum ReceiptChecks {
         if productType == .autoRenewable, transaction.isRenewal {
             return ReceiptCheck(
                 name: .purchaseAfterOrder, passed: true,
-                detail: "renewal bought \(transaction.purchaseDate.iso8601): its owner is decided by R8")
+                evidence: .renewal(boughtAt: transaction.purchaseDate))
         }
         let earliest = order.createdAt - clockSkew
         let passed = transaction.purchaseDate >= earliest
         return ReceiptCheck(
             name: .purchaseAfterOrder, passed: passed,
-            detail: passed ? transaction.purchaseDate.iso8601 : "purchased \(transaction.purchaseDate.iso8601), order created \(order.createdAt.iso8601)")
+            evidence: passed
+                ? .purchased(at: transaction.purchaseDate)
+                : .purchasedBeforeOrder(purchasedAt: transaction.purchaseDate, orderCreatedAt: order.createdAt))
     }
 
     /// The first failing check, which becomes the rejection reason.

@@ -28,23 +28,15 @@ public enum OwnershipRule {
     }
 
     /// Why an owner is no longer auto-renewing.
-    public enum Lapse: Sendable, Equatable {
+    public enum Lapse: Sendable, Equatable, Codable {
         case autoRenewOff
         case expired(at: Millis)
         case refunded
         case revoked
 
-        public var text: String {
-            switch self {
-            case .autoRenewOff: "turned auto-renew off"
-            case .expired(let at): "let the subscription expire on \(at.iso8601)"
-            case .refunded: "was refunded"
-            case .revoked: "lost it to a revoke (Family Sharing)"
-            }
-        }
     }
 
-    public enum Decision: Sendable, Equatable {
+    public enum Decision: Sendable, Equatable, StoredJSON {
         /// X had no owner: the submitter becomes the owner.
         case firstOwner(String)
         /// The submitter already owns X.
@@ -53,16 +45,6 @@ public enum OwnershipRule {
         case ownerKeeps(owner: String)
         /// The owner stopped renewing: ownership moves to the submitter.
         case transfer(from: String, to: String, because: Lapse)
-
-        /// A human-readable why, kept with the decision for review.
-        public var explanation: String {
-            switch self {
-            case .firstOwner(let account): "no owner yet; \(account) becomes owner"
-            case .sameOwner: "submitter already owns the subscription"
-            case .ownerKeeps(let owner): "owner \(owner) is still auto-renewing, so the renewal is theirs"
-            case .transfer(let from, let to, let lapse): "owner \(from) \(lapse.text); ownership moves to \(to)"
-            }
-        }
 
         public var verdict: OwnershipVerdict {
             switch self {

@@ -83,7 +83,7 @@ extension OrderStore {
         }
         guard let content = report.content else {
             try await scheduleRetry(
-                tx, order: next, previous: order, reason: Why(.validWithoutContent, "Apple said valid but sent no receipt content"), operatorNeeded: false,
+                tx, order: next, previous: order, reason: Why(.validWithoutContent), operatorNeeded: false,
                 outcome: &outcome)
             return
         }
@@ -93,12 +93,12 @@ extension OrderStore {
         switch try await tx.claim(purchase.transaction, type: purchase.type, for: order) {
         case .replay(let holderOrder, let holderAccount, let key):
             next.replayFlag = true
-            let detail = "replay: \(key) already claimed by order \(holderOrder) of account \(holderAccount)"
-            try await tx.flagAccount(order, .replay, detail: detail)
+            let why = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: holderOrder, account: holderAccount, key: key)))
+            try await tx.flagAccount(order, .replay, because: why)
             outcome.outcomeKind = .checkFailed
             next.state = .rejected
-            next.explain(Why(.replay, detail))
-            outcome.order = try await tx.save(next, previous: order, action: .verifyReplay, reason: detail)
+            next.explain(why)
+            outcome.order = try await tx.save(next, previous: order, action: .verifyReplay, because: why)
         case .restore(let holder):
             try await verifyAndDeliver(
                 tx, next, previous: order, purchase: purchase, kind: .restore,
@@ -130,8 +130,9 @@ extension OrderStore {
             if case .ownerKeeps = decision {
                 var disputed = current
                 disputed.state = .disputed
-                disputed.explain(Why(.ownershipDisputed, decision.explanation))
-                outcome.order = try await tx.save(disputed, previous: current, action: .ownershipDisputed, reason: decision.explanation)
+                let why = Why(.ownershipDisputed, ReasonParticulars(ownership: decision))
+                disputed.explain(why)
+                outcome.order = try await tx.save(disputed, previous: current, action: .ownershipDisputed, because: why)
                 return
             }
         }
@@ -164,13 +165,13 @@ extension OrderStore {
     private func handleFailedCheck(_ tx: WriteTransaction, order next: Order, previous: Order, outcome: inout VerificationOutcome) async throws {
         guard let failed = ReceiptChecks.firstFailure(outcome.checks) else { return }
         if failed.name == .transactionPresent {
-            let reason = Why(.noTransactionForOrder, "Apple's answer is valid but holds no transaction for this order")
+            let reason = Why(.noTransactionForOrder)
             try await scheduleRetry(tx, order: next, previous: previous, reason: reason, operatorNeeded: true, outcome: &outcome)
             return
         }
         outcome.outcomeKind = .checkFailed
         try await reject(
-            tx, next, previous: previous, reason: Why(.checkFailed(failed.name), "check failed: \(failed.name.rawValue): \(failed.detail)"), outcome: &outcome)
+            tx, next, previous: previous, reason: Why(.checkFailed(failed.name), ReasonParticulars(check: failed)), outcome: &outcome)
     }
 
     private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: Why, outcome: inout VerificationOutcome) async throws {
@@ -178,7 +179,7 @@ extension OrderStore {
         rejected.state = .rejected
         rejected.explain(reason)
         rejected.nextRetryAt = nil
-        outcome.order = try await tx.save(rejected, previous: previous, action: .verifyRejected, reason: reason.words)
+        outcome.order = try await tx.save(rejected, previous: previous, action: .verifyRejected, because: reason)
     }
 
     /// A purchase Apple's answer showed for an order, with its product type.
@@ -229,7 +230,7 @@ extension OrderStore {
             let mine = TransactionPicking.merged(content).first(where: { $0.transactionId == order.transactionId }),
             let cancelled = RefundRule.cancellation(of: mine, type: type, fromJWS: report.method.reportsConsumableRefunds)
         {
-            outcome.order = try await refund(tx, order: order, why: Why(.refunded(order.marketplace), "Apple reports cancellation \(cancelled.iso8601)"))
+            outcome.order = try await refund(tx, order: order, why: Why(.refunded(order.marketplace), ReasonParticulars(cancelledAt: cancelled)))
         }
         if type == .autoRenewable, let otid = order.originalTransactionId {
             try await refreshSubscriptionFacts(tx, otid: otid, content: content, source: FactSource(report.method))
@@ -254,7 +255,7 @@ extension OrderStore {
         let action: AuditAction = previous.isUnconfirmedDelivery ? .grantUnconfirmed : (previous.state == .verifyRetry ? .verifyRetry : .verifyRetryable)
         let detail =
             next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
-        outcome.order = try await tx.save(next, previous: previous, action: action, reason: reason.words, detail: detail)
+        outcome.order = try await tx.save(next, previous: previous, action: action, because: reason, detail: detail)
     }
 
     private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)
@@ -264,10 +265,10 @@ extension OrderStore {
             let row = try await tx.sql.row(
                 """
                 INSERT INTO verification_attempts (order_id, submission_id, at, method, environment, outcome, apple_status,
-                  http_status, latency_ms, reason, body)
+                  http_status, latency_ms, why, body)
                 VALUES (\(bind: orderId), \(bind: submissionId), \(bind: tx.now), \(bind: report.method.rawValue),
                         \(bind: report.environment?.rawValue), \(bind: classification.outcome.rawValue), \(bind: report.appleStatus),
-                        \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: classification.reason), \(bind: report.body))
+                        \(bind: report.httpStatus), \(bind: report.latencyMs), \(bind: try classification.why?.json()), \(bind: report.body))
                 RETURNING id
                 """)
         else { throw StoreError.corrupt("attempt insert returned no id") }
@@ -310,13 +311,13 @@ extension OrderStore {
 
     /// R9: the order is refunded and its live grant revoked.
     func refund(_ tx: WriteTransaction, order: Order, why: Why, revokedBy: String = "apple") async throws -> Order {
-        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, reason: why.words)
+        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, why: why)
         var next = order
         next.state = .refunded
         next.explain(why)
         next.nextRetryAt = nil
-        let refunded = try await tx.save(next, previous: order, action: .refund, reason: why.words)
-        try await tx.recordEvent(.refunded, order: refunded, reason: why.words)
+        let refunded = try await tx.save(next, previous: order, action: .refund, because: why)
+        try await tx.recordEvent(.refunded, order: refunded)
         return refunded
     }
 }

@@ -64,7 +64,7 @@ extension AuditLog {
             let rows = try await store.read { sql in
                 try await sql.rows(
                     """
-                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to FROM audit_log
+                    SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to, why FROM audit_log
                     WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(bind: batch)
                     """)
             }
@@ -82,7 +82,7 @@ extension AuditLog {
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: try row.int64("at"), actor: try row.string("actor"), role: try row.string("role"),
                     action: try row.string("action"), target: try row.string("target"), reason: try row.optionalString("reason"),
-                    detail: try row.string("detail"), grants: grants)
+                    detail: try row.string("detail"), grants: grants, why: try row.optionalString("why"))
                 if hash != (try row.string("hash")) { return .broken(seq: seq, why: .contentChanged) }
                 if let why = Self.macProblem(try row.optionalString("mac"), hash: hash, seq: seq, signedSince: signedSince, key: key) {
                     return .broken(seq: seq, why: why)

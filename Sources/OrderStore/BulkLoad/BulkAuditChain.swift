@@ -21,16 +21,17 @@ public struct BulkAuditChain: Sendable {
     /// Appends one entry to the chain and its row to `rows`.
     public mutating func append(
         to rows: inout BulkRows, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String?,
-        detail: String, grants: ClosedRange<Int64>? = nil
-    ) {
+        because why: Why? = nil, detail: String, grants: ClosedRange<Int64>? = nil
+    ) throws {
+        let why = try why?.json()
         let (action, role) = (action.rawValue, role.rawValue)
         seq += 1
         let next = AuditChain.hash(
             previous: hash, seq: seq, at: at, actor: actor, role: role, action: action, target: target.description, reason: reason, detail: detail,
-            grants: grants)
+            grants: grants, why: why)
         rows.audit.append([
             seq, at, actor, role, action, target.description, reason, detail, hash, next, signer?.entryMAC(hash: next), grants?.lowerBound,
-            grants?.upperBound,
+            grants?.upperBound, why,
         ])
         hash = next
     }

@@ -100,7 +100,7 @@ extension OrderStore {
         let grantsAfter = try await Self.lastGrantId(sql)
         var audit = result.audit
         var entry = BulkRows()
-        audit.append(
+        try audit.append(
             to: &entry, at: now, actor: "system", role: .rule, action: .seed, target: .seed, reason: nil,
             detail: SeedAuditEntry.detail(orders: result.orders), grants: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil)
         try await entry.write(to: writer)

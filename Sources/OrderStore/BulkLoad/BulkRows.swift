@@ -34,7 +34,7 @@ public struct BulkRows: Sendable {
             columns: [
                 "order_id", "account_id", "product_id", "quantity", "created_at", "state", "state_changed_at", "version", "updated_by",
                 "stuck_since", "environment", "transaction_id", "original_transaction_id", "attempts", "first_failure_at",
-                "next_retry_at", "last_error", "reason_code", "needs_operator", "replay_flag", "app", "marketplace",
+                "next_retry_at", "reason_details", "reason_code", "needs_operator", "replay_flag", "app", "marketplace",
             ], rows: orders)
         try await writer.insert(
             into: "receipt_submissions",
@@ -45,7 +45,7 @@ public struct BulkRows: Sendable {
             into: "verification_attempts",
             columns: [
                 "order_id", "submission_id", "at", "method", "environment", "outcome", "apple_status", "http_status", "latency_ms",
-                "reason", "body",
+                "why", "body",
             ], rows: attempts)
         try await writer.insert(
             into: "transactions",
@@ -59,14 +59,14 @@ public struct BulkRows: Sendable {
             into: "grants",
             columns: [
                 "order_id", "account_id", "transaction_id", "kind", "operator", "reason", "granted_at", "revoked_at", "revoked_by",
-                "revoke_reason",
+                "revoke_reason", "revoke_why",
             ], rows: grants)
-        try await writer.insert(into: "account_flags", columns: ["account_id", "flag", "order_id", "detail", "at"], rows: flags)
+        try await writer.insert(into: "account_flags", columns: ["account_id", "flag", "order_id", "detail", "why", "at"], rows: flags)
         try await writer.insert(
             into: "ownership_events",
             columns: [
                 "original_transaction_id", "order_id", "submitted_by", "from_account", "to_account", "at", "decided_by", "verdict",
-                "reason", "needs_review",
+                "reason", "decision", "needs_review",
             ], rows: ownership)
         try await writer.insert(
             into: "subscriptions",
@@ -79,7 +79,7 @@ public struct BulkRows: Sendable {
         try await writer.insert(
             into: "audit_log",
             columns: [
-                "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac", "grants_from", "grants_to",
+                "seq", "at", "actor", "role", "action", "target", "reason", "detail", "prev_hash", "hash", "mac", "grants_from", "grants_to", "why",
             ], rows: audit)
     }
 }

@@ -16,7 +16,7 @@ public enum PlayRefreshOutcome: Sendable, Equatable {
     /// orphan support sees), and a subscription's owner is told its news.
     case kept
     /// Google could not answer: the job tries again.
-    case unanswered(String)
+    case unanswered(Why)
 }
 
 /// What the worker asks Google about a purchase token (``GooglePlayPurchases/refreshTarget(purchaseToken:)``).
@@ -76,7 +76,7 @@ public struct GooglePlayPurchases: Sendable {
     {
         if !voided.isEmpty { try await receiveVoided(voided, at: now) }
         switch StatusCodeRule.classify(report) {
-        case .retryable(let why), .configuration(let why): return .unanswered(why.words)
+        case .retryable(let why), .configuration(let why): return .unanswered(why)
         case .final, .valid, .validExpired: break
         }
         if let holder = try await holder(of: token) {

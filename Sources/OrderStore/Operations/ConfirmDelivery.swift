@@ -15,23 +15,23 @@ extension OrderStore {
             return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
         case .final(let reason):
             return try await stopConfirming(
-                tx, order, because: Why(reason.reason, "Apple does not confirm this hand delivery: \(reason.words)"), outcome: &outcome)
+                tx, order, because: reason.ofHandDelivery(order.orderId), outcome: &outcome)
         case .valid, .validExpired:
             break
         }
         guard let content = report.content else {
             return try await scheduleRetry(
-                tx, order: order, previous: order, reason: Why(.validWithoutContent, "Apple said valid but sent no receipt content"), operatorNeeded: false,
+                tx, order: order, previous: order, reason: Why(.validWithoutContent), operatorNeeded: false,
                 outcome: &outcome)
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
             guard let failed = ReceiptChecks.firstFailure(outcome.checks), failed.name != .transactionPresent else {
-                let reason = Why(.noTransactionForOrder, "Apple's answer holds no transaction for this hand delivery yet")
+                let reason = Why(.noTransactionForOrder).ofHandDelivery(order.orderId)
                 return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
             }
             return try await stopConfirming(
                 tx, order,
-                because: Why(.checkFailed(failed.name), "Apple's answer does not confirm this hand delivery: \(failed.name.rawValue): \(failed.detail)"),
+                because: Why(.checkFailed(failed.name), ReasonParticulars(check: failed)).ofHandDelivery(order.orderId),
                 outcome: &outcome)
         }
         let transaction = purchase.transaction
@@ -50,9 +50,9 @@ extension OrderStore {
         if purchase.type == .autoRenewable {
             let decision = try await decideOwnership(tx, order: next, transaction: transaction, content: content, source: FactSource(report.method))
             outcome.ownership = decision
-            if case .ownerKeeps(let owner) = decision {
+            if case .ownerKeeps = decision {
                 next.needsOperator = true
-                next.explain(Why(.ownershipDisputed, "delivered by hand, but R8 gives this renewal to \(owner)"))
+                next.explain(Why(.ownershipDisputed, ReasonParticulars(ownership: decision, handDelivery: order.orderId)))
             }
         }
         outcome.order = try await tx.save(
@@ -66,23 +66,23 @@ extension OrderStore {
         next.explain(reason)
         next.nextRetryAt = nil
         outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: .grantUnconfirmed, reason: reason.words, detail: "needs operator")
+        outcome.order = try await tx.save(next, previous: order, action: .grantUnconfirmed, because: reason, detail: "needs operator")
     }
 
     private func flagDoubleDelivery(
         _ tx: WriteTransaction, _ order: Order, holder: String, holderAccount: String, key: String, outcome: inout VerificationOutcome
     ) async throws {
-        let detail =
-            "two deliveries for one purchase: \(key) paid for order \(holder) (account \(holderAccount)) and was delivered by hand to order \(order.orderId)"
+        let why = Why(
+            .doubleDelivery, ReasonParticulars(holder: PurchaseHolder(order: holder, account: holderAccount, key: key), handDelivery: order.orderId))
         var next = order
         next.deliveryConflict = holder
         next.needsOperator = true
-        next.explain(Why(.doubleDelivery, detail))
+        next.explain(why)
         next.nextRetryAt = nil
-        try await tx.flagAccount(order, .doubleDelivery, detail: detail)
-        tx.audit(.deliveryConflict, target: .order(holder), detail: detail)
+        try await tx.flagAccount(order, .doubleDelivery, because: why)
+        try tx.audit(.deliveryConflict, target: .order(holder), because: why)
         outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: .deliveryConflict, reason: detail)
+        outcome.order = try await tx.save(next, previous: order, action: .deliveryConflict, because: why)
     }
 }
 

@@ -55,7 +55,7 @@ extension Orders {
             try await tx.revokeLiveGrant(orderId: orderId, by: actor.name, reason: reason)
             var next = order
             next.state = .rejected
-            next.explain(Why(.revokedByOperator, "delivery revoked by \(actor.name): \(reason)"))
+            next.explain(Why(.revokedByOperator, ReasonParticulars(actor: actor.name, note: reason)))
             next.nextRetryAt = nil
             let revoked = try await tx.save(next, previous: order, action: .revoke, reason: reason)
             try await tx.recordEvent(.revoked, order: revoked, reason: reason)
@@ -79,8 +79,8 @@ extension OrderStore {
         }
         let why =
             kind == .revoke
-            ? Why(.familySharingRevoked, "Apple revoked transaction \(transactionId) (Family Sharing)")
-            : Why(.refunded(order.marketplace), "\(order.marketplace == .googlePlay ? "Google" : "Apple") refunded transaction \(transactionId)")
+            ? Why(.familySharingRevoked, ReasonParticulars(transactionId: transactionId))
+            : Why(.refunded(order.marketplace), ReasonParticulars(transactionId: transactionId))
         return try await refund(tx, order: order, why: why)
     }
 

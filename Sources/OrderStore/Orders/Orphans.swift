@@ -34,10 +34,10 @@ extension Orders {
                 order: order, productType: type, expectedBundleId: app, content: content,
                 picked: transaction, clockSkew: store.settings.clockSkew)
             if let failed = ReceiptChecks.firstFailure(checks) {
-                throw StoreError.checkFailed(orderId: orderId, check: failed.name.rawValue, detail: failed.detail)
+                throw StoreError.checkFailed(orderId: orderId, check: failed)
             }
             let claim = try await tx.claim(transaction, type: type, for: order)
-            if let replay = claim.replayDetail { throw StoreError.replay(orderId: orderId, detail: replay) }
+            if let holder = claim.replayHolder { throw StoreError.replay(orderId: orderId, holder: holder) }
 
             var next = order
             next.transactionId = transaction.transactionId
@@ -54,8 +54,9 @@ extension Orders {
                 if case .ownerKeeps = decision {
                     var disputed = current
                     disputed.state = .disputed
-                    disputed.explain(Why(.ownershipDisputed, decision.explanation))
-                    return try await tx.save(disputed, previous: current, action: .ownershipDisputed, reason: decision.explanation)
+                    let why = Why(.ownershipDisputed, ReasonParticulars(ownership: decision))
+                    disputed.explain(why)
+                    return try await tx.save(disputed, previous: current, action: .ownershipDisputed, because: why)
                 }
             }
             current = try await store.deliver(tx, order: current, transactionId: transaction.transactionId, kind: .manual, reason: reason)

@@ -9,13 +9,16 @@ extension Reports {
         try await store.read { sql in
             let orders = try await sql.rows(
                 """
-                SELECT reason_code, COUNT(*) AS n, MIN(state_changed_at) AS since, MAX(last_error) AS example FROM orders
+                SELECT reason_code, COUNT(*) AS n, MIN(state_changed_at) AS since, MAX(reason_details) AS details,
+                  MAX(last_error) AS words FROM orders
                 WHERE needs_operator = 1 GROUP BY reason_code ORDER BY n DESC, reason_code LIMIT \(bind: limit)
                 """
             ).map { row in
                 OperatorAlert(
                     reason: try row.optionalString("reason_code").flatMap(OrderReason.init(code:)) ?? .unclassified, orders: try row.int("n"),
-                    since: try row.int64("since"), example: try row.optionalString("example"))
+                    since: try row.int64("since"),
+                    example: try ReasonParticulars(
+                        stored: try row.optionalString("details"), words: try row.optionalString("words"), of: "an order waiting for an operator"))
             }
             guard
                 let risk = try await sql.row(

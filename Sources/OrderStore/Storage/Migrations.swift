@@ -10,7 +10,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29, v30,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29, v30, v31,
         ]
     }
 
@@ -81,6 +81,23 @@ enum Migrations {
     /// sold under, named by one of its apps (apps from before are games of their own). A
     /// subscription keeps the store it is sold in, so disputes list and filter by store;
     /// those from before are Google's when a Google purchase is in their chain.
+    /// An order's reason keeps its particulars as facts (JSON in `reason_details`), and a
+    /// verification attempt, a grant taken back by the store and a rule's audit entry their
+    /// reason as code and facts (`why`, `revoke_why`), as does an account's flag, and R8's history its decision
+    /// (`decision`), said in words only when
+    /// shown; `last_error` and the attempt's `reason` keep the words of rows from before,
+    /// which read back as they were. The alerts' index carries both for its example.
+    private static let v31 = [
+        "ALTER TABLE orders ADD COLUMN reason_details TEXT",
+        "ALTER TABLE verification_attempts ADD COLUMN why TEXT",
+        "ALTER TABLE grants ADD COLUMN revoke_why TEXT",
+        "ALTER TABLE audit_log ADD COLUMN why TEXT",
+        "ALTER TABLE ownership_events ADD COLUMN decision TEXT",
+        "ALTER TABLE account_flags ADD COLUMN why TEXT",
+        "DROP INDEX orders_waiting_by_reason",
+        "CREATE INDEX orders_waiting_by_reason ON orders (reason_code, order_id, state_changed_at, reason_details, last_error) WHERE needs_operator = 1",
+    ]
+
     private static let v30 = [
         """
         CREATE TABLE apps_v30 (bundle_id TEXT NOT NULL, marketplace TEXT NOT NULL, game TEXT NOT NULL, name TEXT, apple_app_id BIGINT,

@@ -6,13 +6,15 @@ extension Order: StoredRecord {
         case orderId = "order_id", accountId = "account_id", productId = "product_id", quantity, createdAt = "created_at", state,
             stateChangedAt = "state_changed_at", version, updatedBy = "updated_by", stuckSince = "stuck_since", environment,
             transactionId = "transaction_id", originalTransactionId = "original_transaction_id", attempts, firstFailureAt = "first_failure_at",
-            nextRetryAt = "next_retry_at", lastError = "last_error", reasonCode = "reason_code", needsOperator = "needs_operator",
+            nextRetryAt = "next_retry_at", lastError = "last_error", reasonDetails = "reason_details", reasonCode = "reason_code", needsOperator =
+            "needs_operator",
             replayFlag = "replay_flag", deliveryConflict = "delivery_conflict", app, marketplace
     }
 
     init(_ row: Columns<Column>) throws {
+        let orderId = try row.string(.orderId)
         self.init(
-            orderId: try row.string(.orderId), accountId: try row.string(.accountId),
+            orderId: orderId, accountId: try row.string(.accountId),
             productId: try row.string(.productId), quantity: try row.int(.quantity),
             createdAt: try row.int64(.createdAt), state: try row.value(.state, as: OrderState.self),
             stateChangedAt: try row.int64(.stateChangedAt), version: try row.int64(.version),
@@ -21,7 +23,9 @@ extension Order: StoredRecord {
             transactionId: try row.optionalString(.transactionId),
             originalTransactionId: try row.optionalString(.originalTransactionId),
             attempts: try row.int(.attempts), firstFailureAt: try row.optionalInt64(.firstFailureAt),
-            nextRetryAt: try row.optionalInt64(.nextRetryAt), lastError: try row.optionalString(.lastError),
+            nextRetryAt: try row.optionalInt64(.nextRetryAt),
+            particulars: try ReasonParticulars(
+                stored: try row.optionalString(.reasonDetails), words: try row.optionalString(.lastError), of: "order \(orderId)"),
             reason: try row.optionalString(.reasonCode).map { OrderReason(code: $0) ?? .unclassified },
             needsOperator: try row.bool(.needsOperator), replayFlag: try row.bool(.replayFlag),
             deliveryConflict: try row.optionalString(.deliveryConflict), app: try row.optionalString(.app))

@@ -64,7 +64,7 @@ extension Submission: StoredRecord {
 
 extension VerificationAttempt: StoredRecord {
     enum Column: String, TableColumn {
-        case id, at, method, environment, outcome, appleStatus = "apple_status", httpStatus = "http_status", latencyMs = "latency_ms", reason, body,
+        case id, at, method, environment, outcome, appleStatus = "apple_status", httpStatus = "http_status", latencyMs = "latency_ms", reason, why, body,
             verdict
     }
 
@@ -77,19 +77,20 @@ extension VerificationAttempt: StoredRecord {
         let appleStatus = try row.optionalInt(.appleStatus)
         let httpStatus = try row.optionalInt(.httpStatus)
         let latencyMs = try row.int(.latencyMs)
-        let reason = try row.optionalString(.reason)
+        let why = try Why(stored: try row.optionalString(.why), words: try row.optionalString(.reason), of: "verification attempt \(id)")
         let body = try row.optionalString(.body)
         let verdict = try StoredVerdict(json: try row.optionalString(.verdict), attempt: id)
         self.init(
             id: id, at: at, method: method, environment: environment, outcome: outcome, appleStatus: appleStatus, httpStatus: httpStatus, latencyMs: latencyMs,
-            reason: reason, body: body, verdict: verdict)
+            why: why, body: body, verdict: verdict)
     }
 }
 
 extension Grant: StoredRecord {
     enum Column: String, TableColumn {
         case id, orderId = "order_id", accountId = "account_id", transactionId = "transaction_id", kind, `operator`, reason,
-            grantedAt = "granted_at", revokedAt = "revoked_at", revokedBy = "revoked_by", revokeReason = "revoke_reason"
+            grantedAt = "granted_at", revokedAt = "revoked_at", revokedBy = "revoked_by", revokeReason = "revoke_reason",
+            revokeWhy = "revoke_why"
     }
 
     init(_ row: Columns<Column>) throws {
@@ -104,9 +105,11 @@ extension Grant: StoredRecord {
         let revokedAt = try row.optionalInt64(.revokedAt)
         let revokedBy = try row.optionalString(.revokedBy)
         let revokeReason = try row.optionalString(.revokeReason)
+        let revokeWhy = try Why(stored: try row.optionalString(.revokeWhy), words: nil, of: "grant \(id)")
         self.init(
             id: id, orderId: orderId, accountId: accountId, transactionId: transactionId, kind: kind, operatorName: operatorName, reason: reason,
-            grantedAt: grantedAt, revokedAt: revokedAt, revokedBy: revokedBy, revokeReason: revokeReason)
+            grantedAt: grantedAt, revokedAt: revokedAt, revokedBy: revokedBy, revokeReason: revokeReason,
+            revokeWhy: revokeWhy)
     }
 }
 
@@ -149,7 +152,7 @@ extension Subscription: StoredRecord {
 extension OwnershipEvent: StoredRecord {
     enum Column: String, TableColumn {
         case id, originalTransactionId = "original_transaction_id", orderId = "order_id", submittedBy = "submitted_by", fromAccount = "from_account",
-            toAccount = "to_account", at, decidedBy = "decided_by", verdict, reason, needsReview = "needs_review"
+            toAccount = "to_account", at, decidedBy = "decided_by", verdict, reason, decision, needsReview = "needs_review"
     }
 
     init(_ row: Columns<Column>) throws {
@@ -163,16 +166,17 @@ extension OwnershipEvent: StoredRecord {
         let decidedBy = Decider(stored: try row.string(.decidedBy))
         let verdict = try row.value(.verdict, as: OwnershipVerdict.self)
         let reason = try row.string(.reason)
+        let decision = try row.optionalString(.decision).map { try OwnershipRule.Decision(json: $0, of: "ownership event \(id)") }
         let needsReview = try row.bool(.needsReview)
         self.init(
             id: id, originalTransactionId: originalTransactionId, orderId: orderId, submittedBy: submittedBy, fromAccount: fromAccount, toAccount: toAccount,
-            at: at, decidedBy: decidedBy, verdict: verdict, reason: reason, needsReview: needsReview)
+            at: at, decidedBy: decidedBy, verdict: verdict, reason: reason, decision: decision, needsReview: needsReview)
     }
 }
 
 extension AuditEntry: StoredRecord {
     enum Column: String, TableColumn {
-        case grantsFrom = "grants_from", grantsTo = "grants_to", seq, at, actor, role, action, target, reason, detail, hash
+        case grantsFrom = "grants_from", grantsTo = "grants_to", seq, at, actor, role, action, target, reason, detail, hash, why
     }
 
     init(_ row: Columns<Column>) throws {
@@ -181,13 +185,14 @@ extension AuditEntry: StoredRecord {
         self.init(
             seq: try row.int64(.seq), at: try row.int64(.at), actor: try row.string(.actor), role: try row.value(.role, as: AuditRole.self),
             action: AuditAction(stored: try row.string(.action)), target: AuditTarget(stored: try row.string(.target)), reason: try row.optionalString(.reason),
-            detail: try row.string(.detail), grants: grants, hash: try row.string(.hash))
+            detail: try row.string(.detail), grants: grants, hash: try row.string(.hash),
+            why: try Why(stored: try row.optionalString(.why), words: nil, of: "audit entry \(try row.int64(.seq))"))
     }
 }
 
 extension AccountFlag: StoredRecord {
     enum Column: String, TableColumn {
-        case accountId = "account_id", flag, orderId = "order_id", detail, at
+        case accountId = "account_id", flag, orderId = "order_id", detail, why, at
     }
 
     init(_ row: Columns<Column>) throws {
@@ -196,6 +201,7 @@ extension AccountFlag: StoredRecord {
         let orderId = try row.optionalString(.orderId)
         let detail = try row.string(.detail)
         let at = try row.int64(.at)
-        self.init(accountId: accountId, flag: flag, orderId: orderId, detail: detail, at: at)
+        let why = try Why(stored: try row.optionalString(.why), words: nil, of: "the flag on account \(accountId)")
+        self.init(accountId: accountId, flag: flag, orderId: orderId, detail: detail, why: why, at: at)
     }
 }

@@ -35,6 +35,8 @@ final class WriteTransaction {
         var detail: String
         /// The grant rows this entry records (a delivery's one), chained with it.
         var grants: ClosedRange<Int64>?
+        /// The decision's reason and particulars, as JSON, when a rule decided.
+        var why: String? = nil
     }
 
     /// R10: every operator action and automatic state change is recorded.
@@ -42,6 +44,11 @@ final class WriteTransaction {
         _ action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil, grants: ClosedRange<Int64>? = nil
     ) {
         audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail, grants: grants))
+    }
+
+    /// Records a rule's decision about `target`, its reason and particulars kept as facts.
+    func audit(_ action: AuditAction, target: AuditTarget, because why: Why) throws {
+        audits.append(PendingAudit(actor: actor, action: action, target: target, reason: nil, detail: "", why: try why.json()))
     }
 
     func countNew(_ state: OrderState) {
@@ -53,7 +60,7 @@ final class WriteTransaction {
     /// (naming `grant`, the grant row a delivery wrote, in its entry).
     @discardableResult
     func save(
-        _ order: Order, previous: Order, action: AuditAction, reason: String? = nil, detail: String = "", grant: Int64? = nil
+        _ order: Order, previous: Order, action: AuditAction, reason: String? = nil, because why: Why? = nil, detail: String = "", grant: Int64? = nil
     ) async throws -> Order {
         var next = order
         if next.state != previous.state {
@@ -93,7 +100,7 @@ final class WriteTransaction {
               environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
               original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
               first_failure_at = \(bind: next.firstFailureAt), next_retry_at = \(bind: next.nextRetryAt),
-              last_error = \(bind: next.lastError), reason_code = \(bind: next.reason?.code), needs_operator = \(bind: next.needsOperator ? 1 : 0),
+              last_error = NULL, reason_details = \(bind: try next.particulars?.json()), reason_code = \(bind: next.reason?.code), needs_operator = \(bind: next.needsOperator ? 1 : 0),
               replay_flag = \(bind: next.replayFlag ? 1 : 0), delivery_conflict = \(bind: next.deliveryConflict)
             WHERE order_id = \(bind: order.orderId) AND version = \(bind: previous.version)
             RETURNING version
@@ -106,15 +113,14 @@ final class WriteTransaction {
         if let due = next.nextRetryAt, due != previous.nextRetryAt {
             try await enqueue(.verify(orderId: next.orderId), dueAt: due)
         }
+        var entry = PendingAudit(actor: actor, action: action, target: .order(order.orderId), reason: reason, detail: detail, why: try why?.json())
         if next.state != previous.state {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1
-            audit(
-                action, target: .order(order.orderId), reason: reason,
-                detail: "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)"), grants: grant.map { $0...$0 })
-        } else {
-            audit(action, target: .order(order.orderId), reason: reason, detail: detail)
+            entry.detail = "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)")
+            entry.grants = grant.map { $0...$0 }
         }
+        audits.append(entry)
         return next
     }
 
@@ -171,18 +177,19 @@ final class WriteTransaction {
                 let role = entry.actor.auditRole.rawValue
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                    action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants)
+                    action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants,
+                    why: entry.why)
                 rows.append(
                     """
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action.rawValue),
                      \(bind: entry.target.description), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
-                     \(bind: signer?.entryMAC(hash: hash)), \(bind: entry.grants?.lowerBound), \(bind: entry.grants?.upperBound))
+                     \(bind: signer?.entryMAC(hash: hash)), \(bind: entry.grants?.lowerBound), \(bind: entry.grants?.upperBound), \(bind: entry.why))
                     """)
                 previous = hash
             }
             try await sql.raw(
                 """
-                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to) VALUES \(rows.joined(separator: ", "))
+                INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to, why) VALUES \(rows.joined(separator: ", "))
                 """
             ).run()
         }

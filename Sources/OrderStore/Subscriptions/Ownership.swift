@@ -44,8 +44,8 @@ extension OrderStore {
             let ownerAfter = if case .ownerKeeps(let keeper) = decision { keeper } else { order.accountId }
             try await tx.recordOwnershipEvent(
                 otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
-                verdict: decision.verdict, reason: decision.explanation, needsReview: decision.needsReview)
-            tx.audit(.ownership(decision.verdict), target: .originalTransaction(otid), detail: decision.explanation)
+                verdict: decision.verdict, decision: decision, needsReview: decision.needsReview)
+            tx.audit(.ownership(decision.verdict), target: .originalTransaction(otid), detail: "\(owner?.accountId ?? "(no owner)") → \(ownerAfter)")
         }
         return decision
     }
@@ -120,7 +120,7 @@ extension OrderStore {
         }
         var next = order
         next.state = .rejected
-        next.explain(Why(.disputeSettled, "dispute settled for the owner: \(reason)"))
+        next.explain(Why(.disputeSettled, ReasonParticulars(note: reason)))
         return try await tx.save(next, previous: order, action: .disputeUpheld, reason: reason)
     }
 

@@ -15,7 +15,11 @@ public enum AccountPresentation {
         }
         if !detail.flags.isEmpty {
             sections.append(
-                DetailSection("Flags", detail.flags.map { DetailLine(at: $0.at, "\($0.flag.words)  order \($0.orderId ?? "-"): \($0.detail)", tone: .alert) }))
+                DetailSection(
+                    "Flags",
+                    detail.flags.map {
+                        DetailLine(at: $0.at, "\($0.flag.words)  order \($0.orderId ?? "-"): \($0.why.map(ReasonWords.sentence) ?? $0.detail)", tone: .alert)
+                    }))
         }
         // A player who moved from iPhone to Android (or back) has orders in both stores:
         // each then says its store.

@@ -59,7 +59,7 @@ public enum OrderDetailPresentation {
         let passed = verdict.checks.allSatisfy(\.passed)
         var lines = [
             DetailLine(
-                "\(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)" + (verdict.reason.map { ": \($0)" } ?? ""),
+                "\(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)" + (verdict.why.map { ": \(ReasonWords.sentence($0))" } ?? ""),
                 tone: passed ? .plain : .failed)
         ]
         if let picked = verdict.pickedTransactionId { lines.append(DetailLine("picked transaction \(picked)", tone: .muted, depth: 1)) }
@@ -69,7 +69,7 @@ public enum OrderDetailPresentation {
         if passedCount > 0 {
             lines.append(DetailLine("✓ \(passedCount) \(failed.isEmpty ? "" : "other ")check\(passedCount == 1 ? "" : "s") passed", tone: .passed, depth: 1))
         }
-        if let ownership = verdict.ownershipReason { lines.append(DetailLine("R8: \(ownership)", tone: .state(.disputed), depth: 1)) }
+        if let ownership = ReasonWords.ownership(verdict) { lines.append(DetailLine("R8: \(ownership)", tone: .state(.disputed), depth: 1)) }
         return DetailSection("Verdict", lines)
     }
 

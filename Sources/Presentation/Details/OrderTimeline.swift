@@ -35,7 +35,10 @@ extension OrderDetail {
             events.append(
                 TimelineEvent(at: g.grantedAt, kind: .grant, text: "granted (\(g.kind.rawValue)) by \(g.operatorName)" + (g.reason.map { ": \($0)" } ?? "")))
             if let revoked = g.revokedAt {
-                events.append(TimelineEvent(at: revoked, kind: .revoke, text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeReason ?? "")"))
+                events.append(
+                    TimelineEvent(
+                        at: revoked, kind: .revoke,
+                        text: "grant revoked by \(g.revokedBy ?? "?"): \(g.revokeWhy.map(ReasonWords.sentence) ?? g.revokeReason ?? "")"))
             }
         }
         for n in notifications {
@@ -61,7 +64,7 @@ extension OrderDetail {
                 TimelineEvent(
                     at: e.at, kind: .audit,
                     text: "audit #\(e.seq) \(e.action.rawValue) by \(e.actor) (\(e.role.rawValue))" + (e.detail.isEmpty ? "" : ": \(e.detail)")
-                        + (e.reason.map { " — \($0)" } ?? "")))
+                        + (ReasonWords.audited(e).map { " — \($0)" } ?? "")))
         }
         // Stable: events at the same millisecond keep the order above.
         return events.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
@@ -78,11 +81,11 @@ extension OrderDetail {
             if let http = a.httpStatus { parts.append("HTTP \(http)") }
             parts.append("\(a.latencyMs) ms")
             return "verify \(a.method.rawValue)\(a.environment.map { " \($0.rawValue)" } ?? ""): " + parts.joined(separator: ", ")
-                + (a.reason.map { " — \($0)" } ?? "")
+                + (ReasonWords.attempt(a).map { " — \($0)" } ?? "")
         }
         func sameAnswer(_ a: VerificationAttempt, _ b: VerificationAttempt) -> Bool {
-            (a.outcome, a.appleStatus, a.httpStatus, a.reason, a.method, a.environment) == (
-                b.outcome, b.appleStatus, b.httpStatus, b.reason, b.method, b.environment
+            (a.outcome, a.appleStatus, a.httpStatus, a.why, a.method, a.environment) == (
+                b.outcome, b.appleStatus, b.httpStatus, b.why, b.method, b.environment
             )
         }
         var events: [TimelineEvent] = []

@@ -111,10 +111,10 @@ public enum ReceiptPresentation {
             return DetailSection("The store's verdict", [], empty: "none stored: Apple has not been asked since verdicts are kept")
         }
         var lines: [DetailLine] = []
-        if let reason = verdict.reason { lines.append(DetailLine(reason, tone: verdict.outcome == .valid ? .plain : .alert, depth: 1)) }
+        if let reason = verdict.why.map(ReasonWords.sentence) { lines.append(DetailLine(reason, tone: verdict.outcome == .valid ? .plain : .alert, depth: 1)) }
         if verdict.sandboxInProduction { lines.append(DetailLine(EnvironmentRule.flaggedSandboxText, tone: .alert, depth: 1)) }
         lines += verdict.checks.map { $0.line(depth: 1) }
-        if let ownership = verdict.ownershipReason { lines.append(DetailLine("R8: \(ownership)", depth: 1)) }
+        if let ownership = ReasonWords.ownership(verdict) { lines.append(DetailLine("R8: \(ownership)", depth: 1)) }
         return DetailSection("The store's verdict: \(verdict.outcome.rawValue) → \(verdict.orderState.rawValue)", lines)
     }
 

@@ -35,7 +35,7 @@ public enum SubscriptionPresentation {
         if let last = d.ownership.last {
             fields.append(
                 DetailLine(
-                    label: "R8 verdict", "\(last.verdict.rawValue): \(last.reason)" + (last.needsReview ? "  (to review)" : ""),
+                    label: "R8 verdict", "\(last.verdict.rawValue): \(OwnershipWords.said(last))" + (last.needsReview ? "  (to review)" : ""),
                     tone: .state(.disputed)))
         }
         let chain = d.chain.map { t in
@@ -50,7 +50,7 @@ public enum SubscriptionPresentation {
         let owners = d.ownership.map { e in
             DetailLine(
                 at: e.at,
-                "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(e.verdict.rawValue) — \(e.reason)"
+                "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(e.verdict.rawValue) — \(OwnershipWords.said(e))"
                     + (e.orderId.map { "  (order \($0), submitted by \(e.submittedBy))" } ?? ""), tone: e.needsReview ? .state(.disputed) : .plain)
         }
         let notifications = d.notifications.map { n in

@@ -15,18 +15,18 @@ public enum VerificationPresentation {
         var lines: [DetailLine] = []
         switch outcome.classification {
         case .valid, .validExpired: break
-        case .retryable(let why): lines.append(DetailLine("retryable: \(why.words)", tone: .state(.verifyRetry)))
-        case .configuration(let why): lines.append(DetailLine("our configuration, needs an operator: \(why.words)", tone: .alert))
-        case .final(let why): lines.append(DetailLine("final: \(why.words)", tone: .failed))
+        case .retryable(let why): lines.append(DetailLine("retryable: \(ReasonWords.sentence(why))", tone: .state(.verifyRetry)))
+        case .configuration(let why): lines.append(DetailLine("our configuration, needs an operator: \(ReasonWords.sentence(why))", tone: .alert))
+        case .final(let why): lines.append(DetailLine("final: \(ReasonWords.sentence(why))", tone: .failed))
         }
         lines += outcome.checks.map { $0.line() }
         if outcome.flaggedSandbox { lines.append(DetailLine("flagged: a sandbox purchase in a production store (R2)", tone: .alert)) }
-        if let ownership = outcome.ownership { lines.append(DetailLine("ownership (R8): \(ownership.explanation)", tone: .state(.disputed))) }
+        if let ownership = outcome.ownership { lines.append(DetailLine("ownership (R8): \(OwnershipWords.explanation(ownership))", tone: .state(.disputed))) }
         let order = outcome.order
         var state = "now \(order.state.rawValue)"
         if let next = order.nextRetryAt { state += ", next try \(TimeText.full(next))" }
         if order.needsOperator { state += ", needs operator" }
-        if let error = order.lastError, order.state != .delivered { state += ": \(error)" }
+        if let error = ReasonWords.lastError(order), order.state != .delivered { state += ": \(error)" }
         lines.append(DetailLine(state, tone: .state(order.state)))
         return lines
     }
@@ -35,7 +35,7 @@ public enum VerificationPresentation {
     /// and the next try.
     public static func oneLine(_ outcome: VerificationOutcome) -> String {
         var text = headline(outcome) + " → \(outcome.order.state.rawValue)"
-        if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(failed.detail))" }
+        if let failed = outcome.checks.first(where: { !$0.passed }) { text += " (\(failed.name.rawValue): \(CheckWords.saw(failed)))" }
         if outcome.order.state == .verifyRetry, let next = outcome.order.nextRetryAt { text += ", next try \(TimeText.full(next))" }
         return text
     }
@@ -64,7 +64,7 @@ extension BulkProgress {
 extension ReceiptCheck {
     /// One R5 check as every page prints it: "✓ bundle id: com.studio.game".
     func line(depth: Int = 0) -> DetailLine {
-        DetailLine("\(passed ? "✓" : "✗") \(name.rawValue): \(detail)", tone: passed ? .passed : .failed, depth: depth)
+        DetailLine("\(passed ? "✓" : "✗") \(name.rawValue): \(CheckWords.saw(self))", tone: passed ? .passed : .failed, depth: depth)
     }
 }
 

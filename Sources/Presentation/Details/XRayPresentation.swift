@@ -25,13 +25,15 @@ public enum XRayPresentation {
                 .muted)
         }
         for e in d.ownership {
-            add(e.at, "owner", "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(e.reason)", e.needsReview ? .state(.disputed) : .plain)
+            add(
+                e.at, "owner", "\(e.fromAccount ?? "(none)") → \(e.toAccount) by \(e.decidedBy.words): \(OwnershipWords.said(e))",
+                e.needsReview ? .state(.disputed) : .plain)
         }
         for e in x.events {
             add(e.createdAt, "game", "\(e.type.rawValue) \(e.summary)" + (e.confirmedAt.map { ", confirmed \(TimeText.full($0))" } ?? ", not confirmed"))
         }
         for e in d.extensions { add(e.claimedAt, "extension", "+\(e.days) days by \(e.operatorName): \(e.outcome.rawValue)") }
-        for a in x.audit { add(a.at, "audit", "\(a.action.rawValue) by \(a.actor) on \(a.target)" + (a.reason.map { ": \($0)" } ?? "")) }
+        for a in x.audit { add(a.at, "audit", "\(a.action.rawValue) by \(a.actor) on \(a.target)" + (ReasonWords.audited(a).map { ": \($0)" } ?? "")) }
         let ordered = timeline.sorted { ($0.at ?? .min, $0.order) < ($1.at ?? .min, $1.order) }.map(\.line)
         return [DetailSection("Original transaction \(d.chain.first?.transaction.originalTransactionId ?? "") in time", ordered)]
     }

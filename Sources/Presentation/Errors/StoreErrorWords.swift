@@ -60,10 +60,10 @@ extension StoreError {
             "the first operator of a store must be an admin"
         case .mustSettleDispute(let orderId):
             "order \(orderId) is a disputed renewal (R8): it leaves only by being settled"
-        case .checkFailed(let orderId, let check, let detail):
-            "order \(orderId): check failed: \(check): \(detail)"
-        case .replay(let orderId, let detail):
-            "order \(orderId) cannot take this purchase: \(detail)"
+        case .checkFailed(let orderId, let check):
+            "order \(orderId): check failed: \(check.name.rawValue): \(CheckWords.saw(check))"
+        case .replay(let orderId, let holder):
+            "order \(orderId) cannot take this purchase: \(holder.key) already claimed by order \(holder.order) of account \(holder.account)"
         case .idempotencyMismatch(let key):
             "Idempotency-Key \(key) was used before with a different request"
         case .orderMismatch(let orderId):

@@ -50,7 +50,7 @@ public enum OrderListings {
                 // An order no retry will move says so where its next try would be.
                 ListColumn("NEXT TRY", width: 8) { $0.order.needsOperator ? Cell("operator", .alert) : .time($0.nextRetryAt) },
             ] + (play ? [acknowledgeBy] : []) + [
-                ListColumn("LAST ERROR", width: 10, flexible: true) { Cell($0.lastError, .muted) }
+                ListColumn("LAST ERROR", width: 10, flexible: true) { Cell(ReasonWords.lastError($0.order), .muted) }
             ])
     }
 

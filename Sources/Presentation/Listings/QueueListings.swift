@@ -106,9 +106,10 @@ public enum QueueListings {
                 ListColumn("ACTION", width: 16) { Cell($0.action.rawValue) },
                 ListColumn("TARGET", width: 19) { Cell($0.target.description) },  // "order:" and a 13-character order id
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
-                    Cell(
-                        [e.reason, e.detail.isEmpty ? nil : e.detail, e.grants.map(Self.grants)].compactMap(\.self).joined(separator: " · "),
-                        e.reason == nil ? .muted : .plain)
+                    let why = ReasonWords.audited(e)
+                    return Cell(
+                        [why, e.detail.isEmpty ? nil : e.detail, e.grants.map(Self.grants)].compactMap(\.self).joined(separator: " · "),
+                        why == nil ? .muted : .plain)
                 },
             ])
     }

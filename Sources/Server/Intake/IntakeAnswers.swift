@@ -1,5 +1,6 @@
 import OrderDomain
 import OrderStore
+import Presentation
 
 /// The intake's answers as `openapi.yaml` describes them: one Encodable type each, with its
 /// keys spelled as the document spells them; absent values are left out.
@@ -31,7 +32,7 @@ enum IntakeAnswers {
             state = order.state
             transactionId = order.transactionId
             environment = order.environment
-            lastError = order.lastError
+            lastError = ReasonWords.lastError(order)
             reasonCode = order.reason?.code
             nextRetryAt = order.nextRetryAt
             updatedAt = order.stateChangedAt

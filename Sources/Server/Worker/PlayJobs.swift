@@ -2,6 +2,7 @@ import Foundation
 import GooglePlay
 import OrderDomain
 import OrderStore
+import Presentation
 
 /// The worker's Google Play jobs: a notification's question to Google, and the sweep of
 /// voided purchases.
@@ -9,7 +10,7 @@ extension Worker {
     /// Asks Google where a purchase a notification named stands (and, after a refund
     /// notification, which of its orders Google voided), and puts the answer through the rules.
     func refreshPlay(_ token: String) async throws -> JobQueue.Result {
-        guard let play else { return .failed("Google Play is not configured ([google_play] in iapdesk.toml)") }
+        guard let play else { return .failed(ReasonWords.sentence(Why(.storeNotConfigured(.googlePlay)))) }
         guard let target = try await store.googlePlay.refreshTarget(purchaseToken: token) else { return .done }
         let report = await play.report(purchaseToken: token, package: target.packageName, subscription: target.kind.map { $0 == .subscription })
         var voided: [PlayVoidedPurchase] = []
@@ -20,7 +21,7 @@ extension Worker {
             }
         }
         switch try await store.googlePlay.refresh(purchaseToken: token, report: report, voided: voided) {
-        case .unanswered(let why): return .failed(why)
+        case .unanswered(let why): return .failed(ReasonWords.sentence(why))
         case .applied(let orderId, let state):
             logger.info("Google Play purchase refreshed", metadata: ["order": "\(orderId)", "state": "\(state.rawValue)"])
             return .done

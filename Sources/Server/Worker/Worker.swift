@@ -306,7 +306,7 @@ public struct Worker: Sendable {
                 switch outcome?.classification {
                 case .retryable(let reason)?, .configuration(let reason)?:
                     // Apple could not answer: the job backs off and is tried again.
-                    result = .failed(reason.words)
+                    result = .failed(ReasonWords.sentence(reason))
                 default:
                     result = .done
                 }
@@ -317,7 +317,7 @@ public struct Worker: Sendable {
                 result = try await refreshPlay(token)
             case .playAcknowledge(let token):
                 guard let play else {
-                    result = .failed("Google Play is not configured ([google_play] in iapdesk.toml)")
+                    result = .failed(ReasonWords.sentence(Why(.storeNotConfigured(.googlePlay))))
                     break
                 }
                 switch try await store.googlePlay.acknowledge(purchaseToken: token, tell: { await play.client.acknowledgeRefusal($0) }) {

@@ -11,10 +11,10 @@ enum ClaimResult: Equatable {
     /// Another order holds a key; this order took none.
     case replay(holderOrder: String, holderAccount: String, key: String)
 
-    /// The reason shown for a replay, naming the order that holds the purchase.
-    var replayDetail: String? {
+    /// The order that holds the purchase, for a replay.
+    var replayHolder: PurchaseHolder? {
         guard case .replay(let order, let account, let key) = self else { return nil }
-        return "\(key) already claimed by order \(order) of account \(account)"
+        return PurchaseHolder(order: order, account: account, key: key)
     }
 }
 

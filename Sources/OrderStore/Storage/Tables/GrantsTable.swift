@@ -24,10 +24,11 @@ extension WriteTransaction {
         ).run()
     }
 
-    func revokeLiveGrant(orderId: String, by who: String, reason: String) async throws {
+    /// Takes back the order's live grant: `reason` an operator's words, `why` a store's decision.
+    func revokeLiveGrant(orderId: String, by who: String, reason: String? = nil, why: Why? = nil) async throws {
         try await sql.raw(
             """
-            UPDATE grants SET revoked_at = \(bind: now), revoked_by = \(bind: who), revoke_reason = \(bind: reason)
+            UPDATE grants SET revoked_at = \(bind: now), revoked_by = \(bind: who), revoke_reason = \(bind: reason), revoke_why = \(bind: try why?.json())
             WHERE order_id = \(bind: orderId) AND revoked_at IS NULL
             """
         ).run()

@@ -81,14 +81,15 @@ extension WriteTransaction {
 
     func recordOwnershipEvent(
         _ otid: String, orderId: String?, submittedBy: String, from: String?, to: String,
-        verdict: OwnershipVerdict, reason: String, needsReview: Bool
+        verdict: OwnershipVerdict, reason: String = "", decision: OwnershipRule.Decision? = nil, needsReview: Bool
     ) async throws {
         try await sql.raw(
             """
             INSERT INTO ownership_events (original_transaction_id, order_id, submitted_by, from_account, to_account, at,
-              decided_by, verdict, reason, needs_review)
+              decided_by, verdict, reason, decision, needs_review)
             VALUES (\(bind: otid), \(bind: orderId), \(bind: submittedBy), \(bind: from), \(bind: to), \(bind: now),
-                    \(bind: Decider(actor).stored), \(bind: verdict.rawValue), \(bind: reason), \(bind: needsReview ? 1 : 0))
+                    \(bind: Decider(actor).stored), \(bind: verdict.rawValue), \(bind: reason), \(bind: try decision?.json()),
+                    \(bind: needsReview ? 1 : 0))
             """
         ).run()
     }

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A value the store keeps as JSON in one column (a verdict, a reason's particulars): keys
+/// sorted, so equal values are equal text; a column that does not read is corruption,
+/// named, never a silent nothing.
+package protocol StoredJSON: Codable {}
+
+extension StoredJSON {
+    package func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// - Throws: ``StoreError/corrupt(_:)`` naming `record` and what it holds.
+    package init(json: String, of record: String) throws {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(json.utf8))
+        } catch {
+            throw StoreError.corrupt("\(record): its stored \(Self.self) does not decode (\(error))")
+        }
+    }
+}
