@@ -105,11 +105,11 @@ extension AppleSide {
                     sent.allSatisfy { $0.attempts.allSatisfy { ["SUCCESS", "TIMED_OUT"].contains($0.result) } && !$0.attempts.isEmpty },
                     "serve answered 2xx: Apple does not retry")
                 let stored = try await EveryNotificationTypeTests.settled(2, in: serve)
-                #expect(stored.count == 2 && stored.allSatisfy { $0.rejection == nil && $0.outcome == .recorded }, "\(stored.map(\.detail))")
+                #expect(stored.count == 2 && stored.allSatisfy { $0.rejection == nil && $0.outcome == .recorded }, "\(stored.map(\.said))")
                 let created = try #require(stored.first { $0.facts.externalPurchaseToken?.externalPurchaseId == production })
                 #expect(created.facts.app == DemoCatalogue.bundleId && created.endpoint == .production)
-                #expect(created.detail?.contains("external purchase \(production) (ACQUISITION)") == true, "\(created.detail ?? "")")
-                #expect(created.detail?.contains("paid outside the App Store") == true)
+                #expect(created.said?.contains("external purchase \(production) (ACQUISITION)") == true, "\(created.said ?? "")")
+                #expect(created.said?.contains("paid outside the App Store") == true)
                 #expect(stored.contains { $0.facts.externalPurchaseToken?.externalPurchaseId == sandbox && $0.endpoint == .sandbox })
                 let listing = QueueListings.notifications()
                 let listed = try await serve.store.notifications.list().map { listing.cells($0).map(\.text).joined(separator: "  ") }

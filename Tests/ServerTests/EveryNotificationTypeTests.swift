@@ -64,7 +64,7 @@ struct EveryNotificationTypeTests {
                 "serve answered every post 200: \(sent.map { $0.attempts.map(\.result) })")
 
             let stored = try await Self.settled(sent.count, in: serve)
-            let table = stored.map { "\($0.facts.kind) → \($0.outcome.rawValue): \($0.detail ?? $0.rejection?.words ?? "")" }.joined(separator: "\n")
+            let table = stored.map { "\($0.facts.kind) → \($0.outcome.rawValue): \($0.said ?? $0.rejection?.words ?? "")" }.joined(separator: "\n")
             #expect(stored.count == sent.count, "each notification stored once")
             #expect(Set(stored.compactMap(\.facts.uuid)) == Set(sent.map(\.notification.uuid)))
             var outcomes: [String: [NotificationOutcome]] = [:]
@@ -82,7 +82,7 @@ struct EveryNotificationTypeTests {
             ]
             #expect(outcomes == expected, "\(table)")
 
-            func detail(_ kind: String) -> String { stored.last { $0.facts.kind == kind }?.detail ?? "" }
+            func detail(_ kind: String) -> String { stored.last { $0.facts.kind == kind }?.said ?? "" }
             #expect(detail("REFUND").contains("takes back 50 % (0 of 1 whole)"), "a partial refund says its share: \(detail("REFUND"))")
             #expect(detail("REFUND_REVERSED").contains("gives back 50 %"), "\(detail("REFUND_REVERSED"))")
             #expect(try await serve.store.orders.detail("e-1").order.state == .delivered, "a partial refund leaves the rest delivered")

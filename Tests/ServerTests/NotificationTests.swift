@@ -63,7 +63,7 @@ struct NotificationTests {
             let refunded = try #require(await serve.simulator.ledger.purchase(transactionId: purchase.transactionId))
             let refund = try await serve.simulator.notification("REFUND", about: refunded)
             let record = try await Self.applied(try await Self.post(refund, in: serve), in: serve)
-            #expect(record.outcome == .applied && record.detail?.contains("order n-1 refunded") == true, "\(record.detail ?? "")")
+            #expect(record.outcome == .applied && record.said?.contains("order n-1 refunded") == true, "\(record.said ?? "")")
             let detail = try await serve.store.orders.detail("n-1")
             #expect(detail.order.state == .refunded)
             #expect(detail.grants.count == 1 && detail.grants[0].revokedAt != nil)
@@ -97,8 +97,8 @@ struct NotificationTests {
             let reversed = try await Self.applied(try await Self.post(reversal, in: serve), in: serve)
             #expect(reversed.outcome == .applied)
             let late = try await Self.applied(try await Self.post(refund, in: serve), in: serve)
-            #expect(late.outcome == .superseded, "\(late.detail ?? "")")
-            #expect(late.detail?.contains("REFUND_REVERSED") == true)
+            #expect(late.outcome == .superseded, "\(late.said ?? "")")
+            #expect(late.said?.contains("REFUND_REVERSED") == true)
             #expect(try await serve.store.orders.detail("n-2").order.state == .delivered)
             let stored = try #require(try await serve.store.orders.detail("n-2").transactions.first)
             #expect(stored.transaction.cancellationDate == nil, "the stale refund left no cancellation behind")
@@ -156,7 +156,7 @@ struct NotificationTests {
             let vip = await serve.simulator.ledger.purchase(appleId: "v@icloud", productId: "vip_monthly", kind: .autoRenewable)
             let subscribed = try await Self.applied(
                 try await Self.post(try await serve.simulator.notification("SUBSCRIBED", subtype: "INITIAL_BUY", about: vip), in: serve), in: serve)
-            #expect(subscribed.outcome == .orphan && subscribed.detail?.contains("waits") == true)
+            #expect(subscribed.outcome == .orphan && subscribed.said?.contains("waits") == true)
         }
     }
 
@@ -169,7 +169,7 @@ struct NotificationTests {
             let otid = vip.originalTransactionId
             let renewal = try await serve.simulator.ledger.renew(originalTransactionId: otid)
             let renewed = try await Self.applied(try await Self.post(try await serve.simulator.notification("DID_RENEW", about: renewal), in: serve), in: serve)
-            #expect(renewed.outcome == .applied && renewed.detail?.contains("acct-vip, the owner") == true, "\(renewed.detail ?? "")")
+            #expect(renewed.outcome == .applied && renewed.said?.contains("acct-vip, the owner") == true, "\(renewed.said ?? "")")
             var subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.expiresAt == renewal.expiresDate.map { Millis(($0.timeIntervalSince1970 * 1000).rounded()) })
             #expect(subscription.ownerAccount == "acct-vip")
@@ -216,12 +216,12 @@ struct NotificationTests {
         try await IntakeTests.withServe(.sqlite) { serve in
             let purchase = try await Self.delivered("n-5", product: "coins_60", kind: .consumable, in: serve)
             let test = try await Self.applied(try await Self.post(try await serve.simulator.notification("TEST", about: purchase), in: serve), in: serve)
-            #expect(test.outcome == .recorded && test.detail == "test notification")
+            #expect(test.outcome == .recorded && test.said == "test notification")
             let signed = Date()
             let request = try await serve.simulator.notification(
                 "CONSUMPTION_REQUEST", about: purchase, signedAt: signed, consumptionRequestReason: "UNINTENDED_PURCHASE")
             let record = try await Self.applied(try await Self.post(request, in: serve), in: serve)
-            #expect(record.outcome == .recorded && record.detail?.contains("UNINTENDED_PURCHASE") == true)
+            #expect(record.outcome == .recorded && record.said?.contains("UNINTENDED_PURCHASE") == true)
             #expect(record.deadline == Millis((signed.timeIntervalSince1970 * 1000).rounded()) + Millis.hours(12))
             #expect(try await serve.store.orders.detail("n-5").order.state == .delivered)
         }

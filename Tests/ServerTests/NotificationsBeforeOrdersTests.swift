@@ -50,8 +50,8 @@ struct NotificationsBeforeOrdersTests {
 
             // The first two reach serve; the other two wait in Apple's retries (serve was down).
             let early = try await Self.postAll([subscribed, renewed], in: serve)
-            #expect(early.map(\.outcome) == [.orphan, .orphan], "\(early.map { $0.detail ?? "" })")
-            #expect(early[1].detail?.contains("facts are kept") == true, "\(early[1].detail ?? "")")
+            #expect(early.map(\.outcome) == [.orphan, .orphan], "\(early.map { $0.said ?? "" })")
+            #expect(early[1].said?.contains("facts are kept") == true, "\(early[1].said ?? "")")
             var subscription = try #require(
                 try await serve.store.subscriptions.detail(otid).subscription, "support sees the subscription before any order holds it")
             #expect(subscription.ownerAccount == nil && subscription.autoRenew == true)
@@ -75,7 +75,7 @@ struct NotificationsBeforeOrdersTests {
 
             // Apple's retries arrive after the attach: signed before it, and still Apple's newest word.
             let late = try await Self.postAll([disabled, expired], in: serve)
-            #expect(late.map(\.outcome) == [.applied, .applied], "\(late.map { $0.detail ?? "" })")
+            #expect(late.map(\.outcome) == [.applied, .applied], "\(late.map { $0.said ?? "" })")
             subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.status == .expired && subscription.autoRenew == false && subscription.factsSource == .notification)
 
@@ -92,9 +92,9 @@ struct NotificationsBeforeOrdersTests {
                 }
                 replayed.append(now)
             }
-            #expect(replayed[1].outcome == .applied && replayed[1].detail?.contains("acct-late, the owner") == true, "\(replayed[1].detail ?? "")")
-            #expect(replayed[2].outcome == .superseded, "AUTO_RENEW_DISABLED is older than EXPIRED: \(replayed[2].detail ?? "")")
-            #expect(replayed[3].outcome == .applied, "EXPIRED: \(replayed[3].detail ?? "")")
+            #expect(replayed[1].outcome == .applied && replayed[1].said?.contains("acct-late, the owner") == true, "\(replayed[1].said ?? "")")
+            #expect(replayed[2].outcome == .superseded, "AUTO_RENEW_DISABLED is older than EXPIRED: \(replayed[2].said ?? "")")
+            #expect(replayed[3].outcome == .applied, "EXPIRED: \(replayed[3].said ?? "")")
             subscription = try #require(try await serve.store.subscriptions.detail(otid).subscription)
             #expect(subscription.status == .expired && subscription.autoRenew == false)
             let after = try await serve.store.outbox.events(orderId: "late-1").map(\.event.payload)
@@ -122,8 +122,8 @@ struct NotificationsBeforeOrdersTests {
             let refunded = try #require(await sim.ledger.purchase(transactionId: pack.transactionId))
             let refund = try await sim.notification("REFUND", about: refunded)
             let applied = try await NotificationTests.applied(try await NotificationTests.post(refund, in: serve), in: serve)
-            #expect(applied.outcome == .applied, "\(applied.detail ?? "")")
-            #expect(applied.detail?.contains("takes back 30 % (3 of 10 whole)") == true, "\(applied.detail ?? "")")
+            #expect(applied.outcome == .applied, "\(applied.said ?? "")")
+            #expect(applied.said?.contains("takes back 30 % (3 of 10 whole)") == true, "\(applied.said ?? "")")
             let again = try await NotificationTests.post(refund, in: serve)
             #expect(again.status == 200, "Apple's retry is answered")
 
@@ -140,7 +140,7 @@ struct NotificationsBeforeOrdersTests {
             try await sim.ledger.reverseRefund(transactionId: pack.transactionId)
             let reversed = try await NotificationTests.applied(
                 try await NotificationTests.post(try await sim.notification("REFUND_REVERSED", about: pack), in: serve), in: serve)
-            #expect(reversed.outcome == .applied && reversed.detail?.contains("gives back 30 % (3 of 10 whole)") == true, "\(reversed.detail ?? "")")
+            #expect(reversed.outcome == .applied && reversed.said?.contains("gives back 30 % (3 of 10 whole)") == true, "\(reversed.said ?? "")")
             events = try await serve.store.outbox.events(orderId: "pack-1").map(\.event)
             let back = try #require(events.last)
             #expect(back.type == .refundReversed && back.payload.contains(#""op":"give""#) && back.payload.contains(#""quantity":3"#))
@@ -166,12 +166,12 @@ struct NotificationsBeforeOrdersTests {
             try await sim.rescindConsentAndNotify(appleId: "kid@icloud")
             try await sim.rescindConsentAndNotify(appleId: "stranger@icloud")
             let stored = try await EveryNotificationTypeTests.settled(4, in: serve).filter { $0.facts.type == "RESCIND_CONSENT" }
-            #expect(stored.map(\.outcome) == [.applied, .orphan], "\(stored.map { $0.detail ?? "" })")
-            #expect(stored.first?.detail?.contains("kid-a, kid-b") == true)
+            #expect(stored.map(\.outcome) == [.applied, .orphan], "\(stored.map { $0.said ?? "" })")
+            #expect(stored.first?.said?.contains("kid-a, kid-b") == true)
             let pulled = try await serve.store.outbox.events(after: 0, limit: 100).filter { $0.type == .consentRescinded }
             #expect(pulled.map(\.accountId).sorted() == ["kid-a", "kid-b"])
             #expect(pulled.allSatisfy { $0.orderId == nil && $0.payload.contains(#""op":"end_access""#) })
-            #expect(stored.last?.detail?.contains("tell the game by hand") == true)
+            #expect(stored.last?.said?.contains("tell the game by hand") == true)
         }
     }
 

@@ -31,13 +31,13 @@ struct PgBouncerTests {
             let renewal = try await serve.simulator.ledger.renew(originalTransactionId: vip.originalTransactionId)
             let renewed = try await NotificationTests.applied(
                 try await NotificationTests.post(try await serve.simulator.notification("DID_RENEW", about: renewal), in: serve), in: serve)
-            #expect(renewed.outcome == .applied, "\(renewed.detail ?? "")")
+            #expect(renewed.outcome == .applied, "\(renewed.said ?? "")")
             try await serve.simulator.ledger.refund(transactionId: coins.transactionId, reason: 1)
             let refunded = try #require(await serve.simulator.ledger.purchase(transactionId: coins.transactionId))
             let refund = try await NotificationTests.applied(
                 try await NotificationTests.post(try await serve.simulator.notification("REFUND", about: refunded), in: serve), in: serve)
             let refundedOrder = try await serve.store.orders.find("pb-1")
-            #expect(refund.outcome == .applied && refundedOrder?.state == .refunded, "\(refund.detail ?? "")")
+            #expect(refund.outcome == .applied && refundedOrder?.state == .refunded, "\(refund.said ?? "")")
 
             // A console's reads, many at once through the two server connections: nothing was
             // prepared on a connection the next call may not meet.

@@ -114,7 +114,7 @@ struct TwoAppsServeTests {
         let refundedFish = try #require(await kittenApple.ledger.purchase(transactionId: fish.transactionId))
         let kittenRefund = try await kittenApple.notification("REFUND", about: refundedFish)
         let record = try await NotificationTests.applied(try await NotificationTests.post(kittenRefund, in: serve), in: serve)
-        #expect(record.outcome == .applied && record.facts.app == kitten, "\(record.detail ?? "")")
+        #expect(record.outcome == .applied && record.facts.app == kitten, "\(record.said ?? "")")
         #expect(try await serve.store.orders.find("k-2")?.state == .refunded)
         let stranger = try AppStoreSimulator(bundleId: "com.other.game", authority: dragonApple.authority)
         let strangers = await stranger.ledger.purchase(appleId: "s@icloud", productId: "coins_60", kind: .consumable)

@@ -169,7 +169,7 @@ public struct NotificationRecord: Sendable, Equatable {
     public var facts: NotificationFacts
     public var outcome: NotificationOutcome
     /// What applying it did, or why it was not applied.
-    public var detail: String?
+    public var detail: NotificationDetail?
     /// When the worker applied it; nil while pending.
     public var appliedAt: Millis?
     /// For a CONSUMPTION_REQUEST: when Apple stops waiting for our consumption information.
@@ -182,7 +182,7 @@ public struct NotificationRecord: Sendable, Equatable {
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
         id: Int64, endpoint: AppleEnvironment, via: NotificationChannel, receivedAt: Millis, rejection: NotificationRejection? = nil, facts: NotificationFacts,
-        outcome: NotificationOutcome, detail: String? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String,
+        outcome: NotificationOutcome, detail: NotificationDetail? = nil, appliedAt: Millis? = nil, deadline: Millis? = nil, raw: String,
         marketplace: Marketplace = .appStore
     ) {
         self.id = id

@@ -173,6 +173,7 @@ package struct GameEventPayload {
         body.grantKind = grantKind
         body.reason = reason
         if type == .refunded || type == .revoked { body.reasonCode = order.reason }
+        if type == .partiallyRefunded { body.reasonCode = .refunded(order.marketplace) }
         body.terms = terms
         return body
     }

@@ -34,7 +34,7 @@ public enum NotificationEffect: Sendable, Equatable {
     case askGoogle
     /// TEST, REFUND_DECLINED, PRICE_INCREASE, a downgrade waiting for the renewal,
     /// RENEWAL_EXTENSION, and types iapdesk does not know: kept for the
-    /// record, each with what it means (`NotificationEffect.recordedMeaning`).
+    /// record, each with what it means (said by Presentation's `NotificationWords`).
     case record
 
     /// How long Apple waits for consumption information before it decides a refund
@@ -72,32 +72,6 @@ public enum NotificationEffect: Sendable, Equatable {
         case "CONSUMPTION_REQUEST": .consumptionRequest
         case "RESCIND_CONSENT": .consentRescinded
         default: .record
-        }
-    }
-
-    /// What a notification kept for the record means, for the operator reading it.
-    public static func recordedMeaning(of facts: NotificationFacts) -> String {
-        let product = facts.renewal?.productId ?? "another product"
-        switch (facts.type, facts.subtype) {
-        case ("TEST", _), (PlayNotificationType.test, _): return "test notification"
-        case (PlayNotificationType.refundReview, _):
-            return "Google is reviewing a chargeback (\(facts.subtype ?? "order unnamed")); nothing changes until it is decided"
-        case ("REFUND_DECLINED", _): return "Apple declined the player's refund request; nothing changes"
-        case ("PRICE_INCREASE", "PENDING"): return "a price increase waits for the subscriber's consent; without it the subscription expires"
-        case ("PRICE_INCREASE", _): return "the subscriber accepted the price increase"
-        case ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE"): return "renews to \(product) at the next renewal (downgrade); this period is unchanged"
-        case ("DID_CHANGE_RENEWAL_PREF", _): return "renews to \(product) at the next renewal; a waiting change is cancelled"
-        case ("RENEWAL_EXTENSION", "SUMMARY"): return "Apple finished an extension for all subscribers of a product"
-        case ("RENEWAL_EXTENSION", "FAILURE"): return "Apple could not extend this subscription in an extension for all subscribers"
-        case ("EXTERNAL_PURCHASE_TOKEN", _):
-            let token = facts.externalPurchaseToken
-            let id = token?.externalPurchaseId.map { "external purchase \($0)" } ?? "an external purchase token"
-            let type = token?.tokenType.map { " (\($0))" } ?? ""
-            let until = token?.tokenExpirationDate.map { ", valid until \($0.iso8601)" } ?? ""
-            return "\(id)\(type) for \(token?.bundleId ?? "the app"): paid outside the App Store\(until); no effect on orders"
-        case ("METADATA_UPDATE", _), ("MIGRATION", _), ("PRICE_CHANGE", _):
-            return "\(facts.kind): no effect on orders"
-        default: return "\(facts.kind) is a type iapdesk does not know: kept raw, no effect on orders"
         }
     }
 

@@ -95,7 +95,7 @@ extension AppleNotifications {
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
                 tx.audit(
                     .notification(outcome), target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
-                    detail: "#\(id) \(record.facts.kind): \(detail)")
+                    detail: "#\(id) \(record.facts.kind)")
             }
         }
         return pending.count
@@ -152,8 +152,8 @@ extension OrderStore {
         return true
     }
 
-    /// One notification through the rules, in the caller's transaction: what it did, in words.
-    func applyNotification(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, String) {
+    /// One notification through the rules, in the caller's transaction: what it did.
+    func applyNotification(_ tx: WriteTransaction, _ record: NotificationRecord) async throws -> (NotificationOutcome, NotificationDetail) {
         let facts = record.facts
         let effect = NotificationEffect.of(facts)
         let signed = facts.signedDate ?? record.receivedAt
@@ -161,7 +161,7 @@ extension OrderStore {
         if let family = effect.family, let tid = facts.transaction?.transactionId,
             let newer = try await tx.newerApplied(transactionId: tid, types: family, after: signed, excluding: record.id)
         {
-            return (.superseded, "notification #\(newer.id) (\(newer.type)) about transaction \(tid) was signed later and applied first")
+            return (.superseded, .supersededBy(notification: newer.id, type: newer.type, transactionId: tid))
         }
         if let transaction = facts.transaction {
             try await tx.storeTransactions([transaction], environment: AppleEnvironment(rawValue: facts.environment ?? "") ?? record.endpoint)
@@ -171,103 +171,89 @@ extension OrderStore {
         // on the subscription as a whole.
         let current = try await keepSubscriptionFacts(tx, facts, from: record.marketplace, effect: effect, signed: signed)
         if case .subscriptionStatus = effect, current == false {
-            return (.superseded, "facts about subscription \(facts.originalTransactionId ?? "?") newer than this were stored first")
+            return (.superseded, .subscriptionFactsNewer(originalTransactionId: facts.originalTransactionId))
         }
         return (outcome, detail)
     }
 
     /// What `effect` does to the purchase the notification is about.
     private func applyEffect(_ tx: WriteTransaction, _ effect: NotificationEffect, of facts: NotificationFacts, signed: Millis) async throws
-        -> (NotificationOutcome, String)
+        -> (NotificationOutcome, NotificationDetail)
     {
         switch effect {
         case .partialRefund(let share):
-            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let t = facts.transaction else { return (.recorded, .noTransaction) }
             guard let detail = try await settleRefundedShare(tx, transactionId: t.transactionId, share: share) else {
-                return (.orphan, "no order claims transaction \(t.transactionId); Apple refunded \((Double(share) / 1000).formatted()) % of it")
+                return (.orphan, .shareUnclaimed(transactionId: t.transactionId, share: share))
             }
             return (.applied, detail)
         case .cancel(let kind):
-            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let t = facts.transaction else { return (.recorded, .noTransaction) }
             let order = try await applyCancellation(
                 tx, transactionId: t.transactionId, cancelledAt: t.cancellationDate ?? signed,
                 reason: t.cancellationReason, kind: kind)
             guard let order else {
-                return (.orphan, "no order claims transaction \(t.transactionId); it is kept as \(kind == .revoke ? "revoked" : "refunded")")
+                return (.orphan, .cancelUnclaimed(transactionId: t.transactionId, revoked: kind == .revoke))
             }
             return (
                 .applied,
-                order.state == .refunded
-                    ? "order \(order.orderId) refunded and its grant revoked (R9)"
-                    : "order \(order.orderId) is \(order.state.rawValue): nothing delivered to take back"
+                order.state == .refunded ? .orderRefunded(orderId: order.orderId) : .nothingToTakeBack(orderId: order.orderId, state: order.state)
             )
         case .refundReversed:
-            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let t = facts.transaction else { return (.recorded, .noTransaction) }
             if try await tx.shareTakenBack(t.transactionId) > 0 {
                 try await tx.setCancellation(transactionId: t.transactionId, at: nil, reason: nil)
-                return (.applied, try await settleRefundedShare(tx, transactionId: t.transactionId, share: 0) ?? "its share is cleared")
+                return (.applied, try await settleRefundedShare(tx, transactionId: t.transactionId, share: 0) ?? .shareCleared)
             }
             guard let order = try await applyRefundReversal(tx, transactionId: t.transactionId) else {
-                return (.orphan, "no order claims transaction \(t.transactionId); its refund is cleared")
+                return (.orphan, .reversalUnclaimed(transactionId: t.transactionId))
             }
             return (
                 .applied,
                 order.state == .delivered
-                    ? "order \(order.orderId) delivered again (refund reversed)"
-                    : "order \(order.orderId) is \(order.state.rawValue): nothing to deliver again"
+                    ? .deliveredAgain(orderId: order.orderId) : .nothingToDeliverAgain(orderId: order.orderId, state: order.state)
             )
         case .newPeriod:
-            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
-            let period = "period \(t.transactionId)\(t.expiresDate.map { " until \($0.iso8601)" } ?? "")"
+            guard let t = facts.transaction else { return (.recorded, .noTransaction) }
             guard let owner = try await tx.subscriptionRow(t.originalTransactionId)?.ownerAccount else {
-                return (.orphan, "no order holds subscription \(t.originalTransactionId) yet: its facts are kept, and \(period) waits for an order")
+                return (.orphan, .periodWaits(originalTransactionId: t.originalTransactionId, transactionId: t.transactionId, until: t.expiresDate))
             }
-            return (.applied, "\(period) for \(owner), the owner (R8)")
+            return (.applied, .periodForOwner(transactionId: t.transactionId, until: t.expiresDate, owner: owner))
         case .subscriptionStatus(let status, let autoRenew):
-            guard let otid = facts.originalTransactionId else { return (.recorded, "names no subscription") }
+            guard let otid = facts.originalTransactionId else { return (.recorded, .noSubscription) }
             let said = facts.status.flatMap { SubscriptionStatus(apple: $0, familyRevoke: false) } ?? status
-            let stands =
-                "subscription \(otid): \(said?.rawValue ?? "status unchanged"), "
-                + "auto-renew \((facts.renewal?.autoRenewEnabled ?? autoRenew).map { $0 ? "on" : "off" } ?? "unchanged")"
-            guard try await tx.subscriptionRow(otid)?.ownerAccount != nil else { return (.orphan, "no order holds it yet: \(stands), owner unknown") }
-            return (.applied, stands)
+            let owned = try await tx.subscriptionRow(otid)?.ownerAccount != nil
+            let stands = NotificationDetail.subscriptionStands(
+                originalTransactionId: otid, status: said, autoRenew: facts.renewal?.autoRenewEnabled ?? autoRenew, ownerKnown: owned)
+            return (owned ? .applied : .orphan, stands)
         case .consumptionRequest:
-            return (
-                .recorded,
-                "refund requested (\(facts.consumptionRequestReason ?? "no reason given")): "
-                    + "send consumption information by \((signed + NotificationEffect.consumptionDeadline).iso8601)"
-            )
+            return (.recorded, .refundRequested(reason: facts.consumptionRequestReason, answerBy: signed + NotificationEffect.consumptionDeadline))
         case .purchase:
-            guard let t = facts.transaction else { return (.recorded, "carries no transaction") }
+            guard let t = facts.transaction else { return (.recorded, .noTransaction) }
             guard let orderId = try await tx.storedTransaction(t.transactionId)?.orderId else {
-                return (.orphan, "paid at Apple, and no order claims transaction \(t.transactionId) yet: the game has not submitted it")
+                return (.orphan, .purchaseUnclaimed(transactionId: t.transactionId))
             }
-            return (.recorded, "order \(orderId) claims transaction \(t.transactionId)")
+            return (.recorded, .purchaseClaimed(orderId: orderId, transactionId: t.transactionId))
         case .consentRescinded:
-            guard let app = facts.appTransactionId else { return (.recorded, "names no app transaction") }
+            guard let app = facts.appTransactionId else { return (.recorded, .noAppTransaction) }
             let accounts = try await tx.accounts(ofAppTransaction: app)
-            guard !accounts.isEmpty else {
-                return (
-                    .orphan, "a parent withdrew consent for app transaction \(app), and no verified purchase names a game account for it: tell the game by hand"
-                )
-            }
+            guard !accounts.isEmpty else { return (.orphan, .consentUnclaimed(appTransactionId: app)) }
             for account in accounts { try await tx.recordConsentRescinded(account: account, appTransactionId: app) }
-            return (.applied, "a parent withdrew consent (app transaction \(app)): the game ends the access of \(accounts.joined(separator: ", "))")
+            return (.applied, .consentRescinded(appTransactionId: app, accounts: accounts))
         case .extensionSummary:
             let summary = facts.extensionSummary
             let id = summary?.requestIdentifier ?? "?"
-            let counts = "\(summary?.succeededCount ?? 0) extended, \(summary?.failedCount ?? 0) failed"
-            guard
-                try await tx.recordMassExtensionProgress(
-                    requestId: id, completeAt: signed, succeeded: summary?.succeededCount, failed: summary?.failedCount)
-            else { return (.recorded, "Apple finished extension \(id) for \(summary?.productId ?? "?"): \(counts); iapdesk did not ask for it") }
-            return (.applied, "Apple finished extension \(id) for all subscribers of \(summary?.productId ?? "?"): \(counts)")
+            let asked = try await tx.recordMassExtensionProgress(
+                requestId: id, completeAt: signed, succeeded: summary?.succeededCount, failed: summary?.failedCount)
+            let finished = NotificationDetail.extensionFinished(
+                requestId: id, productId: summary?.productId, succeeded: summary?.succeededCount ?? 0, failed: summary?.failedCount ?? 0, askedByUs: asked)
+            return (asked ? .applied : .recorded, finished)
         case .askGoogle:
-            guard let token = facts.purchaseToken else { return (.recorded, "names no purchase token") }
+            guard let token = facts.purchaseToken else { return (.recorded, .noPurchaseToken) }
             try await tx.enqueue(.playRefresh(purchaseToken: token), dueAt: tx.now)
-            return (.applied, "Google is asked where the purchase stands (its notifications carry no state)")
+            return (.applied, .googleAsked)
         case .record:
-            return (.recorded, NotificationEffect.recordedMeaning(of: facts))
+            return (.recorded, .kept)
         }
     }
 }

@@ -8,21 +8,20 @@ extension OrderStore {
     /// back. The share told is kept on the transaction, so Apple's retries and an
     /// operator's replay take nothing twice. The order stays delivered: the rest is the
     /// player's. Nil when no order claims the transaction.
-    func settleRefundedShare(_ tx: WriteTransaction, transactionId: String, share: Int) async throws -> String? {
+    func settleRefundedShare(_ tx: WriteTransaction, transactionId: String, share: Int) async throws -> NotificationDetail? {
         guard let orderId = try await tx.storedTransaction(transactionId)?.orderId else { return nil }
         let order = try await tx.sql.requireOrder(orderId)
-        guard order.state == .delivered else { return "order \(orderId) is \(order.state.rawValue): nothing delivered to take a share of" }
+        guard order.state == .delivered else { return .shareOfUndelivered(orderId: orderId, state: order.state) }
         let told = try await tx.shareTakenBack(transactionId)
-        guard share != told else { return "order \(orderId): the game was told of this share already" }
+        guard share != told else { return .shareToldAlready(orderId: orderId) }
         let units = { (thousandths: Int) in order.quantity * thousandths / 100_000 }
         let change = PartialShare(thousandths: abs(share - told), units: abs(units(share) - units(told)))
         try await tx.setShareTakenBack(transactionId, share)
         let reason = share > told ? "Apple refunded \(change.percent) of transaction \(transactionId)" : "Apple reversed the partial refund"
         tx.audit(
             .partialRefund, target: .order(orderId), detail: "\(reason): \(share > told ? "take" : "give") \(change.units) of \(order.quantity)")
-        try await tx.recordEvent(share > told ? .partiallyRefunded : .refundReversed, order: order, reason: reason, share: change)
-        return
-            "order \(orderId) stays delivered; the game \(share > told ? "takes" : "gives") back \(change.percent) (\(change.units) of \(order.quantity) whole)"
+        try await tx.recordEvent(share > told ? .partiallyRefunded : .refundReversed, order: order, share: change)
+        return .shareTold(orderId: orderId, takesBack: share > told, share: change.thousandths, units: change.units, of: order.quantity)
     }
 }
 

@@ -75,18 +75,12 @@ enum Migrations {
         return missing.map(\.name)
     }
 
-    /// One store serves a studio's games on both stores. An app is an App Store bundle id or
-    /// a Google Play package name (a studio often gives both the same text, so the two are
-    /// kept apart by store), and each belongs to a game: the product line its products are
-    /// sold under, named by one of its apps (apps from before are games of their own). A
-    /// subscription keeps the store it is sold in, so disputes list and filter by store;
-    /// those from before are Google's when a Google purchase is in their chain.
-    /// An order's reason keeps its particulars as facts (JSON in `reason_details`), and a
-    /// verification attempt, a grant taken back by the store and a rule's audit entry their
-    /// reason as code and facts (`why`, `revoke_why`), as does an account's flag, and R8's history its decision
-    /// (`decision`), said in words only when
-    /// shown; `last_error` and the attempt's `reason` keep the words of rows from before,
-    /// which read back as they were. The alerts' index carries both for its example.
+    /// Decisions kept as facts, said in words only when shown: an order's reason keeps its
+    /// particulars as JSON beside its code (`reason_details`); a verification attempt, an
+    /// account's flag, a grant the store took back and a rule's audit entry (chained with it)
+    /// keep their reason as code and facts (`why`, `revoke_why`); R8's history keeps its
+    /// decision (`decision`). Rows from before keep their words (`last_error`, the attempt's
+    /// `reason`), which read back as they were. The alerts' index carries both for its example.
     private static let v31 = [
         "ALTER TABLE orders ADD COLUMN reason_details TEXT",
         "ALTER TABLE verification_attempts ADD COLUMN why TEXT",
@@ -98,6 +92,12 @@ enum Migrations {
         "CREATE INDEX orders_waiting_by_reason ON orders (reason_code, order_id, state_changed_at, reason_details, last_error) WHERE needs_operator = 1",
     ]
 
+    /// One store serves a studio's games on both stores. An app is an App Store bundle id or
+    /// a Google Play package name (a studio often gives both the same text, so the two are
+    /// kept apart by store), and each belongs to a game: the product line its products are
+    /// sold under, named by one of its apps (apps from before are games of their own). A
+    /// subscription keeps the store it is sold in, so disputes list and filter by store;
+    /// those from before are Google's when a Google purchase is in their chain.
     private static let v30 = [
         """
         CREATE TABLE apps_v30 (bundle_id TEXT NOT NULL, marketplace TEXT NOT NULL, game TEXT NOT NULL, name TEXT, apple_app_id BIGINT,

@@ -6,7 +6,9 @@ public enum NotificationPresentation {
     public static func fields(_ record: NotificationRecord) -> [(name: String, value: String)] {
         let (facts, t) = (record.facts, record.facts.transaction)
         let (id, receivedAt, via, endpoint, rejection) = (record.id, record.receivedAt, record.via, record.endpoint, record.rejection)
-        let (outcome, appliedAt, detail, deadline) = (record.outcome, record.appliedAt, record.detail, record.deadline)
+        let (outcome, appliedAt, detail, deadline) = (
+            record.outcome, record.appliedAt, record.detail.map { NotificationWords.said($0, facts: facts) }, record.deadline
+        )
         return [
             ("notification", "#\(id) \(facts.kind), uuid \(facts.uuid ?? "-")" + (facts.app.map { ", \($0)" } ?? "")),
             ("received", "\(receivedAt.iso8601) via \(via.rawValue) at the \(endpoint.rawValue) URL, from \(record.marketplace.company)"),

@@ -46,7 +46,7 @@ extension OrderDetail {
                 TimelineEvent(
                     at: n.receivedAt, kind: .notification(outcome: n.outcome),
                     text: "Apple \(n.facts.kind) (#\(n.id), signed \(n.facts.signedDate?.iso8601 ?? "-"), via \(n.via.rawValue)): "
-                        + "\(n.outcome.rawValue)" + ((n.rejection?.words ?? n.detail).map { " — \($0)" } ?? "")))
+                        + "\(n.outcome.rawValue)" + (NotificationWords.detail(n).map { " — \($0)" } ?? "")))
         }
         for e in self.events {
             let tries =

@@ -57,7 +57,7 @@ public enum SubscriptionPresentation {
             DetailLine(
                 at: n.facts.signedDate,
                 "#\(n.id) \(n.facts.kind) \(n.facts.transaction?.transactionId ?? "")  \(n.outcome.rawValue)"
-                    + ((n.rejection?.words ?? n.detail).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
+                    + (NotificationWords.detail(n).map { " — \($0)" } ?? ""), tone: n.outcome == .rejected ? .failed : .muted)
         }
         let orders = d.orders.map { o in
             DetailLine(

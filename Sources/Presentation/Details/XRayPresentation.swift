@@ -21,7 +21,7 @@ public enum XRayPresentation {
         for n in d.notifications {
             add(
                 n.facts.signedDate, "notification",
-                "#\(n.id) \(n.facts.kind): \(n.outcome.rawValue)" + ((n.rejection?.words ?? n.detail).map { " — \($0)" } ?? ""),
+                "#\(n.id) \(n.facts.kind): \(n.outcome.rawValue)" + (NotificationWords.detail(n).map { " — \($0)" } ?? ""),
                 .muted)
         }
         for e in d.ownership {

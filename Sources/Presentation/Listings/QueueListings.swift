@@ -85,7 +85,7 @@ public enum QueueListings {
                 ListColumn("ENV", width: 10) { Cell($0.endpoint.rawValue, .muted) },
                 ListColumn("TRANSACTION", width: 17) { Cell($0.facts.transaction?.transactionId) },
                 ListColumn("OUTCOME", width: 10) { n in Cell(n.outcome.rawValue, n.outcome == .rejected ? .alert : n.outcome == .applied ? .plain : .muted) },
-                ListColumn("DETAIL", width: 8, flexible: true) { Cell($0.rejection?.words ?? $0.detail, .muted) },
+                ListColumn("DETAIL", width: 8, flexible: true) { Cell(NotificationWords.detail($0), .muted) },
             ])
     }
 

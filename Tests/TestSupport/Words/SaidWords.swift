@@ -24,3 +24,9 @@ extension OwnershipEvent {
     /// operator's words).
     public var said: String { OwnershipWords.said(self) }
 }
+
+extension NotificationRecord {
+    /// What applying the notification did (or why it was refused), as the notification page
+    /// says it.
+    public var said: String? { NotificationWords.detail(self) }
+}

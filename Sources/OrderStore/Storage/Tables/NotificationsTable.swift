@@ -23,7 +23,7 @@ extension NotificationRecord: StoredRecord {
             throw StoreError.corrupt("notification \(id): its stored facts do not decode (\(error))")
         }
         let outcome = try row.value(.outcome, as: NotificationOutcome.self)
-        let detail = try row.optionalString(.detail)
+        let detail = try row.optionalString(.detail).map(NotificationDetail.init(storedText:))
         let appliedAt = try row.optionalInt64(.appliedAt)
         let deadline = try row.optionalInt64(.deadlineAt)
         let raw = try row.string(.raw)
@@ -47,10 +47,10 @@ extension WriteTransaction {
         try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
     }
 
-    func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: String) async throws {
+    func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: NotificationDetail) async throws {
         try await sql.raw(
             """
-            UPDATE notifications SET outcome = \(bind: outcome.rawValue), detail = \(bind: detail), applied_at = \(bind: now) WHERE id = \(bind: id)
+            UPDATE notifications SET outcome = \(bind: outcome.rawValue), detail = \(bind: try detail.json()), applied_at = \(bind: now) WHERE id = \(bind: id)
             """
         ).run()
     }
