@@ -45,10 +45,10 @@ struct ReplicaConsoleTests {
                 let actor = try await replica.operators.actor(forUser: "sam")
                 #expect(actor.role == .viewer)
                 let stuck = try #require(try await replica.orders.find("r-1"))
-                await #expect(throws: StoreError.onReplica(action: "grant orders")) {
+                await #expect(throws: StoreError.onReplica(action: .grantOrders)) {
                     try await replica.orders.grant(orderId: "r-1", expectedVersion: stuck.version, by: support, reason: "ticket 2")
                 }
-                #expect(ErrorWords.text(StoreError.onReplica(action: "grant orders")).contains("open the primary"))
+                #expect(ErrorWords.text(StoreError.onReplica(action: .grantOrders)).contains("open the primary"))
 
                 let terminal = MemoryTerminal(rows: 24, cols: 80)
                 let app = ConsoleApp(session: ConsoleSession(store: replica, actor: actor, storeLabel: "replica"), device: terminal)

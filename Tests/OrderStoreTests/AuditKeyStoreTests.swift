@@ -115,7 +115,7 @@ struct AuditKeyStoreTests {
             guard case .truncatedBelowWitness(endsAt: end - 2, witnessed: end, _) = why else { Issue.record("\(why)"); return }
             await #expect(throws: AuditError.headForged(seq: end - 2)) { try await store.operators.add(name: "root", role: .admin, by: root) }
 
-            await #expect(throws: StoreError.forbidden(action: "anchor the audit log", role: .support)) {
+            await #expect(throws: StoreError.forbidden(action: .anchorAuditLog, role: .support)) {
                 try await store.audit.anchor(reason: "looked", by: alice)
             }
             #expect(try await store.audit.anchor(reason: "restored from the 02:00 backup, ticket 77", by: root) == .signedAgain(headWas: end - 2))
@@ -189,7 +189,7 @@ struct AuditKeyStoreTests {
             let before = try await AuditHead.read(store.db.sql).seq
             try await reopened(store, with: Self.key) { (keyed: OrderStore) async throws in
                 await #expect(throws: AuditError.notAnchored) { try await keyed.operators.add(name: "root", role: .admin, by: root) }
-                await #expect(throws: StoreError.reasonRequired(action: "anchor the audit log")) { try await keyed.audit.anchor(reason: " ", by: root) }
+                await #expect(throws: StoreError.reasonRequired(action: .anchorAuditLog)) { try await keyed.audit.anchor(reason: " ", by: root) }
                 #expect(
                     try await keyed.audit.anchor(reason: "key installed, ticket 12", by: root)
                         == .started(AuditSigning(since: before + 1, fingerprint: Self.key.fingerprint)))

@@ -27,7 +27,7 @@ struct CatalogueStoreTests {
                         var product = $0; product.app = store.settings.bundleId; return product
                     })
 
-            await #expect(throws: StoreError.forbidden(action: "change the catalogue", role: .support)) {
+            await #expect(throws: StoreError.forbidden(action: .changeCatalogue, role: .support)) {
                 try await store.catalogue.define(Self.gems, replacing: true, by: alice, reason: "x")
             }
             var pass = Product(productId: "pass_7d", type: .nonRenewing, displayName: "7-day pass", priceMinor: 300, currency: "CNY")

@@ -74,7 +74,7 @@ struct DatabaseRolesStoreTests {
                 let granted = try await supportLogin.orders.grant(
                     orderId: "o1", expectedVersion: order.version, by: acting, reason: "ticket 9: paid, Apple timed out")
                 #expect(granted.state == .delivered)
-                await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
+                await #expect(throws: StoreError.forbidden(action: .addOperators, role: .support)) {
                     try await supportLogin.operators.add(name: "mallory", role: .admin, by: acting)
                 }
                 for statement in [

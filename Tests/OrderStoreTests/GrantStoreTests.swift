@@ -130,13 +130,13 @@ struct GrantStoreTests {
         try await withStore(backend) { store in
             let submission = try await store.paidOrder("o1", account: "a1")
             let rejected = try await store.apple.apply(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 2000).order
-            await #expect(throws: StoreError.forbidden(action: "grant orders", role: .viewer)) {
+            await #expect(throws: StoreError.forbidden(action: .grantOrders, role: .viewer)) {
                 try await store.orders.grant(orderId: "o1", expectedVersion: rejected.version, by: viewer, reason: "x")
             }
-            await #expect(throws: StoreError.forbidden(action: "grant a rejected order", role: .support)) {
+            await #expect(throws: StoreError.forbidden(action: .grantRejectedOrder, role: .support)) {
                 try await store.orders.grant(orderId: "o1", expectedVersion: rejected.version, by: alice, reason: "x")
             }
-            await #expect(throws: StoreError.reasonRequired(action: "grant orders")) {
+            await #expect(throws: StoreError.reasonRequired(action: .grantOrders)) {
                 try await store.orders.grant(orderId: "o1", expectedVersion: rejected.version, by: root, reason: "")
             }
             #expect(
@@ -171,7 +171,7 @@ struct GrantStoreTests {
             }
             try await store.operators.add(name: "boot", role: .admin, by: someone)
             try await store.operators.add(name: "alice", role: .support, by: Operator(name: "boot", role: .admin))
-            await #expect(throws: StoreError.forbidden(action: "add operators", role: .support)) {
+            await #expect(throws: StoreError.forbidden(action: .addOperators, role: .support)) {
                 try await store.operators.add(name: "mallory", role: .admin, by: Operator(name: "alice", role: .support))
             }
             #expect(try await store.operators.role(of: "alice") == .support)

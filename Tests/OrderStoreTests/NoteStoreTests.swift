@@ -31,10 +31,10 @@ struct NoteStoreTests {
             let audited = try await store.audit.entries().filter { $0.action == .noteAdd }
             #expect(Set(audited.map(\.target)) == [.order("n-1"), .account("player-n")] && audited.contains { $0.reason == hostile })
 
-            await #expect(throws: StoreError.forbidden(action: "write notes", role: .viewer)) {
+            await #expect(throws: StoreError.forbidden(action: .writeNotes, role: .viewer)) {
                 try await store.notes.add(to: .order("n-1"), text: "x", by: Operator(name: "vic", role: .viewer))
             }
-            await #expect(throws: StoreError.reasonRequired(action: "write notes")) {
+            await #expect(throws: StoreError.reasonRequired(action: .writeNotes)) {
                 try await store.notes.add(to: .order("n-1"), text: "  ", by: Self.lin)
             }
             await #expect(throws: StoreError.self) {

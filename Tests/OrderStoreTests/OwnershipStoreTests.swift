@@ -156,7 +156,7 @@ struct OwnershipStoreTests {
     func resolve(backend: Backend) async throws {
         try await withStore(backend) { store in
             let disputed = try await disputedB(store)
-            await #expect(throws: StoreError.reasonRequired(action: "resolve disputes")) {
+            await #expect(throws: StoreError.reasonRequired(action: .resolveDisputes)) {
                 try await store.subscriptions.resolve(orderId: "b-1", expectedVersion: disputed.version, favor: .submitter, by: alice, reason: " ")
             }
             let settled = try await store.subscriptions.resolve(
@@ -267,7 +267,7 @@ struct OwnershipStoreTests {
     func operatorTransfer(backend: Backend) async throws {
         try await withStore(backend) { store in
             try await aSubscribes(store)
-            await #expect(throws: StoreError.forbidden(action: "transfer subscription ownership", role: .viewer)) {
+            await #expect(throws: StoreError.forbidden(action: .transferSubscription, role: .viewer)) {
                 try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: viewer, reason: "x")
             }
             try await store.subscriptions.transfer(originalTransactionId: otid, to: "C", by: alice, reason: "account merge, ticket 17")

@@ -56,7 +56,7 @@ struct StoreAppTests {
         #expect(store.settings.apps == [Self.dragon], "a configured app is not served until an admin adds it")
         let fish = Product(productId: "fish_10", type: .consumable, displayName: "10 条鱼", priceMinor: 100, currency: "CNY", app: Self.kitten)
         await #expect(throws: StoreError.self) { try await store.catalogue.define(fish, replacing: false, by: root, reason: "launch") }
-        await #expect(throws: StoreError.forbidden(action: "add apps", role: .support)) {
+        await #expect(throws: StoreError.forbidden(action: .addApps, role: .support)) {
             try await store.catalogue.addApp(StoreApp(bundleId: Self.kitten), by: alice, reason: "launch")
         }
         try await store.catalogue.addApp(StoreApp(bundleId: Self.kitten, name: "Kitten Café", appleAppId: 6_400_000_002), by: root, reason: "second game")
@@ -121,11 +121,11 @@ struct StoreAppTests {
 
         // A second game arrives on both stores, its Android package named differently.
         try await store.catalogue.addApp(StoreApp(bundleId: Self.dragon, name: "Dragon"), by: root, reason: "second game")
-        await #expect(throws: StoreError.invalid(.app(problem: "game: this store serves no app com.studio.wyvern (add it first)"))) {
+        await #expect(throws: StoreError.invalid(.app(problem: .gameNotServed("com.studio.wyvern")))) {
             try await store.catalogue.addApp(
                 StoreApp(bundleId: "com.studio.dragon.android", marketplace: .googlePlay, game: "com.studio.wyvern"), by: root, reason: "typo")
         }
-        await #expect(throws: StoreError.invalid(.app(problem: "apple app id: only an App Store app has one"))) {
+        await #expect(throws: StoreError.invalid(.app(problem: .appleAppIdOnlyAppStore))) {
             try await store.catalogue.addApp(
                 StoreApp(bundleId: "com.studio.dragon.android", marketplace: .googlePlay, appleAppId: 1), by: root, reason: "x")
         }

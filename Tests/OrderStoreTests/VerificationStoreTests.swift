@@ -189,7 +189,7 @@ struct VerificationStoreTests {
             _ = try await store.apple.apply(orderId: "o1", submissionId: submission, report: statusReport(21010), at: t0 + 3000)
             let rejected = try await store.orders.detail("o1").order
             #expect(rejected.state == .rejected)
-            #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: "re-verify a rejected order", role: .support))
+            #expect(OrderPermissions.reverifyRefusal(rejected, role: .support) == .forbidden(action: .reverifyRejectedOrder, role: .support))
             #expect(rejected.reason == .appleStatus(21010))
             #expect(try await store.apple.rejectedOrders(reason: .appleStatus(21010)) == ["o1"])
             #expect(try await store.apple.rejectedOrders(reason: .appleStatus(21003)).isEmpty)

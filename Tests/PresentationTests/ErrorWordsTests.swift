@@ -29,6 +29,14 @@ struct ErrorWordsTests {
         #expect(!roles.words.contains("`iapdesk") && ErrorWords.text(roles).contains("`iapdesk operator db-roles --apply`"))
     }
 
+    @Test("A refusal names the act as a value; each act has words of its own, which the refusals say")
+    func operatorActs() {
+        let words = OperatorAct.allCases.map(\.words)
+        #expect(Set(words).count == OperatorAct.allCases.count && !words.contains(""))
+        #expect(ErrorWords.text(StoreError.forbidden(action: .grantRejectedOrder, role: .support)).hasPrefix("the support role may not grant a rejected order"))
+        #expect(ErrorWords.text(StoreError.reasonRequired(action: .writeNotes)).hasPrefix("write notes needs a reason"))
+    }
+
     @Test("A refusal decided before Apple or Google is asked is a value; its words name its particulars")
     func refusalsInWords() {
         #expect(

@@ -44,7 +44,7 @@ extension AppleSide {
                 #expect(submitted.status == 202)
                 #expect(try await IntakeTests.waitFor("delivered", order: orderB, in: serve)["state"] as? String == "delivered")
 
-                await #expect(throws: StoreError.forbidden(action: "rebind a subscription's token", role: .viewer)) {
+                await #expect(throws: StoreError.forbidden(action: .rebindToken, role: .viewer)) {
                     try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: Operator(name: "vic", role: .viewer), reason: "x", send: send)
                 }
                 let rebound = try await serve.store.subscriptions.rebind(originalTransactionId: otid, by: lin, reason: "ticket 40: bind to acct-b", send: send)

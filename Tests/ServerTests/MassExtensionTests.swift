@@ -43,7 +43,7 @@ extension AppleSide {
                 }
                 let send = try Self.send(serve)
 
-                await #expect(throws: StoreError.forbidden(action: "extend every subscriber", role: .support)) {
+                await #expect(throws: StoreError.forbidden(action: .extendEverySubscriber, role: .support)) {
                     try await serve.store.extensions.extendAll(
                         productId: "vip_monthly", days: 5, reasonCode: 3, by: Operator(name: "lin", role: .support), reason: "outage", send: send)
                 }

@@ -139,7 +139,7 @@ struct PgBouncerTests {
                 #expect(try await viewer.orders.lookup("a1").map(\.orderId) == ["pb-o1"], "a viewer reads through the pooler")
                 _ = try await owner.paidOrder("pb-o2", account: "a2")
                 let waiting = try #require(try await viewer.orders.find("pb-o2"))
-                await #expect(throws: StoreError.forbidden(action: "grant orders", role: .viewer)) {
+                await #expect(throws: StoreError.forbidden(action: .grantOrders, role: .viewer)) {
                     try await viewer.orders.grant(orderId: "pb-o2", expectedVersion: waiting.version, by: acting, reason: "ticket 12")
                 }
                 await #expect(throws: (any Error).self, "the database refuses a viewer's write") {

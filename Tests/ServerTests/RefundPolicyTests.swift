@@ -60,7 +60,9 @@ extension AppleSide {
                 let types = try await serve.store.catalogue.types()
                 let waiting = try #require(requests.first { $0.transactionId == vip.transactionId })
                 let deadline = try #require(waiting.deadline)
-                #expect(Self.policy.decide(waiting, productType: types["vip_monthly"], now: deadline - .hours(3)) == .leave("left to support until 2 h"))
+                #expect(
+                    Self.policy.decide(waiting, productType: types["vip_monthly"], now: deadline - .hours(3))
+                        == .leave(.supportAnswers(answerBefore: .hours(2))))
                 guard case .send(let late, _) = Self.policy.decide(waiting, productType: types["vip_monthly"], now: deadline - .hours(1)) else {
                     Issue.record("2 h before the deadline the policy answers")
                     return
@@ -69,7 +71,7 @@ extension AppleSide {
                 let silentRequest = try #require(requests.first { $0.transactionId == silent.transactionId })
                 #expect(
                     Self.policy.decide(silentRequest, productType: .consumable, now: deadline - .hours(1))
-                        == .leave("the game reported no use with the player's consent"))
+                        == .leave(.noConsentedReport))
             }
         }
     }

@@ -56,7 +56,7 @@ extension AppleSide {
                 await #expect(throws: AppleActionError.consentRequired) {
                     try await serve.store.refunds.answer(notificationId: id, answer: withoutConsent, by: Self.lin, reason: "ticket 12", send: send)
                 }
-                await #expect(throws: StoreError.forbidden(action: "answer refund requests", role: .viewer)) {
+                await #expect(throws: StoreError.forbidden(action: .answerRefundRequests, role: .viewer)) {
                     try await serve.store.refunds.answer(
                         notificationId: id, answer: Self.spent, by: Operator(name: "vic", role: .viewer), reason: "ticket 12", send: send)
                 }

@@ -29,7 +29,7 @@ extension AppleSide {
                 let send = try Self.send(serve)
                 let before = try #require(try await serve.store.subscriptions.detail(otid).subscription?.expiresAt)
 
-                await #expect(throws: StoreError.forbidden(action: "extend subscriptions", role: .support)) {
+                await #expect(throws: StoreError.forbidden(action: .extendSubscriptions, role: .support)) {
                     try await serve.store.extensions.extend(
                         originalTransactionId: otid, days: 7, reasonCode: 3, by: Operator(name: "lin", role: .support), reason: "outage", send: send)
                 }

@@ -167,7 +167,7 @@ enum ProductRecord {
                 guard let n = Int($0) else { throw fail("duration_days", "a whole number") }
                 return n
             }, gives: items, app: app.flatMap { $0.isEmpty ? nil : $0 })
-        if let problem = product.problem { throw ValidationError("\(place)\(problem)") }
+        if let problem = product.problem { throw ValidationError("\(place)\(problem.words)") }
         return product
     }
 

@@ -13,8 +13,8 @@ public enum InvalidInput: Sendable, Equatable {
     case extendsAutoRenewablesOnly(productId: String, type: ProductType)
     case massExtensionUnderWay(productId: String)
     /// A product's own fields (``Product/problem``) or an app's (``StoreApp/problem``).
-    case product(productId: String, problem: String)
-    case app(problem: String)
+    case product(productId: String, problem: ProductProblem)
+    case app(problem: AppProblem)
     case productNotInCatalogue(String)
     case productAppFixed(productId: String, app: String)
     case productTypeFixed(productId: String, type: ProductType)

@@ -51,23 +51,19 @@ public struct Product: Sendable, Equatable, Codable {
     }
 
     /// Why the catalogue cannot take it as it is, or nil.
-    public var problem: String? {
-        if productId.isEmpty || productId.unicodeScalars.count > 200 { return "id: 1 to 200 characters" }
-        if displayName.trimmingCharacters(in: .whitespaces).isEmpty { return "name: required" }
-        if priceMinor < 0 { return "price: not negative" }
-        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) {
-            return "currency: three capital letters (ISO 4217), not \(currency)"
-        }
-        if type != .autoRenewable, subscriptionGroup != nil || groupLevel != nil { return "group: only auto-renewable subscriptions have one" }
-        if type == .autoRenewable, (subscriptionGroup == nil) != (groupLevel == nil) { return "group and level go together" }
-        if let level = groupLevel, level < 1 { return "level: 1 or more (1 is the highest service)" }
-        if type == .nonRenewing, durationDays == nil { return "duration_days: required for a non-renewing subscription (Apple gives no expiry)" }
-        if type != .nonRenewing, durationDays != nil { return "duration_days: only non-renewing subscriptions have one" }
-        if let days = durationDays, !(1...3660).contains(days) { return "duration_days: 1 to 3660" }
-        if let item = gives.keys.sorted().first(where: { !Self.isItemName($0) }) {
-            return "gives: an item is 1 to 64 letters, digits, _, - or ., not \(item)"
-        }
-        if let item = gives.keys.sorted().first(where: { !(1...1_000_000_000).contains(gives[$0] ?? 0) }) { return "gives: \(item) is 1 to 1000000000" }
+    public var problem: ProductProblem? {
+        if productId.isEmpty || productId.unicodeScalars.count > 200 { return .idLength }
+        if displayName.trimmingCharacters(in: .whitespaces).isEmpty { return .nameRequired }
+        if priceMinor < 0 { return .negativePrice }
+        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isUppercase }) { return .currency(currency) }
+        if type != .autoRenewable, subscriptionGroup != nil || groupLevel != nil { return .groupOnlyForAutoRenewable }
+        if type == .autoRenewable, (subscriptionGroup == nil) != (groupLevel == nil) { return .groupAndLevelTogether }
+        if let level = groupLevel, level < 1 { return .levelBelowOne }
+        if type == .nonRenewing, durationDays == nil { return .durationRequired }
+        if type != .nonRenewing, durationDays != nil { return .durationOnlyForNonRenewing }
+        if let days = durationDays, !(1...3660).contains(days) { return .durationRange }
+        if let item = gives.keys.sorted().first(where: { !Self.isItemName($0) }) { return .itemName(item) }
+        if let item = gives.keys.sorted().first(where: { !(1...1_000_000_000).contains(gives[$0] ?? 0) }) { return .itemAmount(item) }
         return nil
     }
 

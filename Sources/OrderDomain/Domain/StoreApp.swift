@@ -28,19 +28,19 @@ public struct StoreApp: Sendable, Equatable {
 
     /// Why the store cannot take it, or nil. Bundle ids and package names are reverse-DNS:
     /// letters, digits, `.`, `-` and `_` (Apple's rule, and Google's `_`), at most 155 characters.
-    public var problem: String? {
-        if let problem = Self.idProblem(bundleId) { return problem }
-        if let problem = Self.idProblem(game) { return "game: " + problem }
-        if let appleAppId, appleAppId < 1 { return "apple app id: a positive number" }
-        if appleAppId != nil, marketplace != .appStore { return "apple app id: only an App Store app has one" }
-        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { return "name: not blank" }
+    public var problem: AppProblem? {
+        if !Self.isAppId(bundleId) { return .id(bundleId) }
+        if !Self.isAppId(game) { return .gameId(game) }
+        if let appleAppId, appleAppId < 1 { return .appleAppIdNotPositive }
+        if appleAppId != nil, marketplace != .appStore { return .appleAppIdOnlyAppStore }
+        if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { return .blankName }
         return nil
     }
 
-    private static func idProblem(_ id: String) -> String? {
+    private static func isAppId(_ id: String) -> Bool {
         let allowed = id.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-" || $0 == "_")
         }
-        return id.isEmpty || id.count > 155 || !allowed ? "bundle id: letters, digits, ., - and _ (up to 155), not \(id)" : nil
+        return !id.isEmpty && id.count <= 155 && allowed
     }
 }

@@ -8,10 +8,10 @@ public enum StoreError: Error, Equatable {
     /// R11: the order already has a live grant.
     case alreadyDelivered(orderId: String, by: String, at: Millis)
     case illegalTransition(orderId: String, from: OrderState, to: OrderState)
-    case forbidden(action: String, role: Role)
+    case forbidden(action: OperatorAct, role: Role)
     /// The store was opened on a PostgreSQL hot standby, which only reads.
-    case onReplica(action: String)
-    case reasonRequired(action: String)
+    case onReplica(action: OperatorAct)
+    case reasonRequired(action: OperatorAct)
     /// Malformed input to an operation (an empty id, a quantity of zero): the caller's
     /// mistake, one ``InvalidInput`` value for each kind.
     case invalid(InvalidInput)

@@ -25,9 +25,9 @@ public enum OrderPermissions {
         case .disputed:
             return .mustSettleDispute(orderId: order.orderId)
         case .rejected where !overridesRejection(role):
-            return .forbidden(action: "grant a rejected order", role: role)
+            return .forbidden(action: .grantRejectedOrder, role: role)
         case .receiptReceived, .verifyRetry, .rejected:
-            return role.mayAct ? nil : .forbidden(action: "grant orders", role: role)
+            return role.mayAct ? nil : .forbidden(action: .grantOrders, role: role)
         }
     }
 
@@ -38,8 +38,8 @@ public enum OrderPermissions {
 
     /// Why `role` may not ask Apple again about `order`, or nil if it may.
     public static func reverifyRefusal(_ order: Order, role: Role) -> StoreError? {
-        guard role.mayAct else { return .forbidden(action: "re-verify orders", role: role) }
-        if order.state == .rejected, !overridesRejection(role) { return .forbidden(action: "re-verify a rejected order", role: role) }
+        guard role.mayAct else { return .forbidden(action: .reverifyOrders, role: role) }
+        if order.state == .rejected, !overridesRejection(role) { return .forbidden(action: .reverifyRejectedOrder, role: role) }
         if order.state == .pendingPayment { return .noReceipt(orderId: order.orderId) }
         return nil
     }

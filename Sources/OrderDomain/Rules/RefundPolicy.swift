@@ -28,23 +28,36 @@ public struct RefundPolicy: Sendable, Equatable {
     /// The name answers sent by the policy carry, in the store and the audit log.
     public static let actor = Operator(name: "refund-policy", role: .support)
 
+    /// Why a request is left to support.
+    public enum Leave: Sendable, Equatable {
+        case notOpen
+        /// Apple refused the last answer: support corrects it.
+        case answerRefused
+        /// Not delivered through iapdesk.
+        case notDelivered
+        /// The game reported no use with the player's consent.
+        case noConsentedReport
+        /// Support answers, until `answerBefore` Apple's deadline (nil: always).
+        case supportAnswers(answerBefore: Millis?)
+    }
+
     public enum Decision: Sendable, Equatable {
         /// Left to support, and why.
-        case leave(String)
+        case leave(Leave)
         /// Sent now: the answer, and why (the audit entry's reason).
         case send(ConsumptionAnswer, why: String)
     }
 
     /// The one decision: what the policy does with `request` at `now`.
     public func decide(_ request: RefundRequest, productType: ProductType?, now: Millis) -> Decision {
-        guard request.isOpen(at: now) else { return .leave("not open") }
-        guard request.answers.last?.outcome != .failed else { return .leave("Apple refused an answer: support corrects it") }
-        guard request.deliveredAt != nil else { return .leave("not delivered through iapdesk") }
-        guard let report = request.consumption, report.customerConsented else { return .leave("the game reported no use with the player's consent") }
+        guard request.isOpen(at: now) else { return .leave(.notOpen) }
+        guard request.answers.last?.outcome != .failed else { return .leave(.answerRefused) }
+        guard request.deliveredAt != nil else { return .leave(.notDelivered) }
+        guard let report = request.consumption, report.customerConsented else { return .leave(.noConsentedReport) }
         let mode = productType.flatMap { modes[$0] } ?? .operator
         let due = request.deadline.map { $0 - now }
         let late = answerBefore.map { before in (due ?? .max) <= before } ?? false
-        guard mode == .answer || late else { return .leave("left to support until \(answerBefore.map { "\($0 / 3_600_000) h" } ?? "Apple's deadline")") }
+        guard mode == .answer || late else { return .leave(.supportAnswers(answerBefore: answerBefore)) }
         let answer = ConsumptionAnswer(
             customerConsented: true, consumptionPercentage: report.consumptionPercentage, deliveryStatus: .delivered, refundPreference: preference,
             sampleContentProvided: false)

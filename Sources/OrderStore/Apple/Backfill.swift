@@ -21,7 +21,7 @@ extension AppleAnswers {
         _ transactions: [AppleTransaction], environment: AppleEnvironment, asked transactionId: String, by actor: Operator, reason: String,
         at now: Millis = .now()
     ) async throws -> Backfill {
-        try store.requireOperator(actor, may: "backfill from Apple", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .backfillFromApple, reason: reason, minimum: .admin)
         let ids = transactions.map(\.transactionId)
         return try await store.write(as: actor, now: now) { tx in
             let known = ids.isEmpty ? 0 : try await tx.sql.row("SELECT COUNT(*) AS n FROM transactions WHERE transaction_id IN (\(binds: ids))")?.int("n") ?? 0
@@ -58,7 +58,7 @@ extension AppleAnswers {
     /// the purchase `transactionId` belongs to: every transaction of that purchase. Admins,
     /// audited.
     public func recordAppleAccount(_ appTransactionId: String, ofPurchaseWith transactionId: String, by actor: Operator, reason: String) async throws {
-        try store.requireOperator(actor, may: "backfill from Apple", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .backfillFromApple, reason: reason, minimum: .admin)
         try await store.write(as: actor) { tx in
             try await tx.sql.raw(
                 """

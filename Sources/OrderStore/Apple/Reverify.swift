@@ -69,7 +69,7 @@ extension AppleAnswers {
         orderId: String, using verifier: any ReceiptVerifier, by actor: Operator = .system,
         unlessAskedSince: Millis? = nil
     ) async throws -> VerificationOutcome {
-        guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: "re-verify orders", role: actor.role) }
+        guard actor.isSystem || actor.role.mayAct else { throw StoreError.forbidden(action: .reverifyOrders, role: actor.role) }
         let owner = "\(actor.name)'s re-verify (\(LeaseOwner.new()))"
         let made: Bool
         switch try await store.claimVerification(orderId: orderId, owner: owner) {

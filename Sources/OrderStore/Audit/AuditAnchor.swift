@@ -16,7 +16,7 @@ extension AuditLog {
     /// restore from a copy, a truncation). Everything before must verify, MACs included:
     /// anchoring vouches for where the log ends, never for a rewrite inside it.
     public func anchor(reason: String, by actor: Operator) async throws -> AuditAnchorOutcome {
-        try store.requireOperator(actor, may: "anchor the audit log", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .anchorAuditLog, reason: reason, minimum: .admin)
         guard let key = store.settings.auditKey else {
             throw AuditError.noKey
         }

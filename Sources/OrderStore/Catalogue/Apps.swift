@@ -7,11 +7,11 @@ extension Catalogue {
     /// products, orders and notifications are kept apart by its id; the configuration gives
     /// its credentials (Apple's per app, Google's service account for its packages).
     public func addApp(_ app: StoreApp, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try store.requireOperator(actor, may: "add apps", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .addApps, reason: reason, minimum: .admin)
         if let problem = app.problem { throw StoreError.invalid(.app(problem: problem)) }
         try await store.write(as: actor, now: now) { tx in
             if app.game != app.bundleId, try await tx.sql.row("SELECT 1 AS n FROM apps WHERE bundle_id = \(bind: app.game)") == nil {
-                throw StoreError.invalid(.app(problem: "game: this store serves no app \(app.game) (add it first)"))
+                throw StoreError.invalid(.app(problem: .gameNotServed(app.game)))
             }
             let existed =
                 try await tx.sql.row(

@@ -33,7 +33,7 @@ public struct Catalogue: Sendable {
     ///   already there (adding) or not there (changing), and for a type change once orders name it.
     @discardableResult
     public func define(_ product: Product, replacing: Bool, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Product {
-        try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .changeCatalogue, reason: reason, minimum: .admin)
         if let problem = product.problem { throw StoreError.invalid(.product(productId: product.productId, problem: problem)) }
         let product = try store.withApp(product)
         try await store.write(as: actor, now: now) { tx in
@@ -65,7 +65,7 @@ public struct Catalogue: Sendable {
 
     /// Retires a product: no new order may name it; the orders that do keep it. Admins, audited.
     public func retire(_ productId: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try store.requireOperator(actor, may: "change the catalogue", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .changeCatalogue, reason: reason, minimum: .admin)
         try await store.write(as: actor, now: now) { tx in
             guard var product = try await tx.sql.product(productId) else { throw StoreError.unknownProduct(productId) }
             guard product.retiredAt == nil else { throw StoreError.invalid(.productRetiredAlready(productId)) }

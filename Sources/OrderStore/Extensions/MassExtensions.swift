@@ -14,7 +14,7 @@ extension Extensions {
         at now: Millis = .now(),
         send: @Sendable (_ productId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> String?
     ) async throws -> MassExtension {
-        try store.requireOperator(actor, may: "extend every subscriber", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .extendEverySubscriber, reason: reason, minimum: .admin)
         guard (1...ExtensionRule.maxDays).contains(days) else { throw StoreError.invalid(.extensionDays(days, max: ExtensionRule.maxDays)) }
         guard ExtensionRule.reasonCodes.contains(reasonCode) else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
         let requestId = UUID().uuidString.lowercased()

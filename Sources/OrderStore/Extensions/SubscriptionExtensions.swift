@@ -31,7 +31,7 @@ public struct Extensions: Sendable {
         originalTransactionId otid: String, days: Int, reasonCode: Int, by actor: Operator, reason: String, at now: Millis = .now(),
         send: @Sendable (_ originalTransactionId: String, _ days: Int, _ reasonCode: Int, _ requestId: String, AppleEnvironment) async -> ExtensionAnswer
     ) async throws -> SubscriptionExtension {
-        try store.requireOperator(actor, may: "extend subscriptions", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .extendSubscriptions, reason: reason, minimum: .admin)
         guard (0...3).contains(reasonCode) else { throw StoreError.invalid(.extensionReasonCode(reasonCode)) }
         let requestId = UUID().uuidString.lowercased()
         let yearAgo: Millis = now - .hours(365 * 24)

@@ -16,7 +16,7 @@ extension GooglePlayPurchases {
         orderId: String, revoke: Bool, by actor: Operator, reason: String, at now: Millis = .now(),
         tell: @Sendable (_ package: String, _ googleOrderId: String, _ revoke: Bool) async -> String?
     ) async throws -> String? {
-        try store.requireOperator(actor, may: "refund a Google Play order", reason: reason)
+        try store.requireOperator(actor, may: .refundPlayOrder, reason: reason)
         guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         guard order.marketplace == .googlePlay, let googleOrderId = order.transactionId, let package = order.app else {
             throw StoreError.notPaidIn(.googlePlay, id: "order \(orderId)")
@@ -40,7 +40,7 @@ extension GooglePlayPurchases {
         purchaseToken token: String, package: String, to orderId: String, by actor: Operator, reason: String, at now: Millis = .now(),
         verify: @Sendable (_ evidence: PurchaseEvidence) async -> VerificationReport
     ) async throws -> VerificationOutcome {
-        try store.requireOperator(actor, may: "attach a Google Play purchase", reason: reason)
+        try store.requireOperator(actor, may: .attachPlayPurchase, reason: reason)
         guard let order = try await store.orders.find(orderId) else { throw StoreError.notFound(kind: .order, id: orderId) }
         if order.transactionId != nil { throw StoreError.hasTransaction(orderId: orderId, state: order.state) }
         let evidence = PurchaseEvidence.googlePlay(PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token))
@@ -62,7 +62,7 @@ extension GooglePlayPurchases {
         originalTransactionId otid: String, days: Int, by actor: Operator, reason: String, at now: Millis = .now(),
         tell: @Sendable (_ package: String, _ purchaseToken: String, _ seconds: Int64) async -> PlayDeferAnswer
     ) async throws -> PlayDeferAnswer {
-        try store.requireOperator(actor, may: "defer subscriptions", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .deferSubscriptions, reason: reason, minimum: .admin)
         guard (1...Self.maxDeferDays).contains(days) else {
             throw StoreError.deferRefused(originalTransactionId: otid, .days(days, max: Self.maxDeferDays))
         }
@@ -87,7 +87,7 @@ extension GooglePlayPurchases {
         originalTransactionId otid: String, prorated: Bool, by actor: Operator, reason: String, at now: Millis = .now(),
         tell: @Sendable (_ package: String, _ purchaseToken: String, _ prorated: Bool) async -> String?
     ) async throws -> String? {
-        try store.requireOperator(actor, may: "revoke a Google Play subscription", reason: reason)
+        try store.requireOperator(actor, may: .revokePlaySubscription, reason: reason)
         let latest = try await latestToken(of: otid)
         if let refusal = await tell(latest.package, latest.token, prorated) { return refusal }
         try await store.write(as: actor, now: now) { tx in
@@ -152,7 +152,7 @@ extension GooglePlayPurchases {
         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
         tell: @Sendable (_ package: String, _ purchaseToken: String, _ seconds: Int64) async -> PlayDeferAnswer
     ) async throws -> PlayDeferAllSummary {
-        try store.requireOperator(actor, may: "defer subscriptions", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .deferSubscriptions, reason: reason, minimum: .admin)
         let subscriptions = try await store.read { sql in
             try await sql.rows(
                 """

@@ -150,7 +150,7 @@ public struct GooglePlayPurchases: Sendable {
         tell: @Sendable (PlayAcknowledgement) async -> String?
     ) async throws -> PlayAcknowledgeOutcome {
         // The worker acknowledges by itself; an operator must be one who may act, with a reason.
-        if actor != .system { try store.requireOperator(actor, may: "acknowledge a Google Play purchase", reason: reason ?? "") }
+        if actor != .system { try store.requireOperator(actor, may: .acknowledgePlayPurchase, reason: reason ?? "") }
         let owed = try await store.read { sql -> PlayAcknowledgement?? in
             guard
                 let stored = try await sql.row("SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE purchase_token = \(bind: token)")

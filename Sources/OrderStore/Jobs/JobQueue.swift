@@ -134,7 +134,7 @@ public struct JobQueue: Sendable {
 
     /// Brings a dead job back: due now, its attempts counted from zero. Audited with the reason.
     public func requeue(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Job {
-        try store.requireOperator(actor, may: "requeue jobs", reason: reason)
+        try store.requireOperator(actor, may: .requeueJobs, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             guard
                 let job = try await tx.sql.row(

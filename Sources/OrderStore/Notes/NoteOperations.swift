@@ -11,7 +11,7 @@ extension Notes {
     ///   or account the store does not know.
     @discardableResult
     public func add(to target: Note.Target, text: String, by actor: Operator, at now: Millis = .now()) async throws -> Note {
-        try store.requireOperator(actor, may: "write notes", reason: text)
+        try store.requireOperator(actor, may: .writeNotes, reason: text)
         guard text.count <= Note.maxLength else { throw StoreError.invalid(.noteTooLong(max: Note.maxLength)) }
         return try await store.write(as: actor, now: now) { tx in
             let known: SQLQueryString =

@@ -104,7 +104,7 @@ extension AppleNotifications {
     /// Puts a stored, verified notification through the rules again (after an operator
     /// attached the orphan it was about, say). Audited with the reason.
     public func replay(id: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws {
-        try store.requireOperator(actor, may: "replay notifications", reason: reason)
+        try store.requireOperator(actor, may: .replayNotifications, reason: reason)
         try await store.write(as: actor, now: now) { tx in
             guard let record = try await tx.notificationRecord(id) else { throw StoreError.notFound(kind: .notification, id: "\(id)") }
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }

@@ -22,7 +22,7 @@ public struct Operators: Sendable {
                 // The table's word, never more than the caller was given (a database cap, --readonly).
                 let actingRole = min(
                     try await tx.sql.row("SELECT role FROM operators WHERE name = \(bind: actor.name)")?.value("role", as: Role.self) ?? .viewer, actor.role)
-                guard actingRole == .admin else { throw StoreError.forbidden(action: "add operators", role: actingRole) }
+                guard actingRole == .admin else { throw StoreError.forbidden(action: .addOperators, role: actingRole) }
             }
             try await tx.sql.raw(
                 """

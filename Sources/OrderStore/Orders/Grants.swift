@@ -30,7 +30,7 @@ extension Orders {
     /// ```
     @discardableResult
     public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
-        try store.requireOperator(actor, may: "grant orders", reason: reason)
+        try store.requireOperator(actor, may: .grantOrders, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             if order.state == .delivered { throw try await store.alreadyDelivered(tx, orderId: orderId) }
@@ -47,7 +47,7 @@ extension Orders {
     ///   delivered, and the same refusals as ``grant(orderId:expectedVersion:by:reason:at:)``.
     @discardableResult
     public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
-        try store.requireOperator(actor, may: "revoke deliveries", reason: reason)
+        try store.requireOperator(actor, may: .revokeDeliveries, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }

@@ -41,7 +41,7 @@ extension Orders {
     /// holds is refused), and its event is confirmed at once: the game gave it long ago and
     /// must not give it again. Nothing about an order already there changes.
     public func `import`(_ row: ImportedOrder, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> ImportOutcome {
-        try store.requireOperator(actor, may: "import orders", reason: reason, minimum: .admin)
+        try store.requireOperator(actor, may: .importOrders, reason: reason, minimum: .admin)
         guard !row.orderId.isEmpty, !row.accountId.isEmpty, row.quantity > 0 else {
             throw StoreError.invalid(.importedOrderIncomplete)
         }

@@ -10,7 +10,7 @@ extension Orders {
     public func attach(transactionId: String, to orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now())
         async throws -> Order
     {
-        try store.requireOperator(actor, may: "attach orphan transactions", reason: reason)
+        try store.requireOperator(actor, may: .attachOrphans, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }

@@ -118,7 +118,7 @@ public struct Outbox: Sendable {
     /// applies it once by its id whatever it had before.
     @discardableResult
     public func resend(_ id: String, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> GameEvent {
-        try store.requireOperator(actor, may: "resend events to the game", reason: reason)
+        try store.requireOperator(actor, may: .resendEvents, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             guard
                 let event = try await tx.sql.row(
@@ -137,7 +137,7 @@ public struct Outbox: Sendable {
     /// Every dead event (up to `limit`, oldest first) owed to the game again at once, in one
     /// transaction, each resend audited on its order. Returns the events resent.
     public func resendDead(by actor: Operator, reason: String, limit: Int = 10_000, at now: Millis = .now()) async throws -> [GameEvent] {
-        try store.requireOperator(actor, may: "resend events to the game", reason: reason)
+        try store.requireOperator(actor, may: .resendEvents, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let events = try await tx.sql.rows(
                 """

@@ -141,7 +141,7 @@ public struct Refunds: Sendable {
         notificationId: Int64, answer: ConsumptionAnswer, by actor: Operator, reason: String, at now: Millis = .now(),
         send: @Sendable (_ transactionId: String, _ environment: AppleEnvironment, ConsumptionAnswer) async -> String?
     ) async throws -> RefundAnswer {
-        try store.requireOperator(actor, may: "answer refund requests", reason: reason)
+        try store.requireOperator(actor, may: .answerRefundRequests, reason: reason)
         guard answer.customerConsented else { throw AppleActionError.consentRequired }
         let request = try await request(notificationId)
         guard let tid = request.transactionId else { throw AppleActionError.notARefundRequest(id: notificationId) }

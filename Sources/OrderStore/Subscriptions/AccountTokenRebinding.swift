@@ -27,7 +27,7 @@ extension Subscriptions {
         originalTransactionId otid: String, by actor: Operator, reason: String, at now: Millis = .now(),
         send: @Sendable (_ token: UUID, _ originalTransactionId: String, AppleEnvironment) async -> String?
     ) async throws -> AccountTokenRebinding {
-        try store.requireOperator(actor, may: "rebind a subscription's token", reason: reason)
+        try store.requireOperator(actor, may: .rebindToken, reason: reason)
         let (owner, order) = try await store.read { sql -> (String, Order?) in
             guard let subscription = try await sql.row("SELECT owner_account FROM subscriptions WHERE original_transaction_id = \(bind: otid)") else {
                 throw StoreError.notFound(kind: .subscription, id: otid)

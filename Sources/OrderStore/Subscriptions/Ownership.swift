@@ -143,7 +143,7 @@ extension OrderStore {
     }
 
     /// Operator actions need a role that may act and a reason for the audit log.
-    func requireOperator(_ actor: Operator, may action: String, reason: String, minimum: Role = .support) throws {
+    func requireOperator(_ actor: Operator, may action: OperatorAct, reason: String, minimum: Role = .support) throws {
         if isReplica { throw StoreError.onReplica(action: action) }
         guard actor.role >= minimum, actor.role.mayAct else { throw StoreError.forbidden(action: action, role: actor.role) }
         guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw StoreError.reasonRequired(action: action) }
@@ -157,7 +157,7 @@ extension Subscriptions {
     public func transfer(originalTransactionId otid: String, to account: String, by actor: Operator, reason: String, at now: Millis = .now())
         async throws
     {
-        try store.requireOperator(actor, may: "transfer subscription ownership", reason: reason)
+        try store.requireOperator(actor, may: .transferSubscription, reason: reason)
         try await store.write(as: actor, now: now) { tx in
             guard let subscription = try await tx.subscriptionRow(otid) else { throw StoreError.notFound(kind: .subscription, id: otid) }
             let disputed = try await tx.disputedOrders(otid)
@@ -180,7 +180,7 @@ extension Subscriptions {
     public func resolve(orderId: String, expectedVersion: Int64, favor: Favor, by actor: Operator, reason: String, at now: Millis = .now())
         async throws -> Order
     {
-        try store.requireOperator(actor, may: "resolve disputes", reason: reason)
+        try store.requireOperator(actor, may: .resolveDisputes, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }

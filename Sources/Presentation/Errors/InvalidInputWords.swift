@@ -14,8 +14,8 @@ extension InvalidInput {
         case .extensionReasonCode(let code): "reason code \(code): Apple's are 0 to 3"
         case .extendsAutoRenewablesOnly(let productId, let type): "\(productId) is \(type.rawValue): Apple extends auto-renewable subscriptions only"
         case .massExtensionUnderWay(let productId): "another extension of every \(productId) subscriber is being asked of Apple right now"
-        case .product(let productId, let problem): "\(productId): \(problem)"
-        case .app(let problem): problem
+        case .product(let productId, let problem): "\(productId): \(problem.words)"
+        case .app(let problem): problem.words
         case .productNotInCatalogue(let productId): "\(productId) is not in the catalogue: add it first"
         case .productAppFixed(let productId, let app): "\(productId) is sold by \(app) and orders name it: its app cannot change"
         case .productTypeFixed(let productId, let type): "\(productId) is \(type.rawValue) and orders name it: its type cannot change"

@@ -29,11 +29,11 @@ extension StoreError {
         case .illegalTransition(let orderId, let from, let to):
             "order \(orderId) cannot go from \(from.rawValue) to \(to.rawValue)"
         case .forbidden(let action, let role):
-            "the \(role.rawValue) role may not \(action)"
+            "the \(role.rawValue) role may not \(action.words)"
         case .onReplica(let action):
-            "cannot \(action) here: this store is a PostgreSQL hot standby, which only reads; open the primary to act"
+            "cannot \(action.words) here: this store is a PostgreSQL hot standby, which only reads; open the primary to act"
         case .reasonRequired(let action):
-            "\(action) needs a reason: it goes into the audit log"
+            "\(action.words) needs a reason: it goes into the audit log"
         case .invalid(let what):
             what.words
         case .orderExists(let orderId):
