@@ -11,20 +11,13 @@ import Testing
 /// when shown.
 @Suite("Reasons kept as codes and facts")
 struct ReasonParticularsStoreTests {
-    private func verify(_ store: OrderStore, _ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws
-        -> VerificationOutcome
-    {
-        let submission = try await store.paidOrder(id, account: account, product: product)
-        return try await store.apple.apply(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000)
-    }
-
     @Test(
         "A replay keeps who holds the purchase as facts: on the order, its attempt's verdict, the account's flag and the rule's audit entry, read back alike",
         arguments: Backend.all)
     func replayFacts(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
-            _ = try await verify(store, "o2", account: "thief", [tx("500", at: t0 + 100)])
+            _ = try await store.answeredOrder("o1", account: "a1", [tx("500", at: t0 + 100)])
+            _ = try await store.answeredOrder("o2", account: "thief", [tx("500", at: t0 + 100)])
             let expected = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: "o1", account: "a1", key: "tid:500")))
             let detail = try await store.orders.detail("o2")
             #expect(detail.order.why == expected)
@@ -39,8 +32,8 @@ struct ReasonParticularsStoreTests {
     @Test("A rule's audit entry chains its decision: changing the kept facts breaks the chain at that entry", arguments: Backend.all)
     func auditedDecisionChained(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await verify(store, "o1", account: "a1", [tx("500", at: t0 + 100)])
-            _ = try await verify(store, "o2", account: "thief", [tx("500", at: t0 + 100)])
+            _ = try await store.answeredOrder("o1", account: "a1", [tx("500", at: t0 + 100)])
+            _ = try await store.answeredOrder("o2", account: "thief", [tx("500", at: t0 + 100)])
             let entry = try #require(try await store.orders.detail("o2").audit.first { $0.action == .verifyReplay })
             let forged = try Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: "o9", account: "a9", key: "tid:500"))).json()
             try await store.db.sql.raw("UPDATE audit_log SET why = \(bind: forged) WHERE seq = \(bind: entry.seq)").run()
@@ -53,7 +46,7 @@ struct ReasonParticularsStoreTests {
         arguments: Backend.all)
     func refundFacts(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await verify(store, "o1", account: "a1", [tx("700", at: t0 + 100)])
+            _ = try await store.answeredOrder("o1", account: "a1", [tx("700", at: t0 + 100)])
             _ = try await store.apple.recordRefund(transactionId: "700", cancelledAt: t0 + 5000, at: t0 + 6000)
             let detail = try await store.orders.detail("o1")
             let expected = Why(.refunded(.appStore), ReasonParticulars(transactionId: "700"))

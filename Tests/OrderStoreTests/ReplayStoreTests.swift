@@ -10,8 +10,7 @@ struct ReplayStoreTests {
     private func verify(_ store: OrderStore, _ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws
         -> Order
     {
-        let submission = try await store.paidOrder(id, account: account, product: product)
-        return try await store.apple.apply(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000).order
+        try await store.answeredOrder(id, account: account, product: product, transactions).order
     }
 
     @Test("The same transaction on a second order of the same account is a replay", arguments: Backend.all)

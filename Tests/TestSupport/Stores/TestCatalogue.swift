@@ -65,6 +65,15 @@ extension OrderStore {
         return try await orders.submit(orderId: id, receiptData: "receipt-of-\(id)", claimedTransactionId: claimed, at: at + 1000)
     }
 
+    /// Places `id` for `account` and has Apple answer it 3 s later with `transactions`.
+    @discardableResult
+    public func answeredOrder(_ id: String, account: String, product: String = "coins_60", _ transactions: [AppleTransaction]) async throws
+        -> VerificationOutcome
+    {
+        let submission = try await paidOrder(id, account: account, product: product)
+        return try await apple.apply(orderId: id, submissionId: submission, report: validReport(transactions), at: t0 + 3000)
+    }
+
     /// Places `id` at `at` and delivers it 3 s later: Apple answered with its purchase
     /// (`tx-ID`, made at `at` + 0.5 s) from `environment`.
     public func deliveredOrder(
