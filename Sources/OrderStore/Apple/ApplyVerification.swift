@@ -68,37 +68,18 @@ extension OrderStore {
     {
         var next = order
         next.environment = report.environment ?? order.environment
-        switch outcome.classification {
-        case .retryable(let reason):
-            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
-            return
-        case .configuration(let reason):
-            try await scheduleRetry(tx, order: next, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
-            return
-        case .final(let reason):
-            try await reject(tx, next, previous: order, reason: reason, outcome: &outcome)
-            return
-        case .valid, .validExpired:
-            break
+        if let decision = OrderRules.afterAnswer(next, outcome.classification, hasContent: report.content != nil, now: tx.now) {
+            return try await apply(tx, decision, to: order, outcome: &outcome)
         }
-        guard let content = report.content else {
-            try await scheduleRetry(
-                tx, order: next, previous: order, reason: Why(.validWithoutContent), operatorNeeded: false,
-                outcome: &outcome)
-            return
-        }
+        guard let content = report.content else { return }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
-            return try await handleFailedCheck(tx, order: next, previous: order, outcome: &outcome)
+            guard let decision = OrderRules.afterChecks(next, outcome.checks, now: tx.now) else { return }
+            return try await apply(tx, decision, to: order, outcome: &outcome)
         }
         switch try await tx.claim(purchase.transaction, type: purchase.type, for: order) {
         case .replay(let holderOrder, let holderAccount, let key):
-            next.replayFlag = true
-            let why = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: holderOrder, account: holderAccount, key: key)))
-            try await tx.flagAccount(order, .replay, because: why)
-            outcome.outcomeKind = .checkFailed
-            next.state = .rejected
-            next.explain(why)
-            outcome.order = try await tx.save(next, previous: order, action: .verifyReplay, because: why)
+            let holder = PurchaseHolder(order: holderOrder, account: holderAccount, key: key)
+            try await apply(tx, OrderRules.replay(next, heldBy: holder), to: order, outcome: &outcome)
         case .restore(let holder):
             try await verifyAndDeliver(
                 tx, next, previous: order, purchase: purchase, kind: .restore,
@@ -128,11 +109,7 @@ extension OrderStore {
             let decision = try await decideOwnership(tx, order: current, transaction: purchase.transaction, content: content, source: FactSource(report.method))
             outcome.ownership = decision
             if case .ownerKeeps = decision {
-                var disputed = current
-                disputed.state = .disputed
-                let why = Why(.ownershipDisputed, ReasonParticulars(ownership: decision))
-                disputed.explain(why)
-                outcome.order = try await tx.save(disputed, previous: current, action: .ownershipDisputed, because: why)
+                outcome.order = try await tx.apply(OrderRules.dispute(current, ownership: decision), to: current)
                 return
             }
         }
@@ -159,27 +136,10 @@ extension OrderStore {
         try await tx.refreshExpiry(renewal.originalTransactionId)
     }
 
-    /// R5 turned the answer down. A receipt that holds no transaction for the order proves
-    /// nothing (finished consumables leave the receipt [S3]): it waits for an operator on the
-    /// retry schedule. Any other failed check proves the receipt does not pay for this order.
-    private func handleFailedCheck(_ tx: WriteTransaction, order next: Order, previous: Order, outcome: inout VerificationOutcome) async throws {
-        guard let failed = ReceiptChecks.firstFailure(outcome.checks) else { return }
-        if failed.name == .transactionPresent {
-            let reason = Why(.noTransactionForOrder)
-            try await scheduleRetry(tx, order: next, previous: previous, reason: reason, operatorNeeded: true, outcome: &outcome)
-            return
-        }
-        outcome.outcomeKind = .checkFailed
-        try await reject(
-            tx, next, previous: previous, reason: Why(.checkFailed(failed.name), ReasonParticulars(check: failed)), outcome: &outcome)
-    }
-
-    private func reject(_ tx: WriteTransaction, _ next: Order, previous: Order, reason: Why, outcome: inout VerificationOutcome) async throws {
-        var rejected = next
-        rejected.state = .rejected
-        rejected.explain(reason)
-        rejected.nextRetryAt = nil
-        outcome.order = try await tx.save(rejected, previous: previous, action: .verifyRejected, because: reason)
+    /// Applies a decision of the rules to the order an answer was about.
+    func apply(_ tx: WriteTransaction, _ decision: OrderDecision, to order: Order, outcome: inout VerificationOutcome) async throws {
+        if let kind = decision.outcome { outcome.outcomeKind = kind }
+        outcome.order = try await tx.apply(decision, to: order)
     }
 
     /// A purchase Apple's answer showed for an order, with its product type.
@@ -237,25 +197,9 @@ extension OrderStore {
         }
     }
 
-    /// R4: the order waits for the next try. `operatorNeeded` marks our own configuration
-    /// or an answer only a person can act on; the retries still run, so fixing the
-    /// configuration is enough. A hand delivery awaiting confirmation stays delivered.
-    func scheduleRetry(_ tx: WriteTransaction, order: Order, previous: Order, reason: Why, operatorNeeded: Bool, outcome: inout VerificationOutcome)
-        async throws
-    {
-        var next = order
-        if !previous.isUnconfirmedDelivery { next.state = .verifyRetry }
-        next.attempts = previous.attempts + 1
-        next.explain(reason)
-        let firstFailure = previous.firstFailureAt ?? tx.now
-        next.firstFailureAt = firstFailure
-        next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: tx.now)
-        // R4: never rejected for Apple's outage; when the schedule runs out a human takes over.
-        next.needsOperator = operatorNeeded || next.nextRetryAt == nil
-        let action: AuditAction = previous.isUnconfirmedDelivery ? .grantUnconfirmed : (previous.state == .verifyRetry ? .verifyRetry : .verifyRetryable)
-        let detail =
-            next.nextRetryAt.map { "next try \($0.iso8601)" + (operatorNeeded ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
-        outcome.order = try await tx.save(next, previous: previous, action: action, because: reason, detail: detail)
+    /// R4 for an answer that settles nothing: the order waits for the next try.
+    func scheduleRetry(_ tx: WriteTransaction, order: Order, because why: Why, ourSetup: Bool, outcome: inout VerificationOutcome) async throws {
+        try await apply(tx, OrderRules.retry(order, because: why, ourSetup: ourSetup, now: tx.now), to: order, outcome: &outcome)
     }
 
     private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)
@@ -310,15 +254,8 @@ extension OrderStore {
     }
 
     /// R9: the order is refunded and its live grant revoked.
-    func refund(_ tx: WriteTransaction, order: Order, why: Why, revokedBy: String = "apple") async throws -> Order {
-        try await tx.revokeLiveGrant(orderId: order.orderId, by: revokedBy, why: why)
-        var next = order
-        next.state = .refunded
-        next.explain(why)
-        next.nextRetryAt = nil
-        let refunded = try await tx.save(next, previous: order, action: .refund, because: why)
-        try await tx.recordEvent(.refunded, order: refunded)
-        return refunded
+    func refund(_ tx: WriteTransaction, order: Order, why: Why) async throws -> Order {
+        try await tx.apply(OrderRules.refund(order, because: why), to: order)
     }
 }
 

@@ -10,33 +10,29 @@ extension OrderStore {
     {
         switch outcome.classification {
         case .retryable(let reason):
-            return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
+            return try await scheduleRetry(tx, order: order, because: reason, ourSetup: false, outcome: &outcome)
         case .configuration(let reason):
-            return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: true, outcome: &outcome)
+            return try await scheduleRetry(tx, order: order, because: reason, ourSetup: true, outcome: &outcome)
         case .final(let reason):
-            return try await stopConfirming(
-                tx, order, because: reason.ofHandDelivery(order.orderId), outcome: &outcome)
+            return try await apply(tx, OrderRules.unconfirmed(order, because: reason), to: order, outcome: &outcome)
         case .valid, .validExpired:
             break
         }
         guard let content = report.content else {
-            return try await scheduleRetry(
-                tx, order: order, previous: order, reason: Why(.validWithoutContent), operatorNeeded: false,
-                outcome: &outcome)
+            return try await scheduleRetry(tx, order: order, because: Why(.validWithoutContent), ourSetup: false, outcome: &outcome)
         }
         guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
             guard let failed = ReceiptChecks.firstFailure(outcome.checks), failed.name != .transactionPresent else {
                 let reason = Why(.noTransactionForOrder).ofHandDelivery(order.orderId)
-                return try await scheduleRetry(tx, order: order, previous: order, reason: reason, operatorNeeded: false, outcome: &outcome)
+                return try await scheduleRetry(tx, order: order, because: reason, ourSetup: false, outcome: &outcome)
             }
-            return try await stopConfirming(
-                tx, order,
-                because: Why(.checkFailed(failed.name), ReasonParticulars(check: failed)).ofHandDelivery(order.orderId),
-                outcome: &outcome)
+            let why = Why(.checkFailed(failed.name), ReasonParticulars(check: failed))
+            return try await apply(tx, OrderRules.unconfirmed(order, because: why), to: order, outcome: &outcome)
         }
         let transaction = purchase.transaction
         if case .replay(let holder, let holderAccount, let key) = try await tx.claim(transaction, type: purchase.type, for: order) {
-            return try await flagDoubleDelivery(tx, order, holder: holder, holderAccount: holderAccount, key: key, outcome: &outcome)
+            let decision = OrderRules.doubleDelivery(order, heldBy: PurchaseHolder(order: holder, account: holderAccount, key: key))
+            return try await apply(tx, decision, to: order, outcome: &outcome)
         }
         var next = order
         next.transactionId = transaction.transactionId
@@ -58,31 +54,6 @@ extension OrderStore {
         outcome.order = try await tx.save(
             next, previous: order, action: .grantConfirmed,
             detail: "Apple confirms transaction \(transaction.transactionId)")
-    }
-
-    private func stopConfirming(_ tx: WriteTransaction, _ order: Order, because reason: Why, outcome: inout VerificationOutcome) async throws {
-        var next = order
-        next.needsOperator = true
-        next.explain(reason)
-        next.nextRetryAt = nil
-        outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: .grantUnconfirmed, because: reason, detail: "needs operator")
-    }
-
-    private func flagDoubleDelivery(
-        _ tx: WriteTransaction, _ order: Order, holder: String, holderAccount: String, key: String, outcome: inout VerificationOutcome
-    ) async throws {
-        let why = Why(
-            .doubleDelivery, ReasonParticulars(holder: PurchaseHolder(order: holder, account: holderAccount, key: key), handDelivery: order.orderId))
-        var next = order
-        next.deliveryConflict = holder
-        next.needsOperator = true
-        next.explain(why)
-        next.nextRetryAt = nil
-        try await tx.flagAccount(order, .doubleDelivery, because: why)
-        try tx.audit(.deliveryConflict, target: .order(holder), because: why)
-        outcome.outcomeKind = .checkFailed
-        outcome.order = try await tx.save(next, previous: order, action: .deliveryConflict, because: why)
     }
 }
 

@@ -52,14 +52,7 @@ extension Orders {
             let order = try await tx.sql.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .rejected) }
-            try await tx.revokeLiveGrant(orderId: orderId, by: actor.name, reason: reason)
-            var next = order
-            next.state = .rejected
-            next.explain(Why(.revokedByOperator, ReasonParticulars(actor: actor.name, note: reason)))
-            next.nextRetryAt = nil
-            let revoked = try await tx.save(next, previous: order, action: .revoke, reason: reason)
-            try await tx.recordEvent(.revoked, order: revoked, reason: reason)
-            return revoked
+            return try await tx.apply(OrderRules.revoke(order, by: actor.name, saying: reason), to: order)
         }
     }
 }

@@ -51,13 +51,7 @@ extension Orders {
                 let decision = try await store.decideOwnership(
                     tx, order: current, transaction: transaction,
                     content: AppleReceiptContent(bundleId: app, inApp: chain), source: .operator)
-                if case .ownerKeeps = decision {
-                    var disputed = current
-                    disputed.state = .disputed
-                    let why = Why(.ownershipDisputed, ReasonParticulars(ownership: decision))
-                    disputed.explain(why)
-                    return try await tx.save(disputed, previous: current, action: .ownershipDisputed, because: why)
-                }
+                if case .ownerKeeps = decision { return try await tx.apply(OrderRules.dispute(current, ownership: decision), to: current) }
             }
             current = try await store.deliver(tx, order: current, transactionId: transaction.transactionId, kind: .manual, reason: reason)
             return current

@@ -118,10 +118,7 @@ extension OrderStore {
         if favor == .submitter {
             return try await deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
         }
-        var next = order
-        next.state = .rejected
-        next.explain(Why(.disputeSettled, ReasonParticulars(note: reason)))
-        return try await tx.save(next, previous: order, action: .disputeUpheld, reason: reason)
+        return try await tx.apply(OrderRules.settleForOwner(order, saying: reason), to: order)
     }
 
     /// Returns whether the facts were newer than those stored (and so applied).

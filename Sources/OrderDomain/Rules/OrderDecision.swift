@@ -1,0 +1,176 @@
+/// What the rules decided for one order, as a value: the order as the decision leaves it
+/// (state, reason, retry schedule, flags), how the change is audited, the account marked,
+/// the grant taken back and what the game is told. The rules that make it (``OrderRules``)
+/// read no database and ask no store; the store applies it in one step, for both stores.
+public struct OrderDecision: Sendable, Equatable {
+    /// Which decision it is, for what its audit entry says beside the reason.
+    public enum Move: Sendable, Equatable {
+        /// R4: the order waits for the next try; `ourSetup` when our own configuration is why.
+        case retry(ourSetup: Bool)
+        /// R3, R5: the answer proves the purchase does not pay for this order.
+        case reject
+        /// R7: another order holds the purchase.
+        case replay
+        /// R9: the store refunded or revoked the purchase.
+        case refund
+        /// R8: the renewal belongs to another account; the order waits for an operator.
+        case dispute
+        /// R11: Apple's answer does not confirm a delivery made by hand.
+        case unconfirmed
+        /// R7/R11: the purchase paid for another order too.
+        case doubleDelivery
+        /// An operator took a delivery back.
+        case revokedByOperator
+        /// An operator settled a disputed renewal for its owner.
+        case settledForOwner
+    }
+
+    /// The live grant taken back: by whom, and why (the store's decision, or an operator's words).
+    public struct Revoke: Sendable, Equatable {
+        public var by: String
+        public var why: Why?
+        public var words: String?
+
+        public init(by: String, why: Why? = nil, words: String? = nil) {
+            self.by = by
+            self.why = why
+            self.words = words
+        }
+    }
+
+    public var move: Move
+    /// The order as the decision leaves it.
+    public var order: Order
+    public var audit: AuditAction
+    /// The operator's own words, for the audit entry (and the game's event) of their act.
+    public var operatorWords: String? = nil
+    /// The account marked (R7: a replay; R11: two deliveries).
+    public var flag: AccountFlagKind? = nil
+    /// Another order the decision is audited on too (the one holding a purchase delivered twice).
+    public var alsoAudits: String? = nil
+    /// The live grant taken back; nil when none is.
+    public var revoke: Revoke? = nil
+    /// What the game is told.
+    public var event: GameEventType? = nil
+    /// How the verification attempt ended, when an answer led to the decision.
+    public var outcome: AttemptOutcome? = nil
+}
+
+/// The decisions R3–R9 make about an order from a store's answer and the stored facts,
+/// each a function of values alone.
+public enum OrderRules {
+    /// R3 on a store's answer: retry it, reject it, or nil to go on to the checks (a valid
+    /// answer with content).
+    public static func afterAnswer(_ order: Order, _ classification: VerificationClass, hasContent: Bool, now: Millis) -> OrderDecision? {
+        switch classification {
+        case .retryable(let why): retry(order, because: why, ourSetup: false, now: now)
+        case .configuration(let why): retry(order, because: why, ourSetup: true, now: now)
+        case .final(let why): reject(order, because: why)
+        case .valid, .validExpired: hasContent ? nil : retry(order, because: Why(.validWithoutContent), ourSetup: false, now: now)
+        }
+    }
+
+    /// R5 on a valid answer: nil when every check passed. A receipt that holds no
+    /// transaction for the order proves nothing (finished consumables leave it): it waits
+    /// for an operator on the retry schedule. Any other failed check rejects it.
+    public static func afterChecks(_ order: Order, _ checks: [ReceiptCheck], now: Millis) -> OrderDecision? {
+        guard let failed = ReceiptChecks.firstFailure(checks) else { return nil }
+        if failed.name == .transactionPresent { return retry(order, because: Why(.noTransactionForOrder), ourSetup: true, now: now) }
+        var decision = reject(order, because: Why(.checkFailed(failed.name), ReasonParticulars(check: failed)))
+        decision.outcome = .checkFailed
+        return decision
+    }
+
+    /// R4: the order waits for the next try, never rejected for a store's outage; once the
+    /// schedule runs out a person takes over. A hand delivery awaiting confirmation stays
+    /// delivered.
+    public static func retry(_ order: Order, because why: Why, ourSetup: Bool, now: Millis) -> OrderDecision {
+        var next = order
+        if !order.isUnconfirmedDelivery { next.state = .verifyRetry }
+        next.attempts = order.attempts + 1
+        next.explain(why)
+        let firstFailure = order.firstFailureAt ?? now
+        next.firstFailureAt = firstFailure
+        next.nextRetryAt = RetrySchedule.nextAttempt(afterFailure: next.attempts, firstFailureAt: firstFailure, now: now)
+        next.needsOperator = ourSetup || next.nextRetryAt == nil
+        let audit: AuditAction = order.isUnconfirmedDelivery ? .grantUnconfirmed : (order.state == .verifyRetry ? .verifyRetry : .verifyRetryable)
+        return OrderDecision(move: .retry(ourSetup: ourSetup), order: next, audit: audit)
+    }
+
+    /// The answer proves the purchase does not pay for this order.
+    public static func reject(_ order: Order, because why: Why) -> OrderDecision {
+        var next = order
+        next.state = .rejected
+        next.explain(why)
+        next.nextRetryAt = nil
+        return OrderDecision(move: .reject, order: next, audit: .verifyRejected)
+    }
+
+    /// R7: the purchase is held by another order: rejected, flagged, its account marked.
+    public static func replay(_ order: Order, heldBy holder: PurchaseHolder) -> OrderDecision {
+        var next = order
+        next.replayFlag = true
+        next.state = .rejected
+        next.explain(Why(.replay, ReasonParticulars(holder: holder)))
+        return OrderDecision(move: .replay, order: next, audit: .verifyReplay, flag: .replay, outcome: .checkFailed)
+    }
+
+    /// R9: the store took the purchase back: refunded, its grant revoked, the game told.
+    public static func refund(_ order: Order, because why: Why) -> OrderDecision {
+        var next = order
+        next.state = .refunded
+        next.explain(why)
+        next.nextRetryAt = nil
+        return OrderDecision(
+            move: .refund, order: next, audit: .refund, revoke: OrderDecision.Revoke(by: order.marketplace.codePrefix, why: why), event: .refunded)
+    }
+
+    /// R8: the owner still renews, so the renewal is theirs: the order waits, disputed.
+    public static func dispute(_ order: Order, ownership: OwnershipRule.Decision) -> OrderDecision {
+        var next = order
+        next.state = .disputed
+        next.explain(Why(.ownershipDisputed, ReasonParticulars(ownership: ownership)))
+        return OrderDecision(move: .dispute, order: next, audit: .ownershipDisputed)
+    }
+
+    /// R11: Apple's answer does not confirm a delivery made by hand: it stays delivered,
+    /// for an operator, with no more tries.
+    public static func unconfirmed(_ order: Order, because why: Why) -> OrderDecision {
+        var next = order
+        next.needsOperator = true
+        next.explain(why.ofHandDelivery(order.orderId))
+        next.nextRetryAt = nil
+        return OrderDecision(move: .unconfirmed, order: next, audit: .grantUnconfirmed, outcome: .checkFailed)
+    }
+
+    /// R7/R11: a delivery made by hand, and the purchase paid for `holder`'s order too:
+    /// nothing is taken back; both orders are flagged for an operator to settle.
+    public static func doubleDelivery(_ order: Order, heldBy holder: PurchaseHolder) -> OrderDecision {
+        var next = order
+        next.deliveryConflict = holder.order
+        next.needsOperator = true
+        next.explain(Why(.doubleDelivery, ReasonParticulars(holder: holder, handDelivery: order.orderId)))
+        next.nextRetryAt = nil
+        return OrderDecision(
+            move: .doubleDelivery, order: next, audit: .deliveryConflict, flag: .doubleDelivery, alsoAudits: holder.order, outcome: .checkFailed)
+    }
+
+    /// An operator takes a delivery back: rejected, the grant revoked in their name, the game told.
+    public static func revoke(_ order: Order, by actor: String, saying words: String) -> OrderDecision {
+        var next = order
+        next.state = .rejected
+        next.explain(Why(.revokedByOperator, ReasonParticulars(actor: actor, note: words)))
+        next.nextRetryAt = nil
+        return OrderDecision(
+            move: .revokedByOperator, order: next, audit: .revoke, operatorWords: words, revoke: OrderDecision.Revoke(by: actor, words: words),
+            event: .revoked)
+    }
+
+    /// An operator settles a disputed renewal for its owner: the submitter's order is rejected.
+    public static func settleForOwner(_ order: Order, saying words: String) -> OrderDecision {
+        var next = order
+        next.state = .rejected
+        next.explain(Why(.disputeSettled, ReasonParticulars(note: words)))
+        return OrderDecision(move: .settledForOwner, order: next, audit: .disputeUpheld, operatorWords: words)
+    }
+}

@@ -1,0 +1,30 @@
+import OrderDomain
+
+extension WriteTransaction {
+    /// Applies a decision of the rules (``OrderRules``) in this transaction: the account
+    /// marked, the grant taken back, the order's row and its audit entries, the game's event.
+    func apply(_ decision: OrderDecision, to previous: Order) async throws -> Order {
+        let why = decision.order.why
+        if let flag = decision.flag, let why { try await flagAccount(previous, flag, because: why) }
+        if let other = decision.alsoAudits, let why { try audit(decision.audit, target: .order(other), because: why) }
+        if let revoke = decision.revoke {
+            try await revokeLiveGrant(orderId: previous.orderId, by: revoke.by, reason: revoke.words, why: revoke.why)
+        }
+        // An operator's act is audited with their words; the rules' own with their reason.
+        let saved = try await save(
+            decision.order, previous: previous, action: decision.audit, reason: decision.operatorWords,
+            because: decision.operatorWords == nil ? why : nil, detail: Self.detail(of: decision))
+        if let event = decision.event { try await recordEvent(event, order: saved, reason: decision.operatorWords) }
+        return saved
+    }
+
+    /// What a decision's audit entry says beside its reason: a retry's next try.
+    private static func detail(of decision: OrderDecision) -> String {
+        switch decision.move {
+        case .retry(let ourSetup):
+            decision.order.nextRetryAt.map { "next try \($0.iso8601)" + (ourSetup ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
+        case .unconfirmed: "needs operator"
+        default: ""
+        }
+    }
+}
