@@ -71,6 +71,20 @@ struct OrderDecisionTests {
             twice.order.deliveryConflict == "o0" && twice.flag == .doubleDelivery && twice.alsoAudits == "o0" && twice.revoke == nil, "nothing is taken back")
     }
 
+    @Test("R11: a delivery writes one grant and tells the game; a hand grant before the purchase is named keeps being verified on the schedule")
+    func deliveries() {
+        let verified = OrderRules.verified(Self.order(), by: tx("500", at: t0), restoreOf: nil)
+        #expect(verified.order.state == .verified && verified.order.transactionId == "500" && verified.audit == .verifyValid && verified.grant == nil)
+        let automatic = OrderRules.deliver(verified.order, kind: .automatic, transactionId: "500", saying: nil, now: t0)
+        #expect(automatic.order.state == .delivered && automatic.grant == OrderDecision.Grant(kind: .automatic, transactionId: "500"))
+        #expect(automatic.event == .delivered && automatic.audit == GrantKind.automatic.auditAction && automatic.order.nextRetryAt == nil)
+        let byHand = OrderRules.deliver(Self.order(.verifyRetry), kind: .manual, transactionId: nil, saying: "ticket 7", now: t0)
+        #expect(
+            byHand.move == .deliver(confirmed: false) && byHand.order.nextRetryAt == t0 + RetrySchedule.delay(afterFailure: 1)
+                && byHand.operatorWords == "ticket 7")
+        #expect(OrderRules.deliver(Self.order(.refunded), kind: .refundReversed, transactionId: "500", saying: nil, now: t0).event == .refundReversed)
+    }
+
     @Test("An operator's revoke takes the grant back in their name and with their words; settling for the owner rejects the submitter's order")
     func operatorDecisions() {
         let revoked = OrderRules.revoke(Self.order(.delivered), by: "alice", saying: "fraud")

@@ -23,6 +23,22 @@ public struct OrderDecision: Sendable, Equatable {
         case revokedByOperator
         /// An operator settled a disputed renewal for its owner.
         case settledForOwner
+        /// R5, R6: the answer proves the purchase, which R7 let the order claim (a restore of
+        /// `restoreOf`'s purchase by the same account, or a purchase of its own).
+        case verified(restoreOf: String?)
+        /// R11: delivered once; `confirmed` when the purchase that paid is named.
+        case deliver(confirmed: Bool)
+    }
+
+    /// The grant a delivery writes (R11: one live grant per order).
+    public struct Grant: Sendable, Equatable {
+        public var kind: GrantKind
+        public var transactionId: String?
+
+        public init(kind: GrantKind, transactionId: String?) {
+            self.kind = kind
+            self.transactionId = transactionId
+        }
     }
 
     /// The live grant taken back: by whom, and why (the store's decision, or an operator's words).
@@ -50,6 +66,8 @@ public struct OrderDecision: Sendable, Equatable {
     public var alsoAudits: String? = nil
     /// The live grant taken back; nil when none is.
     public var revoke: Revoke? = nil
+    /// The grant written (a delivery); nil when none is.
+    public var grant: Grant? = nil
     /// What the game is told.
     public var event: GameEventType? = nil
     /// How the verification attempt ended, when an answer led to the decision.
@@ -164,6 +182,36 @@ public enum OrderRules {
         return OrderDecision(
             move: .revokedByOperator, order: next, audit: .revoke, operatorWords: words, revoke: OrderDecision.Revoke(by: actor, words: words),
             event: .revoked)
+    }
+
+    /// R5, R6, R7: the answer proves `transaction` pays for the order, which claimed it.
+    public static func verified(_ order: Order, by transaction: AppleTransaction, restoreOf holder: String?) -> OrderDecision {
+        var next = order
+        next.transactionId = transaction.transactionId
+        next.originalTransactionId = transaction.originalTransactionId
+        next.explain(nil)
+        next.nextRetryAt = nil
+        next.needsOperator = false
+        next.state = .verified
+        return OrderDecision(move: .verified(restoreOf: holder), order: next, audit: .verifyValid)
+    }
+
+    /// R11: the order is delivered with one grant of `kind`, and the game told. A hand
+    /// delivery before the store named the purchase that paid keeps being verified on the R4
+    /// schedule, so the answer that names it can claim it (R7).
+    public static func deliver(_ order: Order, kind: GrantKind, transactionId: String?, saying words: String?, now: Millis) -> OrderDecision {
+        var next = order
+        next.state = .delivered
+        next.explain(nil)
+        next.needsOperator = false
+        if transactionId == nil {
+            next.attempts = 0
+            next.firstFailureAt = nil
+            next.nextRetryAt = now + RetrySchedule.delay(afterFailure: 1)
+        }
+        return OrderDecision(
+            move: .deliver(confirmed: transactionId != nil), order: next, audit: kind.auditAction, operatorWords: words,
+            grant: OrderDecision.Grant(kind: kind, transactionId: transactionId), event: kind == .refundReversed ? .refundReversed : .delivered)
     }
 
     /// An operator settles a disputed renewal for its owner: the submitter's order is rejected.

@@ -82,28 +82,20 @@ extension OrderStore {
             try await apply(tx, OrderRules.replay(next, heldBy: holder), to: order, outcome: &outcome)
         case .restore(let holder):
             try await verifyAndDeliver(
-                tx, next, previous: order, purchase: purchase, kind: .restore,
-                detail: "restore of the purchase order \(holder) holds for the same account", content: content, report: report, outcome: &outcome)
+                tx, OrderRules.verified(next, by: purchase.transaction, restoreOf: holder), previous: order, purchase: purchase, kind: .restore,
+                content: content, report: report, outcome: &outcome)
         case .claimed:
             try await verifyAndDeliver(
-                tx, next, previous: order, purchase: purchase, kind: .automatic,
-                detail: "transaction \(purchase.transaction.transactionId) in \(report.environment?.rawValue ?? "unknown environment")",
+                tx, OrderRules.verified(next, by: purchase.transaction, restoreOf: nil), previous: order, purchase: purchase, kind: .automatic,
                 content: content, report: report, outcome: &outcome)
         }
     }
 
     private func verifyAndDeliver(
-        _ tx: WriteTransaction, _ next: Order, previous: Order, purchase: Purchase, kind: GrantKind, detail: String,
+        _ tx: WriteTransaction, _ verified: OrderDecision, previous: Order, purchase: Purchase, kind: GrantKind,
         content: AppleReceiptContent, report: VerificationReport, outcome: inout VerificationOutcome
     ) async throws {
-        var verified = next
-        verified.transactionId = purchase.transaction.transactionId
-        verified.originalTransactionId = purchase.transaction.originalTransactionId
-        verified.explain(nil)
-        verified.nextRetryAt = nil
-        verified.needsOperator = false
-        verified.state = .verified
-        let current = try await tx.save(verified, previous: previous, action: .verifyValid, detail: detail)
+        let current = try await tx.apply(verified, to: previous)
         outcome.order = current
         if purchase.type == .autoRenewable {
             let decision = try await decideOwnership(tx, order: current, transaction: purchase.transaction, content: content, source: FactSource(report.method))
@@ -226,31 +218,9 @@ extension OrderStore {
     }
 
     /// R11: the grant row is the delivery. The unique index on live grants makes a second
-    /// one impossible; the loser learns who delivered and when. A hand delivery with no
-    /// purchase confirmed yet keeps its R4 schedule so Apple's answer can claim it (R7).
+    /// one impossible; the loser learns who delivered and when.
     func deliver(_ tx: WriteTransaction, order: Order, transactionId: String?, kind: GrantKind, reason: String?) async throws -> Order {
-        guard let grant = try await tx.insertGrant(order, transactionId: transactionId, kind: kind, reason: reason) else {
-            throw try await alreadyDelivered(tx, orderId: order.orderId)
-        }
-        var next = order
-        next.state = .delivered
-        next.explain(nil)
-        next.needsOperator = false
-        if transactionId == nil {
-            next.attempts = 0
-            next.firstFailureAt = nil
-            next.nextRetryAt = tx.now + RetrySchedule.delay(afterFailure: 1)
-        }
-        let detail = transactionId == nil ? "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule" : ""
-        let delivered = try await tx.save(next, previous: order, action: kind.auditAction, reason: reason, detail: detail, grant: grant)
-        // The game learns of it from the outbox, committed with the grant.
-        try await tx.recordEvent(kind == .refundReversed ? .refundReversed : .delivered, order: delivered, grantKind: kind, reason: reason)
-        return delivered
-    }
-
-    func alreadyDelivered(_ tx: WriteTransaction, orderId: String) async throws -> StoreError {
-        guard let live = try await tx.liveGrant(orderId: orderId) else { return try await tx.conflict(orderId: orderId) }
-        return .alreadyDelivered(orderId: orderId, by: live.by, at: live.at)
+        try await tx.apply(OrderRules.deliver(order, kind: kind, transactionId: transactionId, saying: reason, now: tx.now), to: order)
     }
 
     /// R9: the order is refunded and its live grant revoked.

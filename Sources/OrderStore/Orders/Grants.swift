@@ -33,7 +33,7 @@ extension Orders {
         try store.requireOperator(actor, may: .grantOrders, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
             let order = try await tx.sql.requireOrder(orderId)
-            if order.state == .delivered { throw try await store.alreadyDelivered(tx, orderId: orderId) }
+            if order.state == .delivered { throw try await tx.alreadyDelivered(orderId) }
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             if let refusal = OrderPermissions.grantRefusal(order, role: actor.role) { throw refusal }
             return try await store.deliver(tx, order: order, transactionId: order.transactionId, kind: .manual, reason: reason)
