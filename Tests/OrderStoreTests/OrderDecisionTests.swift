@@ -65,6 +65,10 @@ struct OrderDecisionTests {
         let unconfirmed = OrderRules.unconfirmed(delivered, because: Why(.appleStatus(21010)))
         #expect(unconfirmed.order.state == .delivered && unconfirmed.order.needsOperator && unconfirmed.order.nextRetryAt == nil)
         #expect(unconfirmed.order.why == Why(.appleStatus(21010)).ofHandDelivery("o1") && unconfirmed.outcome == .checkFailed)
+        let confirmed = OrderRules.confirmed(delivered, by: tx("500", at: t0), environment: .sandbox, ownership: nil)
+        #expect(confirmed.move == .confirmed && confirmed.order.transactionId == "500" && confirmed.order.environment == .sandbox && confirmed.order.why == nil)
+        let theirs = OrderRules.confirmed(delivered, by: tx("500", at: t0), environment: nil, ownership: .ownerKeeps(owner: "A"))
+        #expect(theirs.order.state == .delivered && theirs.order.needsOperator && theirs.order.reason == .ownershipDisputed && theirs.audit == .grantConfirmed)
         let holder = PurchaseHolder(order: "o0", account: "a0", key: "tid:500")
         let twice = OrderRules.doubleDelivery(delivered, heldBy: holder)
         #expect(

@@ -28,6 +28,9 @@ public struct OrderDecision: Sendable, Equatable {
         case verified(restoreOf: String?)
         /// R11: delivered once; `confirmed` when the purchase that paid is named.
         case deliver(confirmed: Bool)
+        /// R7, R11: Apple's answer confirms a delivery made by hand: the grant is linked to the
+        /// purchase that paid.
+        case confirmed
     }
 
     /// The grant a delivery writes (R11: one live grant per order).
@@ -212,6 +215,27 @@ public enum OrderRules {
         return OrderDecision(
             move: .deliver(confirmed: transactionId != nil), order: next, audit: kind.auditAction, operatorWords: words,
             grant: OrderDecision.Grant(kind: kind, transactionId: transactionId), event: kind == .refundReversed ? .refundReversed : .delivered)
+    }
+
+    /// R7, R11: Apple's answer names the purchase that paid for a delivery made by hand, which
+    /// the order claimed: the delivery stands, linked to it. A renewal R8 gives to another
+    /// account stays delivered, for an operator.
+    public static func confirmed(_ order: Order, by transaction: AppleTransaction, environment: AppleEnvironment?, ownership: OwnershipRule.Decision?)
+        -> OrderDecision
+    {
+        var next = order
+        next.transactionId = transaction.transactionId
+        next.originalTransactionId = transaction.originalTransactionId
+        next.environment = environment ?? order.environment
+        next.nextRetryAt = nil
+        next.firstFailureAt = nil
+        next.explain(nil)
+        next.needsOperator = false
+        if case .ownerKeeps = ownership {
+            next.needsOperator = true
+            next.explain(Why(.ownershipDisputed, ReasonParticulars(ownership: ownership, handDelivery: order.orderId)))
+        }
+        return OrderDecision(move: .confirmed, order: next, audit: .grantConfirmed)
     }
 
     /// An operator settles a disputed renewal for its owner: the submitter's order is rejected.

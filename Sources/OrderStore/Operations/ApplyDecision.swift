@@ -12,6 +12,9 @@ extension WriteTransaction {
         }
         if let flag = decision.flag, let why { try await flagAccount(previous, flag, because: why) }
         if let other = decision.alsoAudits, let why { try audit(decision.audit, target: .order(other), because: why) }
+        if case .confirmed = decision.move, let transactionId = decision.order.transactionId {
+            try await linkLiveGrant(orderId: previous.orderId, transactionId: transactionId)
+        }
         if let revoke = decision.revoke {
             try await revokeLiveGrant(orderId: previous.orderId, by: revoke.by, reason: revoke.words, why: revoke.why)
         }
@@ -30,6 +33,7 @@ extension WriteTransaction {
         case .retry(let ourSetup):
             decision.order.nextRetryAt.map { "next try \($0.iso8601)" + (ourSetup ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
         case .unconfirmed: "needs operator"
+        case .confirmed: "Apple confirms transaction \(decision.order.transactionId ?? "?")"
         case .deliver(confirmed: false): "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule"
         case .verified(let holder?): "restore of the purchase order \(holder) holds for the same account"
         case .verified(nil): "transaction \(decision.order.transactionId ?? "?") in \(decision.order.environment?.rawValue ?? "unknown environment")"

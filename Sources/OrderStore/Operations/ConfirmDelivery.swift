@@ -34,26 +34,13 @@ extension OrderStore {
             let decision = OrderRules.doubleDelivery(order, heldBy: PurchaseHolder(order: holder, account: holderAccount, key: key))
             return try await apply(tx, decision, to: order, outcome: &outcome)
         }
-        var next = order
-        next.transactionId = transaction.transactionId
-        next.originalTransactionId = transaction.originalTransactionId
-        next.environment = report.environment ?? order.environment
-        next.nextRetryAt = nil
-        next.firstFailureAt = nil
-        next.explain(nil)
-        next.needsOperator = false
-        try await tx.linkLiveGrant(orderId: order.orderId, transactionId: transaction.transactionId)
+        var ownership: OwnershipRule.Decision?
         if purchase.type == .autoRenewable {
-            let decision = try await decideOwnership(tx, order: next, transaction: transaction, content: content, source: FactSource(report.method))
-            outcome.ownership = decision
-            if case .ownerKeeps = decision {
-                next.needsOperator = true
-                next.explain(Why(.ownershipDisputed, ReasonParticulars(ownership: decision, handDelivery: order.orderId)))
-            }
+            ownership = try await decideOwnership(tx, order: order, transaction: transaction, content: content, source: FactSource(report.method))
+            outcome.ownership = ownership
         }
-        outcome.order = try await tx.save(
-            next, previous: order, action: .grantConfirmed,
-            detail: "Apple confirms transaction \(transaction.transactionId)")
+        let decision = OrderRules.confirmed(order, by: transaction, environment: report.environment, ownership: ownership)
+        outcome.order = try await tx.apply(decision, to: order)
     }
 }
 
