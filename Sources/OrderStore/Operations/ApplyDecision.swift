@@ -1,8 +1,9 @@
 import OrderDomain
 
 extension WriteTransaction {
-    /// Applies a decision of the rules (``OrderRules``) in this transaction: the account
-    /// marked, the grant taken back, the order's row and its audit entries, the game's event.
+    /// Applies a decision of the rules (``OrderRules``) in this transaction: the grant written
+    /// (R11's unique index refuses a second), the account marked, the grant linked or taken
+    /// back, the order's row and its audit entries, the game's event.
     func apply(_ decision: OrderDecision, to previous: Order) async throws -> Order {
         let why = decision.order.why
         var grantId: Int64?
@@ -27,7 +28,8 @@ extension WriteTransaction {
         return saved
     }
 
-    /// What a decision's audit entry says beside its reason: a retry's next try.
+    /// What a decision's audit entry says beside its reason and the state change: a retry's
+    /// next try, the purchase a verification found.
     private static func detail(of decision: OrderDecision) -> String {
         switch decision.move {
         case .retry(let ourSetup):
