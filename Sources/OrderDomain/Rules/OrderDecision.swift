@@ -5,6 +5,8 @@
 public struct OrderDecision: Sendable, Equatable {
     /// Which decision it is, for what its audit entry says beside the reason.
     public enum Move: Sendable, Equatable {
+        /// R1: the receipt is stored; the order is owed a verification.
+        case receiptReceived(submission: Int64, source: String)
         /// R4: the order waits for the next try; `ourSetup` when our own configuration is why.
         case retry(ourSetup: Bool)
         /// R3, R5: the answer proves the purchase does not pay for this order.
@@ -185,6 +187,15 @@ public enum OrderRules {
         return OrderDecision(
             move: .revokedByOperator, order: next, audit: .revoke, operatorWords: words, revoke: OrderDecision.Revoke(by: actor, words: words),
             event: .revoked)
+    }
+
+    /// R1: a receipt stored for an order waiting for its payment moves it on; a Google Play
+    /// purchase names the store and package it was paid in.
+    public static func receiptReceived(_ order: Order, submission: Int64, source: String, paidInPackage package: String?) -> OrderDecision {
+        var next = order
+        next.state = .receiptReceived
+        if let package { (next.marketplace, next.app) = (.googlePlay, package) }
+        return OrderDecision(move: .receiptReceived(submission: submission, source: source), order: next, audit: .receiptReceived)
     }
 
     /// R5, R6, R7: the answer proves `transaction` pays for the order, which claimed it.

@@ -34,6 +34,7 @@ extension WriteTransaction {
         switch decision.move {
         case .retry(let ourSetup):
             decision.order.nextRetryAt.map { "next try \($0.iso8601)" + (ourSetup ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
+        case .receiptReceived(let submission, let source): "submission \(submission) from \(source)"
         case .unconfirmed: "needs operator"
         case .confirmed: "Apple confirms transaction \(decision.order.transactionId ?? "?")"
         case .deliver(confirmed: false): "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule"

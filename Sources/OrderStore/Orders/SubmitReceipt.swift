@@ -114,11 +114,8 @@ extension WriteTransaction {
             audit(.receiptReceived, target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
             return SubmittedReceipt(id: id, order: order)
         }
-        var next = order
-        next.state = .receiptReceived
-        if let package = playPackage { (next.marketplace, next.app) = (.googlePlay, package) }
-        let saved = try await save(next, previous: order, action: .receiptReceived, detail: "submission \(id) from \(source)")
-        return SubmittedReceipt(id: id, order: saved)
+        let decision = OrderRules.receiptReceived(order, submission: id, source: source, paidInPackage: playPackage)
+        return SubmittedReceipt(id: id, order: try await apply(decision, to: order))
     }
 
     /// An order a Google Play purchase is submitted for was paid in that package: the rules
