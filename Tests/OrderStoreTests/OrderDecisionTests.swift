@@ -50,6 +50,18 @@ struct OrderDecisionTests {
         #expect(waiting.order.state == .delivered && waiting.audit == .grantUnconfirmed)
     }
 
+    @Test("R3/R5 on a hand delivery: a final answer or a failed check leaves it delivered, for a person; no transaction yet waits on the schedule alone")
+    func handDeliveryAnswers() throws {
+        let byHand = Self.order(.delivered)
+        let final = try #require(OrderRules.afterAnswer(byHand, .final(Why(.appleStatus(21010))), hasContent: false, now: t0))
+        #expect(final.move == .unconfirmed && final.order.state == .delivered && final.order.why == Why(.appleStatus(21010)).ofHandDelivery("o1"))
+        let missing = [ReceiptCheck(name: .transactionPresent, passed: false, evidence: .noTransaction)]
+        let waits = try #require(OrderRules.afterChecks(byHand, missing, now: t0))
+        #expect(waits.order.state == .delivered && !waits.order.needsOperator && waits.order.why == Why(.noTransactionForOrder).ofHandDelivery("o1"))
+        let wrong = [ReceiptCheck(name: .productId, passed: false, evidence: .differs(found: "no_ads", expected: "coins_60"))]
+        #expect(try #require(OrderRules.afterChecks(byHand, wrong, now: t0)).move == .unconfirmed)
+    }
+
     @Test("R5: no transaction for the order waits for a person; any other failed check rejects with what it saw")
     func afterChecks() throws {
         let missing = [ReceiptCheck(name: .transactionPresent, passed: false, evidence: .noTransaction)]

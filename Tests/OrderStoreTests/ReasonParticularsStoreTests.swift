@@ -11,15 +11,20 @@ import Testing
 /// when shown.
 @Suite("Reasons kept as codes and facts")
 struct ReasonParticularsStoreTests {
+    /// a1 buys tid 500 (o1); a thief submits the same receipt for o2, a replay. Returns o2's page.
+    private func replayed(_ store: OrderStore) async throws -> OrderDetail {
+        _ = try await store.answeredOrder("o1", account: "a1", [tx("500", at: t0 + 100)])
+        _ = try await store.answeredOrder("o2", account: "thief", [tx("500", at: t0 + 100)])
+        return try await store.orders.detail("o2")
+    }
+
     @Test(
         "A replay keeps who holds the purchase as facts: on the order, its attempt's verdict, the account's flag and the rule's audit entry, read back alike",
         arguments: Backend.all)
     func replayFacts(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await store.answeredOrder("o1", account: "a1", [tx("500", at: t0 + 100)])
-            _ = try await store.answeredOrder("o2", account: "thief", [tx("500", at: t0 + 100)])
+            let detail = try await replayed(store)
             let expected = Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: "o1", account: "a1", key: "tid:500")))
-            let detail = try await store.orders.detail("o2")
             #expect(detail.order.why == expected)
             #expect(detail.latestVerdict?.why == expected)
             #expect(try await store.accounts.detail("thief").flags.map(\.why) == [expected])
@@ -32,9 +37,7 @@ struct ReasonParticularsStoreTests {
     @Test("A rule's audit entry chains its decision: changing the kept facts breaks the chain at that entry", arguments: Backend.all)
     func auditedDecisionChained(backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await store.answeredOrder("o1", account: "a1", [tx("500", at: t0 + 100)])
-            _ = try await store.answeredOrder("o2", account: "thief", [tx("500", at: t0 + 100)])
-            let entry = try #require(try await store.orders.detail("o2").audit.first { $0.action == .verifyReplay })
+            let entry = try #require(try await replayed(store).audit.first { $0.action == .verifyReplay })
             let forged = try Why(.replay, ReasonParticulars(holder: PurchaseHolder(order: "o9", account: "a9", key: "tid:500"))).json()
             try await store.db.sql.raw("UPDATE audit_log SET why = \(bind: forged) WHERE seq = \(bind: entry.seq)").run()
             #expect(try await store.audit.verify() == .broken(seq: entry.seq, why: .contentChanged))

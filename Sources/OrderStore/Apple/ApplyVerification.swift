@@ -68,14 +68,8 @@ extension OrderStore {
     {
         var next = order
         next.environment = report.environment ?? order.environment
-        if let decision = OrderRules.afterAnswer(next, outcome.classification, hasContent: report.content != nil, now: tx.now) {
-            return try await apply(tx, decision, to: order, outcome: &outcome)
-        }
-        guard let content = report.content else { return }
-        guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
-            guard let decision = OrderRules.afterChecks(next, outcome.checks, now: tx.now) else { return }
-            return try await apply(tx, decision, to: order, outcome: &outcome)
-        }
+        guard let (purchase, content) = try await answerHolds(tx, order: order, as: next, submissionId: submissionId, report: report, outcome: &outcome)
+        else { return }
         switch try await tx.claim(purchase.transaction, type: purchase.type, for: order) {
         case .replay(let holderOrder, let holderAccount, let key):
             let holder = PurchaseHolder(order: holderOrder, account: holderAccount, key: key)
@@ -126,6 +120,24 @@ extension OrderStore {
         try await tx.closeReview(orderId: order.orderId)
         outcome.order = try await deliver(tx, order: order, transactionId: transactionId, kind: .automatic, reason: nil)
         try await tx.refreshExpiry(renewal.originalTransactionId)
+    }
+
+    /// R3–R6 on an answer: applies the decision that ends there (a retry, a rejection, a hand
+    /// delivery left unconfirmed) and returns nil, or returns the purchase the order goes on
+    /// to claim (R7). `next` is the order as the answer leaves it before any decision.
+    func answerHolds(
+        _ tx: WriteTransaction, order: Order, as next: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome
+    ) async throws -> (Purchase, AppleReceiptContent)? {
+        if let decision = OrderRules.afterAnswer(next, outcome.classification, hasContent: report.content != nil, now: tx.now) {
+            try await apply(tx, decision, to: order, outcome: &outcome)
+            return nil
+        }
+        guard let content = report.content else { return nil }
+        guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
+            if let decision = OrderRules.afterChecks(next, outcome.checks, now: tx.now) { try await apply(tx, decision, to: order, outcome: &outcome) }
+            return nil
+        }
+        return (purchase, content)
     }
 
     /// Applies a decision of the rules to the order an answer was about.
@@ -187,11 +199,6 @@ extension OrderStore {
         if type == .autoRenewable, let otid = order.originalTransactionId {
             try await refreshSubscriptionFacts(tx, otid: otid, content: content, source: FactSource(report.method))
         }
-    }
-
-    /// R4 for an answer that settles nothing: the order waits for the next try.
-    func scheduleRetry(_ tx: WriteTransaction, order: Order, because why: Why, ourSetup: Bool, outcome: inout VerificationOutcome) async throws {
-        try await apply(tx, OrderRules.retry(order, because: why, ourSetup: ourSetup, now: tx.now), to: order, outcome: &outcome)
     }
 
     private func recordAttempt(_ tx: WriteTransaction, orderId: String, submissionId: Int64?, report: VerificationReport, classification: VerificationClass)

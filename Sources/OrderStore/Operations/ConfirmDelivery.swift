@@ -8,27 +8,8 @@ extension OrderStore {
     func confirmDelivery(_ tx: WriteTransaction, order: Order, submissionId: Int64?, report: VerificationReport, outcome: inout VerificationOutcome)
         async throws
     {
-        switch outcome.classification {
-        case .retryable(let reason):
-            return try await scheduleRetry(tx, order: order, because: reason, ourSetup: false, outcome: &outcome)
-        case .configuration(let reason):
-            return try await scheduleRetry(tx, order: order, because: reason, ourSetup: true, outcome: &outcome)
-        case .final(let reason):
-            return try await apply(tx, OrderRules.unconfirmed(order, because: reason), to: order, outcome: &outcome)
-        case .valid, .validExpired:
-            break
-        }
-        guard let content = report.content else {
-            return try await scheduleRetry(tx, order: order, because: Why(.validWithoutContent), ourSetup: false, outcome: &outcome)
-        }
-        guard let purchase = try await examine(tx, order: order, submissionId: submissionId, report: report, content: content, outcome: &outcome) else {
-            guard let failed = ReceiptChecks.firstFailure(outcome.checks), failed.name != .transactionPresent else {
-                let reason = Why(.noTransactionForOrder).ofHandDelivery(order.orderId)
-                return try await scheduleRetry(tx, order: order, because: reason, ourSetup: false, outcome: &outcome)
-            }
-            let why = Why(.checkFailed(failed.name), ReasonParticulars(check: failed))
-            return try await apply(tx, OrderRules.unconfirmed(order, because: why), to: order, outcome: &outcome)
-        }
+        guard let (purchase, content) = try await answerHolds(tx, order: order, as: order, submissionId: submissionId, report: report, outcome: &outcome)
+        else { return }
         let transaction = purchase.transaction
         if case .replay(let holder, let holderAccount, let key) = try await tx.claim(transaction, type: purchase.type, for: order) {
             let decision = OrderRules.doubleDelivery(order, heldBy: PurchaseHolder(order: holder, account: holderAccount, key: key))
