@@ -40,6 +40,11 @@ struct Generator {
         accountCount = max(10, plan.orders / 5)
     }
 
+    /// An order's move as its audit entry keeps it.
+    private static func move(_ from: OrderState, _ to: OrderState) throws -> String {
+        try AuditDetail(move: AuditDetail.Move(from: from, to: to)).storedText()
+    }
+
     private static let productWeights: [(String, Double)] = [
         ("coins_60", 0.34), ("coins_300", 0.20), ("coins_980", 0.08), ("no_ads", 0.04), ("pass_30d", 0.08), ("vip_monthly", 0.21), ("gift_pack", 0.05),
     ]
@@ -345,7 +350,7 @@ struct Generator {
             if manual {
                 try audit.append(
                     to: &rows, at: grantedAt, actor: "ops-lin", role: .support, action: .grant, target: .order(orderId), reason: reason,
-                    detail: "verify_retry → delivered")
+                    detail: try Self.move(.verifyRetry, .delivered))
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
@@ -355,22 +360,22 @@ struct Generator {
             ])
             try audit.append(
                 to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId), reason: nil, because: refund,
-                detail: "delivered → refunded")
+                detail: try Self.move(.delivered, .refunded))
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, "", try why?.json(), settledAt])
                 try audit.append(
                     to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyReplay, target: .order(orderId), reason: nil, because: why,
-                    detail: "receipt_received → rejected")
+                    detail: try Self.move(.receiptReceived, .rejected))
             } else {
                 try audit.append(
                     to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyRejected, target: .order(orderId), reason: nil, because: why,
-                    detail: "receipt_received → rejected")
+                    detail: try Self.move(.receiptReceived, .rejected))
             }
         case .disputed:
             try audit.append(
                 to: &rows, at: settledAt, actor: "system", role: .rule, action: .ownershipDisputed, target: .order(orderId), reason: nil, because: why,
-                detail: "verified → disputed")
+                detail: try Self.move(.verified, .disputed))
         default:
             break
         }

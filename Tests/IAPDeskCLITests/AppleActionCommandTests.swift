@@ -107,7 +107,7 @@ struct AppleActionCommandTests {
         let orphans = try await store.orders.orphans().filter { $0.transaction.originalTransactionId == bought.originalTransactionId }
         #expect(orphans.count == 3, "the purchase and its two renewals: \(orphans.map(\.transaction.transactionId))")
         let audit = try #require(try await store.audit.entries().first { $0.action == .backfill })
-        #expect(audit.reason == "studio history" && audit.detail.contains("3 listed, 3 new"), "\(audit.detail)")
+        #expect(audit.reason == "studio history" && audit.said.contains("3 listed, 3 new"), "\(audit.said)")
         let again = try await store.apple.recordHistory(
             orphans.map(\.transaction), environment: .production, asked: bought.transactionId, by: Operator(name: "ada", role: .admin), reason: "again")
         #expect(again.listed == 3 && again.new == 0 && again.unclaimed == 3, "\(again)")

@@ -134,7 +134,7 @@ struct AuditKeyStoreTests {
             // The delivery's entry names the grant it wrote; a range that is no range is an edit.
             let real = try #require(try await store.orders.detail("o1").grants.first)
             let recording = try #require(try await store.orders.detail("o1").audit.first { $0.grants != nil })
-            #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.hasSuffix("→ delivered"))
+            #expect(recording.grants == real.id...real.id && recording.at == real.grantedAt && recording.detail.move?.to == .delivered)
             try await store.db.sql.raw("UPDATE audit_log SET grants_to = grants_from - 1 WHERE seq = \(bind: recording.seq)").run()
             #expect(
                 try await store.audit.verify() == .broken(seq: recording.seq, why: .grantColumnsEdited))
@@ -224,7 +224,7 @@ struct AuditKeyStoreTests {
             let grants = try await store.db.sql.row("SELECT MIN(id) AS low, MAX(id) AS high FROM grants")
             let entry = try #require(try await store.audit.entries(limit: 1).first)
             #expect(entry.action == .seed)
-            #expect(entry.detail == "300 synthetic orders")
+            #expect(entry.detail == AuditDetail(.seed(orders: 300)))
             #expect(entry.grants == (try grants?.int64("low") ?? 0)...(try grants?.int64("high") ?? 0))
             #expect(try await store.audit.verify() == .intact(entries: entry.seq))
             #expect(try await store.audit.unauditedDeliveries().isEmpty)

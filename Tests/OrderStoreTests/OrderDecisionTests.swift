@@ -17,10 +17,10 @@ struct OrderDecisionTests {
 
     @Test("R1: a stored receipt moves a waiting order on; a Google Play purchase names the store and package it was paid in")
     func receiptReceived() {
-        let apple = OrderRules.receiptReceived(Self.order(.pendingPayment), submission: 7, source: "game", paidInPackage: nil)
+        let apple = OrderRules.receiptReceived(Self.order(.pendingPayment), submission: 7, source: .client, paidInPackage: nil)
         #expect(apple.order.state == .receiptReceived && apple.order.marketplace == .appStore && apple.audit == .receiptReceived)
-        let play = OrderRules.receiptReceived(Self.order(.pendingPayment), submission: 8, source: "game", paidInPackage: "com.studio.game")
-        #expect(play.order.marketplace == .googlePlay && play.order.app == "com.studio.game" && play.move == .receiptReceived(submission: 8, source: "game"))
+        let play = OrderRules.receiptReceived(Self.order(.pendingPayment), submission: 8, source: .client, paidInPackage: "com.studio.game")
+        #expect(play.order.marketplace == .googlePlay && play.order.app == "com.studio.game" && play.move == .receiptReceived(submission: 8, source: .client))
     }
 
     @Test("R3/R4: a store's outage waits on the schedule, our own setup waits flagged, a final answer rejects, a valid one goes on")

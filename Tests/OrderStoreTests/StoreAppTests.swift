@@ -143,7 +143,7 @@ struct StoreAppTests {
         #expect(apps.first { $0.bundleId == "com.studio.dragon.android" }?.name == "Dragon (Android)")
         #expect(store.settings.playApps == [Self.kitten, "com.studio.kitten.lite", "com.studio.dragon.android"])
         let audited = try await store.audit.entries().filter { $0.action == .appAdd || $0.action == .appUpdate }
-        #expect(audited.map(\.detail).contains("Google Play package, Dragon (Android), game com.studio.dragon"), "\(audited.map(\.detail))")
+        #expect(audited.map(\.said).contains("Google Play package, Dragon (Android), game com.studio.dragon"), "\(audited.map(\.said))")
         await store.close()
     }
 }

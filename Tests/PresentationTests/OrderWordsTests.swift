@@ -35,7 +35,8 @@ struct OrderWordsTests {
                 id: 11, at: Self.t0 + .minutes(20), method: .verifyReceipt, environment: .production, outcome: .retryable, appleStatus: 21005,
                 httpStatus: 200, latencyMs: 40, why: nil, body: nil, verdict: nil))
         let audit = AuditEntry(
-            seq: 7, at: Self.t0 + .minutes(30), actor: "root", role: .admin, action: .reverify, target: .order("o1"), reason: nil, detail: "", hash: "")
+            seq: 7, at: Self.t0 + .minutes(30), actor: "root", role: .admin, action: .reverify, target: .order("o1"), reason: nil, detail: AuditDetail(),
+            hash: "")
         let lines = Self.detail(Self.order(), attempts: attempts, audit: [audit]).timeline.map(\.text)
         let calls = lines.filter { $0.hasPrefix("verify") || $0.hasPrefix("…") }
         #expect(calls.count == 4, "\(calls)")
@@ -96,12 +97,12 @@ struct OrderWordsTests {
     @Test("The audit list names the grants an entry records: one delivery's grant, a seed's range; an empty detail adds no separator")
     func auditGrants() {
         let delivery = AuditEntry(
-            seq: 9, at: Self.t0, actor: "system", role: .rule, action: .verifyValid, target: .order("o1"), reason: nil, detail: "verified → delivered",
-            grants: 42...42, hash: "")
+            seq: 9, at: Self.t0, actor: "system", role: .rule, action: .verifyValid, target: .order("o1"), reason: nil,
+            detail: AuditDetail(move: .init(from: .verified, to: .delivered)), grants: 42...42, hash: "")
         var seed = delivery
-        (seed.action, seed.target, seed.detail, seed.grants) = (AuditAction.seed, AuditTarget.seed, "300 synthetic orders", 1...280)
+        (seed.action, seed.target, seed.detail, seed.grants) = (AuditAction.seed, AuditTarget.seed, AuditDetail(.seed(orders: 300)), 1...280)
         var granted = delivery
-        (granted.reason, granted.detail, granted.grants) = ("ticket 7", "", nil)
+        (granted.reason, granted.detail, granted.grants) = ("ticket 7", AuditDetail(), nil)
         let detail = { (entry: AuditEntry) in QueueListings.audit().cells(entry).last?.text }
         #expect(detail(delivery) == "verified → delivered · grant #42")
         #expect(detail(seed) == "300 synthetic orders · grants #1–#280")

@@ -77,7 +77,7 @@ extension AppleSide {
                 #expect(try await serve.store.refunds.requests().isEmpty, "answered: no longer open")
                 #expect(try await serve.store.refunds.request(id).sent?.operatorName == "lin")
                 let audit = try await serve.store.audit.entries().first { $0.action == .refundRequestAnswered }
-                #expect(audit?.reason == "ticket 12: 80 % of the coins spent" && audit?.detail.contains("80 % consumed") == true)
+                #expect(audit?.reason == "ticket 12: 80 % of the coins spent" && audit?.said.contains("80 % consumed") == true)
 
                 // Apple decides: the request links to its REFUND_DECLINED.
                 try await sim.declineRefundAndNotify(transactionId: coins.transactionId)

@@ -2,7 +2,7 @@
 /// bundle id in the App Store or a package name in Google Play; each belongs to a game,
 /// the product line its products are sold under (named by one of its apps, usually the
 /// Apple bundle id), so a player who moved from iPhone to Android is one player of one game.
-public struct StoreApp: Sendable, Equatable {
+public struct StoreApp: Sendable, Equatable, Codable {
     /// What the store signs into every purchase of the app: Apple's bundle id, Google's
     /// package name (often the same text; the store keeps the two apart).
     public var bundleId: String

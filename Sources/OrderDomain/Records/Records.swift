@@ -277,8 +277,8 @@ public struct AuditEntry: Sendable, Equatable {
     public var reason: String?
     /// A rule's decision: its reason and particulars (entries from migration 31 on).
     public var why: Why?
-    /// What changed, e.g. `verify_retry → delivered`.
-    public var detail: String
+    /// What changed: the order's move (`verify_retry → delivered`) and the act's particulars.
+    public var detail: AuditDetail
     /// The grant rows this entry records (a delivery's one, a seed's range); nil for entries
     /// that record none and for entries written before migration 23.
     public var grants: ClosedRange<Int64>?
@@ -287,7 +287,7 @@ public struct AuditEntry: Sendable, Equatable {
 
     /// Every field, for a screen or a report built from values (a test, a preview).
     public init(
-        seq: Int64, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String,
+        seq: Int64, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String? = nil, detail: AuditDetail,
         grants: ClosedRange<Int64>? = nil, hash: String, why: Why? = nil
     ) {
         self.why = why

@@ -6,7 +6,7 @@ public struct OrderDecision: Sendable, Equatable {
     /// Which decision it is, for what its audit entry says beside the reason.
     public enum Move: Sendable, Equatable {
         /// R1: the receipt is stored; the order is owed a verification.
-        case receiptReceived(submission: Int64, source: String)
+        case receiptReceived(submission: Int64, source: SubmissionSource)
         /// R4: the order waits for the next try; `ourSetup` when our own configuration is why.
         case retry(ourSetup: Bool)
         /// R3, R5: the answer proves the purchase does not pay for this order.

@@ -119,7 +119,7 @@ public enum OrderRules {
 
     /// R1: a receipt stored for an order waiting for its payment moves it on; a Google Play
     /// purchase names the store and package it was paid in.
-    public static func receiptReceived(_ order: Order, submission: Int64, source: String, paidInPackage package: String?) -> OrderDecision {
+    public static func receiptReceived(_ order: Order, submission: Int64, source: SubmissionSource, paidInPackage package: String?) -> OrderDecision {
         var next = order
         next.state = .receiptReceived
         if let package { (next.marketplace, next.app) = (.googlePlay, package) }

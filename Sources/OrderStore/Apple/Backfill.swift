@@ -32,7 +32,7 @@ extension AppleAnswers {
             let result = Backfill(listed: Set(ids).count, new: Set(ids).count - known, unclaimed: unclaimed)
             tx.audit(
                 .backfill, target: .transaction(transactionId), reason: reason,
-                detail: "\(environment.rawValue): \(result.listed) listed, \(result.new) new, \(result.unclaimed) claimed by no order")
+                .backfill(environment: environment, listed: result.listed, new: result.new, unclaimed: result.unclaimed))
             return result
         }
     }
@@ -67,7 +67,7 @@ extension AppleAnswers {
                   (SELECT original_transaction_id FROM transactions WHERE transaction_id = \(bind: transactionId))
                 """
             ).run()
-            tx.audit(.backfillAppleAccount, target: .transaction(transactionId), reason: reason, detail: "appTransactionId \(appTransactionId)")
+            tx.audit(.backfillAppleAccount, target: .transaction(transactionId), reason: reason, .appleAccount(appTransactionId: appTransactionId))
         }
     }
 }

@@ -44,7 +44,7 @@ extension AppleAnswers {
                 let earlier = try await tx.storedTransaction(transactionId)?.finishedAt
                 return .alreadyFinished(at: earlier ?? tx.now)
             }
-            tx.audit(.appleFinished, target: .transaction(transactionId), detail: "Apple told the purchase is finished (Finish Transaction)")
+            tx.audit(.appleFinished, target: .transaction(transactionId), .appleFinished)
             return .finished(at: tx.now)
         }
     }

@@ -32,9 +32,7 @@ extension AuditLog {
             tx.anchoring = true
             tx.audit(
                 .auditAnchor, target: .auditLog, reason: reason,
-                detail: wasSigned
-                    ? "the head at entry \(head.seq) did not carry the key's MAC; signed again here"
-                    : "signing starts here with audit key \(key.fingerprint)")
+                wasSigned ? .anchorSignedAgain(headWas: head.seq) : .anchorSigningStarts(keyFingerprint: key.fingerprint))
         }
         if wasSigned { return .signedAgain(headWas: head.seq) }
         return .started(AuditSigning(since: head.seq + 1, fingerprint: key.fingerprint))

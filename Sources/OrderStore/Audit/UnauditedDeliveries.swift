@@ -15,7 +15,7 @@ enum SeedAuditEntry {
     static let action = AuditAction.seed.rawValue
     static let target = AuditTarget.seed.description
 
-    static func detail(orders: Int) -> String { "\(orders) synthetic orders" }
+    static func detail(orders: Int) throws -> String { try AuditDetail(.seed(orders: orders)).storedText() }
 
     /// The grants outside every seed's range (`g` the grants table).
     static func outside(_ ranges: [ClosedRange<Int64>]) -> SQLQueryString {

@@ -18,7 +18,8 @@ public struct BulkAuditChain: Sendable {
         firstAppended = head.seq + 1
     }
 
-    /// Appends one entry to the chain and its row to `rows`.
+    /// Appends one entry to the chain and its row to `rows`; `detail` as its column keeps it
+    /// (``AuditDetail/storedText()``: a load writes a few details many times, encoded once).
     public mutating func append(
         to rows: inout BulkRows, at: Millis, actor: String, role: AuditRole, action: AuditAction, target: AuditTarget, reason: String?,
         because why: Why? = nil, detail: String, grants: ClosedRange<Int64>? = nil

@@ -102,7 +102,7 @@ extension OrderStore {
         var entry = BulkRows()
         try audit.append(
             to: &entry, at: now, actor: "system", role: .rule, action: .seed, target: .seed, reason: nil,
-            detail: SeedAuditEntry.detail(orders: result.orders), grants: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil)
+            detail: try SeedAuditEntry.detail(orders: result.orders), grants: grantsAfter > grantsBefore ? (grantsBefore + 1)...grantsAfter : nil)
         try await entry.write(to: writer)
         try await AuditHead.advance(sql, to: audit.seq, hash: audit.hash, signer: audit.signer, firstAppended: audit.firstAppended)
         if dialect == .postgres {  // explicit ids leave the sequence behind

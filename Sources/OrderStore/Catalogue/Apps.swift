@@ -24,12 +24,7 @@ extension Catalogue {
                   apple_app_id = COALESCE(excluded.apple_app_id, apps.apple_app_id), game = excluded.game
                 """
             ).run()
-            let particulars = [
-                app.marketplace == .appStore ? nil : "Google Play package", app.name, app.appleAppId.map { "Apple id \($0)" },
-                app.game == app.bundleId ? nil : "game \(app.game)",
-            ]
-            tx.audit(
-                existed ? .appUpdate : .appAdd, target: .app(app.bundleId), reason: reason, detail: particulars.compactMap { $0 }.joined(separator: ", "))
+            tx.audit(existed ? .appUpdate : .appAdd, target: .app(app.bundleId), reason: reason, .app(app))
         }
     }
 

@@ -22,7 +22,7 @@ public struct Catalogue: Sendable {
         let product = try store.withApp(product)
         try await store.write(as: actor, now: now) { tx in
             try await tx.saveProduct(product)
-            tx.audit(.productUpsert, target: .product(product.productId), detail: "\(product.type.rawValue) \(product.displayName)")
+            tx.audit(.productUpsert, target: .product(product.productId), .product(product))
         }
     }
 
@@ -56,9 +56,7 @@ public struct Catalogue: Sendable {
             try await tx.saveProduct(stored)
             tx.audit(
                 replacing ? .productUpdate : .productAdd, target: .product(product.productId), reason: reason,
-                detail: "\(product.app ?? "") \(product.type.rawValue) \(product.displayName), \(product.priceMinor) \(product.currency)"
-                    + (product.subscriptionGroup.map { ", group \($0) level \(product.groupLevel ?? 0)" } ?? "")
-                    + (product.durationDays.map { ", \($0) days" } ?? "") + (product.gives.isEmpty ? "" : ", gives \(product.givesText)"))
+                .product(stored))
         }
         return product
     }

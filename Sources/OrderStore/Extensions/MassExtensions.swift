@@ -50,7 +50,7 @@ extension Extensions {
             ).run()
             tx.audit(
                 refusal == nil ? .subscriptionExtendAll : .subscriptionExtendAllRefused, target: .product(productId), reason: reason,
-                detail: "+\(days) days, reason code \(reasonCode), request \(requestId) (\(environment.rawValue))" + (refusal.map { "; Apple: \($0)" } ?? ""))
+                .extended(days: days, reasonCode: reasonCode, requestId: requestId, environment: environment, newEnd: nil, appleSaid: refusal))
             return try await tx.massExtension(requestId)
         }
     }

@@ -76,8 +76,7 @@ public struct Extensions: Sendable {
             if answer.refusal == nil, let end = answer.newExpiry { try await tx.extendExpiry(otid, to: end) }
             tx.audit(
                 answer.refusal == nil ? .subscriptionExtend : .subscriptionExtendRefused, target: .originalTransaction(otid), reason: reason,
-                detail: "\(days) days (reason code \(reasonCode), request \(requestId))"
-                    + (answer.newExpiry.map { ": now ends \($0.iso8601)" } ?? "") + (answer.refusal.map { "; Apple: \($0)" } ?? ""))
+                .extended(days: days, reasonCode: reasonCode, requestId: requestId, environment: nil, newEnd: answer.newExpiry, appleSaid: answer.refusal))
             guard
                 let row = try await tx.sql.row(
                     "SELECT \(unsafeRaw: SubscriptionExtension.Column.list) FROM subscription_extensions WHERE id = \(bind: claimId)")

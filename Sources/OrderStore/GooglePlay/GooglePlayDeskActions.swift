@@ -26,7 +26,7 @@ extension GooglePlayPurchases {
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
                 .googleRefund, target: .order(orderId), reason: reason,
-                detail: "Google asked to refund \(googleOrderId)" + (revoke ? " and take access back" : ", access kept"))
+                .playRefundAsked(googleOrderId: googleOrderId, revoke: revoke))
         }
         return nil
     }
@@ -46,7 +46,7 @@ extension GooglePlayPurchases {
         let evidence = PurchaseEvidence.googlePlay(PlaySubmission(packageName: package, productId: order.productId, purchaseToken: token))
         let submission = try await store.orders.submit(orderId: orderId, evidence: evidence, source: .operator, at: now)
         try await store.write(as: actor, now: now) { tx in
-            tx.audit(.googleAttach, target: .order(orderId), reason: reason, detail: "Google Play purchase token \(token.prefix(24))… attached")
+            tx.audit(.googleAttach, target: .order(orderId), reason: reason, .playAttached(tokenPrefix: String(token.prefix(24))))
         }
         return try await store.apple.apply(orderId: orderId, submissionId: submission, report: await verify(evidence))
     }
@@ -74,7 +74,7 @@ extension GooglePlayPurchases {
         guard case .deferred(let end) = answer else { return answer }
         try await store.write(as: actor, now: now) { tx in
             try await tx.extendExpiry(otid, to: end)
-            tx.audit(.googleDeferred, target: .originalTransaction(otid), reason: reason, detail: "\(days) days: now ends \(end.iso8601)")
+            tx.audit(.googleDeferred, target: .originalTransaction(otid), reason: reason, .playDeferred(days: days, newEnd: end))
         }
         return answer
     }
@@ -93,7 +93,7 @@ extension GooglePlayPurchases {
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
                 .googleRevoke, target: .originalTransaction(otid), reason: reason,
-                detail: "Google asked to revoke the subscription with a \(prorated ? "prorated" : "full") refund")
+                .playRevokeAsked(prorated: prorated))
         }
         return nil
     }

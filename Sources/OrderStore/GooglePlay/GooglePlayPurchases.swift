@@ -182,7 +182,7 @@ public struct GooglePlayPurchases: Sendable {
             try await tx.recordAcknowledged(token, consumed: request.consume)
             tx.audit(
                 request.consume ? .googleConsumed : .googleAcknowledged, target: .purchaseToken(token), reason: reason,
-                detail: request.consume ? "Google told the consumable is consumed (acknowledged with it)" : "Google told the purchase is acknowledged")
+                .playAcknowledged(consumed: request.consume))
             return .acknowledged(at: tx.now, consumed: request.consume)
         }
     }

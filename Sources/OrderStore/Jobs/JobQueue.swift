@@ -148,7 +148,7 @@ public struct JobQueue: Sendable {
             }
             tx.audit(
                 .jobRequeue, target: job.kind == .verify ? .order(job.subject) : .job(id), reason: reason,
-                detail: "\(job.kind.rawValue) \(job.subject), last error: \(job.lastError ?? "none")")
+                .jobRequeued(kind: job.kind, subject: job.subject, lastError: job.lastError))
             return job
         }
     }

@@ -27,7 +27,7 @@ extension Notes {
                     VALUES (\(bind: target.kind.rawValue), \(bind: target.id), \(bind: actor.name), \(bind: now), \(bind: text)) RETURNING id
                     """)?.int64("id")
             else { throw StoreError.corrupt("the database kept a note without an id") }
-            tx.audit(.noteAdd, target: target.auditTarget, reason: text, detail: "note #\(id)")
+            tx.audit(.noteAdd, target: target.auditTarget, reason: text, .note(id: id))
             return Note(id: id, target: target, author: actor.name, at: now, text: text)
         }
     }

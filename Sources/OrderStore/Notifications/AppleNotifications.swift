@@ -95,7 +95,7 @@ extension AppleNotifications {
                 try await tx.setNotificationOutcome(id, outcome, detail: detail)
                 tx.audit(
                     .notification(outcome), target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
-                    detail: "#\(id) \(record.facts.kind)")
+                    .notification(id: id, type: record.facts.kind))
             }
         }
         return pending.count
@@ -110,7 +110,7 @@ extension AppleNotifications {
             guard record.rejection == nil else { throw StoreError.notificationRejected(id: id) }
             try await tx.sql.raw("UPDATE notifications SET outcome = 'pending', applied_at = NULL WHERE id = \(bind: id)").run()
             try await tx.enqueue(.applyNotifications(key: record.facts.applyKey), dueAt: now)
-            tx.audit(.notificationReplay, target: .notification(id), reason: reason, detail: "\(record.facts.kind), was \(record.outcome.rawValue)")
+            tx.audit(.notificationReplay, target: .notification(id), reason: reason, .notificationReplayed(type: record.facts.kind, was: record.outcome))
         }
     }
 
@@ -138,17 +138,17 @@ extension OrderStore {
             try await tx.insertSubscription(otid, in: marketplace, owner: nil, productId: productId, facts: said)
             tx.audit(
                 .subscriptionUnowned, target: .originalTransaction(otid),
-                detail: "\(facts.kind) about a subscription no order holds: \(said.status.rawValue), owner unknown")
+                .unowned(notification: facts.kind, status: said.status))
             return true
         }
         try await tx.refreshExpiry(otid)
         guard try await tx.updateFacts(otid, said) else {
-            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), detail: "\(facts.kind): older than the facts stored")
+            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), .olderFacts(notification: facts.kind))
             return false
         }
         tx.audit(
             .subscriptionRenewalStatus, target: .originalTransaction(otid),
-            detail: "\(said.status.rawValue), auto-renew \(said.autoRenew ? "on" : "off") as Apple signed at \(signed.iso8601) (\(facts.kind))")
+            .facts(status: said.status, autoRenew: said.autoRenew, source: said.source, signedAt: signed, notification: facts.kind))
         return true
     }
 

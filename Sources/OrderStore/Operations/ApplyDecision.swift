@@ -22,25 +22,24 @@ extension WriteTransaction {
         // An operator's act is audited with their words; the rules' own with their reason.
         let saved = try await save(
             decision.order, previous: previous, action: decision.audit, reason: decision.operatorWords,
-            because: decision.operatorWords == nil ? why : nil, detail: Self.detail(of: decision), grant: grantId)
+            because: decision.operatorWords == nil ? why : nil, Self.fact(of: decision), grant: grantId)
         // The game learns of it from the outbox, committed with the change.
         if let event = decision.event { try await recordEvent(event, order: saved, grantKind: decision.grant?.kind, reason: decision.operatorWords) }
         return saved
     }
 
-    /// What a decision's audit entry says beside its reason and the state change: a retry's
-    /// next try, the purchase a verification found.
-    private static func detail(of decision: OrderDecision) -> String {
+    /// What a decision's audit entry records beside its reason and the state change: a
+    /// retry's next try, the purchase a verification found.
+    private static func fact(of decision: OrderDecision) -> AuditDetail.Fact? {
         switch decision.move {
-        case .retry(let ourSetup):
-            decision.order.nextRetryAt.map { "next try \($0.iso8601)" + (ourSetup ? "; needs operator" : "") } ?? "retry schedule exhausted: needs operator"
-        case .receiptReceived(let submission, let source): "submission \(submission) from \(source)"
-        case .unconfirmed: "needs operator"
-        case .confirmed: "Apple confirms transaction \(decision.order.transactionId ?? "?")"
-        case .deliver(confirmed: false): "unconfirmed: Apple has not yet said which purchase paid; verifying on the R4 schedule"
-        case .verified(let holder?): "restore of the purchase order \(holder) holds for the same account"
-        case .verified(nil): "transaction \(decision.order.transactionId ?? "?") in \(decision.order.environment?.rawValue ?? "unknown environment")"
-        default: ""
+        case .retry(let ourSetup): .nextTry(at: decision.order.nextRetryAt, ourSetup: ourSetup)
+        case .receiptReceived(let submission, let source): .submission(id: submission, source: source, whileIn: nil)
+        case .unconfirmed: .needsOperator
+        case .confirmed: .storeConfirms(transactionId: decision.order.transactionId)
+        case .deliver(confirmed: false): .deliveredUnconfirmed
+        case .verified(let holder?): .restoreOf(holder: holder)
+        case .verified(nil): .verified(transactionId: decision.order.transactionId, environment: decision.order.environment)
+        default: nil
         }
     }
 

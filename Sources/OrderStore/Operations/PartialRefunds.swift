@@ -17,9 +17,9 @@ extension OrderStore {
         let units = { (thousandths: Int) in order.quantity * thousandths / 100_000 }
         let change = PartialShare(thousandths: abs(share - told), units: abs(units(share) - units(told)))
         try await tx.setShareTakenBack(transactionId, share)
-        let reason = share > told ? "Apple refunded \(change.percent) of transaction \(transactionId)" : "Apple reversed the partial refund"
         tx.audit(
-            .partialRefund, target: .order(orderId), detail: "\(reason): \(share > told ? "take" : "give") \(change.units) of \(order.quantity)")
+            .partialRefund, target: .order(orderId),
+            .partialRefund(transactionId: transactionId, share: change.thousandths, takesBack: share > told, units: change.units, of: order.quantity))
         try await tx.recordEvent(share > told ? .partiallyRefunded : .refundReversed, order: order, share: change)
         return .shareTold(orderId: orderId, takesBack: share > told, share: change.thousandths, units: change.units, of: order.quantity)
     }

@@ -30,7 +30,7 @@ public struct Operators: Sendable {
                 ON CONFLICT (name) DO UPDATE SET role = excluded.role
                 """
             ).run()
-            tx.audit(.operatorSetRole, target: .operatorName(name), detail: role.rawValue)
+            tx.audit(.operatorSetRole, target: .operatorName(name), .role(role))
         }
     }
 

@@ -41,7 +41,7 @@ extension Orders {
                         }
                         tx.audit(
                             .appleOrderLearned, target: .transaction(transactions[0].transactionId),
-                            detail: "Apple's order \(appleOrderId) lists \(transactions.map(\.transactionId).joined(separator: ", "))")
+                            .appleOrder(appleOrderId, transactions: transactions.map(\.transactionId)))
                     }
                     if let learned = try await invoice(appleOrderId) { return .found(learned) }
                 }

@@ -62,12 +62,12 @@ extension OrderStore {
         try await tx.setCancellation(transactionId: transactionId, at: cancelledAt, reason: reason)
         let stored = try await tx.storedTransaction(transactionId)
         guard let orderId = stored?.orderId else {
-            tx.audit(.cancellationUnclaimed(kind), target: .transaction(transactionId), detail: "no order claims this transaction")
+            tx.audit(.cancellationUnclaimed(kind), target: .transaction(transactionId), .claimedByNoOrder)
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard RefundRule.refundApplies(to: order.state) else {
-            tx.audit(.cancellationIgnored(kind), target: .order(orderId), detail: "order is \(order.state.rawValue), nothing was delivered")
+            tx.audit(.cancellationIgnored(kind), target: .order(orderId), .orderIs(order.state, delivered: false))
             return order
         }
         let why =
@@ -81,12 +81,12 @@ extension OrderStore {
         try await tx.setCancellation(transactionId: transactionId, at: nil, reason: nil)
         let stored = try await tx.storedTransaction(transactionId)
         guard let orderId = stored?.orderId else {
-            tx.audit(.refundReversalUnclaimed, target: .transaction(transactionId), detail: "no order claims this transaction")
+            tx.audit(.refundReversalUnclaimed, target: .transaction(transactionId), .claimedByNoOrder)
             return nil
         }
         let order = try await tx.sql.requireOrder(orderId)
         guard order.state == .refunded else {
-            tx.audit(.refundReversalIgnored, target: .order(orderId), detail: "order is \(order.state.rawValue)")
+            tx.audit(.refundReversalIgnored, target: .order(orderId), .orderIs(order.state, delivered: true))
             return order
         }
         return try await deliver(tx, order: order, transactionId: transactionId, kind: .refundReversed, reason: "Apple reversed the refund")

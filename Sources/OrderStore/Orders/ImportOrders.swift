@@ -54,7 +54,7 @@ extension Orders {
                     orderId: row.orderId, accountId: row.accountId, productId: row.productId, quantity: row.quantity, at: row.createdAt,
                     state: row.delivered ? .receiptReceived : .pendingPayment, by: actor.name)
             else { return .alreadyThere }
-            tx.audit(.orderImport, target: .order(row.orderId), reason: reason, detail: "placed \(row.createdAt.iso8601) for \(row.accountId)")
+            tx.audit(.orderImport, target: .order(row.orderId), reason: reason, .imported(placedAt: row.createdAt, accountId: row.accountId))
             guard row.delivered else { return .placed }
             var order = try await tx.sql.requireOrder(row.orderId)
             if let tid = row.transactionId {

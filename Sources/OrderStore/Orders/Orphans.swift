@@ -45,7 +45,7 @@ extension Orders {
             next.environment = stored.environment
             next.state = .receiptReceived
             next.nextRetryAt = nil
-            var current = try await tx.save(next, previous: order, action: .orphanAttach, reason: reason, detail: "transaction \(transactionId)")
+            var current = try await tx.save(next, previous: order, action: .orphanAttach, reason: reason, .attached(transactionId: transactionId))
             if type == .autoRenewable {
                 let chain = try await tx.chain(transaction.originalTransactionId)
                 let decision = try await store.decideOwnership(

@@ -108,13 +108,12 @@ extension WriteTransaction {
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
         try await enqueue(.verify(orderId: orderId), dueAt: now)
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
-        let source = submission.source.rawValue
         guard order.state == .pendingPayment else {
             if let package = playPackage { order = try await paidInGooglePlay(order, package: package) }
-            audit(.receiptReceived, target: .order(orderId), detail: "submission \(id) from \(source) while \(order.state.rawValue)")
+            audit(.receiptReceived, target: .order(orderId), .submission(id: id, source: submission.source, whileIn: order.state))
             return SubmittedReceipt(id: id, order: order)
         }
-        let decision = OrderRules.receiptReceived(order, submission: id, source: source, paidInPackage: playPackage)
+        let decision = OrderRules.receiptReceived(order, submission: id, source: submission.source, paidInPackage: playPackage)
         return SubmittedReceipt(id: id, order: try await apply(decision, to: order))
     }
 

@@ -228,7 +228,7 @@ public struct EventAttemptRecord: Sendable {
 extension WriteTransaction {
     /// An operator's resend, on the event's order's trail.
     func auditResend(_ event: GameEvent, reason: String) {
-        audit(.eventResend, target: .order(event.orderId ?? "-"), reason: reason, detail: "\(event.eventId) (\(event.type.rawValue))")
+        audit(.eventResend, target: .order(event.orderId ?? "-"), reason: reason, .eventResent(eventId: event.eventId, type: event.type))
     }
 
     func recordAttempt(_ record: EventAttemptRecord) async throws -> GameEvent {
@@ -252,7 +252,7 @@ extension WriteTransaction {
                 WHERE id = \(bind: event.id) RETURNING \(unsafeRaw: GameEvent.Column.list)
                 """)
         else { throw StoreError.notFound(kind: .event, id: event.eventId) }
-        if dead { audit(.eventDead, target: .order(event.orderId ?? "-"), detail: "\(event.eventId): the game did not confirm it in time") }
+        if dead { audit(.eventDead, target: .order(event.orderId ?? "-"), .eventDead(eventId: event.eventId)) }
         return try GameEvent(row: row)
     }
 }

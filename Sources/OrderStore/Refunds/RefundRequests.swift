@@ -182,7 +182,7 @@ public struct Refunds: Sendable {
             ).run()
             tx.audit(
                 refusal == nil ? .refundRequestAnswered : .refundRequestRefused, target: .notification(notificationId), reason: reason,
-                detail: "transaction \(tid): \(answer.summary)" + (refusal.map { "; Apple: \($0)" } ?? ""))
+                .consumptionAnswer(transactionId: tid, answer, appleSaid: refusal))
             guard let row = try await tx.sql.row("SELECT \(unsafeRaw: RefundAnswer.Column.list) FROM refund_answers WHERE id = \(bind: claimId)") else {
                 throw StoreError.notFound(kind: .refundAnswer, id: "\(claimId)")
             }

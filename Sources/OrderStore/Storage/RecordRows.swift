@@ -185,7 +185,7 @@ extension AuditEntry: StoredRecord {
         self.init(
             seq: try row.int64(.seq), at: try row.int64(.at), actor: try row.string(.actor), role: try row.value(.role, as: AuditRole.self),
             action: AuditAction(stored: try row.string(.action)), target: AuditTarget(stored: try row.string(.target)), reason: try row.optionalString(.reason),
-            detail: try row.string(.detail), grants: grants, hash: try row.string(.hash),
+            detail: AuditDetail(storedText: try row.string(.detail)), grants: grants, hash: try row.string(.hash),
             why: try Why(stored: try row.optionalString(.why), words: nil, of: "audit entry \(try row.int64(.seq))"))
     }
 }

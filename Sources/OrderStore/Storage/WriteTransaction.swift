@@ -32,7 +32,7 @@ final class WriteTransaction {
         var action: AuditAction
         var target: AuditTarget
         var reason: String?
-        var detail: String
+        var detail = AuditDetail()
         /// The grant rows this entry records (a delivery's one), chained with it.
         var grants: ClosedRange<Int64>?
         /// The decision's reason and particulars, as JSON, when a rule decided.
@@ -41,14 +41,15 @@ final class WriteTransaction {
 
     /// R10: every operator action and automatic state change is recorded.
     func audit(
-        _ action: AuditAction, target: AuditTarget, reason: String? = nil, detail: String = "", as who: Operator? = nil, grants: ClosedRange<Int64>? = nil
+        _ action: AuditAction, target: AuditTarget, reason: String? = nil, _ fact: AuditDetail.Fact? = nil, as who: Operator? = nil,
+        grants: ClosedRange<Int64>? = nil
     ) {
-        audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: detail, grants: grants))
+        audits.append(PendingAudit(actor: who ?? actor, action: action, target: target, reason: reason, detail: AuditDetail(fact), grants: grants))
     }
 
     /// Records a rule's decision about `target`, its reason and particulars kept as facts.
     func audit(_ action: AuditAction, target: AuditTarget, because why: Why) throws {
-        audits.append(PendingAudit(actor: actor, action: action, target: target, reason: nil, detail: "", why: try why.json()))
+        audits.append(PendingAudit(actor: actor, action: action, target: target, reason: nil, why: try why.json()))
     }
 
     func countNew(_ state: OrderState) {
@@ -60,7 +61,8 @@ final class WriteTransaction {
     /// (naming `grant`, the grant row a delivery wrote, in its entry).
     @discardableResult
     func save(
-        _ order: Order, previous: Order, action: AuditAction, reason: String? = nil, because why: Why? = nil, detail: String = "", grant: Int64? = nil
+        _ order: Order, previous: Order, action: AuditAction, reason: String? = nil, because why: Why? = nil, _ fact: AuditDetail.Fact? = nil,
+        grant: Int64? = nil
     ) async throws -> Order {
         var next = order
         if next.state != previous.state {
@@ -113,11 +115,11 @@ final class WriteTransaction {
         if let due = next.nextRetryAt, due != previous.nextRetryAt {
             try await enqueue(.verify(orderId: next.orderId), dueAt: due)
         }
-        var entry = PendingAudit(actor: actor, action: action, target: .order(order.orderId), reason: reason, detail: detail, why: try why?.json())
+        var entry = PendingAudit(actor: actor, action: action, target: .order(order.orderId), reason: reason, detail: AuditDetail(fact), why: try why?.json())
         if next.state != previous.state {
             countDeltas[previous.state, default: 0] -= 1
             countDeltas[next.state, default: 0] += 1
-            entry.detail = "\(previous.state.rawValue) → \(next.state.rawValue)" + (detail.isEmpty ? "" : "; \(detail)")
+            entry.detail.move = AuditDetail.Move(from: previous.state, to: next.state)
             entry.grants = grant.map { $0...$0 }
         }
         audits.append(entry)
@@ -174,15 +176,16 @@ final class WriteTransaction {
             var rows: [SQLQueryString] = []
             for entry in chunk {
                 seq += 1
+                let detail = try entry.detail.storedText()
                 let role = entry.actor.auditRole.rawValue
                 let hash = AuditChain.hash(
                     previous: previous, seq: seq, at: now, actor: entry.actor.name, role: role,
-                    action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: entry.detail, grants: entry.grants,
+                    action: entry.action.rawValue, target: entry.target.description, reason: entry.reason, detail: detail, grants: entry.grants,
                     why: entry.why)
                 rows.append(
                     """
                     (\(bind: seq), \(bind: now), \(bind: entry.actor.name), \(bind: role), \(bind: entry.action.rawValue),
-                     \(bind: entry.target.description), \(bind: entry.reason), \(bind: entry.detail), \(bind: previous), \(bind: hash),
+                     \(bind: entry.target.description), \(bind: entry.reason), \(bind: detail), \(bind: previous), \(bind: hash),
                      \(bind: signer?.entryMAC(hash: hash)), \(bind: entry.grants?.lowerBound), \(bind: entry.grants?.upperBound), \(bind: entry.why))
                     """)
                 previous = hash

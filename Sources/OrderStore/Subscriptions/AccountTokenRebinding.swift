@@ -54,7 +54,7 @@ extension Subscriptions {
         try await store.write(as: actor, now: now) { tx in
             tx.audit(
                 refusal == nil ? .subscriptionRebindToken : .subscriptionRebindTokenRefused, target: .originalTransaction(otid), reason: reason,
-                detail: "token \(order.orderId) (order of \(owner))" + (refusal.map { "; Apple: \($0)" } ?? ""))
+                .tokenRebound(orderId: order.orderId, owner: owner, appleSaid: refusal))
         }
         return AccountTokenRebinding(originalTransactionId: otid, ownerAccount: owner, orderId: order.orderId, appleError: refusal)
     }

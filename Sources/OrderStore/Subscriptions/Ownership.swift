@@ -45,7 +45,7 @@ extension OrderStore {
             try await tx.recordOwnershipEvent(
                 otid, orderId: order.orderId, submittedBy: order.accountId, from: owner?.accountId, to: ownerAfter,
                 verdict: decision.verdict, decision: decision, needsReview: decision.needsReview)
-            tx.audit(.ownership(decision.verdict), target: .originalTransaction(otid), detail: "\(owner?.accountId ?? "(no owner)") → \(ownerAfter)")
+            tx.audit(.ownership(decision.verdict), target: .originalTransaction(otid), .owner(from: owner?.accountId, to: ownerAfter))
         }
         return decision
     }
@@ -101,7 +101,7 @@ extension OrderStore {
         if facts.autoRenew != stored.autoRenew || facts.status != stored.status {
             tx.audit(
                 .subscriptionFacts, target: .originalTransaction(otid),
-                detail: "\(facts.status.rawValue), auto-renew \(facts.autoRenew ? "on" : "off") (\(source.rawValue))")
+                .facts(status: facts.status, autoRenew: facts.autoRenew, source: source, signedAt: nil, notification: nil))
         }
     }
 
@@ -109,7 +109,7 @@ extension OrderStore {
         try await tx.setOwner(otid, to: to, decidedBy: Decider(tx.actor))
         try await tx.recordOwnershipEvent(
             otid, orderId: orderId, submittedBy: to, from: from, to: to, verdict: .operatorTransfer, reason: reason, needsReview: false)
-        tx.audit(.ownership(.transfer), target: .originalTransaction(otid), reason: reason, detail: "\(from ?? "(no owner)") → \(to)")
+        tx.audit(.ownership(.transfer), target: .originalTransaction(otid), reason: reason, .owner(from: from, to: to))
     }
 
     @discardableResult
@@ -130,12 +130,12 @@ extension OrderStore {
         let otid = stored.originalTransactionId
         let facts = SubscriptionFacts(autoRenew: autoRenew ?? stored.autoRenew, status: status ?? stored.status, expiresAt: nil, asOf: asOf, source: source)
         guard try await tx.updateFacts(otid, facts) else {
-            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), detail: "older than the facts stored")
+            tx.audit(.subscriptionFactsIgnored, target: .originalTransaction(otid), .olderFacts(notification: nil))
             return false
         }
         tx.audit(
             .subscriptionRenewalStatus, target: .originalTransaction(otid),
-            detail: "auto-renew \(facts.autoRenew ? "on" : "off"), \(facts.status.rawValue) (\(source.rawValue))")
+            .facts(status: facts.status, autoRenew: facts.autoRenew, source: source, signedAt: nil, notification: nil))
         return true
     }
 

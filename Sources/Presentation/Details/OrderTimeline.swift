@@ -63,7 +63,7 @@ extension OrderDetail {
             events.append(
                 TimelineEvent(
                     at: e.at, kind: .audit,
-                    text: "audit #\(e.seq) \(e.action.rawValue) by \(e.actor) (\(e.role.rawValue))" + (e.detail.isEmpty ? "" : ": \(e.detail)")
+                    text: "audit #\(e.seq) \(e.action.rawValue) by \(e.actor) (\(e.role.rawValue))" + (AuditWords.detail(e.detail).map { ": \($0)" } ?? "")
                         + (ReasonWords.audited(e).map { " — \($0)" } ?? "")))
         }
         // Stable: events at the same millisecond keep the order above.

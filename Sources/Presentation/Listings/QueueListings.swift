@@ -108,7 +108,7 @@ public enum QueueListings {
                 ListColumn("REASON / DETAIL", width: 12, flexible: true) { e in
                     let why = ReasonWords.audited(e)
                     return Cell(
-                        [why, e.detail.isEmpty ? nil : e.detail, e.grants.map(Self.grants)].compactMap(\.self).joined(separator: " · "),
+                        [why, AuditWords.detail(e.detail), e.grants.map(Self.grants)].compactMap(\.self).joined(separator: " · "),
                         why == nil ? .muted : .plain)
                 },
             ])

@@ -30,3 +30,8 @@ extension NotificationRecord {
     /// says it.
     public var said: String? { NotificationWords.detail(self) }
 }
+
+extension AuditEntry {
+    /// What the entry recorded, as the audit log and an order's history say it.
+    public var said: String { AuditWords.detail(detail) ?? "" }
+}
