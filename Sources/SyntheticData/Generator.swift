@@ -40,10 +40,11 @@ struct Generator {
         accountCount = max(10, plan.orders / 5)
     }
 
-    /// An order's move as its audit entry keeps it.
-    private static func move(_ from: OrderState, _ to: OrderState) throws -> String {
-        try AuditDetail(move: AuditDetail.Move(from: from, to: to)).storedText()
-    }
+    /// The moves the history audits, as their entries keep them (written many times, made once).
+    private static let handDelivered = AuditDetail.Move(from: .verifyRetry, to: .delivered).storedText
+    private static let refunded = AuditDetail.Move(from: .delivered, to: .refunded).storedText
+    private static let rejected = AuditDetail.Move(from: .receiptReceived, to: .rejected).storedText
+    private static let disputed = AuditDetail.Move(from: .verified, to: .disputed).storedText
 
     private static let productWeights: [(String, Double)] = [
         ("coins_60", 0.34), ("coins_300", 0.20), ("coins_980", 0.08), ("no_ads", 0.04), ("pass_30d", 0.08), ("vip_monthly", 0.21), ("gift_pack", 0.05),
@@ -350,7 +351,7 @@ struct Generator {
             if manual {
                 try audit.append(
                     to: &rows, at: grantedAt, actor: "ops-lin", role: .support, action: .grant, target: .order(orderId), reason: reason,
-                    detail: try Self.move(.verifyRetry, .delivered))
+                    detail: Self.handDelivered)
             }
         case .refunded:
             let refundedAt = settledAt + .hours(30)
@@ -360,22 +361,22 @@ struct Generator {
             ])
             try audit.append(
                 to: &rows, at: refundedAt, actor: "system", role: .rule, action: .refund, target: .order(orderId), reason: nil, because: refund,
-                detail: try Self.move(.delivered, .refunded))
+                detail: Self.refunded)
         case .rejected:
             if replay {
                 rows.flags.append([accountId, "replay", orderId, "", try why?.json(), settledAt])
                 try audit.append(
                     to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyReplay, target: .order(orderId), reason: nil, because: why,
-                    detail: try Self.move(.receiptReceived, .rejected))
+                    detail: Self.rejected)
             } else {
                 try audit.append(
                     to: &rows, at: settledAt, actor: "system", role: .rule, action: .verifyRejected, target: .order(orderId), reason: nil, because: why,
-                    detail: try Self.move(.receiptReceived, .rejected))
+                    detail: Self.rejected)
             }
         case .disputed:
             try audit.append(
                 to: &rows, at: settledAt, actor: "system", role: .rule, action: .ownershipDisputed, target: .order(orderId), reason: nil, because: why,
-                detail: try Self.move(.verified, .disputed))
+                detail: Self.disputed)
         default:
             break
         }

@@ -15,6 +15,9 @@ public struct AuditDetail: Sendable, Equatable, StoredJSON {
             self.from = from
             self.to = to
         }
+
+        /// A detail that is this move alone, as the `detail` column keeps it.
+        package var storedText: String { #"{"move":{"from":"\#(from.rawValue)","to":"\#(to.rawValue)"}}"# }
     }
 
     public var move: Move?
@@ -91,7 +94,7 @@ public struct AuditDetail: Sendable, Equatable, StoredJSON {
     package func storedText() throws -> String {
         switch (move, fact) {
         case (nil, nil): ""
-        case (let move?, nil): #"{"move":{"from":"\#(move.from.rawValue)","to":"\#(move.to.rawValue)"}}"#
+        case (let move?, nil): move.storedText
         default: try json()
         }
     }
