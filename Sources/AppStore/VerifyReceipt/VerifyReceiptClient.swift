@@ -43,10 +43,32 @@ public struct VerifyReceiptClient: Sendable {
         }
     }
 
-    private static func requestBody(_ receiptData: String, _ endpoints: VerifyReceiptEndpoints) -> [UInt8] {
-        var request: [String: Any] = ["receipt-data": receiptData, "exclude-old-transactions": false]
-        if let secret = endpoints.sharedSecret { request["password"] = secret.value }
-        return Array((try? JSONSerialization.data(withJSONObject: request)) ?? Data())
+    /// `{"receipt-data": …, "password": …, "exclude-old-transactions": false}`, written out:
+    /// Foundation's JSONSerialization was most of the call's own time on a 4 KB receipt.
+    static func requestBody(_ receiptData: String, _ endpoints: VerifyReceiptEndpoints) -> [UInt8] {
+        var body = Array(#"{"receipt-data":"#.utf8)
+        appendQuoted(receiptData, to: &body)
+        if let secret = endpoints.sharedSecret {
+            body += Array(#","password":"#.utf8)
+            appendQuoted(secret.value, to: &body)
+        }
+        body += Array(#","exclude-old-transactions":false}"#.utf8)
+        return body
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendQuoted(_ text: String, to body: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        body.reserveCapacity(body.count + text.utf8.count + 2)
+        body.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): body += [UInt8(ascii: "\\"), byte]
+            case ..<0x20: body += Array(#"\u00"#.utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: body.append(byte)
+            }
+        }
+        body.append(UInt8(ascii: "\""))
     }
 
     /// Reads one answer. A body that is not Apple's JSON leaves `appleStatus` nil, which R3

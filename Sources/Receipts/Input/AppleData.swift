@@ -86,7 +86,7 @@ public enum AppleDataDetector {
     public static func detect(_ input: [UInt8]) throws(ReceiptError) -> AppleData {
         guard input.count <= maxInputBytes else { throw .unrecognized("input is \(input.count) bytes; the limit is \(maxInputBytes)") }
         if input.first == 0x30 { return .appReceipt(try AppReceiptDecoder.decode(der: input)) }
-        let text = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(String(decoding: input, as: UTF8.self).trimmedOfWhitespace)
         guard let first = text.first else { throw .unrecognized("the input is empty") }
         if first == "{" {
             if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] {

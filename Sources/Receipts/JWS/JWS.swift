@@ -19,7 +19,7 @@ public struct JWS: Sendable {
 
     /// Splits and decodes a compact JWS. Only the shape is checked here; `verify` checks trust.
     public init(compact: String) throws(ReceiptError) {
-        let text = compact.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = compact.trimmedOfWhitespace
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("JWS: expected 3 dot-separated parts, found \(parts.count)") }
         let headerBytes = try Base64.decodeURL(parts[0], what: "JWS header")
@@ -29,7 +29,9 @@ public struct JWS: Sendable {
             throw .malformed("JWS header is not JSON")
         }
         payload = try Base64.decodeURL(parts[1], what: "JWS payload")
-        guard (try? JSONSerialization.jsonObject(with: Data(payload))) is [String: Any] else {
+        do {
+            _ = try JSONDecoder().decode(AnyJSONObject.self, from: Data(payload))
+        } catch {
             throw .malformed("JWS payload is not a JSON object")
         }
         signature = try Base64.decodeURL(parts[2], what: "JWS signature")
@@ -121,4 +123,18 @@ public struct JWS: Sendable {
         }
         return try decodePayload(type)
     }
+}
+
+/// Any JSON object, read for its shape alone: the decoder checks the whole document's syntax
+/// without building it (Foundation's JSONSerialization, which did, was a notification's
+/// costliest step after its signature).
+private struct AnyJSONObject: Decodable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
 }

@@ -114,6 +114,8 @@ public struct NotificationDecoder: Sendable {
 
     /// Text both databases keep: bounded, without NUL (PostgreSQL's text refuses it).
     private static func storable(_ text: String, limit: Int) -> String {
-        String(text.prefix(limit)).replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+        let bounded = String(text.prefix(limit))
+        guard bounded.utf8.contains(0) else { return bounded }
+        return String(String.UnicodeScalarView(bounded.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
     }
 }
