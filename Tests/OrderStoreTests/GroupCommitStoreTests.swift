@@ -48,6 +48,30 @@ struct GroupCommitStoreTests {
     }
 
     @Test(
+        "A commit's receipts owe their verifications in one write: one job per order however often it was submitted, and a job a worker holds is owed again, not lost",
+        arguments: Backend.all)
+    func verificationsOwedAtCommit(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            for id in ["o1", "o2"] { _ = try await store.orders.place(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
+            _ = try await store.orders.submit(orderId: "o1", receiptData: "AAAA", at: t0 + 10)
+            let held = try #require(try await store.jobs.claim(owner: "w1", limit: 10, lease: .seconds(60), now: t0 + 20).first)
+            #expect(held.subject == "o1")
+
+            let batch = ["o1", "o2", "o1", "o2"].map { ReceiptSubmission(orderId: $0, evidence: .appReceipt("BBBB")) }
+            let results = try await store.orders.submit(batch, at: t0 + 30)
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            let jobs = try await store.jobs.list().filter { $0.kind == .verify }
+            #expect(jobs.map(\.subject).sorted() == ["o1", "o2"], "one job per order")
+            #expect(jobs.first { $0.subject == "o2" }?.dueAt == t0 + 30)
+
+            // The worker that held o1's job finishes it: the receipts that came meanwhile keep it owed.
+            #expect(try await store.jobs.finish(held, owner: "w1", result: .done, now: t0 + 40))
+            let owedAgain = try #require(try await store.jobs.job(.verify(orderId: "o1")))
+            #expect(owedAgain.leaseOwner == nil && owedAgain.dueAt == t0 + 30)
+        }
+    }
+
+    @Test(
         "One commit, many notifications: a duplicate inside the batch answers the first one's id, a forged one is kept as rejected, each verified one owes its application",
         arguments: Backend.all)
     func notificationBatch(backend: Backend) async throws {

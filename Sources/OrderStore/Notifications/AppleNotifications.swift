@@ -70,7 +70,7 @@ extension WriteTransaction {
             ).run()
             return .rejected(id: id)
         }
-        try await enqueue(.applyNotifications(key: facts.applyKey), dueAt: now)
+        enqueueAtCommit(.applyNotifications(key: facts.applyKey), dueAt: now)
         return .stored(id: id)
     }
 }

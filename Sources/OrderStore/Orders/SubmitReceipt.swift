@@ -106,7 +106,7 @@ extension WriteTransaction {
             order.transactionId == nil && (order.marketplace != .googlePlay || order.app != $0.packageName) ? $0.packageName : nil
         }
         // Committed with the receipt: the worker owes it a verification, whatever happens next.
-        try await enqueue(.verify(orderId: orderId), dueAt: now)
+        enqueueAtCommit(.verify(orderId: orderId), dueAt: now)
         if let idempotency = submission.idempotency { try await remember(idempotency, submission: id) }
         guard order.state == .pendingPayment else {
             if let package = playPackage { order = try await paidInGooglePlay(order, package: package) }

@@ -2,7 +2,7 @@ import OrderDomain
 import SQLKit
 
 /// The context of one write transaction: who acts, when, and what it still has to flush
-/// at commit (state counters, audit entries).
+/// at commit (owed jobs, state counters, audit entries).
 final class WriteTransaction {
     let sql: any SQLDatabase
     let actor: Operator
@@ -15,6 +15,8 @@ final class WriteTransaction {
     var subscriptionsTold: Set<String> = []
     /// A job due by now was enqueued: the store wakes its idle workers after the commit.
     var madeJobDue = false
+    /// Jobs owed at commit (``enqueueAtCommit(_:dueAt:)``), each by the soonest time asked.
+    var owedJobs: [JobWork: Millis] = [:]
     /// Signs the audit entries when the store's log is keyed (R10 anchored).
     let auditKey: AuditKey?
     /// An admin's `audit anchor`: the head may be signed afresh (`AuditHead.signer`).
@@ -131,6 +133,7 @@ final class WriteTransaction {
     /// commit does not fail its neighbours. A failure of the savepoint itself throws.
     func isolated<T>(_ body: () async throws -> T) async throws -> Result<T, any Error> {
         let (deltasBefore, auditsBefore, subscriptionsAsWere, toldAsWere) = (countDeltas, audits.count, subscriptionsBefore, subscriptionsTold)
+        let owedBefore = owedJobs
         try await sql.raw("SAVEPOINT item").run()
         do {
             let value = try await body()
@@ -141,6 +144,7 @@ final class WriteTransaction {
             try await sql.raw("RELEASE SAVEPOINT item").run()
             countDeltas = deltasBefore
             audits.removeLast(audits.count - auditsBefore)
+            owedJobs = owedBefore
             (subscriptionsBefore, subscriptionsTold) = (subscriptionsAsWere, toldAsWere)
             return .failure(error)
         }
@@ -155,8 +159,10 @@ final class WriteTransaction {
             orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))
     }
 
-    /// Commit-time writes, in a fixed lock order: counters by state name, then the audit head.
+    /// Commit-time writes, in a fixed lock order: owed jobs, counters by state name, then the
+    /// audit head.
     func flush() async throws {
+        try await writeOwedJobs()
         try await recordSubscriptionEvents()
         for (state, delta) in countDeltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where delta != 0 {
             try await sql.raw("UPDATE state_counts SET n = n + \(bind: delta) WHERE state = \(bind: state.rawValue)").run()

@@ -10,10 +10,35 @@ extension WriteTransaction {
     /// keeps it instead of deleting it: work that arrived meanwhile is never dropped.
     func enqueue(_ work: JobWork, dueAt: Millis) async throws {
         if dueAt <= now { madeJobDue = true }
-        let (kind, subject) = (work.kind, work.subject)
+        try await upsertJobs([(work, dueAt)])
+    }
+
+    /// ``enqueue(_:dueAt:)`` written at commit, with the transaction's other owed jobs in one
+    /// statement: a group commit of receipts owes a verification for each, one round trip
+    /// for all of them where it was one each. For work nothing in the transaction reads
+    /// back before it commits.
+    func enqueueAtCommit(_ work: JobWork, dueAt: Millis) {
+        if dueAt <= now { madeJobDue = true }
+        owedJobs[work] = min(owedJobs[work] ?? dueAt, dueAt)
+    }
+
+    /// The owed jobs, in the order of their key (the lock order concurrent commits share).
+    func writeOwedJobs() async throws {
+        guard !owedJobs.isEmpty else { return }
+        let owed = owedJobs.sorted { ($0.key.kind.rawValue, $0.key.subject) < ($1.key.kind.rawValue, $1.key.subject) }
+        owedJobs = [:]
+        for chunk in stride(from: 0, to: owed.count, by: 100).map({ owed[$0..<min($0 + 100, owed.count)] }) {
+            try await upsertJobs(chunk.map { ($0.key, $0.value) })
+        }
+    }
+
+    /// A new job for each work, or its job brought forward (see ``enqueue(_:dueAt:)``);
+    /// the works are distinct.
+    private func upsertJobs(_ jobs: [(work: JobWork, dueAt: Millis)]) async throws {
+        let rows: [SQLQueryString] = jobs.map { "(\(bind: $0.work.kind.rawValue), \(bind: $0.work.subject), \(bind: $0.dueAt), \(bind: now))" }
         try await sql.raw(
             """
-            INSERT INTO jobs (kind, subject, due_at, created_at) VALUES (\(bind: kind.rawValue), \(bind: subject), \(bind: dueAt), \(bind: now))
+            INSERT INTO jobs (kind, subject, due_at, created_at) VALUES \(rows.joined(separator: ", "))
             ON CONFLICT (kind, subject) DO UPDATE SET
               due_at = CASE WHEN jobs.dead_at IS NOT NULL OR excluded.due_at < jobs.due_at THEN excluded.due_at ELSE jobs.due_at END,
               dead_at = NULL,
