@@ -12,8 +12,10 @@ import Testing
 struct MigrationStoreTests {
     /// Undoes the migration that keeps reasons as codes and facts: orders and attempts keep
     /// words (the words an iapdesk of then wrote for the one reason the tests give, the code
-    /// for others), R8's history and the audit log no decisions.
+    /// for others), R8's history and the audit log no decisions (and the one after it, which
+    /// keeps as facts what the entries before migration 23 said of their grants).
     static let reasonParticularsUndone = [
+        "DROP TABLE legacy_seed_grants", "DROP TABLE legacy_grant_audits",
         "UPDATE orders SET last_error = 'verifyReceipt rejects our shared secret (21004)' WHERE reason_code = 'apple.shared_secret_rejected'",
         "UPDATE orders SET last_error = reason_code WHERE reason_details IS NOT NULL AND last_error IS NULL",
         "DROP INDEX orders_waiting_by_reason",
@@ -292,7 +294,7 @@ struct MigrationStoreTests {
     }
 
     @Test(
-        "A store from before migration 23 keeps its verdict on grants: its entries' words vouch for the grants they wrote, one written by hand is still found, and grants after the migration are named by id",
+        "A store from before migration 23 keeps its verdict on grants: what its entries' words said is kept as facts once, one written by hand is still found, and grants after the migration are named by id",
         arguments: Backend.all)
     func grantsNamedInWordsBeforeMigration23(backend: Backend) async throws {
         let location = try await backend.freshLocation()
@@ -312,6 +314,8 @@ struct MigrationStoreTests {
             try await Self.grant(old, "s2", at: t0 + 10)
             try await Self.legacyEntry(old, at: t0 + 10, target: AuditTarget.seed.description, action: "seed", detail: "2 synthetic orders; grants #2–#3")
             try await Self.grant(old, "o2", at: t0 + 20)
+            // Words the migration cannot read as a range vouch for nothing and stop nothing.
+            try await Self.legacyEntry(old, at: t0 + 30, target: AuditTarget.seed.description, action: "seed", detail: "0 synthetic orders; grants #x–#")
         } catch {
             // A store dropped unclosed is a crash of the whole test process, not this test's failure.
             await old.close()

@@ -57,36 +57,25 @@ extension AuditLog {
     }
 }
 
-/// Grants written before migration 23, whose audit entries name them only in words: a
-/// delivery's entry says `… → delivered`, a seed's `; grants #A–#B`. Read the way they were
-/// written, for those grants alone (ids up to `audit_head.legacy_grants_through`); no entry
-/// is written this way any more.
+/// Grants written before migration 23 (ids up to `audit_head.legacy_grants_through`),
+/// which their entries named only in words: migration 32 kept what those words said as
+/// facts, how many grants each order's entries at an instant record and the ranges the
+/// seeds loaded. Read for those grants alone.
 enum LegacyGrantAudit {
     static func unaudited(_ sql: any SQLDatabase, through last: Int64, limit: Int) async throws -> [UnauditedDelivery] {
-        let seeded = try await sql.rows(
-            """
-            SELECT detail FROM audit_log WHERE target = \(bind: SeedAuditEntry.target) AND action = \(bind: SeedAuditEntry.action) AND grants_from IS NULL
-            """
-        ).compactMap { seedGrantIds(in: try $0.string("detail")) }
+        let seeded = try await sql.rows("SELECT grants_from, grants_to FROM legacy_seed_grants").compactMap { row -> ClosedRange<Int64>? in
+            let (from, to) = (try row.int64("grants_from"), try row.int64("grants_to"))
+            return from <= to ? from...to : nil
+        }
         return try await sql.rows(
             """
             SELECT order_id, granted_at, grants - audited AS unaudited FROM (
-              SELECT g.order_id, g.granted_at, COUNT(*) AS grants, (
-                SELECT COUNT(*) FROM audit_log a
-                WHERE a.target = \(bind: AuditTarget.order("").description) || g.order_id AND a.at = g.granted_at
-                  AND a.grants_from IS NULL AND a.detail LIKE '%→ delivered%') AS audited
+              SELECT g.order_id, g.granted_at, COUNT(*) AS grants, COALESCE((
+                SELECT l.audited FROM legacy_grant_audits l WHERE l.order_id = g.order_id AND l.granted_at = g.granted_at), 0) AS audited
               FROM grants g WHERE g.id <= \(bind: last) AND \(SeedAuditEntry.outside(seeded)) GROUP BY g.order_id, g.granted_at) AS counted
             WHERE grants > audited ORDER BY granted_at LIMIT \(bind: limit)
             """
         ).map(UnauditedDelivery.init(row:))
-    }
-
-    /// The grant ids an old seed entry's detail names.
-    static func seedGrantIds(in detail: String) -> ClosedRange<Int64>? {
-        guard let range = detail.range(of: "; grants #") else { return nil }
-        let bounds = detail[range.upperBound...].split(separator: "–#")
-        guard bounds.count == 2, let low = Int64(bounds[0]), let high = Int64(bounds[1]), low <= high else { return nil }
-        return low...high
     }
 }
 

@@ -10,7 +10,7 @@ enum Migrations {
     static func all(_ dialect: Dialect) -> [[String]] {
         [
             v1(dialect), v2(dialect), v3, v4(dialect), v5(dialect), v6, v7(dialect), v8, v9, v10, v11(dialect), v12(dialect), v13(dialect), v14(dialect),
-            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29, v30, v31,
+            v15(dialect), v16, v17, v18, v19, v20, v21, v22, v23, v24, v25(dialect), v26, v27, v28, v29, v30, v31, v32(dialect),
         ]
     }
 
@@ -73,6 +73,40 @@ enum Migrations {
             }
         }
         return missing.map(\.name)
+    }
+
+    /// Grants written before migration 23 are vouched for by their audit entries' words
+    /// alone: a delivery's entry said `… → delivered`, a seed's `; grants #A–#B`. Those words
+    /// are read here, once, into facts (how many grants each order's entries at an instant
+    /// record; the grant ranges the seeds loaded), so the check for grants no entry records
+    /// reads no sentence. No entry is written that way any more.
+    private static func v32(_ d: Dialect) -> [String] {
+        let order = AuditTarget.order("").description
+        let seed = (target: AuditTarget.seed.description, action: AuditAction.seed.rawValue)
+        let seedRanges =
+            d == .postgres
+            ? """
+            INSERT INTO legacy_seed_grants (grants_from, grants_to)
+            SELECT CAST(substring(detail from '; grants #([0-9]+)–#') AS BIGINT), CAST(substring(detail from '; grants #[0-9]+–#([0-9]+)') AS BIGINT)
+            FROM audit_log WHERE target = '\(seed.target)' AND action = '\(seed.action)' AND grants_from IS NULL AND detail ~ '; grants #[0-9]+–#[0-9]+'
+            """
+            : """
+            INSERT INTO legacy_seed_grants (grants_from, grants_to)
+            SELECT CAST(substr(rest, 1, instr(rest, '–#') - 1) AS INTEGER), CAST(substr(rest, instr(rest, '–#') + 2) AS INTEGER)
+            FROM (SELECT substr(detail, instr(detail, '; grants #') + 10) AS rest FROM audit_log
+                  WHERE target = '\(seed.target)' AND action = '\(seed.action)' AND grants_from IS NULL AND instr(detail, '; grants #') > 0) AS seeds
+            WHERE instr(rest, '–#') > 1
+            """
+        return [
+            "CREATE TABLE legacy_grant_audits (order_id TEXT NOT NULL, granted_at BIGINT NOT NULL, audited BIGINT NOT NULL, PRIMARY KEY (order_id, granted_at))",
+            """
+            INSERT INTO legacy_grant_audits (order_id, granted_at, audited)
+            SELECT substr(target, \(order.count + 1)), at, COUNT(*) FROM audit_log
+            WHERE grants_from IS NULL AND target LIKE '\(order)%' AND detail LIKE '%→ delivered%' GROUP BY target, at
+            """,
+            "CREATE TABLE legacy_seed_grants (grants_from BIGINT NOT NULL, grants_to BIGINT NOT NULL)",
+            seedRanges,
+        ]
     }
 
     /// Decisions kept as facts, said in words only when shown: an order's reason keeps its
@@ -220,7 +254,7 @@ enum Migrations {
     /// An audit entry names the grant rows it records (R11's deliveries, a seed's
     /// range), chained with the entry, so a grant is found audited by its id and never by
     /// reading a sentence. Grants written before this migration are recorded only in their
-    /// entries' words; `legacy_grants_through` bounds them (see `LegacyGrantAudit`).
+    /// entries' words, read into facts by migration 32; `legacy_grants_through` bounds them.
     private static let v23 = [
         "ALTER TABLE audit_log ADD COLUMN grants_from BIGINT",
         "ALTER TABLE audit_log ADD COLUMN grants_to BIGINT",
