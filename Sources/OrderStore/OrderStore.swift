@@ -195,7 +195,7 @@ public final class OrderStore: Sendable {
     /// entries it produced, in a fixed order so concurrent writers cannot deadlock.
     func write<T>(as actor: Operator, now: Millis = .now(), _ body: (WriteTransaction) async throws -> T) async throws -> T {
         try await pool.withConnection(writing: true) { db in
-            let tx = WriteTransaction(sql: db.sql, actor: actor, now: now, auditKey: settings.auditKey)
+            let tx = WriteTransaction(database: db, actor: actor, now: now, auditKey: settings.auditKey)
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
                 try await tx.flush()

@@ -30,7 +30,7 @@ extension OrderStore {
         orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?, at now: Millis
     ) async throws -> VerificationOutcome {
         try await write(as: .system, now: now) { tx in
-            let order = try await tx.sql.requireOrder(orderId)
+            let order = try await tx.requireOrder(orderId)
             var report = report
             if let play = report.play { report.content = try await tx.keepPlayPurchase(play, content: report.content) }
             let classification = StatusCodeRule.classify(report)

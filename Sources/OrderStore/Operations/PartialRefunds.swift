@@ -10,7 +10,7 @@ extension OrderStore {
     /// player's. Nil when no order claims the transaction.
     func settleRefundedShare(_ tx: WriteTransaction, transactionId: String, share: Int) async throws -> NotificationDetail? {
         guard let orderId = try await tx.storedTransaction(transactionId)?.orderId else { return nil }
-        let order = try await tx.sql.requireOrder(orderId)
+        let order = try await tx.requireOrder(orderId)
         guard order.state == .delivered else { return .shareOfUndelivered(orderId: orderId, state: order.state) }
         let told = try await tx.shareTakenBack(transactionId)
         guard share != told else { return .shareToldAlready(orderId: orderId) }

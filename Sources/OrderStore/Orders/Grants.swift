@@ -32,7 +32,7 @@ extension Orders {
     public func grant(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try store.requireOperator(actor, may: .grantOrders, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
-            let order = try await tx.sql.requireOrder(orderId)
+            let order = try await tx.requireOrder(orderId)
             if order.state == .delivered { throw try await tx.alreadyDelivered(orderId) }
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             if let refusal = OrderPermissions.grantRefusal(order, role: actor.role) { throw refusal }
@@ -49,7 +49,7 @@ extension Orders {
     public func revoke(orderId: String, expectedVersion: Int64, by actor: Operator, reason: String, at now: Millis = .now()) async throws -> Order {
         try store.requireOperator(actor, may: .revokeDeliveries, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
-            let order = try await tx.sql.requireOrder(orderId)
+            let order = try await tx.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard order.state == .delivered else { throw StoreError.illegalTransition(orderId: orderId, from: order.state, to: .rejected) }
             return try await tx.apply(OrderRules.revoke(order, by: actor.name, saying: reason), to: order)
@@ -65,7 +65,7 @@ extension OrderStore {
             tx.audit(.cancellationUnclaimed(kind), target: .transaction(transactionId), .claimedByNoOrder)
             return nil
         }
-        let order = try await tx.sql.requireOrder(orderId)
+        let order = try await tx.requireOrder(orderId)
         guard RefundRule.refundApplies(to: order.state) else {
             tx.audit(.cancellationIgnored(kind), target: .order(orderId), .orderIs(order.state, delivered: false))
             return order
@@ -84,7 +84,7 @@ extension OrderStore {
             tx.audit(.refundReversalUnclaimed, target: .transaction(transactionId), .claimedByNoOrder)
             return nil
         }
-        let order = try await tx.sql.requireOrder(orderId)
+        let order = try await tx.requireOrder(orderId)
         guard order.state == .refunded else {
             tx.audit(.refundReversalIgnored, target: .order(orderId), .orderIs(order.state, delivered: true))
             return order

@@ -56,7 +56,7 @@ extension Orders {
             else { return .alreadyThere }
             tx.audit(.orderImport, target: .order(row.orderId), reason: reason, .imported(placedAt: row.createdAt, accountId: row.accountId))
             guard row.delivered else { return .placed }
-            var order = try await tx.sql.requireOrder(row.orderId)
+            var order = try await tx.requireOrder(row.orderId)
             if let tid = row.transactionId {
                 (order.transactionId, order.originalTransactionId) = (tid, tid)
                 let purchase = AppleTransaction(

@@ -12,7 +12,7 @@ extension Orders {
     {
         try store.requireOperator(actor, may: .attachOrphans, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
-            let order = try await tx.sql.requireOrder(orderId)
+            let order = try await tx.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard let stored = try await tx.storedTransaction(transactionId) else { throw StoreError.notFound(kind: .transaction, id: transactionId) }
             // Google's purchase is attached through Google (asked again, acknowledged there).

@@ -47,7 +47,7 @@ extension Orders {
             if product.retiredAt != nil, try await tx.sql.order(orderId) == nil { throw StoreError.productRetired(productId) }
             let inserted = try await tx.insertOrder(
                 orderId: orderId, accountId: accountId, productId: productId, quantity: quantity, at: at, state: .pendingPayment, by: "system")
-            return (try await tx.sql.requireOrder(orderId), inserted)
+            return (try await tx.requireOrder(orderId), inserted)
         }
     }
 }

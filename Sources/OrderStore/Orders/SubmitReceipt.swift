@@ -85,20 +85,16 @@ extension WriteTransaction {
         let text = try submission.evidence.storedText
         guard !text.isEmpty else { throw StoreError.emptyReceipt(orderId: submission.orderId) }
         let orderId = submission.orderId
-        var order = try await sql.requireOrder(orderId)
+        var order = try await requireOrder(orderId)
         if let idempotency = submission.idempotency, let first = try await replayedSubmission(idempotency) {
             return SubmittedReceipt(id: first, order: order)
         }
         let play: PlaySubmission? = if case .googlePlay(let purchase) = submission.evidence { purchase } else { nil }
-        guard
-            let row = try await sql.row(
-                """
-                INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token, kind)
-                VALUES (\(bind: orderId), \(bind: order.accountId), \(bind: submission.claimedTransactionId), \(bind: submission.source.rawValue),
-                        \(bind: text), \(bind: now), \(bind: play?.purchaseToken), \(bind: submission.evidence.kind.rawValue))
-                RETURNING id
-                """)
-        else { throw StoreError.corrupt("submission insert returned no id") }
+        let stored = SubmissionInsert(values: [
+            .text(orderId), .text(order.accountId), .text(submission.claimedTransactionId), .text(submission.source.rawValue), .text(text),
+            .integer(now), .text(play?.purchaseToken), .text(submission.evidence.kind.rawValue),
+        ])
+        guard let row = try await database.rows(stored).first else { throw StoreError.corrupt("submission insert returned no id") }
         let id = try row.int64("id")
         // A Google Play purchase submitted for an order names its store and package; an order
         // waiting for its payment learns them in the write that moves it on.

@@ -44,6 +44,22 @@ struct DeadlineSQLDatabase: SQLDatabase {
     var queryLogLevel: Logger.Level? { database.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        bounded { database.execute(sql: query, onRow) }
+    }
+
+    /// A call to the driver made beside SQLKit (a prepared statement) under the same
+    /// deadline, with the same end for a connection that misses it.
+    func run<T: Sendable>(_ call: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await bounded { [eventLoop] in
+            let promise = eventLoop.makePromise(of: T.self)
+            promise.completeWithTask(call)
+            return promise.futureResult
+        }.get()
+    }
+
+    /// The first of `start`'s answer and the deadline settles the result; the other does
+    /// nothing. A missed deadline expires the connection.
+    private func bounded<T: Sendable>(_ start: () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
         let limit: Duration
         do {
             guard !expired.withLockedValue({ $0 }) else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
@@ -51,8 +67,7 @@ struct DeadlineSQLDatabase: SQLDatabase {
         } catch {
             return eventLoop.makeFailedFuture(error)
         }
-        let promise = eventLoop.makePromise(of: Void.self)
-        // The first of the answer and the timer settles the promise; the other does nothing.
+        let promise = eventLoop.makePromise(of: T.self)
         let settled = NIOLockedValueBox(false)
         let first: @Sendable () -> Bool = {
             settled.withLockedValue { done in
@@ -65,7 +80,7 @@ struct DeadlineSQLDatabase: SQLDatabase {
             promise.fail(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
             expire()
         }
-        database.execute(sql: query, onRow).whenComplete { result in
+        start().whenComplete { result in
             guard first() else { return }
             timer.cancel()
             promise.completeWith(result)

@@ -5,6 +5,8 @@ import SQLKit
 /// at commit (owed jobs, state counters, audit entries).
 final class WriteTransaction {
     let sql: any SQLDatabase
+    /// The connection ``sql`` runs on, for the statements PostgreSQL prepares.
+    let database: Database
     let actor: Operator
     let now: Millis
     private var countDeltas: [OrderState: Int64] = [:]
@@ -22,8 +24,9 @@ final class WriteTransaction {
     /// An admin's `audit anchor`: the head may be signed afresh (`AuditHead.signer`).
     var anchoring = false
 
-    init(sql: any SQLDatabase, actor: Operator, now: Millis, auditKey: AuditKey?) {
-        self.sql = sql
+    init(database: Database, actor: Operator, now: Millis, auditKey: AuditKey?) {
+        self.database = database
+        self.sql = database.sql
         self.actor = actor
         self.now = now
         self.auditKey = auditKey
@@ -94,22 +97,11 @@ final class WriteTransaction {
         }
         // The store and app change once, when a Google Play purchase pays an order: written
         // then only, so no other save can put back what an older copy of the order said.
-        let paidElsewhere: SQLQueryString =
-            next.marketplace != previous.marketplace || next.app != previous.app
-            ? "marketplace = \(bind: next.marketplace.rawValue), app = \(bind: next.app), " : ""
-        let updated = try await sql.row(
-            """
-            UPDATE orders SET \(paidElsewhere)state = \(bind: next.state.rawValue), state_changed_at = \(bind: next.stateChangedAt),
-              version = version + 1, updated_by = \(bind: next.updatedBy), stuck_since = \(bind: next.stuckSince),
-              environment = \(bind: next.environment?.rawValue), transaction_id = \(bind: next.transactionId),
-              original_transaction_id = \(bind: next.originalTransactionId), attempts = \(bind: next.attempts),
-              first_failure_at = \(bind: next.firstFailureAt), next_retry_at = \(bind: next.nextRetryAt),
-              last_error = NULL, reason_details = \(bind: try next.particulars?.json()), reason_code = \(bind: next.reason?.code), needs_operator = \(bind: next.needsOperator ? 1 : 0),
-              replay_flag = \(bind: next.replayFlag ? 1 : 0), delivery_conflict = \(bind: next.deliveryConflict)
-            WHERE order_id = \(bind: order.orderId) AND version = \(bind: previous.version)
-            RETURNING version
-            """)
-        guard let version = try updated?.int64("version") else {
+        let paidElsewhere = next.marketplace != previous.marketplace || next.app != previous.app
+        guard
+            let version = try await database.rows(try OrderSave(next, paidElsewhere: paidElsewhere, previousVersion: previous.version)).first?
+                .int64("version")
+        else {
             throw try await conflict(orderId: order.orderId)
         }
         next.version = version

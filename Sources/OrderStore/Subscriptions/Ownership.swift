@@ -179,7 +179,7 @@ extension Subscriptions {
     {
         try store.requireOperator(actor, may: .resolveDisputes, reason: reason)
         return try await store.write(as: actor, now: now) { tx in
-            let order = try await tx.sql.requireOrder(orderId)
+            let order = try await tx.requireOrder(orderId)
             guard order.version == expectedVersion else { throw try await tx.conflict(orderId: orderId) }
             guard order.state == .disputed, let otid = order.originalTransactionId else {
                 throw StoreError.notDisputed(orderId: orderId, state: order.state)
