@@ -50,11 +50,30 @@ struct DeadlineSQLDatabase: SQLDatabase {
     /// A call to the driver made beside SQLKit (a prepared statement) under the same
     /// deadline, with the same end for a connection that misses it.
     func run<T: Sendable>(_ call: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await bounded { [eventLoop] in
-            let promise = eventLoop.makePromise(of: T.self)
-            promise.completeWithTask(call)
-            return promise.futureResult
-        }.get()
+        guard !hasExpired else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
+        let limit = try CallBudget.remaining(upTo: deadline)
+        return try await withCheckedThrowingContinuation { (answer: CheckedContinuation<T, any Error>) in
+            let settled = NIOLockedValueBox(false)
+            let first: @Sendable () -> Bool = {
+                settled.withLockedValue { done in
+                    defer { done = true }; return !done
+                }
+            }
+            let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire, expired] in
+                guard first() else { return }
+                expired.withLockedValue { $0 = true }
+                answer.resume(throwing: StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
+                expire()
+            }
+            // The call runs apart, so that a call the driver never answers is left behind.
+            Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await call()) } catch { result = .failure(error) }
+                guard first() else { return }
+                timer.cancel()
+                answer.resume(with: result)
+            }
+        }
     }
 
     /// The first of `start`'s answer and the deadline settles the result; the other does
