@@ -99,15 +99,8 @@ public struct AuditDetail: Sendable, Equatable, StoredJSON {
         }
     }
 
-    /// A stored detail: JSON for entries from this version on; words kept before never start
-    /// with a brace, and JSON that does not read is kept as words, not lost.
+    /// A stored detail: JSON for entries from this version on, words for those before.
     public init(storedText: String) {
-        if storedText.isEmpty {
-            self.init()
-        } else if storedText.hasPrefix("{"), let value = try? JSONDecoder().decode(Self.self, from: Data(storedText.utf8)) {
-            self = value
-        } else {
-            self.init(.words(storedText))
-        }
+        self = storedText.isEmpty ? AuditDetail() : Self.unlessWords(storedText) ?? AuditDetail(.words(storedText))
     }
 }

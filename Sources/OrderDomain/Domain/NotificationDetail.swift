@@ -48,13 +48,8 @@ public enum NotificationDetail: Sendable, Equatable, StoredJSON {
     /// What a notification applied before details were typed said, in words.
     case words(String)
 
-    /// A stored detail: JSON for details from this version on; words kept before never
-    /// start with a brace, and JSON that does not read is kept as words, not lost.
+    /// A stored detail: JSON for details from this version on, words for those before.
     public init(storedText: String) {
-        if storedText.hasPrefix("{"), let value = try? JSONDecoder().decode(Self.self, from: Data(storedText.utf8)) {
-            self = value
-        } else {
-            self = .words(storedText)
-        }
+        self = Self.unlessWords(storedText) ?? .words(storedText)
     }
 }

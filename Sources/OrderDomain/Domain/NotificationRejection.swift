@@ -3,7 +3,7 @@ import Foundation
 /// Why a notification (Apple's signed payload, or Google's Pub/Sub push) failed its checks,
 /// as a value: decided where it is checked, kept with the notification, and said in words
 /// by Presentation. What a library said of a signature it refused travels as its own text.
-public enum NotificationRejection: Sendable, Equatable, Codable {
+public enum NotificationRejection: Sendable, Equatable, StoredJSON {
     // Apple's signed payloads.
     /// The body is not `{"signedPayload": …}`.
     case notSignedPayloadBody
@@ -36,17 +36,12 @@ public enum NotificationRejection: Sendable, Equatable, Codable {
     public var storedText: String {
         get throws {
             if case .words(let words) = self { return words }
-            return String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+            return try json()
         }
     }
 
     /// A stored rejection: JSON for a value, words for one kept before.
     public init(storedText: String) {
-        // Words kept before never start with a brace; JSON that does not read is kept as words, not lost.
-        if storedText.hasPrefix("{"), let value = try? JSONDecoder().decode(Self.self, from: Data(storedText.utf8)) {
-            self = value
-        } else {
-            self = .words(storedText)
-        }
+        self = Self.unlessWords(storedText) ?? .words(storedText)
     }
 }

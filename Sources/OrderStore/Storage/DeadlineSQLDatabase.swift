@@ -44,49 +44,40 @@ struct DeadlineSQLDatabase: SQLDatabase {
     var queryLogLevel: Logger.Level? { database.queryLogLevel }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        bounded { database.execute(sql: query, onRow) }
+        let promise = eventLoop.makePromise(of: Void.self)
+        do {
+            let answer = try startDeadline { promise.completeWith($0) }
+            database.execute(sql: query, onRow).whenComplete(answer)
+        } catch {
+            promise.fail(error)
+        }
+        return promise.futureResult
     }
 
     /// A call to the driver made beside SQLKit (a prepared statement) under the same
-    /// deadline, with the same end for a connection that misses it.
+    /// deadline, with the same end for a connection that misses it. The call runs apart, so
+    /// that one the driver never answers is left behind.
     func run<T: Sendable>(_ call: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard !hasExpired else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
-        let limit = try CallBudget.remaining(upTo: deadline)
-        return try await withCheckedThrowingContinuation { (answer: CheckedContinuation<T, any Error>) in
-            let settled = NIOLockedValueBox(false)
-            let first: @Sendable () -> Bool = {
-                settled.withLockedValue { done in
-                    defer { done = true }; return !done
+        try await withCheckedThrowingContinuation { (settled: CheckedContinuation<T, any Error>) in
+            do {
+                let answer = try startDeadline { settled.resume(with: $0) }
+                Task {
+                    do { answer(.success(try await call())) } catch { answer(.failure(error)) }
                 }
-            }
-            let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire, expired] in
-                guard first() else { return }
-                expired.withLockedValue { $0 = true }
-                answer.resume(throwing: StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
-                expire()
-            }
-            // The call runs apart, so that a call the driver never answers is left behind.
-            Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await call()) } catch { result = .failure(error) }
-                guard first() else { return }
-                timer.cancel()
-                answer.resume(with: result)
+            } catch {
+                settled.resume(throwing: error)
             }
         }
     }
 
-    /// The first of `start`'s answer and the deadline settles the result; the other does
-    /// nothing. A missed deadline expires the connection.
-    private func bounded<T: Sendable>(_ start: () -> EventLoopFuture<T>) -> EventLoopFuture<T> {
-        let limit: Duration
-        do {
-            guard !expired.withLockedValue({ $0 }) else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
-            limit = try CallBudget.remaining(upTo: deadline)
-        } catch {
-            return eventLoop.makeFailedFuture(error)
-        }
-        let promise = eventLoop.makePromise(of: T.self)
+    /// Starts one call's deadline: `settle` gets the first of the call's answer (given to the
+    /// function returned) and the deadline's failure; the other is dropped. A missed deadline
+    /// expires the connection.
+    private func startDeadline<T: Sendable>(
+        _ settle: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) throws -> @Sendable (Result<T, any Error>) -> Void {
+        guard !hasExpired else { throw StoreError.unavailable("the connection was closed after a statement missed its deadline") }
+        let limit = try CallBudget.remaining(upTo: deadline)
         let settled = NIOLockedValueBox(false)
         let first: @Sendable () -> Bool = {
             settled.withLockedValue { done in
@@ -96,15 +87,14 @@ struct DeadlineSQLDatabase: SQLDatabase {
         let timer = eventLoop.scheduleTask(in: TimeAmount(limit)) { [expire, expired] in
             guard first() else { return }
             expired.withLockedValue { $0 = true }
-            promise.fail(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))
+            settle(.failure(StoreError.unavailable("PostgreSQL did not answer within \(limit)")))
             expire()
         }
-        start().whenComplete { result in
+        return { result in
             guard first() else { return }
             timer.cancel()
-            promise.completeWith(result)
+            settle(result)
         }
-        return promise.futureResult
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {

@@ -58,7 +58,7 @@ extension Product: StoredRecord {
 
 extension SQLDatabase {
     func order(_ orderId: String) async throws -> Order? {
-        try await row("SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE order_id = \(bind: orderId)").map(Order.init(row:))
+        try await rows(OrderById(orderId: orderId).bound).first.map(Order.init(row:))
     }
 
     func requireOrder(_ orderId: String) async throws -> Order {

@@ -4,9 +4,9 @@ import SQLKit
 /// The context of one write transaction: who acts, when, and what it still has to flush
 /// at commit (owed jobs, state counters, audit entries).
 final class WriteTransaction {
-    let sql: any SQLDatabase
-    /// The connection ``sql`` runs on, for the statements PostgreSQL prepares.
+    /// The transaction's connection; its statements PostgreSQL prepares go through it.
     let database: Database
+    var sql: any SQLDatabase { database.sql }
     let actor: Operator
     let now: Millis
     private var countDeltas: [OrderState: Int64] = [:]
@@ -26,7 +26,6 @@ final class WriteTransaction {
 
     init(database: Database, actor: Operator, now: Millis, auditKey: AuditKey?) {
         self.database = database
-        self.sql = database.sql
         self.actor = actor
         self.now = now
         self.auditKey = auditKey
@@ -170,7 +169,7 @@ final class WriteTransaction {
         var seq = head.seq
         var previous = head.hash
         // One multi-row insert per 100 entries: a group commit audits dozens at once.
-        for chunk in stride(from: 0, to: audits.count, by: 100).map({ audits[$0..<min($0 + 100, audits.count)] }) {
+        for chunk in audits.chunks(of: 100) {
             var rows: [SQLQueryString] = []
             for entry in chunk {
                 seq += 1

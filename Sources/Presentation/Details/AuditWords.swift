@@ -29,7 +29,7 @@ public enum AuditWords {
         case .orderIs(let state, delivered: false): "order is \(state.rawValue), nothing was delivered"
         case .orderIs(let state, delivered: true): "order is \(state.rawValue)"
         case .partialRefund(let transactionId, let share, let takesBack, let units, let quantity):
-            (takesBack ? "Apple refunded \(percent(share)) of transaction \(transactionId)" : "Apple reversed the partial refund")
+            (takesBack ? "Apple refunded \(ShareWords.percent(share)) of transaction \(transactionId)" : "Apple reversed the partial refund")
                 + ": \(takesBack ? "take" : "give") \(units) of \(quantity)"
         case .owner(let from, let to): "\(from ?? "(no owner)") → \(to)"
         case .unowned(let type, let status): "\(type) about a subscription no order holds: \(status.rawValue), owner unknown"
@@ -82,5 +82,4 @@ public enum AuditWords {
 
     private static func apple(_ said: String?) -> String { said.map { "; Apple: \($0)" } ?? "" }
 
-    private static func percent(_ thousandths: Int) -> String { "\((Double(thousandths) / 1000).formatted()) %" }
 }

@@ -22,11 +22,11 @@ public enum NotificationWords {
         case .reversalUnclaimed(let tid): "no order claims transaction \(tid); its refund is cleared"
         case .deliveredAgain(let orderId): "order \(orderId) delivered again (refund reversed)"
         case .nothingToDeliverAgain(let orderId, let state): "order \(orderId) is \(state.rawValue): nothing to deliver again"
-        case .shareUnclaimed(let tid, let share): "no order claims transaction \(tid); Apple refunded \(percent(share)) of it"
+        case .shareUnclaimed(let tid, let share): "no order claims transaction \(tid); Apple refunded \(ShareWords.percent(share)) of it"
         case .shareOfUndelivered(let orderId, let state): "order \(orderId) is \(state.rawValue): nothing delivered to take a share of"
         case .shareToldAlready(let orderId): "order \(orderId): the game was told of this share already"
         case .shareTold(let orderId, let takesBack, let share, let units, let quantity):
-            "order \(orderId) stays delivered; the game \(takesBack ? "takes" : "gives") back \(percent(share)) (\(units) of \(quantity) whole)"
+            "order \(orderId) stays delivered; the game \(takesBack ? "takes" : "gives") back \(ShareWords.percent(share)) (\(units) of \(quantity) whole)"
         case .shareCleared: "its share is cleared"
         case .periodWaits(let otid, let tid, let until):
             "no order holds subscription \(otid) yet: its facts are kept, and \(period(tid, until)) waits for an order"
@@ -56,9 +56,6 @@ public enum NotificationWords {
     private static func period(_ transactionId: String, _ until: Millis?) -> String {
         "period \(transactionId)" + (until.map { " until \($0.iso8601)" } ?? "")
     }
-
-    /// Apple's thousandths of a percent as people read them: "50 %".
-    private static func percent(_ thousandths: Int) -> String { "\((Double(thousandths) / 1000).formatted()) %" }
 
     /// What a notification kept for the record means, for the operator reading it.
     static func kept(_ facts: NotificationFacts) -> String {

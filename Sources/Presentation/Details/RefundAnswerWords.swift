@@ -68,7 +68,7 @@ extension ConsumptionAnswer {
     /// The answer in a line, for the audit log and the refund request's screen.
     public var summary: String {
         var parts = [deliveryStatus.rawValue.lowercased().replacingOccurrences(of: "_", with: " ")]
-        if let consumptionPercentage { parts.append("\((Double(consumptionPercentage) / 1000).formatted()) % consumed") }
+        if let consumptionPercentage { parts.append("\(ShareWords.percent(consumptionPercentage)) consumed") }
         if let refundPreference { parts.append("prefers \(refundPreference.rawValue.lowercased().replacingOccurrences(of: "_", with: " "))") }
         if sampleContentProvided { parts.append("sample content provided") }
         return parts.joined(separator: ", ")

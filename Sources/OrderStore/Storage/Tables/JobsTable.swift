@@ -27,7 +27,7 @@ extension WriteTransaction {
         guard !owedJobs.isEmpty else { return }
         let owed = owedJobs.sorted { ($0.key.kind.rawValue, $0.key.subject) < ($1.key.kind.rawValue, $1.key.subject) }
         owedJobs = [:]
-        for chunk in stride(from: 0, to: owed.count, by: 100).map({ owed[$0..<min($0 + 100, owed.count)] }) {
+        for chunk in owed.chunks(of: 100) {
             try await upsertJobs(chunk.map { ($0.key, $0.value) })
         }
     }
