@@ -328,6 +328,10 @@ struct MigrationStoreTests {
             #expect(try await store.audit.verify().isIntactForTest)
             let legacy = try await store.audit.unauditedDeliveries()
             #expect(legacy == [UnauditedDelivery(orderId: "o2", grantedAt: t0 + 20, count: 1)], "\(legacy)")
+            // Words in the old form appended now (chained, at the hand-written grant's instant)
+            // vouch for nothing: what the old entries said was kept when the store migrated.
+            try await Self.legacyEntry(store, at: t0 + 20, target: "order:o2", action: "verify.valid", detail: "verified → delivered")
+            #expect(try await store.audit.unauditedDeliveries() == legacy)
             try await TestCatalogue.install(in: store)
             // After the migration a delivery's entry names its grant, and a hand-written one is found by its id alone.
             let submission = try await store.paidOrder("o3", account: "a3")
