@@ -55,4 +55,51 @@ struct ConnectionPoolTests {
             if case .broken(let seq, let why) = try await store.audit.verify() { Issue.record("audit chain broken at \(seq): \(why)") }
         }
     }
+
+    @Test("A caller answering a client (an acknowledgement, a 202) gets the next connection before background callers that waited longer", arguments: Backend.all)
+    func answeringGoesFirst(backend: Backend) async throws {
+        var settings = StoreSettings.test
+        settings.postgresConnections = 1
+        try await withStore(backend, settings: settings) { store in
+            let gate = Gate()
+            let order = Turns()
+            let holder = Task { try await store.read { _ in await gate.wait() } }
+            while await !gate.isWaited { try await Task.sleep(for: .milliseconds(2)) }
+            var callers: [Task<Void, any Error>] = []
+            for name in ["worker 1", "worker 2", "worker 3"] {
+                callers.append(Task { try await store.read { _ in await order.take(name) } })
+                while await store.pool.waitingCount < callers.count { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            callers.append(Task { try await CallPriority.answering { try await store.read { _ in await order.take("acknowledgement") } } })
+            while await store.pool.waitingCount < callers.count { try await Task.sleep(for: .milliseconds(2)) }
+            await gate.open()
+            try await holder.value
+            for caller in callers { try await caller.value }
+            #expect(await order.taken == ["acknowledgement", "worker 1", "worker 2", "worker 3"])
+        }
+    }
+}
+
+/// Holds a caller until opened.
+private actor Gate {
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var opened = false
+    var isWaited: Bool { waiter != nil }
+
+    func wait() async {
+        guard !opened else { return }
+        await withCheckedContinuation { waiter = $0 }
+    }
+
+    func open() {
+        opened = true
+        waiter?.resume()
+        waiter = nil
+    }
+}
+
+/// The order in which callers got the connection.
+private actor Turns {
+    private(set) var taken: [String] = []
+    func take(_ name: String) { taken.append(name) }
 }

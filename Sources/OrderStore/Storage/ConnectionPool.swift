@@ -11,7 +11,8 @@ import OrderDomain
 /// never handed out again: it is dropped when it comes back and when it is found idle, and
 /// the next caller opens a fresh one. A caller waits for a connection as long as the pool
 /// makes progress (a connection came back within `wait`, ``StoreSettings/databaseDeadline``):
-/// a burst of callers queues, FIFO, behind working connections, but none waits on
+/// a burst of callers queues, FIFO (callers answering a client ahead, ``CallPriority``),
+/// behind working connections, but none waits on
 /// connections that stopped coming back. When none can be opened at all (the server is down
 /// or refuses), the caller is told at once with ``StoreError/unavailable(_:)``.
 ///
@@ -52,6 +53,9 @@ final class ConnectionPool: Sendable {
     /// How many connections are open now (the pool tests read it).
     var openCount: Int { get async { await slots.opened.count } }
 
+    /// How many callers wait for a connection now (the pool tests read it).
+    var waitingCount: Int { get async { await slots.waitingCount } }
+
     func close() async {
         for db in await slots.closeAll() { await db.close() }
     }
@@ -63,9 +67,10 @@ final class ConnectionPool: Sendable {
         private var closed = false
         /// When a connection last came back: waiting is worth it while this is recent.
         private var lastRelease = ContinuousClock.now
-        /// Callers waiting for a connection, first come first served. A waiter is resumed
-        /// with a connection, or with nil: try again (a slot freed, the wait timed out).
-        private var waiters: [(id: UUID, continuation: CheckedContinuation<Database?, Never>)] = []
+        /// Callers waiting for a connection, first come first served, those answering a
+        /// client (``CallPriority``) before the rest. A waiter is resumed with a connection,
+        /// or with nil: try again (a slot freed, the wait timed out).
+        private var waiters: [(id: UUID, answering: Bool, continuation: CheckedContinuation<Database?, Never>)] = []
         private let limit: Int
         private let wait: Duration
         private let open: @Sendable () async throws -> Database
@@ -119,15 +124,23 @@ final class ConnectionPool: Sendable {
             guard db.isOpen, !closed else {
                 forget(db)
                 // A slot is free for a new connection: the first waiter opens it.
-                if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: nil) }
+                nextWaiter()?.resume(returning: nil)
                 return
             }
-            if waiters.isEmpty {
-                idle.append(db)
+            if let waiter = nextWaiter() {
+                waiter.resume(returning: db)
             } else {
-                waiters.removeFirst().continuation.resume(returning: db)
+                idle.append(db)
             }
         }
+
+        /// The waiter whose turn it is, taken off the list.
+        private func nextWaiter() -> CheckedContinuation<Database?, Never>? {
+            guard let index = waiters.firstIndex(where: \.answering) ?? (waiters.isEmpty ? nil : 0) else { return nil }
+            return waiters.remove(at: index).continuation
+        }
+
+        var waitingCount: Int { waiters.count }
 
         func closeAll() -> [Database] {
             closed = true
@@ -153,7 +166,7 @@ final class ConnectionPool: Sendable {
             }
             defer { timer.cancel() }
             let db = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in waiters.append((id, continuation)) }
+                await withCheckedContinuation { continuation in waiters.append((id, CallPriority.answering, continuation)) }
             } onCancel: {
                 Task { await self.stopWaiting(id) }
             }

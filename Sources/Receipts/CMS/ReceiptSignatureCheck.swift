@@ -65,7 +65,7 @@ public enum ReceiptSignatureCheck {
         }
         switch outcome {
         case .trusted(let chain):
-            return SignatureVerdict(status: .verified, chain: chain.map(CertificateSummary.init), digest: digest, validationTime: time)
+            return SignatureVerdict(status: .verified, chain: chain, digest: digest, validationTime: time)
         case .untrusted(let reason):
             return .unverified(reason, chain: certificates, digest: digest, at: time)
         }

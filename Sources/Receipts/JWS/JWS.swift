@@ -105,7 +105,7 @@ public struct JWS: Sendable {
         }
         switch outcome {
         case .trusted(let chain):
-            return SignatureVerdict(status: .verified, chain: chain.map(CertificateSummary.init), digest: "SHA-256", validationTime: time)
+            return SignatureVerdict(status: .verified, chain: chain, digest: "SHA-256", validationTime: time)
         case .untrusted(let reason):
             return .unverified(reason, chain: certificates, digest: "SHA-256", at: time)
         }

@@ -4,7 +4,7 @@ import X509
 /// Parsed certificates by their DER bytes. Every receipt Apple signed in one period embeds
 /// the same three certificates, so parsing them once per process saves most of the
 /// signature check's cost when an operator decodes or re-verifies many receipts. Only the
-/// parse is cached: signatures and chains are checked every time.
+/// parse is cached here; what a chain check found is kept apart (`VerifiedChains`).
 public final class CertificateCache: @unchecked Sendable {
     public static let shared = CertificateCache()
 
@@ -23,8 +23,10 @@ public final class CertificateCache: @unchecked Sendable {
         return parsed
     }
 
-    /// Forgets every entry (the benchmark's cold figures).
+    /// Forgets every certificate parsed and every chain found trusted (the benchmark's
+    /// cold figures).
     public func removeAll() {
         lock.withLock { entries.removeAll() }
+        VerifiedChains.shared.removeAll()
     }
 }

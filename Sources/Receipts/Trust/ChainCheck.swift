@@ -6,7 +6,7 @@ import Foundation
 /// given instant (RFC 5280 plus Apple's marker extensions).
 enum ChainCheck {
     enum Outcome {
-        case trusted([Certificate])
+        case trusted([CertificateSummary])
         case untrusted(String)
     }
 
@@ -14,6 +14,8 @@ enum ChainCheck {
         guard !anchors.isEmpty else {
             return .untrusted("no trust roots are configured (--trust-roots DIR with Apple's root certificates)")
         }
+        let key = VerifiedChains.Key(leaf: leaf, intermediates: intermediates, anchors: anchors)
+        if let chain = VerifiedChains.shared.trusted(key, at: time) { return .trusted(chain) }
         var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
             RFC5280Policy(fixedExpiryValidationTime: time)
             StrictExtensionsPolicy()
@@ -21,7 +23,8 @@ enum ChainCheck {
         }
         switch await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
         case .validCertificate(let chain):
-            return .trusted(Array(chain))
+            VerifiedChains.shared.remember(key, chain: Array(chain))
+            return .trusted(chain.map(CertificateSummary.init))
         case .couldNotValidate(let failures):
             guard let first = failures.first else {
                 return .untrusted("no chain from \(CertificateSummary.commonName(leaf.subject)) to a configured trust root")
@@ -40,6 +43,6 @@ enum ChainCheck {
         guard signer.notValidBefore <= time, time <= signer.notValidAfter else {
             return .untrusted("the StoreKit test certificate was not valid at \(RFC3339.format(time))")
         }
-        return .trusted([signer])
+        return .trusted([CertificateSummary(signer)])
     }
 }

@@ -35,7 +35,7 @@ struct IntakeRoutes: Sendable {
         self.apple = apple
         self.playPackages = playPackages
         receipts = GroupCommit(concurrency: store.concurrentWriters) { batch in
-            let results = try await store.orders.submit(batch)
+            let results = try await CallPriority.answering { try await store.orders.submit(batch) }
             metrics.intakeCommit(size: batch.count)
             return results
         }

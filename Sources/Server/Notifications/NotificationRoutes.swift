@@ -22,7 +22,9 @@ struct NotificationRoutes: Sendable {
         self.decoder = decoder
         self.metrics = metrics
         self.logger = logger
-        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.notifications.receive(all: batch) }
+        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in
+            try await CallPriority.answering { try await store.notifications.receive(all: batch) }
+        }
     }
 
     /// Apple's notifications are a few KB; anything far bigger is not one.

@@ -26,7 +26,9 @@ struct PlayNotificationRoutes: Sendable {
         decoder = PlayNotificationDecoder(packageNames: packageNames)
         self.metrics = metrics
         self.logger = logger
-        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in try await store.notifications.receive(all: batch) }
+        storing = GroupCommit(concurrency: store.concurrentWriters) { batch in
+            try await CallPriority.answering { try await store.notifications.receive(all: batch) }
+        }
     }
 
     /// A push is a few KB (Pub/Sub's limit is 10 MB, Play's messages are tiny).
