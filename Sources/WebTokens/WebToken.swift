@@ -21,7 +21,8 @@ public struct WebToken: Sendable {
 
     /// Reads the three parts of `compact` without trusting them.
     public init(compact: String) throws(WebTokenError) {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the bytes, not on Characters (grapheme breaks over every byte of the token).
+        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 3, let headerBytes = Base64URL.decode(String(parts[0])), let payload = Base64URL.decode(String(parts[1])),
             let signature = Base64URL.decode(String(parts[2]))
         else { throw .malformed("not three base64url parts") }

@@ -56,7 +56,8 @@ struct ConnectionPoolTests {
         }
     }
 
-    @Test("A caller answering a client (an acknowledgement, a 202) gets the next connection before background callers that waited longer", arguments: Backend.all)
+    @Test(
+        "A caller answering a client (an acknowledgement, a 202) gets the next connection before background callers that waited longer", arguments: Backend.all)
     func answeringGoesFirst(backend: Backend) async throws {
         var settings = StoreSettings.test
         settings.postgresConnections = 1

@@ -95,7 +95,7 @@ public enum AppleDataDetector {
             if text.contains("\" = \"") { return .transactionReceipt(try TransactionReceipt(bytes: Array(text.utf8))) }
             throw .malformed("input starts like JSON but is not valid JSON")
         }
-        if text.hasPrefix("eyJ"), text.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
+        if text.hasPrefix("eyJ"), text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).count == 3 {
             let jws = try JWS(compact: text)
             return .jws(jws, JWSKind.of(jws))
         }

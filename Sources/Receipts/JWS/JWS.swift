@@ -16,11 +16,16 @@ public struct JWS: Sendable {
     public let payload: [UInt8]
     let signingInput: [UInt8]
     let signature: [UInt8]
+    /// When, for which app and environment, read once with the payload's shape.
+    let envelope: Envelope
 
     /// Splits and decodes a compact JWS. Only the shape is checked here; `verify` checks trust.
     public init(compact: String) throws(ReceiptError) {
         let text = compact.trimmedOfWhitespace
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the bytes: a split by Character walks grapheme breaks over every byte of
+        // a notification (its transaction and renewal inside it), a sixth of the
+        // acknowledgement's CPU in a profile.
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { Substring($0) }
         guard parts.count == 3 else { throw .malformed("JWS: expected 3 dot-separated parts, found \(parts.count)") }
         let headerBytes = try Base64.decodeURL(parts[0], what: "JWS header")
         do {
@@ -29,9 +34,14 @@ public struct JWS: Sendable {
             throw .malformed("JWS header is not JSON")
         }
         payload = try Base64.decodeURL(parts[1], what: "JWS payload")
-        do {
-            _ = try JSONDecoder().decode(AnyJSONObject.self, from: Data(payload))
-        } catch {
+        // One parse checks the shape and reads the envelope; an object whose envelope
+        // fields are of other types (not Apple's) has an empty envelope, as before.
+        let payloadData = Data(payload)
+        if let envelope = try? JSONDecoder().decode(Envelope.self, from: payloadData) {
+            self.envelope = envelope
+        } else if (try? JSONDecoder().decode(AnyJSONObject.self, from: payloadData)) != nil {
+            envelope = Envelope()
+        } else {
             throw .malformed("JWS payload is not a JSON object")
         }
         signature = try Base64.decodeURL(parts[2], what: "JWS signature")
@@ -48,22 +58,20 @@ public struct JWS: Sendable {
     }
 
     /// What every Apple payload carries: when it was signed, for which app and environment.
-    struct Envelope: Decodable {
+    struct Envelope: Decodable, Sendable {
         var signedDate: AppleDate?
         var bundleId: String?
         var environment: String?
         var data: Inner?
         var summary: Inner?
         var appData: Inner?
-        struct Inner: Decodable {
+        struct Inner: Decodable, Sendable {
             var bundleId: String?
             var environment: String?
         }
         var effectiveBundleId: String? { bundleId ?? data?.bundleId ?? summary?.bundleId ?? appData?.bundleId }
         var effectiveEnvironment: String? { environment ?? data?.environment ?? summary?.environment ?? appData?.environment }
     }
-
-    var envelope: Envelope { (try? decodePayload(Envelope.self)) ?? Envelope() }
 
     /// The instant the chain is checked at: the payload's `signedDate` (Apple's library does
     /// the same when online checks are off), else now.
@@ -116,12 +124,18 @@ public struct JWS: Sendable {
     public func verified<T: Decodable>(
         as type: T.Type, trust: TrustRoots, bundleId: String?, now: Date = Date()
     ) async throws(ReceiptError) -> T {
+        try await check(trust: trust, bundleId: bundleId, now: now)
+        return try decodePayload(type)
+    }
+
+    /// The checks of ``verified(as:trust:bundleId:now:)`` alone, for a caller that has
+    /// decoded the payload already: throws the error that says which failed.
+    public func check(trust: TrustRoots, bundleId: String?, now: Date = Date()) async throws(ReceiptError) {
         let verdict = await verify(trust: trust, now: now)
         if let reason = verdict.reason { throw .jwsRejected(reason) }
         if let bundleId, let actual = envelope.effectiveBundleId, actual != bundleId {
             throw .jwsRejected("bundle id \(actual) does not match the configured \(bundleId)")
         }
-        return try decodePayload(type)
     }
 }
 

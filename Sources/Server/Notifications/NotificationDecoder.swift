@@ -14,7 +14,7 @@ public struct NotificationDecoder: Sendable {
     /// The apps the store serves: one URL takes every game's notifications.
     let bundleIds: [String]
 
-    /// The most of a rejected payload kept for operators to look at.
+    /// The most of a rejected payload kept for operators to look at, in UTF-8 bytes.
     static let rejectedRawLimit = 16 * 1024
 
     public init(trust: TrustRoots, bundleIds: [String]) {
@@ -32,11 +32,13 @@ public struct NotificationDecoder: Sendable {
         } catch {
             return rejected(.notSigned("\(error)"))
         }
-        // What it claims, shown to operators even when it fails its checks.
-        let claimed = Self.facts(try? jws.decodePayload(ServerNotification.self))
+        // What it claims, shown to operators even when it fails its checks; decoded once.
+        let decoded = Result { () throws(ReceiptError) in try jws.decodePayload(ServerNotification.self) }
+        let claimed = Self.facts(try? decoded.get())
         let notification: ServerNotification
         do {
-            notification = try await jws.verified(as: ServerNotification.self, trust: trust, bundleId: nil, now: now)
+            try await jws.check(trust: trust, bundleId: nil, now: now)
+            notification = try decoded.get()
         } catch {
             return rejected(.signatureRefused("\(error)"), claimed)
         }
@@ -112,10 +114,16 @@ public struct NotificationDecoder: Sendable {
         return notification.data?.environment ?? notification.summary?.environment ?? notification.appData?.environment
     }
 
-    /// Text both databases keep: bounded, without NUL (PostgreSQL's text refuses it).
+    /// Text both databases keep: at most `limit` bytes, without NUL (PostgreSQL's text
+    /// refuses it). Bounded by bytes: a bound in Characters walked the grapheme breaks of
+    /// every notification kept whole. The cut falls before the scalar it would split.
     private static func storable(_ text: String, limit: Int) -> String {
-        let bounded = String(text.prefix(limit))
-        guard bounded.utf8.contains(0) else { return bounded }
-        return String(String.UnicodeScalarView(bounded.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+        var text = text
+        if text.utf8.contains(0) { text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 })) }
+        let bytes = text.utf8
+        guard bytes.count > limit else { return text }
+        var end = bytes.index(bytes.startIndex, offsetBy: limit)
+        while end > bytes.startIndex, bytes[end] & 0xC0 == 0x80 { end = bytes.index(before: end) }  // a continuation byte
+        return String(decoding: bytes[..<end], as: UTF8.self)
     }
 }
