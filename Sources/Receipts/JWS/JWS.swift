@@ -88,7 +88,7 @@ public struct JWS: Sendable {
         }
         var certificates: [Certificate] = []
         for (index, encoded) in x5c.enumerated() {
-            guard let der = Data(base64Encoded: encoded), let certificate = try? CertificateCache.shared.certificate(der: Array(der)) else {
+            guard let der = try? Base64.decode(encoded, what: "x5c"), let certificate = try? CertificateCache.shared.certificate(der: der) else {
                 return .unverified("x5c certificate \(index + 1) does not parse", at: time)
             }
             certificates.append(certificate)
