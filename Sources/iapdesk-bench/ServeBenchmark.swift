@@ -13,7 +13,14 @@ import SyntheticData
 
 /// The intake figures: receipt submissions per second with 64 concurrent clients,
 /// each answered 202 only after a durable commit, p50/p99 latency; the load comes from a
-/// second process (`iapdesk-bench serve-load`, this same binary). In the same run the same
+/// second process (`iapdesk-bench serve-load`, this same binary).
+///
+/// Two loads. Closed loop (the default): each client sends its next submission as soon as
+/// the last is answered, which finds the most `serve` takes; its latency is that of a
+/// queue kept full, 64 ÷ the rate on average. Open loop (`--rate`): submissions arrive on a
+/// schedule whatever the answers, as game servers' players buy, and each one's latency
+/// counts from when it was due, so a client held up by a slow answer is charged for the
+/// wait (no coordinated omission): the latency a game server sees at that rate. In the same run the same
 /// rows (submission, job) are written by raw SQL on one connection, with as many per
 /// commit as the service's group commit averaged, so the service's overhead shows as a ratio.
 struct ServeBenchmark: AsyncParsableCommand {
@@ -25,6 +32,10 @@ struct ServeBenchmark: AsyncParsableCommand {
     @Option(help: "Rows written by raw SQL for the comparison.") var rawRows: Int = 10000
     @Option(help: "Whose purchases the load submits: app-store (a 4 KB receipt) or google-play (a purchase token).")
     var store: BenchStore = .appStore
+    @Option(
+        help:
+            "Open loop: submissions per second in all, due on a schedule spread over the clients, latency counted from when each was due. Without it, a closed loop."
+    ) var rate: Double?
     @Flag(help: "Print JSON.") var json = false
 
     static let token = "bench-token-0123456789abcdef"
@@ -48,27 +59,29 @@ struct ServeBenchmark: AsyncParsableCommand {
             store: store, verifier: nil, googlePlay: googlePlay, tokens: ClientTokens([("bench", Self.token)]), role: .intake, port: 0)
         guard let url = server.baseURL else { throw ValidationError("serve did not start") }
 
-        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient, store: self.store)
+        if let rate, rate <= 0 { throw ValidationError("--rate is a positive number of submissions per second") }
+        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient, store: self.store, rate: rate)
         let perCommit = try await Self.meanBatch(url: url)
         await server.stop()
         await googlePlay?.shutdown()
         let raw = try await Self.rawWrites(location, rows: rawRows, perCommit: max(1, Int(perCommit.rounded())))
         await store.close()
 
-        let rate = Double(load.count) / load.seconds
+        let perSecond = Double(load.count) / load.seconds
         report(
             [
-                Figure(key: "submissions_per_s", label: "receipt submissions per second (durable 202)", value: rate, budget: nil),
+                Figure(key: "submissions_per_s", label: "receipt submissions per second (durable 202)", value: perSecond, budget: nil),
                 Figure(key: "p50_ms", label: "submission latency p50 (ms)", value: load.p50, budget: nil),
                 Figure(key: "p99_ms", label: "submission latency p99 (ms)", value: load.p99, budget: 25),
                 Figure(key: "errors", label: "answers other than 202", value: Double(load.errors), budget: 0),
                 Figure(key: "per_commit", label: "submissions per group commit (mean)", value: perCommit, budget: nil),
                 Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
-                Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: rate / raw, budget: nil),
+                Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: perSecond / raw, budget: nil),
             ], json: json,
             context: [
                 "backend": backend.backend, "store": self.store.rawValue, "clients": "\(clients)", "seconds": "\(seconds)",
-                "load": "iapdesk-bench serve-load (second process)",
+                "load": "iapdesk-bench serve-load (second process), "
+                    + (rate.map { "open loop at \(Int($0)) per s, latency from each one's due time" } ?? "closed loop"),
                 "other answers": load.errorKinds.isEmpty
                     ? "none" : load.errorKinds.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", "),
             ])
@@ -85,12 +98,13 @@ struct ServeBenchmark: AsyncParsableCommand {
     }
 
     /// Starts the load process and reads its one line of JSON.
-    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int, store: BenchStore) async throws -> LoadResult {
+    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int, store: BenchStore, rate: Double?) async throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [
-            "serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)", "--store", store.rawValue,
-        ]
+        process.arguments =
+            [
+                "serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)", "--store", store.rawValue,
+            ] + (rate.map { ["--rate", "\($0)"] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -177,21 +191,33 @@ struct ServeLoad: AsyncParsableCommand {
     @Option var seconds: Int = 10
     @Option var perClient: Int = 20
     @Option var store: BenchStore = .appStore
+    @Option var rate: Double?
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: clients)
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let receipt = Data((0..<3072).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(seconds)
         let (url, clients, perClient, store) = (url, clients, perClient, store)
+        // Open loop: each client's submissions are due every `interval`, the clients' schedules staggered.
+        let interval = rate.map { Duration.seconds(Double(clients) / $0) }
         let results = await withTaskGroup(of: (Samples, [String: Int]).self) { group in
             for client in 0..<clients {
                 group.addTask {
                     var samples = Samples()
                     var errors: [String: Int] = [:]
                     var index = 0
+                    var due = interval.map { started + $0 * (Double(client) / Double(clients)) }
                     while ContinuousClock.now < deadline {
+                        // Latency counts from when it was due (open loop), else from its sending.
+                        var start = ContinuousClock.now
+                        if let next = due, let interval {
+                            if next > start { try? await Task.sleep(until: next, clock: .continuous) }
+                            start = next
+                            due = next + interval
+                        }
                         var request = HTTPClientRequest(url: "\(url)/v1/orders/b-\(client)-\(index % perClient)/receipts")
                         request.method = .POST
                         request.headers.add(name: "Authorization", value: "Bearer \(ServeBenchmark.token)")
@@ -203,7 +229,6 @@ struct ServeLoad: AsyncParsableCommand {
                                 #"{"google_play":{"package_name":"\#(BenchPlay.package)","purchase_token":"bench-\#(client)-\#(index)-\#(BenchPlay.tokenTail)"}}"#
                             }
                         request.body = .bytes(ByteBuffer(string: body))
-                        let start = ContinuousClock.now
                         do {
                             let response = try await http.execute(request, timeout: .seconds(30))
                             let body = try await response.body.collect(upTo: 1 << 16)
