@@ -36,6 +36,8 @@ struct ServeBenchmark: AsyncParsableCommand {
         help:
             "Open loop: submissions per second in all, due on a schedule spread over the clients, latency counted from when each was due. Without it, a closed loop."
     ) var rate: Double?
+    @Option(help: "Open loop: seconds at the start whose submissions are sent but not counted (connections opened, caches filled).")
+    var warmup: Int = 2
     @Flag(help: "Print JSON.") var json = false
 
     static let token = "bench-token-0123456789abcdef"
@@ -60,7 +62,8 @@ struct ServeBenchmark: AsyncParsableCommand {
         guard let url = server.baseURL else { throw ValidationError("serve did not start") }
 
         if let rate, rate <= 0 { throw ValidationError("--rate is a positive number of submissions per second") }
-        let load = try await Self.runLoad(url: url, clients: clients, seconds: seconds, perClient: perClient, store: self.store, rate: rate)
+        let load = try await Self.runLoad(
+            url: url, clients: clients, seconds: seconds, perClient: perClient, store: self.store, rate: rate.map { (perSecond: $0, warmup: warmup) })
         let perCommit = try await Self.meanBatch(url: url)
         await server.stop()
         await googlePlay?.shutdown()
@@ -74,6 +77,7 @@ struct ServeBenchmark: AsyncParsableCommand {
                 Figure(key: "p50_ms", label: "submission latency p50 (ms)", value: load.p50, budget: nil),
                 Figure(key: "p99_ms", label: "submission latency p99 (ms)", value: load.p99, budget: 25),
                 Figure(key: "errors", label: "answers other than 202", value: Double(load.errors), budget: 0),
+                Figure(key: "load_late_p99_ms", label: "open loop: the load's timers waking late, p99 (ms)", value: load.lateP99, budget: nil),
                 Figure(key: "per_commit", label: "submissions per group commit (mean)", value: perCommit, budget: nil),
                 Figure(key: "raw_per_s", label: "the same rows by raw SQL, same rows per commit (per s)", value: raw, budget: nil),
                 Figure(key: "service_over_raw", label: "service rate ÷ raw rate", value: perSecond / raw, budget: nil),
@@ -81,7 +85,7 @@ struct ServeBenchmark: AsyncParsableCommand {
             context: [
                 "backend": backend.backend, "store": self.store.rawValue, "clients": "\(clients)", "seconds": "\(seconds)",
                 "load": "iapdesk-bench serve-load (second process), "
-                    + (rate.map { "open loop at \(Int($0)) per s, latency from each one's due time" } ?? "closed loop"),
+                    + (rate.map { "open loop at \(Int($0)) per s after \(warmup) s not counted, latency from each one's due time" } ?? "closed loop"),
                 "other answers": load.errorKinds.isEmpty
                     ? "none" : load.errorKinds.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", "),
             ])
@@ -95,16 +99,22 @@ struct ServeBenchmark: AsyncParsableCommand {
         var seconds: Double
         var p50: Double
         var p99: Double
+        /// Open loop: how late the load's timers woke to send a submission that was not held
+        /// up by its client's previous answer, p99 (ms): the part of the latency that is the
+        /// load's own.
+        var lateP99: Double
     }
 
     /// Starts the load process and reads its one line of JSON.
-    static func runLoad(url: String, clients: Int, seconds: Int, perClient: Int, store: BenchStore, rate: Double?) async throws -> LoadResult {
+    static func runLoad(
+        url: String, clients: Int, seconds: Int, perClient: Int, store: BenchStore, rate: (perSecond: Double, warmup: Int)?
+    ) async throws -> LoadResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments =
             [
                 "serve-load", "--url", url, "--clients", "\(clients)", "--seconds", "\(seconds)", "--per-client", "\(perClient)", "--store", store.rawValue,
-            ] + (rate.map { ["--rate", "\($0)"] } ?? [])
+            ] + (rate.map { ["--rate", "\($0.perSecond)", "--warmup", "\($0.warmup)"] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -192,6 +202,7 @@ struct ServeLoad: AsyncParsableCommand {
     @Option var perClient: Int = 20
     @Option var store: BenchStore = .appStore
     @Option var rate: Double?
+    @Option var warmup: Int = 0
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
@@ -199,22 +210,28 @@ struct ServeLoad: AsyncParsableCommand {
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let receipt = Data((0..<3072).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString()
         let started = ContinuousClock.now
-        let deadline = started + .seconds(seconds)
+        // Open loop: the warm-up's submissions are sent but not counted; the run is as long after it.
+        let counted = started + .seconds(rate == nil ? 0 : warmup)
+        let deadline = counted + .seconds(seconds)
         let (url, clients, perClient, store) = (url, clients, perClient, store)
         // Open loop: each client's submissions are due every `interval`, the clients' schedules staggered.
         let interval = rate.map { Duration.seconds(Double(clients) / $0) }
-        let results = await withTaskGroup(of: (Samples, [String: Int]).self) { group in
+        let results = await withTaskGroup(of: (Samples, [String: Int], Samples).self) { group in
             for client in 0..<clients {
                 group.addTask {
                     var samples = Samples()
                     var errors: [String: Int] = [:]
+                    var late = Samples()  // open loop: how long after its due time a timer sent one
                     var index = 0
                     var due = interval.map { started + $0 * (Double(client) / Double(clients)) }
                     while ContinuousClock.now < deadline {
                         // Latency counts from when it was due (open loop), else from its sending.
                         var start = ContinuousClock.now
                         if let next = due, let interval {
-                            if next > start { try? await Task.sleep(until: next, clock: .continuous) }
+                            if next > start {
+                                try? await Task.sleep(until: next, clock: .continuous)
+                                late.record((ContinuousClock.now - next).milliseconds)  // the timer's own delay
+                            }
                             start = next
                             due = next + interval
                         }
@@ -233,7 +250,7 @@ struct ServeLoad: AsyncParsableCommand {
                             let response = try await http.execute(request, timeout: .seconds(30))
                             let body = try await response.body.collect(upTo: 1 << 16)
                             if response.status == .accepted {
-                                samples.record((ContinuousClock.now - start).milliseconds)
+                                if start >= counted { samples.record((ContinuousClock.now - start).milliseconds) }
                             } else {
                                 errors["\(response.status.code) \(String(buffer: body).prefix(160))", default: 0] += 1
                             }
@@ -242,20 +259,21 @@ struct ServeLoad: AsyncParsableCommand {
                         }
                         index += 1
                     }
-                    return (samples, errors)
+                    return (samples, errors, late)
                 }
             }
-            var all = (Samples(), [String: Int]())
-            for await (samples, errors) in group {
+            var all = (Samples(), [String: Int](), Samples())
+            for await (samples, errors, late) in group {
                 all.0.append(samples)
                 all.1.merge(errors, uniquingKeysWith: +)
+                all.2.append(late)
             }
             return all
         }
         try? await http.shutdown()
         let object: [String: Any] = [
             "count": results.0.values.count, "errors": results.1.values.reduce(0, +), "errorKinds": results.1, "seconds": Double(seconds),
-            "p50": results.0.p50, "p99": results.0.p99,
+            "p50": results.0.p50, "p99": results.0.p99, "lateP99": results.2.values.isEmpty ? 0 : results.2.p99,
         ]
         let data = try JSONSerialization.data(withJSONObject: object)
         print(String(decoding: data, as: UTF8.self))
