@@ -211,13 +211,18 @@ public final class OrderStore: Sendable {
     /// Group commit: `each` over many items in one write transaction, so one durable commit
     /// (one fsync) answers them all. The batch is tried whole first (the usual case, no
     /// savepoints); if one item fails it is done again with each item in a savepoint of
-    /// its own, so it fails alone. Throws only when the transaction itself fails, and then
-    /// none is stored (at once when the database is unreachable).
-    func writeBatch<Item, Output>(_ batch: [Item], at now: Millis, _ each: (WriteTransaction, Item) async throws -> Output) async throws
+    /// its own, so it fails alone. `first` runs at the start of each try (a batch's reads in
+    /// one statement). Throws only when the transaction itself fails, and then none is
+    /// stored (at once when the database is unreachable).
+    func writeBatch<Item, Output>(
+        _ batch: [Item], at now: Millis, first: (WriteTransaction) async throws -> Void = { _ in },
+        _ each: (WriteTransaction, Item) async throws -> Output
+    ) async throws
         -> [Result<Output, any Error>]
     {
         func commit(isolating: Bool) async throws -> [Result<Output, any Error>] {
             try await write(as: .system, now: now) { tx in
+                try await first(tx)
                 var results: [Result<Output, any Error>] = []
                 results.reserveCapacity(batch.count)
                 for item in batch {

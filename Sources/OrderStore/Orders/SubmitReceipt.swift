@@ -73,10 +73,12 @@ extension Orders {
     }
 
     /// Group commit: many submissions in one write transaction, so one durable commit
-    /// (one fsync) answers them all. An unknown order or a reused idempotency key fails
-    /// that one alone (see `writeBatch`).
+    /// (one fsync) answers them all; their orders are read in one statement. An unknown
+    /// order or a reused idempotency key fails that one alone (see `writeBatch`).
     public func submit(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
-        try await store.writeBatch(batch, at: at) { tx, submission in try await tx.submit(submission) }
+        try await store.writeBatch(batch, at: at, first: { tx in try await tx.prefetchOrders(batch.map(\.orderId)) }) { tx, submission in
+            try await tx.submit(submission)
+        }
     }
 }
 

@@ -57,11 +57,26 @@ struct OrderSave: StoreStatement {
 }
 
 extension WriteTransaction {
-    /// The order, read in this transaction.
+    /// The order, read in this transaction: by a batch's prefetch the first time it is asked
+    /// for, else now (a second item of the batch for the same order sees the first's changes).
     ///
     /// - Throws: `StoreError/notFound(kind:id:)` when there is none.
     func requireOrder(_ orderId: String) async throws -> Order {
+        if let order = prefetched.removeValue(forKey: orderId) { return order }
         guard let row = try await database.rows(OrderById(orderId: orderId)).first else { throw StoreError.notFound(kind: .order, id: orderId) }
         return try Order(row: row)
+    }
+
+    /// Reads a batch's orders in one statement, for its items' first `requireOrder`: a
+    /// group commit of submissions read each order apart, one round trip (and on SQLite one
+    /// trip to its thread) each. Ids of no order are left to the item, which fails alone.
+    func prefetchOrders(_ orderIds: [String]) async throws {
+        for chunk in Array(Set(orderIds)).chunks(of: 500) {
+            let rows = try await sql.rows("SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE order_id IN (\(binds: Array(chunk)))")
+            for row in rows {
+                let order = try Order(row: row)
+                prefetched[order.orderId] = order
+            }
+        }
     }
 }

@@ -17,6 +17,9 @@ final class WriteTransaction {
     var subscriptionsTold: Set<String> = []
     /// A job due by now was enqueued: the store wakes its idle workers after the commit.
     var madeJobDue = false
+    /// Orders a batch read in one statement before its items (``prefetchOrders(_:)``), each
+    /// handed out once, to the first `requireOrder` of it.
+    var prefetched: [String: Order] = [:]
     /// Jobs owed at commit (``enqueueAtCommit(_:dueAt:)``), each by the soonest time asked.
     var owedJobs: [JobWork: Millis] = [:]
     /// Signs the audit entries when the store's log is keyed (R10 anchored).
