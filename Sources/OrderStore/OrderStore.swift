@@ -231,13 +231,15 @@ public final class OrderStore: Sendable {
                 return results
             }
         }
-        guard batch.count > 1 else { return try await commit(isolating: true) }
         do {
             return try await commit(isolating: false)
         } catch StoreError.unavailable(let why) {
             // The database is out of reach: trying each item apart would only wait again.
             throw StoreError.unavailable(why)
         } catch {
+            // One item alone failed whole: that is its answer, and nothing was stored (no
+            // savepoint round trips for the usual batch of one at low load).
+            guard batch.count > 1 else { return [.failure(error)] }
             return try await commit(isolating: true)
         }
     }
