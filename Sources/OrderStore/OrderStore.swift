@@ -199,8 +199,6 @@ public final class OrderStore: Sendable {
             let result = try await db.sql.writeTransaction(db.dialect) {
                 let result = try await body(tx)
                 try await tx.flush()
-                // Workers in other processes hear of it at the commit (JobListener).
-                if tx.madeJobDue, db.dialect == .postgres { try await db.sql.raw(SQLQueryString(JobListener.notify)).run() }
                 return result
             }
             if tx.madeJobDue { jobsDue.notify() }

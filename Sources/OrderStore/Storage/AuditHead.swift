@@ -50,16 +50,16 @@ struct AuditHead: StoredRecord {
 
     /// Moves the head to the last entry appended, signed when the log is keyed.
     static func advance(_ sql: any SQLDatabase, to seq: Int64, hash: String, signer: AuditKey?, firstAppended: Int64) async throws {
-        if let signer {
-            try await sql.raw(
-                """
-                UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash), mac = \(bind: signer.headMAC(seq: seq, hash: hash)),
-                  key_fingerprint = \(bind: signer.fingerprint), keyed_since = COALESCE(keyed_since, \(bind: firstAppended))
-                WHERE id = 1
-                """
-            ).run()
-        } else {
-            try await sql.raw("UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1").run()
-        }
+        try await sql.raw(advancing(to: seq, hash: hash, signer: signer, firstAppended: firstAppended)).run()
+    }
+
+    /// The statement `advance` runs, for a caller that sends it with the entries' insert.
+    static func advancing(to seq: Int64, hash: String, signer: AuditKey?, firstAppended: Int64) -> SQLQueryString {
+        guard let signer else { return "UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash) WHERE id = 1" }
+        return """
+            UPDATE audit_head SET seq = \(bind: seq), hash = \(bind: hash), mac = \(bind: signer.headMAC(seq: seq, hash: hash)),
+              key_fingerprint = \(bind: signer.fingerprint), keyed_since = COALESCE(keyed_since, \(bind: firstAppended))
+            WHERE id = 1
+            """
     }
 }

@@ -162,6 +162,9 @@ final class WriteTransaction {
             try await sql.raw("UPDATE state_counts SET n = n + \(bind: delta) WHERE state = \(bind: state.rawValue)").run()
         }
         countDeltas = [:]
+        // Workers in other processes hear of it at the commit (JobListener). Said before the
+        // audit head is locked: the lock is held until the commit, by one writer at a time.
+        if madeJobDue, database.dialect == .postgres { try await sql.raw(SQLQueryString(JobListener.notify)).run() }
         guard !audits.isEmpty else { return }
         // Locking the head row first serializes appenders (PostgreSQL), so the chain never forks.
         guard let locked = try await sql.row("UPDATE audit_head SET seq = seq WHERE id = 1 RETURNING \(unsafeRaw: AuditHead.Column.list)") else {
@@ -171,8 +174,11 @@ final class WriteTransaction {
         let signer = try head.signer(auditKey, anchoring: anchoring)
         var seq = head.seq
         var previous = head.hash
-        // One multi-row insert per 100 entries: a group commit audits dozens at once.
-        for chunk in audits.chunks(of: 100) {
+        // One multi-row insert per 100 entries: a group commit audits dozens at once. On
+        // PostgreSQL the last one advances the head in the same statement: one round trip
+        // less while the head's lock is held.
+        let chunks = audits.chunks(of: 100)
+        for (index, chunk) in chunks.enumerated() {
             var rows: [SQLQueryString] = []
             for entry in chunk {
                 seq += 1
@@ -190,11 +196,16 @@ final class WriteTransaction {
                     """)
                 previous = hash
             }
-            try await sql.raw(
-                """
+            let insert: SQLQueryString = """
                 INSERT INTO audit_log (seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to, why) VALUES \(rows.joined(separator: ", "))
                 """
-            ).run()
+            if index == chunks.count - 1, database.dialect == .postgres {
+                let advance = AuditHead.advancing(to: seq, hash: previous, signer: signer, firstAppended: head.seq + 1)
+                try await sql.raw("WITH appended AS (" + insert + ") " + advance).run()
+                audits = []
+                return
+            }
+            try await sql.raw(insert).run()
         }
         try await AuditHead.advance(sql, to: seq, hash: previous, signer: signer, firstAppended: head.seq + 1)
         audits = []
