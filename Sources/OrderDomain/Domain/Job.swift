@@ -42,6 +42,17 @@ public enum JobKind: String, Sendable, Codable, CaseIterable {
     /// refund notifications lost, as Apple's notification history is; scheduled again after each.
     case playVoidedSweep = "play_voided_sweep"
 
+    /// Kinds whose work stays in the store (no call to Apple, Google or the game): bounded
+    /// by the CPU and the database, not by waiting for another server to answer.
+    public var staysInStore: Bool {
+        switch self {
+        case .applyNotifications, .expirySweep: true
+        case .verify, .notificationHistory, .subscriptionCheck, .refundPolicy, .finishTransaction, .sendEvents, .playRefresh, .playAcknowledge,
+            .playVoidedSweep:
+            false
+        }
+    }
+
     /// Kinds that call Apple: held back while Apple is down. (Verifying a Play order asks
     /// Google, but a verify job cannot tell which store it asks until it runs.)
     public var callsApple: Bool {

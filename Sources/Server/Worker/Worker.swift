@@ -16,6 +16,8 @@ public struct Worker: Sendable {
         public var batch = 32
         /// Jobs run at once (calls to Apple in flight).
         public var concurrency = 16
+        /// Of those, jobs whose work stays in the store (`WorkerSlots`): one per core.
+        public var storeOnlyConcurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// How long a claimed job is this worker's; longer than any Apple call with its retries.
         public var lease: Millis = .seconds(120)
         /// How long to sleep when nothing is due. Jobs committed in this process wake the
@@ -173,7 +175,8 @@ public struct Worker: Sendable {
         }
     }
 
-    /// One round: claims the due jobs and runs them, `concurrency` at a time. Returns how many ran.
+    /// One round: claims the due jobs and runs them, `concurrency` at a time, of which at most
+    /// `storeOnlyConcurrency` stay in the store (`WorkerSlots`). Returns how many ran.
     ///
     /// Slots a finished job frees take the next due jobs at once (claimed a few at a time),
     /// so a slow call (a 30 s time-out) holds only its own slot, and the round goes on until
@@ -186,38 +189,36 @@ public struct Worker: Sendable {
     public func runOnce(limit: Int? = nil, kinds: [JobKind]? = nil, topUpUntil deadline: ContinuousClock.Instant? = nil) async throws -> Int {
         let jobs = try await claim(limit ?? settings.batch, kinds: kinds)
         guard !jobs.isEmpty else { return 0 }
-        let slots = max(1, settings.concurrency)
+        var slots = WorkerSlots(concurrency: settings.concurrency, storeOnly: settings.storeOnlyConcurrency)
         let asksApple = (kinds ?? JobKind.allCases).contains(where: \.callsApple)
         var apple = AppleOutageWatch(askedNow: true)
         var ran = jobs.count
-        await withTaskGroup(of: Duration?.self) { group in
+        await withTaskGroup(of: (kind: JobKind, took: Duration?).self) { group in
             var pending = jobs[...]
-            var running = 0
             var toppingUp = limit == nil
             // Calls to Apple start a `CallPacer` spacing apart: started together they would
             // come back together and queue for the store. Other jobs start at once.
-            var pacer = CallPacer(slots: slots)
+            var pacer = CallPacer(slots: slots.concurrency)
             while true {
-                while running < slots, let job = pending.popFirst() {
+                while let job = slots.start(from: &pending) {
                     let at = job.kind.callsApple ? pacer.nextStart() : nil
                     group.addTask {
                         guard let at else {
                             await self.run(job)
-                            return nil
+                            return (job.kind, nil)
                         }
                         try? await Task.sleep(until: at, clock: .continuous)
                         let started = ContinuousClock.now
                         await self.run(job)
-                        return .now - started
+                        return (job.kind, .now - started)
                     }
-                    running += 1
                 }
-                guard running > 0, let finished = await group.next() else { break }
-                running -= 1
-                if let took = finished { pacer.observe(took) }
+                guard slots.running > 0, let finished = await group.next() else { break }
+                slots.finished(finished.kind)
+                if let took = finished.took { pacer.observe(took) }
                 // Claimed once a few slots are free, not per slot: each claim is a write.
-                let free = slots - running
-                guard toppingUp, pending.isEmpty, free >= max(1, slots / 8) else { continue }
+                let free = slots.free
+                guard toppingUp, pending.isEmpty, free >= max(1, slots.concurrency / 8) else { continue }
                 // Stopping, or the caller's time: drain.
                 if Task.isCancelled || deadline.map({ ContinuousClock.now >= $0 }) == true {
                     toppingUp = false
