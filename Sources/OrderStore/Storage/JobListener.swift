@@ -3,8 +3,9 @@ import OrderDomain
 import PostgresNIO
 
 /// Wakes this process's workers when another process commits a due job, on PostgreSQL:
-/// a write that makes a job due sends `NOTIFY iapdesk_jobs` inside its transaction (the
-/// server delivers it at the commit, never for a rollback), and ``listenForJobs(logger:)``
+/// a write that makes a job due sends the notification inside its transaction (`NOTIFY
+/// iapdesk_jobs`, or `pg_notify` in the statement that writes its jobs; the server delivers
+/// it at the commit, never for a rollback), and ``listenForJobs(logger:)``
 /// turns each notification into ``OrderStore/jobsDue``. Without it, a job written by an
 /// intake-only `serve` or an operator's console waited for the worker's idle poll.
 enum JobListener {

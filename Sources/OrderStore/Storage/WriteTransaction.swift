@@ -17,6 +17,9 @@ final class WriteTransaction {
     var subscriptionsTold: Set<String> = []
     /// A job due by now was enqueued: the store wakes its idle workers after the commit.
     var madeJobDue = false
+    /// Other processes' workers will hear of it at the commit (PostgreSQL): once is enough,
+    /// whichever job it was for, since a woken worker claims every due job.
+    var toldJobsDue = false
     /// Orders a batch read in one statement before its items (``prefetchOrders(_:)``), each
     /// handed out once, to the first `requireOrder` of it.
     var prefetched: [String: Order] = [:]
@@ -164,7 +167,10 @@ final class WriteTransaction {
         countDeltas = [:]
         // Workers in other processes hear of it at the commit (JobListener). Said before the
         // audit head is locked: the lock is held until the commit, by one writer at a time.
-        if madeJobDue, database.dialect == .postgres { try await sql.raw(SQLQueryString(JobListener.notify)).run() }
+        if madeJobDue, !toldJobsDue, database.dialect == .postgres {
+            try await sql.raw(SQLQueryString(JobListener.notify)).run()
+            toldJobsDue = true
+        }
         guard !audits.isEmpty else { return }
         // Locking the head row first serializes appenders (PostgreSQL), so the chain never forks.
         guard let locked = try await sql.row("UPDATE audit_head SET seq = seq WHERE id = 1 RETURNING \(unsafeRaw: AuditHead.Column.list)") else {
