@@ -29,6 +29,8 @@ struct DemoStuckQueueTmuxTests {
 
         try tmux.command("stuck")
         _ = await tmux.screen { $0.contains("Stuck [") }
+        // Wide enough that a failure's message is read whole, with its reason.
+        try tmux.resize(cols: 240, rows: 24)
         try tmux.send("R")
         let done = await tmux.screen(waitingFor: { $0.contains("re-verified \(before.stuck.count):") }, timeout: 90)
         #expect(done.contains("still waiting on Apple") && !done.contains("failed"), "\(done)")

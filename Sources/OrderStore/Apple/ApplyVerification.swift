@@ -10,7 +10,10 @@ extension OrderStore {
     /// (on PostgreSQL, the worker verifying an order an operator re-verifies or attaches to,
     /// or two processes): the store's answer still holds, so it is applied again to the
     /// order as it is now, where the rules see what that change did (a delivered order is
-    /// rechecked, never granted twice). Only a third conflict in a row reaches the caller.
+    /// rechecked, never granted twice). A deadlock PostgreSQL broke against such a writer
+    /// (the worker applying a refund to the subscription an operator re-verifies) is the
+    /// same race told another way and is tried again the same way. Only a third in a row
+    /// reaches the caller.
     func applyAnswer(
         orderId: String, submissionId: Int64?, report: VerificationReport, reopen: Bool, releasingClaimOf owner: String?,
         at now: Millis = .now()
@@ -20,10 +23,17 @@ extension OrderStore {
             do {
                 return try await applyAnswerOnce(
                     orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: owner, at: now)
-            } catch StoreError.conflict where tries < 3 {
+            } catch  where tries < 3 && Self.isRace(error) {
                 tries += 1
             }
         }
+    }
+
+    /// Another writer got there first: a stale version, or a deadlock or serialization
+    /// failure PostgreSQL ended by rolling this transaction back.
+    private static func isRace(_ error: any Error) -> Bool {
+        if case StoreError.conflict = error { return true }
+        return DatabaseErrorText.isTransactionRace(error)
     }
 
     private func applyAnswerOnce(

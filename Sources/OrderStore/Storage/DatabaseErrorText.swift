@@ -75,6 +75,14 @@ public enum DatabaseErrorText {
             return nil
         }
     }
+
+    /// PostgreSQL broke a deadlock or a serialization conflict by failing this transaction
+    /// (SQLSTATE 40P01, 40001): the whole of it rolled back, and the server's own advice is
+    /// to run it again.
+    static func isTransactionRace(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40P01" || state == "40001"
+    }
 }
 
 // The drivers' errors say their words to Presentation, which links no driver.
