@@ -5,8 +5,8 @@ import OrderDomain
 /// that stays in the store (applying notifications, the expiry sweep) is bounded by the CPU
 /// and the database: more of it at once only queues there, beside the receivers that
 /// acknowledge Apple's and Google's deliveries, so at most `storeOnly` of it runs at once.
-/// (Measured: eight clients' acknowledgement p99 on PostgreSQL 21–23 ms with every job kind
-/// 16 at a time, 16 ms with 2, on this project's 2-core machine.)
+/// (Measured on this project's 2-core machine: eight clients' acknowledgement p99 on
+/// PostgreSQL 19.5–20.9 ms with 16 at a time, 14.8–15.8 ms with one per core.)
 struct WorkerSlots {
     let concurrency: Int
     let storeOnly: Int
