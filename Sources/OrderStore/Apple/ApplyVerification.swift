@@ -23,7 +23,7 @@ extension OrderStore {
             do {
                 return try await applyAnswerOnce(
                     orderId: orderId, submissionId: submissionId, report: report, reopen: reopen, releasingClaimOf: owner, at: now)
-            } catch where tries < 3 && Self.isRace(error) {
+            } catch  where tries < 3 && Self.isRace(error) {
                 tries += 1
             }
         }
