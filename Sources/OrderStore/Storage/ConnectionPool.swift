@@ -136,7 +136,7 @@ final class ConnectionPool: Sendable {
 
         /// The waiter whose turn it is, taken off the list.
         private func nextWaiter() -> CheckedContinuation<Database?, Never>? {
-            guard let index = waiters.firstIndex(where: \.answering) ?? (waiters.isEmpty ? nil : 0) else { return nil }
+            guard let index = waiters.firstIndex(where: \.answering) ?? waiters.indices.first else { return nil }
             return waiters.remove(at: index).continuation
         }
 
