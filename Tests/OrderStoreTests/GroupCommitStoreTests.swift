@@ -98,4 +98,40 @@ struct GroupCommitStoreTests {
             #expect(try await store.jobs.job(.applyNotifications(key: "tx-2")) != nil)
         }
     }
+
+    @Test(
+        "Verified notifications only (PostgreSQL stores them in one statement): a retry of one stored earlier and a duplicate inside the batch answer its id, each purchase owes one job, and a job a worker holds is owed again",
+        arguments: Backend.all)
+    func verifiedBatch(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            func declined(_ uuid: String, _ tid: String) -> IncomingNotification {
+                IncomingNotification(
+                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                    facts: NotificationFacts(uuid: uuid, type: "REFUND_DECLINED", signedDate: t0, environment: "Production", transaction: tx(tid, at: t0)))
+            }
+            let earlier = try await store.notifications.receive(all: [declined("u-0", "tx-0")], at: t0)
+            guard case .stored(let earlierId)? = try? earlier.first?.get() else {
+                Issue.record("\(earlier)")
+                return
+            }
+            let held = try #require(try await store.jobs.claim(owner: "w", limit: 1, lease: .seconds(60), now: t0 + 1).first)
+            #expect(held.subject == "tx-0")
+            let results = try await store.notifications.receive(
+                all: [declined("u-1", "tx-1"), declined("u-0", "tx-0"), declined("u-2", "tx-1"), declined("u-1", "tx-1"), declined("u-3", "tx-0")],
+                at: t0 + 10)
+            let receipts = results.map { try? $0.get() }
+            guard case .stored(let first)? = receipts[0], case .stored(let second)? = receipts[2], case .stored? = receipts[4] else {
+                Issue.record("\(receipts)")
+                return
+            }
+            #expect(first != second)
+            #expect(receipts[1] == .duplicate(id: earlierId), "Apple's retry answers the id it was stored under")
+            #expect(receipts[3] == .duplicate(id: first), "the second of a uuid in one batch answers the first's id")
+            #expect(try await store.notifications.list(outcome: .pending).count == 4)
+            #expect(try await store.jobs.job(.applyNotifications(key: "tx-1"))?.dueAt == t0 + 10)
+            // u-3 arrived while the worker held tx-0's job: its finish keeps the job, due again.
+            #expect(try await store.jobs.finish(held, owner: "w", result: .done, now: t0 + 20))
+            #expect(try await store.jobs.job(.applyNotifications(key: "tx-0"))?.dueAt == t0 + 10)
+        }
+    }
 }

@@ -54,8 +54,9 @@ struct JobSignalTests {
         for product in TestCatalogue.all { try await writer.catalogue.upsert(product) }
         let listener = Task { await worker.listenForJobs(logger: Logger(label: "test")) }
 
-        /// How long the worker's wait took after the other store stored a receipt for `order`.
-        func wakeUp(_ order: String) async throws -> Duration {
+        /// How long the worker's wait took after the other store stored a receipt for `order`
+        /// (or, `notified`, Apple's notification about it: one statement of its own).
+        func wakeUp(_ order: String, notified: Bool = false) async throws -> Duration {
             try await writer.orders.place(orderId: order, accountId: "p-\(order)", productId: "coins_60")
             try await Task.sleep(for: .milliseconds(300))  // the listener has caught up with earlier wake-ups
             let mark = worker.jobsDue.mark
@@ -64,7 +65,16 @@ struct JobSignalTests {
                 return ContinuousClock.now
             }
             try #require(await Self.waiterBegan(worker.jobsDue), "the worker waits before the other store's commit")
-            _ = try await writer.orders.submit(orderId: order, receiptData: "r")
+            if notified {
+                let facts = NotificationFacts(
+                    uuid: "u-\(order)", type: "REFUND_DECLINED", signedDate: t0, environment: "Production", transaction: tx(order, at: t0))
+                let stored = try await writer.notifications.receive(all: [
+                    IncomingNotification(endpoint: .production, via: .receiver, raw: "r", rejection: nil, facts: facts)
+                ])
+                #expect(stored.count == 1 && (try? stored[0].get()) != nil)
+            } else {
+                _ = try await writer.orders.submit(orderId: order, receiptData: "r")
+            }
             let committed = ContinuousClock.now
             return await waiter.value - committed
         }
@@ -76,6 +86,8 @@ struct JobSignalTests {
         #expect(try await eventually(within: 20) { try await listening() })
         let first = try await wakeUp("x-1")
         #expect(first < .seconds(2), "woken by the other store's commit in \(first), not by the 20 s timeout")
+        let byNotification = try await wakeUp("x-n", notified: true)
+        #expect(byNotification < .seconds(2), "woken by the other store's notification in \(byNotification)")
         try await server.stop(.fast)
         try await server.start()
         // The writer's pool and the listener both reconnect; the listener retries each second.

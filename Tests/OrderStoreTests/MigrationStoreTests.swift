@@ -161,6 +161,33 @@ struct MigrationStoreTests {
         }
     }
 
+    @Test("PostgreSQL: the long texts are compressed with LZ4 where the server has it, pglz where not; what they hold reads back whole", .needsPostgres)
+    func longTextsCompressedWithLZ4() async throws {
+        try await withStore(.postgres) { store in
+            let hasLZ4 = try await store.read { sql in (try? await sql.raw("SET default_toast_compression = 'lz4'").run()) != nil }
+            let methods = try await store.read { sql in
+                try await sql.rows(
+                    """
+                    SELECT attname, attcompression::text AS method FROM pg_attribute
+                    WHERE attrelid = 'notifications'::regclass AND attname IN ('raw', 'facts') ORDER BY attname
+                    """
+                ).map { try $0.string("method") }
+            }
+            #expect(methods == (hasLZ4 ? ["l", "l"] : ["", ""]))
+            // Compressible and long enough to be compressed: it comes back byte for byte.
+            let raw = String(repeating: "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF", count: 400)
+            let facts = NotificationFacts(uuid: "u-lz4", type: "TEST", signedDate: t0, environment: "Production")
+            let stored = try await store.notifications.receive(all: [
+                IncomingNotification(endpoint: .production, via: .receiver, raw: raw, rejection: nil, facts: facts)
+            ])
+            guard case .stored(let id)? = try? stored.first?.get() else {
+                Issue.record("\(stored)")
+                return
+            }
+            #expect(try await store.notifications.record(id: id).raw == raw)
+        }
+    }
+
     @Test(
         "A store from before reason codes migrates in place: its waiting orders keep their words, read as unclassified and alert under one group; new reasons have codes",
         arguments: Backend.all)

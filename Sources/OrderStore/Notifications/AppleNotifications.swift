@@ -33,35 +33,34 @@ public struct AppleNotifications: Sendable {
     }
 
     /// Group commit of notifications (see `writeBatch`): one durable commit answers many.
+    /// On PostgreSQL a batch of verified notifications is one statement (``receiveInOneStatement(_:at:)``).
     public func receive(all batch: [IncomingNotification], at now: Millis = .now()) async throws -> [Result<NotificationReceipt, any Error>] {
-        try await store.writeBatch(batch, at: now) { tx, notification in try await tx.receive(notification) }
+        if store.dialect == .postgres, !batch.isEmpty, batch.allSatisfy({ $0.rejection == nil && $0.facts.uuid != nil }) {
+            do {
+                return try await receiveInOneStatement(batch, at: now).map { .success($0) }
+            } catch StoreError.unavailable(let why) {
+                throw StoreError.unavailable(why)
+            } catch {
+                // Nothing was stored (one statement): each is tried alone below, so one bad
+                // notification fails by itself.
+            }
+        }
+        return try await store.writeBatch(batch, at: now) { tx, notification in try await tx.receive(notification) }
     }
 }
 
 extension WriteTransaction {
     func receive(_ notification: IncomingNotification) async throws -> NotificationReceipt {
-        let facts = notification.facts
-        let verified = notification.rejection == nil
-        let deadline =
-            verified && NotificationEffect.of(facts) == .consumptionRequest
-            ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
         let inserted = try await sql.row(
             """
-            INSERT INTO notifications (uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id,
-              original_transaction_id, apply_key, facts, raw, outcome, deadline_at, app, marketplace)
-            VALUES (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
-              \(bind: now), \(bind: try notification.rejection?.storedText), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
-              \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
-              \(bind: facts.applyKey), \(bind: try facts.json()), \(bind: notification.raw),
-              \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app),
-              \(bind: notification.marketplace.rawValue))
+            INSERT INTO notifications (\(unsafeRaw: NotificationInsert.columns)) VALUES \(try NotificationInsert.values(notification, at: now))
             ON CONFLICT (uuid) DO NOTHING RETURNING id
             """)
         guard let id = try inserted?.int64("id") else {
-            let first = try await sql.row("SELECT id FROM notifications WHERE uuid = \(bind: facts.uuid)")
+            let first = try await sql.row("SELECT id FROM notifications WHERE uuid = \(bind: notification.facts.uuid)")
             return .duplicate(id: try first?.int64("id") ?? 0)
         }
-        guard verified else {
+        guard notification.rejection == nil else {
             try await sql.raw(
                 """
                 DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
@@ -70,7 +69,7 @@ extension WriteTransaction {
             ).run()
             return .rejected(id: id)
         }
-        enqueueAtCommit(.applyNotifications(key: facts.applyKey), dueAt: now)
+        enqueueAtCommit(.applyNotifications(key: notification.facts.applyKey), dueAt: now)
         return .stored(id: id)
     }
 }

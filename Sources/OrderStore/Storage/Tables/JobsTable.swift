@@ -42,19 +42,23 @@ extension WriteTransaction {
     /// workers' notification, delivered at the commit as `NOTIFY` would be.
     private func upsertJobs(_ jobs: [(work: JobWork, dueAt: Millis)], tellingWorkers: Bool = false) async throws {
         let rows: [SQLQueryString] = jobs.map { "(\(bind: $0.work.kind.rawValue), \(bind: $0.work.subject), \(bind: $0.dueAt), \(bind: now))" }
-        let upsert: SQLQueryString = """
-            INSERT INTO jobs (kind, subject, due_at, created_at) VALUES \(rows.joined(separator: ", "))
-            ON CONFLICT (kind, subject) DO UPDATE SET
-              due_at = CASE WHEN jobs.dead_at IS NOT NULL OR excluded.due_at < jobs.due_at THEN excluded.due_at ELSE jobs.due_at END,
-              dead_at = NULL,
-              again_at = CASE WHEN jobs.lease_owner IS NOT NULL THEN excluded.due_at ELSE jobs.again_at END
-            """
+        let upsert: SQLQueryString = "INSERT INTO jobs (kind, subject, due_at, created_at) VALUES \(rows.joined(separator: ", "))" + Self.owingAgain
         guard tellingWorkers else {
             try await sql.raw(upsert).run()
             return
         }
         try await sql.raw("WITH owed AS (" + upsert + " RETURNING 1) SELECT pg_notify(\(bind: JobListener.channel), '') FROM owed LIMIT 1").run()
     }
+
+    /// What makes an insert into `jobs` an enqueue (``enqueue(_:dueAt:)``): an existing job
+    /// is brought forward, never pushed back, a dead one lives again, and one a worker holds
+    /// remembers it is owed again.
+    static let owingAgain: SQLQueryString = """
+         ON CONFLICT (kind, subject) DO UPDATE SET
+          due_at = CASE WHEN jobs.dead_at IS NOT NULL OR excluded.due_at < jobs.due_at THEN excluded.due_at ELSE jobs.due_at END,
+          dead_at = NULL,
+          again_at = CASE WHEN jobs.lease_owner IS NOT NULL THEN excluded.due_at ELSE jobs.again_at END
+        """
 
     /// Ends the leased job `fence` picks out: deleted, unless it was owed again since it was
     /// claimed (`again_at`), then kept, due then. Returns whether the fence matched.

@@ -42,6 +42,32 @@ extension NotificationFacts {
     }
 }
 
+/// A notification as it is stored on arrival, before the worker applies it.
+enum NotificationInsert {
+    static let columns = """
+        uuid, endpoint, via, received_at, rejection, type, subtype, signed_date, transaction_id, original_transaction_id, apply_key, facts, raw,
+        outcome, deadline_at, app, marketplace
+        """
+
+    /// Its row, in the order of ``columns``: a rejected one keeps no uuid (an outsider's
+    /// claim must not block Apple's own notification) and owes nothing.
+    static func values(_ notification: IncomingNotification, at now: Millis) throws -> SQLQueryString {
+        let facts = notification.facts
+        let verified = notification.rejection == nil
+        let deadline =
+            verified && NotificationEffect.of(facts) == .consumptionRequest
+            ? (facts.signedDate ?? now) + NotificationEffect.consumptionDeadline : nil
+        return """
+            (\(bind: verified ? facts.uuid : nil), \(bind: notification.endpoint.rawValue), \(bind: notification.via.rawValue),
+              \(bind: now), \(bind: try notification.rejection?.storedText), \(bind: facts.type), \(bind: facts.subtype), \(bind: facts.signedDate),
+              \(bind: facts.transaction?.transactionId), \(bind: facts.originalTransactionId),
+              \(bind: facts.applyKey), \(bind: try facts.json()), \(bind: notification.raw),
+              \(bind: (verified ? NotificationOutcome.pending : .rejected).rawValue), \(bind: deadline), \(bind: facts.app),
+              \(bind: notification.marketplace.rawValue))
+            """
+    }
+}
+
 extension WriteTransaction {
     func notificationRecord(_ id: Int64) async throws -> NotificationRecord? {
         try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
