@@ -81,6 +81,49 @@ struct JobStoreTests {
         }
     }
 
+    @Test(
+        "A worker's notification job ends in its last commit: finished when nothing came meanwhile, kept when one did, untouched after its lease passed on",
+        arguments: Backend.all)
+    func applyFinishesItsJob(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            func refund(_ uuid: String, minute: Int64) -> IncomingNotification {
+                IncomingNotification(
+                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+                    facts: NotificationFacts(
+                        uuid: uuid, type: "REFUND_DECLINED", signedDate: t0 + .minutes(minute), environment: "Production", transaction: tx("t-1", at: t0)))
+            }
+            let work = JobWork.applyNotifications(key: "t-1")
+            func take(_ owner: String, at minute: Int64) async throws -> JobLease {
+                let job = try #require(try await store.jobs.claim(owner: owner, limit: 1, lease: .minutes(1), now: t0 + .minutes(minute)).first)
+                return JobLease(job: job, owner: owner)
+            }
+            // Two pending: both applied, in signed order, and the job is gone with the last.
+            _ = try await store.notifications.receive(all: [refund("u-2", minute: 2), refund("u-1", minute: 1)], at: t0 + .minutes(3))
+            let first = try await store.notifications.apply(key: "t-1", at: t0 + .minutes(4), finishing: try await take("w1", at: 4))
+            #expect(first.applied == 2 && first.finished == true)
+            #expect(try await store.jobs.job(work) == nil)
+            #expect(try await store.notifications.list(outcome: .pending).isEmpty)
+
+            // One arrives while the job is held: applied too, and the job stays owed (again_at).
+            _ = try await store.notifications.receive(all: [refund("u-3", minute: 5)], at: t0 + .minutes(5))
+            let held = try await take("w1", at: 6)
+            _ = try await store.notifications.receive(all: [refund("u-4", minute: 6)], at: t0 + .minutes(6))
+            let second = try await store.notifications.apply(key: "t-1", at: t0 + .minutes(7), finishing: held)
+            #expect(second.applied == 2 && second.finished == true)
+            let kept = try #require(try await store.jobs.job(work), "work owed while the job was held keeps it")
+            #expect(kept.leaseOwner == nil && kept.dueAt == t0 + .minutes(6))
+
+            // w1 stalls past its lease; w2 takes the job. w1's apply changes nothing of the job.
+            let stale = try await take("w1", at: 8)
+            let current = try await take("w2", at: 10)
+            let late = try await store.notifications.apply(key: "t-1", at: t0 + .minutes(11), finishing: stale)
+            #expect(late.applied == 0 && late.finished == false)
+            #expect(try await store.jobs.job(work)?.leaseOwner == "w2")
+            #expect(try await store.notifications.apply(key: "t-1", at: t0 + .minutes(11), finishing: current).finished == true)
+            #expect(try await store.jobs.job(work) == nil)
+        }
+    }
+
     @Test("Workers report in: the header counts those heard from within 15 s; one killed without a goodbye is forgotten a day later", arguments: Backend.all)
     func heartbeats(backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -7,6 +7,20 @@ extension OrderStore {
     public var jobs: JobQueue { JobQueue(store: self) }
 }
 
+/// A claimed job and the worker holding it: what finishing it is fenced by.
+public struct JobLease: Sendable {
+    public var job: Job
+    public var owner: String
+
+    public init(job: Job, owner: String) {
+        self.job = job
+        self.owner = owner
+    }
+
+    /// Only the owner of this very attempt may finish the job.
+    var fence: SQLQueryString { "id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts)" }
+}
+
 /// The job queue of one store (``OrderStore/jobs``).
 public struct JobQueue: Sendable {
     let store: OrderStore
@@ -61,7 +75,7 @@ public struct JobQueue: Sendable {
     @discardableResult
     public func finish(_ job: Job, owner: String, result: Result, now: Millis = .now()) async throws -> Bool {
         try await store.write(as: .system, now: now) { tx in
-            let fence: SQLQueryString = "id = \(bind: job.id) AND lease_owner = \(bind: owner) AND attempts = \(bind: job.attempts)"
+            let fence = JobLease(job: job, owner: owner).fence
             let query: SQLQueryString
             switch result {
             case .done:

@@ -80,24 +80,45 @@ extension AppleNotifications {
     /// many were applied.
     @discardableResult
     public func apply(key: String, at now: Millis = .now()) async throws -> Int {
-        let pending = try await store.read { sql in
-            try await sql.rows(
-                """
-                SELECT id FROM notifications WHERE apply_key = \(bind: key) AND outcome = 'pending' ORDER BY signed_date, id
-                """
-            ).map { try $0.int64("id") }
-        }
-        for id in pending {
-            try await store.write(as: .system, now: now) { tx in
-                guard let record = try await tx.notificationRecord(id), record.outcome == .pending else { return }
-                let (outcome, detail) = try await store.applyNotification(tx, record)
-                try await tx.setNotificationOutcome(id, outcome, detail: detail)
-                tx.audit(
-                    .notification(outcome), target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(id),
-                    .notification(id: id, type: record.facts.kind))
+        try await apply(key: key, at: now, finishing: nil).applied
+    }
+
+    /// ``apply(key:at:)`` for the worker holding `lease`, its job for `key`: the list is read
+    /// in the first commit and the job finished (as ``JobQueue/finish(_:owner:result:now:)``
+    /// does for `.done`) in the last, so the usual job of one notification is one commit
+    /// where it was a read and two. `finished` says whether the fence matched.
+    public func apply(key: String, at now: Millis = .now(), finishing lease: JobLease?) async throws -> (applied: Int, finished: Bool?) {
+        var pending: [Int64]?
+        var applied = 0
+        var finished: Bool?
+        repeat {
+            finished = try await store.write(as: .system, now: now) { tx in
+                let record: NotificationRecord?
+                if let pending {
+                    record = try await tx.notificationRecord(pending[applied])
+                } else {
+                    // Read whole: the first is applied from this very read.
+                    let records = try await tx.pendingNotifications(key: key)
+                    pending = records.map(\.id)
+                    record = records.first
+                }
+                if let record { try await apply(record, in: tx) }
+                // Gone or applied meanwhile, it is passed over all the same.
+                if applied < pending?.count ?? 0 { applied += 1 }
+                guard applied == pending?.count, let lease else { return nil }
+                return try await tx.finishLeasedJob(lease.fence)
             }
-        }
-        return pending.count
+        } while applied < pending?.count ?? 0
+        return (applied, finished)
+    }
+
+    private func apply(_ record: NotificationRecord, in tx: WriteTransaction) async throws {
+        guard record.outcome == .pending else { return }
+        let (outcome, detail) = try await store.applyNotification(tx, record)
+        try await tx.setNotificationOutcome(record.id, outcome, detail: detail)
+        tx.audit(
+            .notification(outcome), target: record.facts.transaction.map { .transaction($0.transactionId) } ?? .notification(record.id),
+            .notification(id: record.id, type: record.facts.kind))
     }
 
     /// Puts a stored, verified notification through the rules again (after an operator

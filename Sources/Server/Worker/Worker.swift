@@ -255,6 +255,9 @@ public struct Worker: Sendable {
 
     private func runToEnd(_ job: Job) async {
         let result: JobQueue.Result
+        /// Whether the job's own last commit finished it (its fence matched); nil when it is
+        /// finished here after the work.
+        var finishedInWork: Bool?
         do {
             switch job.work {
             case .verify(let orderId):
@@ -328,8 +331,9 @@ public struct Worker: Sendable {
             case .playVoidedSweep(let package):
                 result = try await sweepVoided(package)
             case .applyNotifications(let key):
-                let applied = try await store.notifications.apply(key: key)
+                let (applied, finished) = try await store.notifications.apply(key: key, finishing: JobLease(job: job, owner: owner))
                 result = .done
+                finishedInWork = finished
                 logger.info("notifications applied", metadata: ["purchase": "\(key)", "count": "\(applied)"])
             case nil:
                 // Written by hand or by a version that meant something else: an operator looks.
@@ -345,7 +349,13 @@ public struct Worker: Sendable {
             logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "error": "\(ErrorWords.what(error))"])
         }
         do {
-            if try await !store.jobs.finish(job, owner: owner, result: result) {
+            let finished: Bool
+            if let finishedInWork {
+                finished = finishedInWork
+            } else {
+                finished = try await store.jobs.finish(job, owner: owner, result: result)
+            }
+            if !finished {
                 logger.warning("job finished after its lease passed to another worker", metadata: ["job": "\(job.id)"])
             }
         } catch {

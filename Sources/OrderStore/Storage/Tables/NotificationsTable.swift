@@ -73,6 +73,16 @@ extension WriteTransaction {
         try await sql.row("SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE id = \(bind: id)").map(NotificationRecord.init(row:))
     }
 
+    /// The notifications about `key` still to apply, in the order they are applied.
+    func pendingNotifications(key: String) async throws -> [NotificationRecord] {
+        try await sql.rows(
+            """
+            SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications WHERE apply_key = \(bind: key) AND outcome = 'pending'
+            ORDER BY signed_date, id
+            """
+        ).map(NotificationRecord.init(row:))
+    }
+
     func setNotificationOutcome(_ id: Int64, _ outcome: NotificationOutcome, detail: NotificationDetail) async throws {
         try await sql.raw(
             """
