@@ -220,6 +220,7 @@ public final class OrderStore: Sendable {
     {
         func commit(isolating: Bool) async throws -> [Result<Output, any Error>] {
             try await write(as: .system, now: now) { tx in
+                tx.isolating = isolating
                 try await first(tx)
                 var results: [Result<Output, any Error>] = []
                 results.reserveCapacity(batch.count)

@@ -48,6 +48,60 @@ struct GroupCommitStoreTests {
     }
 
     @Test(
+        "A batch of distinct orders (PostgreSQL writes its submissions and saves as one statement each): each stored as sent, moved, counted, audited; an empty receipt still fails alone",
+        arguments: Backend.all)
+    func distinctOrdersBatch(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let orders = (1...6).map { "d-\($0)" }
+            for id in orders { _ = try await store.orders.place(orderId: id, accountId: "a-\(id)", productId: "coins_60", at: t0) }
+            let hostile = "QUJD'); DROP TABLE orders; --\u{1B}[2J"
+            var batch = orders.dropLast().map { ReceiptSubmission(orderId: $0, evidence: .appReceipt(hostile + $0)) }
+            batch.append(
+                ReceiptSubmission(orderId: "d-6", evidence: .appReceipt(hostile), idempotency: IdempotencyKey(client: "game", key: "k-d", requestHash: "h")))
+            let results = try await store.orders.submit(batch, at: t0 + 10)
+            let ids = try results.map { try $0.get().id }
+            #expect(Set(ids).count == 6)
+            for (index, id) in orders.enumerated() {
+                let detail = try await store.orders.detail(id)
+                #expect(detail.order.state == .receiptReceived && detail.order.version == 2)
+                #expect(detail.submissions.map(\.id) == [ids[index]])
+                #expect(detail.submissions.first?.receiptData == hostile + (index < 5 ? id : ""), "stored byte for byte")
+            }
+            #expect(try await store.reports.counts(now: t0 + 20).byState[.receiptReceived] == 6)
+            guard case .intact = try await store.audit.verify() else { Issue.record("audit chain broken"); return }
+            // A retry with the same key answers the same submission.
+            let again = try await store.orders.submit(
+                [batch[5], ReceiptSubmission(orderId: "d-1", evidence: .appReceipt("")), ReceiptSubmission(orderId: "d-2", evidence: .appReceipt("X"))],
+                at: t0 + 30)
+            #expect(try again[0].get().id == ids[5])
+            #expect((try? again[1].get()) == nil, "the empty receipt fails alone")
+            #expect(try await store.orders.detail("d-2").submissions.count == 2)
+        }
+    }
+
+    @Test("A held save whose order changed since it was read fails the commit as a stale version; nothing of it is stored", .needsPostgres)
+    func heldSaveStale() async throws {
+        try await withStore(.postgres) { store in
+            _ = try await store.orders.place(orderId: "h-1", accountId: "a-h", productId: "coins_60", at: t0)
+            let read = try await store.orders.detail("h-1").order
+            _ = try await store.orders.submit([ReceiptSubmission(orderId: "h-1", evidence: .appReceipt("first"))], at: t0 + 5)
+            await #expect(throws: StoreError.self) {
+                try await store.write(as: .system, now: t0 + 10) { tx in
+                    try await tx.holdWrites(submissions: 1)
+                    _ = try await tx.insertSubmission([
+                        .text("h-1"), .text("a-h"), .text(nil), .text("client"), .text("held"), .integer(t0 + 10), .text(nil), .text("app_receipt"),
+                    ])
+                    var moved = read
+                    moved.state = .receiptReceived
+                    try await tx.save(moved, previous: read, action: .receiptReceived)
+                }
+            }
+            #expect(try await store.orders.detail("h-1").submissions.map(\.receiptData) == ["first"])
+            #expect(try await store.orders.detail("h-1").order.version == 2)
+        }
+    }
+
+    @Test(
         "A commit's receipts owe their verifications in one write: one job per order however often it was submitted, and a job a worker holds is owed again, not lost",
         arguments: Backend.all)
     func verificationsOwedAtCommit(backend: Backend) async throws {

@@ -76,7 +76,15 @@ extension Orders {
     /// (one fsync) answers them all; their orders are read in one statement. An unknown
     /// order or a reused idempotency key fails that one alone (see `writeBatch`).
     public func submit(_ batch: [ReceiptSubmission], at: Millis = .now()) async throws -> [Result<SubmittedReceipt, any Error>] {
-        try await store.writeBatch(batch, at: at, first: { tx in try await tx.prefetchOrders(batch.map(\.orderId)) }) { tx, submission in
+        let distinctOrders = Set(batch.map(\.orderId)).count == batch.count
+        return try await store.writeBatch(
+            batch, at: at,
+            first: { tx in
+                try await tx.prefetchOrders(batch.map(\.orderId))
+                // PostgreSQL: two statements an item became one each for the batch.
+                if tx.database.dialect == .postgres, batch.count > 1, distinctOrders, !tx.isolating { try await tx.holdWrites(submissions: batch.count) }
+            }
+        ) { tx, submission in
             try await tx.submit(submission)
         }
     }
@@ -92,12 +100,10 @@ extension WriteTransaction {
             return SubmittedReceipt(id: first, order: order)
         }
         let play: PlaySubmission? = if case .googlePlay(let purchase) = submission.evidence { purchase } else { nil }
-        let stored = SubmissionInsert(values: [
+        let id = try await insertSubmission([
             .text(orderId), .text(order.accountId), .text(submission.claimedTransactionId), .text(submission.source.rawValue), .text(text),
             .integer(now), .text(play?.purchaseToken), .text(submission.evidence.kind.rawValue),
         ])
-        guard let row = try await database.rows(stored).first else { throw StoreError.corrupt("submission insert returned no id") }
-        let id = try row.int64("id")
         // A Google Play purchase submitted for an order names its store and package; an order
         // waiting for its payment learns them in the write that moves it on.
         let playPackage = play.flatMap {

@@ -44,8 +44,10 @@ struct OrderSave: StoreStatement {
     ]
 
     let values: [StatementValue]
+    let orderId: String
 
     init(_ order: Order, paidElsewhere: Bool, previousVersion: Int64) throws {
+        orderId = order.orderId
         values = [
             .integer(paidElsewhere ? 1 : 0), .text(order.marketplace.rawValue), .text(order.app), .text(order.state.rawValue),
             .integer(order.stateChangedAt), .text(order.updatedBy), .integer(order.stuckSince), .text(order.environment?.rawValue),

@@ -25,6 +25,10 @@ final class WriteTransaction {
     var prefetched: [String: Order] = [:]
     /// Jobs owed at commit (``enqueueAtCommit(_:dueAt:)``), each by the soonest time asked.
     var owedJobs: [JobWork: Millis] = [:]
+    /// A group commit's submissions and saves held for the commit (``holdWrites(submissions:)``).
+    var held: HeldWrites?
+    /// A batch tried item by item, each in a savepoint (``OrderStore/writeBatch``): nothing is held then.
+    var isolating = false
     /// Signs the audit entries when the store's log is keyed (R10 anchored).
     let auditKey: AuditKey?
     /// An admin's `audit anchor`: the head may be signed afresh (`AuditHead.signer`).
@@ -104,8 +108,8 @@ final class WriteTransaction {
         // then only, so no other save can put back what an older copy of the order said.
         let paidElsewhere = next.marketplace != previous.marketplace || next.app != previous.app
         guard
-            let version = try await database.rows(try OrderSave(next, paidElsewhere: paidElsewhere, previousVersion: previous.version)).first?
-                .int64("version")
+            let version = try await writeSave(
+                try OrderSave(next, paidElsewhere: paidElsewhere, previousVersion: previous.version), previousVersion: previous.version)
         else {
             throw try await conflict(orderId: order.orderId)
         }
@@ -156,9 +160,10 @@ final class WriteTransaction {
             orderId: orderId, changedBy: try current.string("updated_by"), at: try current.int64("state_changed_at"), version: try current.int64("version"))
     }
 
-    /// Commit-time writes, in a fixed lock order: owed jobs, counters by state name, then the
-    /// audit head.
+    /// Commit-time writes, in a fixed lock order: held order writes, owed jobs, counters by
+    /// state name, then the audit head.
     func flush() async throws {
+        try await writeHeld()
         try await writeOwedJobs()
         try await recordSubscriptionEvents()
         for (state, delta) in countDeltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where delta != 0 {
