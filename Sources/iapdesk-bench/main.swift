@@ -7,7 +7,7 @@ struct Bench: AsyncParsableCommand {
         commandName: "iapdesk-bench", abstract: "Measure iapdesk against its budgets.",
         subcommands: [
             StoreBenchmark.self, DecodeBenchmark.self, FuzzBenchmark.self, ReverifyBenchmark.self, ConsoleBenchmark.self, ServeBenchmark.self, ServeLoad.self,
-            EventsBenchmark.self, PipelineBenchmark.self, DemoHostBenchmark.self,
+            EventsBenchmark.self, PipelineBenchmark.self, DemoHostBenchmark.self, NotificationDecodeBenchmark.self,
         ])
 
     /// Parses and runs, awaiting async subcommands (top-level code picks the sync overloads).

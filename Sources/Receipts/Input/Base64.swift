@@ -35,6 +35,12 @@ package enum Base64 {
         return result
     }
 
+    /// ``decodeURL(_:what:)`` over bytes already split out of a compact JWS.
+    static func decodeURL(_ bytes: UnsafeBufferPointer<UInt8>, what: String) throws(ReceiptError) -> [UInt8] {
+        guard !bytes.isEmpty, let result = decode(bytes: bytes) else { throw .malformed("\(what): not valid base64url") }
+        return result
+    }
+
     /// base64url for the simulator's and the Server API client's JWTs; nil when not valid.
     package static func decodeURL(_ text: Substring) -> [UInt8]? {
         text.isEmpty ? nil : try? decodeURL(text, what: "")

@@ -119,7 +119,10 @@ public struct NotificationDecoder: Sendable {
     /// every notification kept whole. The cut falls before the scalar it would split.
     private static func storable(_ text: String, limit: Int) -> String {
         var text = text
-        if text.utf8.contains(0) { text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 })) }
+        // Over the contiguous bytes: the UTF-8 view's own `contains` went index by index.
+        if text.utf8.withContiguousStorageIfAvailable({ $0.contains(0) }) ?? text.utf8.contains(0) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{0}" ? "\u{FFFD}" : $0 }))
+        }
         let bytes = text.utf8
         guard bytes.count > limit else { return text }
         var end = bytes.index(bytes.startIndex, offsetBy: limit)
