@@ -26,13 +26,13 @@ struct DecodeBenchmark: AsyncParsableCommand {
             let der = Array(data)
             let verified = await (try AppReceiptDecoder.decode(der: der)).verifySignature(trust: trust).isVerified
 
-            let parse = try await median(repetitions) { _ = try AppReceiptDecoder.decode(der: der) }
-            let parseBase64 = try await median(repetitions) { _ = try AppReceiptDecoder.decode(base64: base64) }
-            let parseVerify = try await median(repetitions) {
+            let parse = try await medianMicroseconds(repetitions) { _ = try AppReceiptDecoder.decode(der: der) }
+            let parseBase64 = try await medianMicroseconds(repetitions) { _ = try AppReceiptDecoder.decode(base64: base64) }
+            let parseVerify = try await medianMicroseconds(repetitions) {
                 _ = await (try AppReceiptDecoder.decode(der: der)).verifySignature(trust: trust)
             }
             // Cold: the certificate cache emptied before every run, as for the first receipt of a chain.
-            let parseVerifyCold = try await median(repetitions) {
+            let parseVerifyCold = try await medianMicroseconds(repetitions) {
                 CertificateCache.shared.removeAll()
                 _ = await (try AppReceiptDecoder.decode(der: der)).verifySignature(trust: trust)
             }
@@ -59,20 +59,6 @@ struct DecodeBenchmark: AsyncParsableCommand {
                 "\(name) \(cells[0].leftPad(7)) \(cells[1].leftPad(7)) \(cells[2].leftPad(10)) \(cells[3].leftPad(13)) \(cells[4].leftPad(7))  \((row["verified"] as? Bool ?? false) ? "VERIFIED" : "UNVERIFIED")"
             )
         }
-    }
-
-    /// Median of `count` timed runs, in microseconds, after a warm-up run.
-    private func median(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
-        try await body()
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        for _ in 0..<count {
-            let start = ContinuousClock.now
-            try await body()
-            samples.append((ContinuousClock.now - start).milliseconds * 1000)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
     }
 }
 

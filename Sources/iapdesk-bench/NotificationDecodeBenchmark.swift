@@ -31,11 +31,14 @@ struct NotificationDecodeBenchmark: AsyncParsableCommand {
         let figures: [(String, String, Double)] = [
             (
                 "decode_us", "whole: split, both signatures and chains, payloads decoded",
-                try await median { _ = await decoder.decode(signedPayload: signed, endpoint: .production, via: .receiver) }
+                try await medianMicroseconds(repetitions) { _ = await decoder.decode(signedPayload: signed, endpoint: .production, via: .receiver) }
             ),
-            ("split_us", "the outer JWS split and its header and envelope read", try await median { _ = try JWS(compact: signed) }),
-            ("check_us", "the outer JWS's signature and chain checked", try await median { try await jws.check(trust: simulator.trustRoots, bundleId: nil) }),
-            ("payload_us", "the outer payload decoded", try await median { _ = try jws.decodePayload(ServerNotification.self) }),
+            ("split_us", "the outer JWS split and its header and envelope read", try await medianMicroseconds(repetitions) { _ = try JWS(compact: signed) }),
+            (
+                "check_us", "the outer JWS's signature and chain checked",
+                try await medianMicroseconds(repetitions) { try await jws.check(trust: simulator.trustRoots, bundleId: nil) }
+            ),
+            ("payload_us", "the outer payload decoded", try await medianMicroseconds(repetitions) { _ = try jws.decodePayload(ServerNotification.self) }),
         ]
         let bytes = signed.utf8.count
         if json {
@@ -47,19 +50,5 @@ struct NotificationDecodeBenchmark: AsyncParsableCommand {
         }
         print("median µs over \(repetitions) runs, one notification of \(bytes) bytes")
         for (_, label, value) in figures { print(label.padding(toLength: 64, withPad: " ", startingAt: 0) + String(format: "%8.1f", value)) }
-    }
-
-    /// Median of the timed runs, in microseconds, after a warm-up run.
-    private func median(_ body: () async throws -> Void) async throws -> Double {
-        try await body()
-        var samples: [Double] = []
-        samples.reserveCapacity(repetitions)
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            try await body()
-            samples.append((ContinuousClock.now - start).milliseconds * 1000)
-        }
-        samples.sort()
-        return samples[samples.count / 2]
     }
 }

@@ -39,6 +39,21 @@ struct Samples {
     }
 }
 
+/// Median of `count` timed runs of `body`, in microseconds, after a warm-up run (the
+/// per-item decoding figures).
+func medianMicroseconds(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
+    try await body()
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        try await body()
+        samples.append((ContinuousClock.now - start).milliseconds * 1000)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
 extension Duration {
     var milliseconds: Double {
         let (seconds, attoseconds) = components

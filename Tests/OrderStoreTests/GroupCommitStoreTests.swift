@@ -131,11 +131,7 @@ struct GroupCommitStoreTests {
     func notificationBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
             func refund(_ uuid: String, _ tid: String) -> IncomingNotification {
-                let refunded = AppleTransaction(
-                    transactionId: tid, originalTransactionId: tid, productId: "coins_60", purchaseDate: t0 - 60_000, cancellationDate: t0 - 1_000)
-                return IncomingNotification(
-                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
-                    facts: NotificationFacts(uuid: uuid, type: "REFUND", signedDate: t0, environment: "Production", transaction: refunded))
+                Self.verified(uuid, type: "REFUND", about: tx(tid, at: t0 - 60_000, cancelled: t0 - 1_000))
             }
             let forged = IncomingNotification(
                 endpoint: .production, via: .receiver, raw: "garbage", rejection: .signatureRefused("the signature does not verify"), facts: NotificationFacts()
@@ -158,11 +154,7 @@ struct GroupCommitStoreTests {
         arguments: Backend.all)
     func verifiedBatch(backend: Backend) async throws {
         try await withStore(backend) { store in
-            func declined(_ uuid: String, _ tid: String) -> IncomingNotification {
-                IncomingNotification(
-                    endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
-                    facts: NotificationFacts(uuid: uuid, type: "REFUND_DECLINED", signedDate: t0, environment: "Production", transaction: tx(tid, at: t0)))
-            }
+            func declined(_ uuid: String, _ tid: String) -> IncomingNotification { Self.verified(uuid, type: "REFUND_DECLINED", about: tx(tid, at: t0)) }
             let earlier = try await store.notifications.receive(all: [declined("u-0", "tx-0")], at: t0)
             guard case .stored(let earlierId)? = try? earlier.first?.get() else {
                 Issue.record("\(earlier)")
@@ -187,5 +179,12 @@ struct GroupCommitStoreTests {
             #expect(try await store.jobs.finish(held, owner: "w", result: .done, now: t0 + 20))
             #expect(try await store.jobs.job(.applyNotifications(key: "tx-0"))?.dueAt == t0 + 10)
         }
+    }
+
+    /// A notification that passed its checks, as the receivers hand it to the store.
+    static func verified(_ uuid: String, type: String, about transaction: AppleTransaction) -> IncomingNotification {
+        IncomingNotification(
+            endpoint: .production, via: .receiver, raw: "eyJ…", rejection: nil,
+            facts: NotificationFacts(uuid: uuid, type: type, signedDate: t0, environment: "Production", transaction: transaction))
     }
 }

@@ -33,7 +33,7 @@ public struct AppleNotifications: Sendable {
     }
 
     /// Group commit of notifications (see `writeBatch`): one durable commit answers many.
-    /// On PostgreSQL a batch of verified notifications is one statement (``receiveInOneStatement(_:at:)``).
+    /// On PostgreSQL a batch of verified notifications is one statement (`receiveInOneStatement`).
     public func receive(all batch: [IncomingNotification], at now: Millis = .now()) async throws -> [Result<NotificationReceipt, any Error>] {
         if store.dialect == .postgres, !batch.isEmpty, batch.allSatisfy({ $0.rejection == nil && $0.facts.uuid != nil }) {
             do {
