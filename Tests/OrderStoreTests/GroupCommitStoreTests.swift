@@ -87,10 +87,12 @@ struct GroupCommitStoreTests {
             _ = try await store.orders.submit([ReceiptSubmission(orderId: "h-1", evidence: .appReceipt("first"))], at: t0 + 5)
             await #expect(throws: StoreError.self) {
                 try await store.write(as: .system, now: t0 + 10) { tx in
-                    try await tx.holdWrites(submissions: 1)
-                    _ = try await tx.insertSubmission([
-                        .text("h-1"), .text("a-h"), .text(nil), .text("client"), .text("held"), .integer(t0 + 10), .text(nil), .text("app_receipt"),
-                    ])
+                    try await tx.prefetchOrders(["h-1"], holdingWrites: true)
+                    _ = try await tx.insertSubmission(
+                        for: "h-1",
+                        [
+                            .text("h-1"), .text("a-h"), .text(nil), .text("client"), .text("held"), .integer(t0 + 10), .text(nil), .text("app_receipt"),
+                        ])
                     var moved = read
                     moved.state = .receiptReceived
                     try await tx.save(moved, previous: read, action: .receiptReceived)

@@ -80,9 +80,9 @@ extension Orders {
         return try await store.writeBatch(
             batch, at: at,
             first: { tx in
-                try await tx.prefetchOrders(batch.map(\.orderId))
                 // PostgreSQL: two statements an item became one each for the batch.
-                if tx.database.dialect == .postgres, batch.count > 1, distinctOrders, !tx.isolating { try await tx.holdWrites(submissions: batch.count) }
+                let hold = tx.database.dialect == .postgres && batch.count > 1 && distinctOrders && !tx.isolating
+                try await tx.prefetchOrders(batch.map(\.orderId), holdingWrites: hold)
             }
         ) { tx, submission in
             try await tx.submit(submission)
@@ -100,10 +100,12 @@ extension WriteTransaction {
             return SubmittedReceipt(id: first, order: order)
         }
         let play: PlaySubmission? = if case .googlePlay(let purchase) = submission.evidence { purchase } else { nil }
-        let id = try await insertSubmission([
-            .text(orderId), .text(order.accountId), .text(submission.claimedTransactionId), .text(submission.source.rawValue), .text(text),
-            .integer(now), .text(play?.purchaseToken), .text(submission.evidence.kind.rawValue),
-        ])
+        let id = try await insertSubmission(
+            for: orderId,
+            [
+                .text(orderId), .text(order.accountId), .text(submission.claimedTransactionId), .text(submission.source.rawValue), .text(text),
+                .integer(now), .text(play?.purchaseToken), .text(submission.evidence.kind.rawValue),
+            ])
         // A Google Play purchase submitted for an order names its store and package; an order
         // waiting for its payment learns them in the write that moves it on.
         let playPackage = play.flatMap {

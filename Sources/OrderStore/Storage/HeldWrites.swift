@@ -8,24 +8,18 @@ import SQLKit
 /// must fail at the item. A stale version found at the commit fails the whole try, and
 /// the batch is tried again item by item, where the stale one fails alone.
 struct HeldWrites {
-    /// Submission ids taken from the sequence up front, so each item knows its own at once.
-    var reservedIds: [Int64]
+    /// Submission ids taken from the sequence with the batch's orders (one an order, the
+    /// orders being distinct), so each item knows its own at once.
+    var reservedIds: [String: Int64]
     var submissions: [SQLQueryString] = []
     var saves: [OrderSave] = []
 }
 
 extension WriteTransaction {
-    /// Holds this transaction's submissions and saves until the commit, `count` submissions
-    /// at most (ids reserved now, in one statement).
-    func holdWrites(submissions count: Int) async throws {
-        let ids = try await sql.rows("SELECT nextval('receipt_submissions_id_seq') AS id FROM generate_series(1, \(bind: count))")
-        held = HeldWrites(reservedIds: try ids.map { try $0.int64("id") }.reversed())
-    }
-
-    /// Stores a submission (`values` in ``SubmissionInsert``'s order) and returns its id:
-    /// at once, or held until the commit.
-    func insertSubmission(_ values: [StatementValue]) async throws -> Int64 {
-        if var holding = held, let id = holding.reservedIds.popLast() {
+    /// Stores a submission for `orderId` (`values` in ``SubmissionInsert``'s order) and
+    /// returns its id: at once, or held until the commit.
+    func insertSubmission(for orderId: String, _ values: [StatementValue]) async throws -> Int64 {
+        if var holding = held, let id = holding.reservedIds.removeValue(forKey: orderId) {
             holding.submissions.append("(\(bind: id), \(values.map { SQLQueryString("\(bind: $0.encodable)") }.joined(separator: ", ")))")
             held = holding
             return id

@@ -1,5 +1,6 @@
 import OrderDomain
 import PostgresNIO
+import SQLKit
 
 // The statements every order's writes go through, prepared once per PostgreSQL connection:
 // a receipt's intake reads the order, stores the submission and moves the order, and sent
@@ -72,13 +73,22 @@ extension WriteTransaction {
     /// Reads a batch's orders in one statement, for its items' first `requireOrder`: a
     /// group commit of submissions read each order apart, one round trip (and on SQLite one
     /// trip to its thread) each. Ids of no order are left to the item, which fails alone.
-    func prefetchOrders(_ orderIds: [String]) async throws {
+    ///
+    /// `holdingWrites` (PostgreSQL): the same statement reserves a submission id for each
+    /// order found, and the batch's submissions and saves are held for the commit
+    /// (``HeldWrites``).
+    func prefetchOrders(_ orderIds: [String], holdingWrites: Bool = false) async throws {
+        var reserved: [String: Int64] = [:]
+        let reserving: SQLQueryString = holdingWrites ? ", nextval('receipt_submissions_id_seq') AS reserved_submission_id" : ""
         for chunk in Array(Set(orderIds)).chunks(of: 500) {
-            let rows = try await sql.rows("SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE order_id IN (\(binds: Array(chunk)))")
+            let rows = try await sql.rows(
+                "SELECT \(unsafeRaw: Order.Column.list)\(reserving) FROM orders WHERE order_id IN (\(binds: Array(chunk)))")
             for row in rows {
                 let order = try Order(row: row)
                 prefetched[order.orderId] = order
+                if holdingWrites { reserved[order.orderId] = try row.int64("reserved_submission_id") }
             }
         }
+        if holdingWrites { held = HeldWrites(reservedIds: reserved) }
     }
 }

@@ -20,12 +20,12 @@ final class WriteTransaction {
     /// Other processes' workers will hear of it at the commit (PostgreSQL): once is enough,
     /// whichever job it was for, since a woken worker claims every due job.
     var toldJobsDue = false
-    /// Orders a batch read in one statement before its items (``prefetchOrders(_:)``), each
+    /// Orders a batch read in one statement before its items (``prefetchOrders(_:holdingWrites:)``), each
     /// handed out once, to the first `requireOrder` of it.
     var prefetched: [String: Order] = [:]
     /// Jobs owed at commit (``enqueueAtCommit(_:dueAt:)``), each by the soonest time asked.
     var owedJobs: [JobWork: Millis] = [:]
-    /// A group commit's submissions and saves held for the commit (``holdWrites(submissions:)``).
+    /// A group commit's submissions and saves held for the commit (``prefetchOrders(_:holdingWrites:)``).
     var held: HeldWrites?
     /// A batch tried item by item, each in a savepoint (``OrderStore/writeBatch``): nothing is held then.
     var isolating = false
