@@ -24,7 +24,7 @@ extension AppleNotifications {
             """ + WriteTransaction.owingAgain
                 + """
                  RETURNING 1)
-                SELECT id, uuid, (SELECT 1 FROM (SELECT pg_notify(\(bind: JobListener.channel), '') FROM owed LIMIT 1) AS told) AS told FROM stored
+                SELECT id, uuid, (SELECT 1 FROM (\(unsafeRaw: JobListener.told(byRowsOf: "owed"))) AS told) AS told FROM stored
                 """
         let (stored, earlier): ([String: Int64], [String: Int64]) = try await store.pool.withConnection(writing: true) { db in
             let stored = try await db.sql.rows(statement)

@@ -42,6 +42,11 @@ extension WriteTransaction {
         return try await database.rows(save).first?.int64("version")
     }
 
+    /// ``OrderSave``'s assignments, each `$n` read from the held row's column `v.cn`: one
+    /// text for both, so a column a save learns to set is set by a held batch too.
+    private static let heldAssignments = OrderSave.assignments.replacing(/\$([0-9]+)/) { "v.c" + $0.1 }
+    private static let heldColumns = OrderSave.bindingDataTypes.indices.map { "c\($0 + 1)" }.joined(separator: ", ")
+
     /// The held writes, first at the commit (the order rows, then the jobs, counters and
     /// audit head, as when they are written at once).
     func writeHeld() async throws {
@@ -49,10 +54,7 @@ extension WriteTransaction {
         held = nil
         if !holding.submissions.isEmpty {
             try await sql.raw(
-                """
-                INSERT INTO receipt_submissions (id, order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token, kind)
-                VALUES \(holding.submissions.joined(separator: ", "))
-                """
+                "INSERT INTO receipt_submissions (id, \(unsafeRaw: SubmissionInsert.columns)) VALUES \(holding.submissions.joined(separator: ", "))"
             ).run()
         }
         guard !holding.saves.isEmpty else { return }
@@ -62,13 +64,10 @@ extension WriteTransaction {
         }
         let saved = try await sql.rows(
             """
-            UPDATE orders AS o SET marketplace = CASE WHEN v.c1 = 1 THEN v.c2 ELSE o.marketplace END, app = CASE WHEN v.c1 = 1 THEN v.c3 ELSE o.app END,
-              state = v.c4, state_changed_at = v.c5, version = o.version + 1, updated_by = v.c6, stuck_since = v.c7, environment = v.c8,
-              transaction_id = v.c9, original_transaction_id = v.c10, attempts = v.c11, first_failure_at = v.c12, next_retry_at = v.c13,
-              last_error = NULL, reason_details = v.c14, reason_code = v.c15, needs_operator = v.c16, replay_flag = v.c17, delivery_conflict = v.c18
-            FROM (VALUES \(rows.joined(separator: ", "))) AS v(c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20)
-            WHERE o.order_id = v.c19 AND o.version = v.c20
-            RETURNING o.order_id
+            UPDATE orders SET \(unsafeRaw: Self.heldAssignments)
+            FROM (VALUES \(rows.joined(separator: ", "))) AS v(\(unsafeRaw: Self.heldColumns))
+            WHERE orders.order_id = v.c19 AND orders.version = v.c20
+            RETURNING orders.order_id
             """
         ).map { try $0.string("order_id") }
         guard saved.count == holding.saves.count else {

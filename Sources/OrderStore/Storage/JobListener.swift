@@ -11,6 +11,10 @@ import PostgresNIO
 enum JobListener {
     static let channel = "iapdesk_jobs"
     static let notify = "NOTIFY \(channel)"
+
+    /// The same notification sent from inside a statement, once if `owed` (a data-modifying
+    /// CTE's name) wrote any row.
+    static func told(byRowsOf owed: String) -> String { "SELECT pg_notify('\(channel)', '') FROM \(owed) LIMIT 1" }
 }
 
 extension OrderStore {

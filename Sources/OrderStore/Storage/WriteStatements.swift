@@ -19,10 +19,9 @@ struct OrderById: StoreStatement {
 /// A receipt as it arrived (R1), returning its id.
 struct SubmissionInsert: StoreStatement {
     static let name = "iapdesk_submission_insert_v1"
-    static let sql = """
-        INSERT INTO receipt_submissions (order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token, kind)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
-        """
+    /// The columns `values` fill, in order (a held batch adds `id` first, ``HeldWrites``).
+    static let columns = "order_id, account_id, claimed_transaction_id, source, receipt_data, received_at, purchase_token, kind"
+    static let sql = "INSERT INTO receipt_submissions (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id"
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .text, .int8, .text, .text]
 
     var values: [StatementValue]
@@ -32,14 +31,15 @@ struct SubmissionInsert: StoreStatement {
 /// read; returns the new version. The store and app are written only when `paidElsewhere`.
 struct OrderSave: StoreStatement {
     static let name = "iapdesk_order_save_v1"
-    static let sql = """
-        UPDATE orders SET marketplace = CASE WHEN $1 = 1 THEN $2 ELSE marketplace END, app = CASE WHEN $1 = 1 THEN $3 ELSE app END,
+    /// What a save sets; a held batch (``HeldWrites``) sets the same from its rows' values.
+    static let assignments = """
+        marketplace = CASE WHEN $1 = 1 THEN $2 ELSE marketplace END, app = CASE WHEN $1 = 1 THEN $3 ELSE app END,
           state = $4, state_changed_at = $5, version = version + 1, updated_by = $6, stuck_since = $7, environment = $8, transaction_id = $9,
           original_transaction_id = $10, attempts = $11, first_failure_at = $12, next_retry_at = $13, last_error = NULL, reason_details = $14,
           reason_code = $15, needs_operator = $16, replay_flag = $17, delivery_conflict = $18
-        WHERE order_id = $19 AND version = $20
-        RETURNING version
         """
+    /// `$19` and `$20`: the order and the version it was read at.
+    static let sql = "UPDATE orders SET \(assignments) WHERE order_id = $19 AND version = $20 RETURNING version"
     static let bindingDataTypes: [PostgresDataType] = [
         .int8, .text, .text, .text, .int8, .text, .int8, .text, .text, .text, .int8, .int8, .int8, .text, .text, .int8, .int8, .text, .text, .int8,
     ]

@@ -47,7 +47,7 @@ extension WriteTransaction {
             try await sql.raw(upsert).run()
             return
         }
-        try await sql.raw("WITH owed AS (" + upsert + " RETURNING 1) SELECT pg_notify(\(bind: JobListener.channel), '') FROM owed LIMIT 1").run()
+        try await sql.raw("WITH owed AS (" + upsert + " RETURNING 1) \(unsafeRaw: JobListener.told(byRowsOf: "owed"))").run()
     }
 
     /// What makes an insert into `jobs` an enqueue (``enqueue(_:dueAt:)``): an existing job
