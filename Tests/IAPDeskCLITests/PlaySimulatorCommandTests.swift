@@ -14,27 +14,14 @@ struct PlaySimulatorCommandTests {
         let binary = try Machine.requireBinary()
         let setup = try await ServeCrashTests.Setup.make(.sqlite)
         let servePort = try LoopbackPort.free()
-        let simulator = Process()
-        simulator.executableURL = URL(fileURLWithPath: binary)
-        simulator.arguments = [
-            "play-simulator", "--port", "0", "--state", setup.folder + "/play",
-            "--notify-url", "http://127.0.0.1:\(servePort)/google/notifications",
-        ]
-        let output = Pipe()
-        simulator.standardOutput = output
-        simulator.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(simulator)
+        let simulator = try Spawned(
+            binary,
+            [
+                "play-simulator", "--port", "0", "--state", setup.folder + "/play",
+                "--notify-url", "http://127.0.0.1:\(servePort)/google/notifications",
+            ], output: .pipe)
         defer { simulator.terminate() }
-        let printed = await OffPool.run { () -> String in
-            var text = Data()
-            let deadline = Date().addingTimeInterval(30)
-            while !String(decoding: text, as: UTF8.self).contains("Ctrl-C stops it."), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                text.append(chunk)
-            }
-            return String(decoding: text, as: UTF8.self)
-        }
+        let printed = await simulator.read(until: "Ctrl-C stops it.")
         // The variables as a shell would read the printed `export` lines.
         var environment: [String: String] = [:]
         for word in printed.split(whereSeparator: \.isWhitespace) where word.hasPrefix("IAPDESK_GOOGLE_PLAY_") {

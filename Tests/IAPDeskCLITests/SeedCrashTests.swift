@@ -33,12 +33,7 @@ struct SeedCrashTests {
 
         var generator = SystemRandomNumberGenerator()
         for round in 1...Self.kills {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["seed", "--db", db, "--orders", "100000", "--seed", "\(round)"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
+            let process = try Spawned(binary, ["seed", "--db", db, "--orders", "100000", "--seed", "\(round)"])
             // From before the first batch to deep into the load or the index builds.
             try await Task.sleep(for: .milliseconds(Int.random(in: 200...3_000, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
@@ -64,11 +59,7 @@ struct SeedCrashTests {
             await store.close()
             if orders != 0 { return }  // the seed finished before the kill: nothing more to break
         }
-        let finish = Process()
-        finish.executableURL = URL(fileURLWithPath: binary)
-        finish.arguments = ["seed", "--db", db, "--orders", "20000"]
-        finish.standardOutput = FileHandle.nullDevice
-        try ProcessLaunch.run(finish)
+        let finish = try Spawned(binary, ["seed", "--db", db, "--orders", "20000"])
         await finish.exited()
         #expect(finish.exitStatus == 0, "a seed after the kills completes")
         let store = try await OrderStore.open(location, settings: settings)

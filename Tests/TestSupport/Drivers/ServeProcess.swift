@@ -5,7 +5,7 @@ import NIOHTTP1
 
 /// `iapdesk serve` as its own process (the debug binary), so a test can `kill -9` it.
 public struct ServeProcess: Sendable {
-    public let process: Process
+    public let process: Spawned
     /// `http://127.0.0.1:PORT`, or nil for a worker-only process.
     public let baseURL: String?
 
@@ -16,32 +16,12 @@ public struct ServeProcess: Sendable {
         _ binary: String, config: String, tokens: String, arguments: [String] = ["--listen", "127.0.0.1:0"], environment: [String: String] = [:],
         log: String? = nil
     ) async throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--config", config] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        if let log {
-            FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: log)
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
-        try ProcessLaunch.run(process)
+        let process = try Spawned(
+            binary, ["serve", "--config", config] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment.merging(["IAPDESK_CLIENT_TOKENS_FILE": tokens]) { $1 }) { $1 },
+            output: .pipe, errors: log.map { .file($0) } ?? .null)
         // The first line names the address: "iapdesk serve (all) on http://127.0.0.1:PORT, store …".
-        // Read on a thread of its own: a blocking read on the concurrency pool's two threads
-        // would stall every other test meanwhile.
-        let text = await OffPool.run { () -> String in
-            var line = Data()
-            let deadline = Date().addingTimeInterval(20)
-            while !line.contains(UInt8(ascii: "\n")), Date() < deadline {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            return String(decoding: line, as: UTF8.self)
-        }
+        let text = await process.read(until: "\n", timeout: .seconds(20))
         guard text.hasPrefix("iapdesk serve") else {
             process.terminate()
             throw ServeProcessError(description: "serve did not start: \(text)")

@@ -45,14 +45,9 @@ public enum Machine {
         if let system = executable("python3") { candidates.append(system) }
         return candidates.first { candidate in
             guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: candidate)
-            process.arguments = ["-c", "import \(modules)"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? ProcessLaunch.run(process)) != nil else { return false }
-            process.waitForExit()
-            return process.exitStatus == 0
+            guard let child = try? Spawned(candidate, ["-c", "import \(modules)"]) else { return false }
+            child.waitForExit()
+            return child.exitStatus == 0
         }
     }
 

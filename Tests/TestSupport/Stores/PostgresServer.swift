@@ -198,31 +198,18 @@ public enum PostgresServer {
         }
     }
 
-    /// Runs a tool to completion with posix_spawn and waitpid. Foundation's `Process` is
-    /// avoided: from a concurrency thread on Linux its `waitUntilExit` can miss the child's
-    /// exit. Output goes to a file: `pg_ctl start` leaves the server holding its descriptors.
+    /// Runs a tool to completion (``Spawned``). Output goes to a file: `pg_ctl start` leaves
+    /// the server holding its descriptors.
     @discardableResult
     public static func run(_ path: String, _ args: [String], wait: Bool = true) throws -> String {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("iapdesk-run-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: logPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, wait ? logPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Unavailable(description: "cannot start \(path): errno \(spawned)") }
+        let child = try Spawned(path, args, output: wait ? .file(logPath) : .null, errors: .output)
         guard wait else { return "" }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        child.waitForExit()
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        // WIFEXITED && WEXITSTATUS == 0, spelled out: the C macros don't import into Swift.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw Unavailable(description: "\(path) \(args.joined(separator: " ")) failed (status \(status)): \(text)")
+        guard child.exitStatus == 0 else {
+            throw Unavailable(description: "\(path) \(args.joined(separator: " ")) failed (status \(child.exitStatus)): \(text)")
         }
         return text
     }
