@@ -189,6 +189,51 @@ struct MigrationStoreTests {
     }
 
     @Test(
+        "PostgreSQL in an ICU en-US database: every text column compares by its bytes, and a prefix search and an any-id lookup each read an index",
+        .needsPostgres)
+    func textComparesBytewise() async throws {
+        try await withStore(.postgres) { store in
+            let locale = try await store.read { sql in
+                try await sql.row("SELECT datlocprovider::text AS p FROM pg_database WHERE datname = current_database()")?.string("p")
+            }
+            #expect(locale == "i" || !Machine.isCI, "the tests' databases have an ICU collation, where order differs from the bytes")
+            let localeColumns = try await store.read { sql in
+                try await sql.rows(
+                    """
+                    SELECT c.relname || '.' || a.attname AS col FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                    WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+                      AND a.atttypid = 'text'::regtype AND a.attcollation <> 'pg_catalog."C"'::regcollation
+                    """
+                ).map { try $0.string("col") }
+            }
+            #expect(localeColumns.isEmpty, "a text column in the locale's collation (add COLLATE \"C\" where it is made)")
+            for n in 0..<30 {
+                try await store.orders.place(
+                    orderId: "ord-\(n)", accountId: n.isMultiple(of: 2) ? "A2-\(n)" : "a1-\(n)", productId: "coins_60", at: t0 + Millis(n))
+            }
+            // In the locale's order "A2-…" would sort among "a1-…"; by the bytes it is before them.
+            let found = try await store.orders.search("a", kind: .account).map(\.accountId)
+            #expect(found.count == 15 && found.allSatisfy { $0.hasPrefix("a1-") } && found.prefix(3) == ["a1-1", "a1-11", "a1-13"], "\(found)")
+            // The two probes the console makes most can each be served by an index (with scans
+            // priced out, a probe no index can serve still plans a scan).
+            let probes = [
+                "SELECT order_id FROM orders WHERE account_id >= 'a1' AND account_id < 'a1\u{10FFFF}' ORDER BY account_id LIMIT 5",
+                "SELECT order_id FROM orders WHERE order_id = 'ord-7'",
+            ]
+            let plans = try await store.read { sql in
+                try await sql.raw("SET enable_seqscan = off").run()
+                var plans: [String] = []
+                for probe in probes {
+                    plans.append(try await sql.rows(SQLQueryString("EXPLAIN " + probe)).map { try $0.string("QUERY PLAN") }.joined(separator: "\n"))
+                }
+                try await sql.raw("RESET enable_seqscan").run()
+                return plans
+            }
+            for (probe, plan) in zip(probes, plans) { #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(probe): \(plan)") }
+        }
+    }
+
+    @Test(
         "A store from before reason codes migrates in place: its waiting orders keep their words, read as unclassified and alert under one group; new reasons have codes",
         arguments: Backend.all)
     func reasonCodesArrive(backend: Backend) async throws {

@@ -15,9 +15,10 @@ extension Orders {
         // Every id of a valid UTF-8 string that starts with `text` sorts below `text`
         // followed by the last code point.
         let upper = text + "\u{10FFFF}"
+        // Every text column compares by its bytes on both backends (migration 34), so a
+        // prefix is one range of the column's own index whatever the database's locale.
         let ranges = kind.prefixColumns.map { column -> SQLQueryString in
-            let expression: String = "\(column) COLLATE \(store.dialect.bytewise)"
-            let key = SQLQueryString(expression)
+            let key = SQLQueryString(column)
             return """
                 SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
                 ORDER BY \(key) LIMIT \(bind: limit)

@@ -22,11 +22,6 @@ public enum Dialect: String, Sendable {
     /// Starting a write transaction. SQLite takes the write lock up front so two writers
     /// queue on `busy_timeout` instead of failing half-way with SQLITE_BUSY.
     var beginWrite: String { self == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN" }
-
-    /// A collation that orders text by its UTF-8 bytes, so that a prefix is one index
-    /// range whatever the database's own collation is (an ICU or glibc locale orders
-    /// "A2" between "a1" and "a2", and ignores some punctuation).
-    var bytewise: String { self == .sqlite ? "BINARY" : "\"C\"" }
 }
 
 /// One connection to a store, SQLite or PostgreSQL, behind SQLKit's `SQLDatabase`.
