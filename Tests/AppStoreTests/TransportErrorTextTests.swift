@@ -10,16 +10,17 @@ import Testing
 struct TransportErrorTextTests {
     @Test("A port nobody listens on reads 'connection refused', whatever the client wraps it in")
     func refused() async throws {
-        let port = try LoopbackPort.free()
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        var failure: (any Error)?
-        do {
-            _ = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/verifyReceipt"), timeout: .seconds(5))
-        } catch {
-            failure = error
+        let failure = try await LoopbackPort.refusing { port -> (any Error)? in
+            do {
+                _ = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/verifyReceipt"), timeout: .seconds(5))
+                return nil
+            } catch {
+                return error
+            }
         }
         try await client.shutdown()
-        let error = try #require(failure, "nothing listens on port \(port)")
+        let error = try #require(failure, "the call to a port nothing listens on failed")
         #expect(TransportErrorText.describe(error, timeout: .seconds(5), peer: "Apple") == "connection refused", "\(String(reflecting: error))")
     }
 }

@@ -4,9 +4,24 @@ import Foundation
 public enum LoopbackPort {
     public struct Unavailable: Error {}
 
+    /// A port nothing listens on now. Another test may take it before it is used: for a
+    /// port that must refuse, ``refusing(_:)``.
     public static func free() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return try bindAnyPort(fd)
+    }
+
+    /// Runs `body` with a loopback port that refuses connections all the while: bound by this
+    /// process and never listened on, so no server another test starts can take it (a port
+    /// found free and let go was once taken before the call that expected a refusal).
+    public static func refusing<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        return try await body(try bindAnyPort(fd))
+    }
+
+    private static func bindAnyPort(_ fd: Int32) throws -> Int {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
