@@ -233,6 +233,26 @@ struct MigrationStoreTests {
         }
     }
 
+    @Test("PostgreSQL: a studio's own table in the store's schema keeps its collation through the migrations", .needsPostgres)
+    func studioTablesLeftAlone() async throws {
+        let url = try await PostgresServer.freshDatabaseURL()
+        try await PostgresServer.psql("CREATE TABLE studio_tickets (ticket TEXT NOT NULL)", url: url)
+        let store = try await OrderStore.open(.postgres(url: url), settings: .test)
+        let collation = try await store.read { sql in
+            try await sql.row(
+                "SELECT collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = 'studio_tickets'::regclass AND a.attname = 'ticket'"
+            )?.string("collname")
+        }
+        let orders = try await store.read { sql in
+            try await sql.row(
+                "SELECT collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = 'orders'::regclass AND a.attname = 'order_id'"
+            )?.string("collname")
+        }
+        await store.close()
+        #expect(collation == "default", "the studio's column is as it was made")
+        #expect(orders == "C")
+    }
+
     @Test(
         "A store from before reason codes migrates in place: its waiting orders keep their words, read as unclassified and alert under one group; new reasons have codes",
         arguments: Backend.all)

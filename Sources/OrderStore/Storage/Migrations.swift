@@ -93,6 +93,14 @@ enum Migrations {
     /// must say `COLLATE "C"` (a test holds the schema to it).
     private static func v34(_ d: Dialect) -> [String] {
         guard d == .postgres else { return [] }
+        // The store's own tables as of this migration, by name: a studio's tables in the same
+        // schema are not the store's to change.
+        let tables = [
+            "account_flags", "apple_order_ids", "apps", "audit_head", "audit_log", "claims", "consumption_reports", "event_attempts", "events",
+            "grants", "idempotency_keys", "jobs", "legacy_grant_audits", "legacy_seed_grants", "mass_extensions", "notes", "notifications",
+            "operators", "orders", "ownership_events", "play_purchases", "products", "receipt_submissions", "refund_answers", "service_state",
+            "state_counts", "store_meta", "subscription_extensions", "subscriptions", "transactions", "verification_attempts",
+        ].map { "'\($0)'" }.joined(separator: ", ")
         return [
             """
             DO $$
@@ -101,7 +109,8 @@ enum Migrations {
               FOR item IN
                 SELECT c.relname AS name, string_agg(format('ALTER COLUMN %I TYPE text COLLATE "C"', a.attname), ', ') AS changes
                 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-                WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+                WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname = ANY(ARRAY[\(tables)])
+                  AND a.attnum > 0 AND NOT a.attisdropped
                   AND a.atttypid = 'text'::regtype
                   AND a.attcollation <> (SELECT oid FROM pg_collation WHERE collname = 'C' AND collnamespace = 'pg_catalog'::regnamespace)
                 GROUP BY c.relname

@@ -74,6 +74,13 @@ public enum PostgresServer {
         }
     }
 
+    /// One statement run by psql in the database at `url`; its output, unaligned.
+    @discardableResult
+    public static func psql(_ statement: String, url: String) async throws -> String {
+        let psql = try psqlPath()
+        return try await OffPool.run { try run(psql, [url, "-Atq", "-v", "ON_ERROR_STOP=1", "-c", statement]) }
+    }
+
     private static func psqlPath() throws -> String {
         if let bin = binDirectory, FileManager.default.isExecutableFile(atPath: "\(bin)/psql") { return "\(bin)/psql" }
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/psql") { return "/usr/bin/psql" }
