@@ -32,12 +32,12 @@ extension WriteTransaction {
 
     /// Writes an order's save (see ``OrderSave``): at once, returning its new version, or
     /// held until the commit (the version it will have then). Nil: someone changed the
-    /// order since `previousVersion` was read.
-    func writeSave(_ save: OrderSave, previousVersion: Int64) async throws -> Int64? {
+    /// order since it was read.
+    func writeSave(_ save: OrderSave) async throws -> Int64? {
         if var holding = held {
             holding.saves.append(save)
             held = holding
-            return previousVersion + 1
+            return save.previousVersion + 1
         }
         return try await database.rows(save).first?.int64("version")
     }

@@ -46,9 +46,12 @@ struct OrderSave: StoreStatement {
 
     let values: [StatementValue]
     let orderId: String
+    /// The version the order was read at; the save leaves it one higher.
+    let previousVersion: Int64
 
     init(_ order: Order, paidElsewhere: Bool, previousVersion: Int64) throws {
         orderId = order.orderId
+        self.previousVersion = previousVersion
         values = [
             .integer(paidElsewhere ? 1 : 0), .text(order.marketplace.rawValue), .text(order.app), .text(order.state.rawValue),
             .integer(order.stateChangedAt), .text(order.updatedBy), .integer(order.stuckSince), .text(order.environment?.rawValue),

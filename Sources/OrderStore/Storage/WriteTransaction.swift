@@ -108,8 +108,7 @@ final class WriteTransaction {
         // then only, so no other save can put back what an older copy of the order said.
         let paidElsewhere = next.marketplace != previous.marketplace || next.app != previous.app
         guard
-            let version = try await writeSave(
-                try OrderSave(next, paidElsewhere: paidElsewhere, previousVersion: previous.version), previousVersion: previous.version)
+            let version = try await writeSave(try OrderSave(next, paidElsewhere: paidElsewhere, previousVersion: previous.version))
         else {
             throw try await conflict(orderId: order.orderId)
         }

@@ -179,8 +179,7 @@ public enum PostgresServer {
         /// One statement run by psql as the superuser; its output, unaligned.
         @discardableResult
         public func psql(_ statement: String, database: String = "postgres") async throws -> String {
-            let (psql, url) = (try psqlPath(), url)
-            return try await OffPool.run { try PostgresServer.run(psql, ["\(url)/\(database)", "-Atq", "-v", "ON_ERROR_STOP=1", "-c", statement]) }
+            try await PostgresServer.psql(statement, url: "\(url)/\(database)")
         }
 
         /// A database of its own on this server.
