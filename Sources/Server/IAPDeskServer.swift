@@ -50,12 +50,15 @@ public final class IAPDeskServer: Sendable {
         try await store.makeCommitsDurable()
         let metrics = ServeMetrics()
         var services: [any Service] = [StoreWatch(store: store, logger: logger)]
+        // What the worker yields to when it shares this process with the HTTP server.
+        let requests = RequestsInFlight()
         if role.runsWorker {
             guard verifier != nil || googlePlay != nil else {
                 throw ServeError.configuration("the worker needs a store configured ([apple] or [google_play] in iapdesk.toml)")
             }
             let worker = Worker(
-                store: store, verifier: verifier, googlePlay: googlePlay, game: game, settings: workerSettings, metrics: metrics, logger: logger)
+                store: store, verifier: verifier, googlePlay: googlePlay, game: game, settings: workerSettings, metrics: metrics, logger: logger,
+                yieldingTo: role.servesHTTP ? requests : nil)
             try await worker.scheduleSweeps()
             logger.info("worker started", metadata: ["owner": "\(worker.owner)"])
             services.append(worker)
@@ -65,6 +68,7 @@ public final class IAPDeskServer: Sendable {
             guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
             let router = Router(context: ServeContext.self)
             router.add(middleware: MetricsMiddleware(metrics: metrics))
+            router.add(middleware: RequestsInFlight.Counting(requests: requests))
             router.add(middleware: RequestDeadline(deadline: store.settings.databaseDeadline))
             router.add(middleware: ProblemAnswers())
             IntakeRoutes(store: store, tokens: tokens, apple: verifier, playPackages: googlePlay?.settings.packageNames ?? [], metrics: metrics)

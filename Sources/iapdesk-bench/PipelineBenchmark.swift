@@ -27,6 +27,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
     @Option(help: "Concurrent clients.") var clients: Int = 8
     @Flag(help: "Post the notifications to an intake-only serve (no worker applying them meanwhile), to see what the worker's commits cost.")
     var acksWithoutWorker = false
+    @Option(help: "How long the worker's applying waits for a gap in the requests (ms); 0 applies beside them. Default: serve's.")
+    var workerYieldMs: Int?
     @Flag(help: "Print JSON.") var json = false
     @Option(help: "Whose purchases and notifications: app-store or google-play (the Google Play simulator, Pub/Sub pushes).")
     var store: BenchStore = .appStore
@@ -50,7 +52,10 @@ struct PipelineBenchmark: AsyncParsableCommand {
                 bundleId: DemoCatalogue.bundleId, verifyReceipt: .simulator(apple.baseURL, sharedSecret: Secret(value: "bench-secret", origin: "bench")),
                 trust: simulator.trustRoots))
         let tokens = ClientTokens([("bench", Self.token)])
-        var server = try await IAPDeskServer.start(store: store, verifier: verifier, googlePlay: googlePlay, tokens: tokens, port: 0)
+        var workerSettings = Worker.Settings()
+        if let workerYieldMs { workerSettings.yieldToRequests = .milliseconds(workerYieldMs) }
+        var server = try await IAPDeskServer.start(
+            store: store, verifier: verifier, googlePlay: googlePlay, tokens: tokens, port: 0, workerSettings: workerSettings)
         guard var url = server.baseURL else { throw ValidationError("serve did not start") }
 
         // Every player's purchase exists at the store first; the orders are placed.
@@ -101,6 +106,8 @@ struct PipelineBenchmark: AsyncParsableCommand {
             }
         }
         let acknowledged = await Self.timed(posts, clients: clients)
+        // What the worker left to apply while acknowledgements went first, and how long it took.
+        let drained = acksWithoutWorker ? nil : try await Self.drainTime(store)
 
         await server.stop()
         await verifier.shutdown()
@@ -116,12 +123,24 @@ struct PipelineBenchmark: AsyncParsableCommand {
                 Figure(key: "ack_p50_ms", label: "notification acknowledgement p50 (ms)", value: acknowledged.samples.p50, budget: nil),
                 Figure(key: "ack_p99_ms", label: "notification acknowledgement p99 (ms)", value: acknowledged.samples.p99, budget: 10),
                 Figure(key: "not_acknowledged", label: "notifications not acknowledged", value: Double(acknowledged.failures), budget: 0),
-            ], json: json,
+            ] + (drained.map { [Figure(key: "applied_after_ms", label: "every notification applied, after the last ack (ms)", value: $0, budget: nil)] } ?? []),
+            json: json,
             context: [
                 "backend": backend.backend, "store": self.store.rawValue, "clients": "\(clients)", "purchases": "\(purchases)",
                 "notifications": "\(notifications)", "store simulator": "latency 0", "load": "in-process HTTP clients",
                 "notifications to": acksWithoutWorker ? "intake only (no worker)" : "the same serve (worker applying them)",
+                "worker yields to requests": "\(workerSettings.yieldToRequests)",
             ])
+    }
+
+    /// Milliseconds until no job is due or running: the worker has applied every notification.
+    static func drainTime(_ store: OrderStore) async throws -> Double {
+        let start = ContinuousClock.now
+        while true {
+            let status = try await store.jobs.status()
+            if status.due == 0, status.leased == 0 { return (ContinuousClock.now - start).milliseconds }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     /// Posts each (url, body, token, accepted?) with `clients` in flight; times each answer.

@@ -164,7 +164,7 @@ struct IntakeRoutes: Sendable {
             ReceiptSubmission(orderId: orderId, evidence: evidence, claimedTransactionId: claimed, idempotency: idempotency))
         // Stored: the 202 is owed whatever happens next. With `?wait=`, the player may see
         // the verdict at once when Apple answers quickly; 200 says it came.
-        let order = wait > .zero ? try await verdict(orderId, within: wait) : submitted.order
+        let order = wait > .zero ? try await RequestsInFlight.waiting { try await verdict(orderId, within: wait) } : submitted.order
         let answer = IntakeAnswers.OrderAnswer(order, submissionId: submitted.id)
         // Without ?wait= it is always 202 (a retry with the same Idempotency-Key too). A
         // verify_retry is no verdict: Apple could not answer yet.

@@ -23,7 +23,7 @@ struct EventRoutes: Sendable {
             guard after <= newest else { throw Problem.badRequest("after: \(after) is beyond the newest event (\(newest))") }
             var events = try await store.outbox.events(after: after, limit: limit)
             while events.isEmpty, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+                try await RequestsInFlight.waiting { try await Task.sleep(for: .milliseconds(100)) }
                 events = try await store.outbox.events(after: after, limit: limit)
             }
             let bodies = try events.map { event in
