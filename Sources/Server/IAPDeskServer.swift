@@ -68,7 +68,8 @@ public final class IAPDeskServer: Sendable {
             guard !tokens.isEmpty else { throw ServeError.configuration("the intake API needs at least one client token (IAPDESK_CLIENT_TOKENS_FILE)") }
             let router = Router(context: ServeContext.self)
             router.add(middleware: MetricsMiddleware(metrics: metrics))
-            router.add(middleware: RequestsInFlight.Counting(requests: requests))
+            // Counted only where a worker in this process reads the count.
+            if role.runsWorker { router.add(middleware: RequestsInFlight.Counting(requests: requests)) }
             router.add(middleware: RequestDeadline(deadline: store.settings.databaseDeadline))
             router.add(middleware: ProblemAnswers())
             IntakeRoutes(store: store, tokens: tokens, apple: verifier, playPackages: googlePlay?.settings.packageNames ?? [], metrics: metrics)

@@ -12,6 +12,8 @@ public struct JWS: Sendable {
     }
 
     public let header: Header
+    /// The header's `x5c`, parsed (``KnownHeaders``).
+    let certificates: Certificates
     /// The payload's JSON bytes.
     public let payload: [UInt8]
     let signingInput: [UInt8]
@@ -26,27 +28,27 @@ public struct JWS: Sendable {
         // and copying each part into a String of its own was a quarter of a notification's
         // decoding (and a split by Character, before, walked grapheme breaks over every byte).
         typealias Decoded = Result<[UInt8], ReceiptError>
-        let parts = text.withUTF8 { bytes -> Result<(header: Decoded, payload: Decoded, signature: Decoded, signingInput: [UInt8]), ReceiptError> in
+        typealias Parts = (header: Result<KnownHeaders.Entry, ReceiptError>, payload: Decoded, signature: Decoded, signingInput: [UInt8])
+        let parts = text.withUTF8 { bytes -> Result<Parts, ReceiptError> in
             var dots: [Int] = []
             for index in bytes.indices where bytes[index] == UInt8(ascii: ".") { dots.append(index) }
             guard dots.count == 2 else { return .failure(.malformed("JWS: expected 3 dot-separated parts, found \(dots.count + 1)")) }
             func part(_ range: Range<Int>, _ what: String) -> Decoded {
                 Result { () throws(ReceiptError) in try Base64.decodeURL(UnsafeBufferPointer(rebasing: bytes[range]), what: what) }
             }
+            // A header met before is not decoded again (`KnownHeaders`).
+            let headerText = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
+            let header = KnownHeaders.shared.entry(headerText).map { .success($0) } ?? Self.decodeHeader(part(0..<dots[0], "JWS header"), text: headerText)
             return .success(
                 (
-                    part(0..<dots[0], "JWS header"), part(dots[0] + 1..<dots[1], "JWS payload"), part(dots[1] + 1..<bytes.count, "JWS signature"),
+                    header, part(dots[0] + 1..<dots[1], "JWS payload"), part(dots[1] + 1..<bytes.count, "JWS signature"),
                     Array(UnsafeBufferPointer(rebasing: bytes[0..<dots[1]]))
                 ))
         }
         let split = try parts.get()
-        do {
-            header = try JSONDecoder().decode(Header.self, from: Data(try split.header.get()))
-        } catch let error as ReceiptError {
-            throw error
-        } catch {
-            throw .malformed("JWS header is not JSON")
-        }
+        let known = try split.header.get()
+        header = known.header
+        certificates = known.certificates
         payload = try split.payload.get()
         // One parse checks the shape and reads the envelope; an object whose envelope
         // fields are of other types (not Apple's) has an empty envelope, as before.
@@ -60,6 +62,21 @@ public struct JWS: Sendable {
         }
         signature = try split.signature.get()
         signingInput = split.signingInput
+    }
+
+    /// A header not met before: decoded, its certificates parsed, and remembered by its text.
+    private static func decodeHeader(_ bytes: Result<[UInt8], ReceiptError>, text: UnsafeBufferPointer<UInt8>) -> Result<KnownHeaders.Entry, ReceiptError> {
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: Data(try bytes.get()))
+        } catch let error as ReceiptError {
+            return .failure(error)
+        } catch {
+            return .failure(.malformed("JWS header is not JSON"))
+        }
+        let entry = KnownHeaders.Entry(header: header, certificates: Certificates(x5c: header.x5c))
+        KnownHeaders.shared.remember(text, entry)
+        return .success(entry)
     }
 
     /// The payload decoded as `T`.
@@ -97,18 +114,15 @@ public struct JWS: Sendable {
         guard header.alg == "ES256" else {
             return .unverified("algorithm \(header.alg ?? "none") is not ES256", at: time)
         }
-        guard let x5c = header.x5c, !x5c.isEmpty else {
-            return .unverified("the header has no x5c certificate chain", at: time)
-        }
-        var certificates: [Certificate] = []
-        for (index, encoded) in x5c.enumerated() {
-            guard let der = try? Base64.decode(encoded, what: "x5c"), let certificate = try? CertificateCache.shared.certificate(der: der) else {
-                return .unverified("x5c certificate \(index + 1) does not parse", at: time)
-            }
-            certificates.append(certificate)
+        let certificates: [Certificate]
+        let leafKey: P256.Signing.PublicKey?
+        switch self.certificates {
+        case .none: return .unverified("the header has no x5c certificate chain", at: time)
+        case .unparsable(let index): return .unverified("x5c certificate \(index + 1) does not parse", at: time)
+        case .parsed(let parsed, let key): (certificates, leafKey) = (parsed, key)
         }
         let leaf = certificates[0]
-        guard let key = P256.Signing.PublicKey(leaf.publicKey),
+        guard let key = leafKey,
             let rawSignature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
             key.isValidSignature(rawSignature, for: signingInput)
         else {

@@ -31,10 +31,11 @@ public final class CertificateCache: @unchecked Sendable {
         func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 
-    /// Forgets every certificate parsed and every chain found trusted (the benchmark's
+    /// Forgets every certificate parsed, header decoded and chain found trusted (the benchmark's
     /// cold figures).
     public func removeAll() {
         lock.withLock { entries.removeAll() }
         VerifiedChains.shared.removeAll()
+        KnownHeaders.shared.removeAll()
     }
 }
