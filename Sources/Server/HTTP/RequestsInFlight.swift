@@ -4,7 +4,7 @@ import Synchronization
 /// The requests this process is working on now, each with someone on the line: Apple's or
 /// Google's delivery of a notification, a game server waiting for its 202. The worker's
 /// store-only work (applying what was stored) yields to them (`Worker.Settings.yieldToRequests`):
-/// on cores both share, a notification applied a few milliseconds later costs nobody
+/// on cores both share, a notification applied a few seconds later costs nobody
 /// anything, while an acknowledgement that waits behind the applying is what Apple and
 /// Google time, and resend when it is slow.
 ///
