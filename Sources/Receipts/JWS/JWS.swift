@@ -117,7 +117,7 @@ public struct JWS: Sendable {
         let certificates: [Certificate]
         let leafKey: P256.Signing.PublicKey?
         switch self.certificates {
-        case .none: return .unverified("the header has no x5c certificate chain", at: time)
+        case .absent: return .unverified("the header has no x5c certificate chain", at: time)
         case .unparsable(let index): return .unverified("x5c certificate \(index + 1) does not parse", at: time)
         case .parsed(let parsed, let key): (certificates, leafKey) = (parsed, key)
         }

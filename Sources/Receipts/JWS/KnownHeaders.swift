@@ -61,13 +61,13 @@ extension JWS {
     /// A header's `x5c`, parsed once: the certificates and the leaf's P-256 key, or which
     /// certificate does not parse.
     enum Certificates: Sendable {
-        case none
+        case absent
         case parsed([Certificate], leafKey: P256.Signing.PublicKey?)
         case unparsable(index: Int)
 
         init(x5c: [String]?) {
             guard let x5c, !x5c.isEmpty else {
-                self = .none
+                self = .absent
                 return
             }
             var certificates: [Certificate] = []
