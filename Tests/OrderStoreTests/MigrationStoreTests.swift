@@ -238,18 +238,17 @@ struct MigrationStoreTests {
         let url = try await PostgresServer.freshDatabaseURL()
         try await PostgresServer.psql("CREATE TABLE studio_tickets (ticket TEXT NOT NULL)", url: url)
         let store = try await OrderStore.open(.postgres(url: url), settings: .test)
-        let collation = try await store.read { sql in
-            try await sql.row(
-                "SELECT collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = 'studio_tickets'::regclass AND a.attname = 'ticket'"
-            )?.string("collname")
+        func collation(_ table: String, _ column: String) async throws -> String? {
+            try await store.read { sql in
+                try await sql.row(
+                    "SELECT collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = \(bind: table)::regclass AND a.attname = \(bind: column)"
+                )?.string("collname")
+            }
         }
-        let orders = try await store.read { sql in
-            try await sql.row(
-                "SELECT collname FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation WHERE a.attrelid = 'orders'::regclass AND a.attname = 'order_id'"
-            )?.string("collname")
-        }
+        let studio = try await collation("studio_tickets", "ticket")
+        let orders = try await collation("orders", "order_id")
         await store.close()
-        #expect(collation == "default", "the studio's column is as it was made")
+        #expect(studio == "default", "the studio's column is as it was made")
         #expect(orders == "C")
     }
 
