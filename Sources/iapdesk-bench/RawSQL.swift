@@ -47,7 +47,7 @@ enum RawSQL {
     func firstPage(limit: Int) async throws -> Int {
         switch self {
         case .sqlite(let connection):
-            return try await connection.query("SELECT \(Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT ?", [.integer(limit)])
+            return try await connection.query("SELECT \(Self.orderColumns) FROM orders ORDER BY created_at DESC, order_id DESC LIMIT \(limit)", [])
                 .count
         case .postgres(let connection):
             var n = 0

@@ -27,7 +27,7 @@ extension Accounts {
                 accountId: accountId,
                 subscriptions: try await sql.rows(
                     """
-                    SELECT \(unsafeRaw: Subscription.Column.list) FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(bind: limit)
+                    SELECT \(unsafeRaw: Subscription.Column.list) FROM subscriptions WHERE owner_account = \(bind: accountId) ORDER BY original_transaction_id LIMIT \(literal: limit)
                     """
                 ).map(Subscription.init(row:)),
                 purchases: try await sql.rows(
@@ -35,7 +35,7 @@ extension Accounts {
                     SELECT g.order_id, o.product_id, p.type, g.granted_at FROM grants g
                     JOIN orders o ON o.order_id = g.order_id JOIN products p ON p.product_id = o.product_id
                     WHERE g.account_id = \(bind: accountId) AND g.revoked_at IS NULL AND p.type IN ('non_consumable', 'non_renewing')
-                    ORDER BY g.granted_at LIMIT \(bind: limit)
+                    ORDER BY g.granted_at LIMIT \(literal: limit)
                     """
                 ).map { row in
                     Entitlements.Purchase(

@@ -48,7 +48,7 @@ extension AppleAnswers {
                 """
                 SELECT MIN(transaction_id) AS transaction_id, MIN(environment) AS environment FROM transactions
                 WHERE order_id IS NOT NULL AND app_transaction_id IS NULL
-                GROUP BY original_transaction_id ORDER BY MIN(first_seen_at) LIMIT \(bind: limit)
+                GROUP BY original_transaction_id ORDER BY MIN(first_seen_at) LIMIT \(literal: limit)
                 """
             ).map { (try $0.string("transaction_id"), try $0.optionalValue("environment", as: AppleEnvironment.self) ?? .production) }
         }

@@ -102,7 +102,7 @@ extension AppleAnswers {
             try await sql.rows(
                 """
                 SELECT order_id FROM orders WHERE state = 'rejected' AND reason_code = \(bind: reason.code)
-                ORDER BY created_at, order_id LIMIT \(bind: limit)
+                ORDER BY created_at, order_id LIMIT \(literal: limit)
                 """
             ).map { try $0.string("order_id") }
         }
@@ -114,7 +114,7 @@ extension AppleAnswers {
             try await sql.rows(
                 """
                 SELECT order_id FROM orders WHERE next_retry_at IS NOT NULL AND next_retry_at <= \(bind: now)
-                ORDER BY next_retry_at, order_id LIMIT \(bind: limit)
+                ORDER BY next_retry_at, order_id LIMIT \(literal: limit)
                 """
             ).map { try $0.string("order_id") }
         }

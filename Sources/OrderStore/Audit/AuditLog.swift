@@ -15,7 +15,7 @@ public struct AuditLog: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: AuditEntry.Column.list) FROM audit_log WHERE seq < \(bind: seq ?? Int64.max) ORDER BY seq DESC LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: AuditEntry.Column.list) FROM audit_log WHERE seq < \(bind: seq ?? Int64.max) ORDER BY seq DESC LIMIT \(literal: limit)
                 """
             ).map(AuditEntry.init(row:))
         }

@@ -65,7 +65,7 @@ extension AuditLog {
                 try await sql.rows(
                     """
                     SELECT seq, at, actor, role, action, target, reason, detail, prev_hash, hash, mac, grants_from, grants_to, why FROM audit_log
-                    WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(bind: batch)
+                    WHERE seq >= \(bind: expectedSeq) AND seq <= \(bind: head.seq) ORDER BY seq LIMIT \(literal: batch)
                     """)
             }
             if rows.isEmpty { break }

@@ -49,7 +49,7 @@ extension AuditLog {
                   SELECT 1 FROM audit_log a
                   WHERE a.target = \(bind: AuditTarget.order("").description) || g.order_id AND a.at = g.granted_at
                     AND g.id BETWEEN a.grants_from AND a.grants_to)
-                GROUP BY g.order_id, g.granted_at ORDER BY g.granted_at LIMIT \(bind: limit - found.count)
+                GROUP BY g.order_id, g.granted_at ORDER BY g.granted_at LIMIT \(literal: limit - found.count)
                 """
             ).map(UnauditedDelivery.init(row:))
             return found
@@ -73,7 +73,7 @@ enum LegacyGrantAudit {
               SELECT g.order_id, g.granted_at, COUNT(*) AS grants, COALESCE((
                 SELECT l.audited FROM legacy_grant_audits l WHERE l.order_id = g.order_id AND l.granted_at = g.granted_at), 0) AS audited
               FROM grants g WHERE g.id <= \(bind: last) AND \(SeedAuditEntry.outside(seeded)) GROUP BY g.order_id, g.granted_at) AS counted
-            WHERE grants > audited ORDER BY granted_at LIMIT \(bind: limit)
+            WHERE grants > audited ORDER BY granted_at LIMIT \(literal: limit)
             """
         ).map(UnauditedDelivery.init(row:))
     }

@@ -96,7 +96,7 @@ public struct Catalogue: Sendable {
                 SELECT t.product_id, COUNT(*) AS n, SUM(CASE WHEN t.order_id IS NULL THEN 1 ELSE 0 END) AS orphans,
                        MIN(t.first_seen_at) AS first_seen, MAX(t.first_seen_at) AS last_seen
                 FROM transactions t LEFT JOIN products p ON p.product_id = t.product_id
-                WHERE p.product_id IS NULL GROUP BY t.product_id ORDER BY n DESC, t.product_id LIMIT \(bind: limit)
+                WHERE p.product_id IS NULL GROUP BY t.product_id ORDER BY n DESC, t.product_id LIMIT \(literal: limit)
                 """
             ).map { row in
                 UnknownProduct(

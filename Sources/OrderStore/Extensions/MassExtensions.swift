@@ -58,8 +58,10 @@ extension Extensions {
     /// Extensions for all subscribers, newest first.
     public func mass(limit: Int = 50) async throws -> [MassExtension] {
         try await store.read { sql in
-            try await sql.rows("SELECT \(unsafeRaw: MassExtension.Column.list) FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(bind: limit)")
-                .map(MassExtension.init(row:))
+            try await sql.rows(
+                "SELECT \(unsafeRaw: MassExtension.Column.list) FROM mass_extensions ORDER BY claimed_at DESC, request_id LIMIT \(literal: limit)"
+            )
+            .map(MassExtension.init(row:))
         }
     }
 
@@ -90,7 +92,7 @@ extension Extensions {
                 """
                 SELECT \(unsafeRaw: NotificationRecord.Column.list), signed_date FROM notifications
                 WHERE type = 'RENEWAL_EXTENSION' AND subtype = 'FAILURE' AND rejection IS NULL AND signed_date >= \(bind: since)
-                ORDER BY signed_date, id LIMIT \(bind: limit)
+                ORDER BY signed_date, id LIMIT \(literal: limit)
                 """
             ).map(NotificationRecord.init(row:)).filter { $0.facts.transaction?.productId == productId }
         }

@@ -125,7 +125,7 @@ extension GooglePlayPurchases {
                    ORDER BY t.purchase_date LIMIT 1),
                   (SELECT s.order_id FROM receipt_submissions s WHERE s.purchase_token = p.purchase_token ORDER BY s.id DESC LIMIT 1)) AS holder
                 FROM play_purchases p WHERE p.acknowledged = 0 AND p.acknowledge_by IS NOT NULL
-                ORDER BY p.acknowledge_by, p.purchase_token LIMIT \(bind: limit)
+                ORDER BY p.acknowledge_by, p.purchase_token LIMIT \(literal: limit)
                 """
             ).map { OwedAcknowledgement(purchase: try StoredPlayPurchase(row: $0), orderId: try $0.optionalString("holder")) }
         }

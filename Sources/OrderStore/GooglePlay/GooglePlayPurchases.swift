@@ -194,7 +194,7 @@ public struct GooglePlayPurchases: Sendable {
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: StoredPlayPurchase.Column.list) FROM play_purchases WHERE acknowledged = 0 AND acknowledge_by IS NOT NULL AND acknowledge_by <= \(bind: now + within)
-                ORDER BY acknowledge_by LIMIT \(bind: limit)
+                ORDER BY acknowledge_by LIMIT \(literal: limit)
                 """
             ).map(StoredPlayPurchase.init(row:))
         }

@@ -49,7 +49,7 @@ public struct JobQueue: Sendable {
                 UPDATE jobs SET lease_owner = \(bind: owner), lease_until = \(bind: now + lease), attempts = attempts + 1, again_at = NULL
                 WHERE id IN (SELECT id FROM jobs WHERE dead_at IS NULL AND due_at <= \(bind: now)\(kindFilter)
                                AND (lease_until IS NULL OR lease_until < \(bind: now))
-                             ORDER BY due_at, id LIMIT \(bind: limit)\(unsafeRaw: skipLocked))
+                             ORDER BY due_at, id LIMIT \(literal: limit)\(unsafeRaw: skipLocked))
                 RETURNING \(unsafeRaw: Job.Column.list)
                 """
             ).map(Job.init(row:)).sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }
@@ -140,7 +140,7 @@ public struct JobQueue: Sendable {
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: Job.Column.list) FROM jobs \(unsafeRaw: deadOnly ? "WHERE dead_at IS NOT NULL" : "")
-                ORDER BY CASE WHEN dead_at IS NULL THEN 1 ELSE 0 END, due_at, id LIMIT \(bind: limit)
+                ORDER BY CASE WHEN dead_at IS NULL THEN 1 ELSE 0 END, due_at, id LIMIT \(literal: limit)
                 """
             ).map(Job.init(row:))
         }

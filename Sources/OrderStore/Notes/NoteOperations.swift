@@ -36,7 +36,7 @@ extension Notes {
     public func list(on target: Note.Target, limit: Int = 200) async throws -> [Note] {
         try await store.read { sql in
             try await sql.rows(
-                "SELECT \(unsafeRaw: Note.Column.list) FROM notes WHERE target_kind = \(bind: target.kind.rawValue) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(bind: limit)"
+                "SELECT \(unsafeRaw: Note.Column.list) FROM notes WHERE target_kind = \(bind: target.kind.rawValue) AND target_id = \(bind: target.id) ORDER BY id LIMIT \(literal: limit)"
             ).map(Note.init(row:))
         }
     }

@@ -64,7 +64,7 @@ extension WriteTransaction {
             try await sql.raw(
                 """
                 DELETE FROM notifications WHERE rejection IS NOT NULL AND id <= (
-                  SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(bind: AppleNotifications.maxRejected))
+                  SELECT id FROM notifications WHERE rejection IS NOT NULL ORDER BY id DESC LIMIT 1 OFFSET \(literal: AppleNotifications.maxRejected))
                 """
             ).run()
             return .rejected(id: id)

@@ -14,7 +14,7 @@ extension AppleNotifications {
             if let purchase { query = query + " AND original_transaction_id = \(bind: purchase)" }
             if let marketplace { query = query + " AND marketplace = \(bind: marketplace.rawValue)" }
             if let beforeId { query = query + " AND id < \(bind: beforeId)" }
-            return try await sql.rows(query + " ORDER BY id DESC LIMIT \(bind: limit)").map(NotificationRecord.init(row:))
+            return try await sql.rows(query + " ORDER BY id DESC LIMIT \(literal: limit)").map(NotificationRecord.init(row:))
         }
     }
 

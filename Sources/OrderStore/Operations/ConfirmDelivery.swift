@@ -32,7 +32,7 @@ extension Orders {
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE delivery_conflict IS NOT NULL
-                ORDER BY state_changed_at DESC, order_id DESC LIMIT \(bind: limit)
+                ORDER BY state_changed_at DESC, order_id DESC LIMIT \(literal: limit)
                 """
             ).map(Order.init(row:))
         }

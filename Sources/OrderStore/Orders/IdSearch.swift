@@ -21,7 +21,7 @@ extension Orders {
             let key = SQLQueryString(column)
             return """
                 SELECT \(unsafeRaw: Order.Column.list) FROM orders WHERE \(key) >= \(bind: text) AND \(key) < \(bind: upper)
-                ORDER BY \(key) LIMIT \(bind: limit)
+                ORDER BY \(key) LIMIT \(literal: limit)
                 """
         }
         try await store.read { sql in

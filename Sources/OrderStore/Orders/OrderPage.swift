@@ -112,7 +112,7 @@ extension Orders {
         if let cursor {
             query = query + " AND (created_at, order_id) < (\(bind: cursor.createdAt), \(bind: cursor.orderId))"
         }
-        query = query + " ORDER BY created_at DESC, order_id DESC LIMIT \(bind: limit)"
+        query = query + " ORDER BY created_at DESC, order_id DESC LIMIT \(literal: limit)"
         let finalQuery = query
         let items = try await store.read { sql in try await sql.rows(finalQuery).map(Order.init(row:)) }
         let next = items.count == limit ? items.last.map { OrderCursor(createdAt: $0.createdAt, orderId: $0.orderId) } : nil

@@ -22,7 +22,7 @@ extension Outbox {
                       (SELECT g.granted_at FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS granted_at,
                       (SELECT g.kind FROM grants g WHERE g.order_id = orders.order_id ORDER BY g.id LIMIT 1) AS grant_kind
                     FROM orders WHERE state = 'delivered' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.order_id = orders.order_id)
-                    ORDER BY order_id LIMIT \(bind: batch)
+                    ORDER BY order_id LIMIT \(literal: batch)
                     """
                 ).map { row in
                     let order = try Order(row: row)

@@ -17,7 +17,7 @@ public struct Outbox: Sendable {
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: GameEvent.Column.list) FROM events
-                WHERE account_id = \(bind: account) AND confirmed_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(bind: limit)
+                WHERE account_id = \(bind: account) AND confirmed_at IS NULL AND dead_at IS NULL ORDER BY id LIMIT \(literal: limit)
                 """
             ).map(GameEvent.init(row:))
         }
@@ -47,7 +47,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE id > \(bind: cursor) ORDER BY id LIMIT \(literal: limit)
                 """
             ).map(GameEvent.init(row:))
         }
@@ -77,7 +77,7 @@ public struct Outbox: Sendable {
         try await store.read { sql in
             try await sql.rows(
                 """
-                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(bind: limit)
+                SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE confirmed_at IS NULL ORDER BY id LIMIT \(literal: limit)
                 """
             ).map(GameEvent.init(row:))
         }
@@ -141,7 +141,7 @@ public struct Outbox: Sendable {
         return try await store.write(as: actor, now: now) { tx in
             let events = try await tx.sql.rows(
                 """
-                UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(bind: limit))
+                UPDATE events SET dead_at = NULL WHERE id IN (SELECT id FROM events WHERE dead_at IS NOT NULL ORDER BY id LIMIT \(literal: limit))
                 RETURNING \(unsafeRaw: GameEvent.Column.list)
                 """
             ).map(GameEvent.init(row:)).sorted { $0.id < $1.id }
@@ -202,7 +202,7 @@ public struct Outbox: Sendable {
                 """
                 SELECT DISTINCT account_id FROM events e WHERE confirmed_at IS NULL AND dead_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = \(bind: JobKind.sendEvents.rawValue) AND j.subject = e.account_id)
-                LIMIT \(bind: limit)
+                LIMIT \(literal: limit)
                 """
             ).map { try $0.string("account_id") }
             for account in accounts { try await tx.enqueue(.sendEvents(accountId: account), dueAt: now) }
@@ -275,6 +275,6 @@ extension SQLDatabase {
 /// header's counts ask for it in their one statement.
 enum UnconfirmedEvents {
     static func count(cap: Int64) -> SQLQueryString {
-        "(SELECT COUNT(*) FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(bind: cap)) AS capped_events)"
+        "(SELECT COUNT(*) FROM (SELECT id FROM events WHERE confirmed_at IS NULL LIMIT \(literal: cap)) AS capped_events)"
     }
 }

@@ -219,7 +219,7 @@ extension Orders {
                 """
                 SELECT \(unsafeRaw: StoredTransaction.Column.list) FROM transactions
                 WHERE order_id IS NULL AND (first_seen_at, transaction_id) > (\(bind: from.firstSeenAt), \(bind: from.transactionId))
-                ORDER BY first_seen_at, transaction_id LIMIT \(bind: limit)
+                ORDER BY first_seen_at, transaction_id LIMIT \(literal: limit)
                 """
             ).map(StoredTransaction.init(row:))
         }
@@ -256,7 +256,7 @@ extension Subscriptions {
             try await sql.rows(
                 """
                 SELECT \(unsafeRaw: OwnershipEvent.Column.list), \(store) AS marketplace FROM ownership_events
-                WHERE needs_review = 1\(only) ORDER BY id DESC LIMIT \(bind: limit)
+                WHERE needs_review = 1\(only) ORDER BY id DESC LIMIT \(literal: limit)
                 """
             ).map { row in Dispute(event: try OwnershipEvent(row: row), marketplace: try row.value("marketplace", as: Marketplace.self)) }
         }

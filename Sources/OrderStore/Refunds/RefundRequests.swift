@@ -42,7 +42,7 @@ public struct Refunds: Sendable {
                 """
                 SELECT \(unsafeRaw: NotificationRecord.Column.list) FROM notifications n
                 WHERE \(OrderStore.refundRequestIndexed) AND (\(bind: open ? 0 : 1) = 1 OR (\(OrderStore.openRefundRequest(now))))
-                ORDER BY n.deadline_at, n.id LIMIT \(bind: limit)
+                ORDER BY n.deadline_at, n.id LIMIT \(literal: limit)
                 """
             ).map(NotificationRecord.init(row:))
             let requests = try await Self.refundRequests(records, sql)

@@ -11,7 +11,7 @@ extension Reports {
                 """
                 SELECT reason_code, COUNT(*) AS n, MIN(state_changed_at) AS since, MAX(reason_details) AS details,
                   MAX(last_error) AS words FROM orders
-                WHERE needs_operator = 1 GROUP BY reason_code ORDER BY n DESC, reason_code LIMIT \(bind: limit)
+                WHERE needs_operator = 1 GROUP BY reason_code ORDER BY n DESC, reason_code LIMIT \(literal: limit)
                 """
             ).map { row in
                 OperatorAlert(

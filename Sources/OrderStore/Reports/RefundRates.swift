@@ -24,7 +24,7 @@ extension Reports {
             let byAccount = try await rows(
                 """
                 SELECT c.account_id AS k, COUNT(DISTINCT c.order_id) AS delivered, \(refunded) AS refunded, NULL AS accounts FROM (\(cohort)) c
-                GROUP BY c.account_id HAVING \(refunded) > 0 ORDER BY refunded DESC, c.account_id LIMIT \(bind: limit)
+                GROUP BY c.account_id HAVING \(refunded) > 0 ORDER BY refunded DESC, c.account_id LIMIT \(literal: limit)
                 """)
             let byAppleAccount = try await rows(
                 """
@@ -32,7 +32,7 @@ extension Reports {
                        COUNT(DISTINCT c.account_id) AS accounts
                 FROM (\(cohort)) c JOIN transactions t ON t.order_id = c.order_id
                 WHERE t.app_transaction_id IS NOT NULL
-                GROUP BY t.app_transaction_id HAVING \(refunded) > 0 ORDER BY refunded DESC, t.app_transaction_id LIMIT \(bind: limit)
+                GROUP BY t.app_transaction_id HAVING \(refunded) > 0 ORDER BY refunded DESC, t.app_transaction_id LIMIT \(literal: limit)
                 """)
             return RefundRates(from: from, until: until, byProduct: byProduct, byAccount: byAccount, byAppleAccount: byAppleAccount)
         }

@@ -15,7 +15,7 @@ extension Reports {
             // trip, and the header asks for these on every refresh.
             let sandboxCap: SQLQueryString =
                 store.settings.isProduction
-                ? "(SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(bind: StoreCounts.cap)) AS capped_sandbox)"
+                ? "(SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE environment = 'Sandbox' LIMIT \(literal: StoreCounts.cap)) AS capped_sandbox)"
                 : "0"
             // A standby's lag: 0 once it replayed all it received, else the age of the last
             // transaction it replayed (on an idle primary that age grows with nothing to replay).
@@ -30,11 +30,11 @@ extension Reports {
                 SELECT \(lag) AS lag,
                        (SELECT MIN(stuck_since) FROM orders WHERE stuck_since IS NOT NULL) AS oldest,
                        (SELECT COUNT(*) FROM (SELECT 1 FROM orders WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
-                                              LIMIT \(bind: StoreCounts.cap)) AS capped_stuck) AS stuck,
+                                              LIMIT \(literal: StoreCounts.cap)) AS capped_stuck) AS stuck,
                        \(sandboxCap) AS sandbox,
                        \(UnconfirmedEvents.count(cap: StoreCounts.cap)) AS not_told,
                        (SELECT COUNT(*) FROM (SELECT 1 FROM notifications n WHERE \(OrderStore.refundRequestIndexed) AND \(OrderStore.openRefundRequest(now))
-                                              LIMIT \(bind: StoreCounts.cap)) AS capped_refunds) AS refunds,
+                                              LIMIT \(literal: StoreCounts.cap)) AS capped_refunds) AS refunds,
                        (SELECT MIN(n.deadline_at) FROM notifications n WHERE \(OrderStore.refundRequestIndexed) AND \(OrderStore.openRefundRequest(now))) AS next_refund
                 """)
             let oldest = try figures?.optionalInt64("oldest")

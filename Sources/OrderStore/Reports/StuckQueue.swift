@@ -17,7 +17,7 @@ extension Reports {
                 SELECT \(unsafeRaw: Order.Column.list) FROM orders
                 WHERE stuck_since IS NOT NULL AND stuck_since <= \(bind: cutoff)
                   AND (stuck_since, order_id) > (\(bind: after.stuckSince), \(bind: after.orderId))
-                ORDER BY stuck_since, order_id LIMIT \(bind: limit)
+                ORDER BY stuck_since, order_id LIMIT \(literal: limit)
                 """
             ).map(Order.init(row:))
         }

@@ -32,7 +32,7 @@ extension Subscriptions {
                   AND COALESCE(facts_as_of, updated_at) < \(bind: now - polling.recheckAfter)
                   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = \(bind: JobKind.subscriptionCheck.rawValue)
                                     AND j.subject = s.original_transaction_id)
-                ORDER BY expires_at, original_transaction_id LIMIT \(bind: polling.perSweep)
+                ORDER BY expires_at, original_transaction_id LIMIT \(literal: polling.perSweep)
                 """
             ).map { try $0.string("original_transaction_id") }
             for otid in due { try await tx.enqueue(.subscriptionCheck(originalTransactionId: otid), dueAt: now) }

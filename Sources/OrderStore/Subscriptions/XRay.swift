@@ -12,10 +12,10 @@ extension Subscriptions {
                 orderIds.isEmpty
                 ? []
                 : try await sql.rows(
-                    "SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE order_id IN (\(binds: orderIds)) ORDER BY id LIMIT \(bind: limit)"
+                    "SELECT \(unsafeRaw: GameEvent.Column.list) FROM events WHERE order_id IN (\(binds: orderIds)) ORDER BY id LIMIT \(literal: limit)"
                 ).map(GameEvent.init(row:))
             let audit = try await sql.rows(
-                "SELECT \(unsafeRaw: AuditEntry.Column.list) FROM audit_log WHERE target IN (\(binds: targets)) ORDER BY seq LIMIT \(bind: limit)"
+                "SELECT \(unsafeRaw: AuditEntry.Column.list) FROM audit_log WHERE target IN (\(binds: targets)) ORDER BY seq LIMIT \(literal: limit)"
             ).map(AuditEntry.init(row:))
             return XRay(detail: detail, events: events, audit: audit)
         }
