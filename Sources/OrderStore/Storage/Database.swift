@@ -114,7 +114,7 @@ final class Database: Sendable {
             } catch {
                 throw StoreSetupError.cannotOpen(location.description, String(describing: error))
             }
-            let unbounded = connection.sql(queryLogLevel: nil)
+            let unbounded = SQLiteStoreDatabase(connection)
             let bounded = BusyBudgetSQLDatabase(database: unbounded, deadline: deadline)
             let db = Database(
                 sql: bounded, unboundedSQL: bounded.ignoringBudget, driver: .sqlite(connection), logger: logger, deadline: deadline, readOnly: readOnly)
