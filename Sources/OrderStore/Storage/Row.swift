@@ -8,7 +8,19 @@ import SQLiteNIO
 /// row where it is at hand (a SQLite row, a PostgreSQL prepared statement's); anything else
 /// is decoded through SQLKit.
 struct Row {
-    let raw: any SQLRow
+    /// The row as SQLKit decodes it, for what the typed reads do not cover. A PostgreSQL row's
+    /// SQLKit view copies its cells again, so it is made only when asked for.
+    var raw: any SQLRow {
+        switch source {
+        case .sqlKit(let row): row
+        case .postgres(let row): row.sql()
+        }
+    }
+    private enum Source {
+        case sqlKit(any SQLRow)
+        case postgres(PostgresRow)
+    }
+    private let source: Source
     /// A PostgreSQL row of a prepared statement, read through PostgresNIO's own decoders:
     /// PostgresKit's `SQLRow` decodes each column through `Decodable` (coding paths, generic
     /// metadata and dynamic casts per column), which a profile of the any-id lookup found
@@ -36,14 +48,14 @@ struct Row {
     private let sqlite: SQLiteRow?
 
     init(raw: any SQLRow) {
-        self.raw = raw
+        self.source = .sqlKit(raw)
         self.cells = nil
         self.positions = nil
         self.sqlite = (raw as? SQLiteStoreRow)?.row
     }
 
     init(postgres row: PostgresRow, positions: ColumnPositions) {
-        self.raw = row.sql()
+        self.source = .postgres(row)
         self.cells = row.makeRandomAccess()
         self.positions = positions
         self.sqlite = nil
