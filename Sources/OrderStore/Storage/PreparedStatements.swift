@@ -74,7 +74,7 @@ extension Database {
             for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
             return rows
         }
-        guard let bounded = sql as? DeadlineSQLDatabase else { return Row.rows(postgres: try await execute()) }
-        return Row.rows(postgres: try await bounded.run(execute))
+        guard let bounded = sql as? DeadlineSQLDatabase else { return try await execute().map(Row.init(postgres:)) }
+        return try await bounded.run(execute).map(Row.init(postgres:))
     }
 }

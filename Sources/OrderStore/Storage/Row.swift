@@ -28,44 +28,19 @@ struct Row {
     /// read (NULL in a column that must have a value, another type) goes to `raw`, which
     /// decodes it or says why not.
     private let cells: PostgresRandomAccessRow?
-    /// Where each column is in `cells`, found once for all the rows of one answer: a cell read
-    /// by name costs one hash here, where the row's own lookup cost two to four per column
-    /// (is it there, is it NULL, then the cell).
-    private let positions: ColumnPositions?
-
-    /// The columns of one answer's rows by name.
-    final class ColumnPositions: Sendable {
-        let index: [String: Int]
-
-        init(_ row: PostgresRow) {
-            var index: [String: Int] = [:]
-            for (position, cell) in row.enumerated() where index[cell.columnName] == nil { index[cell.columnName] = position }
-            self.index = index
-        }
-    }
-
     /// A SQLite row's values, read without decoding (``SQLiteStoreDatabase``).
     private let sqlite: SQLiteRow?
 
     init(raw: any SQLRow) {
         self.source = .sqlKit(raw)
         self.cells = nil
-        self.positions = nil
         self.sqlite = (raw as? SQLiteStoreRow)?.row
     }
 
-    init(postgres row: PostgresRow, positions: ColumnPositions) {
+    init(postgres row: PostgresRow) {
         self.source = .postgres(row)
         self.cells = row.makeRandomAccess()
-        self.positions = positions
         self.sqlite = nil
-    }
-
-    /// A prepared statement's rows, their columns found once.
-    static func rows(postgres rows: [PostgresRow]) -> [Row] {
-        guard let first = rows.first else { return [] }
-        let positions = ColumnPositions(first)
-        return rows.map { Row(postgres: $0, positions: positions) }
     }
 
     func string(_ column: String) throws -> String {
@@ -109,8 +84,8 @@ struct Row {
 
     /// The prepared statement's cell for `column`; nil for another row or no such column.
     private func cell(_ column: String) -> PostgresCell? {
-        guard let cells, let position = positions?.index[column] else { return nil }
-        return cells[position]
+        guard let cells, cells.contains(column) else { return nil }
+        return cells[column]
     }
 
     /// The cell's value as PostgresNIO decodes it; nil to leave it to `raw` (not a
